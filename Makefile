@@ -1,0 +1,145 @@
+# pmukit — top-level build. See README.md for the targets and shared DESIGN.md for the layout.
+#
+#   make                 build/pmukit, build/libpmukit.{a,so}, build/eventc
+#   make check           install deps, build, run every test (SANITIZE=1: ASan+UBSan build)
+#   make demo            install deps, build, run the main job
+#   make bench           build/bench/* and run them (name value lines)
+#   make fuzz            libFuzzer targets (clang)
+#   PMU_EVENTS_DIR=DIR   compile the tables from another arch/ tree
+
+CC       ?= gcc
+SANITIZE ?=
+ifeq ($(SANITIZE),1)
+O        ?= build/asan
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else
+O        ?= build
+SANFLAGS :=
+endif
+
+OPT      ?= -O2
+CFLAGS   ?= $(OPT) -g
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-overlength-strings
+BASEFLAGS := -std=c11 -D_GNU_SOURCE -fPIC -MMD -MP $(WARN) -Iinclude -Ilib $(SANFLAGS)
+LDLIBS   := -ljson-c -lzstd
+LDFLAGS  += $(SANFLAGS)
+
+# Vendor JSON: extracted once from Debian's linux-source-6.12 into build/arch.
+LINUX_SRC_TAR  ?= /usr/src/linux-source-6.12.tar.xz
+VENDOR_ARCH    := build/arch
+PMU_EVENTS_DIR ?= $(VENDOR_ARCH)
+
+LIB_SRCS   := $(sort $(wildcard lib/*/*.c))
+LIB_OBJS   := $(LIB_SRCS:%.c=$(O)/obj/%.o)
+# eventc links the library minus the built-in tables accessor.
+CORE_OBJS  := $(filter-out $(O)/obj/lib/events/builtin.o,$(LIB_OBJS))
+TABLES_OBJ := $(O)/pmu-events.o
+CLI_SRCS   := $(sort $(wildcard src/*.c))
+CLI_OBJS   := $(CLI_SRCS:%.c=$(O)/obj/%.o)
+EVENTC_SRCS := $(sort $(wildcard tools/eventc/*.c))
+EVENTC_OBJS := $(EVENTC_SRCS:%.c=$(O)/obj/%.o)
+TEST_SRCS  := $(sort $(wildcard tests/unit/test_*.c))
+TEST_BINS  := $(TEST_SRCS:tests/unit/%.c=$(O)/tests/%)
+TEST_SUPPORT := $(sort $(wildcard tests/unit/support/*.c))
+TEST_SUPPORT_OBJS := $(TEST_SUPPORT:%.c=$(O)/obj/%.o)
+INTEG_TESTS := $(sort $(wildcard tests/integration/*.sh))
+BENCH_SRCS := $(sort $(wildcard bench/*.c))
+BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(O)/bench/%)
+
+.PHONY: all deps check demo bench fuzz clean tests data
+.DEFAULT_GOAL := all
+
+all: $(O)/pmukit $(O)/libpmukit.a $(O)/libpmukit.so $(O)/eventc
+
+deps:
+	@sh scripts/deps.sh
+
+# --- vendor data -----------------------------------------------------------
+$(VENDOR_ARCH)/.stamp:
+	@test -f $(LINUX_SRC_TAR) || sh scripts/deps.sh
+	@echo "  EXTRACT $(LINUX_SRC_TAR) tools/perf/pmu-events/arch -> $(VENDOR_ARCH)"
+	@rm -rf $(VENDOR_ARCH) && mkdir -p $(VENDOR_ARCH)
+	@tar -xJf $(LINUX_SRC_TAR) -C $(VENDOR_ARCH) --strip-components=5 \
+		linux-source-6.12/tools/perf/pmu-events/arch
+	@touch $@
+
+data: $(if $(filter $(VENDOR_ARCH),$(PMU_EVENTS_DIR)),$(VENDOR_ARCH)/.stamp)
+
+# Rebuild the tables when PMU_EVENTS_DIR changes.
+$(O)/.events-dir: FORCE
+	@mkdir -p $(O)
+	@echo '$(abspath $(PMU_EVENTS_DIR))' | cmp -s - $@ || echo '$(abspath $(PMU_EVENTS_DIR))' > $@
+FORCE:
+
+# --- objects ----------------------------------------------------------------
+$(O)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(BASEFLAGS) $(CFLAGS) -c $< -o $@
+
+$(O)/eventc: $(EVENTC_OBJS) $(CORE_OBJS)
+	@echo "  LD      $@"
+	@$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(O)/pmu-events.c: $(O)/eventc $(O)/.events-dir data
+	@echo "  EVENTC  $(PMU_EVENTS_DIR) -> $@"
+	@$(O)/eventc -o $@ $(PMU_EVENTS_DIR)
+
+$(TABLES_OBJ): $(O)/pmu-events.c
+	@echo "  CC      $<"
+	@$(CC) -std=c11 -fPIC -O0 -c $< -o $@
+
+$(O)/libpmukit.a: $(LIB_OBJS) $(TABLES_OBJ)
+	@echo "  AR      $@"
+	@rm -f $@ && ar rcs $@ $^
+
+$(O)/libpmukit.so: $(LIB_OBJS) $(TABLES_OBJ)
+	@echo "  LD      $@"
+	@$(CC) $(LDFLAGS) -shared -Wl,-soname,libpmukit.so.0 -o $@ $^ $(LDLIBS)
+
+$(O)/pmukit: $(CLI_OBJS) $(O)/libpmukit.a
+	@echo "  LD      $@"
+	@$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(O)/libpmukit.a $(LDLIBS)
+
+# --- tests ------------------------------------------------------------------
+$(O)/tests/%: tests/unit/%.c $(TEST_SUPPORT_OBJS) $(O)/libpmukit.a
+	@mkdir -p $(dir $@)
+	@echo "  TEST-CC $<"
+	@$(CC) $(BASEFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(TEST_SUPPORT_OBJS) $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS) -lcmocka
+
+tests: all $(TEST_BINS)
+
+# One runner (perl's prove) over the cmocka binaries (TAP output) and the CLI scripts.
+check: deps
+	@$(MAKE) --no-print-directory tests
+	@echo "  RUN     $(words $(TEST_BINS)) unit + $(words $(INTEG_TESTS)) integration test files"
+	@PMUKIT_BUILD=$(abspath $(O)) PMUKIT_SRC=$(CURDIR) PMUKIT_ARCH_DIR=$(abspath $(PMU_EVENTS_DIR)) \
+		CMOCKA_MESSAGE_OUTPUT=TAP prove --exec '' $(TEST_BINS) $(INTEG_TESTS)
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@sh scripts/demo.sh $(O)
+
+# --- benchmarks ---------------------------------------------------------------
+$(O)/bench/%: bench/%.c $(O)/libpmukit.a
+	@mkdir -p $(dir $@)
+	@echo "  BENCH-CC $<"
+	@$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
+
+bench: all $(BENCH_BINS)
+	@PMUKIT_BUILD=$(abspath $(O)) PMU_EVENTS_DIR=$(abspath $(PMU_EVENTS_DIR)) sh bench/run.sh $(BENCH_BINS)
+
+# --- fuzzing (clang libFuzzer) ----------------------------------------------------
+FUZZ_SRCS := $(sort $(wildcard fuzz/fuzz_*.c))
+fuzz:
+	@$(MAKE) --no-print-directory O=build/fuzz CC=clang \
+		SANFLAGS="-fsanitize=fuzzer-no-link,address,undefined" build/fuzz/libpmukit.a
+	@mkdir -p build/fuzz/bin
+	@for f in $(FUZZ_SRCS); do n=$$(basename $$f .c); echo "  FUZZ-CC $$f"; \
+		clang -std=c11 -D_GNU_SOURCE -g -O1 -Iinclude -Ilib -fsanitize=fuzzer,address,undefined \
+		-o build/fuzz/bin/$$n $$f build/fuzz/libpmukit.a $(LDLIBS) || exit 1; done
+
+clean:
+	rm -rf $(O)
+
+-include $(shell find $(O)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+/* pmukit/pmukit.h — the whole public API of libpmukit. */
+#ifndef PMUKIT_PMUKIT_H
+#define PMUKIT_PMUKIT_H
+
+#include <pmukit/error.h>
+#include <pmukit/cpuid.h>
+#include <pmukit/events.h>
+#include <pmukit/pmu.h>
+
+#endif

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/* util/arena.c — bump allocator in 64 KiB chunks (larger requests get their own chunk). */
+#include "util/arena.h"
+
+#include <stdalign.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK_SIZE (64 * 1024)
+
+struct pk_arena_chunk {
+	struct pk_arena_chunk *next;
+	size_t used, size;
+	alignas(max_align_t) unsigned char data[];
+};
+
+void *pk_arena__alloc(struct pk_arena *a, size_t size)
+{
+	const size_t align = alignof(max_align_t);
+	size = (size + align - 1) & ~(align - 1);
+	struct pk_arena_chunk *c = a->head;
+	if (!c || c->size - c->used < size) {
+		size_t csize = size > CHUNK_SIZE / 4 ? size : CHUNK_SIZE;
+		c = malloc(sizeof(*c) + csize);
+		if (!c)
+			return NULL;
+		c->used = 0;
+		c->size = csize;
+		if (size > CHUNK_SIZE / 4 && a->head) {
+			/* keep the current chunk at the head for later small requests */
+			c->next = a->head->next;
+			a->head->next = c;
+		} else {
+			c->next = a->head;
+			a->head = c;
+		}
+	}
+	void *p = c->data + c->used;
+	c->used += size;
+	memset(p, 0, size);
+	return p;
+}
+
+char *pk_arena__strndup(struct pk_arena *a, const char *s, size_t len)
+{
+	char *p = pk_arena__alloc(a, len + 1);
+	if (p) {
+		memcpy(p, s, len);
+		p[len] = '\0';
+	}
+	return p;
+}
+
+char *pk_arena__strdup(struct pk_arena *a, const char *s)
+{
+	return pk_arena__strndup(a, s, strlen(s));
+}
+
+void pk_arena__merge(struct pk_arena *dst, struct pk_arena *src)
+{
+	struct pk_arena_chunk *c = src->head;
+	if (!c)
+		return;
+	while (c->next)
+		c = c->next;
+	/* src chunks go after dst's head so dst keeps allocating from its own chunk */
+	if (dst->head) {
+		c->next = dst->head->next;
+		dst->head->next = src->head;
+	} else {
+		dst->head = src->head;
+	}
+	src->head = NULL;
+}
+
+void pk_arena__free(struct pk_arena *a)
+{
+	struct pk_arena_chunk *c = a->head;
+	while (c) {
+		struct pk_arena_chunk *n = c->next;
+		free(c);
+		c = n;
+	}
+	a->head = NULL;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/* util/error.c — formatting and filling struct pk_error. */
+#include "util/error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *pk_error__format(const struct pk_error *err, char *buf, size_t len)
+{
+	if (err->file[0] && err->line && err->column)
+		snprintf(buf, len, "%s:%u:%u: %s", err->file, err->line, err->column, err->msg);
+	else if (err->file[0] && err->line)
+		snprintf(buf, len, "%s:%u: %s", err->file, err->line, err->msg);
+	else if (err->file[0])
+		snprintf(buf, len, "%s: %s", err->file, err->msg);
+	else
+		snprintf(buf, len, "%s", err->msg);
+	return buf;
+}
+
+int pk_error__set(struct pk_error *err, int code, const char *file, unsigned line,
+		  unsigned column, const char *fmt, ...)
+{
+	if (!err)
+		return code;
+	err->code = code;
+	snprintf(err->file, sizeof(err->file), "%s", file ? file : "");
+	err->line = line;
+	err->column = column;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return code;
+}

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: MIT */
+/* util/error.h — internal helper to fill a struct pk_error. */
+#ifndef PMUKIT_UTIL_ERROR_H
+#define PMUKIT_UTIL_ERROR_H
+
+#include <pmukit/error.h>
+
+/* Fill err (when not NULL) and return code, so callers can `return pk_error__set(...)`. */
+int pk_error__set(struct pk_error *err, int code, const char *file, unsigned line,
+		  unsigned column, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+#endif

@@ -1,0 +1,17 @@
+#!/bin/sh
+# deps.sh — install the Debian packages pmukit needs to build, test and demo.
+# Called by `make demo` and `make check`; does nothing when all are present.
+set -e
+PKGS="build-essential pkg-config libjson-c-dev libzstd-dev libcmocka-dev linux-source-6.12 perl xz-utils"
+[ -n "$PMUKIT_EXTRA_PKGS" ] && PKGS="$PKGS $PMUKIT_EXTRA_PKGS"
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "deps: installing$missing" >&2
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq || true
+$SUDO apt-get install -y -qq --no-install-recommends $missing
