@@ -21,7 +21,7 @@ OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-overlength-strings
 BASEFLAGS := -std=c11 -D_GNU_SOURCE -fPIC -MMD -MP $(WARN) -Iinclude -Ilib $(SANFLAGS)
-LDLIBS   := -ljson-c -lzstd
+LDLIBS   := -ljson-c -lzstd -lpthread
 LDFLAGS  += $(SANFLAGS)
 
 # Vendor JSON: extracted once from Debian's linux-source-6.12 into build/arch.
@@ -83,7 +83,7 @@ $(O)/eventc: $(EVENTC_OBJS) $(CORE_OBJS)
 
 $(O)/pmu-events.c: $(O)/eventc $(O)/.events-dir data
 	@echo "  EVENTC  $(PMU_EVENTS_DIR) -> $@"
-	@$(O)/eventc -o $@ $(PMU_EVENTS_DIR)
+	@$(O)/eventc -o $@.tmp $(PMU_EVENTS_DIR) && mv $@.tmp $@
 
 $(TABLES_OBJ): $(O)/pmu-events.c
 	@echo "  CC      $<"

@@ -1,0 +1,447 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * events/catalog.c — read access to a tables image (built-in, loaded from a
+ * JSON tree at run time, or any validated blob): models, mapfile rows, events
+ * and metrics with O(1) case-insensitive lookup, descriptions decompressed
+ * block by block on first use.
+ */
+#include <pmukit/cpuid.h>
+#include <pmukit/events.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <zstd.h>
+
+#include "events/image.h"
+#include "events/ir.h"
+#include "util/error.h"
+
+struct pk_catalog {
+	const unsigned char *img;
+	size_t size;
+	void *owned;
+	const struct pk_img_header *h;
+	char **blocks;		/* decompressed description blocks, lazily */
+};
+
+static const char *str(const struct pk_catalog *c, uint32_t ref)
+{
+	return (const char *)c->img + c->h->strings_off + ref;
+}
+
+static const char *opt_str(const struct pk_catalog *c, uint32_t ref)
+{
+	return ref ? str(c, ref) : NULL;
+}
+
+static const uint32_t *pool(const struct pk_catalog *c, uint32_t idx)
+{
+	return (const uint32_t *)(c->img + c->h->pool_off) + idx;
+}
+
+static const struct pk_img_model *model(const struct pk_catalog *c, size_t i)
+{
+	return (const struct pk_img_model *)(c->img + c->h->models_off) + i;
+}
+
+static const char *desc(struct pk_catalog *c, uint32_t ref)
+{
+	if (!ref)
+		return NULL;
+	uint32_t off = ref - 1, bi = off / PK_IMG_BLOCK;
+	const struct pk_img_block *b = (const struct pk_img_block *)(c->img + c->h->blocks_off) + bi;
+	if (!c->blocks[bi]) {
+		char *raw = malloc(b->raw_size);
+		if (!raw)
+			return NULL;
+		if (b->size == b->raw_size) {
+			memcpy(raw, c->img + b->off, b->raw_size);
+		} else {
+			size_t n = ZSTD_decompress(raw, b->raw_size, c->img + b->off, b->size);
+			if (ZSTD_isError(n) || n != b->raw_size) {
+				free(raw);
+				return NULL;
+			}
+		}
+		raw[b->raw_size - 1] = '\0';	/* a corrupt block can not run past its end */
+		c->blocks[bi] = raw;
+	}
+	return c->blocks[bi] + off % PK_IMG_BLOCK;
+}
+
+static int bad(struct pk_error *err, const char *what)
+{
+	return pk_error__set(err, -EINVAL, NULL, 0, 0, "corrupt tables image: %s", what);
+}
+
+static int in_range(size_t size, uint64_t off, uint64_t n, uint64_t elem)
+{
+	return off <= size && n * elem <= size - off;
+}
+
+static int str_ok(const struct pk_img_header *h, uint32_t ref)
+{
+	return ref < h->strings_size;
+}
+
+static int desc_ok(const struct pk_img_header *h, uint32_t ref)
+{
+	if (!ref)
+		return 1;
+	const struct pk_img_block *bl = (const void *)((const char *)h + h->blocks_off);
+	uint32_t bi = (ref - 1) / PK_IMG_BLOCK;
+	return bi < h->nr_blocks && (ref - 1) % PK_IMG_BLOCK < bl[bi].raw_size;
+}
+
+static int list_ok(const struct pk_img_header *h, const uint32_t *p, uint32_t first,
+		   uint32_t n, uint32_t limit)
+{
+	if ((uint64_t)first + n > h->pool_size)
+		return 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (p[first + i] >= limit)
+			return 0;
+	return 1;
+}
+
+int pk_image__validate(const void *img, size_t size, struct pk_error *err)
+{
+	const unsigned char *base = img;
+	const struct pk_img_header *h = img;
+	if (size < sizeof(*h) || memcmp(h->magic, PK_IMG_MAGIC, 8) || h->version != PK_IMG_VERSION)
+		return bad(err, "bad header");
+	if (h->size != size || !in_range(size, h->strings_off, h->strings_size, 1) ||
+	    !h->strings_size || base[h->strings_off + h->strings_size - 1] != '\0' ||
+	    !in_range(size, h->blocks_off, h->nr_blocks, sizeof(struct pk_img_block)) ||
+	    !in_range(size, h->events_off, h->nr_events, sizeof(struct pk_img_event)) ||
+	    !in_range(size, h->metrics_off, h->nr_metrics, sizeof(struct pk_img_metric)) ||
+	    !in_range(size, h->models_off, h->nr_models, sizeof(struct pk_img_model)) ||
+	    !in_range(size, h->maps_off, h->nr_maps, sizeof(struct pk_img_map)) ||
+	    !in_range(size, h->pool_off, h->pool_size, 4) ||
+	    (h->blocks_off | h->events_off | h->metrics_off | h->models_off | h->maps_off |
+	     h->pool_off) % 4)
+		return bad(err, "section out of bounds");
+	const struct pk_img_block *bl = (const void *)(base + h->blocks_off);
+	for (uint32_t i = 0; i < h->nr_blocks; i++)
+		if (!in_range(size, bl[i].off, bl[i].size, 1) || !bl[i].raw_size ||
+		    bl[i].raw_size > PK_IMG_BLOCK)
+			return bad(err, "description block out of bounds");
+	const struct pk_img_event *ev = (const void *)(base + h->events_off);
+	for (uint32_t i = 0; i < h->nr_events; i++)
+		if (!str_ok(h, ev[i].name) || !str_ok(h, ev[i].pmu) || !str_ok(h, ev[i].topic) ||
+		    !str_ok(h, ev[i].encoding) || !str_ok(h, ev[i].compat) ||
+		    !str_ok(h, ev[i].unit) || !desc_ok(h, ev[i].desc) || !desc_ok(h, ev[i].long_desc))
+			return bad(err, "event record");
+	const struct pk_img_metric *mt = (const void *)(base + h->metrics_off);
+	for (uint32_t i = 0; i < h->nr_metrics; i++)
+		if (!str_ok(h, mt[i].name) || !str_ok(h, mt[i].pmu) || !str_ok(h, mt[i].expr) ||
+		    !str_ok(h, mt[i].threshold) || !str_ok(h, mt[i].groups) ||
+		    !str_ok(h, mt[i].nogroup) || !str_ok(h, mt[i].default_group) ||
+		    !str_ok(h, mt[i].unit) || !str_ok(h, mt[i].compat) || !desc_ok(h, mt[i].desc) ||
+		    !desc_ok(h, mt[i].long_desc))
+			return bad(err, "metric record");
+	const uint32_t *p = (const void *)(base + h->pool_off);
+	const struct pk_img_model *md = (const void *)(base + h->models_off);
+	for (uint32_t i = 0; i < h->nr_models; i++) {
+		const struct pk_img_model *m = &md[i];
+		if (!str_ok(h, m->arch) || !str_ok(h, m->name) ||
+		    !list_ok(h, p, m->events, m->nr_events, h->nr_events) ||
+		    !list_ok(h, p, m->ev_hash, m->ev_hash_size, m->nr_events + 1) ||
+		    !list_ok(h, p, m->metrics, m->nr_metrics, h->nr_metrics) ||
+		    !list_ok(h, p, m->mt_hash, m->mt_hash_size, m->nr_metrics + 1) ||
+		    (m->ev_hash_size & (m->ev_hash_size - 1)) ||
+		    (m->mt_hash_size & (m->mt_hash_size - 1)) ||
+		    (m->nr_events && m->ev_hash_size <= m->nr_events) ||
+		    (m->nr_metrics && m->mt_hash_size <= m->nr_metrics) ||
+		    (uint64_t)m->groups + 2ull * m->nr_groups > h->pool_size)
+			return bad(err, "model record");
+		for (uint32_t g = 0; g < m->nr_groups; g++)
+			if (!str_ok(h, p[m->groups + 2 * g]) || !desc_ok(h, p[m->groups + 2 * g + 1]))
+				return bad(err, "metric group");
+	}
+	const struct pk_img_map *mp = (const void *)(base + h->maps_off);
+	for (uint32_t i = 0; i < h->nr_maps; i++)
+		if (!str_ok(h, mp[i].arch) || !str_ok(h, mp[i].cpuid) || !str_ok(h, mp[i].version) ||
+		    !str_ok(h, mp[i].type) || mp[i].model >= h->nr_models)
+			return bad(err, "mapfile row");
+	return 0;
+}
+
+int pk_catalog__open_image(void *buf, size_t size, bool owned, struct pk_catalog **out,
+			   struct pk_error *err)
+{
+	int ret = pk_image__validate(buf, size, err);
+	struct pk_catalog *c = NULL;
+	if (!ret) {
+		c = calloc(1, sizeof(*c));
+		if (c)
+			c->blocks = calloc(((const struct pk_img_header *)buf)->nr_blocks + 1,
+					   sizeof(char *));
+		if (!c || !c->blocks) {
+			ret = pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
+			if (c)
+				free(c);
+			c = NULL;
+		}
+	}
+	if (ret) {
+		if (owned)
+			free(buf);
+		return ret;
+	}
+	c->img = buf;
+	c->size = size;
+	c->owned = owned ? buf : NULL;
+	c->h = buf;
+	*out = c;
+	return 0;
+}
+
+int pk_catalog__open_dir(const char *dir, const struct pk_catalog_dir_opts *opts,
+			 struct pk_catalog **out, struct pk_error *err)
+{
+	struct ir_load_opts lo = { 0 };
+	if (opts && opts->sz >= offsetof(struct pk_catalog_dir_opts, only_model) + sizeof(char *)) {
+		lo.only_arch = opts->only_arch;
+		lo.only_model = opts->only_model;
+	}
+	struct ir_tree tree = { 0 };
+	int ret = ir_tree__load(&tree, dir, &lo, err);
+	if (ret)
+		return ret;
+	void *img;
+	size_t size;
+	/* Stored uncompressed: run-time loading favours speed over size. */
+	struct pk_img_build_opts bo = { .zstd_level = 0 };
+	ret = pk_image__build(&tree, &bo, &img, &size, err);
+	ir_tree__free(&tree);
+	if (ret)
+		return ret;
+	return pk_catalog__open_image(img, size, true, out, err);
+}
+
+void pk_catalog__close(struct pk_catalog *c)
+{
+	if (!c)
+		return;
+	for (uint32_t i = 0; i < c->h->nr_blocks; i++)
+		free(c->blocks[i]);
+	free(c->blocks);
+	free(c->owned);
+	free(c);
+}
+
+size_t pk_catalog__nr_models(const struct pk_catalog *c)
+{
+	return c->h->nr_models;
+}
+
+int pk_catalog__model(const struct pk_catalog *c, size_t idx, struct pk_model *out)
+{
+	if (idx >= c->h->nr_models)
+		return -ENOENT;
+	const struct pk_img_model *m = model(c, idx);
+	*out = (struct pk_model){
+		.arch = str(c, m->arch),
+		.name = str(c, m->name),
+		.sys = m->sys,
+		.nr_events = m->nr_events,
+		.nr_metrics = m->nr_metrics,
+		.nr_groups = m->nr_groups,
+	};
+	return 0;
+}
+
+int pk_catalog__find_model(const struct pk_catalog *c, const char *name, size_t *idx)
+{
+	const char *slash = strchr(name, '/');
+	size_t alen = slash ? (size_t)(slash - name) : 0;
+	for (size_t pass = 0; pass < 2; pass++) {
+		for (uint32_t i = 0; i < c->h->nr_models; i++) {
+			const struct pk_img_model *m = model(c, i);
+			const char *a = str(c, m->arch), *n = str(c, m->name);
+			/* pass 0: "arch/name"; pass 1: "name" (may itself contain '/') */
+			if (pass == 0 ? (slash && strlen(a) == alen && !strncmp(a, name, alen) &&
+					 !strcasecmp(n, slash + 1))
+				      : !strcasecmp(n, name)) {
+				*idx = i;
+				return 0;
+			}
+		}
+	}
+	return -ENOENT;
+}
+
+size_t pk_catalog__nr_maps(const struct pk_catalog *c)
+{
+	return c->h->nr_maps;
+}
+
+int pk_catalog__map(const struct pk_catalog *c, size_t idx, struct pk_map_entry *out)
+{
+	if (idx >= c->h->nr_maps)
+		return -ENOENT;
+	const struct pk_img_map *m = (const struct pk_img_map *)(c->img + c->h->maps_off) + idx;
+	*out = (struct pk_map_entry){
+		.arch = str(c, m->arch),
+		.cpuid = str(c, m->cpuid),
+		.version = str(c, m->version),
+		.type = str(c, m->type),
+		.model = m->model,
+	};
+	return 0;
+}
+
+int pk_catalog__match_cpuid(const struct pk_catalog *c, const char *arch, const char *cpuid,
+			    size_t *map_idx)
+{
+	for (uint32_t i = 0; i < c->h->nr_maps; i++) {
+		struct pk_map_entry e;
+		pk_catalog__map(c, i, &e);
+		if (arch && strcmp(arch, e.arch))
+			continue;
+		if (pk_cpuid__match(e.arch, e.cpuid, cpuid) == 0) {
+			*map_idx = i;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static const struct pk_img_event *event_rec(const struct pk_catalog *c, const struct pk_img_model *m,
+					    size_t pos)
+{
+	return (const struct pk_img_event *)(c->img + c->h->events_off) + pool(c, m->events)[pos];
+}
+
+static const struct pk_img_metric *metric_rec(const struct pk_catalog *c,
+					      const struct pk_img_model *m, size_t pos)
+{
+	return (const struct pk_img_metric *)(c->img + c->h->metrics_off) + pool(c, m->metrics)[pos];
+}
+
+int pk_catalog__event(struct pk_catalog *c, size_t mi, size_t idx, struct pk_event *out)
+{
+	if (mi >= c->h->nr_models || idx >= model(c, mi)->nr_events)
+		return -ENOENT;
+	const struct pk_img_event *e = event_rec(c, model(c, mi), idx);
+	*out = (struct pk_event){
+		.name = str(c, e->name),
+		.pmu = str(c, e->pmu),
+		.topic = str(c, e->topic),
+		.encoding = str(c, e->encoding),
+		.desc = desc(c, e->desc),
+		.long_desc = desc(c, e->long_desc),
+		.compat = opt_str(c, e->compat),
+		.unit = opt_str(c, e->unit),
+		.deprecated = e->flags & PK_IMG_EV_DEPRECATED,
+		.perpkg = e->flags & PK_IMG_EV_PERPKG,
+		.experimental = e->flags & PK_IMG_EV_EXPERIMENTAL,
+	};
+	return 0;
+}
+
+/* Position of the first entry named name in a model's sorted list, via its hash. */
+static int hash_find(const struct pk_catalog *c, uint32_t hash, uint32_t hsize, const char *name,
+		     const char *(*name_at)(const struct pk_catalog *, const struct pk_img_model *,
+					    size_t),
+		     const struct pk_img_model *m, size_t *pos)
+{
+	if (!hsize)
+		return -ENOENT;
+	const uint32_t *slots = pool(c, hash);
+	for (uint32_t j = pk_img__hash(name) & (hsize - 1), n = 0; n < hsize;
+	     j = (j + 1) & (hsize - 1), n++) {
+		if (!slots[j])
+			return -ENOENT;
+		if (!strcasecmp(name_at(c, m, slots[j] - 1), name)) {
+			*pos = slots[j] - 1;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static const char *event_name_at(const struct pk_catalog *c, const struct pk_img_model *m,
+				 size_t pos)
+{
+	return str(c, event_rec(c, m, pos)->name);
+}
+
+static const char *metric_name_at(const struct pk_catalog *c, const struct pk_img_model *m,
+				  size_t pos)
+{
+	return str(c, metric_rec(c, m, pos)->name);
+}
+
+int pk_catalog__find_event(const struct pk_catalog *c, size_t mi, const char *name,
+			   const char *pmu, size_t *first, size_t *count)
+{
+	if (mi >= c->h->nr_models)
+		return -ENOENT;
+	const struct pk_img_model *m = model(c, mi);
+	size_t pos;
+	if (hash_find(c, m->ev_hash, m->ev_hash_size, name, event_name_at, m, &pos))
+		return -ENOENT;
+	size_t end = pos;
+	while (end < m->nr_events && !strcasecmp(event_name_at(c, m, end), name))
+		end++;
+	if (pmu) {
+		while (pos < end && strcmp(str(c, event_rec(c, m, pos)->pmu), pmu))
+			pos++;
+		size_t e2 = pos;
+		while (e2 < end && !strcmp(str(c, event_rec(c, m, e2)->pmu), pmu))
+			e2++;
+		end = e2;
+	}
+	if (pos == end)
+		return -ENOENT;
+	*first = pos;
+	*count = end - pos;
+	return 0;
+}
+
+int pk_catalog__metric(struct pk_catalog *c, size_t mi, size_t idx, struct pk_metric *out)
+{
+	if (mi >= c->h->nr_models || idx >= model(c, mi)->nr_metrics)
+		return -ENOENT;
+	const struct pk_img_metric *e = metric_rec(c, model(c, mi), idx);
+	*out = (struct pk_metric){
+		.name = str(c, e->name),
+		.pmu = str(c, e->pmu),
+		.expr = str(c, e->expr),
+		.threshold = opt_str(c, e->threshold),
+		.groups = opt_str(c, e->groups),
+		.nogroup = opt_str(c, e->nogroup),
+		.default_group = opt_str(c, e->default_group),
+		.desc = desc(c, e->desc),
+		.long_desc = desc(c, e->long_desc),
+		.unit = opt_str(c, e->unit),
+		.compat = opt_str(c, e->compat),
+		.aggr_mode = (enum pk_aggr_mode)e->aggr_mode,
+		.grouping = (enum pk_event_grouping)e->grouping,
+	};
+	return 0;
+}
+
+int pk_catalog__find_metric(const struct pk_catalog *c, size_t mi, const char *name, size_t *idx)
+{
+	if (mi >= c->h->nr_models)
+		return -ENOENT;
+	const struct pk_img_model *m = model(c, mi);
+	return hash_find(c, m->mt_hash, m->mt_hash_size, name, metric_name_at, m, idx);
+}
+
+int pk_catalog__metric_group(struct pk_catalog *c, size_t mi, size_t idx,
+			     struct pk_metric_group *out)
+{
+	if (mi >= c->h->nr_models || idx >= model(c, mi)->nr_groups)
+		return -ENOENT;
+	const uint32_t *g = pool(c, model(c, mi)->groups + 2 * (uint32_t)idx);
+	out->name = str(c, g[0]);
+	out->desc = desc(c, g[1]);
+	return 0;
+}
