@@ -59,8 +59,12 @@ $(VENDOR_ARCH)/.stamp:
 	@test -f $(LINUX_SRC_TAR) || sh scripts/deps.sh
 	@echo "  EXTRACT $(LINUX_SRC_TAR) tools/perf/pmu-events/arch -> $(VENDOR_ARCH)"
 	@rm -rf $(VENDOR_ARCH) && mkdir -p $(VENDOR_ARCH)
-	@tar -xJf $(LINUX_SRC_TAR) -C $(VENDOR_ARCH) --strip-components=5 \
-		linux-source-6.12/tools/perf/pmu-events/arch
+	@rm -rf build/perf-py && mkdir -p build/perf-py
+	@tar -xJf $(LINUX_SRC_TAR) -C build/perf-py --strip-components=4 --wildcards \
+		'linux-source-6.12/tools/perf/pmu-events/arch/*' \
+		'linux-source-6.12/tools/perf/pmu-events/jevents.py' \
+		'linux-source-6.12/tools/perf/pmu-events/metric.py'
+	@mv build/perf-py/arch/* $(VENDOR_ARCH)/ && rmdir build/perf-py/arch
 	@touch $@
 
 data: $(if $(filter $(VENDOR_ARCH),$(PMU_EVENTS_DIR)),$(VENDOR_ARCH)/.stamp)

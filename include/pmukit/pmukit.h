@@ -7,5 +7,6 @@
 #include <pmukit/cpuid.h>
 #include <pmukit/events.h>
 #include <pmukit/pmu.h>
+#include <pmukit/symbols.h>
 
 #endif

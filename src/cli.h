@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cli.h — what the pmukit commands share: the global options every command
+ * that touches events takes (--sysfs, --cpuid, --events-dir and their
+ * environment variables) and the context they resolve to (tables, CPU model,
+ * PMU tree).
+ */
+#ifndef PMUKIT_CLI_H
+#define PMUKIT_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <pmukit/pmukit.h>
+
+struct cli_env {
+	const char *sysfs;	/* --sysfs / PMUKIT_SYSFS */
+	const char *cpuid;	/* --cpuid / PMUKIT_CPUID */
+	const char *events_dir;	/* --events-dir / PMUKIT_EVENTS_DIR */
+	struct pk_catalog *cat;
+	struct pk_pmu_tree *pmus; /* NULL when the tree could not be read */
+	bool have_model;
+	size_t model;		/* catalog model of the core PMU(s) */
+	char cpuid_buf[128];	/* the identifier actually used */
+	const char *cpuid_used;
+};
+
+/* getopt_long entries for the global options; handled by cli_env__option. */
+#define CLI_ENV_OPTIONS \
+	{ "sysfs", required_argument, NULL, 0x100 }, \
+	{ "cpuid", required_argument, NULL, 0x101 }, \
+	{ "events-dir", required_argument, NULL, 0x102 }
+#define CLI_ENV_HELP \
+	"      --sysfs DIR       PMU tree instead of " PK_SYSFS_DEFAULT " (env PMUKIT_SYSFS)\n" \
+	"      --cpuid ID        CPU identifier in mapfile form, or a model name such as\n" \
+	"                        skylake or arm64/arm/cortex-a72 (env PMUKIT_CPUID)\n" \
+	"      --events-dir DIR  read a JSON arch/ tree instead of the built-in tables\n" \
+	"                        (env PMUKIT_EVENTS_DIR)\n"
+
+void cli_env__init(struct cli_env *env);
+/* 1 when opt was a global option (and consumed), 0 otherwise. */
+int cli_env__option(struct cli_env *env, int opt, const char *arg);
+/*
+ * Open the tables and the PMU tree and pick the CPU model. A missing model is
+ * not an error when no --cpuid was given (a CPU the tables do not know).
+ * Prints its own error message; returns 0 or non-zero.
+ */
+int cli_env__open(struct cli_env *env, const char *prog);
+void cli_env__close(struct cli_env *env);
+
+/* Print s word-wrapped from column start to width (perf list's layout). */
+void cli_wordwrap(FILE *f, const char *s, int start, int width);
+int cli_columns(void);
+
+int cmd_list(int argc, char **argv);
+
+#endif

@@ -1,0 +1,509 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd-list.c — `pmukit list`: symbolic, cache, kernel PMU, tracepoint and
+ * table events grouped by topic, then metric groups with their metrics; or
+ * all of it as one JSON array (--json).
+ */
+#include <dirent.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <json-c/json.h>
+
+#include "cli.h"
+
+enum item_kind { IT_SYMBOL, IT_CACHE, IT_SYSFS, IT_TRACEPOINT, IT_TABLE, IT_METRIC };
+
+struct item {
+	enum item_kind kind;
+	const char *name, *alias, *pmu, *topic, *desc, *long_desc, *encoding, *unit, *compat;
+	const char *expr, *groups, *threshold;	/* metrics */
+	const char *type_desc;			/* "Hardware event", ... */
+	bool deprecated, perpkg;
+	char *owned[3];				/* strings this item allocated */
+};
+
+struct list_opts {
+	bool json, all, deprecated, long_desc, details;
+	const char *filter;	/* class keyword or glob */
+};
+
+struct items {
+	struct item *v;
+	size_t n, cap;
+};
+
+static struct item *push(struct items *it)
+{
+	if (it->n == it->cap) {
+		size_t cap = it->cap ? it->cap * 2 : 1024;
+		struct item *v = realloc(it->v, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		it->v = v;
+		it->cap = cap;
+	}
+	struct item *p = &it->v[it->n++];
+	memset(p, 0, sizeof(*p));
+	return p;
+}
+
+static const char *const classes[][2] = {
+	{ "hw", "hardware" }, { "sw", "software" }, { "cache", "hwcache" }, { "tool", "tool" },
+	{ "tracepoint", "tracepoint" }, { "pmu", "pmu" }, { "metric", "metric" },
+	{ "metricgroup", "metricgroup" },
+};
+
+/* Index of a class keyword, or -1 when the filter is a glob (or absent). */
+static int filter_class(const struct list_opts *o)
+{
+	for (size_t i = 0; o->filter && i < sizeof(classes) / sizeof(classes[0]); i++)
+		if (!strcmp(o->filter, classes[i][0]) || !strcmp(o->filter, classes[i][1]))
+			return (int)i;
+	return -1;
+}
+
+static bool glob_ok(const struct list_opts *o, const char *a, const char *b)
+{
+	if (!o->filter || filter_class(o) >= 0)
+		return true;
+	return (a && !fnmatch(o->filter, a, FNM_CASEFOLD)) ||
+	       (b && !fnmatch(o->filter, b, FNM_CASEFOLD));
+}
+
+static bool class_ok(const struct list_opts *o, const char *cls)
+{
+	int c = filter_class(o);
+	return c < 0 || !strcmp(classes[c][0], cls);
+}
+
+static bool is_core_table_pmu(const char *pmu)
+{
+	return !strcmp(pmu, "default_core") || !strcmp(pmu, "cpu_core") || !strcmp(pmu, "cpu_atom") ||
+	       !strcmp(pmu, "cpu");
+}
+
+/* A table PMU present in the PMU tree. */
+static const struct pk_pmu *tree_pmu_for(const struct cli_env *env, const char *table_pmu)
+{
+	for (size_t i = 0; env->pmus && i < pk_pmu_tree__nr_pmus(env->pmus); i++) {
+		const struct pk_pmu *p = pk_pmu_tree__pmu(env->pmus, i);
+		if (pk_pmu__matches_table_pmu(p, table_pmu))
+			return p;
+	}
+	return NULL;
+}
+
+static int add_symbols(struct items *it, const struct list_opts *o)
+{
+	static const char *const kinds[] = { "Hardware event", "Software event", "Tool event" };
+	static const char *const cls[] = { "hw", "sw", "tool" };
+	for (size_t i = 0; i < pk_symbols__count(); i++) {
+		const struct pk_symbol *s = pk_symbols__get(i);
+		if (!class_ok(o, cls[s->kind]) || !glob_ok(o, s->name, s->alias))
+			continue;
+		struct item *p = push(it);
+		if (!p)
+			return -1;
+		p->kind = IT_SYMBOL;
+		p->name = s->name;
+		p->alias = s->alias;
+		p->type_desc = kinds[s->kind];
+		if (s->kind != PK_SYMBOL_TOOL &&
+		    asprintf(&p->owned[0], "type=%u,config=0x%llx", s->type,
+			     (unsigned long long)s->config) > 0)
+			p->encoding = p->owned[0];
+	}
+	for (size_t i = 0; class_ok(o, "cache") && i < pk_symbols__nr_cache(); i++) {
+		char name[64];
+		uint64_t config = pk_symbols__cache(i, name, sizeof(name));
+		if (!glob_ok(o, name, NULL))
+			continue;
+		struct item *p = push(it);
+		if (!p || !(p->owned[0] = strdup(name)))
+			return -1;
+		p->kind = IT_CACHE;
+		p->name = p->owned[0];
+		p->type_desc = "Hardware cache event";
+		if (asprintf(&p->owned[1], "type=3,config=0x%llx", (unsigned long long)config) > 0)
+			p->encoding = p->owned[1];
+	}
+	return 0;
+}
+
+/* Does the table have this alias for this PMU? Then perf lists it with the table's data. */
+static bool table_has(const struct cli_env *env, const struct pk_pmu *pmu, const char *name)
+{
+	size_t first, count;
+	if (!env->have_model ||
+	    pk_catalog__find_event(env->cat, env->model, name, NULL, &first, &count))
+		return false;
+	for (size_t i = first; i < first + count; i++) {
+		struct pk_event e;
+		pk_catalog__event(env->cat, env->model, i, &e);
+		if (pk_pmu__matches_table_pmu(pmu, e.pmu))
+			return true;
+	}
+	return false;
+}
+
+static int add_sysfs(struct items *it, const struct cli_env *env, const struct list_opts *o)
+{
+	for (size_t i = 0; env->pmus && class_ok(o, "pmu") && i < pk_pmu_tree__nr_pmus(env->pmus); i++) {
+		const struct pk_pmu *pmu = pk_pmu_tree__pmu(env->pmus, i);
+		for (size_t a = 0; a < pk_pmu__nr_aliases(pmu); a++) {
+			const struct pk_pmu_alias *al = pk_pmu__alias(pmu, a);
+			if (table_has(env, pmu, al->name))
+				continue;
+			struct item *p = push(it);
+			if (!p || asprintf(&p->owned[0], "%s/%s/", pk_pmu__name(pmu), al->name) < 0)
+				return -1;
+			p->kind = IT_SYSFS;
+			p->name = p->owned[0];
+			p->pmu = pk_pmu__name(pmu);
+			p->encoding = al->encoding;
+			p->unit = al->unit;
+			p->perpkg = al->per_pkg;
+			p->type_desc = "Kernel PMU event";
+			if (!glob_ok(o, p->name, al->name))
+				it->n--, free(p->owned[0]);
+		}
+	}
+	return 0;
+}
+
+static int add_tracepoints(struct items *it, const struct cli_env *env, const struct list_opts *o)
+{
+	if (env->sysfs || !class_ok(o, "tracepoint"))
+		return 0;
+	const char *roots[] = { "/sys/kernel/tracing/events", "/sys/kernel/debug/tracing/events" };
+	for (size_t r = 0; r < 2; r++) {
+		struct dirent **sys;
+		int ns = scandir(roots[r], &sys, NULL, alphasort);
+		if (ns < 0)
+			continue;
+		for (int i = 0; i < ns; i++) {
+			char path[4096];
+			struct dirent **evs;
+			snprintf(path, sizeof(path), "%s/%s", roots[r], sys[i]->d_name);
+			int ne = sys[i]->d_name[0] == '.' ? -1 : scandir(path, &evs, NULL, alphasort);
+			for (int j = 0; j < ne; j++) {
+				if (evs[j]->d_type == DT_DIR && evs[j]->d_name[0] != '.') {
+					struct item *p = push(it);
+					if (p && asprintf(&p->owned[0], "%s:%s", sys[i]->d_name,
+							  evs[j]->d_name) > 0) {
+						p->kind = IT_TRACEPOINT;
+						p->name = p->owned[0];
+						p->type_desc = "Tracepoint event";
+						if (!glob_ok(o, p->name, NULL))
+							it->n--, free(p->owned[0]);
+					}
+				}
+				free(evs[j]);
+			}
+			if (ne >= 0)
+				free(evs);
+			free(sys[i]);
+		}
+		free(sys);
+		return 0;
+	}
+	return 0;
+}
+
+static int add_table(struct items *it, struct cli_env *env, const struct list_opts *o)
+{
+	if (!env->have_model)
+		return 0;
+	struct pk_model m;
+	pk_catalog__model(env->cat, env->model, &m);
+	int cls = filter_class(o);
+	bool events = cls < 0 || !strcmp(classes[cls][0], "pmu");
+	for (size_t i = 0; events && i < m.nr_events; i++) {
+		struct pk_event e;
+		pk_catalog__event(env->cat, env->model, i, &e);
+		if ((e.deprecated && !o->all && !o->deprecated) ||
+		    (!o->all && !is_core_table_pmu(e.pmu) && !tree_pmu_for(env, e.pmu)))
+			continue;
+		if (!glob_ok(o, e.name, e.topic))
+			continue;
+		struct item *p = push(it);
+		if (!p)
+			return -1;
+		*p = (struct item){ .kind = IT_TABLE, .name = e.name, .pmu = e.pmu, .topic = e.topic,
+				    .desc = e.desc, .long_desc = e.long_desc, .encoding = e.encoding,
+				    .unit = e.unit, .compat = e.compat, .deprecated = e.deprecated,
+				    .perpkg = e.perpkg };
+	}
+	bool metrics = cls < 0 || !strcmp(classes[cls][0], "metric") ||
+		       !strcmp(classes[cls][0], "metricgroup");
+	for (size_t i = 0; metrics && i < m.nr_metrics; i++) {
+		struct pk_metric mt;
+		pk_catalog__metric(env->cat, env->model, i, &mt);
+		if (!glob_ok(o, mt.name, mt.groups))
+			continue;
+		struct item *p = push(it);
+		if (!p)
+			return -1;
+		*p = (struct item){ .kind = IT_METRIC, .name = mt.name, .pmu = mt.pmu, .expr = mt.expr,
+				    .groups = mt.groups, .threshold = mt.threshold, .desc = mt.desc,
+				    .long_desc = mt.long_desc, .unit = mt.unit, .compat = mt.compat };
+	}
+	return 0;
+}
+
+static int topic_cmp(const void *a, const void *b)
+{
+	const struct item *x = a, *y = b;
+	int c = strcmp(x->topic, y->topic);
+	return c ? c : strcasecmp(x->name, y->name);
+}
+
+static void print_desc(const struct item *p, const struct list_opts *o, int width)
+{
+	const char *d = o->long_desc && p->long_desc ? p->long_desc : p->desc;
+	if (!d)
+		return;
+	char *with_unit = NULL;
+	if (p->kind == IT_TABLE && p->pmu && strcmp(p->pmu, "default_core") && !o->long_desc) {
+		size_t n = strlen(d);
+		if (asprintf(&with_unit, n && d[n - 1] == '.' ? "%s Unit: %s" : "%s. Unit: %s", d,
+			     p->pmu) < 0)
+			with_unit = NULL;
+	}
+	fputs("       [", stdout);
+	cli_wordwrap(stdout, with_unit ? with_unit : d, 8, width);
+	fputs("]\n", stdout);
+	free(with_unit);
+}
+
+/* One metric group heading per group a metric belongs to, as perf list does. */
+static void print_metric_groups(struct cli_env *env, struct items *it, const struct list_opts *o,
+				int width)
+{
+	struct { const char *group; size_t item; } *rows = NULL;
+	size_t n = 0, cap = 0;
+	for (size_t i = 0; i < it->n; i++) {
+		const struct item *p = &it->v[i];
+		if (p->kind != IT_METRIC)
+			continue;
+		const char *g = p->groups && *p->groups ? p->groups : "No_group";
+		while (*g) {
+			size_t len = strcspn(g, ";");
+			if (n == cap) {
+				cap = cap ? cap * 2 : 256;
+				void *v = realloc(rows, cap * sizeof(*rows));
+				if (!v)
+					goto out;
+				rows = v;
+			}
+			char *name = strndup(g, len);
+			rows[n].group = name;
+			rows[n++].item = i;
+			g += len + (g[len] == ';');
+		}
+	}
+	for (size_t i = 1; i < n; i++)	/* insertion sort: stable, few hundred rows */
+		for (size_t j = i; j > 0; j--) {
+			int c = strcmp(rows[j - 1].group, rows[j].group);
+			if (c < 0 || (!c && strcasecmp(it->v[rows[j - 1].item].name,
+						      it->v[rows[j].item].name) <= 0))
+				break;
+			__typeof__(*rows) t = rows[j];
+			rows[j] = rows[j - 1];
+			rows[j - 1] = t;
+		}
+	if (n)
+		printf("\nMetric Groups:\n");
+	for (size_t i = 0; i < n; i++) {
+		if (!i || strcmp(rows[i].group, rows[i - 1].group)) {
+			const char *gdesc = NULL;
+			struct pk_model m;
+			pk_catalog__model(env->cat, env->model, &m);
+			for (size_t g = 0; g < m.nr_groups; g++) {
+				struct pk_metric_group mg;
+				pk_catalog__metric_group(env->cat, env->model, g, &mg);
+				if (!strcmp(mg.name, rows[i].group))
+					gdesc = mg.desc;
+			}
+			printf("\n%s:%s%s%s\n", rows[i].group, gdesc ? " [" : "", gdesc ? gdesc : "",
+			       gdesc ? "]" : "");
+		}
+		const struct item *p = &it->v[rows[i].item];
+		printf("  %s\n", p->name);
+		print_desc(p, o, width);
+		if (o->details)
+			printf("       [%s]\n", p->expr);
+	}
+out:
+	for (size_t i = 0; i < n; i++)
+		free((char *)rows[i].group);
+	free(rows);
+}
+
+static void print_text(struct cli_env *env, struct items *it, const struct list_opts *o)
+{
+	int width = cli_columns();
+	/* untopiced kinds first, in the order added */
+	for (size_t i = 0; i < it->n; i++) {
+		const struct item *p = &it->v[i];
+		if (p->kind == IT_TABLE || p->kind == IT_METRIC)
+			continue;
+		int pos = p->alias ? printf("  %s OR %s", p->name, p->alias) : printf("  %s", p->name);
+		printf("%*s[%s]\n", pos < 53 ? 53 - pos : 1, "", p->type_desc);
+		if (o->details && p->encoding)
+			printf("       [%s]\n", p->encoding);
+	}
+	if (filter_class(o) < 0 || !strcmp(classes[filter_class(o)][0], "hw")) {
+		/* perf shows the raw forms with the hardware class */
+		if (!o->filter)
+			printf("  %-51s[Raw event descriptor]\n  %-51s[Raw event descriptor]\n"
+			       "  %-51s[Hardware breakpoint]\n",
+			       "rNNN", "cpu/t1=v1[,t2=v2,t3 ...]/modifier", "mem:<addr>[/len][:access]");
+	}
+	size_t first = it->n;
+	for (size_t i = 0; i < it->n; i++)
+		if (it->v[i].kind == IT_TABLE) {
+			first = i;
+			break;
+		}
+	size_t last = first;
+	while (last < it->n && it->v[last].kind == IT_TABLE)
+		last++;
+	qsort(it->v + first, last - first, sizeof(*it->v), topic_cmp);
+	for (size_t i = first; i < last; i++) {
+		const struct item *p = &it->v[i];
+		if (i == first || strcmp(p->topic, it->v[i - 1].topic))
+			printf("\n%s:\n", p->topic);
+		printf("  %s\n", p->name);
+		print_desc(p, o, width);
+		if (o->details)
+			printf("       [%s]\n", p->encoding);
+	}
+	print_metric_groups(env, it, o, width);
+}
+
+static void jstr(json_object *o, const char *k, const char *v)
+{
+	if (v)
+		json_object_object_add(o, k, json_object_new_string(v));
+}
+
+static int print_json(const struct items *it)
+{
+	static const char *const types[] = { "symbol", "cache", "sysfs", "tracepoint", "table" };
+	json_object *arr = json_object_new_array();
+	for (size_t i = 0; arr && i < it->n; i++) {
+		const struct item *p = &it->v[i];
+		json_object *o = json_object_new_object();
+		if (!o)
+			break;
+		jstr(o, "kind", p->kind == IT_METRIC ? "metric" : "event");
+		jstr(o, "name", p->name);
+		if (p->kind == IT_METRIC) {
+			jstr(o, "expr", p->expr);
+			json_object *g = json_object_new_array();
+			for (const char *s = p->groups; s && *s;) {
+				size_t n = strcspn(s, ";");
+				json_object_array_add(g, json_object_new_string_len(s, (int)n));
+				s += n + (s[n] == ';');
+			}
+			json_object_object_add(o, "groups", g);
+			jstr(o, "threshold", p->threshold);
+		} else {
+			jstr(o, "type", p->type_desc ? p->type_desc : types[p->kind]);
+			jstr(o, "alias", p->alias);
+			jstr(o, "topic", p->topic ? p->topic : p->type_desc);
+			jstr(o, "encoding", p->encoding);
+			json_object_object_add(o, "deprecated", json_object_new_boolean(p->deprecated));
+			json_object_object_add(o, "perpkg", json_object_new_boolean(p->perpkg));
+		}
+		jstr(o, "pmu", p->pmu);
+		jstr(o, "desc", p->desc);
+		jstr(o, "long_desc", p->long_desc);
+		jstr(o, "unit", p->unit);
+		jstr(o, "compat", p->compat);
+		json_object_array_add(arr, o);
+	}
+	const char *s = arr ? json_object_to_json_string_ext(
+				      arr, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE)
+			    : NULL;
+	int ret = s ? (puts(s) < 0) : 1;
+	json_object_put(arr);
+	return ret;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: pmukit list [options] [hw|sw|cache|tool|tracepoint|pmu|metric|metricgroup|GLOB]\n"
+		"List the events and metrics pmukit knows for a CPU, as perf list does.\n\n"
+		"  -j, --json            one JSON array of {kind, name, pmu, topic, desc, encoding, ...}\n"
+		"                        and {kind: \"metric\", name, expr, groups, ...}\n"
+		"  -a, --all             include deprecated events and uncore/sys events whose PMU\n"
+		"                        is not present\n"
+		"      --deprecated      include deprecated events\n"
+		"  -v, --long-desc       long descriptions\n"
+		"  -d, --details         show encodings and metric expressions\n"
+		CLI_ENV_HELP
+		"  -h, --help            this help\n");
+}
+
+int cmd_list(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "deprecated", no_argument, NULL, 'D' },
+		{ "long-desc", no_argument, NULL, 'v' },
+		{ "details", no_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		CLI_ENV_OPTIONS,
+		{ 0 },
+	};
+	struct list_opts o = { 0 };
+	struct cli_env env;
+	int c;
+	cli_env__init(&env);
+	while ((c = getopt_long(argc, argv, "javdh", opts, NULL)) != -1) {
+		if (cli_env__option(&env, c, optarg))
+			continue;
+		switch (c) {
+		case 'j': o.json = true; break;
+		case 'a': o.all = true; break;
+		case 'D': o.deprecated = true; break;
+		case 'v': o.long_desc = true; break;
+		case 'd': o.details = true; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 1;
+		}
+	}
+	if (optind + 1 < argc) {
+		fprintf(stderr, "pmukit list: one filter at most, got '%s' and '%s'\n", argv[optind],
+			argv[optind + 1]);
+		return 1;
+	}
+	o.filter = optind < argc ? argv[optind] : NULL;
+	if (cli_env__open(&env, "pmukit list")) {
+		cli_env__close(&env);
+		return 1;
+	}
+	struct items it = { 0 };
+	int ret = add_symbols(&it, &o) || add_sysfs(&it, &env, &o) ||
+		  add_tracepoints(&it, &env, &o) || add_table(&it, &env, &o);
+	if (ret)
+		fprintf(stderr, "pmukit list: out of memory\n");
+	else if (o.json)
+		ret = print_json(&it);
+	else
+		print_text(&env, &it, &o);
+	for (size_t i = 0; i < it.n; i++)
+		for (int k = 0; k < 3; k++)
+			free(it.v[i].owned[k]);
+	free(it.v);
+	cli_env__close(&env);
+	return ret ? 1 : 0;
+}

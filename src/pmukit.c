@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/* pmukit.c — the pmukit command: dispatch to one file per sub-command. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define PMUKIT_VERSION "0.1.0"
+
+static const struct {
+	const char *name;
+	int (*fn)(int, char **);
+	const char *help;
+} commands[] = {
+	{ "list", cmd_list, "list events and metrics (perf list)" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: pmukit [--version] [--help] COMMAND [ARGS]\n\n"
+		   "Commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\nRun 'pmukit COMMAND --help' for a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 1;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("pmukit %s\n", PMUKIT_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "pmukit: '%s' is not a pmukit command. See 'pmukit --help'.\n", argv[1]);
+	return 1;
+}
