@@ -429,7 +429,7 @@ static int print_json(const struct items *it)
 		json_object_array_add(arr, o);
 	}
 	const char *s = arr ? json_object_to_json_string_ext(
-				      arr, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE)
+				      arr, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)
 			    : NULL;
 	int ret = s ? (puts(s) < 0) : 1;
 	json_object_put(arr);
