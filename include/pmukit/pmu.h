@@ -44,12 +44,25 @@ struct pk_pmu_alias {
  * Read the tree at root (NULL: PK_SYSFS_DEFAULT). Missing or unreadable
  * parts of a PMU are tolerated (a PMU without events/ has no aliases); a root
  * that does not exist is an error.
+ *
+ * As perf does, an entry of root is a PMU only if it is a directory with a
+ * readable decimal `type` (< 2^32); other entries are skipped. Within a PMU:
+ * - a format file whose body pk_pmu_format__parse() refuses is skipped (the
+ *   PMU keeps its other formats);
+ * - events/NAME.unit, .scale, .per-pkg and .snapshot are side files of alias
+ *   NAME, never aliases themselves; an unparsable .scale leaves scale 1.0;
+ *   .per-pkg/.snapshot count as set when present unless they read "0";
+ * - values (alias bodies, caps, cpus, identifier) are trimmed of leading and
+ *   trailing white space; a file that is not a regular file, cannot be read
+ *   or is larger than 64 KiB is treated as absent.
+ * Errors: -ENOENT/-ENOTDIR/-EACCES for the root, -ENOMEM.
  */
 int pk_pmu_tree__open(const char *root, struct pk_pmu_tree **out, struct pk_error *err);
 void pk_pmu_tree__close(struct pk_pmu_tree *tree);
 
 size_t pk_pmu_tree__nr_pmus(const struct pk_pmu_tree *tree);
-/* PMUs sorted by name. */
+/* PMUs sorted by name, digit runs compared as numbers (uncore_cha_2 before
+ * uncore_cha_10). find() is exact and case-sensitive. */
 const struct pk_pmu *pk_pmu_tree__pmu(const struct pk_pmu_tree *tree, size_t idx);
 const struct pk_pmu *pk_pmu_tree__find(const struct pk_pmu_tree *tree, const char *name);
 
@@ -57,10 +70,18 @@ const char *pk_pmu__name(const struct pk_pmu *pmu);
 uint32_t pk_pmu__type(const struct pk_pmu *pmu);
 /* A core PMU as perf decides it: "cpu", "cpum_cf", or one with a "cpus" file. */
 bool pk_pmu__is_core(const struct pk_pmu *pmu);
-/* Content of cpus or cpumask ("0-3,8"), NULL when neither exists. */
+/* An uncore PMU as perf decides it: one with a "cpumask" file. */
+bool pk_pmu__is_uncore(const struct pk_pmu *pmu);
+/* Content of cpumask or else cpus ("0-3,8", perf's order), NULL when neither exists. */
 const char *pk_pmu__cpus(const struct pk_pmu *pmu);
 /* Content of identifier (uncore/sys PMUs matched by Compat), or NULL. */
 const char *pk_pmu__identifier(const struct pk_pmu *pmu);
+/*
+ * Does a JSON "Compat" (a POSIX extended regex, e.g. "(434|436|43c|43a).*")
+ * match the whole identifier? False without identifier or on a bad regex.
+ * A sys event applies to a PMU when this and pk_pmu__matches_table_pmu hold.
+ */
+bool pk_pmu__matches_compat(const struct pk_pmu *pmu, const char *compat);
 
 size_t pk_pmu__nr_formats(const struct pk_pmu *pmu);
 const struct pk_pmu_format *pk_pmu__format(const struct pk_pmu *pmu, size_t idx);
@@ -76,13 +97,22 @@ const char *pk_pmu__cap(const struct pk_pmu *pmu, const char *name);
 
 /*
  * Does a table PMU name (JSON "Unit" after perf's mapping, e.g. "uncore_cha",
- * "hisi_sccl,ddrc") designate this PMU? perf's rule: equal, or equal once a
- * numeric/hex instance suffix ("_0", "_1a") is ignored; comma-separated
- * tokens must all appear in order. "default_core" matches every core PMU.
+ * "hisi_sccl,ddrc") designate this PMU? perf's rule: equal names always
+ * match; "default_core" matches every core PMU; for uncore PMUs (cpumask
+ * present) an instance suffix may also be ignored: "_" (optional) then
+ * decimal digits ("uncore_cha_10", "imc0") or more than two hex digits
+ * ("_1ab"; "_1a" is not a suffix, so "cpum" never matches "cpum_cf"). With
+ * commas, the tokens must appear in order in the PMU name and the last one
+ * end it up to such a suffix ("hisi_sccl,ddrc" ~ "hisi_sccl1_ddrc0").
  */
 bool pk_pmu__matches_table_pmu(const struct pk_pmu *pmu, const char *table_pmu);
 
-/* Parse a format file body ("config:0-7,32-35\n") into f (name not set). */
+/*
+ * Parse a format file body ("config:0-7,32-35\n") into f (name not set).
+ * Grammar: config[123]? ':' BIT ('-' BIT)? (',' BIT ('-' BIT)?)*, BIT a decimal
+ * 0..63, low <= high; blanks between tokens and a trailing newline allowed.
+ * 0, or -EINVAL (f untouched) on anything else.
+ */
 int pk_pmu_format__parse(const char *body, struct pk_pmu_format *f);
 
 #ifdef __cplusplus

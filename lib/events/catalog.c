@@ -137,8 +137,8 @@ int pk_image__validate(const void *img, size_t size, struct pk_error *err)
 			return bad(err, "event record");
 	const struct pk_img_metric *mt = (const void *)(base + h->metrics_off);
 	for (uint32_t i = 0; i < h->nr_metrics; i++)
-		if (!str_ok(h, mt[i].name) || !str_ok(h, mt[i].pmu) || !str_ok(h, mt[i].expr) ||
-		    !str_ok(h, mt[i].threshold) || !str_ok(h, mt[i].groups) ||
+		if (!str_ok(h, mt[i].name) || !str_ok(h, mt[i].pmu) || !desc_ok(h, mt[i].expr) ||
+		    !desc_ok(h, mt[i].threshold) || !str_ok(h, mt[i].groups) ||
 		    !str_ok(h, mt[i].nogroup) || !str_ok(h, mt[i].default_group) ||
 		    !str_ok(h, mt[i].unit) || !str_ok(h, mt[i].compat) || !desc_ok(h, mt[i].desc) ||
 		    !desc_ok(h, mt[i].long_desc))
@@ -412,8 +412,8 @@ int pk_catalog__metric(struct pk_catalog *c, size_t mi, size_t idx, struct pk_me
 	*out = (struct pk_metric){
 		.name = str(c, e->name),
 		.pmu = str(c, e->pmu),
-		.expr = str(c, e->expr),
-		.threshold = opt_str(c, e->threshold),
+		.expr = desc(c, e->expr),
+		.threshold = desc(c, e->threshold),
 		.groups = opt_str(c, e->groups),
 		.nogroup = opt_str(c, e->nogroup),
 		.default_group = opt_str(c, e->default_group),

@@ -7,9 +7,10 @@
  * section 8-byte aligned):
  *   header
  *   strings      NUL-terminated strings, each stored once; ref 0 is ""
- *   desc blocks  descriptions, zstd-compressed in independent blocks of at
- *                most PK_IMG_BLOCK bytes; a desc ref is (block << 16 | offset)
- *                plus one, 0 meaning none
+ *   desc blocks  text read rarely (descriptions, metric expressions and
+ *                thresholds), zstd-compressed in independent blocks of
+ *                PK_IMG_BLOCK bytes; a desc ref is (block << 16 | offset) plus
+ *                one, 0 meaning none
  *   events       unique event records (shared by models that have the same event)
  *   metrics      unique metric records
  *   models       per model: its event list (sorted by name, pmu), a hash
@@ -66,8 +67,8 @@ struct pk_img_event {
 };
 
 struct pk_img_metric {
-	uint32_t name, pmu, expr, threshold, groups, nogroup, default_group, unit, compat;
-	uint32_t desc, long_desc;
+	uint32_t name, pmu, groups, nogroup, default_group, unit, compat; /* string refs */
+	uint32_t expr, threshold, desc, long_desc;			   /* desc refs */
 	uint16_t aggr_mode, grouping;
 };
 

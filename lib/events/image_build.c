@@ -38,7 +38,10 @@ static uint32_t str_ref(struct builder *b, const char *s)
 	return (uint32_t)off;
 }
 
-/* Descriptions never straddle a block: pad to the next block when one would. */
+/*
+ * Text read rarely (descriptions, metric expressions) goes to the compressed
+ * stream. Strings never straddle a block: pad to the next block when one would.
+ */
 static uint32_t desc_ref(struct builder *b, const char *s)
 {
 	if (!s || !*s)
@@ -87,7 +90,7 @@ static int key_cmp(const void *a, const void *b)
 static size_t hash_size(size_t n)
 {
 	size_t s = 4;
-	while (s < n + n / 2 + 1)
+	while (s < n + n / 4 + 1)
 		s *= 2;
 	return n ? s : 0;
 }
@@ -177,8 +180,8 @@ static int add_metrics(struct builder *b, const struct ir_model *m, struct pk_im
 		struct pk_img_metric r = {
 			.name = str_ref(b, e->name),
 			.pmu = str_ref(b, e->pmu),
-			.expr = str_ref(b, e->expr),
-			.threshold = str_ref(b, e->threshold),
+			.expr = desc_ref(b, e->expr),
+			.threshold = desc_ref(b, e->threshold),
 			.groups = str_ref(b, e->groups),
 			.nogroup = str_ref(b, e->nogroup),
 			.default_group = str_ref(b, e->default_group),

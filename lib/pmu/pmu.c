@@ -1,0 +1,644 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pmu/pmu.c — PMU discovery: walks a PMU tree (/sys/bus/event_source/devices
+ * or a fake one), reads each PMU's type, format/, events/ (with their
+ * .unit/.scale/.per-pkg/.snapshot side files), caps/, cpumask/cpus and
+ * identifier into one arena, and answers lookups on the result.
+ */
+#include <pmukit/pmu.h>
+
+#include <errno.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/arena.h"
+#include "util/error.h"
+
+/* Larger files are treated as absent: sysfs attributes fit in one page. */
+#define READ_CAP (64 * 1024)
+
+struct pk_pmu_cap {
+	const char *name;
+	const char *value;
+};
+
+struct pk_pmu {
+	const char *name;
+	uint32_t type;
+	bool is_core;
+	bool is_uncore;
+	const char *cpus;
+	const char *identifier;
+	struct pk_pmu_format *formats;	/* sorted by name (strcmp) */
+	size_t nr_formats;
+	struct pk_pmu_alias *aliases;	/* sorted case-insensitively, then strcmp */
+	size_t nr_aliases;
+	struct pk_pmu_cap *caps;	/* sorted by name (strcmp) */
+	size_t nr_caps;
+};
+
+struct pk_pmu_tree {
+	struct pk_arena arena;
+	struct pk_pmu *pmus;		/* malloc'd, sorted, see pmu_cmp() */
+	size_t nr_pmus;
+};
+
+/* State of one pk_pmu_tree__open() call. */
+struct scan {
+	struct pk_arena *arena;
+	char *buf;			/* READ_CAP + 1 bytes */
+	locale_t c_locale;		/* for .scale, written by the kernel in "C" */
+};
+
+/* --- small helpers ---------------------------------------------------------- */
+
+/* A growable array of elsize-byte elements; returns a zeroed new slot. */
+struct vec {
+	void *data;
+	size_t n, cap, elsize;
+};
+
+static void *vec_push(struct vec *v)
+{
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? v->cap * 2 : 16;
+		void *d = realloc(v->data, cap * v->elsize);
+		if (!d)
+			return NULL;
+		v->data = d;
+		v->cap = cap;
+	}
+	void *slot = (char *)v->data + v->n++ * v->elsize;
+	memset(slot, 0, v->elsize);
+	return slot;
+}
+
+/* Copy of the vector's elements into the arena (NULL for none); *ok false on ENOMEM. */
+static void *vec_to_arena(struct vec *v, struct pk_arena *a, bool *ok)
+{
+	void *p = NULL;
+	if (v->n) {
+		p = pk_arena__alloc(a, v->n * v->elsize);
+		if (p)
+			memcpy(p, v->data, v->n * v->elsize);
+		else
+			*ok = false;
+	}
+	free(v->data);
+	v->data = NULL;
+	v->n = v->cap = 0;
+	return p;
+}
+
+static int ascii_casecmp(const char *a, const char *b)
+{
+	for (;; a++, b++) {
+		int ca = (unsigned char)*a, cb = (unsigned char)*b;
+		if (ca >= 'A' && ca <= 'Z')
+			ca += 'a' - 'A';
+		if (cb >= 'A' && cb <= 'Z')
+			cb += 'a' - 'A';
+		if (ca != cb || !ca)
+			return ca - cb;
+	}
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+	return ls > lx && !strcmp(s + ls - lx, suffix);
+}
+
+/* --- reading the tree --------------------------------------------------------- */
+
+/*
+ * The content of dirfd/name, NUL-terminated in s->buf (valid until the next
+ * read), or NULL when it is not a regular file, cannot be read, or is larger
+ * than READ_CAP. O_NONBLOCK: a FIFO planted in a tree must not hang us.
+ */
+static const char *read_raw(int dirfd, const char *name, struct scan *s)
+{
+	struct stat st;
+	size_t n = 0;
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		goto fail;
+	for (;;) {
+		ssize_t r = read(fd, s->buf + n, READ_CAP + 1 - n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if (n > READ_CAP)
+			goto fail;
+	}
+	close(fd);
+	s->buf[n] = '\0';
+	return s->buf;
+fail:
+	close(fd);
+	return NULL;
+}
+
+/*
+ * The trimmed content of dirfd/name copied into the arena: 0 with *out set,
+ * or NULL when absent (see read_raw); -ENOMEM.
+ */
+static int read_value(int dirfd, const char *name, struct scan *s, const char **out)
+{
+	const char *raw = read_raw(dirfd, name, s);
+	size_t len;
+
+	*out = NULL;
+	if (!raw)
+		return 0;
+	while (is_space(*raw))
+		raw++;
+	len = strlen(raw);
+	while (len && is_space(raw[len - 1]))
+		len--;
+	*out = pk_arena__strndup(s->arena, raw, len);
+	return *out ? 0 : -ENOMEM;
+}
+
+static bool exists_at(int dirfd, const char *name)
+{
+	return faccessat(dirfd, name, F_OK, 0) == 0;
+}
+
+/*
+ * The entry names of directory dirfd (not "." or ".."), copied into the arena,
+ * as a malloc'd array in *names (free() it). An unreadable directory has no
+ * entries. 0 or -ENOMEM.
+ */
+static int list_dir(int dirfd, struct scan *s, const char ***names, size_t *nr)
+{
+	struct vec v = { .elsize = sizeof(const char *) };
+	struct dirent *de;
+	int fd = dup(dirfd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+
+	*names = NULL;
+	*nr = 0;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	while ((de = readdir(d))) {
+		const char **slot;
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		slot = vec_push(&v);
+		if (!slot || !(*slot = pk_arena__strdup(s->arena, de->d_name))) {
+			closedir(d);
+			free(v.data);
+			return -ENOMEM;
+		}
+	}
+	closedir(d);
+	*names = v.data;
+	*nr = v.n;
+	return 0;
+}
+
+/* A subdirectory fd, or -1 when sub is missing or not a directory. */
+static int open_subdir(int dirfd, const char *sub)
+{
+	return openat(dirfd, sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+static bool parse_u32(const char *p, uint32_t *out)
+{
+	uint64_t v = 0;
+	const char *start;
+
+	while (is_space(*p))
+		p++;
+	start = p;
+	while (*p >= '0' && *p <= '9') {
+		v = v * 10 + (uint64_t)(*p - '0');
+		if (v > UINT32_MAX)
+			return false;
+		p++;
+	}
+	if (p == start)
+		return false;
+	while (is_space(*p))
+		p++;
+	if (*p)
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
+
+static int format_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct pk_pmu_format *)a)->name,
+		      ((const struct pk_pmu_format *)b)->name);
+}
+
+static int read_formats(int pmufd, struct scan *s, struct pk_pmu *pmu)
+{
+	struct vec v = { .elsize = sizeof(struct pk_pmu_format) };
+	const char **names;
+	size_t nr;
+	bool ok = true;
+	int dfd = open_subdir(pmufd, "format");
+	int rc;
+
+	if (dfd < 0)
+		return 0;
+	rc = list_dir(dfd, s, &names, &nr);
+	for (size_t i = 0; !rc && i < nr; i++) {
+		struct pk_pmu_format f = { .name = names[i] };
+		const char *body = read_raw(dfd, names[i], s);
+		struct pk_pmu_format *slot;
+
+		if (!body || pk_pmu_format__parse(body, &f) != 0)
+			continue;	/* documented: a bad format is skipped */
+		slot = vec_push(&v);
+		if (!slot)
+			rc = -ENOMEM;
+		else
+			*slot = f;
+	}
+	free(names);
+	close(dfd);
+	if (v.n)
+		qsort(v.data, v.n, v.elsize, format_cmp);
+	pmu->nr_formats = v.n;
+	pmu->formats = vec_to_arena(&v, s->arena, &ok);
+	return rc ? rc : ok ? 0 : -ENOMEM;
+}
+
+static bool is_side_file(const char *name)
+{
+	return has_suffix(name, ".unit") || has_suffix(name, ".scale") ||
+	       has_suffix(name, ".per-pkg") || has_suffix(name, ".snapshot");
+}
+
+/* Fill alias a (name and encoding set) from its side files. */
+static int read_side_files(int evfd, struct scan *s, struct pk_pmu_alias *a)
+{
+	char path[NAME_MAX + 16];
+	const char *v;
+	int rc;
+
+	a->scale = 1.0;
+	snprintf(path, sizeof(path), "%s.unit", a->name);
+	if ((rc = read_value(evfd, path, s, &a->unit)))
+		return rc;
+	snprintf(path, sizeof(path), "%s.scale", a->name);
+	if ((rc = read_value(evfd, path, s, &v)))
+		return rc;
+	if (v) {
+		char *end;
+		double d = strtod_l(v, &end, s->c_locale);
+		if (end != v && !*end && isfinite(d))
+			a->scale = d;
+	}
+	snprintf(path, sizeof(path), "%s.per-pkg", a->name);
+	if ((rc = read_value(evfd, path, s, &v)))
+		return rc;
+	a->per_pkg = v && strcmp(v, "0");
+	snprintf(path, sizeof(path), "%s.snapshot", a->name);
+	if ((rc = read_value(evfd, path, s, &v)))
+		return rc;
+	a->snapshot = v && strcmp(v, "0");
+	return 0;
+}
+
+static int alias_cmp(const void *a, const void *b)
+{
+	const char *na = ((const struct pk_pmu_alias *)a)->name;
+	const char *nb = ((const struct pk_pmu_alias *)b)->name;
+	int c = ascii_casecmp(na, nb);
+	return c ? c : strcmp(na, nb);
+}
+
+static int read_aliases(int pmufd, struct scan *s, struct pk_pmu *pmu)
+{
+	struct vec v = { .elsize = sizeof(struct pk_pmu_alias) };
+	const char **names;
+	size_t nr;
+	bool ok = true;
+	int dfd = open_subdir(pmufd, "events");
+	int rc;
+
+	if (dfd < 0)
+		return 0;
+	rc = list_dir(dfd, s, &names, &nr);
+	for (size_t i = 0; !rc && i < nr; i++) {
+		struct pk_pmu_alias a = { .name = names[i] };
+
+		if (is_side_file(names[i]))
+			continue;
+		rc = read_value(dfd, names[i], s, &a.encoding);
+		if (rc || !a.encoding)
+			continue;
+		rc = read_side_files(dfd, s, &a);
+		if (!rc) {
+			struct pk_pmu_alias *slot = vec_push(&v);
+			if (!slot)
+				rc = -ENOMEM;
+			else
+				*slot = a;
+		}
+	}
+	free(names);
+	close(dfd);
+	if (v.n)
+		qsort(v.data, v.n, v.elsize, alias_cmp);
+	pmu->nr_aliases = v.n;
+	pmu->aliases = vec_to_arena(&v, s->arena, &ok);
+	return rc ? rc : ok ? 0 : -ENOMEM;
+}
+
+static int cap_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct pk_pmu_cap *)a)->name, ((const struct pk_pmu_cap *)b)->name);
+}
+
+static int read_caps(int pmufd, struct scan *s, struct pk_pmu *pmu)
+{
+	struct vec v = { .elsize = sizeof(struct pk_pmu_cap) };
+	const char **names;
+	size_t nr;
+	bool ok = true;
+	int dfd = open_subdir(pmufd, "caps");
+	int rc;
+
+	if (dfd < 0)
+		return 0;
+	rc = list_dir(dfd, s, &names, &nr);
+	for (size_t i = 0; !rc && i < nr; i++) {
+		struct pk_pmu_cap c = { .name = names[i] };
+		struct pk_pmu_cap *slot;
+
+		rc = read_value(dfd, names[i], s, &c.value);
+		if (rc || !c.value)
+			continue;
+		slot = vec_push(&v);
+		if (!slot)
+			rc = -ENOMEM;
+		else
+			*slot = c;
+	}
+	free(names);
+	close(dfd);
+	if (v.n)
+		qsort(v.data, v.n, v.elsize, cap_cmp);
+	pmu->nr_caps = v.n;
+	pmu->caps = vec_to_arena(&v, s->arena, &ok);
+	return rc ? rc : ok ? 0 : -ENOMEM;
+}
+
+/*
+ * Read PMU `name` of the tree into *pmu: 1 when it is a PMU, 0 when the entry
+ * is not one (no directory, no valid type), -ENOMEM.
+ */
+static int read_pmu(int rootfd, const char *name, struct scan *s, struct pk_pmu *pmu)
+{
+	const char *raw;
+	int rc, fd = open_subdir(rootfd, name);
+
+	if (fd < 0)
+		return 0;
+	raw = read_raw(fd, "type", s);
+	if (!raw || !parse_u32(raw, &pmu->type)) {
+		close(fd);
+		return 0;
+	}
+	pmu->name = name;
+	pmu->is_core = !strcmp(name, "cpu") || !strcmp(name, "cpum_cf") || exists_at(fd, "cpus");
+	pmu->is_uncore = exists_at(fd, "cpumask");
+	rc = read_value(fd, "cpumask", s, &pmu->cpus);
+	if (!rc && (!pmu->cpus || !*pmu->cpus))
+		rc = read_value(fd, "cpus", s, &pmu->cpus);
+	if (!rc)
+		rc = read_value(fd, "identifier", s, &pmu->identifier);
+	if (!rc)
+		rc = read_formats(fd, s, pmu);
+	if (!rc)
+		rc = read_aliases(fd, s, pmu);
+	if (!rc)
+		rc = read_caps(fd, s, pmu);
+	close(fd);
+	return rc ? rc : 1;
+}
+
+/*
+ * Name order with digit runs compared as numbers (glibc's strverscmp, as
+ * `ls -v`): uncore_cha_2 before uncore_cha_10; strcmp breaks any tie.
+ */
+static int pmu_cmp(const void *a, const void *b)
+{
+	const char *na = ((const struct pk_pmu *)a)->name;
+	const char *nb = ((const struct pk_pmu *)b)->name;
+	int c = strverscmp(na, nb);
+
+	return c ? c : strcmp(na, nb);
+}
+
+int pk_pmu_tree__open(const char *root, struct pk_pmu_tree **out, struct pk_error *err)
+{
+	struct pk_pmu_tree *tree;
+	struct scan s = { 0 };
+	struct vec pmus = { .elsize = sizeof(struct pk_pmu) };
+	const char **names = NULL;
+	size_t nr = 0;
+	int rootfd, rc;
+
+	if (!out)
+		return pk_error__set(err, -EINVAL, NULL, 0, 0, "no output for the PMU tree");
+	*out = NULL;
+	if (!root)
+		root = PK_SYSFS_DEFAULT;
+	rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0) {
+		int e = errno;
+		return pk_error__set(err, -e, root, 0, 0, "cannot open PMU tree: %s", strerror(e));
+	}
+	tree = calloc(1, sizeof(*tree));
+	s.buf = malloc(READ_CAP + 1);
+	s.c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	s.arena = tree ? &tree->arena : NULL;
+	rc = tree && s.buf && s.c_locale ? list_dir(rootfd, &s, &names, &nr) : -ENOMEM;
+	for (size_t i = 0; !rc && i < nr; i++) {
+		struct pk_pmu pmu = { 0 };
+		int r = read_pmu(rootfd, names[i], &s, &pmu);
+		struct pk_pmu *slot;
+
+		if (r < 0)
+			rc = r;
+		else if (r > 0 && !(slot = vec_push(&pmus)))
+			rc = -ENOMEM;
+		else if (r > 0)
+			*slot = pmu;
+	}
+	free(names);
+	free(s.buf);
+	if (s.c_locale)
+		freelocale(s.c_locale);
+	close(rootfd);
+	if (rc) {
+		free(pmus.data);
+		pk_pmu_tree__close(tree);
+		return pk_error__set(err, rc, root, 0, 0, "reading the PMU tree: %s", strerror(-rc));
+	}
+	if (pmus.n)
+		qsort(pmus.data, pmus.n, pmus.elsize, pmu_cmp);
+	tree->pmus = pmus.data;
+	tree->nr_pmus = pmus.n;
+	*out = tree;
+	return 0;
+}
+
+void pk_pmu_tree__close(struct pk_pmu_tree *tree)
+{
+	if (!tree)
+		return;
+	free(tree->pmus);
+	pk_arena__free(&tree->arena);
+	free(tree);
+}
+
+/* --- lookups ------------------------------------------------------------------ */
+
+size_t pk_pmu_tree__nr_pmus(const struct pk_pmu_tree *tree)
+{
+	return tree ? tree->nr_pmus : 0;
+}
+
+const struct pk_pmu *pk_pmu_tree__pmu(const struct pk_pmu_tree *tree, size_t idx)
+{
+	return tree && idx < tree->nr_pmus ? &tree->pmus[idx] : NULL;
+}
+
+const struct pk_pmu *pk_pmu_tree__find(const struct pk_pmu_tree *tree, const char *name)
+{
+	if (!tree || !name)
+		return NULL;
+	/* A few hundred PMUs at most; the order is not strcmp's, so scan. */
+	for (size_t i = 0; i < tree->nr_pmus; i++)
+		if (!strcmp(tree->pmus[i].name, name))
+			return &tree->pmus[i];
+	return NULL;
+}
+
+const char *pk_pmu__name(const struct pk_pmu *pmu)
+{
+	return pmu ? pmu->name : NULL;
+}
+
+uint32_t pk_pmu__type(const struct pk_pmu *pmu)
+{
+	return pmu ? pmu->type : 0;
+}
+
+bool pk_pmu__is_core(const struct pk_pmu *pmu)
+{
+	return pmu ? pmu->is_core : false;
+}
+
+bool pk_pmu__is_uncore(const struct pk_pmu *pmu)
+{
+	return pmu ? pmu->is_uncore : false;
+}
+
+const char *pk_pmu__cpus(const struct pk_pmu *pmu)
+{
+	return pmu ? pmu->cpus : NULL;
+}
+
+const char *pk_pmu__identifier(const struct pk_pmu *pmu)
+{
+	return pmu ? pmu->identifier : NULL;
+}
+
+size_t pk_pmu__nr_formats(const struct pk_pmu *pmu)
+{
+	return pmu ? pmu->nr_formats : 0;
+}
+
+const struct pk_pmu_format *pk_pmu__format(const struct pk_pmu *pmu, size_t idx)
+{
+	return pmu && idx < pmu->nr_formats ? &pmu->formats[idx] : NULL;
+}
+
+const struct pk_pmu_format *pk_pmu__find_format(const struct pk_pmu *pmu, const char *name)
+{
+	struct pk_pmu_format key = { .name = name };
+
+	if (!pmu || !name || !pmu->nr_formats)
+		return NULL;
+	return bsearch(&key, pmu->formats, pmu->nr_formats, sizeof(key), format_cmp);
+}
+
+size_t pk_pmu__nr_aliases(const struct pk_pmu *pmu)
+{
+	return pmu ? pmu->nr_aliases : 0;
+}
+
+const struct pk_pmu_alias *pk_pmu__alias(const struct pk_pmu *pmu, size_t idx)
+{
+	return pmu && idx < pmu->nr_aliases ? &pmu->aliases[idx] : NULL;
+}
+
+/* The exact-case alias when there is one, else the first that differs only in case. */
+const struct pk_pmu_alias *pk_pmu__find_alias(const struct pk_pmu *pmu, const char *name)
+{
+	size_t lo = 0, hi;
+
+	if (!pmu || !name)
+		return NULL;
+	hi = pmu->nr_aliases;
+	while (lo < hi) {	/* first alias not below name, ignoring case */
+		size_t mid = lo + (hi - lo) / 2;
+		if (ascii_casecmp(pmu->aliases[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < pmu->nr_aliases; i++) {
+		if (ascii_casecmp(pmu->aliases[i].name, name))
+			break;
+		if (!strcmp(pmu->aliases[i].name, name))
+			return &pmu->aliases[i];
+	}
+	if (lo < pmu->nr_aliases && !ascii_casecmp(pmu->aliases[lo].name, name))
+		return &pmu->aliases[lo];
+	return NULL;
+}
+
+const char *pk_pmu__cap(const struct pk_pmu *pmu, const char *name)
+{
+	struct pk_pmu_cap key = { .name = name };
+	const struct pk_pmu_cap *c;
+
+	if (!pmu || !name || !pmu->nr_caps)
+		return NULL;
+	c = bsearch(&key, pmu->caps, pmu->nr_caps, sizeof(key), cap_cmp);
+	return c ? c->value : NULL;
+}
