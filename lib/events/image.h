@@ -111,4 +111,13 @@ int pk_image__build(const struct ir_tree *tree, const struct pk_img_build_opts *
 /* Check the header and every offset and ref of an image before trusting it. */
 int pk_image__validate(const void *img, size_t size, struct pk_error *err);
 
+/*
+ * Open an image compiled into the library: only its header is checked, so
+ * opening does not page all of it in (the tests validate it in full).
+ */
+struct pk_catalog;
+int pk_catalog__open_trusted(const void *img, size_t size, struct pk_catalog **out);
+/* The built-in image itself (for the test that validates it). */
+const void *pk_builtin__image(size_t *size);
+
 #endif

@@ -19,6 +19,8 @@
 
 #include <pmukit/pmukit.h>
 
+#include "events/image.h"
+
 static const char *arch_dir(void)
 {
 	const char *d = getenv("PMUKIT_ARCH_DIR");
@@ -31,6 +33,16 @@ static void same_str(const char *a, const char *b, const char *what, const char 
 	if ((a == NULL) != (b == NULL) || (a && strcmp(a, b)))
 		fail_msg("%s %s: %s differs: '%s' vs '%s'", model, name, what, a ? a : "(null)",
 			 b ? b : "(null)");
+}
+
+/* The built-in image is opened without validation, so the test validates it. */
+static void test_builtin_image_valid(void **state)
+{
+	(void)state;
+	size_t size;
+	const void *img = pk_builtin__image(&size);
+	struct pk_error err = { 0 };
+	assert_int_equal(pk_image__validate(img, size, &err), 0);
 }
 
 static void test_builtin_equals_events_dir(void **state)
@@ -188,6 +200,7 @@ static void test_cpuids_pick_models(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_builtin_image_valid),
 		cmocka_unit_test(test_builtin_equals_events_dir),
 		cmocka_unit_test(test_every_event_found),
 		cmocka_unit_test(test_cpuids_pick_models),
