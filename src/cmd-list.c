@@ -134,20 +134,12 @@ static int add_symbols(struct items *it, const struct list_opts *o)
 	return 0;
 }
 
-/* Does the table have this alias for this PMU? Then perf lists it with the table's data. */
+/* Does the table update this sysfs alias? Then perf lists it with the table's data. */
 static bool table_has(const struct cli_env *env, const struct pk_pmu *pmu, const char *name)
 {
-	size_t first, count;
-	if (!env->have_model ||
-	    pk_catalog__find_event(env->cat, env->model, name, NULL, &first, &count))
-		return false;
-	for (size_t i = first; i < first + count; i++) {
-		struct pk_event e;
-		pk_catalog__event(env->cat, env->model, i, &e);
-		if (pk_pmu__matches_table_pmu(pmu, e.pmu))
-			return true;
-	}
-	return false;
+	struct pk_alias a;
+	return !pk_alias__find(pmu, env->cat, env->have_model ? env->model : PK_NO_MODEL, name, &a) &&
+	       a.from_table;
 }
 
 static int add_sysfs(struct items *it, const struct cli_env *env, const struct list_opts *o)

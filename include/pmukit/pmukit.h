@@ -4,6 +4,7 @@
 #define PMUKIT_PMUKIT_H
 
 #include <pmukit/error.h>
+#include <pmukit/alias.h>
 #include <pmukit/cpuid.h>
 #include <pmukit/events.h>
 #include <pmukit/pmu.h>
