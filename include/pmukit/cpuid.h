@@ -64,9 +64,10 @@ int pk_cpuid__read(const char *arch, const char *cpu_root, int cpu, char *buf, s
  *
  *   arm64    MIDRs compared as numbers without variant [23:20] and revision
  *            [3:0]; then cpuid's variant.revision must be >= the pattern's
- *   x86      POSIX extended regex that must cover the whole id; a pattern
- *            without stepping (two '-') ignores the id's stepping; a pattern
- *            with stepping never matches an id without one
+ *   x86      POSIX extended regex that must cover the whole id; a "full"
+ *            text has exactly three '-' (vendor-family-model-stepping): a
+ *            pattern that is not full ignores a full id's stepping, a full
+ *            pattern never matches an id that is not full
  *   others   POSIX extended regex that must cover the whole id
  *
  * arch NULL: the arch pk_cpuid__guess_arch() finds for cpuid (regex rules if
@@ -85,9 +86,7 @@ const char *pk_cpuid__guess_arch(const char *cpuid);
  * How far cpuid is from the CPUs a mapfile pattern matches (0 = matches,
  * larger = further; UINT_MAX = unrelated, e.g. another vendor). Used to name
  * the closest known models when an identifier is unknown.
- */
-unsigned pk_cpuid__distance(const char *arch, const char *map_cpuid, const char *cpuid);
-/*
+ *
  *   x86      same vendor and family required; then |model - m| for the
  *            nearest model m (0..FF) the pattern accepts (for patterns with a
  *            stepping: with any stepping); 1 when only the stepping differs
@@ -97,7 +96,11 @@ unsigned pk_cpuid__distance(const char *arch, const char *map_cpuid, const char 
  *            version the pattern accepts, within 0x100 (else UINT_MAX)
  *   riscv    same mvendorid required; then an edit distance to the pattern
  *   others   an edit distance between pattern text and cpuid (>= 1)
+ *
+ * Cheap enough to rank every row of every mapfile on each call (a few ms in
+ * all without a cache; less with one).
  */
+unsigned pk_cpuid__distance(const char *arch, const char *map_cpuid, const char *cpuid);
 
 /*
  * Compiled mapfile patterns, kept for repeated matching (a table of rows

@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L	/* getline, strdup, strtok_r */
 #endif
 #include <pmukit/cpuid.h>
+#include "events/cpuid_internal.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -416,8 +417,18 @@ int pk_cpuid__read(const char *arch, const char *cpu_root, int cpu, char *buf, s
 	return -ENOTSUP;
 }
 
+int pk_cpuid__x86_format(const char *vendor, unsigned eax, char *buf, size_t len)
+{
+	unsigned family = (eax >> 8) & 0xf, model = (eax >> 4) & 0xf, stepping = eax & 0xf;
+	if (family == 0xf)
+		family += (eax >> 20) & 0xff;
+	if (family >= 6)
+		model |= ((eax >> 16) & 0xf) << 4;
+	return put(buf, len, "%s-%u-%X-%X", vendor, family, model, stepping);
+}
+
 #if defined(__x86_64__) || defined(__i386__)
-/* Vendor from leaf 0, signature from leaf 1, combined as perf does. */
+/* Vendor from leaf 0 (ebx, edx, ecx), signature from leaf 1. */
 static int x86_from_insn(char *buf, size_t len)
 {
 	unsigned max, a, b, c, d;
@@ -430,12 +441,7 @@ static int x86_from_insn(char *buf, size_t len)
 	if (max < 1)
 		return -ENOTSUP;
 	__cpuid(1, a, b, c, d);
-	unsigned family = (a >> 8) & 0xf, model = (a >> 4) & 0xf, stepping = a & 0xf;
-	if (family == 0xf)
-		family += (a >> 20) & 0xff;
-	if (family >= 6)
-		model |= ((a >> 16) & 0xf) << 4;
-	return put(buf, len, "%s-%u-%X-%X", vendor, family, model, stepping);
+	return pk_cpuid__x86_format(vendor, a, buf, len);
 }
 #endif
 

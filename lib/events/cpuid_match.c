@@ -6,7 +6,7 @@
  * models closest to an unknown identifier. Reading identifiers is cpuid.c.
  */
 #if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L	/* getline, strdup, strtok_r */
+#define _POSIX_C_SOURCE 200809L	/* strdup */
 #endif
 #include <pmukit/cpuid.h>
 
@@ -87,7 +87,6 @@ static unsigned count_dashes(const char *s)
 struct x86_id {
 	char vendor[32];
 	unsigned family, model, stepping;
-	bool has_stepping;
 };
 
 /* "Vendor-F-M[-S]": F decimal, M and S upper- or lower-case hex. */
@@ -113,7 +112,6 @@ static bool x86_parse(const char *s, struct x86_id *out)
 	out->family = family;
 	out->model = (unsigned)strtoul(p, NULL, 16);
 	p += n;
-	out->has_stepping = *p == '-';
 	out->stepping = 0;
 	if (*p == '-') {
 		p++;

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pmukit/spec.h — event specifications in perf's syntax turned into the
+ * perf_event_attr perf itself would open for the same spec and command
+ * (stat or record defaults), plus what each event is (group roles, the
+ * table event it came from, ACR masks, TPEBS).
+ *
+ *   struct pk_evlist *el = pk_evlist__new();
+ *   pk_evlist__add(el, "{cycles,instructions}:u", &opts, &err);
+ *   for (size_t i = 0; i < pk_evlist__nr(el); i++)
+ *           use(pk_evlist__evsel(el, i)->attr);
+ */
+#ifndef PMUKIT_SPEC_H
+#define PMUKIT_SPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/perf_event.h>
+
+#include <pmukit/events.h>
+#include <pmukit/pmu.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum pk_spec_mode {
+	PK_SPEC_STAT,		/* perf stat's defaults */
+	PK_SPEC_RECORD,		/* perf record's defaults */
+};
+
+struct pk_spec_opts {
+	size_t sz;			/* sizeof(struct pk_spec_opts) */
+	enum pk_spec_mode mode;
+	struct pk_catalog *cat;		/* tables, or NULL */
+	size_t model;			/* model of the core PMU(s); PK_NO_MODEL (pmukit/alias.h) when none */
+	const struct pk_pmu_tree *pmus;	/* PMU tree, or NULL (symbolic events only) */
+	/* command options that change the attr, as perf's of the same name */
+	bool system_wide;		/* -a: no inherit, no enable_on_exec */
+	bool no_inherit;		/* -i / --no-inherit */
+	bool workload;			/* a command is forked: enable_on_exec on leaders */
+	uint64_t period;		/* record -c N (0: not given) */
+	uint64_t freq;			/* record -F N (0: perf's default 4000) */
+	bool call_graph;		/* record -g */
+};
+
+/* One event as it will be opened. */
+struct pk_evsel {
+	struct perf_event_attr attr;
+	const char *name;	/* perf's name for it: "cycles:u", "cpu/event=0x3c/k" */
+	const char *pmu;	/* PMU name ("cpu", "software", "armv8_pmuv3_0", ...) or NULL */
+	size_t leader;		/* index of its group leader (itself when alone or leading) */
+	size_t nr_members;	/* leaders: size of the group, itself included; others 0 */
+	const char *table_event;	/* the table event it resolved to or, for raw configs, matches */
+	const char *table_desc;
+	const char *metric_id;	/* metric-id= term */
+	uint64_t acr_mask;	/* Intel ACR: events whose overflow reloads this one (bit per group slot) */
+	bool tpebs;		/* :R, retire latency wanted */
+	unsigned spec_off, spec_len;	/* where in the spec it was written */
+};
+
+struct pk_evlist;
+
+/* An error points at a byte of the spec. */
+struct pk_spec_error {
+	int code;		/* negative errno */
+	unsigned off, len;	/* offending bytes in the spec */
+	char msg[256];		/* what was expected / why it is refused */
+	char hint[128];		/* "did you mean 'umask'?" or "" */
+};
+
+struct pk_evlist *pk_evlist__new(void);
+void pk_evlist__free(struct pk_evlist *el);
+
+/* Parse SPEC and append its events. On error nothing is appended and err is filled. */
+int pk_evlist__add(struct pk_evlist *el, const char *spec, const struct pk_spec_opts *opts,
+		   struct pk_spec_error *err);
+
+size_t pk_evlist__nr(const struct pk_evlist *el);
+const struct pk_evsel *pk_evlist__evsel(const struct pk_evlist *el, size_t idx);
+
+/*
+ * Three lines: the spec, a caret under the offending bytes, and the message
+ * with its hint. Returns buf.
+ */
+const char *pk_spec_error__format(const struct pk_spec_error *err, const char *spec, char *buf,
+				  size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * spec/ast.h — the syntax tree of an event specification ("cycles:u",
+ * "{cpu/event=0x3c/k,instructions}:S", "mem:0x1000/8:rw", "sched:sched_switch",
+ * "stall_slot/threshold=2/"), every node carrying its byte position in the
+ * spec so errors can point at it. parse.c builds it; resolve/encode read it.
+ * Nothing here knows PMUs or tables: "foo/x=1/" is a slash form whether foo
+ * turns out to be a PMU or an event name.
+ */
+#ifndef PMUKIT_SPEC_AST_H
+#define PMUKIT_SPEC_AST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/arena.h"
+
+/* A span of the spec: byte offset and length. */
+struct spec_pos {
+	unsigned off, len;
+};
+
+enum spec_term_kind {
+	SPEC_TERM_NUM,		/* name=123, name=0x1f, or a bare number */
+	SPEC_TERM_STR,		/* name=string (name=, call-graph=, metric-id=, event aliases) */
+	SPEC_TERM_FLAG,		/* name alone: "edge", "inherit", "no-inherit", "percore", an alias */
+};
+
+struct spec_term {
+	const char *name;	/* as written ("event", "config1", "period", "umask"...) */
+	enum spec_term_kind kind;
+	uint64_t num;		/* SPEC_TERM_NUM */
+	double fnum;		/* the same value as written when it has a fraction (ratio-to-prev=0.5) */
+	bool is_float;
+	const char *str;	/* SPEC_TERM_STR */
+	struct spec_pos pos;	/* the whole term */
+	struct spec_pos val_pos; /* the value after '=' (or the name for flags) */
+};
+
+enum spec_event_kind {
+	SPEC_EV_NAME,		/* cycles, l1d.replacement, L1-dcache-load-misses, cpu_core.x */
+	SPEC_EV_SLASH,		/* NAME/terms/ — a PMU ("cpu/event=1/") or an event ("stall_slot/t=2/") */
+	SPEC_EV_RAW,		/* rNNN (hex) */
+	SPEC_EV_NUMERIC,	/* TYPE:CONFIG, e.g. 1:1 */
+	SPEC_EV_BREAKPOINT,	/* mem:ADDR[/LEN][:rwx] */
+	SPEC_EV_TRACEPOINT,	/* SYS:NAME */
+};
+
+/* Modifier letters after ':' (or the part after the second '/' of a slash form). */
+struct spec_mods {
+	bool u, k, h, G, H, I, P, S, D, W, e, b, R;
+	int precise;		/* number of 'p' (0-3) */
+	bool present;		/* a modifier string was written */
+	struct spec_pos pos;	/* of the modifier string */
+};
+
+struct spec_event {
+	enum spec_event_kind kind;
+	const char *name;	/* NAME, PMU-or-event of SLASH, SYS of a tracepoint */
+	const char *tp_event;	/* tracepoint NAME */
+	struct spec_term *terms;	/* SLASH: terms between the slashes; NAME: none */
+	size_t nr_terms;
+	uint64_t raw;		/* RAW config; NUMERIC config; BREAKPOINT address */
+	uint32_t numeric_type;	/* NUMERIC */
+	uint64_t bp_len;	/* BREAKPOINT length (0 = default) */
+	char bp_access[4];	/* BREAKPOINT "r", "w", "x", "rw", "" = default */
+	struct spec_mods mods;
+	struct spec_pos pos;	/* the whole event, modifiers included */
+	struct spec_pos name_pos;
+};
+
+/* One element of the top-level comma list: a braced group or a lone event. */
+struct spec_group {
+	bool braced;		/* written as {...} */
+	const char *name;	/* {...}:name? no; perf's "group name" from "name{...}" is not supported */
+	struct spec_event *events;
+	size_t nr_events;
+	struct spec_mods mods;	/* group modifiers ("}:S", "}:u") */
+	struct spec_pos pos;
+};
+
+struct spec_ast {
+	struct pk_arena arena;	/* every node and string */
+	const char *text;	/* the spec as given */
+	struct spec_group *groups;
+	size_t nr_groups;
+};
+
+/* Parse errors point at a byte of the spec and say what was expected there. */
+struct spec_error {
+	int code;		/* -EINVAL */
+	unsigned off;		/* offending byte (may be == strlen(spec) for "unexpected end") */
+	unsigned len;		/* length of the offending token (>= 1 when known) */
+	char msg[256];		/* "expected '=' or ',' after term name" */
+	char hint[128];		/* "did you mean 'umask'?" or "" */
+};
+
+/* 0, or -EINVAL with err filled; the ast is left empty on error. */
+int spec_parse(const char *text, struct spec_ast *ast, struct spec_error *err);
+void spec_ast__free(struct spec_ast *ast);
+
+#endif
