@@ -115,6 +115,15 @@ bool pk_pmu__matches_table_pmu(const struct pk_pmu *pmu, const char *table_pmu);
  */
 int pk_pmu_format__parse(const char *body, struct pk_pmu_format *f);
 
+/*
+ * Put value into the bits of f's config word (config[f->config]), lowest
+ * value bit into the lowest mask bit, as perf does for split ranges. Other
+ * bits of the word are kept. -ERANGE when value needs more than f->width bits.
+ */
+int pk_pmu_format__place(const struct pk_pmu_format *f, uint64_t value, uint64_t config[4]);
+/* The value f's bits hold in config[f->config] (the inverse of place). */
+uint64_t pk_pmu_format__extract(const struct pk_pmu_format *f, const uint64_t config[4]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -94,3 +94,37 @@ int pk_pmu_format__parse(const char *body, struct pk_pmu_format *f)
 	f->width = popcount64(mask);
 	return 0;
 }
+
+int pk_pmu_format__place(const struct pk_pmu_format *f, uint64_t value, uint64_t config[4])
+{
+	if (f->config < 0 || f->config > 3)
+		return -EINVAL;
+	if (f->width < 64 && (value >> f->width))
+		return -ERANGE;
+	uint64_t word = config[f->config] & ~f->mask;
+	for (unsigned bit = 0; bit < 64 && value; bit++) {
+		if (!(f->mask & (1ull << bit)))
+			continue;
+		if (value & 1)
+			word |= 1ull << bit;
+		value >>= 1;
+	}
+	config[f->config] = word;
+	return 0;
+}
+
+uint64_t pk_pmu_format__extract(const struct pk_pmu_format *f, const uint64_t config[4])
+{
+	if (f->config < 0 || f->config > 3)
+		return 0;
+	uint64_t v = 0;
+	unsigned out = 0;
+	for (unsigned bit = 0; bit < 64; bit++) {
+		if (!(f->mask & (1ull << bit)))
+			continue;
+		if (config[f->config] & (1ull << bit))
+			v |= 1ull << out;
+		out++;
+	}
+	return v;
+}

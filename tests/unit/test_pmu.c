@@ -719,6 +719,30 @@ static void test_real_sysfs(void **state)
 	pk_pmu_tree__close(t);
 }
 
+/* Values go into split ranges low bits first, and come back out; too wide is refused. */
+static void test_format_place_extract(void **state)
+{
+	(void)state;
+	struct pk_pmu_format f;
+	assert_int_equal(pk_pmu_format__parse("config:0-7,32-35", &f), 0);
+	uint64_t cfg[4] = { 0x100, 0, 0, 0 };	/* bit 8 belongs to another term: kept */
+	assert_int_equal(pk_pmu_format__place(&f, 0x1ff, cfg), 0);
+	assert_true(cfg[0] == (0xffull | 0x100ull | (1ull << 32)));
+	assert_true(pk_pmu_format__extract(&f, cfg) == 0x1ff);
+	assert_int_equal(pk_pmu_format__place(&f, 0x1000, cfg), -ERANGE);
+	assert_int_equal(pk_pmu_format__parse("config1:5-16", &f), 0);	/* arm64 threshold */
+	uint64_t c1[4] = { 0 };
+	assert_int_equal(pk_pmu_format__place(&f, 4095, c1), 0);
+	assert_true(c1[1] == 0xfffull << 5);
+	assert_int_equal(pk_pmu_format__place(&f, 4096, c1), -ERANGE);
+	assert_true(pk_pmu_format__extract(&f, c1) == 4095);
+	assert_int_equal(pk_pmu_format__parse("config:21", &f), 0);	/* single bit */
+	uint64_t c2[4] = { 0 };
+	assert_int_equal(pk_pmu_format__place(&f, 1, c2), 0);
+	assert_true(c2[0] == 1ull << 21);
+	assert_int_equal(pk_pmu_format__place(&f, 2, c2), -ERANGE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -735,6 +759,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_odd_tree, odd_setup, odd_teardown),
 		cmocka_unit_test(test_null_args),
 		cmocka_unit_test(test_real_sysfs),
+		cmocka_unit_test(test_format_place_extract),
 	};
 	return cmocka_run_group_tests_name("pmu", tests, NULL, NULL);
 }
