@@ -60,6 +60,19 @@ struct pk_pmu_alias {
 int pk_pmu_tree__open(const char *root, struct pk_pmu_tree **out, struct pk_error *err);
 void pk_pmu_tree__close(struct pk_pmu_tree *tree);
 
+/* An empty tree, to add synthetic PMUs to. */
+int pk_pmu_tree__new(struct pk_pmu_tree **out);
+/* Does the tree have a core PMU (pk_pmu__is_core)? */
+bool pk_pmu_tree__has_core(const struct pk_pmu_tree *tree);
+/*
+ * Add the core PMU(s) a machine of arch would have, as its kernel names and
+ * formats them, for offline answers: x86 "cpu" (flavour NULL: Intel; "amd"),
+ * "cpu_core" + "cpu_atom" (flavour "hybrid"), arm64 "armv8_pmuv3", powerpc
+ * "cpu"; plus software, tracepoint and breakpoint. PMUs already in the tree
+ * are kept. -ENOTSUP for other arches.
+ */
+int pk_pmu_tree__add_core(struct pk_pmu_tree *tree, const char *arch, const char *flavour);
+
 size_t pk_pmu_tree__nr_pmus(const struct pk_pmu_tree *tree);
 /* PMUs sorted by name, digit runs compared as numbers (uncore_cha_2 before
  * uncore_cha_10). find() is exact and case-sensitive. */

@@ -19,37 +19,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pmu/pmu_int.h"
 #include "util/arena.h"
 #include "util/error.h"
 
 /* Larger files are treated as absent: sysfs attributes fit in one page. */
 #define READ_CAP (64 * 1024)
-
-struct pk_pmu_cap {
-	const char *name;
-	const char *value;
-};
-
-struct pk_pmu {
-	const char *name;
-	uint32_t type;
-	bool is_core;
-	bool is_uncore;
-	const char *cpus;
-	const char *identifier;
-	struct pk_pmu_format *formats;	/* sorted by name (strcmp) */
-	size_t nr_formats;
-	struct pk_pmu_alias *aliases;	/* sorted case-insensitively, then strcmp */
-	size_t nr_aliases;
-	struct pk_pmu_cap *caps;	/* sorted by name (strcmp) */
-	size_t nr_caps;
-};
-
-struct pk_pmu_tree {
-	struct pk_arena arena;
-	struct pk_pmu *pmus;		/* malloc'd, sorted, see pmu_cmp() */
-	size_t nr_pmus;
-};
 
 /* State of one pk_pmu_tree__open() call. */
 struct scan {
@@ -452,7 +427,7 @@ static int read_pmu(int rootfd, const char *name, struct scan *s, struct pk_pmu 
  * Name order with digit runs compared as numbers (glibc's strverscmp, as
  * `ls -v`): uncore_cha_2 before uncore_cha_10; strcmp breaks any tie.
  */
-static int pmu_cmp(const void *a, const void *b)
+int pk_pmu__cmp(const void *a, const void *b)
 {
 	const char *na = ((const struct pk_pmu *)a)->name;
 	const char *nb = ((const struct pk_pmu *)b)->name;
@@ -508,7 +483,7 @@ int pk_pmu_tree__open(const char *root, struct pk_pmu_tree **out, struct pk_erro
 		return pk_error__set(err, rc, root, 0, 0, "reading the PMU tree: %s", strerror(-rc));
 	}
 	if (pmus.n)
-		qsort(pmus.data, pmus.n, pmus.elsize, pmu_cmp);
+		qsort(pmus.data, pmus.n, pmus.elsize, pk_pmu__cmp);
 	tree->pmus = pmus.data;
 	tree->nr_pmus = pmus.n;
 	*out = tree;

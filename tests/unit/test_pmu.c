@@ -743,6 +743,54 @@ static void test_format_place_extract(void **state)
 	assert_int_equal(pk_pmu_format__place(&f, 2, c2), -ERANGE);
 }
 
+/* Offline core PMUs carry the kernel's formats; existing PMUs are kept. */
+static void test_synthetic_core(void **state)
+{
+	(void)state;
+	struct pk_pmu_tree *t;
+	assert_int_equal(pk_pmu_tree__new(&t), 0);
+	assert_false(pk_pmu_tree__has_core(t));
+	assert_int_equal(pk_pmu_tree__add_core(t, "x86", "hybrid"), 0);
+	assert_true(pk_pmu_tree__has_core(t));
+	const struct pk_pmu *atom = pk_pmu_tree__find(t, "cpu_atom");
+	assert_non_null(atom);
+	assert_int_equal(pk_pmu__type(atom), 10);
+	assert_true(pk_pmu__is_core(atom));
+	const struct pk_pmu_format *f = pk_pmu__find_format(atom, "cmask");
+	assert_non_null(f);
+	assert_true(f->mask == 0xff000000ull);
+	assert_int_equal(pk_pmu__type(pk_pmu_tree__find(t, "software")), 1);
+	assert_false(pk_pmu__is_core(pk_pmu_tree__find(t, "software")));
+	pk_pmu_tree__close(t);
+
+	assert_int_equal(pk_pmu_tree__new(&t), 0);
+	assert_int_equal(pk_pmu_tree__add_core(t, "arm64", NULL), 0);
+	const struct pk_pmu *arm = pk_pmu_tree__find(t, "armv8_pmuv3");
+	f = pk_pmu__find_format(arm, "threshold");
+	assert_int_equal(f->config, 1);
+	assert_true(f->mask == 0xfffull << 5);
+	assert_string_equal(pk_pmu__cap(arm, "threshold_max"), "0x00000fff");
+	pk_pmu_tree__close(t);
+
+	assert_int_equal(pk_pmu_tree__new(&t), 0);
+	assert_int_equal(pk_pmu_tree__add_core(t, "x86", "amd"), 0);
+	f = pk_pmu__find_format(pk_pmu_tree__find(t, "cpu"), "event");
+	assert_true(f->mask == (0xffull | 0xfull << 32));
+	assert_int_equal(pk_pmu_tree__add_core(t, "sparc", NULL), -ENOTSUP);
+	pk_pmu_tree__close(t);
+
+	/* a real tree keeps its own PMUs */
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/tests/fixtures/sysfs/x86-skl",
+		 getenv("PMUKIT_SRC") ? getenv("PMUKIT_SRC") : ".");
+	struct pk_error err;
+	assert_int_equal(pk_pmu_tree__open(path, &t, &err), 0);
+	size_t n = pk_pmu_tree__nr_pmus(t);
+	assert_int_equal(pk_pmu_tree__add_core(t, "x86", NULL), 0);
+	assert_int_equal(pk_pmu_tree__nr_pmus(t), n);
+	pk_pmu_tree__close(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -760,6 +808,7 @@ int main(void)
 		cmocka_unit_test(test_null_args),
 		cmocka_unit_test(test_real_sysfs),
 		cmocka_unit_test(test_format_place_extract),
+		cmocka_unit_test(test_synthetic_core),
 	};
 	return cmocka_run_group_tests_name("pmu", tests, NULL, NULL);
 }

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pmu/pmu_int.h — the PMU tree's representation, shared by the sysfs reader
+ * (pmu.c) and the synthetic core PMUs (synthetic.c).
+ */
+#ifndef PMUKIT_PMU_INT_H
+#define PMUKIT_PMU_INT_H
+
+#include <pmukit/pmu.h>
+
+#include "util/arena.h"
+
+struct pk_pmu_cap {
+	const char *name;
+	const char *value;
+};
+
+struct pk_pmu {
+	const char *name;
+	uint32_t type;
+	bool is_core;
+	bool is_uncore;
+	const char *cpus;
+	const char *identifier;
+	struct pk_pmu_format *formats;	/* sorted by name (strcmp) */
+	size_t nr_formats;
+	struct pk_pmu_alias *aliases;	/* sorted case-insensitively, then strcmp */
+	size_t nr_aliases;
+	struct pk_pmu_cap *caps;	/* sorted by name (strcmp) */
+	size_t nr_caps;
+};
+
+struct pk_pmu_tree {
+	struct pk_arena arena;
+	struct pk_pmu *pmus;		/* malloc'd, sorted, see pmu_cmp() */
+	size_t nr_pmus;
+};
+
+/* Name order with digit runs compared as numbers (qsort comparator for struct pk_pmu). */
+int pk_pmu__cmp(const void *a, const void *b);
+
+#endif
