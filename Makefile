@@ -81,7 +81,11 @@ $(O)/obj/%.o: %.c
 	@echo "  CC      $<"
 	@$(CC) $(BASEFLAGS) $(CFLAGS) -c $< -o $@
 
-$(O)/eventc: $(EVENTC_OBJS) $(CORE_OBJS)
+# An archive, so eventc pulls in only the objects it uses.
+$(O)/libpmukit-core.a: $(CORE_OBJS)
+	@rm -f $@ && ar rcs $@ $^
+
+$(O)/eventc: $(EVENTC_OBJS) $(O)/libpmukit-core.a
 	@echo "  LD      $@"
 	@$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
