@@ -115,13 +115,20 @@ $(O)/tests/%: tests/unit/%.c $(TEST_SUPPORT_OBJS) $(O)/libpmukit.a
 	@echo "  TEST-CC $<"
 	@$(CC) $(BASEFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(TEST_SUPPORT_OBJS) $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS) -lcmocka
 
-tests: all $(TEST_BINS)
+# The jevents oracle's dumper (tests/integration/jevents_oracle.sh).
+$(O)/tests/ir_dump: tests/oracle/ir_dump.c $(O)/libpmukit.a
+	@mkdir -p $(dir $@)
+	@echo "  TEST-CC $<"
+	@$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
+
+tests: all $(TEST_BINS) $(O)/tests/ir_dump
 
 # One runner (perl's prove) over the cmocka binaries (TAP output) and the CLI scripts.
 check: deps
 	@$(MAKE) --no-print-directory tests
 	@echo "  RUN     $(words $(TEST_BINS)) unit + $(words $(INTEG_TESTS)) integration test files"
 	@PMUKIT_BUILD=$(abspath $(O)) PMUKIT_SRC=$(CURDIR) PMUKIT_ARCH_DIR=$(abspath $(PMU_EVENTS_DIR)) \
+		PERF_PMU_EVENTS_PY=$(abspath build/perf-py) \
 		CMOCKA_MESSAGE_OUTPUT=TAP prove --exec '' $(TEST_BINS) $(INTEG_TESTS)
 
 demo: deps

@@ -47,6 +47,8 @@ enum json_key {
  * only formats or converts with int(), and those accept JSON integers too. */
 enum { TY_STR = 1, TY_INT = 2 };
 
+_Static_assert(K__COUNT < sizeof(((struct json_ctx *)0)->key_hint), "key_hint too small");
+
 /*
  * Every key used in perf 6.12's arch/ tree, plus ExtSel which jevents reads.
  * Sorted by strcmp (json_key__lookup bisects; a test checks the order).
@@ -365,7 +367,8 @@ static int parse_flag(const struct json_ctx *ctx, json_object *o, unsigned index
 		*out = JSON_FLAG_ONE;
 	else
 		return json_ctx__error(ctx, err, index, keys[k].name,
-				       "\"%s\" must be \"0\" or \"1\", not \"%s\"", keys[k].name, v.s);
+				       "\"%s\" must be \"0\" or \"1\", not \"%s\"", keys[k].name,
+				       v.s);
 	return 0;
 }
 
@@ -389,13 +392,10 @@ static int add_field(const struct json_ctx *ctx, unsigned index, int k, json_obj
 	if (!v)
 		return 0;
 	char num[32];
-	if (hex)
-		json_fmt_llx(num, sizeof(num), neg, v);
-	else
-		snprintf(num, sizeof(num), "%s%llu", neg ? "-" : "", v);
+	size_t n = hex ? json_fmt_llx(num, neg, v) : json_fmt_num(num, neg, v, false);
 	sb_add(enc, ",", 1);
 	sb_str(enc, term);
-	sb_str(enc, num);
+	sb_add(enc, num, n);
 	return 0;
 }
 
@@ -408,16 +408,12 @@ static bool first_int(json_object *o, bool *neg, unsigned long long *v)
 	return json_py_int(s, comma ? (size_t)(comma - s) : len, 0, neg, v);
 }
 
-static const char *join_desc(struct pk_arena *a, const char *s, size_t len, const char *extra,
+static const char *join_desc(struct json_ctx *ctx, const char *s, size_t len, const char *extra,
 			     size_t elen, bool *oom)
 {
-	char *p = pk_arena__alloc(a, len + elen + 1);
-	if (!p) {
+	const char *p = json_strtab__join(&ctx->strtab, ctx->arena, s, len, extra, elen);
+	if (!p)
 		*oom = true;
-		return NULL;
-	}
-	memcpy(p, s, len);
-	memcpy(p + len, extra, elen);
 	return p;
 }
 
@@ -454,12 +450,19 @@ int json_entry__parse(struct json_ctx *ctx, json_object *obj, unsigned index,
 		      struct json_entry *out, struct pk_error *err)
 {
 	json_object *v[K__COUNT] = { 0 };
+	int prev = K__COUNT;
 	memset(out, 0, sizeof(*out));
 	out->index = index;
 	json_object_object_foreach(obj, key, val) {
-		int k = json_key__lookup(key);
-		if (k < 0)
-			return json_ctx__error(ctx, err, index, key, "unknown key \"%s\"", key);
+		int k = ctx->key_hint[prev];
+		if (k >= K__COUNT || strcmp(key, keys[k].name)) {
+			k = json_key__lookup(key);
+			if (k < 0)
+				return json_ctx__error(ctx, err, index, key, "unknown key \"%s\"",
+						       key);
+			ctx->key_hint[prev] = (unsigned char)k;
+		}
+		prev = k;
 		enum json_type t = json_object_get_type(val);
 		if (t != json_type_string && !(t == json_type_int && (keys[k].types & TY_INT)))
 			return json_ctx__error(ctx, err, index, key, "\"%s\" must be %s, not %s",
@@ -525,8 +528,7 @@ static int translate(struct json_ctx *ctx, json_object *const *v, unsigned index
 		x = code;
 		sb_str(&enc, "event=");
 	}
-	json_fmt_llx(num, sizeof(num), neg, x);
-	sb_str(&enc, num);
+	sb_add(&enc, num, json_fmt_llx(num, neg, x));
 
 	if (v[K_EVENT_NAME] && json_object_get_string_len(v[K_EVENT_NAME]))
 		e->name = dup_lower(ctx->arena, json_object_get_string(v[K_EVENT_NAME]),
@@ -642,9 +644,9 @@ static int translate(struct json_ctx *ctx, json_object *const *v, unsigned index
 					       : " (Precise event)");
 	}
 	if (bdl)
-		e->desc = join_desc(ctx->arena, bd, bdl, extra.p, extra.len, &oom);
-	if (pdl)
-		e->long_desc = join_desc(ctx->arena, pd, pdl, extra.p, extra.len, &oom);
+		e->desc = join_desc(ctx, bd, bdl, extra.p, extra.len, &oom);
+	if (pdl) /* interned: equal to desc, it is the same pointer */
+		e->long_desc = join_desc(ctx, pd, pdl, extra.p, extra.len, &oom);
 
 	/* The optional terms, Filter and the MSR term. */
 	for (size_t k = 0; k < sizeof(event_fields) / sizeof(event_fields[0]); k++) {
@@ -697,7 +699,7 @@ static int translate(struct json_ctx *ctx, json_object *const *v, unsigned index
 		e->event = std->event;
 		inherit(e, std);
 	}
-	if (e->name) {
+	if (e->name && (e->name[0] == 'i' || e->name[0] == 'c')) {
 		for (size_t k = 0; k < sizeof(fixed_events) / sizeof(fixed_events[0]); k++)
 			if (!strcmp(e->name, fixed_events[k].name))
 				e->event = fixed_events[k].event;

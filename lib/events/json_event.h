@@ -53,6 +53,18 @@ const struct json_entry *json_std__find(const struct json_std_table *t, const ch
 					size_t len);
 void json_std__free(struct json_std_table *t);
 
+/* Descriptions interned per thread: vendor files repeat them across models. */
+struct json_strtab {
+	struct json_strtab_slot *slots;
+	size_t cap, nr;
+};
+
+/* s[0..len) then extra[0..elen) as one arena string, or an equal one made before
+ * (NULL on ENOMEM). */
+const char *json_strtab__join(struct json_strtab *t, struct pk_arena *arena, const char *s,
+			      size_t len, const char *extra, size_t elen);
+void json_strtab__free(struct json_strtab *t);
+
 /* Where the object comes from, for errors and for the topic. */
 struct json_ctx {
 	struct pk_arena *arena;
@@ -64,6 +76,9 @@ struct json_ctx {
 	/* one-entry cache for the Unit -> PMU name mapping */
 	const char *last_unit, *last_pmu;
 	size_t last_unit_len;
+	/* key_hint[k]: the key that followed key k last time (entries share a key order) */
+	unsigned char key_hint[64];
+	struct json_strtab strtab; /* freed by the owner of the context */
 };
 
 /*
@@ -86,7 +101,9 @@ int json_ctx__error(const struct json_ctx *ctx, struct pk_error *err, long index
 /* Exposed for tests: index of a known key or -1; perf's "int(s, base)" on a string. */
 int json_key__lookup(const char *name);
 bool json_py_int(const char *s, size_t len, int base, bool *neg, unsigned long long *mag);
+/* Write (-)v in decimal or as 0x<lower hex> into buf (>= 24 bytes); returns the length. */
+size_t json_fmt_num(char *buf, bool neg, unsigned long long v, bool hex);
 /* perf's llx(): 0..9 in decimal, anything else as (-)0x<lower hex>. */
-int json_fmt_llx(char *buf, size_t size, bool neg, unsigned long long v);
+size_t json_fmt_llx(char *buf, bool neg, unsigned long long v);
 
 #endif

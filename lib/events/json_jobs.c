@@ -82,8 +82,9 @@ static int parse_one(struct json_ctx *ctx, json_object *top, size_t i, struct js
 {
 	json_object *o = json_object_array_get_idx(top, i);
 	if (!json_object_is_type(o, json_type_object))
-		return json_ctx__error(ctx, err, (long)i, NULL, "entry %zu must be an object, not %s",
-				       i, json_type_to_name(json_object_get_type(o)));
+		return json_ctx__error(ctx, err, (long)i, NULL,
+				       "entry %zu must be an object, not %s", i,
+				       json_type_to_name(json_object_get_type(o)));
 	return json_entry__parse(ctx, o, (unsigned)i, e, err);
 }
 
@@ -351,6 +352,7 @@ int json_tree__parse_models(struct loader *L, struct pk_error *err)
 	for (int i = 0; i < nt; i++) {
 		if (ws[i].tok)
 			json_tokener_free(ws[i].tok);
+		json_strtab__free(&ws[i].ctx.strtab);
 		json_buf__free(&ws[i].buf);
 		pk_arena__merge(&L->tree->arena, &ws[i].arena);
 	}
@@ -399,5 +401,6 @@ int json_tree__load_std(struct loader *L, struct arch *A, char **files, size_t n
 			if (json_std__add(&A->std, &L->tree->arena, &e[k]))
 				rc = json_tree__oom(err);
 	}
+	json_strtab__free(&ctx.strtab);
 	return rc;
 }

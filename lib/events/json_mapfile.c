@@ -36,8 +36,9 @@ int json_mapfile__parse(const char *path, const char *text, size_t len, struct p
 			const char *c = memchr(p, ',', (size_t)(end - p));
 			if (k == 4) {
 				free(r);
-				return pk_error__set(err, -EINVAL, path, line, (unsigned)(p - s) + 1,
-						     "more than 4 columns (CPUID,Version,Dir,Type)");
+				return pk_error__set(
+					err, -EINVAL, path, line, (unsigned)(p - s) + 1,
+					"more than 4 columns (CPUID,Version,Dir,Type)");
 			}
 			f[k] = p;
 			fl[k++] = c ? (size_t)(c - p) : (size_t)(end - p);
@@ -47,9 +48,9 @@ int json_mapfile__parse(const char *path, const char *text, size_t len, struct p
 		}
 		if (k != 4) {
 			free(r);
-			return pk_error__set(err, -EINVAL, path, line, 0,
-					     "expected 4 columns (CPUID,Version,Dir,Type), found %zu",
-					     k);
+			return pk_error__set(
+				err, -EINVAL, path, line, 0,
+				"expected 4 columns (CPUID,Version,Dir,Type), found %zu", k);
 		}
 		if (n == cap) {
 			size_t ncap = cap ? cap * 2 : 32;

@@ -8,7 +8,6 @@
 #include "events/json_event.h"
 
 #include <limits.h>
-#include <stdio.h>
 
 static bool py_space(char c)
 {
@@ -82,9 +81,28 @@ bool json_py_int(const char *s, size_t len, int base, bool *neg, unsigned long l
 }
 
 /* perf's "%#llx-like" form: 0..9 in decimal, anything else in lower-case hex. */
-int json_fmt_llx(char *buf, size_t size, bool neg, unsigned long long v)
+size_t json_fmt_num(char *buf, bool neg, unsigned long long v, bool hex)
 {
-	if (!neg && v < 10)
-		return snprintf(buf, size, "%llu", v);
-	return snprintf(buf, size, "%s0x%llx", neg ? "-" : "", v);
+	char tmp[24];
+	size_t n = 0, k = 0;
+	do {
+		unsigned d = (unsigned)(hex ? v & 15 : v % 10);
+		tmp[n++] = (char)(d < 10 ? '0' + d : 'a' + d - 10);
+		v = hex ? v >> 4 : v / 10;
+	} while (v);
+	if (neg)
+		buf[k++] = '-';
+	if (hex) {
+		buf[k++] = '0';
+		buf[k++] = 'x';
+	}
+	while (n)
+		buf[k++] = tmp[--n];
+	buf[k] = '\0';
+	return k;
+}
+
+size_t json_fmt_llx(char *buf, bool neg, unsigned long long v)
+{
+	return json_fmt_num(buf, neg, v, neg || v >= 10);
 }

@@ -50,7 +50,8 @@ static int list_dir(struct pk_arena *a, const char *dir, char ***dirs, size_t *n
 				is_reg = S_ISREG(st.st_mode);
 			}
 		}
-		char ***list = is_dir ? dirs : (is_reg && json_tree__ends_with(n, ".json")) ? files : NULL;
+		bool json = is_reg && json_tree__ends_with(n, ".json");
+		char ***list = is_dir ? dirs : json ? files : NULL;
 		if (!list)
 			continue;
 		struct stat fst;
@@ -117,7 +118,8 @@ static int walk(struct loader *L, size_t arch, const char *dir, const char *rel,
 	for (size_t i = 0; !rc && depth < MAX_MODEL_DEPTH && i < nr_dirs; i++) {
 		char *sub = json_tree__path(&L->scratch, dir, dirs[i]);
 		char *subrel = json_tree__path(&L->scratch, rel, dirs[i]);
-		rc = sub && subrel ? walk(L, arch, sub, subrel, depth + 1, err) : json_tree__oom(err);
+		rc = sub && subrel ? walk(L, arch, sub, subrel, depth + 1, err)
+				   : json_tree__oom(err);
 	}
 	free(dirs);
 	free(files);
@@ -184,7 +186,8 @@ static int scan_arches(struct loader *L, struct pk_error *err)
 		/* perf's own test arch is not a CPU; hidden directories are not arches */
 		if (!only && (!strcmp(names[i], "test") || names[i][0] == '.'))
 			continue;
-		if (json_tree__grow(&L->arches, &L->cap_arches, L->nr_arches + 1, sizeof(*L->arches))) {
+		if (json_tree__grow(&L->arches, &L->cap_arches, L->nr_arches + 1,
+				    sizeof(*L->arches))) {
 			rc = json_tree__oom(err);
 			break;
 		}
@@ -232,11 +235,13 @@ static int load_arch(struct loader *L, size_t ai, struct arch_rows *ar, json_tok
 		struct stat st;
 		for (const char *p = only; *p; p++)
 			depth += *p == '/';
+		bool any_arch = !L->opts->only_arch;
 		if (!d)
 			rc = json_tree__oom(err);
 		else if (depth > MAX_MODEL_DEPTH || stat(d, &st) || !S_ISDIR(st.st_mode))
-			rc = pk_error__set(err, -ENOENT, A->dir, 0, 0, "no model directory \"%s\"",
-					   only);
+			rc = any_arch ? 0 /* not in this arch; maybe in another */
+				      : pk_error__set(err, -ENOENT, A->dir, 0, 0,
+						      "no model directory \"%s\"", only);
 		else if (!(rc = list_dir(&L->scratch, d, &sd, &nsd, &sf, &nsf, &bytes, err))) {
 			if (!nsf)
 				rc = pk_error__set(err, -ENOENT, d, 0, 0,
@@ -283,7 +288,8 @@ static int resolve_maps(struct loader *L, struct arch_rows *ars, struct pk_error
 						     "files 1..%d levels below the arch)",
 						     r->dir, MAX_MODEL_DEPTH);
 			}
-			if (json_tree__grow(&t->maps, &t->cap_maps, t->nr_maps + 1, sizeof(*t->maps)))
+			if (json_tree__grow(&t->maps, &t->cap_maps, t->nr_maps + 1,
+					    sizeof(*t->maps)))
 				return json_tree__oom(err);
 			t->maps[t->nr_maps++] = (struct ir_map){
 				.arch = L->arches[ai].name,
@@ -364,6 +370,9 @@ int ir_tree__load(struct ir_tree *tree, const char *root, const struct ir_load_o
 	}
 	for (size_t i = 0; !rc && i < L.nr_arches; i++)
 		rc = load_arch(&L, i, &ars[i], tok, &buf, err);
+	if (!rc && opts && opts->only_model && !L.nr_models)
+		rc = pk_error__set(err, -ENOENT, L.root, 0, 0,
+				   "no model directory \"%s\" in any arch", opts->only_model);
 	if (rc)
 		goto out;
 	if (L.nr_models)
