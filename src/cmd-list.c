@@ -272,11 +272,26 @@ static void print_desc(const struct item *p, const struct list_opts *o, int widt
 	free(with_unit);
 }
 
+struct group_row {
+	const char *group;
+	size_t item;
+};
+
+static int row_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct group_row *x = a, *y = b;
+	const struct item *items = ctx;
+	int c = strcmp(x->group, y->group);
+	if (!c)
+		c = strcasecmp(items[x->item].name, items[y->item].name);
+	return c ? c : (x->item > y->item) - (x->item < y->item);
+}
+
 /* One metric group heading per group a metric belongs to, as perf list does. */
 static void print_metric_groups(struct cli_env *env, struct items *it, const struct list_opts *o,
 				int width)
 {
-	struct { const char *group; size_t item; } *rows = NULL;
+	struct group_row *rows = NULL;
 	size_t n = 0, cap = 0;
 	for (size_t i = 0; i < it->n; i++) {
 		const struct item *p = &it->v[i];
@@ -298,16 +313,7 @@ static void print_metric_groups(struct cli_env *env, struct items *it, const str
 			g += len + (g[len] == ';');
 		}
 	}
-	for (size_t i = 1; i < n; i++)	/* insertion sort: stable, few hundred rows */
-		for (size_t j = i; j > 0; j--) {
-			int c = strcmp(rows[j - 1].group, rows[j].group);
-			if (c < 0 || (!c && strcasecmp(it->v[rows[j - 1].item].name,
-						      it->v[rows[j].item].name) <= 0))
-				break;
-			__typeof__(*rows) t = rows[j];
-			rows[j] = rows[j - 1];
-			rows[j - 1] = t;
-		}
+	qsort_r(rows, n, sizeof(*rows), row_cmp, it->v);
 	if (n)
 		printf("\nMetric Groups:\n");
 	for (size_t i = 0; i < n; i++) {

@@ -22,20 +22,28 @@ struct spec_pos {
 };
 
 enum spec_term_kind {
-	SPEC_TERM_NUM,		/* name=123, name=0x1f, or a bare number */
+	SPEC_TERM_NUM,		/* name=123, name=0x1f, name=0.5 (a bare number is refused, as perf) */
 	SPEC_TERM_STR,		/* name=string (name=, call-graph=, metric-id=, event aliases) */
-	SPEC_TERM_FLAG,		/* name alone: "edge", "inherit", "no-inherit", "percore", an alias */
+	SPEC_TERM_FLAG,		/* name alone: "edge", "inherit", "no-inherit", "percore", an alias;
+				 * num = 1 */
+	SPEC_TERM_RAW,		/* "r1a8" or "r0x1a8" alone: name as written, num the hex value; perf
+				 * makes it the PMU event of that name when there is one, else config=num */
+	SPEC_TERM_DRV_CFG,	/* "@cfg" / "@cfg=val": name "driver-config", str "cfg" / "cfg=val" */
 };
 
 struct spec_term {
 	const char *name;	/* as written ("event", "config1", "period", "umask"...) */
 	enum spec_term_kind kind;
 	uint64_t num;		/* SPEC_TERM_NUM */
-	double fnum;		/* the same value as written when it has a fraction (ratio-to-prev=0.5) */
-	bool is_float;
-	const char *str;	/* SPEC_TERM_STR */
+	double fnum;		/* the same value as written when it has a fraction (ratio-to-prev=0.5);
+				 * set for every NUM (and FLAG/RAW) term */
+	bool is_float;		/* NUM written DIGITS.DIGITS: num is the integer part */
+	const char *str;	/* SPEC_TERM_STR, DRV_CFG; NUM and RAW: the value as written ("0x3c") */
 	struct spec_pos pos;	/* the whole term */
 	struct spec_pos val_pos; /* the value after '=' (or the name for flags) */
+	/* additions (parse.c) */
+	struct spec_pos name_pos; /* the name as written (quotes included when quoted) */
+	bool quoted;		/* the value was written 'quoted' (STR, even when it looks numeric) */
 };
 
 enum spec_event_kind {
@@ -57,9 +65,11 @@ struct spec_mods {
 
 struct spec_event {
 	enum spec_event_kind kind;
-	const char *name;	/* NAME, PMU-or-event of SLASH, SYS of a tracepoint */
+	const char *name;	/* NAME, PMU-or-event of SLASH, SYS of a tracepoint; RAW: "r1a8";
+				 * NUMERIC: NULL; BREAKPOINT: "mem" (quotes removed when quoted) */
 	const char *tp_event;	/* tracepoint NAME */
-	struct spec_term *terms;	/* SLASH: terms between the slashes; NAME: none */
+	struct spec_term *terms;	/* terms between the slashes: SLASH, and RAW, NUMERIC,
+					 * BREAKPOINT, TRACEPOINT written with /terms/; NAME: none */
 	size_t nr_terms;
 	uint64_t raw;		/* RAW config; NUMERIC config; BREAKPOINT address */
 	uint32_t numeric_type;	/* NUMERIC */
@@ -67,22 +77,31 @@ struct spec_event {
 	char bp_access[4];	/* BREAKPOINT "r", "w", "x", "rw", "" = default */
 	struct spec_mods mods;
 	struct spec_pos pos;	/* the whole event, modifiers included */
-	struct spec_pos name_pos;
+	struct spec_pos name_pos;	/* NAME/SLASH/TRACEPOINT: the name (SYS), quotes
+					 * included when quoted; RAW: "rNNN";
+					 * NUMERIC: TYPE; BREAKPOINT: "mem" */
+	/* additions (parse.c) */
+	struct spec_pos arg_pos;	/* TRACEPOINT: NAME; NUMERIC: CONFIG; BREAKPOINT: ADDR */
+	struct spec_pos bp_len_pos;	/* BREAKPOINT: LEN ({0,0} when not written) */
+	struct spec_pos bp_access_pos;	/* BREAKPOINT: the access letters ({0,0} when none) */
+	bool name_quoted;	/* the name was written 'quoted' */
+	bool slash;		/* a /terms/ part was written (possibly empty: "cycles//") */
 };
 
 /* One element of the top-level comma list: a braced group or a lone event. */
 struct spec_group {
 	bool braced;		/* written as {...} */
-	const char *name;	/* {...}:name? no; perf's "group name" from "name{...}" is not supported */
+	const char *name;	/* perf's group name: "name{...}" (NULL when none) */
 	struct spec_event *events;
 	size_t nr_events;
 	struct spec_mods mods;	/* group modifiers ("}:S", "}:u") */
 	struct spec_pos pos;
+	struct spec_pos name_pos;	/* addition: the group name ({0,0} when none) */
 };
 
 struct spec_ast {
 	struct pk_arena arena;	/* every node and string */
-	const char *text;	/* the spec as given */
+	const char *text;	/* a copy of the spec as given */
 	struct spec_group *groups;
 	size_t nr_groups;
 };
@@ -96,7 +115,11 @@ struct spec_error {
 	char hint[128];		/* "did you mean 'umask'?" or "" */
 };
 
-/* 0, or -EINVAL with err filled; the ast is left empty on error. */
+/*
+ * 0, or -EINVAL (-ENOMEM) with err filled; the ast is left empty on error.
+ * ast need not be initialised and is overwritten: free a tree it held first.
+ * err may be NULL. The grammar and perf's rules are described in parse.c.
+ */
 int spec_parse(const char *text, struct spec_ast *ast, struct spec_error *err);
 void spec_ast__free(struct spec_ast *ast);
 
