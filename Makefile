@@ -121,7 +121,15 @@ $(O)/tests/ir_dump: tests/oracle/ir_dump.c $(O)/libpmukit.a
 	@echo "  TEST-CC $<"
 	@$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
 
-tests: all $(TEST_BINS) $(O)/tests/ir_dump
+# perf 6.1 oracle: an LD_PRELOAD shim that records every attr perf opens. Plain flags on
+# purpose: an ASan shim can not be preloaded into perf.
+$(O)/oracle/perf_shim.so: tests/oracle/perf_shim.c lib/spec/attr_json.c include/pmukit/attr.h
+	@mkdir -p $(dir $@)
+	@echo "  SHIM    $@"
+	@$(CC) -std=c11 -D_GNU_SOURCE -fPIC $(WARN) -Iinclude $(OPT) -g -shared -o $@ \
+		tests/oracle/perf_shim.c lib/spec/attr_json.c -ldl -ljson-c -lpthread
+
+tests: all $(TEST_BINS) $(O)/tests/ir_dump $(O)/oracle/perf_shim.so
 
 # One runner (perl's prove) over the cmocka binaries (TAP output) and the CLI scripts.
 check: deps
