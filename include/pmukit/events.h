@@ -111,7 +111,10 @@ void pk_catalog__close(struct pk_catalog *cat);
 
 size_t pk_catalog__nr_models(const struct pk_catalog *cat);
 int pk_catalog__model(const struct pk_catalog *cat, size_t idx, struct pk_model *out);
-/* Find a model by "arch/name" or by name alone (first arch that has it). */
+/*
+ * Find a model by "arch/name", by name alone ("arm/neoverse-n1"), or by the
+ * name's last component ("neoverse-n1"); the first model that fits wins.
+ */
 int pk_catalog__find_model(const struct pk_catalog *cat, const char *name, size_t *idx);
 
 size_t pk_catalog__nr_maps(const struct pk_catalog *cat);

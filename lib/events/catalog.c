@@ -276,18 +276,27 @@ int pk_catalog__model(const struct pk_catalog *c, size_t idx, struct pk_model *o
 	return 0;
 }
 
+/* The last component of a model name: "arm/neoverse-n1" -> "neoverse-n1". */
+static const char *basename_of(const char *n)
+{
+	const char *s = strrchr(n, '/');
+	return s ? s + 1 : n;
+}
+
 int pk_catalog__find_model(const struct pk_catalog *c, const char *name, size_t *idx)
 {
 	const char *slash = strchr(name, '/');
 	size_t alen = slash ? (size_t)(slash - name) : 0;
-	for (size_t pass = 0; pass < 2; pass++) {
+	/* pass 0: "arch/name"; pass 1: "name" (may contain '/'); pass 2: its last component */
+	for (size_t pass = 0; pass < 3; pass++) {
 		for (uint32_t i = 0; i < c->h->nr_models; i++) {
 			const struct pk_img_model *m = model(c, i);
 			const char *a = str(c, m->arch), *n = str(c, m->name);
-			/* pass 0: "arch/name"; pass 1: "name" (may itself contain '/') */
-			if (pass == 0 ? (slash && strlen(a) == alen && !strncmp(a, name, alen) &&
-					 !strcasecmp(n, slash + 1))
-				      : !strcasecmp(n, name)) {
+			bool hit = pass == 0 ? slash && strlen(a) == alen && !strncmp(a, name, alen) &&
+						   !strcasecmp(n, slash + 1)
+				   : pass == 1 ? !strcasecmp(n, name)
+					       : !m->sys && !strcasecmp(basename_of(n), name);
+			if (hit) {
 				*idx = i;
 				return 0;
 			}

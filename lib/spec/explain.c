@@ -144,10 +144,21 @@ const char *pk_explain__threshold_text(const struct pk_threshold *t, const char 
 	return buf;
 }
 
-static const char *short_name(const struct pk_evsel *e)
+/* "cpu_atom/cycles,period=1/" -> "cycles"; the table's name when there is one. */
+static const char *short_name(const struct pk_evsel *e, char *buf, size_t len)
 {
-	const char *n = e->table_event ? e->table_event : e->name;
-	return n ? n : "?";
+	if (e->table_event)
+		return e->table_event;
+	const char *n = e->name ? e->name : "?", *slash = strchr(n, '/');
+	if (slash) {
+		size_t k = strcspn(slash + 1, ",/");
+		if (k && k < len && !memchr(slash + 1, '=', k)) {
+			memcpy(buf, slash + 1, k);
+			buf[k] = '\0';
+			return buf;
+		}
+	}
+	return n;
 }
 
 const char *pk_explain__acr_text(const struct pk_evlist *el, size_t idx, char *buf, size_t len)
@@ -168,8 +179,10 @@ const char *pk_explain__acr_text(const struct pk_evlist *el, size_t idx, char *b
 		uint64_t p = e->attr.sample_period, q = o->attr.sample_period;
 		if (!p || !q)
 			continue;
+		char b1[128], b2[128];
 		w = snprintf(buf + used, len - used, "%ssamples when %s/%s > %g", used ? "; " : "",
-			     short_name(e), short_name(o), (double)p / (double)q);
+			     short_name(e, b1, sizeof(b1)), short_name(o, b2, sizeof(b2)),
+			     (double)p / (double)q);
 		if (w > 0 && (size_t)w < len - used)
 			used += (size_t)w;
 	}
@@ -180,8 +193,9 @@ const char *pk_explain__acr_text(const struct pk_evlist *el, size_t idx, char *b
 	for (size_t j = 0, k = 0; j < n && j < 64; j++) {
 		if (!(e->acr_mask & (1ull << j)))
 			continue;
+		char b1[128];
 		w = snprintf(buf + used, len - used, "%s%s", k++ ? ", " : " ",
-			     short_name(pk_evlist__evsel(el, lead + j)));
+			     short_name(pk_evlist__evsel(el, lead + j), b1, sizeof(b1)));
 		if (w > 0 && (size_t)w < len - used)
 			used += (size_t)w;
 	}

@@ -192,8 +192,14 @@ static void test_cpuids_pick_models(void **state)
 	expect_model(c, NULL, "0x00000000410fd0c0", "arm/neoverse-n1");
 	expect_model(c, "powerpc", "0x004e1200", "power9");
 	expect_model(c, NULL, "0x00800200", "power10");
-	size_t map;
+	size_t map, idx, idx2;
 	assert_int_equal(pk_catalog__match_cpuid(c, NULL, "GenuineIntel-6-FF-0", &map), -ENOENT);
+	/* a model by its full name, with its arch, or by its last component */
+	assert_int_equal(pk_catalog__find_model(c, "neoverse-n1", &idx), 0);
+	assert_int_equal(pk_catalog__find_model(c, "arm64/arm/neoverse-n1", &idx2), 0);
+	assert_int_equal(idx, idx2);
+	assert_int_equal(pk_catalog__find_model(c, "arm/neoverse-n1", &idx2), 0);
+	assert_int_equal(idx, idx2);
 	pk_catalog__close(c);
 }
 
