@@ -54,5 +54,6 @@ void cli_wordwrap(FILE *f, const char *s, int start, int width);
 int cli_columns(void);
 
 int cmd_list(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
 
 #endif

@@ -13,6 +13,7 @@ static const struct {
 	const char *help;
 } commands[] = {
 	{ "list", cmd_list, "list events and metrics (perf list)" },
+	{ "explain", cmd_explain, "show the perf_event_attr of event specifications, and their meaning" },
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,374 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * spec/evlist.c — the public face of spec encoding (pmukit/spec.h): an event
+ * list that specs are added to. One add parses the spec, resolves each event
+ * (resolve.c), forms groups as perf does (leader, uncore alias groups split
+ * per PMU instance, group modifiers), applies the seed rules (rules.c), and
+ * only then appends; finally every event's attr is recomputed for the
+ * command (defaults.c), since some of perf's defaults depend on the whole
+ * list. Also the "did you mean" for unknown event names.
+ */
+#include <pmukit/spec.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pmukit/symbols.h>
+
+#include "spec/evlist_int.h"
+#include "spec/suggest.h"
+
+struct pk_evlist {
+	struct pk_arena arena;
+	struct ev **evs;
+	size_t nr, cap;
+	struct ev_machine machine;
+	int privilege;		/* -1 not checked yet, else 1 when perf would exclude the kernel */
+};
+
+struct pk_evlist *pk_evlist__new(void)
+{
+	struct pk_evlist *el = calloc(1, sizeof(struct pk_evlist));
+	if (el)
+		el->privilege = -1;
+	return el;
+}
+
+void pk_evlist__free(struct pk_evlist *el)
+{
+	if (!el)
+		return;
+	pk_arena__free(&el->arena);
+	free(el->evs);
+	free(el);
+}
+
+size_t pk_evlist__nr(const struct pk_evlist *el)
+{
+	return el ? el->nr : 0;
+}
+
+const struct pk_evsel *pk_evlist__evsel(const struct pk_evlist *el, size_t idx)
+{
+	return el && idx < el->nr ? &el->evs[idx]->pub : NULL;
+}
+
+/* perf's is_same_uncore_block: the names agree up to their last '_'. */
+static bool same_uncore_block(const char *a, const char *b)
+{
+	const char *ea = a ? strrchr(a, '_') : NULL, *eb = b ? strrchr(b, '_') : NULL;
+	return ea && eb && ea - a == eb - b && !strncmp(a, b, (size_t)(ea - a));
+}
+
+/*
+ * perf's parse_events__set_leader_for_uncore_aliase: a group of uncore
+ * aliases that each expanded to N instances becomes N groups, one per
+ * instance. 1 handled (leaders set), 0 not applicable.
+ */
+static int split_uncore_group(struct ev **g, size_t n, size_t base)
+{
+	size_t leaders[256], nr_pmu = 0;
+	bool is_leader = true;
+	for (size_t i = 0; i < n; i++) {
+		if (!g[i]->use_uncore_alias || !same_uncore_block(g[0]->pmu_name, g[i]->pmu_name))
+			return 0;
+		if (!is_leader)
+			continue;
+		if (i && !strcmp(g[0]->pmu_name, g[i]->pmu_name)) {
+			is_leader = false;
+			continue;
+		}
+		if (nr_pmu == 256)
+			return 0;
+		leaders[nr_pmu++] = i;
+	}
+	if (nr_pmu == n)
+		return 1;	/* one alias: perf leaves the events ungrouped */
+	for (size_t i = 0; i < n; i++)
+		g[i]->pub.leader = base + leaders[i % nr_pmu];
+	for (size_t k = 0; k < nr_pmu; k++)
+		g[leaders[k]]->pub.nr_members = n / nr_pmu;
+	return 1;
+}
+
+static int form_group(struct rctx *rc, const struct spec_group *grp, struct ev_vec *v, size_t start)
+{
+	struct ev **g = v->v + start;
+	size_t n = v->nr - start;
+	int r;
+	if (!grp->braced) {
+		for (size_t i = 0; i < n; i++) {
+			g[i]->pub.leader = start + i;
+			g[i]->pub.nr_members = 1;
+		}
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		g[i]->pub.leader = start + i;
+		g[i]->pub.nr_members = 1;
+	}
+	if (!split_uncore_group(g, n, start)) {
+		size_t ld = rules_group_leader(rc, g, n);
+		if (ld) {	/* perf moves the leader to the front */
+			struct ev *l = g[ld];
+			memmove(g + 1, g, ld * sizeof(*g));
+			g[0] = l;
+		}
+		for (size_t i = 0; i < n; i++) {
+			g[i]->pub.leader = start;
+			g[i]->pub.nr_members = i ? 0 : n;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		if ((r = encode_modifiers(rc, g[i], &grp->mods, true, g[i]->pub.leader == start + i)))
+			return r;
+	return 0;
+}
+
+/*
+ * perf's evlist__splice_list_tail: each group's members follow their leader
+ * (split uncore groups become contiguous). Leaders are indexes into v.
+ */
+static int splice_groups(struct ev_vec *v)
+{
+	size_t n = v->nr;
+	struct ev **out = malloc(n * sizeof(*out));
+	size_t *newpos = malloc(n * sizeof(*newpos));
+	bool *used = calloc(n, sizeof(*used));
+	if (!out || !newpos || !used) {
+		free(out);
+		free(newpos);
+		free(used);
+		return -ENOMEM;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (used[i])
+			continue;
+		used[i] = true;
+		newpos[i] = k;
+		out[k++] = v->v[i];
+		for (size_t j = i + 1; j < n; j++)
+			if (!used[j] && v->v[j]->pub.leader == i && j != i) {
+				used[j] = true;
+				newpos[j] = k;
+				out[k++] = v->v[j];
+			}
+	}
+	for (size_t i = 0; i < n; i++)
+		out[i]->pub.leader = newpos[out[i]->pub.leader];
+	memcpy(v->v, out, n * sizeof(*out));
+	free(out);
+	free(newpos);
+	free(used);
+	return 0;
+}
+
+/*
+ * The CPUs perf stat opens an event on: uncore events on their cpumask; the
+ * others per task ("-1") unless system-wide, then on their PMU's CPUs (or all).
+ */
+static const char *stat_cpus(const struct ev *ev, bool system_wide)
+{
+	if (ev->requires_cpu)
+		return ev->pmu ? pk_pmu__cpus(ev->pmu) : NULL;
+	if (!system_wide)
+		return "-1";
+	return ev->tool ? "0" : ev->pmu ? pk_pmu__cpus(ev->pmu) : NULL;
+}
+
+/*
+ * perf stat's evlist__check_cpu_maps: a group whose members do not run on the
+ * leader's CPUs (uncore with per-task events; cpu_core with cpu_atom when
+ * system-wide) is broken up, every event counted on its own.
+ */
+static void stat_check_cpu_maps(struct ev_vec *v, const struct pk_spec_opts *o)
+{
+	bool sw = o->system_wide || !o->workload;
+	if (!sw) {
+		sw = v->nr > 0;
+		for (size_t i = 0; i < v->nr && sw; i++)
+			sw = v->v[i]->requires_cpu || v->v[i]->duration_time;
+	}
+	for (size_t i = 0; i < v->nr; i++) {
+		struct ev *ev = v->v[i], *ld = v->v[ev->pub.leader];
+		const char *ca = stat_cpus(ld, sw), *cb = stat_cpus(ev, sw);
+		if (ev == ld || ca == cb || (ca && cb && !strcmp(ca, cb)))
+			continue;
+		size_t lidx = ev->pub.leader;
+		for (size_t j = 0; j < v->nr; j++)
+			if (v->v[j]->pub.leader == lidx) {
+				v->v[j]->pub.leader = j;
+				v->v[j]->pub.nr_members = 1;
+			}
+	}
+}
+
+static int grow(struct pk_evlist *el, size_t more)
+{
+	if (el->nr + more <= el->cap)
+		return 0;
+	size_t n = el->cap ? el->cap : 16;
+	while (n < el->nr + more)
+		n *= 2;
+	struct ev **v = realloc(el->evs, n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	el->evs = v;
+	el->cap = n;
+	return 0;
+}
+
+static int from_parse_error(struct pk_spec_error *err, const struct spec_error *pe)
+{
+	if (err) {
+		err->code = pe->code ? pe->code : -EINVAL;
+		err->off = pe->off;
+		err->len = pe->len;
+		memcpy(err->msg, pe->msg, sizeof(err->msg));
+		memcpy(err->hint, pe->hint, sizeof(err->hint));
+	}
+	return pe->code ? pe->code : -EINVAL;
+}
+
+int pk_evlist__add(struct pk_evlist *el, const char *spec, const struct pk_spec_opts *opts,
+		   struct pk_spec_error *err)
+{
+	struct pk_spec_opts o = { .sz = sizeof(o) };
+	struct spec_ast ast = { 0 };
+	struct spec_error pe = { 0 };
+	struct ev_vec v = { 0 };
+	struct rctx rc;
+	int r;
+
+	if (err)
+		memset(err, 0, sizeof(*err));
+	if (!el || !spec)
+		return -EINVAL;
+	if (opts)	/* older callers pass a shorter struct */
+		memcpy(&o, opts, opts->sz && opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	if (!o.cat)
+		o.model = PK_NO_MODEL;
+	if ((r = spec_parse(spec, &ast, &pe)))
+		return from_parse_error(err, &pe);
+	/*
+	 * Events are allocated in the list's arena directly: a refused spec
+	 * leaves a little unused memory there until the list is freed, which is
+	 * cheaper than a scratch arena per add.
+	 */
+	if ((r = rctx_init(&rc, &o, ast.text ? ast.text : spec, &el->arena, err))) {
+		spec_ast__free(&ast);
+		return r;
+	}
+	for (size_t gi = 0; gi < ast.nr_groups && !r; gi++) {
+		const struct spec_group *g = &ast.groups[gi];
+		size_t start = v.nr;
+		for (size_t i = 0; i < g->nr_events && !r; i++)
+			r = resolve_event(&rc, &g->events[i], &v);
+		if (!r)
+			r = form_group(&rc, g, &v, start);
+	}
+	if (!r)
+		r = splice_groups(&v);
+	if (!r && o.mode == PK_SPEC_STAT)
+		stat_check_cpu_maps(&v, &o);
+	if (!r)
+		r = rules_check(&rc, v.v, v.nr);
+	if (!r)
+		r = grow(el, v.nr);
+	if (r) {
+		if (err && !err->msg[0]) {
+			err->code = r;
+			strcpy(err->msg, r == -ENOMEM ? "out of memory" : "invalid event specification");
+		}
+		rctx_fini(&rc);
+		ev_vec__free(&v);
+		spec_ast__free(&ast);
+		return r;
+	}
+	size_t base = el->nr;
+	for (size_t i = 0; i < v.nr; i++) {
+		v.v[i]->pub.leader += base;
+		el->evs[el->nr++] = v.v[i];
+	}
+	rctx_facts(&rc);
+	if (el->privilege < 0)	/* once per list: it costs system calls */
+		el->privilege = defaults_paranoid_excludes_kernel();
+	el->machine = (struct ev_machine){ .hybrid = rc.nr_hybrid > 0, .max_precise = rc.max_precise,
+					   .exclude_kernel = el->privilege > 0 };
+	rctx_fini(&rc);
+	ev_vec__free(&v);
+	spec_ast__free(&ast);
+	encode_configure(el->evs, el->nr, &o, &el->machine);
+	return 0;
+}
+
+/* --- suggestions ------------------------------------------------------------------------------ */
+
+struct cands {
+	const char **v;
+	size_t n, cap;
+};
+
+static void cand_add(struct cands *c, const char *s)
+{
+	if (c->n == c->cap) {
+		size_t n = c->cap ? c->cap * 2 : 256;
+		const char **v = realloc(c->v, n * sizeof(*v));
+		if (!v)
+			return;
+		c->v = v;
+		c->cap = n;
+	}
+	c->v[c->n++] = s;
+}
+
+static int cand_alias(const struct pk_alias *a, void *ctx)
+{
+	cand_add(ctx, a->name);
+	return 0;
+}
+
+const char *resolve_suggest_event(struct rctx *rc, const char *word)
+{
+	struct cands c = { 0 };
+	char name[64];
+	if (rctx_order(rc))
+		return "";
+	for (size_t i = 0; i < pk_symbols__count(); i++) {
+		cand_add(&c, pk_symbols__get(i)->name);
+		if (pk_symbols__get(i)->alias)
+			cand_add(&c, pk_symbols__get(i)->alias);
+	}
+	for (size_t i = 0; i < rc->nr_order; i++) {
+		cand_add(&c, pk_pmu__name(rc->order[i]));
+		pk_alias__for_each(rc->order[i], rc->opts->cat,
+				   rc->opts->cat ? rc->opts->model : PK_NO_MODEL, cand_alias, &c);
+	}
+	const char *s = spec_suggest(word, c.v, c.n);
+	char *cache_names = NULL;
+	if (!s) {
+		size_t nc = pk_symbols__nr_cache();
+		cache_names = malloc(nc * sizeof(name));
+		const char **cv = malloc(nc * sizeof(*cv));
+		if (cache_names && cv) {
+			for (size_t i = 0; i < nc; i++) {
+				pk_symbols__cache(i, cache_names + i * sizeof(name), sizeof(name));
+				cv[i] = cache_names + i * sizeof(name);
+			}
+			s = spec_suggest(word, cv, nc);
+		}
+		free(cv);
+	}
+	char *hint = NULL;
+	if (s) {
+		hint = pk_arena__alloc(rc->arena, strlen(s) + 24);
+		if (hint)
+			sprintf(hint, "did you mean '%s'?", s);
+	}
+	free(cache_names);
+	free(c.v);
+	return hint ? hint : "";
+}

@@ -1,0 +1,738 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * spec/resolve.c — which PMU(s) an event of the syntax tree lands on, the way
+ * perf 6.1 decides it: symbolic hardware/software/tool and generic cache
+ * events; rNNN and TYPE:CONFIG; breakpoints; tracepoints (id from tracefs);
+ * PMU/terms/ with table or sysfs aliases expanded in place; bare alias names
+ * and alias/terms/ on every PMU that has the alias; uncore PMU names without
+ * their instance suffix ("uncore_cha/.../" → uncore_cha_0, uncore_cha_1...);
+ * hybrid machines (cpu_core + cpu_atom), where a core event becomes one
+ * event per core PMU and "cpu_core/cycles/" is "cycles" on cpu_core only.
+ *
+ * PMUs are visited in perf's order: readdir of the sysfs directory, which on
+ * sysfs (kernfs) is (name hash, name). Tracepoints and breakpoints are in
+ * tracepoint.c.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <pmukit/symbols.h>
+
+
+#include "spec/evlist_int.h"
+
+int ev_vec__push(struct ev_vec *vec, struct ev *ev)
+{
+	if (vec->nr == vec->cap) {
+		size_t n = vec->cap ? vec->cap * 2 : 16;
+		struct ev **v = realloc(vec->v, n * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		vec->v = v;
+		vec->cap = n;
+	}
+	vec->v[vec->nr++] = ev;
+	return 0;
+}
+
+void ev_vec__free(struct ev_vec *vec)
+{
+	free(vec->v);
+	*vec = (struct ev_vec){ 0 };
+}
+
+/* --- PMU order -------------------------------------------------------------------------- */
+
+/* kernfs_name_hash() (no namespace, 64-bit kernel): sysfs lists directories in this order. */
+static unsigned kernfs_hash(const char *name)
+{
+	uint64_t h = 0;
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = (h + ((uint64_t)*p << 4) + (*p >> 4)) * 11;
+	h = (h * UINT64_C(0x61C8864680B583EB)) >> 32;
+	h &= 0x7fffffffu;
+	if (h < 2)
+		h += 2;
+	if (h >= 0x7fffffffu)
+		h = 0x7fffffffu - 1;
+	return (unsigned)h;
+}
+
+struct hashed {
+	unsigned hash;
+	const struct pk_pmu *pmu;
+};
+
+static int kernfs_cmp(const void *pa, const void *pb)
+{
+	const struct hashed *a = pa, *b = pb;
+	if (a->hash != b->hash)
+		return a->hash < b->hash ? -1 : 1;
+	return strcmp(pk_pmu__name(a->pmu), pk_pmu__name(b->pmu));
+}
+
+/* Sort PMUs into sysfs order (only the few that matched a name need it). */
+static int sort_kernfs(const struct pk_pmu **v, size_t n)
+{
+	struct hashed small[32], *h = n <= 32 ? small : malloc(n * sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		h[i].pmu = v[i];
+		h[i].hash = kernfs_hash(pk_pmu__name(v[i]));
+	}
+	qsort(h, n, sizeof(*h), kernfs_cmp);
+	for (size_t i = 0; i < n; i++)
+		v[i] = h[i].pmu;
+	if (h != small)
+		free(h);
+	return 0;
+}
+
+int rctx_order(struct rctx *rc)
+{
+	if (rc->have_order)
+		return 0;
+	size_t n = rc->opts->pmus ? pk_pmu_tree__nr_pmus(rc->opts->pmus) : 0;
+	rc->order = n ? malloc(n * sizeof(*rc->order)) : NULL;
+	if (n && !rc->order)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		rc->order[i] = pk_pmu_tree__pmu(rc->opts->pmus, i);
+	if (n && sort_kernfs(rc->order, n))
+		return -ENOMEM;
+	rc->nr_order = n;
+	rc->have_order = true;
+	return 0;
+}
+
+void rctx_facts(struct rctx *rc)
+{
+	if (rc->have_facts)
+		return;
+	rc->have_facts = true;
+	size_t n = rc->opts->pmus ? pk_pmu_tree__nr_pmus(rc->opts->pmus) : 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct pk_pmu *p = pk_pmu_tree__pmu(rc->opts->pmus, i);
+		const char *mp = pk_pmu__cap(p, "max_precise");
+		if (mp) {
+			int v = atoi(mp);
+			if (rc->max_precise < 0 || v < rc->max_precise)
+				rc->max_precise = v;
+		}
+		if (pk_pmu__type(p) == PERF_TYPE_RAW && pk_pmu__find_alias(p, "slots"))
+			rc->perf_metrics = true;
+	}
+}
+
+int rctx_init(struct rctx *rc, const struct pk_spec_opts *opts, const char *text,
+	      struct pk_arena *arena, struct pk_spec_error *err)
+{
+	*rc = (struct rctx){ .opts = opts, .text = text, .arena = arena, .err = err,
+			     .max_precise = -1 };
+	/* hybrid core PMUs (cpu_core, cpu_atom), in sysfs order */
+	size_t n = opts->pmus ? pk_pmu_tree__nr_pmus(opts->pmus) : 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct pk_pmu *p = pk_pmu_tree__pmu(opts->pmus, i);
+		const char *nm = pk_pmu__name(p);
+		if (nm[0] == 'c' && !strncmp(nm, "cpu_", 4) && pk_pmu__is_core(p) &&
+		    !pk_pmu__is_uncore(p) && rc->nr_hybrid < sizeof(rc->hybrid) / sizeof(rc->hybrid[0]))
+			rc->hybrid[rc->nr_hybrid++] = p;
+	}
+	return rc->nr_hybrid > 1 ? sort_kernfs(rc->hybrid, rc->nr_hybrid) : 0;
+}
+
+void rctx_fini(struct rctx *rc)
+{
+	free(rc->order);
+	rc->order = NULL;
+}
+
+static const struct pk_pmu *find_pmu(struct rctx *rc, const char *name)
+{
+	return rc->opts->pmus ? pk_pmu_tree__find(rc->opts->pmus, name) : NULL;
+}
+
+static bool is_hybrid_pmu(struct rctx *rc, const struct pk_pmu *pmu)
+{
+	for (size_t i = 0; i < rc->nr_hybrid; i++)
+		if (rc->hybrid[i] == pmu)
+			return true;
+	return false;
+}
+
+static int alias_find(struct rctx *rc, const struct pk_pmu *pmu, const char *name,
+		      struct pk_alias *out)
+{
+	return pk_alias__find(pmu, rc->opts->cat, rc->opts->cat ? rc->opts->model : PK_NO_MODEL,
+			      name, out);
+}
+
+/* --- events without a PMU --------------------------------------------------------------- */
+
+int resolve_push(struct rctx *rc, struct ev_vec *out, struct ev *ev)
+{
+	if (!ev || ev_vec__push(out, ev))
+		return rctx_error(rc, -ENOMEM, spec_pos_make(0, 0), NULL, "out of memory");
+	return 0;
+}
+
+/* Terms of an event that has no PMU formats (perf's config_term_common). */
+int resolve_common_terms(struct rctx *rc, struct ev *ev, const struct spec_event *e, bool tp)
+{
+	for (size_t i = 0; i < e->nr_terms; i++) {
+		struct xterm x = { .t = &e->terms[i] };
+		int r = encode_common_term(rc, ev, &x, false, tp);
+		if (r)
+			return r < 0 ? r : -EINVAL;
+	}
+	return 0;
+}
+
+static void set_symbol_pmu(struct ev *ev, const struct pk_pmu *pmu)
+{
+	ev->pmu = pmu;
+	ev->pmu_name = pk_pmu__name(pmu);
+	ev->pub.pmu = ev->pmu_name;
+}
+
+/* Symbolic, raw and TYPE:CONFIG events (perf's parse_events_add_numeric). */
+static int add_numeric(struct rctx *rc, const struct spec_event *e, uint32_t type, uint64_t config,
+		       struct ev_vec *out)
+{
+	if (type == PERF_TYPE_SOFTWARE || !rc->nr_hybrid) {
+		struct ev *ev = ev_new(rc, e);
+		if (!ev)
+			return resolve_push(rc, out, NULL);
+		ev->attr0.type = type;
+		ev->attr0.config = config;
+		int r = resolve_common_terms(rc, ev, e, false);
+		if (r)
+			return r;
+		if (type == PERF_TYPE_SOFTWARE)
+			ev->pub.pmu = "software";
+		else if (type == PERF_TYPE_RAW || type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE)
+			ev->pub.pmu = NULL;
+		return resolve_push(rc, out, ev);
+	}
+	/* hybrid: one event per core PMU; hardware ids carry the PMU type in bits 32-63 */
+	for (size_t i = 0; i < rc->nr_hybrid; i++) {
+		const struct pk_pmu *pmu = rc->hybrid[i];
+		if (rc->hybrid_only && strcmp(rc->hybrid_only, pk_pmu__name(pmu)))
+			continue;
+		struct ev *ev = ev_new(rc, e);
+		if (!ev)
+			return resolve_push(rc, out, NULL);
+		ev->attr0.config = config;
+		int r = resolve_common_terms(rc, ev, e, false);
+		if (r)
+			return r;
+		if (type == PERF_TYPE_RAW) {
+			ev->attr0.type = pk_pmu__type(pmu);
+		} else {
+			ev->attr0.type = type == PERF_TYPE_HW_CACHE ? PERF_TYPE_HW_CACHE : PERF_TYPE_HARDWARE;
+			ev->attr0.config = (ev->attr0.config & 0xffffffffu) |
+					   ((uint64_t)pk_pmu__type(pmu) << 32);
+		}
+		set_symbol_pmu(ev, pmu);
+		if ((r = resolve_push(rc, out, ev)))
+			return r;
+	}
+	return 0;
+}
+
+static int add_tool(struct rctx *rc, const struct spec_event *e, const struct pk_symbol *s,
+		    struct ev_vec *out)
+{
+	if (e->nr_terms)
+		return rctx_error(rc, 0, e->terms[0].pos, NULL, "%s takes no terms", s->name);
+	struct ev *ev = ev_new(rc, e);
+	if (!ev)
+		return resolve_push(rc, out, NULL);
+	ev->attr0.type = PERF_TYPE_SOFTWARE;
+	ev->attr0.config = PERF_COUNT_SW_DUMMY;
+	ev->tool = true;
+	/* perf stat's system-wide test compares the name: "duration_time:u" is not it */
+	ev->duration_time = !strcmp(ev->perf_name ? ev->perf_name : "", "duration_time");
+	ev->pub.pmu = "tool";
+	return resolve_push(rc, out, ev);
+}
+
+/* --- PMU events ----------------------------------------------------------------------------- */
+
+struct xlist {
+	struct xterm *v;
+	size_t n;
+};
+
+/* The terms of an alias encoding ("event=0x3c,umask=0x1,period=2000003") as spec terms. */
+static int alias_terms(struct rctx *rc, const char *enc, struct spec_pos at, struct spec_term **out,
+		       size_t *nr)
+{
+	size_t cap = 1, len = strlen(enc);
+	for (const char *p = enc; *p; p++)
+		cap += *p == ',';
+	struct spec_term *v = pk_arena__alloc(rc->arena, cap * sizeof(*v));
+	char *buf = pk_arena__strndup(rc->arena, enc, len);	/* split in place */
+	if (!v || !buf)
+		return -ENOMEM;
+	size_t n = 0;
+	for (char *p = buf; *p;) {
+		while (*p == ' ' || *p == ',')
+			p++;
+		if (!*p)
+			break;
+		char *end = p + strcspn(p, ",");
+		bool last = !*end;
+		*end = '\0';
+		char *eq = strchr(p, '=');
+		struct spec_term *t = &v[n++];
+		char *ne = eq ? eq : end;
+		while (ne > p && ne[-1] == ' ')
+			ne--;
+		*ne = '\0';
+		t->name = p;
+		t->pos = t->val_pos = t->name_pos = at;
+		if (!eq) {
+			t->kind = SPEC_TERM_FLAG;
+			t->num = 1;
+		} else {
+			char *val = eq + 1, *vend;
+			t->str = val;
+			errno = 0;
+			unsigned long long x = strtoull(val, &vend, 0);
+			if (*val >= '0' && *val <= '9' && !*vend && !errno) {
+				t->kind = SPEC_TERM_NUM;
+				t->num = x;
+			} else {
+				t->kind = SPEC_TERM_STR;
+			}
+		}
+		if (last)
+			break;
+		p = end + 1;
+	}
+	*out = v;
+	*nr = n;
+	return 0;
+}
+
+static bool fixed_term(const struct spec_term *t)
+{
+	return t->kind == SPEC_TERM_RAW || t->kind == SPEC_TERM_DRV_CFG ||
+	       encode_fixed_index(t->name) >= 0;
+}
+
+/*
+ * perf's lexer takes a generic cache event only as its exact spellings:
+ * TYPE[-OP|RESULT[-OP|RESULT]] ("L1-dcache-load-misses", "l1d-loads"), case
+ * and all; anything else is another kind of name.
+ */
+static bool cache_spelling(const char *name)
+{
+	static const char *const types[] = {
+		"L1-dcache", "l1-d", "l1d", "L1-data", "L1-icache", "l1-i", "l1i", "L1-instruction",
+		"LLC", "L2", "dTLB", "d-tlb", "Data-TLB", "iTLB", "i-tlb", "Instruction-TLB",
+		"branch", "branches", "bpu", "btb", "bpc", "node",
+	};
+	static const char *const opres[] = {
+		"load", "loads", "read", "store", "stores", "write", "prefetch", "prefetches",
+		"speculative-read", "speculative-load", "refs", "Reference", "ops", "access",
+		"misses", "miss",
+	};
+	if (!strchr("LlDdIibBn", name[0]))
+		return false;
+	const char *p = name;
+	for (int part = 0; part < 3; part++) {
+		const char *const *v = part ? opres : types;
+		size_t n = part ? sizeof(opres) / sizeof(*opres) : sizeof(types) / sizeof(*types);
+		size_t best = 0;
+		for (size_t i = 0; i < n; i++) {
+			size_t l = strlen(v[i]);
+			if (l > best && !strncmp(p, v[i], l))
+				best = l;
+		}
+		if (!best)
+			return false;
+		p += best;
+		if (!*p)
+			return true;
+		if (*p++ != '-')
+			return false;
+	}
+	return false;
+}
+
+/* perf_pmu__check_alias: alias terms replace the term naming them, in place. */
+static int expand_aliases(struct rctx *rc, const struct pk_pmu *pmu, const struct xlist *in,
+			  struct xlist *out, struct ev *ev)
+{
+	size_t cap = in->n + 8, n = 0;
+	struct xterm *v = pk_arena__alloc(rc->arena, cap * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < in->n; i++) {
+		const struct spec_term *t = in->v[i].t;
+		const char *name = NULL;
+		struct pk_alias a;
+		if (!fixed_term(t)) {
+			if ((t->kind == SPEC_TERM_FLAG || (t->kind == SPEC_TERM_NUM && t->num == 1)) &&
+			    !pk_pmu__find_format(pmu, t->name))
+				name = t->name;
+			else if (t->kind == SPEC_TERM_STR && !strcasecmp(t->name, "event"))
+				name = t->str;
+		}
+		struct spec_term *at = NULL;
+		size_t na = 0;
+		if (name && !alias_find(rc, pmu, name, &a)) {
+			if (alias_terms(rc, a.encoding ? a.encoding : "", t->pos, &at, &na))
+				return -ENOMEM;
+			if (!ev->pub.table_event) {
+				ev->pub.table_event = a.name;
+				ev->pub.table_desc = a.desc;
+			}
+		} else {
+			at = (struct spec_term *)t;
+			na = 1;
+		}
+		if (n + na > cap) {
+			cap = (n + na) * 2;
+			struct xterm *nv = pk_arena__alloc(rc->arena, cap * sizeof(*nv));
+			if (!nv)
+				return -ENOMEM;
+			memcpy(nv, v, n * sizeof(*v));
+			v = nv;
+		}
+		for (size_t k = 0; k < na; k++)
+			v[n++] = (struct xterm){ .t = &at[k], .weak = at != t || in->v[i].weak };
+	}
+	out->v = v;
+	out->n = n;
+	return 0;
+}
+
+static int resolve_inner(struct rctx *rc, const struct spec_event *e, struct ev_vec *out);
+
+/* perf's parse_events_add_pmu. */
+static int add_pmu(struct rctx *rc, const struct spec_event *e, const struct pk_pmu *pmu,
+		   const struct xlist *terms, bool use_alias, struct ev_vec *out)
+{
+	struct ev *ev = ev_new(rc, e);
+	if (!ev)
+		return resolve_push(rc, out, NULL);
+	ev->pmu = pmu;
+	ev->pmu_name = ev->pub.pmu = pk_pmu__name(pmu);
+	ev->requires_cpu = pk_pmu__is_uncore(pmu);
+	ev->use_uncore_alias = use_alias && ev->requires_cpu;
+	ev->attr0.type = pk_pmu__type(pmu);
+	if (!terms->n)
+		return resolve_push(rc, out, ev);
+	struct xlist x;
+	int r = expand_aliases(rc, pmu, terms, &x, ev);
+	if (r)
+		return resolve_push(rc, out, NULL);
+	/* hybrid: "cpu_core/cycles/" is the event "cycles" restricted to cpu_core */
+	if (is_hybrid_pmu(rc, pmu) && x.n == 1 && !fixed_term(x.v[0].t) &&
+	    strcmp(x.v[0].t->name, "event") && rc->depth < 2 && !rc->hybrid_only) {
+		struct spec_event sub = *e;
+		sub.kind = SPEC_EV_NAME;
+		sub.name = x.v[0].t->name;
+		sub.terms = NULL;
+		sub.nr_terms = 0;
+		sub.slash = false;
+		sub.mods = (struct spec_mods){ 0 };
+		struct ev_vec tmp = { 0 };
+		struct pk_spec_error save = rc->err ? *rc->err : (struct pk_spec_error){ 0 };
+		rc->hybrid_only = pk_pmu__name(pmu);
+		rc->depth++;
+		r = resolve_inner(rc, &sub, &tmp);
+		rc->depth--;
+		rc->hybrid_only = NULL;
+		if (!r && tmp.nr) {
+			for (size_t i = 0; i < tmp.nr && !r; i++)
+				r = resolve_push(rc, out, tmp.v[i]);
+			ev_vec__free(&tmp);
+			return r;
+		}
+		ev_vec__free(&tmp);
+		if (rc->err)
+			*rc->err = save;
+	}
+	for (size_t i = 0; i < x.n; i++) {
+		r = encode_common_term(rc, ev, &x.v[i], true, false);
+		if (r < 0)
+			return r;
+	}
+	/*
+	 * Newer perf (6.6+) also takes a symbolic hardware or cache event name
+	 * among a core PMU's terms ("cpu_atom/cycles,period=100000/", as in the
+	 * ACR documentation): the legacy event with the PMU's type in bits
+	 * 32-63 on hybrid machines. perf 6.1 refuses that ("unknown term"), and
+	 * so do we, except in term lists that use Auto Counter Reload (a Linux
+	 * 6.16 feature, written in that newer syntax).
+	 */
+	uint32_t ltype = 0;
+	uint64_t lconfig = 0;
+	const struct spec_term *legacy = NULL;
+	bool newer = false;
+	for (size_t i = 0; i < x.n; i++)
+		newer |= !strcmp(x.v[i].t->name, "ratio-to-prev") || !strcmp(x.v[i].t->name, "acr_mask");
+	for (size_t i = 0; i < x.n && newer && pk_pmu__is_core(pmu); i++) {
+		const struct spec_term *t = x.v[i].t;
+		if (t->kind != SPEC_TERM_FLAG || fixed_term(t) || pk_pmu__find_format(pmu, t->name))
+			continue;
+		const struct pk_symbol *sym = pk_symbols__find(t->name);
+		if (sym && sym->kind == PK_SYMBOL_HARDWARE) {
+			ltype = PERF_TYPE_HARDWARE;
+			lconfig = sym->config;
+		} else if (!(cache_spelling(t->name) && !pk_symbols__parse_cache(t->name, &lconfig))) {
+			continue;
+		} else {
+			ltype = PERF_TYPE_HW_CACHE;
+		}
+		if (legacy)
+			return rctx_error(rc, 0, t->pos, NULL, "two event names in one term list");
+		legacy = t;
+		x.v[i].used = true;
+	}
+	if ((r = encode_format_terms(rc, ev, pmu, x.v, x.n)))
+		return r;
+	if (legacy) {
+		if (ev->attr0.config)
+			return rctx_error(rc, 0, legacy->pos, NULL,
+					  "'%s' is a symbolic event: it cannot be combined with terms "
+					  "that set config", legacy->name);
+		ev->attr0.type = ltype;
+		ev->attr0.config = lconfig | (is_hybrid_pmu(rc, pmu) ? (uint64_t)pk_pmu__type(pmu) << 32 : 0);
+	}
+	if ((r = rules_pmu_event(rc, ev, pmu, x.v, x.n)))
+		return r;
+	return resolve_push(rc, out, ev);
+}
+
+static struct xlist user_terms(struct rctx *rc, const struct spec_event *e, const char *alias)
+{
+	struct xlist l = { 0 };
+	size_t n = e->nr_terms + (alias ? 1 : 0);
+	if (!n)
+		return l;
+	l.v = pk_arena__alloc(rc->arena, n * sizeof(*l.v));
+	if (!l.v)
+		return l;
+	for (size_t i = 0; i < e->nr_terms; i++)
+		l.v[i].t = &e->terms[i];
+	if (alias) {
+		struct spec_term *t = pk_arena__alloc(rc->arena, sizeof(*t));
+		if (!t) {
+			l.v = NULL;
+			return l;
+		}
+		*t = (struct spec_term){ .name = alias, .kind = SPEC_TERM_FLAG, .num = 1,
+					 .pos = e->name_pos, .val_pos = e->name_pos,
+					 .name_pos = e->name_pos };
+		l.v[e->nr_terms].t = t;
+	}
+	l.n = n;
+	return l;
+}
+
+/* Does pmu answer to alias name (sysfs or table)? */
+static bool pmu_has_alias(struct rctx *rc, const struct pk_pmu *pmu, const char *name)
+{
+	struct pk_alias a;
+	return !alias_find(rc, pmu, name, &a);
+}
+
+/* Run add over several PMUs; perf keeps those that work, fails when none does. */
+static int over_pmus(struct rctx *rc, const struct spec_event *e, const struct pk_pmu **pmus,
+		     size_t n, const struct xlist *terms, bool use_alias, struct ev_vec *out)
+{
+	struct pk_spec_error first = { 0 };
+	int first_r = 0, ok = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t before = out->nr;
+		int r = add_pmu(rc, e, pmus[i], terms, use_alias, out);
+		if (!r) {
+			ok++;
+			continue;
+		}
+		if (r == -ENOMEM)
+			return r;
+		out->nr = before;
+		if (!first_r && rc->err) {
+			first = *rc->err;
+			first_r = r;
+		}
+	}
+	if (ok)
+		return 0;
+	if (rc->err && first_r)
+		*rc->err = first;
+	return first_r ? first_r : -EINVAL;
+}
+
+/* Alias name on every PMU that has it (perf's parse_events_multi_pmu_add). */
+static int add_multi(struct rctx *rc, const struct spec_event *e, const char *name,
+		     struct ev_vec *out, bool *found)
+{
+	const struct pk_pmu *v[256];
+	const char *tpmu[16];
+	size_t n = 0, nt = 0, first, count;
+	*found = false;
+	/* the table's PMUs for this name, looked up once */
+	if (rc->opts->cat && rc->opts->model != PK_NO_MODEL &&
+	    !pk_catalog__find_event(rc->opts->cat, rc->opts->model, name, NULL, &first, &count))
+		for (size_t i = first; i < first + count && nt < 16; i++) {
+			struct pk_event te;
+			if (!pk_catalog__event(rc->opts->cat, rc->opts->model, i, &te))
+				tpmu[nt++] = te.pmu;
+		}
+	size_t np = rc->opts->pmus ? pk_pmu_tree__nr_pmus(rc->opts->pmus) : 0;
+	for (size_t i = 0; i < np && n < 256; i++) {
+		const struct pk_pmu *p = pk_pmu_tree__pmu(rc->opts->pmus, i);
+		bool has = pk_pmu__find_alias(p, name) != NULL;
+		for (size_t k = 0; k < nt && !has; k++)
+			has = pk_pmu__matches_table_pmu(p, tpmu[k]);
+		if (!has && pk_pmu__is_uncore(p) && pk_pmu__identifier(p))
+			has = pmu_has_alias(rc, p, name);	/* sys events, matched by Compat */
+		if (has)
+			v[n++] = p;
+	}
+	*found = n > 0;
+	if (!n)
+		return 0;
+	if (n > 1 && sort_kernfs(v, n))
+		return resolve_push(rc, out, NULL);
+	struct xlist terms = user_terms(rc, e, name);
+	if (!terms.v)
+		return resolve_push(rc, out, NULL);
+	return over_pmus(rc, e, v, n, &terms, true, out);
+}
+
+/* perf_pmu__valid_suffix: tok, then nothing or an optional '_' and digits. */
+static bool valid_suffix(const char *name, const char *tok)
+{
+	size_t n = strlen(tok);
+	if (strncmp(name, tok, n))
+		return false;
+	const char *p = name + n;
+	if (!*p)
+		return true;
+	if (*p == '_')
+		p++;
+	if (!*p)
+		return false;
+	for (; *p; p++)
+		if (!isdigit((unsigned char)*p))
+			return false;
+	return true;
+}
+
+/* "uncore_cha/…/" or "cha/…/": every instance (perf's fallback when no PMU has the name). */
+static int add_wildcard(struct rctx *rc, const struct spec_event *e, struct ev_vec *out,
+			bool *found)
+{
+	const struct pk_pmu *v[256];
+	size_t n = 0;
+	char pattern[512];
+	snprintf(pattern, sizeof(pattern), "%s*", e->name);
+	size_t np = rc->opts->pmus ? pk_pmu_tree__nr_pmus(rc->opts->pmus) : 0;
+	for (size_t i = 0; i < np && n < 256; i++) {
+		const struct pk_pmu *p = pk_pmu_tree__pmu(rc->opts->pmus, i);
+		const char *nm = pk_pmu__name(p);
+		if (!strncmp(nm, "uncore_", 7) && strncmp(e->name, "uncore_", 7))
+			nm += 7;
+		if (!fnmatch(pattern, nm, 0) && valid_suffix(nm, e->name))
+			v[n++] = p;
+	}
+	*found = n > 0;
+	if (!n)
+		return 0;
+	if (n > 1 && sort_kernfs(v, n))
+		return resolve_push(rc, out, NULL);
+	struct xlist terms = user_terms(rc, e, NULL);
+	if (e->nr_terms && !terms.v)
+		return resolve_push(rc, out, NULL);
+	return over_pmus(rc, e, v, n, &terms, false, out);
+}
+
+/* --- dispatch ----------------------------------------------------------------------------------- */
+
+static int check_dup_terms(struct rctx *rc, const struct spec_event *e)
+{
+	for (size_t i = 1; i < e->nr_terms; i++)
+		for (size_t j = 0; j < i; j++)
+			if (e->terms[i].kind != SPEC_TERM_DRV_CFG &&
+			    !strcmp(e->terms[i].name, e->terms[j].name))
+				return rctx_error(rc, 0, e->terms[i].name_pos.len ? e->terms[i].name_pos
+										   : e->terms[i].pos,
+						  NULL, "term '%s' is given twice (first at offset %u)",
+						  e->terms[i].name, e->terms[j].pos.off);
+	return 0;
+}
+
+static int resolve_inner(struct rctx *rc, const struct spec_event *e, struct ev_vec *out)
+{
+	int r;
+	bool found = false;
+	uint64_t cfg;
+
+	switch (e->kind) {
+	case SPEC_EV_RAW:
+		return add_numeric(rc, e, PERF_TYPE_RAW, e->raw, out);
+	case SPEC_EV_NUMERIC:
+		return add_numeric(rc, e, e->numeric_type, e->raw, out);
+	case SPEC_EV_BREAKPOINT:
+		return resolve_breakpoint(rc, e, out);
+	case SPEC_EV_TRACEPOINT:
+		return resolve_tracepoint(rc, e, out);
+	case SPEC_EV_NAME:
+	case SPEC_EV_SLASH:
+		break;
+	}
+	const struct pk_symbol *s = pk_symbols__find(e->name);
+	if (s && s->kind == PK_SYMBOL_TOOL)
+		return add_tool(rc, e, s, out);
+	if (s)
+		return add_numeric(rc, e, s->type, s->config, out);
+	r = cache_spelling(e->name) ? pk_symbols__parse_cache(e->name, &cfg) : -ENOENT;
+	if (r == -EINVAL)
+		return rctx_error(rc, 0, e->name_pos, NULL,
+				  "'%s' is not a valid cache event (that cache has no such operation)",
+				  e->name);
+	if (!r)
+		return add_numeric(rc, e, PERF_TYPE_HW_CACHE, cfg, out);
+	if ((r = add_multi(rc, e, e->name, out, &found)) || found)
+		return r;
+	if (e->kind == SPEC_EV_SLASH) {
+		const struct pk_pmu *pmu = find_pmu(rc, e->name);
+		if (pmu) {
+			struct xlist terms = user_terms(rc, e, NULL);
+			if (e->nr_terms && !terms.v)
+				return resolve_push(rc, out, NULL);
+			return add_pmu(rc, e, pmu, &terms, false, out);
+		}
+		if ((r = add_wildcard(rc, e, out, &found)) || found)
+			return r;
+		return rctx_error(rc, 0, e->name_pos, resolve_suggest_event(rc, e->name),
+				  "unknown PMU or event '%s'", e->name);
+	}
+	return rctx_error(rc, 0, e->name_pos, resolve_suggest_event(rc, e->name),
+			  "unknown event '%s'", e->name);
+}
+
+int resolve_event(struct rctx *rc, const struct spec_event *e, struct ev_vec *out)
+{
+	size_t before = out->nr;
+	int r = check_dup_terms(rc, e);
+	if (!r)
+		r = resolve_inner(rc, e, out);
+	for (size_t i = before; !r && i < out->nr; i++)
+		r = encode_modifiers(rc, out->v[i], &e->mods, false, true);
+	return r;
+}
