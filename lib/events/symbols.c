@@ -62,9 +62,15 @@ const struct pk_symbol *pk_symbols__get(size_t idx)
 
 const struct pk_symbol *pk_symbols__find(const char *name)
 {
-	for (size_t i = 0; i < pk_symbols__count(); i++)
-		if (!strcmp(symbols[i].name, name) || (symbols[i].alias && !strcmp(symbols[i].alias, name)))
-			return &symbols[i];
+	/* every symbol and alias starts with a lower-case letter or '_': skip the rest fast */
+	if (!((name[0] >= 'a' && name[0] <= 'z') || name[0] == '_'))
+		return NULL;
+	for (size_t i = 0; i < pk_symbols__count(); i++) {
+		const struct pk_symbol *s = &symbols[i];
+		if ((s->name[0] == name[0] && !strcmp(s->name, name)) ||
+		    (s->alias && s->alias[0] == name[0] && !strcmp(s->alias, name)))
+			return s;
+	}
 	return NULL;
 }
 

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* util/arena.c — bump allocator in 64 KiB chunks (larger requests get their own chunk). */
+/*
+ * util/arena.c — bump allocator in chunks that double from 1 KiB to 64 KiB
+ * (small arenas, such as one spec's syntax tree, stay cheap); requests larger
+ * than a quarter chunk get their own chunk.
+ */
 #include "util/arena.h"
 
 #include <stdalign.h>
@@ -7,6 +11,7 @@
 #include <string.h>
 
 #define CHUNK_SIZE (64 * 1024)
+#define FIRST_CHUNK 1024
 
 struct pk_arena_chunk {
 	struct pk_arena_chunk *next;
@@ -20,7 +25,10 @@ void *pk_arena__alloc(struct pk_arena *a, size_t size)
 	size = (size + align - 1) & ~(align - 1);
 	struct pk_arena_chunk *c = a->head;
 	if (!c || c->size - c->used < size) {
-		size_t csize = size > CHUNK_SIZE / 4 ? size : CHUNK_SIZE;
+		size_t next = c ? (c->size * 2 < CHUNK_SIZE ? c->size * 2 : CHUNK_SIZE) : FIRST_CHUNK;
+		while (next < size && next < CHUNK_SIZE)
+			next *= 2;
+		size_t csize = size > CHUNK_SIZE / 4 ? size : next;
 		c = malloc(sizeof(*c) + csize);
 		if (!c)
 			return NULL;
