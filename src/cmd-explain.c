@@ -36,7 +36,7 @@ static const char *flavour(struct cli_env *env, const char *arch)
 		return "amd";
 	for (size_t i = 0; i < m.nr_events; i++) {
 		struct pk_event e;
-		pk_catalog__event(env->cat, env->model, i, &e);
+		pk_catalog__event_brief(env->cat, env->model, i, &e);
 		if (!strcmp(e.pmu, "cpu_core") || !strcmp(e.pmu, "cpu_atom"))
 			return "hybrid";
 	}

@@ -216,12 +216,13 @@ static int add_table(struct items *it, struct cli_env *env, const struct list_op
 	bool events = cls < 0 || !strcmp(classes[cls][0], "pmu");
 	for (size_t i = 0; events && i < m.nr_events; i++) {
 		struct pk_event e;
-		pk_catalog__event(env->cat, env->model, i, &e);
+		pk_catalog__event_brief(env->cat, env->model, i, &e);
 		if ((e.deprecated && !o->all && !o->deprecated) ||
 		    (!o->all && !is_core_table_pmu(e.pmu) && !tree_pmu_for(env, e.pmu)))
 			continue;
 		if (!glob_ok(o, e.name, e.topic))
 			continue;
+		pk_catalog__event(env->cat, env->model, i, &e);	/* now with its description */
 		struct item *p = push(it);
 		if (!p)
 			return -1;

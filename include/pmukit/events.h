@@ -132,6 +132,12 @@ int pk_catalog__match_cpuid(const struct pk_catalog *cat, const char *arch, cons
 /* Events of a model, sorted by (name, pmu). */
 int pk_catalog__event(struct pk_catalog *cat, size_t model, size_t idx, struct pk_event *out);
 /*
+ * The same without desc and long_desc (left NULL): descriptions are stored
+ * compressed, so scans that only need names and encodings should use this.
+ */
+int pk_catalog__event_brief(const struct pk_catalog *cat, size_t model, size_t idx,
+			    struct pk_event *out);
+/*
  * Case-insensitive O(1) lookup. Several PMUs may have an event of the same
  * name (cpu_core and cpu_atom): *first and *count give the range of indexes.
  * pmu may be NULL (any) or a PMU name to restrict the range to.

@@ -385,7 +385,8 @@ static const struct pk_img_metric *metric_rec(const struct pk_catalog *c,
 	return (const struct pk_img_metric *)(c->img + c->h->metrics_off) + pool(c, m->metrics)[pos];
 }
 
-int pk_catalog__event(struct pk_catalog *c, size_t mi, size_t idx, struct pk_event *out)
+static int fill_event(struct pk_catalog *c, size_t mi, size_t idx, bool with_desc,
+		      struct pk_event *out)
 {
 	if (mi >= c->h->nr_models || idx >= model(c, mi)->nr_events)
 		return -ENOENT;
@@ -395,8 +396,8 @@ int pk_catalog__event(struct pk_catalog *c, size_t mi, size_t idx, struct pk_eve
 		.pmu = str(c, e->pmu),
 		.topic = str(c, e->topic),
 		.encoding = str(c, e->encoding),
-		.desc = desc(c, e->desc),
-		.long_desc = desc(c, e->long_desc),
+		.desc = with_desc ? desc(c, e->desc) : NULL,
+		.long_desc = with_desc ? desc(c, e->long_desc) : NULL,
 		.compat = opt_str(c, e->compat),
 		.unit = opt_str(c, e->unit),
 		.deprecated = e->flags & PK_IMG_EV_DEPRECATED,
@@ -404,6 +405,16 @@ int pk_catalog__event(struct pk_catalog *c, size_t mi, size_t idx, struct pk_eve
 		.experimental = e->flags & PK_IMG_EV_EXPERIMENTAL,
 	};
 	return 0;
+}
+
+int pk_catalog__event(struct pk_catalog *c, size_t mi, size_t idx, struct pk_event *out)
+{
+	return fill_event(c, mi, idx, true, out);
+}
+
+int pk_catalog__event_brief(const struct pk_catalog *c, size_t mi, size_t idx, struct pk_event *out)
+{
+	return fill_event((struct pk_catalog *)c, mi, idx, false, out);
 }
 
 /* Position of the first entry named name in a model's sorted list, via its hash. */

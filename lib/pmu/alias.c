@@ -35,9 +35,9 @@ static int table_event(const struct pk_pmu *pmu, struct pk_catalog *cat, size_t 
 		return -ENOENT;
 	if (model != PK_NO_MODEL && !pk_catalog__find_event(cat, model, name, NULL, &first, &count)) {
 		for (size_t i = first; i < first + count; i++) {
-			pk_catalog__event(cat, model, i, out);
+			pk_catalog__event_brief(cat, model, i, out);
 			if (pk_pmu__matches_table_pmu(pmu, out->pmu))
-				return 0;
+				return pk_catalog__event(cat, model, i, out);
 		}
 	}
 	if (!pk_pmu__is_uncore(pmu) || !pk_pmu__identifier(pmu))
@@ -48,10 +48,10 @@ static int table_event(const struct pk_pmu *pmu, struct pk_catalog *cat, size_t 
 		if (!md.sys || pk_catalog__find_event(cat, m, name, NULL, &first, &count))
 			continue;
 		for (size_t i = first; i < first + count; i++) {
-			pk_catalog__event(cat, m, i, out);
+			pk_catalog__event_brief(cat, m, i, out);
 			if (out->compat && pk_pmu__matches_table_pmu(pmu, out->pmu) &&
 			    pk_pmu__matches_compat(pmu, out->compat))
-				return 0;
+				return pk_catalog__event(cat, m, i, out);
 		}
 	}
 	return -ENOENT;
@@ -110,12 +110,13 @@ static int for_each_table(const struct pk_pmu *pmu, struct pk_catalog *cat, size
 		return 0;
 	for (size_t i = 0; i < md.nr_events; i++) {
 		struct pk_event e;
-		pk_catalog__event(cat, model, i, &e);
+		pk_catalog__event_brief(cat, model, i, &e);
 		if (!pk_pmu__matches_table_pmu(pmu, e.pmu) ||
 		    (sys && !(e.compat && pk_pmu__matches_compat(pmu, e.compat))) ||
 		    pk_pmu__find_alias(pmu, e.name))
 			continue;
 		struct pk_alias a = { .name = e.name, .scale = 1.0, .deprecated = e.deprecated };
+		pk_catalog__event(cat, model, i, &e);
 		from_table(&a, &e);
 		int ret = fn(&a, ctx);
 		if (ret)

@@ -242,17 +242,15 @@ int pk_explain__reverse(struct pk_catalog *cat, size_t model, const struct pk_pm
 	for (size_t i = 0; i < m.nr_events; i++) {
 		struct pk_event e;
 		uint64_t cfg[4];
-		pk_catalog__event(cat, model, i, &e);
+		pk_catalog__event_brief(cat, model, i, &e);
 		if (!pk_pmu__matches_table_pmu(pmu, e.pmu) || encode_terms(pmu, e.encoding, cfg))
 			continue;
 		if (cfg[0] != attr->config || cfg[1] != attr->config1)
 			continue;
-		if (!e.deprecated) {	/* a current name wins over a deprecated one */
-			*out = e;
-			return 0;
-		}
+		if (!e.deprecated)	/* a current name wins over a deprecated one */
+			return pk_catalog__event(cat, model, i, out);
 		if (!found)
-			*out = e;
+			pk_catalog__event(cat, model, i, out);
 		found = true;
 	}
 	return found ? 0 : -ENOENT;

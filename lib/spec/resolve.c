@@ -589,7 +589,7 @@ static int add_multi(struct rctx *rc, const struct spec_event *e, const char *na
 	    !pk_catalog__find_event(rc->opts->cat, rc->opts->model, name, NULL, &first, &count))
 		for (size_t i = first; i < first + count && nt < 16; i++) {
 			struct pk_event te;
-			if (!pk_catalog__event(rc->opts->cat, rc->opts->model, i, &te))
+			if (!pk_catalog__event_brief(rc->opts->cat, rc->opts->model, i, &te))
 				tpmu[nt++] = te.pmu;
 		}
 	size_t np = rc->opts->pmus ? pk_pmu_tree__nr_pmus(rc->opts->pmus) : 0;
