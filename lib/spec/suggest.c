@@ -21,7 +21,8 @@ static size_t min3(size_t a, size_t b, size_t c)
 	return m < c ? m : c;
 }
 
-size_t spec_edit_distance(const char *a, const char *b)
+/* The distance, or any value > limit as soon as no alignment can stay within limit. */
+static size_t distance_within(const char *a, const char *b, size_t limit)
 {
 	size_t n = strlen(a), m = strlen(b);
 	if (n > MAX_LEN || m > MAX_LEN)
@@ -31,6 +32,7 @@ size_t spec_edit_distance(const char *a, const char *b)
 	size_t *prev2 = rows[0], *prev = rows[1], *cur = rows[2];
 	for (size_t j = 0; j <= m; j++)
 		prev[j] = j;
+	size_t last_min = 0;
 	for (size_t i = 1; i <= n; i++) {
 		unsigned char ca = lower((unsigned char)a[i - 1]);
 		cur[0] = i;
@@ -43,12 +45,24 @@ size_t spec_edit_distance(const char *a, const char *b)
 				d = prev2[j - 2] + 1;
 			cur[j] = d;
 		}
+		size_t row_min = SIZE_MAX;
+		for (size_t j = 0; j <= m; j++)
+			row_min = cur[j] < row_min ? cur[j] : row_min;
+		/* later rows derive from the last two (swaps reach back two): both above limit */
+		if (row_min > limit && last_min > limit)
+			return row_min;
+		last_min = row_min;
 		size_t *t = prev2;
 		prev2 = prev;
 		prev = cur;
 		cur = t;
 	}
 	return prev[m];
+}
+
+size_t spec_edit_distance(const char *a, const char *b)
+{
+	return distance_within(a, b, SIZE_MAX);
 }
 
 const char *spec_suggest(const char *word, const char *const *candidates, size_t n)
@@ -69,7 +83,7 @@ const char *spec_suggest(const char *word, const char *const *candidates, size_t
 		size_t diff = clen > wlen ? clen - wlen : wlen - clen;
 		if (clen > MAX_LEN || diff > limit || diff >= best_d)
 			continue;
-		size_t d = spec_edit_distance(word, c);
+		size_t d = distance_within(word, c, best_d < limit ? best_d : limit);
 		size_t longer = clen > wlen ? clen : wlen;
 		if (d <= limit && d < longer && d < best_d) {
 			best = c;
