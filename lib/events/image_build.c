@@ -7,6 +7,7 @@
 #include "events/image.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -125,80 +126,75 @@ static int emit_index(struct builder *b, const struct sort_key *keys, const uint
 	return 0;
 }
 
-static int add_events(struct builder *b, const struct ir_model *m, struct pk_img_model *im)
+/* One event or metric as its image record, strings interned. */
+static void event_record(struct builder *b, const void *src, void *rec)
 {
-	size_t n = m->nr_events;
-	struct sort_key *keys = calloc(n ? n : 1, sizeof(*keys));
-	uint32_t *ids = calloc(n ? n : 1, sizeof(*ids));
-	int ret = -ENOMEM;
-	if (!keys || !ids)
-		goto out;
-	for (size_t i = 0; i < n; i++)
-		keys[i] = (struct sort_key){ m->events[i].name, m->events[i].pmu, i };
-	qsort(keys, n, sizeof(*keys), key_cmp);
-	for (size_t i = 0; i < n; i++) {
-		const struct ir_event *e = &m->events[keys[i].pos];
-		struct pk_img_event r = {
-			.name = str_ref(b, e->name),
-			.pmu = str_ref(b, e->pmu),
-			.topic = str_ref(b, e->topic),
-			.encoding = str_ref(b, e->encoding),
-			.compat = str_ref(b, e->compat),
-			.unit = str_ref(b, e->unit),
-			.desc = desc_ref(b, e->desc),
-			.long_desc = desc_ref(b, e->long_desc),
-			.flags = (e->deprecated ? PK_IMG_EV_DEPRECATED : 0) |
-				 (e->perpkg ? PK_IMG_EV_PERPKG : 0) |
-				 (e->experimental ? PK_IMG_EV_EXPERIMENTAL : 0),
-		};
-		long off = pk_intern__add(&b->events, &r, sizeof(r), 0);
-		if (off < 0 || b->oom)
-			goto out;
-		ids[i] = (uint32_t)(off / sizeof(r));
-	}
-	ret = emit_index(b, keys, ids, n, &im->events, &im->ev_hash, &im->ev_hash_size);
-	im->nr_events = (uint32_t)n;
-out:
-	free(keys);
-	free(ids);
-	return ret;
+	const struct ir_event *e = src;
+	*(struct pk_img_event *)rec = (struct pk_img_event){
+		.name = str_ref(b, e->name),
+		.pmu = str_ref(b, e->pmu),
+		.topic = str_ref(b, e->topic),
+		.encoding = str_ref(b, e->encoding),
+		.compat = str_ref(b, e->compat),
+		.unit = str_ref(b, e->unit),
+		.desc = desc_ref(b, e->desc),
+		.long_desc = desc_ref(b, e->long_desc),
+		.flags = (e->deprecated ? PK_IMG_EV_DEPRECATED : 0) |
+			 (e->perpkg ? PK_IMG_EV_PERPKG : 0) |
+			 (e->experimental ? PK_IMG_EV_EXPERIMENTAL : 0),
+	};
 }
 
-static int add_metrics(struct builder *b, const struct ir_model *m, struct pk_img_model *im)
+static void metric_record(struct builder *b, const void *src, void *rec)
 {
-	size_t n = m->nr_metrics;
+	const struct ir_metric *e = src;
+	*(struct pk_img_metric *)rec = (struct pk_img_metric){
+		.name = str_ref(b, e->name),
+		.pmu = str_ref(b, e->pmu),
+		.expr = desc_ref(b, e->expr),
+		.threshold = desc_ref(b, e->threshold),
+		.groups = str_ref(b, e->groups),
+		.nogroup = str_ref(b, e->nogroup),
+		.default_group = str_ref(b, e->default_group),
+		.unit = str_ref(b, e->unit),
+		.compat = str_ref(b, e->compat),
+		.desc = desc_ref(b, e->desc),
+		.long_desc = desc_ref(b, e->long_desc),
+		.aggr_mode = (uint16_t)e->aggr_mode,
+		.grouping = (uint16_t)e->grouping,
+	};
+}
+
+/*
+ * Sort n IR entries (elem bytes apart, name and pmu at the given offsets) by
+ * (name, pmu), store each as a unique record, and emit the model's list and
+ * hash index of them.
+ */
+static int add_records(struct builder *b, const void *items, size_t n, size_t elem,
+		       size_t name_off, size_t pmu_off, struct pk_intern *store, size_t rec_size,
+		       void (*record)(struct builder *, const void *, void *), uint32_t *list,
+		       uint32_t *hash, uint32_t *hsize)
+{
 	struct sort_key *keys = calloc(n ? n : 1, sizeof(*keys));
 	uint32_t *ids = calloc(n ? n : 1, sizeof(*ids));
+	unsigned char rec[64];
 	int ret = -ENOMEM;
-	if (!keys || !ids)
+	if (!keys || !ids || rec_size > sizeof(rec))
 		goto out;
-	for (size_t i = 0; i < n; i++)
-		keys[i] = (struct sort_key){ m->metrics[i].name, m->metrics[i].pmu, i };
+	for (size_t i = 0; i < n; i++) {
+		const char *item = (const char *)items + i * elem;
+		keys[i] = (struct sort_key){ *(const char *const *)(item + name_off),
+					     *(const char *const *)(item + pmu_off), i };
+	}
 	qsort(keys, n, sizeof(*keys), key_cmp);
 	for (size_t i = 0; i < n; i++) {
-		const struct ir_metric *e = &m->metrics[keys[i].pos];
-		struct pk_img_metric r = {
-			.name = str_ref(b, e->name),
-			.pmu = str_ref(b, e->pmu),
-			.expr = desc_ref(b, e->expr),
-			.threshold = desc_ref(b, e->threshold),
-			.groups = str_ref(b, e->groups),
-			.nogroup = str_ref(b, e->nogroup),
-			.default_group = str_ref(b, e->default_group),
-			.unit = str_ref(b, e->unit),
-			.compat = str_ref(b, e->compat),
-			.desc = desc_ref(b, e->desc),
-			.long_desc = desc_ref(b, e->long_desc),
-			.aggr_mode = (uint16_t)e->aggr_mode,
-			.grouping = (uint16_t)e->grouping,
-		};
-		long off = pk_intern__add(&b->metrics, &r, sizeof(r), 0);
+		record(b, (const char *)items + keys[i].pos * elem, rec);
+		long off = pk_intern__add(store, rec, rec_size, 0);
 		if (off < 0 || b->oom)
 			goto out;
-		ids[i] = (uint32_t)(off / sizeof(r));
+		ids[i] = (uint32_t)(off / (long)rec_size);
 	}
-	ret = emit_index(b, keys, ids, n, &im->metrics, &im->mt_hash, &im->mt_hash_size);
-	im->nr_metrics = (uint32_t)n;
+	ret = emit_index(b, keys, ids, n, list, hash, hsize);
 out:
 	free(keys);
 	free(ids);
@@ -212,11 +208,19 @@ static int add_model(struct builder *b, const struct ir_model *m)
 		.name = str_ref(b, m->name),
 		.sys = m->sys,
 	};
-	int ret = add_events(b, m, &im);
+	int ret = add_records(b, m->events, m->nr_events, sizeof(*m->events),
+			      offsetof(struct ir_event, name), offsetof(struct ir_event, pmu), &b->events,
+			      sizeof(struct pk_img_event), event_record, &im.events, &im.ev_hash,
+			      &im.ev_hash_size);
 	if (!ret)
-		ret = add_metrics(b, m, &im);
+		ret = add_records(b, m->metrics, m->nr_metrics, sizeof(*m->metrics),
+				  offsetof(struct ir_metric, name), offsetof(struct ir_metric, pmu),
+				  &b->metrics, sizeof(struct pk_img_metric), metric_record, &im.metrics,
+				  &im.mt_hash, &im.mt_hash_size);
 	if (ret)
 		return ret;
+	im.nr_events = (uint32_t)m->nr_events;
+	im.nr_metrics = (uint32_t)m->nr_metrics;
 	im.groups = (uint32_t)(b->pool.len / 4);
 	im.nr_groups = (uint32_t)m->nr_groups;
 	for (size_t i = 0; i < m->nr_groups; i++) {
