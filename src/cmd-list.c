@@ -314,7 +314,8 @@ static void print_metric_groups(struct cli_env *env, struct items *it, const str
 			g += len + (g[len] == ';');
 		}
 	}
-	qsort_r(rows, n, sizeof(*rows), row_cmp, it->v);
+	if (n)
+		qsort_r(rows, n, sizeof(*rows), row_cmp, it->v);
 	if (n)
 		printf("\nMetric Groups:\n");
 	for (size_t i = 0; i < n; i++) {

@@ -7,6 +7,7 @@
 #include <pmukit/alias.h>
 #include <pmukit/cpuid.h>
 #include <pmukit/events.h>
+#include <pmukit/metric.h>
 #include <pmukit/pmu.h>
 #include <pmukit/symbols.h>
 

@@ -112,6 +112,8 @@ static int emit_index(struct builder *b, const struct sort_key *keys, const uint
 	*hsize = (uint32_t)hs;
 	if (pk_buf__reserve(&b->pool, hs * 4))
 		return -ENOMEM;
+	if (!hs)
+		return 0;	/* an empty model: no slots (and pool.data may still be NULL) */
 	uint32_t *slots = (uint32_t *)(b->pool.data + b->pool.len);
 	memset(slots, 0, hs * 4);
 	b->pool.len += hs * 4;
