@@ -150,7 +150,8 @@ $(O)/bench/%: bench/%.c $(O)/libpmukit.a
 	@$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
 
 bench: all $(BENCH_BINS)
-	@PMUKIT_BUILD=$(abspath $(O)) PMU_EVENTS_DIR=$(abspath $(PMU_EVENTS_DIR)) sh bench/run.sh $(BENCH_BINS)
+	@PMUKIT_BUILD=$(abspath $(O)) PMUKIT_SRC=$(CURDIR) PMU_EVENTS_DIR=$(abspath $(PMU_EVENTS_DIR)) \
+		sh bench/run.sh $(BENCH_BINS)
 
 # --- fuzzing (clang libFuzzer) ----------------------------------------------------
 FUZZ_SRCS := $(sort $(wildcard fuzz/fuzz_*.c))

@@ -30,11 +30,37 @@ if [ -f build/perf-py/jevents.py ] && command -v python3 >/dev/null; then
 	}
 fi
 
-# list: pmukit vs perf for the same CPU model, same machine, same run
+# list: pmukit vs perf for the same CPU model, listing the same things: both see
+# the fake Skylake-SP PMU tree (so perf lists the core events too, as on that
+# machine) and this machine's tracepoints. perf needs the tree bind-mounted in a
+# private mount namespace (root); without that, perf lists no core events and
+# the comparison is marked unequal. Times from perf stat -r (wall and CPU).
+stat_ms() {	# stat_ms N CMD... -> "wall_ms cpu_ms"
+	n=$1; shift
+	perf stat -r "$n" -e task-clock "$@" 2>&1 >/dev/null |
+		awk '/task-clock/ {cpu=$1} /seconds time elapsed/ {wall=$1*1000} END {printf "%.3f %.3f\n", wall, cpu}'
+}
+FX=${PMUKIT_SRC:-.}/tests/fixtures/sysfs/x86-skl
 if command -v perf >/dev/null; then
-	p=$(PERF_CPUID=GenuineIntel-6-55-4 median_ms 11 perf list)
-	k=$(median_ms 11 "$B/pmukit" list --cpuid GenuineIntel-6-55-4)
-	echo "perf_list_ms $p"
-	echo "pmukit_list_ms $k"
-	echo "list_ratio $(awk -v a="$k" -v b="$p" 'BEGIN {printf "%.3f", a / b}')"
+	if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
+		p=$(unshare -m sh -c "mount --make-rprivate / 2>/dev/null; mount --bind '$FX' /sys/bus/event_source/devices &&
+			PERF_CPUID=GenuineIntel-6-55-4 perf stat -r 11 -e task-clock perf list 2>&1 >/dev/null" |
+			awk '/task-clock/ {cpu=$1} /seconds time elapsed/ {wall=$1*1000} END {printf "%.3f %.3f\n", wall, cpu}')
+		echo "list_compare same_tree"
+	else
+		p=$(PERF_CPUID=GenuineIntel-6-55-4 stat_ms 11 perf list)
+		echo "list_compare unequal_perf_lists_no_core_events"
+	fi
+	k=$(stat_ms 11 "$B/pmukit" list --sysfs "$FX" --cpuid GenuineIntel-6-55-4)
+	set -- $p $k
+	echo "perf_list_ms $1"
+	echo "pmukit_list_ms $3"
+	echo "list_ratio $(awk -v a="$3" -v b="$1" 'BEGIN {printf "%.3f", a / b}')"
+	echo "perf_list_cpu_ms $2"
+	echo "pmukit_list_cpu_ms $4"
+	echo "list_cpu_ratio $(awk -v a="$4" -v b="$2" 'BEGIN {printf "%.3f", a / b}')"
+	e=$(stat_ms 11 "$B/pmukit" explain --cpuid skylake -e l1d.replacement)
+	t=$(stat_ms 11 /bin/true)
+	echo "explain_startup_ms ${e%% *}"
+	echo "true_startup_ms ${t%% *}"
 fi

@@ -5,11 +5,14 @@
  * all of it as one JSON array (--json).
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -167,40 +170,75 @@ static int add_sysfs(struct items *it, const struct cli_env *env, const struct l
 	return 0;
 }
 
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * SYS:EVENT for every tracefs event with an id, as perf lists them: ftrace's
+ * internal events have none and can not be opened (every other subsystem's
+ * events have one, so only ftrace's are checked: eventfs lookups are slow).
+ * Sorted with plain strcmp (no locale cost).
+ */
 static int add_tracepoints(struct items *it, const struct cli_env *env, const struct list_opts *o)
 {
-	if (env->sysfs || !class_ok(o, "tracepoint"))
+	(void)env;	/* tracepoints come from tracefs, which --sysfs does not replace */
+	if (!class_ok(o, "tracepoint"))
 		return 0;
-	const char *roots[] = { "/sys/kernel/tracing/events", "/sys/kernel/debug/tracing/events" };
+	static const char *const roots[] = { "/sys/kernel/tracing/events",
+					     "/sys/kernel/debug/tracing/events" };
 	for (size_t r = 0; r < 2; r++) {
-		struct dirent **sys;
-		int ns = scandir(roots[r], &sys, NULL, alphasort);
-		if (ns < 0)
+		DIR *top = opendir(roots[r]);
+		if (!top)
 			continue;
-		for (int i = 0; i < ns; i++) {
-			char path[4096];
-			struct dirent **evs;
-			snprintf(path, sizeof(path), "%s/%s", roots[r], sys[i]->d_name);
-			int ne = sys[i]->d_name[0] == '.' ? -1 : scandir(path, &evs, NULL, alphasort);
-			for (int j = 0; j < ne; j++) {
-				if (evs[j]->d_type == DT_DIR && evs[j]->d_name[0] != '.') {
-					struct item *p = push(it);
-					if (p && asprintf(&p->owned[0], "%s:%s", sys[i]->d_name,
-							  evs[j]->d_name) > 0) {
-						p->kind = IT_TRACEPOINT;
-						p->name = p->owned[0];
-						p->type_desc = "Tracepoint event";
-						if (!glob_ok(o, p->name, NULL))
-							it->n--, free(p->owned[0]);
-					}
+		char **names = NULL;
+		size_t n = 0, cap = 0;
+		struct dirent *s;
+		while ((s = readdir(top))) {
+			if (s->d_name[0] == '.' || s->d_type != DT_DIR)
+				continue;
+			int sfd = openat(dirfd(top), s->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			/* only ftrace's internal events lack an id: check there, not 2000 times */
+			bool ftrace = !strcmp(s->d_name, "ftrace");
+			DIR *sub = sfd >= 0 ? fdopendir(sfd) : NULL;
+			struct dirent *ev;
+			while (sub && (ev = readdir(sub))) {
+				if (ev->d_name[0] == '.' || ev->d_type != DT_DIR)
+					continue;
+				char id[NAME_MAX + 8];	/* only events that can be opened, as perf */
+				snprintf(id, sizeof(id), "%s/id", ev->d_name);
+				if (ftrace && faccessat(sfd, id, F_OK, 0))
+					continue;
+				if (n == cap) {
+					cap = cap ? cap * 2 : 4096;
+					char **v = realloc(names, cap * sizeof(*v));
+					if (!v)
+						break;
+					names = v;
 				}
-				free(evs[j]);
+				if (asprintf(&names[n], "%s:%s", s->d_name, ev->d_name) > 0)
+					n++;
 			}
-			if (ne >= 0)
-				free(evs);
-			free(sys[i]);
+			if (sub)
+				closedir(sub);
+			else if (sfd >= 0)
+				close(sfd);
 		}
-		free(sys);
+		closedir(top);
+		if (n)
+			qsort(names, n, sizeof(*names), name_cmp);
+		for (size_t i = 0; i < n; i++) {
+			struct item *p = glob_ok(o, names[i], NULL) ? push(it) : NULL;
+			if (!p) {
+				free(names[i]);
+				continue;
+			}
+			p->kind = IT_TRACEPOINT;
+			p->name = p->owned[0] = names[i];
+			p->type_desc = "Tracepoint event";
+		}
+		free(names);
 		return 0;
 	}
 	return 0;
@@ -492,6 +530,11 @@ int cmd_list(int argc, char **argv)
 		return 1;
 	}
 	struct items it = { 0 };
+	struct pk_model md;
+	size_t want = 8192 + (env.have_model && !pk_catalog__model(env.cat, env.model, &md)
+				      ? md.nr_events + md.nr_metrics : 0);
+	it.v = malloc(want * sizeof(*it.v));	/* one allocation for a whole list */
+	it.cap = it.v ? want : 0;
 	int ret = add_symbols(&it, &o) || add_sysfs(&it, &env, &o) ||
 		  add_tracepoints(&it, &env, &o) || add_table(&it, &env, &o);
 	if (ret)

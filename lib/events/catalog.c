@@ -25,6 +25,7 @@ struct pk_catalog {
 	void *owned;
 	const struct pk_img_header *h;
 	char **blocks;		/* decompressed description blocks, lazily */
+	ZSTD_DCtx *dctx;	/* created on the first compressed block */
 };
 
 static const char *str(const struct pk_catalog *c, uint32_t ref)
@@ -60,7 +61,12 @@ static const char *desc(struct pk_catalog *c, uint32_t ref)
 		if (b->size == b->raw_size) {
 			memcpy(raw, c->img + b->off, b->raw_size);
 		} else {
-			size_t n = ZSTD_decompress(raw, b->raw_size, c->img + b->off, b->size);
+			if (!c->dctx && !(c->dctx = ZSTD_createDCtx())) {
+				free(raw);
+				return NULL;
+			}
+			size_t n = ZSTD_decompressDCtx(c->dctx, raw, b->raw_size, c->img + b->off,
+						       b->size);
 			if (ZSTD_isError(n) || n != b->raw_size) {
 				free(raw);
 				return NULL;
@@ -251,6 +257,7 @@ void pk_catalog__close(struct pk_catalog *c)
 	for (uint32_t i = 0; i < c->h->nr_blocks; i++)
 		free(c->blocks[i]);
 	free(c->blocks);
+	ZSTD_freeDCtx(c->dctx);
 	free(c->owned);
 	free(c);
 }
