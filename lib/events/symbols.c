@@ -62,8 +62,8 @@ const struct pk_symbol *pk_symbols__get(size_t idx)
 
 const struct pk_symbol *pk_symbols__find(const char *name)
 {
-	/* every symbol and alias starts with a lower-case letter or '_': skip the rest fast */
-	if (!((name[0] >= 'a' && name[0] <= 'z') || name[0] == '_'))
+	/* symbols start with a lower-case letter and have no '.': table names do */
+	if (!(name[0] >= 'a' && name[0] <= 'z') || strchr(name, '.'))
 		return NULL;
 	for (size_t i = 0; i < pk_symbols__count(); i++) {
 		const struct pk_symbol *s = &symbols[i];
@@ -129,6 +129,8 @@ static int find_word(const char *const table[][5], size_t n, const char **s)
 
 int pk_symbols__parse_cache(const char *name, uint64_t *config)
 {
+	if (strpbrk(name, "._/:"))	/* cache names are letters, digits and '-' only */
+		return -ENOENT;
 	const char *s = name;
 	int cache = find_word(caches, NR_CACHES, &s);
 	if (cache < 0)
