@@ -18,3 +18,17 @@ $P list --cpuid GenuineIntel-6-55-4 'l1d*'
 echo
 echo "== this machine"
 $P list sw
+
+echo
+echo "== pmukit explain: the attr perf would open, offline, for a CPU this machine is not"
+$P explain --cpuid skylake -e '{cycles,l1d.replacement}:u'
+echo
+echo "== arm64 thresholds and exception levels (Neoverse V1)"
+$P explain --cpuid neoverse-v1 -e 'stall_slot/threshold=2,threshold_compare=2/'
+echo
+echo "== Intel auto counter reload from a ratio (hybrid PMU tree with acr_mask)"
+$P explain --mode record --sysfs tests/fixtures/sysfs/x86-acr --cpuid alderlake \
+	-e '{cpu_atom/instructions/,cpu_atom/cycles,period=100000,ratio-to-prev=0.5/}'
+echo
+echo "== a mistake, pointed at"
+$P explain --cpuid skylake -e 'cpu/umsk=1/' || true
