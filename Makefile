@@ -3,6 +3,7 @@
 #   make                 build/pmukit, build/libpmukit.{a,so}, build/eventc
 #   make check           install deps, build, run every test (SANITIZE=1: ASan+UBSan build)
 #   make demo            install deps, build, run the main job
+#   make check-cross     the library and self-monitoring tests for aarch64, under qemu-user
 #   make bench           build/bench/* and run them (name value lines)
 #   make fuzz            libFuzzer targets (clang)
 #   PMU_EVENTS_DIR=DIR   compile the tables from another arch/ tree
@@ -43,10 +44,12 @@ TEST_BINS  := $(TEST_SRCS:tests/unit/%.c=$(O)/tests/%)
 TEST_SUPPORT := $(sort $(wildcard tests/unit/support/*.c))
 TEST_SUPPORT_OBJS := $(TEST_SUPPORT:%.c=$(O)/obj/%.o)
 INTEG_TESTS := $(sort $(wildcard tests/integration/*.sh))
+EXAMPLE_SRCS := $(sort $(wildcard examples/*.c))
+EXAMPLE_BINS := $(EXAMPLE_SRCS:examples/%.c=$(O)/examples/%)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(O)/bench/%)
 
-.PHONY: all deps check demo bench fuzz clean tests data
+.PHONY: all deps check check-cross demo bench fuzz clean tests data
 .DEFAULT_GOAL := all
 
 all: $(O)/pmukit $(O)/libpmukit.a $(O)/libpmukit.so $(O)/eventc
@@ -129,7 +132,7 @@ $(O)/oracle/perf_shim.so: tests/oracle/perf_shim.c lib/spec/attr_json.c include/
 	@$(CC) -std=c11 -D_GNU_SOURCE -fPIC $(WARN) -Iinclude $(OPT) -g -shared -o $@ \
 		tests/oracle/perf_shim.c lib/spec/attr_json.c -ldl -ljson-c -lpthread
 
-tests: all $(TEST_BINS) $(O)/tests/ir_dump $(O)/oracle/perf_shim.so
+tests: all $(TEST_BINS) $(O)/tests/ir_dump $(O)/oracle/perf_shim.so $(EXAMPLE_BINS)
 
 # One runner (perl's prove) over the cmocka binaries (TAP output) and the CLI scripts.
 check: deps
@@ -142,6 +145,58 @@ check: deps
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@sh scripts/demo.sh $(O)
+
+# --- examples: built by `tests`, run by `check` (tests/integration/examples.sh) ---------
+
+$(O)/examples/%: examples/%.c $(O)/libpmukit.a
+	@mkdir -p $(dir $@)
+	@echo "  EXAMPLE-CC $<"
+	@$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
+
+# --- make check-cross: the library + the self-monitoring tests for aarch64, under qemu-user
+CROSS      ?= aarch64-linux-gnu-
+XO         ?= build/aarch64
+QEMU       ?= qemu-aarch64
+X_LIB_OBJS := $(LIB_SRCS:%.c=$(XO)/obj/%.o)
+X_TESTS    := $(patsubst tests/unit/%.c,$(XO)/tests/%,$(sort $(wildcard tests/unit/test_selfmon*.c)))
+X_EXAMPLES := $(EXAMPLE_SRCS:examples/%.c=$(XO)/examples/%)
+
+$(XO)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  XCC     $<"
+	@$(CROSS)gcc $(BASEFLAGS) $(CFLAGS) -c $< -o $@
+
+# The generated tables are plain C: the native eventc's output, cross-compiled.
+$(XO)/pmu-events.o: $(O)/pmu-events.c
+	@mkdir -p $(dir $@)
+	@echo "  XCC     $<"
+	@$(CROSS)gcc -std=c11 -fPIC -O0 -c $< -o $@
+
+$(XO)/libpmukit.a: $(X_LIB_OBJS) $(XO)/pmu-events.o
+	@echo "  XAR     $@"
+	@rm -f $@ && $(CROSS)ar rcs $@ $^
+
+$(XO)/tests/%: tests/unit/%.c $(XO)/libpmukit.a
+	@mkdir -p $(dir $@)
+	@echo "  XTEST-CC $<"
+	@$(CROSS)gcc $(BASEFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(XO)/libpmukit.a $(LDLIBS) -lcmocka
+
+$(XO)/examples/%: examples/%.c $(XO)/libpmukit.a
+	@mkdir -p $(dir $@)
+	@echo "  XCC     $<"
+	@$(CROSS)gcc $(BASEFLAGS) $(CFLAGS) -o $@ $< $(XO)/libpmukit.a $(LDLIBS)
+
+# qemu-aarch64 without -L: the arm64 libc comes with the multiarch libraries
+# (with -L /usr/aarch64-linux-gnu, qemu 7.2 hangs in the tests' pthread_create).
+check-cross:
+	@PMUKIT_EXTRA_PKGS="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user libcmocka-dev:arm64 libjson-c-dev:arm64 libzstd-dev:arm64" sh scripts/deps.sh
+	@$(MAKE) --no-print-directory SANITIZE= $(O)/pmu-events.c
+	@$(MAKE) --no-print-directory SANITIZE= $(X_TESTS) $(X_EXAMPLES)
+	@echo "  RUN     $(words $(X_TESTS)) aarch64 unit test files under $(QEMU)"
+	@PMUKIT_SRC=$(CURDIR) PMUKIT_STRESS_READS=1000000 CMOCKA_MESSAGE_OUTPUT=TAP \
+		prove --exec '$(QEMU)' $(X_TESTS)
+
+-include $(shell find $(XO)/obj -name '*.d' 2>/dev/null)
 
 # --- benchmarks ---------------------------------------------------------------
 $(O)/bench/%: bench/%.c $(O)/libpmukit.a

@@ -13,5 +13,6 @@ echo "deps: installing$missing" >&2
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 export DEBIAN_FRONTEND=noninteractive
+case "$missing" in *:arm64*) dpkg --print-foreign-architectures | grep -qx arm64 || $SUDO dpkg --add-architecture arm64;; esac
 $SUDO apt-get update -qq || true
 $SUDO apt-get install -y -qq --no-install-recommends $missing

@@ -55,5 +55,6 @@ int cli_columns(void);
 
 int cmd_list(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 
 #endif

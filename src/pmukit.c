@@ -14,6 +14,7 @@ static const struct {
 } commands[] = {
 	{ "list", cmd_list, "list events and metrics (perf list)" },
 	{ "explain", cmd_explain, "show the perf_event_attr of event specifications, and their meaning" },
+	{ "check", cmd_check, "machine checks: user-access (userspace counter reads)" },
 };
 
 static void usage(FILE *f)

@@ -9,6 +9,7 @@
 #include <pmukit/events.h>
 #include <pmukit/metric.h>
 #include <pmukit/pmu.h>
+#include <pmukit/selfmon.h>
 #include <pmukit/symbols.h>
 
 #endif
