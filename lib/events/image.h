@@ -9,8 +9,10 @@
  *   strings      NUL-terminated strings, each stored once; ref 0 is ""
  *   desc blocks  text read rarely (descriptions, metric expressions and
  *                thresholds), zstd-compressed in independent blocks of
- *                PK_IMG_BLOCK bytes; a desc ref is (block << 16 | offset) plus
- *                one, 0 meaning none
+ *                PK_IMG_BLOCK bytes (16 KiB: listing one model decompresses
+ *                little it does not need); a desc ref is the offset in the
+ *                uncompressed stream plus one (block = offset / PK_IMG_BLOCK),
+ *                0 meaning none
  *   events       unique event records (shared by models that have the same event)
  *   metrics      unique metric records
  *   models       per model: its event list (sorted by name, pmu), a hash
@@ -30,7 +32,7 @@
 
 #define PK_IMG_MAGIC "PMUKIMG1"
 #define PK_IMG_VERSION 1
-#define PK_IMG_BLOCK 65536u
+#define PK_IMG_BLOCK 16384u
 
 struct pk_img_header {
 	char magic[8];

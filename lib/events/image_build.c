@@ -25,6 +25,7 @@ struct builder {
 	struct pk_intern metrics;	/* struct pk_img_metric records */
 	struct pk_buf models, maps, pool;
 	int oom;
+	const char *too_long;	/* first text that does not fit a block */
 };
 
 static uint32_t str_ref(struct builder *b, const char *s)
@@ -48,8 +49,11 @@ static uint32_t desc_ref(struct builder *b, const char *s)
 	if (!s || !*s)
 		return 0;
 	size_t n = strlen(s);
-	if (n >= PK_IMG_BLOCK)
-		n = PK_IMG_BLOCK - 1;	/* never reached by real data; keeps the format's promise */
+	if (n >= PK_IMG_BLOCK) {	/* the longest in the 6.12 tree is 2,242 bytes */
+		if (!b->too_long)
+			b->too_long = s;
+		return 0;
+	}
 	long off = pk_intern__find(&b->descs, s, n);
 	if (off < 0) {
 		size_t used = b->descs.buf.len % PK_IMG_BLOCK;
@@ -311,6 +315,13 @@ int pk_image__build(const struct ir_tree *tree, const struct pk_img_build_opts *
 		};
 		if (pk_buf__append(&b.maps, &im, sizeof(im)) < 0)
 			goto out;
+	}
+	if (b.too_long) {
+		ret = pk_error__set(err, -E2BIG, NULL, 0, 0,
+				    "a description or metric expression is %zu bytes, over the %u-byte "
+				    "limit of a text block: \"%.60s...\"",
+				    strlen(b.too_long), PK_IMG_BLOCK - 1, b.too_long);
+		goto out;
 	}
 	ret = -ENOMEM;
 	if (b.oom || pk_buf__append(&img, &h, sizeof(h)) < 0)

@@ -254,6 +254,30 @@ static void test_corrupt_images_refused(void **state)
 	free(img);
 }
 
+/* Text longer than a compressed block is refused with a message, not cut. */
+static void test_too_long_text_refused(void **state)
+{
+	(void)state;
+	struct ir_model models[2];
+	struct ir_map maps[2];
+	struct ir_tree t;
+	make_tree(&t, models, maps);
+	char *big = malloc(PK_IMG_BLOCK + 10);
+	memset(big, 'x', PK_IMG_BLOCK + 9);
+	big[PK_IMG_BLOCK + 9] = '\0';
+	struct ir_event saved = m0_events[1];
+	m0_events[1].long_desc = big;
+	struct pk_img_build_opts o = { .zstd_level = 1 };
+	void *img = NULL;
+	size_t size;
+	struct pk_error err = { 0 };
+	assert_int_equal(pk_image__build(&t, &o, &img, &size, &err), -E2BIG);
+	assert_non_null(strstr(err.msg, "over the"));
+	assert_null(img);
+	m0_events[1] = saved;
+	free(big);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_metrics_and_groups),
 		cmocka_unit_test(test_sharing_and_compression),
 		cmocka_unit_test(test_corrupt_images_refused),
+		cmocka_unit_test(test_too_long_text_refused),
 	};
 	return cmocka_run_group_tests_name("image", tests, NULL, NULL);
 }
