@@ -4,6 +4,8 @@
 set -eu
 B=${1:-build}
 P=$B/pmukit
+echo "== pmukit stat: a workload counted for real (software events; this VM has no hardware PMU)"
+$P stat -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; seq 1 100000 | sort -rn > /dev/null'
 echo "== pmukit: tables compiled from $(cat "$B/.events-dir" 2>/dev/null || echo build/arch)"
 n=$($P list --json --all --cpuid skylake | grep -c '"kind": "event"' || true)
 m=$($P list --json --all --cpuid skylake | grep -c '"kind": "metric"' || true)

@@ -56,5 +56,6 @@ int cli_columns(void);
 int cmd_list(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
 
 #endif

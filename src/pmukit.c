@@ -15,6 +15,7 @@ static const struct {
 	{ "list", cmd_list, "list events and metrics (perf list)" },
 	{ "explain", cmd_explain, "show the perf_event_attr of event specifications, and their meaning" },
 	{ "check", cmd_check, "machine checks: user-access (userspace counter reads)" },
+	{ "stat", cmd_stat, "run a command and count its events (perf stat)" },
 };
 
 static void usage(FILE *f)

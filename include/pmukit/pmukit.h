@@ -5,11 +5,13 @@
 
 #include <pmukit/error.h>
 #include <pmukit/alias.h>
+#include <pmukit/count.h>
 #include <pmukit/cpuid.h>
 #include <pmukit/events.h>
 #include <pmukit/metric.h>
 #include <pmukit/pmu.h>
 #include <pmukit/selfmon.h>
+#include <pmukit/spec.h>
 #include <pmukit/symbols.h>
 
 #endif

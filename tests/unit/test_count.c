@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_count.c — counting mode (pmukit/count.h): the scaling arithmetic and
+ * read(2) buffer decoding on synthetic buffers, then real software events on
+ * a forked child (this binary re-executed with --touch N, counters enabled at
+ * exec): page-faults of N touched pages within a few percent of N, groups
+ * read with PERF_FORMAT_GROUP, unsupported events marked while the rest count.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <pmukit/count.h>
+#include <pmukit/spec.h>
+
+#define RF_TIMES (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
+
+static void test_scale(void **state)
+{
+	(void)state;
+	assert_true(pk_count__scale(1000, 200, 100) == 2000.0);
+	assert_true(pk_count__scale(1000, 300, 100) == 3000.0);
+	assert_true(pk_count__scale(10, 3, 2) == 15.0);
+	assert_true(pk_count__scale(7, 3, 2) == 10.0);	/* 10.5 truncated, as perf */
+	assert_true(pk_count__scale(1000, 100, 100) == 1000.0);
+	assert_true(pk_count__scale(1000, 0, 0) == 1000.0);
+	assert_true(pk_count__scale(1000, 100, 0) == 1000.0);
+}
+
+static void test_decode_group(void **state)
+{
+	(void)state;
+	uint64_t rf = PERF_FORMAT_GROUP | PERF_FORMAT_ID | RF_TIMES;
+	uint64_t buf[] = { 2, 1000, 250, 40, 0x11, 7, 0x12 };
+	struct pk_count_value v[2];
+
+	assert_int_equal(pk_count__decode(rf, buf, sizeof(buf), 2, v), 0);
+	assert_int_equal(v[0].status, PK_COUNT_OK);
+	assert_int_equal(v[0].raw, 40);
+	assert_true(v[0].scaled == 160.0);
+	assert_true(v[1].scaled == 28.0);
+	assert_true(v[0].percent == 25.0 && v[1].percent == 25.0);
+	assert_int_equal(v[1].enabled, 1000);
+	assert_int_equal(v[1].running, 250);
+	/* wrong group size, short buffer */
+	assert_int_equal(pk_count__decode(rf, buf, sizeof(buf), 3, v), -EINVAL);
+	assert_int_equal(pk_count__decode(rf, buf, sizeof(buf) - 8, 2, v), -EINVAL);
+	/* without ID */
+	uint64_t b2[] = { 2, 500, 500, 3, 4 };
+	assert_int_equal(pk_count__decode(PERF_FORMAT_GROUP | RF_TIMES, b2, sizeof(b2), 2, v), 0);
+	assert_true(v[0].scaled == 3.0 && v[1].scaled == 4.0);
+	assert_true(v[0].percent == 100.0);
+	/* never ran: <not counted>, 0% running */
+	uint64_t b3[] = { 1, 500, 0, 9, 0x11 };
+	assert_int_equal(pk_count__decode(rf, b3, sizeof(b3), 1, v), 0);
+	assert_int_equal(v[0].status, PK_COUNT_NOT_COUNTED);
+	assert_true(v[0].percent == 0.0);
+	assert_true(v[0].scaled == 0.0);
+}
+
+static void test_decode_single(void **state)
+{
+	(void)state;
+	struct pk_count_value v;
+	uint64_t b1[] = { 123, 1000, 500 };
+	assert_int_equal(pk_count__decode(RF_TIMES, b1, sizeof(b1), 1, &v), 0);
+	assert_true(v.scaled == 246.0 && v.percent == 50.0);
+	uint64_t b2[] = { 123, 0x55 };
+	assert_int_equal(pk_count__decode(PERF_FORMAT_ID, b2, sizeof(b2), 1, &v), 0);
+	assert_true(v.scaled == 123.0 && v.percent == 100.0 && v.status == PK_COUNT_OK);
+	uint64_t b3[] = { 123, 1000, 0 };
+	assert_int_equal(pk_count__decode(RF_TIMES, b3, sizeof(b3), 1, &v), 0);
+	assert_int_equal(v.status, PK_COUNT_NOT_COUNTED);
+	assert_int_equal(pk_count__decode(RF_TIMES, b3, 16, 1, &v), -EINVAL);
+	assert_int_equal(pk_count__decode(RF_TIMES, b3, sizeof(b3), 2, &v), -EINVAL);
+}
+
+/* Run this binary with --touch PAGES under counters for SPEC; values into out. */
+static size_t count_touch(const char *spec, long pages, struct pk_count_value *out, size_t max)
+{
+	struct pk_spec_opts so = { .sz = sizeof(so), .mode = PK_SPEC_STAT, .workload = true };
+	struct pk_spec_error serr = { 0 };
+	struct pk_evlist *el = pk_evlist__new();
+	struct pk_counter *c = NULL;
+	struct pk_error err = { 0 };
+	int gp[2];
+	char arg[32];
+
+	assert_non_null(el);
+	assert_int_equal(pk_evlist__add(el, spec, &so, &serr), 0);
+	assert_int_equal(pipe2(gp, O_CLOEXEC), 0);
+	snprintf(arg, sizeof(arg), "%ld", pages);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		char ch;
+		close(gp[1]);
+		if (read(gp[0], &ch, 1) != 1)
+			_exit(126);
+		execl("/proc/self/exe", "test_count", "--touch", arg, (char *)NULL);
+		_exit(127);
+	}
+	close(gp[0]);
+	struct pk_count_opts co = { .sz = sizeof(co), .pid = pid, .cpu = -1 };
+	int ret = pk_counter__open(&c, el, &co, &err);
+	if (ret)
+		print_message("open: %s\n", err.msg);
+	assert_int_equal(ret, 0);
+	assert_int_equal(write(gp[1], "g", 1), 1);
+	close(gp[1]);
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_int_equal(pk_counter__read(c, &err), 0);
+	size_t nr = pk_counter__nr(c);
+	assert_true(nr <= max);
+	for (size_t i = 0; i < nr; i++)
+		assert_int_equal(pk_counter__value(c, i, &out[i]), 0);
+	assert_int_equal(pk_counter__value(c, nr, &out[0]), -EINVAL);
+	pk_counter__close(c);
+	pk_evlist__free(el);
+	return nr;
+}
+
+static void test_page_faults(void **state)
+{
+	(void)state;
+	const long n = 4096;
+	struct pk_count_value base[2], v[2];
+
+	assert_int_equal(count_touch("task-clock,page-faults", 0, base, 2), 2);
+	assert_int_equal(count_touch("task-clock,page-faults", n, v, 2), 2);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(v[i].status, PK_COUNT_OK);
+		assert_true(v[i].running > 0 && v[i].running == v[i].enabled);
+		assert_true(v[i].percent == 100.0);
+	}
+	assert_true(v[0].raw > 0);	/* task-clock, ns */
+	double touched = v[1].scaled - base[1].scaled;
+	print_message("# page-faults: %.0f for %ld pages (%.0f baseline)\n", touched, n,
+		      base[1].scaled);
+	assert_true(touched > n * 0.97 && touched < n * 1.03);
+}
+
+static void test_group(void **state)
+{
+	(void)state;
+	struct pk_count_value v[3];
+
+	assert_int_equal(count_touch("{task-clock,page-faults},context-switches", 256, v, 3), 3);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(v[i].status, PK_COUNT_OK);
+	assert_true(v[0].raw > 0 && v[1].raw >= 256);
+	assert_int_equal(v[0].enabled, v[1].enabled);	/* one group read */
+	assert_int_equal(v[0].running, v[1].running);
+}
+
+static void test_unsupported(void **state)
+{
+	(void)state;
+	struct pk_count_value v[4];
+
+	/* no hardware PMU on these VMs: cycles and its group are <not supported>, the rest count */
+	assert_int_equal(count_touch("cycles,page-faults,{instructions,task-clock}", 16, v, 4), 4);
+	assert_int_equal(v[1].status, PK_COUNT_OK);
+	assert_true(v[1].raw >= 16);
+	assert_true(v[0].status == PK_COUNT_OK || v[0].status == PK_COUNT_NOT_SUPPORTED);
+	if (v[0].status == PK_COUNT_NOT_SUPPORTED) {
+		assert_true(v[0].open_errno == ENOENT || v[0].open_errno == EOPNOTSUPP ||
+			    v[0].open_errno == EINVAL || v[0].open_errno == ENODEV);
+		assert_int_equal(v[2].status, PK_COUNT_NOT_SUPPORTED);
+		assert_int_equal(v[3].status, PK_COUNT_NOT_SUPPORTED);	/* member of a failed leader */
+	}
+}
+
+/* Not instrumented: ASan's shadow checks would fault shadow pages in too (1 per 8). */
+__attribute__((no_sanitize_address)) static int touch(long pages)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	if (pages <= 0)
+		return 0;
+	char *p = mmap(NULL, (size_t)(pages * psz), PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return 1;
+	madvise(p, (size_t)(pages * psz), MADV_NOHUGEPAGE);
+	for (long i = 0; i < pages; i++)
+		((volatile char *)p)[i * psz] = 1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "--touch"))
+		return touch(atol(argv[2]));
+	/* perf_event_open may be unavailable (qemu-user, seccomp): then only the synthetic tests */
+	const struct CMUnitTest always[] = {
+		cmocka_unit_test(test_scale),
+		cmocka_unit_test(test_decode_group),
+		cmocka_unit_test(test_decode_single),
+	};
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_scale),
+		cmocka_unit_test(test_decode_group),
+		cmocka_unit_test(test_decode_single),
+		cmocka_unit_test(test_page_faults),
+		cmocka_unit_test(test_group),
+		cmocka_unit_test(test_unsupported),
+	};
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .size = sizeof(a),
+				     .config = PERF_COUNT_SW_TASK_CLOCK, .disabled = 1 };
+	int fd = (int)syscall(__NR_perf_event_open, &a, 0, -1, -1, 0);
+	if (fd < 0) {
+		printf("# perf_event_open unavailable here: %zu tests need it, not run\n",
+		       sizeof(tests) / sizeof(tests[0]) - sizeof(always) / sizeof(always[0]));
+		return cmocka_run_group_tests_name("count", always, NULL, NULL);
+	}
+	close(fd);
+	return cmocka_run_group_tests_name("count", tests, NULL, NULL);
+}
