@@ -15,6 +15,9 @@
 
 #include <pmukit/count.h>
 
+#include "util/error.h"
+#include "util/sysctl.h"
+
 struct cnt_ev {
 	int fd;				/* -1 when not opened */
 	int open_errno;
@@ -29,32 +32,6 @@ struct pk_counter {
 	uint64_t *buf;			/* read buffer, big enough for the largest group */
 	size_t buf_words;
 };
-
-static void set_err(struct pk_error *err, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err)
-		return;
-	memset(err, 0, sizeof(*err));
-	err->code = code;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-}
-
-static int paranoid_level(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int v = 2;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = 2;
-		fclose(f);
-	}
-	return v;
-}
 
 static bool not_supported(int e)
 {
@@ -164,7 +141,7 @@ int pk_counter__open(struct pk_counter **out, const struct pk_evlist *el,
 	*out = NULL;
 	if (!c || !(c->ev = calloc(nr ? nr : 1, sizeof(*c->ev)))) {
 		free(c);
-		set_err(err, -ENOMEM, "out of memory");
+		pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
 		return -ENOMEM;
 	}
 	c->nr = nr;
@@ -204,17 +181,17 @@ int pk_counter__open(struct pk_counter **out, const struct pk_evlist *el,
 		}
 		const char *name = e->name ? e->name : "event";
 		if (en == EACCES || en == EPERM)
-			set_err(err, -en, "%s: permission denied (kernel.perf_event_paranoid is %d; "
+			pk_error__set(err, -en, NULL, 0, 0, "%s: permission denied (kernel.perf_event_paranoid is %d; "
 				"counting other processes' events needs /proc/sys/kernel/"
 				"perf_event_paranoid <= 2 for user mode, <= 1 for kernel mode, "
-				"<= 0 for CPU-wide, or CAP_PERFMON)", name, paranoid_level());
+				"<= 0 for CPU-wide, or CAP_PERFMON)", name, pk_sysctl__perf_paranoid());
 		else if (en == ESRCH)
-			set_err(err, -en, "%s: no such process %d", name, (int)pid);
+			pk_error__set(err, -en, NULL, 0, 0, "%s: no such process %d", name, (int)pid);
 		else if (en == ENOSYS)
-			set_err(err, -en, "%s: perf_event_open is not available (kernel without "
+			pk_error__set(err, -en, NULL, 0, 0, "%s: perf_event_open is not available (kernel without "
 				"perf events, a seccomp filter, or an emulator)", name);
 		else
-			set_err(err, -en, "%s: perf_event_open: %s", name, strerror(en));
+			pk_error__set(err, -en, NULL, 0, 0, "%s: perf_event_open: %s", name, strerror(en));
 		pk_counter__close(c);
 		return -en;
 	}
@@ -223,7 +200,7 @@ int pk_counter__open(struct pk_counter **out, const struct pk_evlist *el,
 	c->buf = calloc(c->buf_words, sizeof(uint64_t));
 	if (!c->buf) {
 		pk_counter__close(c);
-		set_err(err, -ENOMEM, "out of memory");
+		pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
 		return -ENOMEM;
 	}
 	*out = c;
@@ -243,7 +220,7 @@ int pk_counter__read(struct pk_counter *c, struct pk_error *err)
 		ssize_t n = read(ev->fd, c->buf, c->buf_words * sizeof(uint64_t));
 		if (n < 0) {
 			int en = errno;
-			set_err(err, -en, "read: %s", strerror(en));
+			pk_error__set(err, -en, NULL, 0, 0, "read: %s", strerror(en));
 			return -en;
 		}
 		if (!group) {
@@ -265,7 +242,7 @@ int pk_counter__read(struct pk_counter *c, struct pk_error *err)
 	}
 	return 0;
 short_read:
-	set_err(err, -EIO, "read: unexpected counter data");
+	pk_error__set(err, -EIO, NULL, 0, 0, "read: unexpected counter data");
 	return -EIO;
 }
 

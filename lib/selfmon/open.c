@@ -23,6 +23,9 @@
 #include <pmukit/selfmon.h>
 #include <pmukit/spec.h>
 
+#include "util/error.h"
+#include "util/sysctl.h"
+
 #include "selfmon/selfmon_int.h"
 
 #define READ_FORMAT (PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | \
@@ -35,59 +38,31 @@ const void *selfmon_thread_anchor(void)
 	return &thread_anchor;
 }
 
-static void set_err(struct pk_error *err, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void set_err(struct pk_error *err, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err)
-		return;
-	memset(err, 0, sizeof(*err));
-	err->code = code;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-}
-
-static int paranoid_level(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int v = 2;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = 2;
-		fclose(f);
-	}
-	return v;
-}
-
 static void open_error(struct pk_error *err, const char *name, int e)
 {
 	switch (e) {
 	case EACCES:
 	case EPERM:
-		set_err(err, -e, "%s: permission denied (kernel.perf_event_paranoid is %d; "
+		pk_error__set(err, -e, NULL, 0, 0, "%s: permission denied (kernel.perf_event_paranoid is %d; "
 			"counting your own thread in user mode needs <= 2, kernel mode <= 1, "
-			"or CAP_PERFMON)", name, paranoid_level());
+			"or CAP_PERFMON)", name, pk_sysctl__perf_paranoid());
 		break;
 	case ENOENT:
-		set_err(err, -e, "%s: this machine does not have this event (no such PMU "
+		pk_error__set(err, -e, NULL, 0, 0, "%s: this machine does not have this event (no such PMU "
 			"or generic event here)", name);
 		break;
 	case ENOSYS:
-		set_err(err, -e, "%s: perf_event_open is not available (kernel without "
+		pk_error__set(err, -e, NULL, 0, 0, "%s: perf_event_open is not available (kernel without "
 			"perf events, a seccomp filter, or an emulator)", name);
 		break;
 	case EOPNOTSUPP:
-		set_err(err, -e, "%s: the PMU does not support this configuration", name);
+		pk_error__set(err, -e, NULL, 0, 0, "%s: the PMU does not support this configuration", name);
 		break;
 	case EMFILE:
-		set_err(err, -e, "%s: too many open files", name);
+		pk_error__set(err, -e, NULL, 0, 0, "%s: too many open files", name);
 		break;
 	default:
-		set_err(err, -e, "%s: perf_event_open: %s", name, strerror(e));
+		pk_error__set(err, -e, NULL, 0, 0, "%s: perf_event_open: %s", name, strerror(e));
 		break;
 	}
 }
@@ -189,7 +164,7 @@ static int choose_path(struct pk_selfmon *g, enum pk_selfmon_path want, struct p
 refuse:
 	unmap_all(g);
 	if (want == PK_SELFMON_PATH_USER) {
-		set_err(err, -EOPNOTSUPP, "user page reads impossible: %s", g->reason);
+		pk_error__set(err, -EOPNOTSUPP, NULL, 0, 0, "user page reads impossible: %s", g->reason);
 		return -EOPNOTSUPP;
 	}
 	g->path = PK_SELFMON_PATH_SYSCALL;
@@ -240,7 +215,7 @@ static int open_group(struct pk_selfmon **out, struct perf_event_attr *attrs,
 
 	*out = NULL;
 	if (nr == 0 || nr > SELFMON_MAX_EVENTS) {
-		set_err(err, -EINVAL, "a group has 1 to %d events, not %zu", SELFMON_MAX_EVENTS, nr);
+		pk_error__set(err, -EINVAL, NULL, 0, 0, "a group has 1 to %d events, not %zu", SELFMON_MAX_EVENTS, nr);
 		return -EINVAL;
 	}
 	g = calloc(1, sizeof(*g));
@@ -263,7 +238,7 @@ static int open_group(struct pk_selfmon **out, struct perf_event_attr *attrs,
 
 	if (!g->self) {
 		if (want == PK_SELFMON_PATH_USER) {
-			set_err(err, -EINVAL, "user page reads need the calling thread on any CPU "
+			pk_error__set(err, -EINVAL, NULL, 0, 0, "user page reads need the calling thread on any CPU "
 				"(pid 0, cpu -1), not pid %d cpu %d", pid, cpu);
 			rc = -EINVAL;
 			goto fail;
@@ -274,7 +249,7 @@ static int open_group(struct pk_selfmon **out, struct perf_event_attr *attrs,
 		want = PK_SELFMON_PATH_SYSCALL;
 	} else if (want != PK_SELFMON_PATH_SYSCALL && !g->ops.read_counter) {
 		if (want == PK_SELFMON_PATH_USER) {
-			set_err(err, -EOPNOTSUPP, "no userspace counter-read instruction for this "
+			pk_error__set(err, -EOPNOTSUPP, NULL, 0, 0, "no userspace counter-read instruction for this "
 				"architecture");
 			rc = -EOPNOTSUPP;
 			goto fail;
@@ -289,7 +264,7 @@ static int open_group(struct pk_selfmon **out, struct perf_event_attr *attrs,
 		rc = selfmon_arm64_prepare(attrs, nr, tree, NULL, true, why, sizeof(why));
 		if (rc != SM_ARM64_OK) {
 			if (want == PK_SELFMON_PATH_USER) {
-				set_err(err, -EOPNOTSUPP, "user page reads impossible: %s", why);
+				pk_error__set(err, -EOPNOTSUPP, NULL, 0, 0, "user page reads impossible: %s", why);
 				rc = -EOPNOTSUPP;
 				goto fail;
 			}
@@ -338,7 +313,7 @@ static int open_group(struct pk_selfmon **out, struct perf_event_attr *attrs,
 		}
 		if (ioctl(e->fd, PERF_EVENT_IOC_ID, &e->id) < 0) {
 			rc = -errno;
-			set_err(err, rc, "%s: PERF_EVENT_IOC_ID: %s", e->name, strerror(-rc));
+			pk_error__set(err, rc, NULL, 0, 0, "%s: PERF_EVENT_IOC_ID: %s", e->name, strerror(-rc));
 			goto fail;
 		}
 	}
@@ -356,7 +331,7 @@ static int open_group(struct pk_selfmon **out, struct perf_event_attr *attrs,
 	*out = g;
 	return 0;
 nomem:
-	set_err(err, -ENOMEM, "out of memory");
+	pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
 	rc = -ENOMEM;
 fail:
 	pk_selfmon__close(g);
@@ -388,12 +363,12 @@ int pk_selfmon__open_attrs(struct pk_selfmon **out, const struct perf_event_attr
 	int rc;
 
 	if (!out || (!attrs && nr)) {
-		set_err(err, -EINVAL, "no output or no attrs");
+		pk_error__set(err, -EINVAL, NULL, 0, 0, "no output or no attrs");
 		return -EINVAL;
 	}
 	a = calloc(nr ? nr : 1, sizeof(*a));
 	if (!a) {
-		set_err(err, -ENOMEM, "out of memory");
+		pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
 		return -ENOMEM;
 	}
 	if (nr)
@@ -428,7 +403,7 @@ int pk_selfmon__open(struct pk_selfmon **out, const char *spec,
 	int rc;
 
 	if (!out || !spec) {
-		set_err(err, -EINVAL, "no output or no spec");
+		pk_error__set(err, -EINVAL, NULL, 0, 0, "no output or no spec");
 		return -EINVAL;
 	}
 	*out = NULL;
@@ -444,13 +419,13 @@ int pk_selfmon__open(struct pk_selfmon **out, const char *spec,
 	el = pk_evlist__new();
 	if (!el) {
 		rc = -ENOMEM;
-		set_err(err, rc, "out of memory");
+		pk_error__set(err, rc, NULL, 0, 0, "out of memory");
 		goto out;
 	}
 	rc = pk_evlist__add(el, spec, &so, &serr);
 	if (rc) {
 		char buf[1024];
-		set_err(err, rc, "%s", pk_spec_error__format(&serr, spec, buf, sizeof(buf)));
+		pk_error__set(err, rc, NULL, 0, 0, "%s", pk_spec_error__format(&serr, spec, buf, sizeof(buf)));
 		if (err)
 			err->column = serr.off + 1;
 		goto out;
@@ -460,7 +435,7 @@ int pk_selfmon__open(struct pk_selfmon **out, const char *spec,
 		const struct pk_evsel *s = pk_evlist__evsel(el, i);
 		if (s->pmu && !strcmp(s->pmu, "tool")) {
 			rc = -EINVAL;
-			set_err(err, rc, "%s: a tool event is computed by perf (wall clock, rusage), "
+			pk_error__set(err, rc, NULL, 0, 0, "%s: a tool event is computed by perf (wall clock, rusage), "
 				"not counted by the kernel: it has no place in a counter group",
 				s->name);
 			if (err)
@@ -475,7 +450,7 @@ int pk_selfmon__open(struct pk_selfmon **out, const char *spec,
 	}
 	if (leaders > 1 && !singletons) {
 		rc = -EINVAL;
-		set_err(err, rc, "'%s': a self-monitoring group is one {...} group or events "
+		pk_error__set(err, rc, NULL, 0, 0, "'%s': a self-monitoring group is one {...} group or events "
 			"without braces, not %zu groups", spec, leaders);
 		goto out;
 	}
@@ -484,7 +459,7 @@ int pk_selfmon__open(struct pk_selfmon **out, const char *spec,
 	pmus = calloc(nr ? nr : 1, sizeof(*pmus));
 	if (!attrs || !names || !pmus) {
 		rc = -ENOMEM;
-		set_err(err, rc, "out of memory");
+		pk_error__set(err, rc, NULL, 0, 0, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < nr; i++) {

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "spec/evlist_int.h"
+#include "util/sysctl.h"
 
 /* --- the command's defaults ---------------------------------------------------------- */
 
@@ -374,11 +375,7 @@ bool defaults_paranoid_excludes_kernel(void)
 	if (env && *env) {
 		paranoid = atoi(env);
 	} else {
-		FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-		if (!f || fscanf(f, "%d", &paranoid) != 1)
-			paranoid = 2;	/* the kernel's default */
-		if (f)
-			fclose(f);
+		paranoid = pk_sysctl__perf_paranoid();
 	}
 	if (paranoid <= 1)
 		return false;

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+/* util/sysctl.c — reading the kernel settings in util/sysctl.h. */
+#include "util/sysctl.h"
+
+#include <stdio.h>
+
+int pk_sysctl__perf_paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int v = 2;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 2;
+		fclose(f);
+	}
+	return v;
+}
