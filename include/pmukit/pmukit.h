@@ -6,9 +6,11 @@
 #include <pmukit/error.h>
 #include <pmukit/alias.h>
 #include <pmukit/count.h>
+#include <pmukit/countsfile.h>
 #include <pmukit/cpuid.h>
 #include <pmukit/events.h>
 #include <pmukit/metric.h>
+#include <pmukit/metricgroup.h>
 #include <pmukit/pmu.h>
 #include <pmukit/selfmon.h>
 #include <pmukit/spec.h>
