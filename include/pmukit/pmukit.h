@@ -6,6 +6,7 @@
 #include <pmukit/error.h>
 #include <pmukit/alias.h>
 #include <pmukit/count.h>
+#include <pmukit/cpumap.h>
 #include <pmukit/cpuid.h>
 #include <pmukit/events.h>
 #include <pmukit/metric.h>
@@ -13,5 +14,6 @@
 #include <pmukit/selfmon.h>
 #include <pmukit/spec.h>
 #include <pmukit/symbols.h>
+#include <pmukit/topology.h>
 
 #endif
