@@ -7,6 +7,7 @@
 #include <pmukit/alias.h>
 #include <pmukit/count.h>
 #include <pmukit/countsfile.h>
+#include <pmukit/cpumap.h>
 #include <pmukit/cpuid.h>
 #include <pmukit/events.h>
 #include <pmukit/metric.h>
@@ -15,5 +16,6 @@
 #include <pmukit/selfmon.h>
 #include <pmukit/spec.h>
 #include <pmukit/symbols.h>
+#include <pmukit/topology.h>
 
 #endif

@@ -1,116 +1,33 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * count.c — counting mode over a pk_evlist: perf_event_open per evsel
- * (group members through their leader's fd, in evlist order), reads with
- * the attr's read_format, perf stat's scaling of multiplexed counts, and
- * <not supported>/<not counted> marks.
+ * count.c — counting mode over a pk_evlist: perf_event_open per evsel, CPU
+ * slot and thread slot (group members through their leader's fd on the same
+ * CPU/thread, in evlist order), events placed on CPUs by their PMU, enable/
+ * disable through the group leaders, reads with the attr's read_format
+ * keeping the previous reading for interval deltas. Values: value.c.
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <pmukit/count.h>
 
+#include "count/count_int.h"
 #include "util/error.h"
 #include "util/sysctl.h"
 
-struct cnt_ev {
-	int fd;				/* -1 when not opened */
-	int open_errno;
-	size_t leader;			/* evlist index of its leader */
-	uint64_t read_format;
-	struct pk_count_value v;
-};
-
-struct pk_counter {
-	size_t nr;
-	struct cnt_ev *ev;
-	uint64_t *buf;			/* read buffer, big enough for the largest group */
-	size_t buf_words;
-};
+/* an opts field, or its default when the caller's struct is older (shorter) */
+#define OPT(o, f, dflt) \
+	((o) && (o)->sz >= offsetof(struct pk_count_opts, f) + sizeof((o)->f) ? (o)->f : (dflt))
 
 static bool not_supported(int e)
 {
 	return e == ENOENT || e == EOPNOTSUPP || e == EINVAL || e == ENODEV;
-}
-
-double pk_count__scale(uint64_t raw, uint64_t enabled, uint64_t running)
-{
-	if (!running || running >= enabled)
-		return (double)raw;
-	/* perf_counts_values__scale: truncated to an integer count */
-	return (double)(uint64_t)((double)raw * (double)enabled / (double)running);
-}
-
-static void finish(struct pk_count_value *v, uint64_t rf)
-{
-	bool times = (rf & PERF_FORMAT_TOTAL_TIME_ENABLED) && (rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
-
-	v->status = PK_COUNT_OK;
-	v->scaled = (double)v->raw;
-	v->percent = 100.0;
-	if (!times)
-		return;
-	if (v->running != v->enabled)	/* perf: 100 * run / ena, 100 when equal */
-		v->percent = v->enabled ? 100.0 * (double)v->running / (double)v->enabled : 100.0;
-	if (!v->running) {
-		v->status = PK_COUNT_NOT_COUNTED;
-		v->scaled = 0;
-		return;
-	}
-	v->scaled = pk_count__scale(v->raw, v->enabled, v->running);
-}
-
-int pk_count__decode(uint64_t rf, const void *buf, size_t len, size_t nr,
-		     struct pk_count_value *out)
-{
-	const uint64_t *w = buf;
-	size_t words = len / sizeof(uint64_t), i = 0;
-	uint64_t ena = 0, run = 0;
-	size_t per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
-
-	if (rf & PERF_FORMAT_GROUP) {
-		if (words < 1 || w[0] != nr)
-			return -EINVAL;
-		i = 1;
-	} else if (nr != 1) {
-		return -EINVAL;
-	}
-	if (rf & PERF_FORMAT_GROUP) {
-		size_t need = 1 + !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
-			      !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING) + nr * per;
-		if (words < need)
-			return -EINVAL;
-		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
-			ena = w[i++];
-		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
-			run = w[i++];
-		for (size_t k = 0; k < nr; k++, i += per) {
-			memset(&out[k], 0, sizeof(out[k]));
-			out[k].raw = w[i];
-			out[k].enabled = ena;
-			out[k].running = run;
-			finish(&out[k], rf);
-		}
-		return 0;
-	}
-	/* { value; [enabled]; [running]; [id]; [lost] } */
-	size_t need = 1 + !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
-		      !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING) + per - 1;
-	if (words < need)
-		return -EINVAL;
-	memset(&out[0], 0, sizeof(out[0]));
-	out[0].raw = w[i++];
-	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		out[0].enabled = w[i++];
-	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		out[0].running = w[i++];
-	finish(&out[0], rf);
-	return 0;
 }
 
 static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd)
@@ -118,132 +35,340 @@ static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 	return (int)syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 }
 
+static size_t nr_fds(const struct pk_counter *c)
+{
+	return c->nr_cpus * c->nr_threads;
+}
+
+static void close_ev(struct pk_counter *c, size_t i)
+{
+	struct cnt_ev *ev = &c->ev[i];
+	for (size_t k = 0; ev->fds && k < nr_fds(c); k++) {
+		if (ev->fds[k].fd >= 0)
+			close(ev->fds[k].fd);
+		ev->fds[k].fd = -1;
+	}
+}
+
 void pk_counter__close(struct pk_counter *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->nr; i++)
-		if (c->ev[i].fd >= 0)
-			close(c->ev[i].fd);
+	for (size_t i = 0; i < c->nr; i++) {
+		close_ev(c, i);
+		free(c->ev[i].fds);
+		pk_cpu_map__free(c->ev[i].cpus);
+	}
 	free(c->ev);
+	free(c->cpu);
+	pk_cpu_map__free(c->cpus);
+	free(c->tid);
 	free(c->buf);
+	free(c->vals);
 	free(c);
+}
+
+static void mark_unsupported(struct pk_counter *c, size_t i, int en)
+{
+	close_ev(c, i);
+	c->ev[i].supported = false;
+	c->ev[i].open_errno = en;
+}
+
+/* Where each event goes (counting on map): its PMU's placement, members within their leader's. */
+static int place(struct pk_counter *c, const struct pk_evlist *el, const struct pk_cpu_map *map,
+		 bool cpu_list, const struct pk_pmu_tree *pmus)
+{
+	struct pk_cpu_map *all = pk_cpu_map__dup(NULL);
+	if (!all)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->nr; i++) {
+		const struct pk_evsel *e = pk_evlist__evsel(el, i);
+		struct cnt_ev *ev = &c->ev[i];
+		int r;
+		if (e->pmu && !strcmp(e->pmu, "tool")) {	/* perf computes these once, on CPU 0 */
+			int first = pk_cpu_map__cpu(map, 0);
+			r = pk_cpu_map__new(&first, first >= 0, &ev->cpus);
+		} else {
+			const struct pk_pmu *pmu = pmus && e->pmu ? pk_pmu_tree__find(pmus, e->pmu) : NULL;
+			r = pk_count__event_cpus(pmu, map, cpu_list, &ev->cpus);
+		}
+		if (!r && ev->leader != i) {
+			struct pk_cpu_map *m;
+			if (!(r = pk_cpu_map__intersect(ev->cpus, c->ev[ev->leader].cpus, &m))) {
+				pk_cpu_map__free(ev->cpus);
+				ev->cpus = m;
+			}
+		}
+		struct pk_cpu_map *u = NULL;
+		if (r || (r = pk_cpu_map__merge(all, ev->cpus, &u))) {
+			pk_cpu_map__free(all);
+			return r;
+		}
+		pk_cpu_map__free(all);
+		all = u;
+	}
+	c->cpus = all;
+	c->nr_cpus = pk_cpu_map__nr(all);
+	c->cpu = calloc(c->nr_cpus ? c->nr_cpus : 1, sizeof(int));
+	if (!c->cpu)
+		return -ENOMEM;
+	for (size_t s = 0; s < c->nr_cpus; s++)
+		c->cpu[s] = pk_cpu_map__cpu(all, s);
+	return 0;
+}
+
+/* Is event i opened on CPU slot s? */
+static bool placed(const struct pk_counter *c, size_t i, size_t s)
+{
+	return !c->ev[i].cpus || pk_cpu_map__has(c->ev[i].cpus, c->cpu[s]);
+}
+
+static int open_error(struct pk_error *err, int en, const char *name, int cpu, pid_t tid)
+{
+	char where[64] = "";
+	if (cpu >= 0 && tid >= 0)
+		snprintf(where, sizeof(where), " (CPU %d, thread %d)", cpu, (int)tid);
+	else if (cpu >= 0)
+		snprintf(where, sizeof(where), " on CPU %d", cpu);
+	if (en == EACCES || en == EPERM)
+		return pk_error__set(err, -en, NULL, 0, 0, "%s%s: permission denied (kernel.perf_event_paranoid is %d; "
+			"counting other processes' events needs /proc/sys/kernel/"
+			"perf_event_paranoid <= 2 for user mode, <= 1 for kernel mode, "
+			"<= 0 for CPU-wide, or CAP_PERFMON)", name, where, pk_sysctl__perf_paranoid());
+	if (en == ESRCH)
+		return pk_error__set(err, -en, NULL, 0, 0, "%s: no such process %d", name, (int)tid);
+	if (en == ENOSYS)
+		return pk_error__set(err, -en, NULL, 0, 0, "%s: perf_event_open is not available (kernel without "
+			"perf events, a seccomp filter, or an emulator)", name);
+	return pk_error__set(err, -en, NULL, 0, 0, "%s%s: perf_event_open: %s", name, where, strerror(en));
+}
+
+/* Close thread slot t of every event (it exited before we could open it everywhere). */
+static void drop_thread(struct pk_counter *c, size_t t)
+{
+	for (size_t i = 0; i < c->nr; i++)
+		for (size_t s = 0; c->ev[i].fds && s < c->nr_cpus; s++) {
+			struct cnt_fd *f = cnt_fd(c, i, s, t);
+			if (f->fd >= 0)
+				close(f->fd);
+			f->fd = -1;
+		}
+}
+
+/* Open event i everywhere it goes. 0, or a fatal -errno with err filled. */
+static int open_ev(struct pk_counter *c, size_t i, const struct pk_evsel *e, bool *gone,
+		   struct pk_error *err)
+{
+	struct cnt_ev *ev = &c->ev[i];
+	const char *name = e->name ? e->name : "event";
+
+	for (size_t s = 0; s < c->nr_cpus; s++) {
+		if (!placed(c, i, s))
+			continue;
+		for (size_t t = 0; t < c->nr_threads; t++) {
+			if (gone[t])
+				continue;
+			int group_fd = -1;
+			if (ev->leader != i) {
+				group_fd = cnt_fd(c, ev->leader, s, t)->fd;
+				if (group_fd < 0)
+					continue;
+			}
+			struct perf_event_attr attr = e->attr;
+			int fd = sys_perf_event_open(&attr, c->tid[t], c->cpu[s], group_fd);
+			if (fd >= 0) {
+				cnt_fd(c, i, s, t)->fd = fd;
+				continue;
+			}
+			int en = errno;
+			if (not_supported(en)) {
+				mark_unsupported(c, i, en);
+				return 0;
+			}
+			if (en == ESRCH && c->nr_threads > 1 && c->tid[t] > 0) {
+				gone[t] = true;	/* perf's ignore_missing_thread */
+				drop_thread(c, t);
+				continue;
+			}
+			return open_error(err, en, name, c->cpu[s], c->tid[t]);
+		}
+	}
+	return 0;
 }
 
 int pk_counter__open(struct pk_counter **out, const struct pk_evlist *el,
 		     const struct pk_count_opts *opts, struct pk_error *err)
 {
-	pid_t pid = opts && opts->sz >= offsetof(struct pk_count_opts, cpu) + sizeof(int) ? opts->pid : 0;
-	int cpu = opts && opts->sz >= offsetof(struct pk_count_opts, cpu) + sizeof(int) ? opts->cpu : -1;
+	pid_t pid = OPT(opts, pid, 0);
+	int cpu = OPT(opts, cpu, -1);
+	const struct pk_cpu_map *map = OPT(opts, cpus, NULL);
+	bool cpu_list = OPT(opts, cpu_list, false);
+	const pid_t *tids = OPT(opts, tids, NULL);
+	size_t nr_tids = tids ? OPT(opts, nr_tids, 0) : 0;
+	const struct pk_pmu_tree *pmus = OPT(opts, pmus, NULL);
 	struct pk_counter *c = calloc(1, sizeof(*c));
-	size_t nr = pk_evlist__nr(el), maxg = 1;
+	size_t nr = pk_evlist__nr(el);
+	bool *gone = NULL;
+	int ret = -ENOMEM;
 
 	*out = NULL;
-	if (!c || !(c->ev = calloc(nr ? nr : 1, sizeof(*c->ev)))) {
-		free(c);
-		pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
-		return -ENOMEM;
-	}
+	if (!c || !(c->ev = calloc(nr ? nr : 1, sizeof(*c->ev))))
+		goto oom;
 	c->nr = nr;
-	for (size_t i = 0; i < nr; i++)
-		c->ev[i].fd = -1;
+	c->max_group = 1;
 	for (size_t i = 0; i < nr; i++) {
 		const struct pk_evsel *e = pk_evlist__evsel(el, i);
 		struct cnt_ev *ev = &c->ev[i];
-		struct perf_event_attr attr = e->attr;
-		int group_fd = -1;
-
-		ev->leader = e->leader < nr ? e->leader : i;
-		ev->read_format = attr.read_format;
-		if (e->nr_members > maxg)
-			maxg = e->nr_members;
-		if (ev->leader != i) {
-			struct cnt_ev *l = &c->ev[ev->leader];
-			if (l->fd < 0) {	/* its leader is not here: neither is it */
-				ev->open_errno = l->open_errno;
-				ev->v.status = PK_COUNT_NOT_SUPPORTED;
-				ev->v.open_errno = l->open_errno;
-				ev->v.percent = 100.0;
-				continue;
-			}
-			group_fd = l->fd;
-		}
-		ev->fd = sys_perf_event_open(&attr, pid, cpu, group_fd);
-		if (ev->fd >= 0)
-			continue;
-		int en = errno;
-		if (not_supported(en)) {
-			ev->open_errno = en;
-			ev->v.status = PK_COUNT_NOT_SUPPORTED;
-			ev->v.open_errno = en;
-			ev->v.percent = 100.0;
-			continue;
-		}
-		const char *name = e->name ? e->name : "event";
-		if (en == EACCES || en == EPERM)
-			pk_error__set(err, -en, NULL, 0, 0, "%s: permission denied (kernel.perf_event_paranoid is %d; "
-				"counting other processes' events needs /proc/sys/kernel/"
-				"perf_event_paranoid <= 2 for user mode, <= 1 for kernel mode, "
-				"<= 0 for CPU-wide, or CAP_PERFMON)", name, pk_sysctl__perf_paranoid());
-		else if (en == ESRCH)
-			pk_error__set(err, -en, NULL, 0, 0, "%s: no such process %d", name, (int)pid);
-		else if (en == ENOSYS)
-			pk_error__set(err, -en, NULL, 0, 0, "%s: perf_event_open is not available (kernel without "
-				"perf events, a seccomp filter, or an emulator)", name);
-		else
-			pk_error__set(err, -en, NULL, 0, 0, "%s: perf_event_open: %s", name, strerror(en));
-		pk_counter__close(c);
-		return -en;
+		ev->name = e->name;
+		ev->leader = e->leader < i ? e->leader : i;	/* leaders come first */
+		ev->read_format = e->attr.read_format;
+		ev->supported = true;
+		if (e->nr_members > c->max_group)
+			c->max_group = e->nr_members;
 	}
-	/* group read: nr, enabled, running, lost? then { value, id, lost } per member */
-	c->buf_words = 3 + maxg * 3;
-	c->buf = calloc(c->buf_words, sizeof(uint64_t));
-	if (!c->buf) {
-		pk_counter__close(c);
-		pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
-		return -ENOMEM;
+	/* thread slots */
+	c->nr_threads = nr_tids ? nr_tids : 1;
+	if (!(c->tid = calloc(c->nr_threads, sizeof(pid_t))) || !(gone = calloc(c->nr_threads, 1)))
+		goto oom;
+	if (nr_tids)
+		memcpy(c->tid, tids, nr_tids * sizeof(pid_t));
+	else
+		c->tid[0] = map ? -1 : pid;
+	/* CPU slots */
+	if (map) {
+		if ((ret = place(c, el, map, cpu_list, pmus)))
+			goto oom;
+	} else {
+		c->nr_cpus = 1;
+		if (!(c->cpu = calloc(1, sizeof(int))))
+			goto oom;
+		c->cpu[0] = cpu;
 	}
+	for (size_t i = 0; i < nr; i++) {
+		struct cnt_ev *ev = &c->ev[i];
+		if (!(ev->fds = malloc((nr_fds(c) ? nr_fds(c) : 1) * sizeof(*ev->fds))))
+			goto oom;
+		for (size_t k = 0; k < nr_fds(c); k++)
+			ev->fds[k] = (struct cnt_fd){ .fd = -1 };
+	}
+	for (size_t i = 0; i < nr; i++) {
+		struct cnt_ev *ev = &c->ev[i];
+		if (ev->leader != i && !c->ev[ev->leader].supported) {
+			/* its leader is not here: neither is it */
+			mark_unsupported(c, i, c->ev[ev->leader].open_errno);
+			continue;
+		}
+		if (ev->cpus && !pk_cpu_map__nr(ev->cpus)) {	/* none of its PMU's CPUs */
+			mark_unsupported(c, i, ENODEV);
+			continue;
+		}
+		if ((ret = open_ev(c, i, pk_evlist__evsel(el, i), gone, err)))
+			goto fail;
+	}
+	bool any = false;
+	for (size_t t = 0; t < c->nr_threads; t++)
+		any |= !gone[t];
+	if (!any) {
+		ret = pk_error__set(err, -ESRCH, NULL, 0, 0, "no such process: every thread exited");
+		goto fail;
+	}
+	/* group read: nr, enabled, running, then { value, id, lost } per member */
+	c->buf_words = 3 + c->max_group * 3;
+	if (!(c->buf = calloc(c->buf_words, sizeof(uint64_t))) ||
+	    !(c->vals = calloc(c->max_group, sizeof(*c->vals))))
+		goto oom;
+	free(gone);
 	*out = c;
 	return 0;
+oom:
+	ret = pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
+fail:
+	free(gone);
+	pk_counter__close(c);
+	return ret;
+}
+
+static int ioctl_leaders(struct pk_counter *c, unsigned long req, const char *what,
+			 struct pk_error *err)
+{
+	for (size_t i = 0; c && i < c->nr; i++) {
+		if (c->ev[i].leader != i || !c->ev[i].supported)
+			continue;
+		for (size_t k = 0; k < nr_fds(c); k++) {
+			int fd = c->ev[i].fds[k].fd;
+			if (fd >= 0 && ioctl(fd, req, 0) < 0) {
+				int en = errno;
+				return pk_error__set(err, -en, NULL, 0, 0, "%s: %s: %s",
+						     c->ev[i].name ? c->ev[i].name : "event", what,
+						     strerror(en));
+			}
+		}
+	}
+	return 0;
+}
+
+int pk_counter__enable(struct pk_counter *c, struct pk_error *err)
+{
+	return ioctl_leaders(c, PERF_EVENT_IOC_ENABLE, "enable", err);
+}
+
+int pk_counter__disable(struct pk_counter *c, struct pk_error *err)
+{
+	return ioctl_leaders(c, PERF_EVENT_IOC_DISABLE, "disable", err);
+}
+
+static void store(struct cnt_fd *f, const struct pk_count_value *v)
+{
+	memcpy(f->prev, f->cur, sizeof(f->cur));
+	f->cur[0] = v->raw;
+	f->cur[1] = v->enabled;
+	f->cur[2] = v->running;
 }
 
 int pk_counter__read(struct pk_counter *c, struct pk_error *err)
 {
-	struct pk_count_value vals[64];
-
 	for (size_t i = 0; i < c->nr; i++) {
 		struct cnt_ev *ev = &c->ev[i];
 		bool group = ev->read_format & PERF_FORMAT_GROUP;
 
-		if (ev->fd < 0 || (group && ev->leader != i))
+		if (!ev->supported || (group && ev->leader != i))
 			continue;
-		ssize_t n = read(ev->fd, c->buf, c->buf_words * sizeof(uint64_t));
-		if (n < 0) {
-			int en = errno;
-			pk_error__set(err, -en, NULL, 0, 0, "read: %s", strerror(en));
-			return -en;
-		}
-		if (!group) {
-			if (pk_count__decode(ev->read_format, c->buf, (size_t)n, 1, &ev->v))
-				goto short_read;
-			continue;
-		}
-		/* the opened members, in open order, follow their leader */
-		size_t nr = (size_t)c->buf[0], k = 0;
-		if (n < 8 || nr > sizeof(vals) / sizeof(vals[0]) ||
-		    pk_count__decode(ev->read_format, c->buf, (size_t)n, nr, vals))
-			goto short_read;
-		for (size_t j = i; j < c->nr && k < nr; j++) {
-			struct cnt_ev *m = &c->ev[j];
-			if (m->leader != i || m->fd < 0)
-				continue;
-			m->v = vals[k++];
-		}
+		for (size_t s = 0; s < c->nr_cpus; s++)
+			for (size_t t = 0; t < c->nr_threads; t++) {
+				struct cnt_fd *f = cnt_fd(c, i, s, t);
+				if (f->fd < 0)
+					continue;
+				ssize_t n = read(f->fd, c->buf, c->buf_words * sizeof(uint64_t));
+				if (n < 0) {
+					int en = errno;
+					return pk_error__set(err, -en, NULL, 0, 0, "read: %s", strerror(en));
+				}
+				if (!group) {
+					struct pk_count_value v;
+					if (pk_count__decode(ev->read_format, c->buf, (size_t)n, 1, &v))
+						goto short_read;
+					store(f, &v);
+					continue;
+				}
+				/* the members opened here, in open order, follow their leader */
+				size_t nr = n >= 8 ? (size_t)c->buf[0] : 0, k = 0;
+				if (!nr || nr > c->max_group ||
+				    pk_count__decode(ev->read_format, c->buf, (size_t)n, nr, c->vals))
+					goto short_read;
+				for (size_t j = i; j < c->nr && k < nr; j++) {
+					struct cnt_fd *m = cnt_fd(c, j, s, t);
+					if (c->ev[j].leader != i || m->fd < 0)
+						continue;
+					store(m, &c->vals[k++]);
+				}
+				if (k != nr)
+					goto short_read;
+			}
 	}
 	return 0;
 short_read:
-	pk_error__set(err, -EIO, NULL, 0, 0, "read: unexpected counter data");
-	return -EIO;
+	return pk_error__set(err, -EIO, NULL, 0, 0, "read: unexpected counter data");
 }
 
 size_t pk_counter__nr(const struct pk_counter *c)
@@ -251,10 +376,32 @@ size_t pk_counter__nr(const struct pk_counter *c)
 	return c ? c->nr : 0;
 }
 
-int pk_counter__value(const struct pk_counter *c, size_t idx, struct pk_count_value *v)
+size_t pk_counter__nr_cpus(const struct pk_counter *c)
 {
-	if (!c || idx >= c->nr)
-		return -EINVAL;
-	*v = c->ev[idx].v;
-	return 0;
+	return c ? c->nr_cpus : 0;
+}
+
+int pk_counter__cpu(const struct pk_counter *c, size_t slot)
+{
+	return c && slot < c->nr_cpus ? c->cpu[slot] : -1;
+}
+
+const struct pk_cpu_map *pk_counter__cpus(const struct pk_counter *c)
+{
+	return c ? c->cpus : NULL;
+}
+
+const struct pk_cpu_map *pk_counter__event_cpus(const struct pk_counter *c, size_t idx)
+{
+	return c && idx < c->nr ? c->ev[idx].cpus : NULL;
+}
+
+size_t pk_counter__nr_threads(const struct pk_counter *c)
+{
+	return c ? c->nr_threads : 0;
+}
+
+pid_t pk_counter__thread(const struct pk_counter *c, size_t slot)
+{
+	return c && slot < c->nr_threads ? c->tid[slot] : -1;
 }

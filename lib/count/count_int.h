@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/* count/count_int.h — helpers shared by the files of lib/count (not public). */
+#ifndef PMUKIT_COUNT_INT_H
+#define PMUKIT_COUNT_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <pmukit/count.h>
+#include <pmukit/cpumap.h>
+#include <pmukit/error.h>
+
+/* One fd of an event: its CPU slot x thread slot, and its last two cumulative readings. */
+struct cnt_fd {
+	int fd;				/* -1: not opened there */
+	uint64_t cur[3], prev[3];	/* value, enabled, running */
+};
+
+struct cnt_ev {
+	const char *name;
+	size_t leader;			/* evlist index of its leader */
+	uint64_t read_format;
+	bool supported;
+	int open_errno;			/* not supported: the errno */
+	struct pk_cpu_map *cpus;	/* placement when counting on CPUs, else NULL */
+	struct cnt_fd *fds;		/* [cpu_slot * nr_threads + thread_slot] */
+};
+
+struct pk_counter {
+	size_t nr;
+	struct cnt_ev *ev;
+	size_t nr_cpus;
+	int *cpu;			/* CPU of each slot */
+	struct pk_cpu_map *cpus;	/* the slots as a map; NULL per task */
+	size_t nr_threads;
+	pid_t *tid;			/* thread of each slot */
+	uint64_t *buf;			/* read buffer, big enough for the largest group */
+	size_t buf_words;
+	struct pk_count_value *vals;	/* decoded group, max_group entries */
+	size_t max_group;
+};
+
+static inline struct cnt_fd *cnt_fd(const struct pk_counter *c, size_t ev, size_t cpu_slot,
+				    size_t thread_slot)
+{
+	return &c->ev[ev].fds[cpu_slot * c->nr_threads + thread_slot];
+}
+
+/* pk_cpu_map__parse with file (or NULL) named in err. */
+int pk_cpu_map_parse_in(const char *s, const char *file, struct pk_cpu_map **out,
+			struct pk_error *err);
+/* Read at most len - 1 bytes of a small file into buf, terminated: the length or -errno. */
+int pk_count_read_small(const char *path, char *buf, size_t len);
+/* 1 when path is a directory, 0 when it is something else or absent, -errno on other errors. */
+int pk_count_is_dir(const char *path);
+
+#endif
