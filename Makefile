@@ -22,7 +22,7 @@ OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-overlength-strings
 BASEFLAGS := -std=c11 -D_GNU_SOURCE -fPIC -MMD -MP $(WARN) -Iinclude -Ilib $(SANFLAGS)
-LDLIBS   := -ljson-c -lzstd -lpthread
+LDLIBS   := -ljson-c -lzstd -lpthread -lm
 LDFLAGS  += $(SANFLAGS)
 
 # Vendor JSON: extracted once from Debian's linux-source-6.12 into build/arch.

@@ -1,351 +1,341 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd-stat.c — `pmukit stat`: fork a command, count its events (enabled at
- * exec), print perf stat's text or CSV output, return the command's status.
+ * cmd-stat.c — `pmukit stat`: perf stat's options; count a command, CPUs or
+ * tasks (stat-live.c), or read counts saved by -j (--counts, stat-counts.c);
+ * print them (stat-print.c) with -M metrics and TopDown (stat-metrics.c).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <locale.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <pmukit/count.h>
 #include <pmukit/spec.h>
 
 #include "cli.h"
+#include "stat-live.h"
+#include "stat-metrics.h"
+#include "stat.h"
 
 #define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults," \
 		       "cycles,instructions,branches,branch-misses"
 
-struct stat_opts {
-	const char **specs;
-	size_t nr_specs;
-	const char *sep;	/* -x: CSV separator, NULL for text */
-};
-
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: pmukit stat [options] [--] COMMAND [ARGS]\n"
-		"Run COMMAND and count its events, as perf stat does.\n\n"
+		"usage: pmukit stat [options] [--] [COMMAND [ARGS]]\n"
+		"Count events of COMMAND, of CPUs or of running tasks, as perf stat does.\n\n"
 		"  -e, --event SPEC      event specification, perf syntax (repeatable); default:\n"
 		"                        " DEFAULT_EVENTS "\n"
-		"  -x, --field-separator SEP  CSV output: value, unit, event, run time,\n"
-		"                        percentage running, metric value, metric unit\n"
+		"  -M, --metrics LIST    metrics or metric groups of the CPU's tables (comma list)\n"
+		"      --topdown         TopDown Level 1 (retiring, bad speculation, frontend and\n"
+		"                        backend bound); --td-level 2 adds Level 2\n"
+		"      --td-level N      TopDown level (1 or 2) with --topdown\n"
+		"      --record-tpebs    retire latency for metrics (TPEBS), where PEBS has it\n"
+		"      --metric-no-group, --metric-no-merge, --metric-no-threshold\n"
+		"                        as perf: no weak groups, no sharing, no thresholds\n"
+		"      --counts FILE     no counting: read counts saved by -j (pmukit's or perf's)\n"
+		"                        and print them with their metrics (-M)\n"
+		"  -a, --all-cpus        every online CPU (system-wide)\n"
+		"  -C, --cpu LIST        these CPUs (\"0-3,6\"), system-wide\n"
+		"  -A, --no-aggr         one line per CPU\n"
+		"      --per-core, --per-die, --per-socket\n"
+		"                        aggregate per core, die or socket (CPU topology)\n"
+		"  -p, --pid PIDS        count running processes (comma list)\n"
+		"  -t, --tid TIDS        count running threads (comma list)\n"
+		"  -i, --no-inherit      do not count child tasks\n"
+		"  -I, --interval-print MS  print the counts of every MS milliseconds\n"
+		"      --interval-count N   stop after N intervals\n"
+		"  -r, --repeat N        run N times, print means and relative standard deviation\n"
+		"  -x, --field-separator SEP  CSV: value, unit, event, run time, percentage\n"
+		"                        running, metric value, metric unit\n"
+		"  -j, --json-output     one JSON object per line\n"
+		"  -B, --big-num         thousands separators (default); --no-big-num: none\n"
+		"  -o, --output FILE     counts to FILE instead of stderr; --append adds to it\n"
 		CLI_ENV_HELP
-		"  -h, --help            this help\n");
+		"  -h, --help            this help\n"
+		"Without COMMAND, -a, -C, -p or -t count until interrupted (Ctrl-C).\n");
 }
 
-static double now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static bool is_task_clock(const struct pk_evsel *e)
-{
-	return e->attr.type == PERF_TYPE_SOFTWARE &&
-	       (e->attr.config == PERF_COUNT_SW_TASK_CLOCK || e->attr.config == PERF_COUNT_SW_CPU_CLOCK);
-}
-
-/* The event name as perf prints it (pk_evsel.name is perf's). */
-static const char *ev_name(const struct pk_evsel *e)
-{
-	return e->name ? e->name : "?";
-}
-
-struct metric {
-	bool have;
-	double val;
-	char unit[32];
+enum {
+	OPT_PER_CORE = 0x200, OPT_PER_SOCKET, OPT_PER_DIE, OPT_INTERVAL_COUNT,
+	OPT_APPEND, OPT_NO_BIG_NUM, OPT_TOPDOWN, OPT_TD_LEVEL, OPT_TPEBS, OPT_NO_GROUP,
+	OPT_NO_MERGE, OPT_NO_THRESHOLD, OPT_COUNTS,
 };
 
-/* perf's shadow metrics for software events: CPUs utilized, and rates per second. */
-static void shadow(const struct pk_evsel *e, const struct pk_count_value *v, double task_clock_ns,
-		   double elapsed_ns, struct metric *m)
+static int parse_number(const char *opt, const char *arg, double min, double *out)
 {
-	memset(m, 0, sizeof(*m));
-	if (v->status != PK_COUNT_OK)
-		return;
-	if (is_task_clock(e)) {
-		if (elapsed_ns > 0) {
-			m->have = true;
-			m->val = v->scaled / elapsed_ns;
-			snprintf(m->unit, sizeof(m->unit), "CPUs utilized");
-		}
-		return;
-	}
-	if (task_clock_ns <= 0)
-		return;
-	double rate = v->scaled / task_clock_ns * 1e9;
-	const char *prefix = "";
-	if (rate >= 1e9) {
-		rate /= 1e9;
-		prefix = "G";
-	} else if (rate >= 1e6) {
-		rate /= 1e6;
-		prefix = "M";
-	} else if (rate >= 1e3) {
-		rate /= 1e3;
-		prefix = "K";
-	}
-	m->have = true;
-	m->val = rate;
-	snprintf(m->unit, sizeof(m->unit), "%s/sec", prefix);
-}
-
-static void print_text(FILE *f, const struct pk_evsel *e, const struct pk_count_value *v,
-		       const struct metric *m)
-{
-	const char *unit = is_task_clock(e) ? "msec" : "";
-
-	if (v->status == PK_COUNT_NOT_SUPPORTED)
-		fprintf(f, "%18s %-4s ", "<not supported>", "");
-	else if (v->status == PK_COUNT_NOT_COUNTED)
-		fprintf(f, "%18s %-4s ", "<not counted>", "");
-	else if (is_task_clock(e))
-		fprintf(f, "%'18.2f %-4s ", v->scaled / 1e6, unit);
-	else
-		fprintf(f, "%'18.0f %-4s ", v->scaled, unit);
-	fprintf(f, "%-32s", ev_name(e));
-	if (m->have)
-		fprintf(f, " # %8.3f %-23s", m->val, m->unit);
-	else if (v->status == PK_COUNT_OK)
-		fprintf(f, "%-35s", "");
-	else
-		fprintf(f, "%28s", "");
-	if (v->status == PK_COUNT_OK && v->running < v->enabled)
-		fprintf(f, "  (%.2f%%)", v->percent);
-	fputc('\n', f);
-}
-
-static void print_csv(FILE *f, const char *sep, const struct pk_evsel *e,
-		      const struct pk_count_value *v, const struct metric *m)
-{
-	if (v->status == PK_COUNT_NOT_SUPPORTED)
-		fprintf(f, "<not supported>%s", sep);
-	else if (v->status == PK_COUNT_NOT_COUNTED)
-		fprintf(f, "<not counted>%s", sep);
-	else if (is_task_clock(e))
-		fprintf(f, "%.2f%s", v->scaled / 1e6, sep);
-	else
-		fprintf(f, "%.0f%s", v->scaled, sep);
-	fprintf(f, "%s%s%s%s", is_task_clock(e) ? "msec" : "", sep, ev_name(e), sep);
-	fprintf(f, "%llu%s%.2f%s", (unsigned long long)v->running, sep, v->percent, sep);
-	if (m->have)
-		fprintf(f, "%.3f%s%s", m->val, sep, m->unit);
-	else
-		fprintf(f, "%s", sep);
-	fputc('\n', f);
-}
-
-static void command_text(const char **argv, char *buf, size_t len)
-{
-	size_t o = 0;
-	buf[0] = '\0';
-	for (size_t i = 0; argv[i] && o + 1 < len; i++) {
-		int w = snprintf(buf + o, len - o, "%s%s", i ? " " : "", argv[i]);
-		if (w < 0)
-			break;
-		o += (size_t)w;
-	}
-}
-
-/* Fork argv; the child waits for a byte on *go before exec. Returns the pid or -1. */
-static pid_t fork_workload(char **argv, int *go, int *status_fd)
-{
-	int gp[2], sp[2];
-	if (pipe2(gp, O_CLOEXEC))
-		return -1;
-	if (pipe2(sp, O_CLOEXEC)) {
-		close(gp[0]);
-		close(gp[1]);
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (errno || end == arg || *end || v < min) {
+		fprintf(stderr, "pmukit stat: %s: invalid value '%s'\n", opt, arg);
 		return -1;
 	}
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(gp[0]); close(gp[1]); close(sp[0]); close(sp[1]);
-		return -1;
-	}
-	if (!pid) {
-		char c;
-		close(gp[1]);
-		close(sp[0]);
-		if (read(gp[0], &c, 1) != 1)
-			_exit(127);	/* the parent gave up */
-		execvp(argv[0], argv);
-		int e = errno;
-		if (write(sp[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(gp[0]);
-	close(sp[1]);
-	*go = gp[1];
-	*status_fd = sp[0];
-	return pid;
+	*out = v;
+	return 0;
 }
 
-int cmd_stat(int argc, char **argv)
+static int parse_args(int argc, char **argv, struct stat_config *cfg, struct cli_env *env,
+		      bool *help)
 {
 	static const struct option opts[] = {
 		{ "event", required_argument, NULL, 'e' },
+		{ "metrics", required_argument, NULL, 'M' },
+		{ "topdown", no_argument, NULL, OPT_TOPDOWN },
+		{ "td-level", required_argument, NULL, OPT_TD_LEVEL },
+		{ "record-tpebs", no_argument, NULL, OPT_TPEBS },
+		{ "metric-no-group", no_argument, NULL, OPT_NO_GROUP },
+		{ "metric-no-merge", no_argument, NULL, OPT_NO_MERGE },
+		{ "metric-no-threshold", no_argument, NULL, OPT_NO_THRESHOLD },
+		{ "counts", required_argument, NULL, OPT_COUNTS },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "no-aggr", no_argument, NULL, 'A' },
+		{ "per-core", no_argument, NULL, OPT_PER_CORE },
+		{ "per-die", no_argument, NULL, OPT_PER_DIE },
+		{ "per-socket", no_argument, NULL, OPT_PER_SOCKET },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "no-inherit", no_argument, NULL, 'i' },
+		{ "interval-print", required_argument, NULL, 'I' },
+		{ "interval-count", required_argument, NULL, OPT_INTERVAL_COUNT },
+		{ "repeat", required_argument, NULL, 'r' },
 		{ "field-separator", required_argument, NULL, 'x' },
+		{ "json-output", no_argument, NULL, 'j' },
+		{ "big-num", no_argument, NULL, 'B' },
+		{ "no-big-num", no_argument, NULL, OPT_NO_BIG_NUM },
+		{ "output", required_argument, NULL, 'o' },
+		{ "append", no_argument, NULL, OPT_APPEND },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_ENV_OPTIONS,
 		{ 0 },
 	};
-	struct stat_opts o = { 0 };
-	struct pk_spec_opts so = { .sz = sizeof(so), .mode = PK_SPEC_STAT, .workload = true };
+	double d;
+	int c;
+
+	/* '+': options stop at the command */
+	while ((c = getopt_long(argc, argv, "+e:M:aC:Ap:t:iI:r:x:jBo:h", opts, NULL)) != -1) {
+		if (cli_env__option(env, c, optarg))
+			continue;
+		switch (c) {
+		case 'e': cfg->specs[cfg->nr_specs++] = optarg; break;
+		case 'M': cfg->metrics = optarg; break;
+		case OPT_TOPDOWN: if (!cfg->topdown_level) cfg->topdown_level = 1; break;
+		case OPT_TD_LEVEL:
+			if (parse_number("--td-level", optarg, 1, &d))
+				return -1;
+			if (d != 1 && d != 2) {
+				fprintf(stderr, "pmukit stat: --td-level: 1 or 2, not '%s'\n", optarg);
+				return -1;
+			}
+			cfg->topdown_level = (int)d;
+			break;
+		case OPT_TPEBS: cfg->record_tpebs = true; break;
+		case OPT_NO_GROUP: cfg->metric_no_group = true; break;
+		case OPT_NO_MERGE: cfg->metric_no_merge = true; break;
+		case OPT_NO_THRESHOLD: cfg->metric_no_threshold = true; break;
+		case OPT_COUNTS: cfg->counts_path = optarg; break;
+		case 'a': cfg->system_wide = true; break;
+		case 'C': cfg->cpu_list = optarg; break;
+		case 'A': cfg->aggr = STAT_AGGR_CPU; break;
+		case OPT_PER_CORE: cfg->aggr = STAT_AGGR_CORE; break;
+		case OPT_PER_DIE: cfg->aggr = STAT_AGGR_DIE; break;
+		case OPT_PER_SOCKET: cfg->aggr = STAT_AGGR_SOCKET; break;
+		case 'p': cfg->pid_list = optarg; break;
+		case 't': cfg->tid_list = optarg; break;
+		case 'i': cfg->no_inherit = true; break;
+		case 'I':
+			if (parse_number("-I", optarg, 1, &cfg->interval_ms))
+				return -1;
+			if (cfg->interval_ms < 10) {
+				fprintf(stderr, "pmukit stat: -I: at least 10 ms, as perf\n");
+				return -1;
+			}
+			break;
+		case OPT_INTERVAL_COUNT:
+			if (parse_number("--interval-count", optarg, 1, &d))
+				return -1;
+			cfg->interval_count = (unsigned)d;
+			break;
+		case 'r':
+			if (parse_number("-r", optarg, 1, &d) || d > 1e6)
+				return -1;
+			cfg->runs = (int)d;
+			break;
+		case 'x': cfg->sep = optarg; break;
+		case 'j': cfg->json = true; break;
+		case 'B': cfg->big_num = true; break;
+		case OPT_NO_BIG_NUM: cfg->big_num = false; break;
+		case 'o': cfg->output_path = optarg; break;
+		case OPT_APPEND: cfg->append = true; break;
+		case 'h': *help = true; return 0;
+		default: usage(stderr); return -1;
+		}
+	}
+	if (optind < argc)
+		cfg->argv = argv + optind;
+	return 0;
+}
+
+/* Combinations perf refuses, with its reasons. */
+static int check_args(const struct stat_config *cfg)
+{
+	const char *why = NULL;
+
+	if (cfg->sep && cfg->json)
+		why = "-x and -j cannot be used together";
+	else if (cfg->interval_ms > 0 && cfg->runs > 1)
+		why = "--interval-print and --repeat cannot be used together";
+	else if (cfg->interval_count && cfg->interval_ms <= 0)
+		why = "--interval-count needs --interval-print";
+	else if (cfg->append && !cfg->output_path)
+		why = "--append needs --output";
+	else if ((cfg->pid_list || cfg->tid_list) && (cfg->system_wide || cfg->cpu_list))
+		why = "-p/-t and -a/-C cannot be used together";
+	else if (cfg->aggr != STAT_AGGR_GLOBAL && !cfg->system_wide && !cfg->cpu_list &&
+		 !cfg->counts_path)
+		why = "-A, --per-core, --per-die and --per-socket need -a or -C";
+	else if (cfg->counts_path && (cfg->argv || cfg->system_wide || cfg->cpu_list ||
+				      cfg->pid_list || cfg->tid_list || cfg->runs > 1 ||
+				      cfg->interval_ms > 0))
+		why = "--counts reads saved counts: no command, target, -r or -I";
+	else if (!cfg->argv && !cfg->counts_path && !cfg->system_wide && !cfg->cpu_list &&
+		 !cfg->pid_list && !cfg->tid_list)
+		why = "no command given (and no -a, -C, -p or -t)";
+	if (!why)
+		return 0;
+	fprintf(stderr, "pmukit stat: %s\n", why);
+	return -1;
+}
+
+static FILE *open_output(const struct stat_config *cfg)
+{
+	if (!cfg->output_path)
+		return stderr;	/* perf stat prints on stderr */
+	FILE *f = fopen(cfg->output_path, cfg->append ? "a" : "w");
+	if (!f) {
+		fprintf(stderr, "pmukit stat: %s: %s\n", cfg->output_path, strerror(errno));
+		return NULL;
+	}
+	time_t t = time(NULL);
+	fprintf(f, "# started on %s\n", ctime(&t));
+	return f;
+}
+
+static int add_specs(struct pk_evlist *el, const struct stat_config *cfg, struct cli_env *env,
+		     const char *const *specs, size_t nr)
+{
+	struct pk_spec_opts so = {
+		.sz = sizeof(so),
+		.mode = PK_SPEC_STAT,
+		.cat = env->cat,
+		.model = env->have_model ? env->model : PK_NO_MODEL,
+		.pmus = env->pmus,
+		.system_wide = cfg->system_wide || cfg->cpu_list,
+		.no_inherit = cfg->no_inherit,
+		.workload = cfg->argv && !cfg->pid_list && !cfg->tid_list && !cfg->system_wide &&
+			    !cfg->cpu_list,
+	};
+	for (size_t s = 0; s < nr; s++) {
+		struct pk_spec_error err = { 0 };
+		if (pk_evlist__add(el, specs[s], &so, &err)) {
+			char msg[4096];
+			fprintf(stderr, "pmukit stat: invalid event specification\n%s\n",
+				pk_spec_error__format(&err, specs[s], msg, sizeof(msg)));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	struct stat_config cfg = { .runs = 1, .big_num = true };
 	struct cli_env env;
 	struct pk_evlist *el = NULL;
-	struct pk_counter *cnt = NULL;
-	int c, ret = 1;
+	struct stat_metrics *sm = NULL;
+	struct stat_live st = { 0 };
+	bool help = false, live_init = false;
+	int ret = 1;
 
 	cli_env__init(&env);
 	setlocale(LC_NUMERIC, "");	/* thousands separators as the locale has them, as perf */
-	o.specs = calloc((size_t)argc + 1, sizeof(*o.specs));
-	if (!o.specs)
+	cfg.specs = calloc((size_t)argc + 2, sizeof(*cfg.specs));
+	if (!cfg.specs)
 		return 1;
-	/* '+': options stop at the command */
-	while ((c = getopt_long(argc, argv, "+e:x:h", opts, NULL)) != -1) {
-		if (cli_env__option(&env, c, optarg))
-			continue;
-		switch (c) {
-		case 'e': o.specs[o.nr_specs++] = optarg; break;
-		case 'x': o.sep = optarg; break;
-		case 'h': usage(stdout); ret = 0; goto out;
-		default: usage(stderr); goto out;
-		}
-	}
-	if (optind >= argc) {
-		fprintf(stderr, "pmukit stat: no command given\n");
-		usage(stderr);
+	if (parse_args(argc, argv, &cfg, &env, &help))
+		goto out;
+	if (help) {
+		usage(stdout);
+		ret = 0;
 		goto out;
 	}
-	if (!o.nr_specs)
-		o.specs[o.nr_specs++] = DEFAULT_EVENTS;
+	if (check_args(&cfg))
+		goto out;
+	if (!cfg.nr_specs && !cfg.metrics && !cfg.topdown_level && !cfg.counts_path)
+		cfg.specs[cfg.nr_specs++] = DEFAULT_EVENTS;
 	if (cli_env__open(&env, "pmukit stat"))
 		goto out;
-	so.cat = env.cat;
-	so.model = env.have_model ? env.model : PK_NO_MODEL;
-	so.pmus = env.pmus;
+	cfg.out = open_output(&cfg);
+	if (!cfg.out)
+		goto out;
+
+	struct stat_print_opts po = {
+		.out = cfg.out, .aggr = cfg.aggr, .sep = cfg.sep, .json = cfg.json,
+		.interval = cfg.interval_ms > 0, .runs = cfg.runs, .big_num = cfg.big_num,
+		.color = !cfg.sep && !cfg.json && !cfg.output_path && isatty(STDERR_FILENO),
+	};
+	struct stat_printer pr;
+	stat_printer__init(&pr, &po);
+
+	if (stat_metrics__new(&sm, &cfg, &env))
+		goto out;
+	if (cfg.counts_path) {
+		ret = stat_counts__run(&cfg, &env, sm, &pr) ? 1 : 0;
+		goto out;
+	}
+
 	el = pk_evlist__new();
 	if (!el) {
 		fprintf(stderr, "pmukit stat: out of memory\n");
 		goto out;
 	}
-	for (size_t s = 0; s < o.nr_specs; s++) {
-		struct pk_spec_error err = { 0 };
-		if (pk_evlist__add(el, o.specs[s], &so, &err)) {
-			char msg[4096];
-			fprintf(stderr, "pmukit stat: invalid event specification\n%s\n",
-				pk_spec_error__format(&err, o.specs[s], msg, sizeof(msg)));
+	if (add_specs(el, &cfg, &env, cfg.specs, cfg.nr_specs))
+		goto out;
+	if (sm) {
+		size_t first = pk_evlist__nr(el);
+		const char *ms = stat_metrics__spec(sm);
+		if (ms && add_specs(el, &cfg, &env, &ms, 1))
 			goto out;
-		}
+		if (stat_metrics__bind(sm, el, first))
+			goto out;
 	}
-
-	char **cmd = argv + optind;
-	int go = -1, status_fd = -1;
-	pid_t pid = fork_workload(cmd, &go, &status_fd);
-	if (pid < 0) {
-		fprintf(stderr, "pmukit stat: cannot start the workload: %s\n", strerror(errno));
+	if (stat_live__init(&st, &cfg, &env, el))
 		goto out;
-	}
-	struct pk_error perr = { 0 };
-	struct pk_count_opts copts = { .sz = sizeof(copts), .pid = pid, .cpu = -1 };
-	if (pk_counter__open(&cnt, el, &copts, &perr)) {
-		char msg[1024];
-		fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&perr, msg, sizeof(msg)));
-		close(go);	/* the child reads EOF and exits */
-		close(status_fd);
-		waitpid(pid, NULL, 0);
+	live_init = true;
+	if (sm)
+		stat_metrics__attach(sm, &st.frame);
+	char target[1024];
+	stat_live__target(&st, target, sizeof(target));
+	int code;
+	if (stat_live__run(&st, &pr, target, &code))
 		goto out;
-	}
-	/* perf ignores SIGINT while the workload runs: the child gets it, we print */
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
-	sigaction(SIGINT, &ign, &old_int);
-	sigaction(SIGQUIT, &ign, &old_quit);
-	double t0 = now_ns();
-	if (write(go, "g", 1) != 1) {
-		fprintf(stderr, "pmukit stat: cannot start the workload: %s\n", strerror(errno));
-	}
-	close(go);
-	int exec_errno = 0;
-	ssize_t n;
-	do
-		n = read(status_fd, &exec_errno, sizeof(exec_errno));
-	while (n < 0 && errno == EINTR);
-	close(status_fd);
-	int status = 0;
-	struct rusage ru = { 0 };
-	while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
-		;
-	double elapsed = now_ns() - t0;
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGQUIT, &old_quit, NULL);
-	if (n == (ssize_t)sizeof(exec_errno)) {
-		fprintf(stderr, "Workload failed: %s\n", strerror(exec_errno));
-		ret = 255;
-		goto out;
-	}
-	if (pk_counter__read(cnt, &perr)) {
-		char msg[1024];
-		fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&perr, msg, sizeof(msg)));
-		goto out;
-	}
-
-	/* perf stat prints on stderr */
-	FILE *f = stderr;
-	size_t nr = pk_evlist__nr(el);
-	double task_clock = 0;
-	for (size_t i = 0; i < nr; i++) {
-		struct pk_count_value v;
-		pk_counter__value(cnt, i, &v);
-		if (is_task_clock(pk_evlist__evsel(el, i)) && v.status == PK_COUNT_OK && task_clock == 0)
-			task_clock = v.scaled;
-	}
-	if (!o.sep) {
-		char cmdline[1024];
-		command_text((const char **)cmd, cmdline, sizeof(cmdline));
-		fprintf(f, "\n Performance counter stats for '%s':\n\n", cmdline);
-	}
-	for (size_t i = 0; i < nr; i++) {
-		const struct pk_evsel *e = pk_evlist__evsel(el, i);
-		struct pk_count_value v;
-		struct metric m;
-		pk_counter__value(cnt, i, &v);
-		shadow(e, &v, task_clock, elapsed, &m);
-		if (o.sep)
-			print_csv(f, o.sep, e, &v, &m);
-		else
-			print_text(f, e, &v, &m);
-	}
-	if (!o.sep) {
-		fprintf(f, "\n%18.9f seconds time elapsed\n\n", elapsed / 1e9);
-		fprintf(f, "%18.9f seconds user\n", (double)ru.ru_utime.tv_sec +
-			(double)ru.ru_utime.tv_usec / 1e6);
-		fprintf(f, "%18.9f seconds sys\n\n\n", (double)ru.ru_stime.tv_sec +
-			(double)ru.ru_stime.tv_usec / 1e6);
-	}
-	fflush(f);
-	if (WIFEXITED(status))
-		ret = WEXITSTATUS(status);
-	else if (WIFSIGNALED(status))
-		ret = 128 + WTERMSIG(status);
-	else
-		ret = 0;
+	if (cfg.record_tpebs && !cfg.json && !cfg.sep)
+		fprintf(cfg.out, "# --record-tpebs: retire latency not sampled (%s); metrics use "
+			"static values\n", env.pmus && pk_pmu_tree__has_core(env.pmus) ?
+			"pmukit does not sample PEBS retire latency yet" : "no core PMU here");
+	ret = code;
 out:
-	pk_counter__close(cnt);
+	if (live_init)
+		stat_live__fini(&st);
+	stat_metrics__free(sm);
 	pk_evlist__free(el);
-	free(o.specs);
+	if (cfg.out && cfg.out != stderr)
+		fclose(cfg.out);
+	free(cfg.specs);
 	cli_env__close(&env);
 	return ret;
 }

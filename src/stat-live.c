@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stat-live.c — `pmukit stat` counting for real: fork the workload (held
+ * until the counters are open), count it, or every CPU (-a, -C), or running
+ * tasks (-p, -t); print every -I interval, repeat -r times; SIGINT, SIGTERM
+ * and SIGHUP stop counting and print what was counted (a signal sent to
+ * pmukit itself by kill is passed on to the workload).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <pmukit/count.h>
+#include <pmukit/spec.h>
+
+#include "stat-live.h"
+
+/* Signal state: the CLI's, shared with the handlers (the library has none). */
+static volatile sig_atomic_t got_signal;
+static volatile sig_atomic_t child_pid = -1;
+static int wake_pipe[2] = { -1, -1 };
+
+static void on_signal(int sig, siginfo_t *si, void *uc)
+{
+	int saved = errno;
+	(void)uc;
+	if (sig != SIGCHLD) {
+		got_signal = sig;
+		/*
+		 * The terminal signals the whole foreground group (si_code > 0);
+		 * a kill(2) aimed at pmukit alone is passed on to the workload.
+		 */
+		if (child_pid > 0 && si && si->si_code <= 0)
+			kill((pid_t)child_pid, sig);
+	}
+	if (wake_pipe[1] >= 0 && write(wake_pipe[1], "x", 1) < 0) {
+		/* full pipe: a wake-up is pending anyway */
+	}
+	errno = saved;
+}
+
+static const int handled_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD };
+
+static int signals_install(struct sigaction *old)
+{
+	if (wake_pipe[0] < 0 && pipe2(wake_pipe, O_CLOEXEC | O_NONBLOCK))
+		return -1;
+	struct sigaction sa = { .sa_sigaction = on_signal, .sa_flags = SA_SIGINFO | SA_RESTART };
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(handled_signals) / sizeof(handled_signals[0]); i++)
+		sigaction(handled_signals[i], &sa, &old[i]);
+	return 0;
+}
+
+static void signals_restore(const struct sigaction *old)
+{
+	for (size_t i = 0; i < sizeof(handled_signals) / sizeof(handled_signals[0]); i++)
+		sigaction(handled_signals[i], &old[i], NULL);
+}
+
+static void wake_drain(void)
+{
+	char buf[64];
+	while (read(wake_pipe[0], buf, sizeof(buf)) > 0)
+		;
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* Fork argv; the child waits for a byte on *go before exec. Returns the pid or -1. */
+static pid_t fork_workload(char **argv, int *go, int *status_fd)
+{
+	int gp[2], sp[2];
+	if (pipe2(gp, O_CLOEXEC))
+		return -1;
+	if (pipe2(sp, O_CLOEXEC)) {
+		close(gp[0]);
+		close(gp[1]);
+		return -1;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(gp[0]); close(gp[1]); close(sp[0]); close(sp[1]);
+		return -1;
+	}
+	if (!pid) {
+		char c;
+		close(gp[1]);
+		close(sp[0]);
+		/* the workload gets the default dispositions back */
+		for (size_t i = 0; i < sizeof(handled_signals) / sizeof(handled_signals[0]); i++)
+			signal(handled_signals[i], SIG_DFL);
+		if (read(gp[0], &c, 1) != 1)
+			_exit(127);	/* the parent gave up */
+		execvp(argv[0], argv);
+		int e = errno;
+		if (write(sp[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(gp[0]);
+	close(sp[1]);
+	*go = gp[1];
+	*status_fd = sp[0];
+	return pid;
+}
+
+static double tv_s(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
+/* Tool events (duration_time, user_time, system_time) are the command's, not a counter's. */
+static void fill_tools(struct stat_live *st, struct stat_cell *cells, double wall_ns,
+		       const struct rusage *ru)
+{
+	for (size_t e = 0; e < st->nr_ev; e++) {
+		if (!st->tool[e])
+			continue;
+		double v = wall_ns;
+		if (st->tool[e] == 2)
+			v = ru ? tv_s(&ru->ru_utime) * 1e9 : 0;
+		else if (st->tool[e] == 3)
+			v = ru ? tv_s(&ru->ru_stime) * 1e9 : 0;
+		for (size_t id = 0; id < st->nr_ids; id++) {
+			struct stat_cell *c = &cells[id * st->nr_ev + e];
+			*c = (struct stat_cell){ .status = PK_COUNT_OK, .val = id ? 0 : v,
+						 .ena = (uint64_t)wall_ns, .run = (uint64_t)wall_ns };
+		}
+	}
+}
+
+/* ---- one run ---- */
+
+struct run_result {
+	double wall_ns;
+	struct rusage ru;
+	int status;		/* wait status of the workload */
+	bool have_status;
+	int exec_errno;
+	bool stopped;		/* a signal or --interval-count ended it */
+};
+
+static void print_interval(struct stat_live *st, struct stat_printer *pr, double t_s, double wall_ns)
+{
+	stat_live__read(st, true);
+	fill_tools(st, st->cells, wall_ns, NULL);
+	struct stat_frame fr = st->frame;
+	fr.interval = t_s;
+	fr.wall_ns = st->cfg->interval_ms * 1e6;
+	fr.cell = st->cells;
+	fr.seq = ++st->seq;
+	stat_printer__frame(pr, &fr);
+}
+
+static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_result *rr)
+{
+	const struct stat_config *cfg = st->cfg;
+	int go = -1, status_fd = -1;
+	pid_t pid = -1;
+	struct pk_error perr = { 0 };
+	char msg[1024];
+
+	memset(rr, 0, sizeof(*rr));
+	if (cfg->argv) {
+		pid = fork_workload(cfg->argv, &go, &status_fd);
+		if (pid < 0) {
+			fprintf(stderr, "pmukit stat: cannot start the workload: %s\n", strerror(errno));
+			return -1;
+		}
+	}
+	if (stat_live__open(st, pid, &perr)) {
+		fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&perr, msg, sizeof(msg)));
+		if (pid > 0) {
+			close(go);	/* the child reads EOF and exits */
+			close(status_fd);
+			waitpid(pid, NULL, 0);
+		}
+		return -1;
+	}
+	child_pid = pid;
+	double t0 = now_ns();
+	if (st->enable_after_open && pk_counter__enable(st->cnt, &perr))
+		fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&perr, msg, sizeof(msg)));
+	if (pid > 0) {
+		if (write(go, "g", 1) != 1)
+			fprintf(stderr, "pmukit stat: cannot start the workload: %s\n", strerror(errno));
+		close(go);
+		ssize_t n;
+		do
+			n = read(status_fd, &rr->exec_errno, sizeof(rr->exec_errno));
+		while (n < 0 && errno == EINTR);
+		close(status_fd);
+		if (n != (ssize_t)sizeof(rr->exec_errno))
+			rr->exec_errno = 0;
+	}
+	double next = cfg->interval_ms > 0 ? t0 + cfg->interval_ms * 1e6 : 0;
+	unsigned intervals = 0;
+	bool child_done = pid <= 0;
+	while (!rr->exec_errno) {
+		if (pid > 0 && !child_done) {
+			pid_t w = wait4(pid, &rr->status, WNOHANG, &rr->ru);
+			if (w == pid) {
+				child_done = true;
+				rr->have_status = true;
+				break;
+			}
+		}
+		if (pid <= 0 && got_signal) {
+			rr->stopped = true;
+			break;
+		}
+		int timeout = -1;
+		if (next) {
+			double left = next - now_ns();
+			if (left <= 0) {
+				print_interval(st, pr, (now_ns() - t0) / 1e9, cfg->interval_ms * 1e6);
+				next += cfg->interval_ms * 1e6;
+				if (cfg->interval_count && ++intervals >= cfg->interval_count) {
+					rr->stopped = true;
+					break;
+				}
+				continue;
+			}
+			timeout = (int)ceil(left / 1e6);
+		}
+		struct pollfd pfd = { .fd = wake_pipe[0], .events = POLLIN };
+		if (poll(&pfd, 1, timeout) > 0)
+			wake_drain();
+	}
+	double t1 = now_ns();
+	if (st->enable_after_open)
+		pk_counter__disable(st->cnt, &perr);
+	if (pid > 0 && !child_done) {
+		if (!rr->exec_errno && rr->stopped)
+			kill(pid, SIGTERM);	/* --interval-count ran out, as perf */
+		while (wait4(pid, &rr->status, 0, &rr->ru) < 0 && errno == EINTR)
+			;
+		rr->have_status = !rr->exec_errno;
+	}
+	child_pid = -1;
+	rr->wall_ns = t1 - t0;
+	if (rr->exec_errno)
+		return 0;
+	if (cfg->interval_ms > 0) {
+		/* the last, partial interval, as perf prints it */
+		if (!cfg->interval_count || intervals < cfg->interval_count)
+			print_interval(st, pr, (t1 - t0) / 1e9, cfg->interval_ms * 1e6);
+	} else {
+		stat_live__read(st, false);
+	}
+	return 0;
+}
+
+/* ---- repeats ---- */
+
+struct acc {
+	double n, mean, m2;	/* Welford */
+	double ena, run;
+	enum pk_count_status status;
+};
+
+static void acc_add(struct acc *a, const struct stat_cell *c)
+{
+	if (c->status != PK_COUNT_OK) {
+		if (!a->n)
+			a->status = c->status;
+		return;
+	}
+	a->status = PK_COUNT_OK;
+	a->n++;
+	double d = c->val - a->mean;
+	a->mean += d / a->n;
+	a->m2 += d * (c->val - a->mean);
+	a->ena += ((double)c->ena - a->ena) / a->n;
+	a->run += ((double)c->run - a->run) / a->n;
+}
+
+/* perf's noise: the standard error of the mean, relative to the mean, in percent. */
+static double acc_noise(const struct acc *a)
+{
+	if (a->n < 2 || !a->mean)
+		return 0;
+	double sd = sqrt(a->m2 / (a->n - 1) / a->n);
+	return 100.0 * sd / a->mean;
+}
+
+int stat_live__run(struct stat_live *st, struct stat_printer *pr, const char *target, int *exit_code)
+{
+	const struct stat_config *cfg = st->cfg;
+	struct sigaction old[sizeof(handled_signals) / sizeof(handled_signals[0])];
+	size_t cells = st->nr_ev * st->nr_ids;
+	struct acc *acc = calloc(cells, sizeof(*acc));
+	struct acc wall = { 0 };
+	struct run_result rr = { 0 };
+	int ret = -1, runs = 0;
+
+	if (!acc || signals_install(old)) {
+		free(acc);
+		fprintf(stderr, "pmukit stat: %s\n", strerror(errno));
+		return -1;
+	}
+	*exit_code = 0;
+	for (int r = 0; r < cfg->runs; r++) {
+		if (run_once(st, pr, &rr))
+			goto out;
+		if (rr.exec_errno) {
+			fprintf(stderr, "Workload failed: %s\n", strerror(rr.exec_errno));
+			*exit_code = 255;
+			ret = 0;
+			goto out;
+		}
+		runs++;
+		if (cfg->interval_ms <= 0) {
+			fill_tools(st, st->cells, rr.wall_ns, &rr.ru);
+			for (size_t i = 0; i < cells; i++)
+				acc_add(&acc[i], &st->cells[i]);
+			struct stat_cell w = { .status = PK_COUNT_OK, .val = rr.wall_ns };
+			acc_add(&wall, &w);
+		}
+		stat_live__close(st);
+		if (got_signal)
+			break;	/* Ctrl-C: print what was counted so far */
+	}
+	if (cfg->interval_ms <= 0 && runs) {
+		stat_printer__header(pr, target);
+		for (size_t i = 0; i < cells; i++) {
+			struct stat_cell *c = &st->cells[i];
+			*c = (struct stat_cell){ .status = acc[i].status, .val = acc[i].mean,
+						 .ena = (uint64_t)acc[i].ena, .run = (uint64_t)acc[i].run,
+						 .noise = acc_noise(&acc[i]) };
+		}
+		struct stat_frame fr = st->frame;
+		fr.interval = -1;
+		fr.wall_ns = wall.mean;
+		fr.cell = st->cells;
+		fr.seq = ++st->seq;
+		fr.user_ns = tv_s(&rr.ru.ru_utime) * 1e9;
+		fr.sys_ns = tv_s(&rr.ru.ru_stime) * 1e9;
+		stat_printer__frame(pr, &fr);
+		double sd = wall.n > 1 ? sqrt(wall.m2 / (wall.n - 1) / wall.n) : 0;
+		stat_printer__footer(pr, wall.mean / 1e9, sd / 1e9, tv_s(&rr.ru.ru_utime),
+				     tv_s(&rr.ru.ru_stime), st->show_rusage && cfg->runs == 1);
+	}
+	if (rr.have_status) {
+		if (WIFEXITED(rr.status))
+			*exit_code = WEXITSTATUS(rr.status);
+		else if (WIFSIGNALED(rr.status))
+			*exit_code = 128 + WTERMSIG(rr.status);
+	} else if (got_signal) {
+		*exit_code = 128 + got_signal;
+	}
+	ret = 0;
+out:
+	stat_live__close(st);
+	signals_restore(old);
+	free(acc);
+	return ret;
+}

@@ -1,0 +1,569 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stat-print.c — `pmukit stat` output: one frame of counts printed as perf
+ * stat prints it (text, -x CSV, -j JSON), with interval timestamps,
+ * aggregation ids (CPU, core, die, socket, thread), perf's built-in shadow
+ * metrics (CPUs utilized, GHz, insn per cycle, "of all branches", rates),
+ * -M metrics, -r noise and the elapsed/user/sys footer.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <string.h>
+
+#include <linux/perf_event.h>
+
+#include "stat.h"
+
+#define COUNTS_LEN 18
+#define EVNAME_LEN 32
+#define METRIC_LEN 35	/* perf 6.1's (6.12: 38) */
+#define UNIT_WIDTH 4
+
+void stat_printer__init(struct stat_printer *p, const struct stat_print_opts *o)
+{
+	memset(p, 0, sizeof(*p));
+	p->o = *o;
+	if (p->o.runs < 1)
+		p->o.runs = 1;
+}
+
+static bool is_csv(const struct stat_printer *p)
+{
+	return p->o.sep != NULL;
+}
+
+void stat_printer__header(struct stat_printer *p, const char *target)
+{
+	if (is_csv(p) || p->o.json || p->o.interval)
+		return;
+	fprintf(p->o.out, "\n Performance counter stats for %s", target);
+	if (p->o.runs > 1)
+		fprintf(p->o.out, " (%d runs)", p->o.runs);
+	fprintf(p->o.out, ":\n\n");
+}
+
+/*
+ * perf 6.1's text columns: the label's trailing number padded to a width
+ * ("CPU%-7d", "S%d-D%d-C%-8d", "S%d-D%-8d", "S%-5d"), then the CPU count.
+ */
+static int label_pad(enum stat_aggr a)
+{
+	switch (a) {
+	case STAT_AGGR_CPU: return 7;
+	case STAT_AGGR_CORE: return 8;
+	case STAT_AGGR_DIE: return 8;
+	case STAT_AGGR_SOCKET: return 5;
+	default: return 0;
+	}
+}
+
+static void interval_header(struct stat_printer *p, size_t unit_width)
+{
+	FILE *f = p->o.out;
+
+	if (p->nr_interval_prints++ % 26)	/* perf: again after 25 more */
+		return;
+	if (is_csv(p) || p->o.json)
+		return;
+	fprintf(f, "#%15s", "time");
+	switch (p->o.aggr) {
+	case STAT_AGGR_CPU: fprintf(f, " %-10s", "CPU"); break;
+	case STAT_AGGR_CORE: fprintf(f, " %-16scpus", "core"); break;
+	case STAT_AGGR_DIE: fprintf(f, " %-13scpus", "die"); break;
+	case STAT_AGGR_SOCKET: fprintf(f, " %-7scpus", "socket"); break;
+	case STAT_AGGR_THREAD: fprintf(f, " %16s-%-7s", "comm", "pid"); break;
+	case STAT_AGGR_GLOBAL: break;
+	}
+	fprintf(f, " %*s %*s events\n", COUNTS_LEN, "counts", (int)unit_width, "unit");
+}
+
+/* The start of every line: timestamp and aggregation id. */
+static void line_prefix(struct stat_printer *p, const struct stat_frame *fr, const struct stat_id *id)
+{
+	FILE *f = p->o.out;
+	const char *sep = p->o.sep;
+
+	if (p->o.json) {
+		fputc('{', f);
+		if (fr->interval >= 0)
+			fprintf(f, "\"interval\" : %.9f, ", fr->interval);
+		switch (p->o.aggr) {
+		case STAT_AGGR_CPU: fprintf(f, "\"cpu\" : \"%d\", ", id->cpu); break;
+		case STAT_AGGR_CORE:
+			fprintf(f, "\"core\" : \"%s\", \"aggregate-number\" : %d, ", id->label, id->nr);
+			break;
+		case STAT_AGGR_DIE:
+			fprintf(f, "\"die\" : \"%s\", \"aggregate-number\" : %d, ", id->label, id->nr);
+			break;
+		case STAT_AGGR_SOCKET:
+			fprintf(f, "\"socket\" : \"%s\", \"aggregate-number\" : %d, ", id->label, id->nr);
+			break;
+		case STAT_AGGR_THREAD: fprintf(f, "\"thread\" : \"%s\", ", id->label); break;
+		case STAT_AGGR_GLOBAL: break;
+		}
+		return;
+	}
+	if (fr->interval >= 0)
+		fprintf(f, "%16.9f%s", fr->interval, sep ? sep : " ");
+	if (sep) {
+		switch (p->o.aggr) {
+		case STAT_AGGR_CPU:
+		case STAT_AGGR_THREAD:
+			fprintf(f, "%s%s", id->label, sep);
+			break;
+		case STAT_AGGR_CORE:
+		case STAT_AGGR_DIE:
+		case STAT_AGGR_SOCKET:
+			fprintf(f, "%s%s%d%s", id->label, sep, id->nr, sep);
+			break;
+		case STAT_AGGR_GLOBAL: break;
+		}
+		return;
+	}
+	size_t len = strlen(id->label), digits = 0;
+	while (digits < len && isdigit((unsigned char)id->label[len - 1 - digits]))
+		digits++;
+	int pad = label_pad(p->o.aggr) - (int)digits;
+	switch (p->o.aggr) {
+	case STAT_AGGR_CPU:
+		fprintf(f, "%s%*s ", id->label, pad > 0 ? pad : 0, "");
+		break;
+	case STAT_AGGR_THREAD: {
+		const char *dash = strrchr(id->label, '-');
+		int comm = dash ? (int)(dash - id->label) : (int)len;
+		fprintf(f, "%*.*s-%-7s ", 16 > comm ? 16 : comm, comm, id->label, dash ? dash + 1 : "");
+		break;
+	}
+	case STAT_AGGR_CORE:
+	case STAT_AGGR_DIE:
+	case STAT_AGGR_SOCKET:
+		fprintf(f, "%s%*s %4d ", id->label, pad > 0 ? pad : 0, "", id->nr);
+		break;
+	case STAT_AGGR_GLOBAL: break;
+	}
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* ---- shadow metrics (perf's built-in ones) ---- */
+
+/* The value of the first event of KIND in this aggregation id (same PMU unless clocks). */
+static double find_kind(const struct stat_frame *fr, size_t id, const struct stat_ev *self,
+			enum stat_kind kind)
+{
+	for (size_t e = 0; e < fr->nr_ev; e++) {
+		const struct stat_ev *ev = &fr->ev[e];
+		const struct stat_cell *c = stat_frame__cell(fr, id, e);
+
+		if (ev->kind != kind || c->status != PK_COUNT_OK)
+			continue;
+		if (kind != STAT_K_NSECS && self->pmu && ev->pmu && strcmp(self->pmu, ev->pmu))
+			continue;
+		return c->val;
+	}
+	return 0;
+}
+
+static void set_metric(struct stat_metric *m, const char *fmt, double val, const char *label)
+{
+	memset(m, 0, sizeof(*m));
+	m->threshold = -1;
+	m->fmt = fmt;
+	m->val = val;
+	m->valid = fmt != NULL;
+	snprintf(m->label, sizeof(m->label), "%s", label ? label : "");
+}
+
+static size_t ratio(struct stat_metric *m, double num, double den, const char *label)
+{
+	if (num && den)
+		set_metric(m, "%7.2f%%", num / den * 100.0, label);
+	else
+		set_metric(m, NULL, 0, label);
+	return 1;
+}
+
+/*
+ * perf's shadow metrics for event ev in aggregation id: up to 2 (instructions
+ * may add stalled cycles per insn). Returns how many.
+ */
+static size_t shadow(const struct stat_printer *p, const struct stat_frame *fr, size_t id, size_t e,
+		     struct stat_metric *m)
+{
+	const struct stat_ev *ev = &fr->ev[e];
+	double v = stat_frame__cell(fr, id, e)->val;
+	size_t n = 0;
+
+	if (p->o.no_metric_shadow)
+		return 0;
+	switch (ev->kind) {
+	case STAT_K_NSECS: {
+		double wall = fr->wall_ns;
+		if (wall)
+			set_metric(m, "%8.3f", v / (wall * ev->scale * 1e6), "CPUs utilized");
+		else
+			set_metric(m, NULL, 0, "CPUs utilized");
+		return 1;
+	}
+	case STAT_K_CYCLES: {
+		double ns = find_kind(fr, id, ev, STAT_K_NSECS);
+		if (v && ns)
+			set_metric(m, "%8.3f", v / ns, "GHz");
+		else
+			set_metric(m, NULL, 0, "GHz");
+		return 1;
+	}
+	case STAT_K_INSTRUCTIONS: {
+		double cyc = find_kind(fr, id, ev, STAT_K_CYCLES);
+		double fe = find_kind(fr, id, ev, STAT_K_STALLED_FRONT);
+		double be = find_kind(fr, id, ev, STAT_K_STALLED_BACK);
+		double stalled = fe > be ? fe : be;
+		if (cyc)
+			set_metric(&m[n++], "%7.2f ", v / cyc, "insn per cycle");
+		else
+			set_metric(&m[n++], NULL, 0, "insn per cycle");
+		if (stalled && v)
+			set_metric(&m[n++], "%7.2f ", stalled / v, "stalled cycles per insn");
+		return n;
+	}
+	case STAT_K_STALLED_FRONT:
+		return ratio(m, v, find_kind(fr, id, ev, STAT_K_CYCLES), "frontend cycles idle");
+	case STAT_K_STALLED_BACK:
+		return ratio(m, v, find_kind(fr, id, ev, STAT_K_CYCLES), "backend cycles idle");
+	case STAT_K_BRANCH_MISS:
+		return ratio(m, v, find_kind(fr, id, ev, STAT_K_BRANCHES), "of all branches");
+	case STAT_K_L1D_MISS:
+		return ratio(m, v, find_kind(fr, id, ev, STAT_K_L1D), "of all L1-dcache accesses");
+	case STAT_K_L1I_MISS:
+		return ratio(m, v, find_kind(fr, id, ev, STAT_K_L1I), "of all L1-icache accesses");
+	case STAT_K_LL_MISS:
+		return ratio(m, v, find_kind(fr, id, ev, STAT_K_LL), "of all LL-cache accesses");
+	case STAT_K_DTLB_MISS:
+		return ratio(m, v, find_kind(fr, id, ev, STAT_K_DTLB), "of all dTLB cache accesses");
+	case STAT_K_ITLB_MISS:
+		return ratio(m, v, find_kind(fr, id, ev, STAT_K_ITLB), "of all iTLB cache accesses");
+	case STAT_K_CACHE_MISSES:
+		return ratio(m, v, find_kind(fr, id, ev, STAT_K_CACHE_REFS), "of all cache refs");
+	default: {
+		double ns = find_kind(fr, id, ev, STAT_K_NSECS);
+		if (!ns)
+			return 0;
+		double rate = 1e9 * v * ev->scale / ns;
+		const char *pfx = "";
+		if (rate >= 1e9) { rate /= 1e9; pfx = "G"; }
+		else if (rate >= 1e6) { rate /= 1e6; pfx = "M"; }
+		else if (rate >= 1e3) { rate /= 1e3; pfx = "K"; }
+		char unit[16];
+		snprintf(unit, sizeof(unit), "%s/sec", pfx);
+		set_metric(m, "%8.3f", rate, unit);
+		return 1;
+	}
+	}
+}
+
+/* ---- one line ---- */
+
+static void print_metric(struct stat_printer *p, const struct stat_metric *m)
+{
+	FILE *f = p->o.out;
+
+	if (p->o.json) {
+		fprintf(f, "\"metric-value\" : %f, \"metric-unit\" : ", m->valid ? m->val : 0.0);
+		json_string(f, m->valid ? m->label : "");
+		if (m->valid && m->threshold >= 0)
+			fprintf(f, ", \"metric-threshold\" : \"%s\"", m->threshold ? "bad" : "good");
+		return;
+	}
+	if (is_csv(p)) {
+		if (!m->valid) {
+			fprintf(f, "%s%s", p->o.sep, p->o.sep);
+			return;
+		}
+		char buf[64];
+		snprintf(buf, sizeof(buf), m->fmt, m->val);
+		char *s = buf, *e;
+		while (*s == ' ')
+			s++;
+		e = s + (*s == '-');
+		while (isdigit((unsigned char)*e) || *e == '.')
+			e++;
+		*e = '\0';
+		const char *u = m->label;
+		while (*u == ' ')
+			u++;
+		fprintf(f, "%s%s%s%s", p->o.sep, s, p->o.sep, u);
+		return;
+	}
+	if (!m->valid) {
+		fprintf(f, "%-*s", METRIC_LEN, "");
+		return;
+	}
+	int n = fprintf(f, " # ");
+	if (p->o.color && m->threshold >= 0)
+		fputs(m->threshold ? "\033[31m" : "\033[32m", f);
+	n += fprintf(f, m->fmt, m->val);
+	if (p->o.color && m->threshold >= 0)
+		fputs("\033[m", f);
+	fprintf(f, " %-*s", METRIC_LEN - n - 1 > 0 ? METRIC_LEN - n - 1 : 0, m->label);
+}
+
+/* A further metric of the same event goes on its own line. */
+static void metric_newline(struct stat_printer *p, const struct stat_frame *fr, const struct stat_id *id)
+{
+	FILE *f = p->o.out;
+
+	if (p->o.json) {
+		fputs("}\n", f);
+		line_prefix(p, fr, id);
+		return;
+	}
+	fputc('\n', f);
+	line_prefix(p, fr, id);
+	if (is_csv(p)) {
+		for (int i = 0; i < 4; i++)
+			fputs(p->o.sep, f);
+		return;
+	}
+	if (p->o.aggr == STAT_AGGR_CPU)
+		fputs("        ", f);
+	fprintf(f, "%49s", "");
+}
+
+static void print_value(struct stat_printer *p, const struct stat_ev *ev, const struct stat_cell *c,
+			size_t unit_width)
+{
+	FILE *f = p->o.out;
+	const char *unit = ev->unit ? ev->unit : "";
+	bool ok = c->status == PK_COUNT_OK;
+	const char *bad = c->status == PK_COUNT_NOT_SUPPORTED ? "<not supported>" : "<not counted>";
+	double v = c->val * ev->scale;
+	bool frac = ev->frac;
+
+	if (p->o.json) {
+		if (ok)
+			fprintf(f, "\"counter-value\" : \"%f\", ", v);
+		else
+			fprintf(f, "\"counter-value\" : \"%s\", ", bad);
+		fprintf(f, "\"unit\" : ");
+		json_string(f, unit);
+		fprintf(f, ", \"event\" : ");
+		json_string(f, ev->name);
+		fprintf(f, ", ");
+		if (p->o.runs > 1)
+			fprintf(f, "\"variance\" : %.2f, ", c->noise);
+		fprintf(f, "\"event-runtime\" : %llu, \"pcnt-running\" : %.2f, ",
+			(unsigned long long)c->run, c->run != c->ena && c->ena ?
+			(double)(uint64_t)(100 * c->run / c->ena) : 100.0);
+		return;
+	}
+	if (is_csv(p)) {
+		const char *sep = p->o.sep;
+		if (ok)
+			fprintf(f, frac ? "%.2f%s" : "%.0f%s", v, sep);
+		else
+			fprintf(f, "%s%s", bad, sep);
+		fprintf(f, "%s%s%s", unit, sep, ev->name);
+		if (p->o.runs > 1)
+			fprintf(f, "%s%.2f%%", sep, c->noise);
+		fprintf(f, "%s%llu%s%.2f", sep, (unsigned long long)c->run, sep,
+			c->run != c->ena && c->ena ? (double)(uint64_t)(100 * c->run / c->ena) : 100.0);
+		return;
+	}
+	if (!ok)
+		fprintf(f, "%*s ", COUNTS_LEN, bad);
+	else if (p->o.big_num)
+		fprintf(f, frac ? "%'*.2f " : "%'*.0f ", COUNTS_LEN, v);
+	else
+		fprintf(f, frac ? "%*.2f " : "%*.0f ", COUNTS_LEN, v);
+	fprintf(f, "%-*s %-*s", (int)unit_width, unit, EVNAME_LEN, ev->name);
+}
+
+static void print_line(struct stat_printer *p, const struct stat_frame *fr, size_t id, size_t e,
+		       size_t unit_width)
+{
+	FILE *f = p->o.out;
+	const struct stat_ev *ev = &fr->ev[e];
+	const struct stat_cell *c = stat_frame__cell(fr, id, e);
+	struct stat_metric m[16];
+	size_t n = 0;
+
+	line_prefix(p, fr, &fr->id[id]);
+	print_value(p, ev, c, unit_width);
+	if (c->status == PK_COUNT_OK) {
+		n = shadow(p, fr, id, e, m);
+		if (fr->metrics)
+			n += fr->metrics(fr->metrics_ctx, fr, id, e, m + n, sizeof(m) / sizeof(m[0]) - n);
+	} else {
+		set_metric(m, NULL, 0, "");
+		n = 1;
+	}
+	if (!n) {
+		set_metric(m, NULL, 0, "");
+		n = 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			metric_newline(p, fr, &fr->id[id]);
+		print_metric(p, &m[i]);
+	}
+	if (p->o.json) {
+		fputs("}\n", f);
+		return;
+	}
+	if (!is_csv(p)) {
+		if (p->o.runs > 1 && c->noise)
+			fprintf(f, "  ( +-%6.2f%% )", c->noise);
+		if (c->run != c->ena && c->ena)
+			fprintf(f, "  (%.2f%%)", 100.0 * (double)c->run / (double)c->ena);
+	}
+	fputc('\n', f);
+}
+
+void stat_printer__frame(struct stat_printer *p, const struct stat_frame *fr)
+{
+	size_t unit_width = UNIT_WIDTH;
+
+	for (size_t e = 0; e < fr->nr_ev; e++)
+		if (fr->ev[e].unit && strlen(fr->ev[e].unit) > unit_width)
+			unit_width = strlen(fr->ev[e].unit);
+	if (p->o.interval)
+		interval_header(p, unit_width);
+	/* perf: per CPU (-A) event by event, each CPU; aggregated modes id by id */
+	if (p->o.aggr == STAT_AGGR_CPU || p->o.aggr == STAT_AGGR_GLOBAL) {
+		for (size_t e = 0; e < fr->nr_ev; e++)
+			for (size_t id = 0; id < fr->nr_id; id++)
+				print_line(p, fr, id, e, unit_width);
+	} else {
+		for (size_t id = 0; id < fr->nr_id; id++)
+			for (size_t e = 0; e < fr->nr_ev; e++)
+				print_line(p, fr, id, e, unit_width);
+	}
+	fflush(p->o.out);
+}
+
+static int precision_of(double sd)
+{
+	if (sd > 1)
+		return 0;
+	return (int)lround(ceil(-log10(sd)));
+}
+
+void stat_printer__footer(struct stat_printer *p, double elapsed_s, double elapsed_stddev_s,
+			  double user_s, double sys_s, bool show_rusage)
+{
+	FILE *f = p->o.out;
+
+	if (p->o.interval || is_csv(p) || p->o.json)
+		return;
+	fputc('\n', f);
+	if (p->o.runs == 1) {
+		fprintf(f, " %17.9f seconds time elapsed", elapsed_s);
+		if (show_rusage) {
+			fprintf(f, "\n\n");
+			fprintf(f, " %17.9f seconds user\n", user_s);
+			fprintf(f, " %17.9f seconds sys\n", sys_s);
+		}
+	} else {
+		int prec = precision_of(elapsed_stddev_s) + 2;
+		fprintf(f, " %17.*f +- %.*f seconds time elapsed", prec, elapsed_s, prec,
+			elapsed_stddev_s);
+		double pct = elapsed_s ? 100.0 * elapsed_stddev_s / elapsed_s : 0;
+		if (pct)
+			fprintf(f, "  ( +-%6.2f%% )", pct);
+	}
+	fprintf(f, "\n\n");
+	fflush(f);
+}
+
+/* ---- kinds ---- */
+
+enum stat_kind stat_kind__of_attr(const struct perf_event_attr *a)
+{
+	if (a->type == PERF_TYPE_SOFTWARE)
+		return a->config == PERF_COUNT_SW_TASK_CLOCK || a->config == PERF_COUNT_SW_CPU_CLOCK ?
+			STAT_K_NSECS : STAT_K_OTHER;
+	if (a->type == PERF_TYPE_HARDWARE) {
+		switch (a->config & 0xffffffffULL) {	/* hybrid: PMU type in the high bits */
+		case PERF_COUNT_HW_CPU_CYCLES: return STAT_K_CYCLES;
+		case PERF_COUNT_HW_INSTRUCTIONS: return STAT_K_INSTRUCTIONS;
+		case PERF_COUNT_HW_STALLED_CYCLES_FRONTEND: return STAT_K_STALLED_FRONT;
+		case PERF_COUNT_HW_STALLED_CYCLES_BACKEND: return STAT_K_STALLED_BACK;
+		case PERF_COUNT_HW_BRANCH_INSTRUCTIONS: return STAT_K_BRANCHES;
+		case PERF_COUNT_HW_BRANCH_MISSES: return STAT_K_BRANCH_MISS;
+		case PERF_COUNT_HW_CACHE_REFERENCES: return STAT_K_CACHE_REFS;
+		case PERF_COUNT_HW_CACHE_MISSES: return STAT_K_CACHE_MISSES;
+		default: return STAT_K_OTHER;
+		}
+	}
+	if (a->type == PERF_TYPE_HW_CACHE) {
+		uint64_t c = a->config & 0xffffffffULL;
+		unsigned cache = c & 0xff, op = (c >> 8) & 0xff, res = (c >> 16) & 0xff;
+		static const enum stat_kind all[] = {
+			[PERF_COUNT_HW_CACHE_L1D] = STAT_K_L1D, [PERF_COUNT_HW_CACHE_L1I] = STAT_K_L1I,
+			[PERF_COUNT_HW_CACHE_LL] = STAT_K_LL, [PERF_COUNT_HW_CACHE_DTLB] = STAT_K_DTLB,
+			[PERF_COUNT_HW_CACHE_ITLB] = STAT_K_ITLB,
+		};
+		if (cache >= sizeof(all) / sizeof(all[0]) || !all[cache])
+			return STAT_K_OTHER;
+		/* perf matches the whole config: accesses are op read, result access */
+		if (op == PERF_COUNT_HW_CACHE_OP_READ && res == PERF_COUNT_HW_CACHE_RESULT_MISS)
+			return all[cache] + 1;
+		if (op == PERF_COUNT_HW_CACHE_OP_READ && res == PERF_COUNT_HW_CACHE_RESULT_ACCESS)
+			return all[cache];
+	}
+	return STAT_K_OTHER;
+}
+
+enum stat_kind stat_kind__of_name(const char *name)
+{
+	static const struct { const char *name; enum stat_kind kind; } names[] = {
+		{ "task-clock", STAT_K_NSECS }, { "cpu-clock", STAT_K_NSECS },
+		{ "cycles", STAT_K_CYCLES }, { "cpu-cycles", STAT_K_CYCLES },
+		{ "instructions", STAT_K_INSTRUCTIONS },
+		{ "stalled-cycles-frontend", STAT_K_STALLED_FRONT },
+		{ "idle-cycles-frontend", STAT_K_STALLED_FRONT },
+		{ "stalled-cycles-backend", STAT_K_STALLED_BACK },
+		{ "idle-cycles-backend", STAT_K_STALLED_BACK },
+		{ "branches", STAT_K_BRANCHES }, { "branch-instructions", STAT_K_BRANCHES },
+		{ "branch-misses", STAT_K_BRANCH_MISS },
+		{ "cache-references", STAT_K_CACHE_REFS }, { "cache-misses", STAT_K_CACHE_MISSES },
+		{ "L1-dcache-loads", STAT_K_L1D }, { "L1-dcache-load-misses", STAT_K_L1D_MISS },
+		{ "L1-icache-loads", STAT_K_L1I }, { "L1-icache-load-misses", STAT_K_L1I_MISS },
+		{ "LLC-loads", STAT_K_LL }, { "LLC-load-misses", STAT_K_LL_MISS },
+		{ "dTLB-loads", STAT_K_DTLB }, { "dTLB-load-misses", STAT_K_DTLB_MISS },
+		{ "iTLB-loads", STAT_K_ITLB }, { "iTLB-load-misses", STAT_K_ITLB_MISS },
+	};
+	char base[128];
+	const char *s = name;
+	size_t n;
+
+	/* "cpu_core/cycles/" -> "cycles"; drop ":u"-style modifiers */
+	const char *slash = strchr(s, '/');
+	if (slash && slash[1]) {
+		s = slash + 1;
+		n = strcspn(s, "/");
+	} else {
+		n = strcspn(s, ":");
+	}
+	if (n >= sizeof(base))
+		return STAT_K_OTHER;
+	memcpy(base, s, n);
+	base[n] = '\0';
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(base, names[i].name))
+			return names[i].kind;
+	return STAT_K_OTHER;
+}

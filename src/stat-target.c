@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stat-target.c — what `pmukit stat` counts and how it is aggregated: the
+ * workload, the CPUs of -a/-C (with the topology for -A, --per-core,
+ * --per-die, --per-socket) or the tasks of -p/-t; the counters opened on
+ * them, read per slot and summed per aggregation id.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/perf_event.h>
+
+#include "stat-live.h"
+
+static const char *tool_name(const struct pk_evsel *e, enum stat_tool *t)
+{
+	*t = STAT_TOOL_NONE;
+	if (!e->pmu || strcmp(e->pmu, "tool") || !e->name)
+		return NULL;
+	if (!strncmp(e->name, "duration_time", 13))
+		*t = STAT_TOOL_DURATION;
+	else if (!strncmp(e->name, "user_time", 9))
+		*t = STAT_TOOL_USER;
+	else if (!strncmp(e->name, "system_time", 11))
+		*t = STAT_TOOL_SYSTEM;
+	return e->name;
+}
+
+static int build_events(struct stat_live *st)
+{
+	st->nr_ev = pk_evlist__nr(st->el);
+	st->ev = calloc(st->nr_ev ? st->nr_ev : 1, sizeof(*st->ev));
+	st->tool = calloc(st->nr_ev ? st->nr_ev : 1, sizeof(*st->tool));
+	if (!st->ev || !st->tool)
+		return -1;
+	for (size_t i = 0; i < st->nr_ev; i++) {
+		const struct pk_evsel *e = pk_evlist__evsel(st->el, i);
+		struct stat_ev *ev = &st->ev[i];
+		enum stat_tool t;
+
+		ev->name = e->name ? e->name : "?";
+		ev->pmu = e->pmu;
+		ev->kind = stat_kind__of_attr(&e->attr);
+		ev->scale = 1;
+		ev->unit = "";
+		if (ev->kind == STAT_K_NSECS) {
+			ev->unit = "msec";
+			ev->scale = 1e-6;
+			ev->frac = true;
+		}
+		if (tool_name(e, &t)) {
+			st->tool[i] = (unsigned char)t;
+			ev->unit = "ns";
+			ev->kind = STAT_K_OTHER;
+		}
+	}
+	return 0;
+}
+
+static enum pk_stat_aggr mode_of(enum stat_aggr a)
+{
+	switch (a) {
+	case STAT_AGGR_CPU: return PK_STAT_AGGR_CPU;
+	case STAT_AGGR_CORE: return PK_STAT_AGGR_CORE;
+	case STAT_AGGR_DIE: return PK_STAT_AGGR_DIE;
+	case STAT_AGGR_SOCKET: return PK_STAT_AGGR_SOCKET;
+	case STAT_AGGR_THREAD: return PK_STAT_AGGR_THREAD;
+	default: return PK_STAT_AGGR_GLOBAL;
+	}
+}
+
+/* The aggregation ids (topology keys) and their labels. */
+static int build_ids(struct stat_live *st)
+{
+	size_t nr = 0;
+
+	st->mode = st->cpus && st->topo ? mode_of(st->cfg->aggr) : PK_STAT_AGGR_GLOBAL;
+	if (st->mode == PK_STAT_AGGR_GLOBAL) {
+		st->aggr = calloc(1, sizeof(*st->aggr));
+		nr = 1;
+	} else if (pk_topology__aggr_ids(st->topo, st->mode, st->cpus, &st->aggr, &nr)) {
+		return -1;
+	}
+	st->ids = calloc(nr + 1, sizeof(*st->ids));
+	if (!st->aggr || !st->ids)
+		return -1;
+	st->nr_ids = nr;
+	for (size_t i = 0; i < nr; i++) {
+		struct stat_id *id = &st->ids[i];
+		pk_aggr_id__format(&st->aggr[i], st->mode, id->label, sizeof(id->label));
+		id->cpu = st->mode == PK_STAT_AGGR_CPU ? st->aggr[i].cpu : -1;
+		id->nr = 1;
+		if (st->mode == PK_STAT_AGGR_GLOBAL)
+			id->nr = st->cpus ? (int)pk_cpu_map__nr(st->cpus) : 1;
+	}
+	return 0;
+}
+
+int stat_live__init(struct stat_live *st, const struct stat_config *cfg, const struct cli_env *env,
+		    const struct pk_evlist *el)
+{
+	struct pk_error err = { 0 };
+	char msg[1024];
+
+	memset(st, 0, sizeof(*st));
+	st->cfg = cfg;
+	st->env = env;
+	st->el = el;
+	if (build_events(st))
+		goto nomem;
+	if (cfg->system_wide || cfg->cpu_list) {
+		struct pk_cpu_map *online = NULL;
+		if (pk_cpu_map__online(NULL, &online, &err))
+			goto fail;
+		if (cfg->cpu_list) {
+			struct pk_cpu_map *want = NULL;
+			if (pk_cpu_map__parse(cfg->cpu_list, &want, &err)) {
+				pk_cpu_map__free(online);
+				fprintf(stderr, "pmukit stat: -C %s: %s\n", cfg->cpu_list, err.msg);
+				return -1;
+			}
+			if (!pk_cpu_map__is_subset(online, want)) {
+				fprintf(stderr, "pmukit stat: -C %s: not every CPU is online\n", cfg->cpu_list);
+				pk_cpu_map__free(online);
+				pk_cpu_map__free(want);
+				return -1;
+			}
+			pk_cpu_map__free(online);
+			online = want;
+		}
+		st->cpus = online;
+		if (cfg->aggr != STAT_AGGR_GLOBAL && pk_topology__read(NULL, &st->topo, &err))
+			goto fail;
+		st->enable_after_open = true;
+	} else {
+		if (cfg->pid_list || cfg->tid_list) {
+			int r = cfg->pid_list ?
+				pk_threads__from_pids(cfg->pid_list, NULL, &st->tids, &st->nr_tids, &err) :
+				pk_threads__parse(cfg->tid_list, NULL, &st->tids, &st->nr_tids, &err);
+			if (r)
+				goto fail;
+			st->enable_after_open = true;
+		} else {
+			st->show_rusage = true;
+		}
+	}
+	if (build_ids(st))
+		goto nomem;
+	st->cells = calloc(st->nr_ev * st->nr_ids + 1, sizeof(*st->cells));
+	if (!st->cells)
+		goto nomem;
+	st->frame = (struct stat_frame){ .nr_ev = st->nr_ev, .nr_id = st->nr_ids, .ev = st->ev,
+					 .id = st->ids, .interval = -1 };
+	return 0;
+nomem:
+	fprintf(stderr, "pmukit stat: out of memory\n");
+	stat_live__fini(st);
+	return -1;
+fail:
+	fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&err, msg, sizeof(msg)));
+	stat_live__fini(st);
+	return -1;
+}
+
+void stat_live__fini(struct stat_live *st)
+{
+	stat_live__close(st);
+	free(st->ev);
+	free(st->tool);
+	free(st->cells);
+	free(st->aggr);
+	free(st->ids);
+	free(st->tids);
+	pk_cpu_map__free(st->cpus);
+	pk_topology__free(st->topo);
+	memset(st, 0, sizeof(*st));
+}
+
+void stat_live__target(const struct stat_live *st, char *buf, size_t len)
+{
+	const struct stat_config *cfg = st->cfg;
+
+	if (cfg->system_wide)
+		snprintf(buf, len, "'system wide'");
+	else if (cfg->cpu_list)
+		snprintf(buf, len, "'CPU(s) %s'", cfg->cpu_list);
+	else if (cfg->pid_list)
+		snprintf(buf, len, "process id '%s'", cfg->pid_list);
+	else if (cfg->tid_list)
+		snprintf(buf, len, "thread id '%s'", cfg->tid_list);
+	else {
+		size_t o = snprintf(buf, len, "'");
+		for (size_t i = 0; cfg->argv && cfg->argv[i] && o + 2 < len; i++) {
+			int w = snprintf(buf + o, len - o, "%s%s", i ? " " : "", cfg->argv[i]);
+			if (w < 0)
+				break;
+			o += (size_t)w;
+		}
+		if (o + 2 > len)
+			o = len - 2;
+		snprintf(buf + o, len - o, "'");
+	}
+}
+
+int stat_live__open(struct stat_live *st, pid_t workload, struct pk_error *err)
+{
+	struct pk_count_opts o = {
+		.sz = sizeof(o),
+		.pid = st->cpus ? -1 : workload,
+		.cpu = -1,
+		.cpus = st->cpus,
+		.cpu_list = st->cfg->cpu_list != NULL,
+		.tids = st->tids,
+		.nr_tids = st->nr_tids,
+		.pmus = st->env->pmus,
+	};
+	if (st->tids)
+		o.pid = -1;
+	stat_live__close(st);
+	return pk_counter__open(&st->cnt, st->el, &o, err);
+}
+
+void stat_live__close(struct stat_live *st)
+{
+	pk_counter__close(st->cnt);
+	st->cnt = NULL;
+}
+
+void stat_live__read(struct stat_live *st, bool delta)
+{
+	struct pk_error err = { 0 };
+
+	if (pk_counter__read(st->cnt, &err)) {
+		char msg[1024];
+		fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&err, msg, sizeof(msg)));
+	}
+	for (size_t id = 0; id < st->nr_ids; id++)
+		for (size_t e = 0; e < st->nr_ev; e++) {
+			struct pk_count_value v;
+			unsigned nr = 0;
+			struct stat_cell *c = &st->cells[id * st->nr_ev + e];
+			int r = pk_counter__value_aggr(st->cnt, e, st->topo, st->mode, &st->aggr[id],
+						       delta ? PK_COUNT_DELTA : 0, &v, &nr);
+			if (r) {	/* not on these CPUs (uncore, hybrid): perf prints nothing */
+				*c = (struct stat_cell){ .status = PK_COUNT_NOT_COUNTED };
+				continue;
+			}
+			*c = (struct stat_cell){ .status = v.status, .val = v.scaled, .ena = v.enabled,
+						 .run = v.running };
+			if (st->mode != PK_STAT_AGGR_GLOBAL && st->mode != PK_STAT_AGGR_CPU && nr)
+				st->ids[id].nr = (int)nr;
+		}
+}
