@@ -323,6 +323,8 @@ int cmd_stat(int argc, char **argv)
 	int code;
 	if (stat_live__run(&st, &pr, target, &code))
 		goto out;
+	if (sm)
+		stat_metrics__report(sm, &st.frame);
 	if (cfg.record_tpebs && !cfg.json && !cfg.sep)
 		fprintf(cfg.out, "# --record-tpebs: retire latency not sampled (%s); metrics use "
 			"static values\n", env.pmus && pk_pmu_tree__has_core(env.pmus) ?

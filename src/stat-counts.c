@@ -91,7 +91,7 @@ static int build(struct counts_frame *cf)
 			ev->unit = r->unit;
 			ev->kind = stat_kind__of_name(r->event);
 			ev->scale = 1;
-			ev->frac = r->unit && *r->unit;
+			ev->frac = ev->kind == STAT_K_NSECS;
 			if (ev->kind == STAT_K_NSECS && !strcmp(r->unit, "msec"))
 				ev->scale = 1e-6;	/* cells hold ns, as counted */
 		}
@@ -119,6 +119,8 @@ static int build(struct counts_frame *cf)
 			if (pct >= 100)
 				cell->ena = cell->run;
 			cell->noise = isnan(r->variance) ? 0 : r->variance;
+			if (r->status == PK_COUNTS_OK && r->value != floor(r->value))
+				cf->ev[e].frac = true;	/* a scaled unit (Joules, MiB, ...) */
 		}
 	}
 	return 0;

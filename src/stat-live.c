@@ -348,6 +348,7 @@ int stat_live__run(struct stat_live *st, struct stat_printer *pr, const char *ta
 		fr.wall_ns = wall.mean;
 		fr.cell = st->cells;
 		fr.seq = ++st->seq;
+		st->frame.cell = st->cells;	/* the last frame, for reports */
 		fr.user_ns = tv_s(&rr.ru.ru_utime) * 1e9;
 		fr.sys_ns = tv_s(&rr.ru.ru_stime) * 1e9;
 		stat_printer__frame(pr, &fr);

@@ -340,3 +340,26 @@ void stat_metrics__attach(struct stat_metrics *sm, struct stat_frame *fr)
 	fr->metrics = metrics_of;
 	fr->metrics_ctx = sm;
 }
+
+void stat_metrics__report(const struct stat_metrics *sm, const struct stat_frame *fr)
+{
+	size_t events = 0, unsupported = 0;
+
+	if (!fr->cell)
+		return;
+	for (size_t e = 0; e < fr->nr_ev && e < sm->nr_evsel; e++) {
+		if (sm->event_of[e] < 0)
+			continue;
+		events++;
+		for (size_t id = 0; id < fr->nr_id; id++)
+			if (stat_frame__cell(fr, id, e)->status == PK_COUNT_NOT_SUPPORTED) {
+				unsupported++;
+				break;
+			}
+	}
+	if (!events || unsupported < events)
+		return;
+	fprintf(stderr, "pmukit stat: %s: none of the %zu events the metrics need can be "
+		"counted here (<not supported>: no such hardware PMU on this machine)\n",
+		sm->cfg->topdown_level ? "--topdown" : "-M", events);
+}

@@ -24,6 +24,9 @@ int stat_metrics__bind(struct stat_metrics *sm, const struct pk_evlist *el, size
 /* Make frames print the metrics (frame->metrics, metrics_ctx). */
 void stat_metrics__attach(struct stat_metrics *sm, struct stat_frame *fr);
 
+/* After a live run: one line on stderr when none of the metric events could be counted. */
+void stat_metrics__report(const struct stat_metrics *sm, const struct stat_frame *fr);
+
 /*
  * Offline: frames whose events are named (a counts file); eval computes
  * every metric for one aggregation id of a frame.

@@ -1,0 +1,145 @@
+#!/bin/sh
+# stat_more.sh — `pmukit stat` beyond the basic shapes (TAP): signals and
+# Ctrl-C, -I row counts, --interval-count, -o/--append, -j as JSON, option
+# errors, and metrics: --counts FILE with -M / --topdown on synthetic counts
+# (expected percentages computed here from TopDown's formulas), a -j round
+# trip, and TopDown refusing in one line where it cannot run.
+. "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
+echo "1..22"
+O=$T_TMP/more
+FX=$SRC/tests/fixtures/counts
+export PMUKIT O FX SRC
+
+# --- signals ---------------------------------------------------------------------------
+ok "SIGINT to pmukit: counts printed, the workload stopped, exit 130" sh -c '
+	"$PMUKIT" stat -e task-clock sleep 20 2>"$O.int" & p=$!
+	sleep 0.4; kill -INT $p; s=$(date +%s)
+	wait $p; r=$?; e=$(date +%s)
+	[ $r = 130 ] || { echo "exit $r" >&2; exit 1; }
+	[ $((e - s)) -lt 5 ] && grep -Eq "msec task-clock" "$O.int"'
+
+ok "-a without a command counts until SIGINT" sh -c '
+	"$PMUKIT" stat -a -e cpu-clock 2>"$O.a" & p=$!
+	sleep 0.4; kill -INT $p; wait $p; r=$?
+	[ $r = 130 ] && grep -q "for .system wide.:" "$O.a" && grep -Eq "msec cpu-clock" "$O.a"' 
+
+ok "SIGTERM to pmukit is passed on: the workload's own exit status comes back" sh -c '
+	"$PMUKIT" stat -e task-clock sh -c "trap \"exit 7\" TERM; while :; do sleep 0.05; done" 2>"$O.t" & p=$!
+	sleep 0.4; kill -TERM $p; wait $p; r=$?
+	[ $r = 7 ] || { echo "exit $r" >&2; exit 1; }
+	grep -Eq "msec task-clock" "$O.t"'
+
+# --- intervals, output ---------------------------------------------------------------------
+ok "-I 100 over 0.55 s: 5 full intervals and the last partial one" sh -c '
+	"$PMUKIT" stat -I 100 -x, -e task-clock sleep 0.55 2>"$O.i"
+	n=$(grep -c ",task-clock," "$O.i"); echo "$n rows" >&2
+	[ "$n" -ge 5 ] && [ "$n" -le 7 ] &&
+	awk -F, "{ if (\$1 + 0 <= last) exit 1; last = \$1 + 0 }" "$O.i"'
+
+ok "--interval-count 3 stops after 3 intervals" sh -c '
+	s=$(date +%s%N)
+	"$PMUKIT" stat -I 100 --interval-count 3 -x, -e task-clock sleep 20 2>"$O.c"
+	e=$(date +%s%N)
+	[ $(grep -c ",task-clock," "$O.c") = 3 ] && [ $(( (e - s) / 1000000 )) -lt 3000 ]'
+
+ok "-o FILE: nothing on stderr, the file has the counts; --append adds" sh -c '
+	"$PMUKIT" stat -o "$O.o" -e task-clock true 2>"$O.oe" && [ ! -s "$O.oe" ] &&
+	head -1 "$O.o" | grep -q "^# started on " && grep -Eq "msec task-clock" "$O.o" &&
+	"$PMUKIT" stat -o "$O.o" --append -e page-faults true 2>/dev/null &&
+	grep -Eq "msec task-clock" "$O.o" && grep -Eq " page-faults" "$O.o"'
+
+ok "-j: every line a JSON object with perf's keys" sh -c '
+	"$PMUKIT" stat -j -a -A -I 100 --interval-count 2 -e cpu-clock,page-faults,cycles 2>"$O.j" &&
+	perl -MJSON::PP -ne "
+		my \$o = JSON::PP->new->decode(\$_);
+		for my \$k (qw(interval cpu counter-value unit event event-runtime pcnt-running)) {
+			exists \$o->{\$k} or die qq(no \$k in \$_);
+		}
+		\$n++; END { die qq(lines: \$n) unless \$n == 2 * 2 * 3 }" "$O.j"'
+
+ok "-r 3: (3 runs) and the relative deviation" sh -c '
+	"$PMUKIT" stat -r 3 -e page-faults true 2>"$O.r" &&
+	grep -q "for .true. (3 runs):" "$O.r" && grep -Eq "page-faults .*\( \+- +[0-9.]+% \)" "$O.r" &&
+	grep -Eq "seconds time elapsed +\( \+- +[0-9.]+% \)" "$O.r"'
+
+# --- errors -----------------------------------------------------------------------------------
+ok "-p of a process that does not exist: named, non-zero" sh -c '
+	! "$PMUKIT" stat -p 999999999 -e task-clock sleep 0.1 2>"$O.p" && grep -q 999999999 "$O.p"'
+ok "-C with a bad list: non-zero, says where" sh -c '
+	! "$PMUKIT" stat -C 0-x -e cpu-clock sleep 0.1 2>"$O.C" && grep -q -- "-C" "$O.C"'
+fails "-x and -j together" "$PMUKIT" stat -x, -j -e task-clock true
+fails "-A without -a or -C" "$PMUKIT" stat -A -e task-clock true
+ok "-M with an unknown metric: caret and hint" sh -c '
+	! "$PMUKIT" stat --cpuid skylake -M tma_retirin true 2>"$O.M" &&
+	grep -q "^\^" "$O.M" && grep -qi "tma_retiring" "$O.M"'
+ok "--topdown where it cannot run: one line saying why" sh -c '
+	! "$PMUKIT" stat --cpuid amdzen3 --topdown true 2>"$O.td" &&
+	[ $(wc -l < "$O.td") = 1 ] && grep -qi "topdown" "$O.td"'
+ok "--topdown with the events missing from the machine: one line after the counts" sh -c '
+	[ -e /sys/bus/event_source/devices/cpu ] && exit 0
+	"$PMUKIT" stat --cpuid skylake --sysfs "$SRC/tests/fixtures/sysfs/x86-skl" --topdown -x, true 2>"$O.tn"
+	[ $(grep -c "^pmukit stat: --topdown: " "$O.tn") = 1 ] && grep -q "not supported" "$O.tn"'
+ok "--record-tpebs accepted, the output says static values are used" sh -c '
+	"$PMUKIT" stat --record-tpebs -e task-clock true 2>"$O.tp" && grep -q "static values" "$O.tp"'
+
+# --- metrics offline (--counts) ------------------------------------------------------------------
+ok "--counts, Skylake TopdownL1 from the JSON TMA metrics (topdown.txt's formulas)" sh -c '
+	"$PMUKIT" stat --cpuid skylake --counts "$FX/skl-tma.json" --topdown -j 2>"$O.s" || exit 1
+	v() { perl -MJSON::PP -ne "next if /^#/; my \$o = JSON::PP->new->decode(\$_); print \$o->{q(counter-value)} if \$o->{event} eq q($1)" "$FX/skl-tma.json"; }
+	m() { perl -MJSON::PP -ne "my \$o = JSON::PP->new->decode(\$_); print \$o->{q(metric-value)} if (\$o->{q(metric-unit)} // q()) =~ /\b$1\$/" "$O.s" | head -1; }
+	slots=$(awk -v t=$(v CPU_CLK_UNHALTED.THREAD) "BEGIN { print 4 * t }")
+	ret=$(awk -v r=$(v UOPS_RETIRED.RETIRE_SLOTS) -v s=$slots "BEGIN { print 100 * r / s }")
+	fe=$(awk -v f=$(v IDQ_UOPS_NOT_DELIVERED.CORE) -v s=$slots "BEGIN { print 100 * f / s }")
+	bs=$(awk -v i=$(v UOPS_ISSUED.ANY) -v r=$(v UOPS_RETIRED.RETIRE_SLOTS) -v c=$(v INT_MISC.RECOVERY_CYCLES) -v s=$slots \
+		"BEGIN { print 100 * (i - r + 4 * c) / s }")
+	be=$(awk -v a=$ret -v b=$fe -v c=$bs "BEGIN { print 100 - a - b - c }")
+	for p in "tma_retiring $ret" "tma_frontend_bound $fe" "tma_bad_speculation $bs" "tma_backend_bound $be"; do
+		set -- $p; got=$(m $1); echo "$1: $got want $2" >&2
+		awk -v a="$got" -v b="$2" "BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != \"\" && d < 0.05) }" || exit 1
+	done
+	grep "tma_backend_bound" "$O.s" | grep -q "\"metric-threshold\" : \"bad\""'
+
+ok "--counts, Ice Lake TopdownL1 from PERF_METRICS (topdown-* / sum of the four)" sh -c '
+	"$PMUKIT" stat --cpuid icelake --counts "$FX/icl-perf-metrics.json" --topdown -j 2>"$O.icl" || exit 1
+	v() { perl -MJSON::PP -ne "next if /^#/; my \$o = JSON::PP->new->decode(\$_); print \$o->{q(counter-value)} if \$o->{event} eq q($1)" "$FX/icl-perf-metrics.json"; }
+	m() { perl -MJSON::PP -ne "my \$o = JSON::PP->new->decode(\$_); print \$o->{q(metric-value)} if (\$o->{q(metric-unit)} // q()) =~ /\b$1\$/" "$O.icl" | head -1; }
+	r=$(v topdown-retiring); f=$(v topdown-fe-bound); b=$(v topdown-bad-spec); k=$(v topdown-be-bound)
+	for p in "tma_retiring $r" "tma_frontend_bound $f" "tma_bad_speculation $b" "tma_backend_bound $k"; do
+		set -- $p
+		want=$(awk -v x=$2 -v r=$r -v f=$f -v b=$b -v k=$k "BEGIN { print 100 * x / (r + f + b + k) }")
+		got=$(m $1); echo "$1: $got want $want" >&2
+		awk -v a="$got" -v b="$want" "BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != \"\" && d < 0.05) }" || exit 1
+	done'
+
+ok "--counts -M: IPC from INST_RETIRED.ANY / CPU_CLK_UNHALTED.THREAD" sh -c '
+	"$PMUKIT" stat --cpuid skylake --counts "$FX/skl-tma.json" -M tma_info_thread_ipc -x, 2>"$O.ipc" || exit 1
+	i=$(perl -MJSON::PP -ne "next if /^#/; my \$o = JSON::PP->new->decode(\$_); print \$o->{q(counter-value)} / 1 if \$o->{event} eq q(INST_RETIRED.ANY)" "$FX/skl-tma.json")
+	c=$(perl -MJSON::PP -ne "next if /^#/; my \$o = JSON::PP->new->decode(\$_); print \$o->{q(counter-value)} / 1 if \$o->{event} eq q(CPU_CLK_UNHALTED.THREAD)" "$FX/skl-tma.json")
+	want=$(awk -v i=$i -v c=$c "BEGIN { printf \"%.2f\", i / c }")
+	grep -q ",$want,tma_info_thread_ipc\$" "$O.ipc"'
+
+ok "--counts of perf 6.1's own -j capture: the same events and values back" sh -c '
+	"$PMUKIT" stat --counts "$FX/perf61-sw.json" -j 2>"$O.rt" || exit 1
+	perl -MJSON::PP -e "
+		my (%a, %b);
+		for my \$p ([\$ARGV[0], \\%a], [\$ARGV[1], \\%b]) {
+			open my \$f, q(<), \$p->[0] or die; while (my \$l = <\$f>) { next if \$l =~ /^#/ || \$l !~ /\\S/;
+			my \$o = JSON::PP->new->decode(\$l); \$p->[1]{\$o->{event}} = \$o->{q(counter-value)} }
+		}
+		die q(count) unless keys %a == keys %b && keys %a > 2;
+		for (keys %a) { die qq(\$_: \$a{\$_} vs \$b{\$_}) unless \$a{\$_} eq \$b{\$_} }" "$FX/perf61-sw.json" "$O.rt"'
+
+ok "a live -j capture reads back with --counts (-A, intervals)" sh -c '
+	"$PMUKIT" stat -j -a -A -I 100 --interval-count 2 -e cpu-clock,page-faults 2>"$O.cap" &&
+	"$PMUKIT" stat --counts "$O.cap" -j 2>"$O.back" &&
+	perl -MJSON::PP -e "
+		sub rd { my (\$p) = @_; open my \$f, q(<), \$p or die; my @r;
+			while (<\$f>) { my \$o = JSON::PP->new->decode(\$_);
+				push @r, join q(|), map { \$o->{\$_} } qw(interval cpu event counter-value) } return join qq(\\n), sort @r }
+		die qq(differ) unless rd(\$ARGV[0]) eq rd(\$ARGV[1]) " "$O.cap" "$O.back"'
+
+ok "--counts with bad input: file:line:column, non-zero" sh -c '
+	printf "{\"event\" : \"cycles\", \"counter-value\" : \n" > "$O.bad"
+	! "$PMUKIT" stat --counts "$O.bad" 2>"$O.be" && grep -q "$O.bad:1:" "$O.be"'
+
+[ "$T_FAIL" = 0 ]
