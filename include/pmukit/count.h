@@ -38,6 +38,7 @@
 #ifndef PMUKIT_COUNT_H
 #define PMUKIT_COUNT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -110,7 +111,8 @@ struct pk_count_value {
  * supported is not supported either, and a member is only opened where its
  * leader is. An event placed on none of the CPUs (a cpu_atom event with
  * -C of cpu_core CPUs; perf drops it) is not supported with open_errno ENODEV
- * and an empty pk_counter__event_cpus.
+ * and an empty pk_counter__event_cpus. Tool events (PMU "tool": duration_time,
+ * user_time, ...) go to the first CPU of the map only, as perf counts them once.
  * With several threads, a thread that exited before it was opened (ESRCH) is
  * skipped (perf's ignore_missing_thread); with one it is an error naming it.
  * Other failures (EACCES/EPERM with the sysctl or capability that would allow
@@ -136,7 +138,11 @@ void pk_counter__close(struct pk_counter *c);
 
 /* Number of events (evlist order). */
 size_t pk_counter__nr(const struct pk_counter *c);
-/* The last read cumulative value of event idx over every CPU and thread. -EINVAL for a bad idx. */
+/*
+ * The last read cumulative value of event idx over every CPU and thread
+ * (NOT_COUNTED before the first read, or when every thread was gone at open).
+ * -EINVAL for a bad idx.
+ */
 int pk_counter__value(const struct pk_counter *c, size_t idx, struct pk_count_value *v);
 
 /* CPU slots: number, and the CPU of a slot (-1: any CPU; -1 too for a bad slot). */
