@@ -58,8 +58,8 @@ ok "-j: every line a JSON object with perf's keys" sh -c '
 		\$n++; END { die qq(lines: \$n) unless \$n == 2 * 2 * 3 }" "$O.j"'
 
 ok "-r 3: (3 runs) and the relative deviation" sh -c '
-	"$PMUKIT" stat -r 3 -e page-faults true 2>"$O.r" &&
-	grep -q "for .true. (3 runs):" "$O.r" && grep -Eq "page-faults .*\( \+- +[0-9.]+% \)" "$O.r" &&
+	"$PMUKIT" stat -r 3 -e task-clock true 2>"$O.r" &&
+	grep -q "for .true. (3 runs):" "$O.r" && grep -Eq "task-clock .*\( \+- +[0-9.]+% \)" "$O.r" &&
 	grep -Eq "seconds time elapsed +\( \+- +[0-9.]+% \)" "$O.r"'
 
 # --- errors -----------------------------------------------------------------------------------

@@ -8,10 +8,12 @@
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
 O=$T_TMP/shape
 
-# One line shape: numbers -> N, "K/sec" -> X/sec, "<not counted>" kept.
+# One line shape: numbers -> N, "K/sec" -> X/sec, "<not counted>" kept; a text
+# line's -r noise is dropped (perf leaves it out when it is 0, as for equal runs).
 shape() {
 	sed -E -e 's/[0-9][0-9,]*(\.[0-9]+)?(e[-+][0-9]+)?/N/g' \
 		-e 's/[KMG]?\/sec/X\/sec/g' -e 's/ +/ /g' -e 's/ +$//' \
+		-e 's/ \( \+- N% \)$//' \
 		-e 's/^# started on .*/# started on D/' \
 		-e '/^ *$/d' "$1" | sort -u
 }
