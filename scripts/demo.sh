@@ -6,6 +6,12 @@ B=${1:-build}
 P=$B/pmukit
 echo "== pmukit stat: a workload counted for real (software events; this VM has no hardware PMU)"
 $P stat -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; seq 1 100000 | sort -rn > /dev/null'
+echo "== every 100 ms, per CPU, system-wide (-I 100 -a -A), for 0.3 s"
+$P stat -I 100 -a -A -e cpu-clock,context-switches sleep 0.3
+echo "== saved counts (perf stat -j shape) analysed offline: Skylake TopDown Level 1 and IPC"
+$P stat --cpuid skylake --counts tests/fixtures/counts/skl-tma.json --topdown -M tma_info_thread_ipc
+echo "== TopDown here"
+$P stat --topdown true || true
 echo "== pmukit: tables compiled from $(cat "$B/.events-dir" 2>/dev/null || echo build/arch)"
 n=$($P list --json --all --cpuid skylake | grep -c '"kind": "event"' || true)
 m=$($P list --json --all --cpuid skylake | grep -c '"kind": "metric"' || true)
