@@ -210,6 +210,7 @@ static const char fx_metrics[] =
 	" {\"MetricName\": \"mem_gbs\", \"MetricExpr\": \"MEM_BW.LINES * 64 / 1e9 / duration_time\","
 	"  \"MetricGroup\": \"Memory\", \"ScaleUnit\": \"1GB/s\"},\n"
 	" {\"MetricName\": \"lonely\", \"MetricExpr\": \"INST_RETIRED.ANY\"},\n"
+	" {\"MetricName\": \"legacy_ipc\", \"MetricExpr\": \"instructions / cycles\", \"MetricGroup\": \"Legacy\"},\n"
 	" {\"MetricName\": \"modzero\", \"MetricExpr\": \"INST_RETIRED.ANY % (CPU_CLK_UNHALTED.THREAD - "
 	"CPU_CLK_UNHALTED.THREAD)\", \"MetricGroup\": \"Odd\"},\n"
 	" {\"MetricName\": \"needs_lit\", \"MetricExpr\": \"INST_RETIRED.ANY * #num_packages\","
@@ -579,7 +580,8 @@ static void test_named(void **state)
 {
 	(void)state;
 	struct pk_metricgroup_opts o = opts_with(icl, &smt_on);
-	struct pk_metricgroup *mg = mg_new(fx_cat, fx_model, "ipc:u,ipc,td_retiring,tsc_ghz,cha_per_unit", &o);
+	struct pk_metricgroup *mg =
+		mg_new(fx_cat, fx_model, "ipc:u,ipc,td_retiring,tsc_ghz,cha_per_unit,legacy_ipc", &o);
 	/* which printed names each event answers to */
 	static const struct {
 		const char *id, *mods, *name;
@@ -605,6 +607,11 @@ static void test_named(void **state)
 		{ "UNC_CHA_CLOCKTICKS", "", "uncore_cha_1/UNC_CHA_CLOCKTICKS/", true },
 		{ "duration_time", "", "duration_time", true },
 		{ "duration_time", "", "user_time", false },
+		{ "cycles", "", "cpu-cycles", true },	/* perf's symbol aliases */
+		{ "cycles", "", "cpu/cycles/", true },
+		{ "cycles", "", "cycles:u", false },
+		{ "cycles", "", "ref-cycles", false },
+		{ "instructions", "", "instructions", true },
 	};
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		long found = -1;
@@ -631,10 +638,11 @@ static void test_named(void **state)
 		{ "topdown-be-bound", 4e5 },		{ "msr/tsc/", 3e9 },
 		{ "duration_time", 1.5 },		{ "uncore_cha_0/UNC_CHA_CLOCKTICKS/", 100 },
 		{ "uncore_cha_1/UNC_CHA_CLOCKTICKS/", 300 }, { "uncore_cha_1/UNC_CHA_CLOCKTICKS/", 300 },
-		{ NULL, 5 },
+		{ NULL, 5 },				{ "cpu-cycles", 400 },
+		{ "instructions", 1000 },
 	};
 	struct pk_metricgroup_value v[8];
-	assert_int_equal(pk_metricgroup__nr_metrics(mg), 5);
+	assert_int_equal(pk_metricgroup__nr_metrics(mg), 6);
 	assert_int_equal(pk_metricgroup__eval_named(mg, n, sizeof(n) / sizeof(n[0]), v), 0);
 	assert_true(v[metric_named(mg, "ipc")].value == 3.0);
 	assert_true(v[metric_named(mg, "ipc:u")].value == 2.0);
@@ -642,6 +650,7 @@ static void test_named(void **state)
 	assert_int_equal(v[metric_named(mg, "td_retiring")].threshold, 0);
 	assert_true(fabs(v[metric_named(mg, "tsc_ghz")].value - 2.0) < 1e-12);
 	assert_true(v[metric_named(mg, "cha_per_unit")].value == 200);
+	assert_true(v[metric_named(mg, "legacy_ipc")].value == 2.5);	/* cycles from cpu-cycles */
 	/* nothing named: NaN, not an error */
 	assert_int_equal(pk_metricgroup__eval_named(mg, n, 0, v), 0);
 	assert_true(isnan(v[0].value));
