@@ -96,14 +96,16 @@ static int get_number(const struct pline *l, json_object *o, const char *key, do
 	return bad(l, key, "\"%s\" must be a number", key);
 }
 
-/* A string (NULL when absent); numbers are accepted in their text form ("cpu" : 3). */
+/* A string (NULL when absent); for aggregation keys integers too ("cpu" : 3). */
 static int get_string(const struct pline *l, json_object *o, const char *key, const char **s)
 {
 	json_object *x;
+	bool key_id = strcmp(key, "event") && strcmp(key, "unit") && strcmp(key, "cgroup");
 	*s = NULL;
 	if (!json_object_object_get_ex(o, key, &x) || json_object_is_type(x, json_type_null))
 		return 0;
-	if (json_object_is_type(x, json_type_string) || json_object_is_type(x, json_type_int)) {
+	if (json_object_is_type(x, json_type_string) ||
+	    (key_id && json_object_is_type(x, json_type_int))) {
 		*s = pk_arena__strdup(&l->c->arena, json_object_get_string(x));
 		return *s ? 1 : -ENOMEM;
 	}

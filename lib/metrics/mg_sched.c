@@ -184,6 +184,8 @@ static int must_group(const struct pk_metricgroup *mg, const struct mg_set *s, c
 		const char *tn = pk_pmu__name(mg->td_pmu);
 		if (pmu && (plen != strlen(tn) || strncmp(pmu, tn, plen)))
 			return 0;
+	} else if (mg->opts.pmus) {
+		return 0;	/* a tree without perf metrics: no such rule */
 	} else {
 		/* no tree: perf metrics when the set uses its topdown-* pseudo events */
 		bool pm = false;
