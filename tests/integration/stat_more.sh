@@ -5,7 +5,7 @@
 # (expected percentages computed here from TopDown's formulas), a -j round
 # trip, and TopDown refusing in one line where it cannot run.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
-echo "1..22"
+echo "1..24"
 O=$T_TMP/more
 FX=$SRC/tests/fixtures/counts
 export PMUKIT O FX SRC
@@ -141,5 +141,26 @@ ok "a live -j capture reads back with --counts (-A, intervals)" sh -c '
 ok "--counts with bad input: file:line:column, non-zero" sh -c '
 	printf "{\"event\" : \"cycles\", \"counter-value\" : \n" > "$O.bad"
 	! "$PMUKIT" stat --counts "$O.bad" 2>"$O.be" && grep -q "$O.bad:1:" "$O.be"'
+
+ok "--counts: perf's built-in metrics (GHz, insn per cycle, miss ratios) from their formulas" sh -c '
+	"$PMUKIT" stat --counts "$FX/hw-default.json" -x, 2>"$O.hw" || exit 1
+	v() { perl -MJSON::PP -ne "next if /^#/; my \$o = JSON::PP->new->decode(\$_); print \$o->{q(counter-value)} / 1 if \$o->{event} eq q($1)" "$FX/hw-default.json"; }
+	m() { awk -F, -v e="$1" "\$3 == e { print \$6 \",\" \$7 }" "$O.hw"; }
+	ghz=$(awk -v c=$(v cycles) -v t=$(v task-clock) "BEGIN { printf \"%.3f,GHz\", c / (t * 1e6) }")
+	ipc=$(awk -v i=$(v instructions) -v c=$(v cycles) "BEGIN { printf \"%.2f,insn per cycle\", i / c }")
+	br=$(awk -v m=$(v branch-misses) -v b=$(v branches) "BEGIN { printf \"%.2f,of all branches\", 100 * m / b }")
+	cm=$(awk -v m=$(v cache-misses) -v r=$(v cache-references) "BEGIN { printf \"%.2f,of all cache refs\", 100 * m / r }")
+	l1=$(awk -v m=$(v L1-dcache-load-misses) -v r=$(v L1-dcache-loads) "BEGIN { printf \"%.2f,of all L1-dcache accesses\", 100 * m / r }")
+	for p in "cycles|$ghz" "instructions|$ipc" "branch-misses|$br" "cache-misses|$cm" "L1-dcache-load-misses|$l1"; do
+		e=${p%%|*}; want=${p#*|}; got=$(m $e); echo "$e: $got / $want" >&2
+		[ "$got" = "$want" ] || exit 1
+	done'
+
+ok "no permission (paranoid, not root): the message names the sysctl" sh -c '
+	[ "$(id -u)" = 0 ] && command -v setpriv >/dev/null || exit 0
+	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 1 ] || exit 0
+	! PMUKIT_PERF_PARANOID= setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$PMUKIT" stat -a -e cpu-clock sleep 0.1 2>"$O.perm" &&
+	grep -q "perf_event_paranoid" "$O.perm"'
 
 [ "$T_FAIL" = 0 ]
