@@ -101,6 +101,15 @@ static const char *const no_pmu_fix =
 	"pmu=on; VMware: virtualize CPU performance counters; cloud: a bare-metal or "
 	"PMU-enabled instance type)";
 
+/* Some work for a counter to count (the volatile keeps the loop). */
+static unsigned spin(unsigned n)
+{
+	volatile unsigned sink = 0;
+	for (unsigned i = 0; i < n; i++)
+		sink += i;
+	return sink;
+}
+
 /* Open, map and read one event of this thread through its page. */
 static int probe(struct pk_user_access *out, struct perf_event_attr *attr,
 		 const struct pk_selfmon_ops *ops)
@@ -109,7 +118,6 @@ static int probe(struct pk_user_access *out, struct perf_event_attr *attr,
 	struct pk_userpage_value a, b;
 	const volatile struct perf_event_mmap_page *pc;
 	long psz = sysconf(_SC_PAGESIZE);
-	volatile unsigned sink = 0;
 	void *map;
 	int fd, st, rc;
 
@@ -142,11 +150,9 @@ static int probe(struct pk_user_access *out, struct perf_event_attr *attr,
 		goto done;
 	}
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	for (unsigned i = 0; i < 100000; i++)
-		sink += i;
+	(void)spin(100000);
 	st = pk_userpage__read(pc, ops, 0, &a);
-	for (unsigned i = 0; i < 1000000; i++)
-		sink += i;
+	(void)spin(1000000);
 	if (st == PK_USERPAGE_OK)
 		st = pk_userpage__read(pc, ops, 0, &b);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
