@@ -48,6 +48,18 @@ int cli_env__option(struct cli_env *env, int opt, const char *arg);
  */
 int cli_env__open(struct cli_env *env, const char *prog);
 void cli_env__close(struct cli_env *env);
+/* The arch of the chosen model (this machine's without one). */
+const char *cli_env__arch(struct cli_env *env);
+/* pk_pmu_tree__add_core's flavour for the model: "amd", "hybrid" or NULL. */
+const char *cli_env__core_flavour(struct cli_env *env, const char *arch);
+/*
+ * This machine's tree lacks a core PMU (a VM): add x86's "cpu" with the
+ * kernel's formats, so that table events resolve and are then reported
+ * <not supported> by the kernel rather than refused. Only where the type is
+ * fixed (PERF_TYPE_RAW on x86, not hybrid) so it cannot be another PMU's.
+ * Returns true when added.
+ */
+bool cli_env__add_missing_core(struct cli_env *env);
 
 /* Print s word-wrapped from column start to width (perf list's layout). */
 void cli_wordwrap(FILE *f, const char *s, int start, int width);

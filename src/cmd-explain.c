@@ -27,30 +27,6 @@ struct explain_opts {
 };
 
 /* "amd" for AMD models, "hybrid" when the model has cpu_core/cpu_atom events. */
-static const char *flavour(struct cli_env *env, const char *arch)
-{
-	struct pk_model m;
-	if (strcmp(arch, "x86") || !env->have_model || pk_catalog__model(env->cat, env->model, &m))
-		return NULL;
-	if (!strncmp(m.name, "amd", 3))
-		return "amd";
-	for (size_t i = 0; i < m.nr_events; i++) {
-		struct pk_event e;
-		pk_catalog__event_brief(env->cat, env->model, i, &e);
-		if (!strcmp(e.pmu, "cpu_core") || !strcmp(e.pmu, "cpu_atom"))
-			return "hybrid";
-	}
-	return NULL;
-}
-
-static const char *model_arch(struct cli_env *env)
-{
-	struct pk_model m;
-	if (env->have_model && !pk_catalog__model(env->cat, env->model, &m))
-		return m.arch;
-	return pk_cpuid__host_arch();
-}
-
 /*
  * The PMU tree to encode against: --sysfs as given; otherwise this machine's,
  * unless it is for another arch or has no core PMU, in which case the
@@ -58,7 +34,7 @@ static const char *model_arch(struct cli_env *env)
  */
 static bool offline_tree(struct cli_env *env)
 {
-	const char *arch = model_arch(env);
+	const char *arch = cli_env__arch(env);
 	if (env->sysfs)
 		return false;
 	if (strcmp(arch, pk_cpuid__host_arch())) {
@@ -69,7 +45,7 @@ static bool offline_tree(struct cli_env *env)
 		return false;
 	if (pk_pmu_tree__has_core(env->pmus))
 		return false;
-	return !pk_pmu_tree__add_core(env->pmus, arch, flavour(env, arch));
+	return !pk_pmu_tree__add_core(env->pmus, arch, cli_env__core_flavour(env, arch));
 }
 
 static const char *role(const struct pk_evlist *el, size_t i)
@@ -82,7 +58,7 @@ static const char *role(const struct pk_evlist *el, size_t i)
 
 static bool is_arm64(struct cli_env *env, const struct pk_evsel *e)
 {
-	return !strcmp(model_arch(env), "arm64") ||
+	return !strcmp(cli_env__arch(env), "arm64") ||
 	       (e->pmu && (!strncmp(e->pmu, "armv8_pmuv3", 11) || !strncmp(e->pmu, "armv9_pmuv3", 11)));
 }
 
@@ -378,7 +354,7 @@ int cmd_explain(int argc, char **argv)
 	} else {
 		if (offline)
 			printf("# offline: no %s core PMU here; using the kernel's usual formats and "
-			       "type numbers\n", model_arch(&env));
+			       "type numbers\n", cli_env__arch(&env));
 		for (size_t i = 0; i < json_object_array_length(arr); i++) {
 			if (i)
 				printf("\n");

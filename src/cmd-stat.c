@@ -279,6 +279,7 @@ int cmd_stat(int argc, char **argv)
 		cfg.specs[cfg.nr_specs++] = DEFAULT_EVENTS;
 	if (cli_env__open(&env, "pmukit stat"))
 		goto out;
+	cli_env__add_missing_core(&env);
 	cfg.out = open_output(&cfg);
 	if (!cfg.out)
 		goto out;

@@ -197,3 +197,41 @@ void cli_wordwrap(FILE *f, const char *s, int start, int width)
 			s++;
 	}
 }
+
+const char *cli_env__core_flavour(struct cli_env *env, const char *arch)
+{
+	struct pk_model m;
+	if (strcmp(arch, "x86") || !env->have_model || pk_catalog__model(env->cat, env->model, &m))
+		return NULL;
+	if (!strncmp(m.name, "amd", 3))
+		return "amd";
+	for (size_t i = 0; i < m.nr_events; i++) {
+		struct pk_event e;
+		pk_catalog__event_brief(env->cat, env->model, i, &e);
+		if (!strcmp(e.pmu, "cpu_core") || !strcmp(e.pmu, "cpu_atom"))
+			return "hybrid";
+	}
+	return NULL;
+}
+
+const char *cli_env__arch(struct cli_env *env)
+{
+	struct pk_model m;
+	if (env->have_model && !pk_catalog__model(env->cat, env->model, &m))
+		return m.arch;
+	return pk_cpuid__host_arch();
+}
+
+bool cli_env__add_missing_core(struct cli_env *env)
+{
+	const char *arch = cli_env__arch(env);
+	const char *flavour;
+
+	if (env->sysfs || !env->pmus || pk_pmu_tree__has_core(env->pmus) ||
+	    strcmp(arch, "x86") || strcmp(pk_cpuid__host_arch(), "x86"))
+		return false;
+	flavour = cli_env__core_flavour(env, arch);
+	if (flavour && !strcmp(flavour, "hybrid"))
+		return false;	/* cpu_core/cpu_atom types are dynamic: they could be another PMU's */
+	return !pk_pmu_tree__add_core(env->pmus, arch, flavour);
+}

@@ -5,7 +5,7 @@
 # (expected percentages computed here from TopDown's formulas), a -j round
 # trip, and TopDown refusing in one line where it cannot run.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
-echo "1..24"
+echo "1..25"
 O=$T_TMP/more
 FX=$SRC/tests/fixtures/counts
 export PMUKIT O FX SRC
@@ -162,5 +162,11 @@ ok "no permission (paranoid, not root): the message names the sysctl" sh -c '
 	! PMUKIT_PERF_PARANOID= setpriv --reuid=65534 --regid=65534 --clear-groups \
 		"$PMUKIT" stat -a -e cpu-clock sleep 0.1 2>"$O.perm" &&
 	grep -q "perf_event_paranoid" "$O.perm"'
+
+ok "a table event this VM's kernel cannot count: <not supported>, the rest counted" sh -c '
+	[ -e /sys/bus/event_source/devices/cpu ] && exit 0
+	case $(uname -m) in x86_64) ;; *) exit 0 ;; esac
+	"$PMUKIT" stat --cpuid skylake -e INST_RETIRED.ANY,task-clock true 2>"$O.ns" &&
+	grep -Eq "<not supported> +INST_RETIRED.ANY" "$O.ns" && grep -Eq "[0-9] msec task-clock" "$O.ns"'
 
 [ "$T_FAIL" = 0 ]
