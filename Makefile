@@ -56,7 +56,7 @@ EXAMPLE_BINS := $(EXAMPLE_SRCS:examples/%.c=$(O)/examples/%)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(O)/bench/%)
 
-.PHONY: all deps check check-cross demo bench fuzz clean tests data
+.PHONY: all deps check check-cross demo bench fuzz fuzz-smoke clean tests data
 .DEFAULT_GOAL := all
 
 all: $(O)/pmukit $(O)/libpmukit.a $(O)/libpmukit.so $(O)/eventc
@@ -218,12 +218,22 @@ bench: all $(BENCH_BINS) $(O)/tests/test_count
 # --- fuzzing (clang libFuzzer) ----------------------------------------------------
 FUZZ_SRCS := $(sort $(wildcard fuzz/fuzz_*.c))
 fuzz:
+	@command -v clang >/dev/null || PMUKIT_EXTRA_PKGS="clang" sh scripts/deps.sh
 	@$(MAKE) --no-print-directory O=build/fuzz CC=clang \
 		SANFLAGS="-fsanitize=fuzzer-no-link,address,undefined" build/fuzz/libpmukit.a
 	@mkdir -p build/fuzz/bin
 	@for f in $(FUZZ_SRCS); do n=$$(basename $$f .c); echo "  FUZZ-CC $$f"; \
 		clang -std=c11 -D_GNU_SOURCE -g -O1 -Iinclude -Ilib -fsanitize=fuzzer,address,undefined \
 		-o build/fuzz/bin/$$n $$f build/fuzz/libpmukit.a $(LDLIBS) || exit 1; done
+
+# CI's short run: every target builds with clang and runs 20 s from its seeds
+fuzz-smoke: fuzz
+	@for f in build/fuzz/bin/*; do n=$$(basename $$f); echo "  FUZZ    $$n (20 s)"; \
+		rm -rf build/fuzz/corpus-$$n && mkdir -p build/fuzz/corpus-$$n && \
+		seeds=; [ $$n = fuzz_counts_file ] && seeds=tests/fixtures/counts; \
+		$$f -max_total_time=20 -print_final_stats=1 build/fuzz/corpus-$$n $$seeds \
+			> build/fuzz/$$n.log 2>&1 || { tail -30 build/fuzz/$$n.log; exit 1; }; \
+		grep -E "stat::number_of_executed_units" build/fuzz/$$n.log; done
 
 clean:
 	rm -rf $(O)
