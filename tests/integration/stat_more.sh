@@ -5,7 +5,7 @@
 # (expected percentages computed here from TopDown's formulas), a -j round
 # trip, and TopDown refusing in one line where it cannot run.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
-echo "1..25"
+echo "1..27"
 O=$T_TMP/more
 FX=$SRC/tests/fixtures/counts
 export PMUKIT O FX SRC
@@ -168,5 +168,16 @@ ok "a table event this VM's kernel cannot count: <not supported>, the rest count
 	case $(uname -m) in x86_64) ;; *) exit 0 ;; esac
 	"$PMUKIT" stat --cpuid skylake -e INST_RETIRED.ANY,task-clock true 2>"$O.ns" &&
 	grep -Eq "<not supported> +INST_RETIRED.ANY" "$O.ns" && grep -Eq "[0-9] msec task-clock" "$O.ns"'
+
+ok "-t TID of a running thread for the time of a command" sh -c '
+	sh -c "while :; do :; done" & b=$!
+	"$PMUKIT" stat -t $b -e task-clock sleep 0.2 2>"$O.tid"; r=$?; kill $b
+	[ $r = 0 ] && grep -q "for thread id .$b.:" "$O.tid" && grep -Eq "[1-9][0-9.]* msec task-clock" "$O.tid"'
+
+ok "-p without a command: counts until SIGINT" sh -c '
+	sh -c "while :; do :; done" & b=$!
+	"$PMUKIT" stat -p $b -e task-clock 2>"$O.pid" & p=$!
+	sleep 0.3; kill -INT $p; wait $p; kill $b
+	grep -q "for process id .$b.:" "$O.pid" && grep -Eq "[1-9][0-9.]* msec task-clock" "$O.pid"'
 
 [ "$T_FAIL" = 0 ]
