@@ -34,6 +34,7 @@ static void usage(FILE *f)
 		"                        backend bound); --td-level 2 adds Level 2\n"
 		"      --td-level N      TopDown level (1 or 2) with --topdown\n"
 		"      --record-tpebs    retire latency for metrics (TPEBS), where PEBS has it\n"
+		"      --metric-only     only the -M metrics, a column each (--topdown implies it)\n"
 		"      --metric-no-group, --metric-no-merge, --metric-no-threshold\n"
 		"                        as perf: no weak groups, no sharing, no thresholds\n"
 		"      --counts FILE     no counting: read counts saved by -j (pmukit's or perf's)\n"
@@ -62,7 +63,7 @@ static void usage(FILE *f)
 enum {
 	OPT_PER_CORE = 0x200, OPT_PER_SOCKET, OPT_PER_DIE, OPT_INTERVAL_COUNT,
 	OPT_APPEND, OPT_NO_BIG_NUM, OPT_TOPDOWN, OPT_TD_LEVEL, OPT_TPEBS, OPT_NO_GROUP,
-	OPT_NO_MERGE, OPT_NO_THRESHOLD, OPT_COUNTS,
+	OPT_NO_MERGE, OPT_NO_THRESHOLD, OPT_COUNTS, OPT_METRIC_ONLY,
 };
 
 static int parse_number(const char *opt, const char *arg, double min, double *out)
@@ -91,6 +92,7 @@ static int parse_args(int argc, char **argv, struct stat_config *cfg, struct cli
 		{ "metric-no-merge", no_argument, NULL, OPT_NO_MERGE },
 		{ "metric-no-threshold", no_argument, NULL, OPT_NO_THRESHOLD },
 		{ "counts", required_argument, NULL, OPT_COUNTS },
+		{ "metric-only", no_argument, NULL, OPT_METRIC_ONLY },
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "no-aggr", no_argument, NULL, 'A' },
@@ -138,6 +140,7 @@ static int parse_args(int argc, char **argv, struct stat_config *cfg, struct cli
 		case OPT_NO_MERGE: cfg->metric_no_merge = true; break;
 		case OPT_NO_THRESHOLD: cfg->metric_no_threshold = true; break;
 		case OPT_COUNTS: cfg->counts_path = optarg; break;
+		case OPT_METRIC_ONLY: cfg->metric_only = true; break;
 		case 'a': cfg->system_wide = true; break;
 		case 'C': cfg->cpu_list = optarg; break;
 		case 'A': cfg->aggr = STAT_AGGR_CPU; break;
@@ -288,6 +291,7 @@ int cmd_stat(int argc, char **argv)
 		.out = cfg.out, .aggr = cfg.aggr, .sep = cfg.sep, .json = cfg.json,
 		.interval = cfg.interval_ms > 0, .runs = cfg.runs, .big_num = cfg.big_num,
 		.color = !cfg.sep && !cfg.json && !cfg.output_path && isatty(STDERR_FILENO),
+		.metric_only = (cfg.metric_only || cfg.topdown_level) && (cfg.metrics || cfg.topdown_level),
 	};
 	struct stat_printer pr;
 	stat_printer__init(&pr, &po);

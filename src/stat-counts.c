@@ -42,11 +42,35 @@ static enum stat_aggr aggr_of(enum pk_counts_aggr a)
 	}
 }
 
+/*
+ * The metrics of one set. #smt_on and #core_wide are the capture machine's,
+ * which the file does not record (the metrics were set up with them unknown,
+ * so both branches' events are known): each metric takes the first of the
+ * four assumptions whose branch reads events the file has.
+ */
 static int eval_set(void *ctx, const struct stat_frame *fr, size_t id, struct pk_metricgroup_value *out)
 {
 	struct counts_frame *cf = ctx;
+	struct pk_metricgroup *mg = stat_metrics__group(cf->sm);
+	size_t nr = pk_metricgroup__nr_metrics(mg);
+	int r;
 	(void)fr;
-	return pk_counts__eval(cf->c, cf->first_set + id, stat_metrics__group(cf->sm), out);
+
+	if ((r = pk_counts__eval(cf->c, cf->first_set + id, mg, out)))
+		return r;
+	struct pk_metricgroup_value *alt = calloc(nr + 1, sizeof(*alt));
+	if (!alt)
+		return -ENOMEM;
+	for (int k = 0; k < 4; k++) {
+		stat_metrics__assume(cf->sm, k & 1, k >> 1);
+		r = pk_counts__eval(cf->c, cf->first_set + id, mg, alt);
+		stat_metrics__assume(cf->sm, -1, -1);
+		for (size_t m = 0; !r && m < nr; m++)
+			if ((out[m].error || isnan(out[m].value)) && !alt[m].error && !isnan(alt[m].value))
+				out[m] = alt[m];
+	}
+	free(alt);
+	return 0;
 }
 
 static long find_name(const struct counts_frame *cf, const char *name)

@@ -23,6 +23,8 @@ struct stat_metrics {
 	struct pk_topology *topo;	/* machine facts; NULL when unreadable */
 	char *list;			/* the -M list given to the metricgroup */
 	bool system_wide;
+	int smt_override;		/* -1, or the #smt_on to assume (saved counts) */
+	int wide_override;		/* -1, or the #core_wide to assume */
 	/* live: evsel -> metricgroup event */
 	size_t nr_evsel;
 	long *event_of;			/* [evsel]: event index or -1 */
@@ -46,8 +48,13 @@ static int consts(void *ctx, const struct pk_mexpr_id *id, double *value)
 
 	if (id->kind != PK_MEXPR_ID_LITERAL || !sm->topo)
 		return -ENOENT;
+	bool smt = sm->smt_override >= 0 ? sm->smt_override : pk_topology__smt_on(sm->topo);
+	/* saved counts: the capture machine's SMT is not known (stat-counts.c tries both) */
+	if (sm->cfg->counts_path && sm->smt_override < 0 &&
+	    (id->literal == PK_MEXPR_LIT_SMT_ON || id->literal == PK_MEXPR_LIT_CORE_WIDE))
+		return -ENOENT;
 	switch (id->literal) {
-	case PK_MEXPR_LIT_SMT_ON: *value = pk_topology__smt_on(sm->topo); return 0;
+	case PK_MEXPR_LIT_SMT_ON: *value = smt; return 0;
 	case PK_MEXPR_LIT_NUM_CPUS: *value = pk_topology__num_cpus(sm->topo); return 0;
 	case PK_MEXPR_LIT_NUM_CPUS_ONLINE: *value = pk_topology__num_cpus_online(sm->topo); return 0;
 	case PK_MEXPR_LIT_NUM_PACKAGES: *value = pk_topology__nr_packages(sm->topo); return 0;
@@ -55,7 +62,7 @@ static int consts(void *ctx, const struct pk_mexpr_id *id, double *value)
 	case PK_MEXPR_LIT_NUM_CORES: *value = pk_topology__nr_cores(sm->topo); return 0;
 	/* perf: counting whole cores, i.e. system-wide with SMT on */
 	case PK_MEXPR_LIT_CORE_WIDE:
-		*value = sm->system_wide && pk_topology__smt_on(sm->topo);
+		*value = sm->wide_override >= 0 ? sm->wide_override : sm->system_wide && smt;
 		return 0;
 	default: return -ENOENT;
 	}
@@ -104,6 +111,8 @@ int stat_metrics__new(struct stat_metrics **out, const struct stat_config *cfg, 
 	if (!sm)
 		goto nomem;
 	sm->cfg = cfg;
+	sm->smt_override = -1;
+	sm->wide_override = -1;
 	sm->system_wide = cfg->system_wide || cfg->cpu_list;
 	if (pk_topology__read(NULL, &sm->topo, &terr))
 		sm->topo = NULL;	/* facts unknown: both branches of "if #smt_on" are kept */
@@ -222,6 +231,12 @@ int stat_metrics__bind(struct stat_metrics *sm, const struct pk_evlist *el, size
 struct pk_metricgroup *stat_metrics__group(struct stat_metrics *sm)
 {
 	return sm->mg;
+}
+
+void stat_metrics__assume(struct stat_metrics *sm, int smt_on, int core_wide)
+{
+	sm->smt_override = smt_on;
+	sm->wide_override = core_wide;
 }
 
 static bool named_reads(struct stat_metrics *sm, size_t evsel, size_t event)

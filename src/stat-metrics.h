@@ -36,6 +36,11 @@ struct pk_metricgroup_value;
 typedef int (*stat_metrics_eval_fn)(void *ctx, const struct stat_frame *fr, size_t id,
 				    struct pk_metricgroup_value *out);
 struct pk_metricgroup *stat_metrics__group(struct stat_metrics *sm);
+/*
+ * Assume #smt_on and #core_wide (0 or 1; -1: this machine's and this run's)
+ * when evaluating, for counts saved on another machine.
+ */
+void stat_metrics__assume(struct stat_metrics *sm, int smt_on, int core_wide);
 int stat_metrics__bind_names(struct stat_metrics *sm, const char *const *names, size_t nr,
 			     stat_metrics_eval_fn eval, void *ctx);
 

@@ -19,6 +19,8 @@
 #define METRIC_LEN 35	/* perf 6.1's (6.12: 38) */
 #define UNIT_WIDTH 4
 
+static void metric_only_frame(struct stat_printer *p, const struct stat_frame *fr);
+
 void stat_printer__init(struct stat_printer *p, const struct stat_print_opts *o)
 {
 	memset(p, 0, sizeof(*p));
@@ -439,6 +441,10 @@ void stat_printer__frame(struct stat_printer *p, const struct stat_frame *fr)
 	for (size_t e = 0; e < fr->nr_ev; e++)
 		if (fr->ev[e].unit && strlen(fr->ev[e].unit) > unit_width)
 			unit_width = strlen(fr->ev[e].unit);
+	if (p->o.metric_only) {
+		metric_only_frame(p, fr);
+		return;
+	}
 	if (p->o.interval)
 		interval_header(p, unit_width);
 	/* perf: per CPU (-A) event by event, each CPU; aggregated modes id by id */
@@ -452,6 +458,103 @@ void stat_printer__frame(struct stat_printer *p, const struct stat_frame *fr)
 				print_line(p, fr, id, e, unit_width);
 	}
 	fflush(p->o.out);
+}
+
+/* ---- --metric-only (implied by --topdown): one column per metric ---- */
+
+#define METRIC_ONLY_LEN 20
+
+/* The -M metrics of one id, in frame order of their events. */
+static size_t id_metrics(const struct stat_frame *fr, size_t id, struct stat_metric *m, size_t max)
+{
+	size_t n = 0;
+	if (!fr->metrics)
+		return 0;
+	for (size_t e = 0; e < fr->nr_ev && n < max; e++)
+		n += fr->metrics(fr->metrics_ctx, fr, id, e, m + n, max - n);
+	return n;
+}
+
+static int col_width(const struct stat_metric *m)
+{
+	int l = (int)strlen(m->label) + 1;
+	return l > METRIC_ONLY_LEN ? l : METRIC_ONLY_LEN;
+}
+
+static void metric_only_header(struct stat_printer *p, const struct stat_frame *fr,
+			       const struct stat_metric *m, size_t n)
+{
+	FILE *f = p->o.out;
+
+	if (p->o.json || (p->o.interval ? p->nr_interval_prints++ % 26 : p->nr_interval_prints++))
+		return;
+	if (is_csv(p)) {
+		if (fr->interval >= 0)
+			fprintf(f, "time%s", p->o.sep);
+		static const char *const head[] = {	/* perf's CSV aggregation header */
+			[STAT_AGGR_GLOBAL] = "", [STAT_AGGR_CPU] = "cpu", [STAT_AGGR_CORE] = "core,cpus",
+			[STAT_AGGR_DIE] = "die,cpus", [STAT_AGGR_SOCKET] = "socket,cpus",
+			[STAT_AGGR_THREAD] = "comm-pid",
+		};
+		if (p->o.aggr != STAT_AGGR_GLOBAL) {
+			for (const char *h = head[p->o.aggr]; *h; h++)
+				fputs(*h == ',' ? p->o.sep : (char[2]){ *h, 0 }, f);
+			fputs(p->o.sep, f);
+		}
+		for (size_t i = 0; i < n; i++)
+			fprintf(f, "%s%s", m[i].label, p->o.sep);
+		fputc('\n', f);
+		return;
+	}
+	if (fr->interval >= 0)
+		fprintf(f, "#%15s ", "time");
+	if (p->o.aggr != STAT_AGGR_GLOBAL)
+		fprintf(f, "%-*s", p->o.aggr == STAT_AGGR_CPU ? 11 : label_pad(p->o.aggr) + 12, "");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%*s ", col_width(&m[i]), m[i].label);
+	fputc('\n', f);
+}
+
+static void metric_only_frame(struct stat_printer *p, const struct stat_frame *fr)
+{
+	FILE *f = p->o.out;
+	struct stat_metric m[64];
+
+	for (size_t id = 0; id < fr->nr_id; id++) {
+		size_t n = id_metrics(fr, id, m, sizeof(m) / sizeof(m[0]));
+		if (!id)
+			metric_only_header(p, fr, m, n);
+		line_prefix(p, fr, &fr->id[id]);
+		for (size_t i = 0; i < n; i++) {
+			char v[64] = "";
+			if (m[i].valid)
+				snprintf(v, sizeof(v), m[i].fmt, m[i].val);
+			if (p->o.json) {
+				char *s = v;
+				while (*s == ' ')
+					s++;
+				fprintf(f, "%s", i ? ", " : "");
+				json_string(f, m[i].label);
+				fprintf(f, " : ");
+				json_string(f, s);
+			} else if (is_csv(p)) {
+				char *s = v;
+				while (*s == ' ')
+					s++;
+				fprintf(f, "%s%s", s, p->o.sep);
+			} else {
+				bool c = p->o.color && m[i].threshold >= 0 && m[i].valid;
+				if (c)
+					fputs(m[i].threshold ? "\033[31m" : "\033[32m", f);
+				fprintf(f, "%*s", col_width(&m[i]), v);
+				if (c)
+					fputs("\033[m", f);
+				fputc(' ', f);
+			}
+		}
+		fputs(p->o.json ? "}\n" : "\n", f);
+	}
+	fflush(f);
 }
 
 static int precision_of(double sd)

@@ -115,6 +115,7 @@ struct stat_print_opts {
 	bool big_num;		/* thousands separators in text output (perf's default) */
 	bool color;		/* colour metrics past their threshold (a terminal) */
 	bool no_metric_shadow;	/* don't print perf's built-in metrics */
+	bool metric_only;	/* --metric-only (--topdown): a column per -M metric, no events */
 };
 
 struct stat_printer {
@@ -159,6 +160,7 @@ struct stat_config {
 	int topdown_level;		/* --topdown: 1 (--td-level N: N); 0 off */
 	bool record_tpebs;		/* --record-tpebs */
 	bool metric_no_group, metric_no_merge, metric_no_threshold;
+	bool metric_only;		/* --metric-only; --topdown implies it */
 	const char *counts_path;	/* --counts FILE: offline */
 	char **argv;			/* the workload, NULL without */
 	FILE *out;			/* where the counts go (stderr, or -o) */

@@ -5,7 +5,7 @@
 # (expected percentages computed here from TopDown's formulas), a -j round
 # trip, and TopDown refusing in one line where it cannot run.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
-echo "1..27"
+echo "1..28"
 O=$T_TMP/more
 FX=$SRC/tests/fixtures/counts
 export PMUKIT O FX SRC
@@ -83,10 +83,10 @@ ok "--record-tpebs accepted, the output says static values are used" sh -c '
 	"$PMUKIT" stat --record-tpebs -e task-clock true 2>"$O.tp" && grep -q "static values" "$O.tp"'
 
 # --- metrics offline (--counts) ------------------------------------------------------------------
-ok "--counts, Skylake TopdownL1 from the JSON TMA metrics (topdown.txt's formulas)" sh -c '
+ok "--counts --topdown (metric-only), Skylake TopdownL1 from the JSON TMA metrics (topdown.txt's formulas); -M TopdownL1 flags thresholds" sh -c '
 	"$PMUKIT" stat --cpuid skylake --counts "$FX/skl-tma.json" --topdown -j 2>"$O.s" || exit 1
 	v() { perl -MJSON::PP -ne "next if /^#/; my \$o = JSON::PP->new->decode(\$_); print \$o->{q(counter-value)} if \$o->{event} eq q($1)" "$FX/skl-tma.json"; }
-	m() { perl -MJSON::PP -ne "my \$o = JSON::PP->new->decode(\$_); print \$o->{q(metric-value)} if (\$o->{q(metric-unit)} // q()) =~ /\b$1\$/" "$O.s" | head -1; }
+	m() { perl -MJSON::PP -ne "my \$o = JSON::PP->new->decode(\$_); for (keys %\$o) { print \$o->{\$_} if /\b$1\$/ }" "$O.s" | head -1; }
 	slots=$(awk -v t=$(v CPU_CLK_UNHALTED.THREAD) "BEGIN { print 4 * t }")
 	ret=$(awk -v r=$(v UOPS_RETIRED.RETIRE_SLOTS) -v s=$slots "BEGIN { print 100 * r / s }")
 	fe=$(awk -v f=$(v IDQ_UOPS_NOT_DELIVERED.CORE) -v s=$slots "BEGIN { print 100 * f / s }")
@@ -97,12 +97,13 @@ ok "--counts, Skylake TopdownL1 from the JSON TMA metrics (topdown.txt's formula
 		set -- $p; got=$(m $1); echo "$1: $got want $2" >&2
 		awk -v a="$got" -v b="$2" "BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != \"\" && d < 0.05) }" || exit 1
 	done
-	grep "tma_backend_bound" "$O.s" | grep -q "\"metric-threshold\" : \"bad\""'
+	"$PMUKIT" stat --cpuid skylake --counts "$FX/skl-tma.json" -M TopdownL1 -j 2>"$O.s2" &&
+	grep "tma_backend_bound" "$O.s2" | grep -q "\"metric-threshold\" : \"bad\""'
 
 ok "--counts, Ice Lake TopdownL1 from PERF_METRICS (topdown-* / sum of the four)" sh -c '
 	"$PMUKIT" stat --cpuid icelake --counts "$FX/icl-perf-metrics.json" --topdown -j 2>"$O.icl" || exit 1
 	v() { perl -MJSON::PP -ne "next if /^#/; my \$o = JSON::PP->new->decode(\$_); print \$o->{q(counter-value)} if \$o->{event} eq q($1)" "$FX/icl-perf-metrics.json"; }
-	m() { perl -MJSON::PP -ne "my \$o = JSON::PP->new->decode(\$_); print \$o->{q(metric-value)} if (\$o->{q(metric-unit)} // q()) =~ /\b$1\$/" "$O.icl" | head -1; }
+	m() { perl -MJSON::PP -ne "my \$o = JSON::PP->new->decode(\$_); for (keys %\$o) { print \$o->{\$_} if /\b$1\$/ }" "$O.icl" | head -1; }
 	r=$(v topdown-retiring); f=$(v topdown-fe-bound); b=$(v topdown-bad-spec); k=$(v topdown-be-bound)
 	for p in "tma_retiring $r" "tma_frontend_bound $f" "tma_bad_speculation $b" "tma_backend_bound $k"; do
 		set -- $p
@@ -179,5 +180,15 @@ ok "-p without a command: counts until SIGINT" sh -c '
 	"$PMUKIT" stat -p $b -e task-clock 2>"$O.pid" & p=$!
 	sleep 0.3; kill -INT $p; wait $p; kill $b
 	grep -q "for process id .$b.:" "$O.pid" && grep -Eq "[1-9][0-9.]* msec task-clock" "$O.pid"'
+
+# the capture machine had SMT (its events are the _ANY ones); this one may not: the
+# branch of "X if #SMT_on else Y" whose events the file has is taken
+ok "--counts --per-core from an SMT machine: TopdownL1 per core with the SMT formulas" sh -c '
+	"$PMUKIT" stat --cpuid skylake --counts "$FX/skylake-per-core.json" --topdown -x, 2>"$O.pc" || exit 1
+	v() { perl -MJSON::PP -ne "my \$o = JSON::PP->new->decode(\$_); print \$o->{q(counter-value)} / 1 if \$o->{core} eq q(S0-D0-C0) && \$o->{event} eq q($1)" "$FX/skylake-per-core.json"; }
+	want=$(awk -v r=$(v UOPS_RETIRED.RETIRE_SLOTS) -v a=$(v CPU_CLK_UNHALTED.THREAD_ANY) "BEGIN { printf \"%.1f\", 100 * r / (4 * a / 2) }")
+	col=$(head -1 "$O.pc" | tr , "\n" | grep -n "tma_retiring" | cut -d: -f1)
+	got=$(grep "^S0-D0-C0," "$O.pc" | cut -d, -f$col)
+	echo "retiring C0: $got want $want" >&2; [ -n "$got" ] && [ "$got" = "$want" ]'
 
 [ "$T_FAIL" = 0 ]
