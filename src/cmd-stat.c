@@ -19,8 +19,11 @@
 #include "stat-metrics.h"
 #include "stat.h"
 
-#define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults," \
-		       "cycles,instructions,branches,branch-misses"
+#define DEFAULT_REST "context-switches,cpu-migrations,page-faults," \
+		     "cycles,instructions,branches,branch-misses"
+#define DEFAULT_EVENTS "task-clock," DEFAULT_REST
+/* perf counts CPUs (-a, -C) with cpu-clock instead of task-clock */
+#define DEFAULT_EVENTS_CPUS "cpu-clock," DEFAULT_REST
 
 static void usage(FILE *f)
 {
@@ -29,6 +32,7 @@ static void usage(FILE *f)
 		"Count events of COMMAND, of CPUs or of running tasks, as perf stat does.\n\n"
 		"  -e, --event SPEC      event specification, perf syntax (repeatable); default:\n"
 		"                        " DEFAULT_EVENTS "\n"
+		"                        (cpu-clock for task-clock with -a or -C)\n"
 		"  -M, --metrics LIST    metrics or metric groups of the CPU's tables (comma list)\n"
 		"      --topdown         TopDown Level 1 (retiring, bad speculation, frontend and\n"
 		"                        backend bound); --td-level 2 adds Level 2\n"
@@ -279,7 +283,8 @@ int cmd_stat(int argc, char **argv)
 	if (check_args(&cfg))
 		goto out;
 	if (!cfg.nr_specs && !cfg.metrics && !cfg.topdown_level && !cfg.counts_path)
-		cfg.specs[cfg.nr_specs++] = DEFAULT_EVENTS;
+		cfg.specs[cfg.nr_specs++] = cfg.system_wide || cfg.cpu_list ? DEFAULT_EVENTS_CPUS
+									    : DEFAULT_EVENTS;
 	if (cli_env__open(&env, "pmukit stat"))
 		goto out;
 	cli_env__add_missing_core(&env);
