@@ -15,6 +15,7 @@
 
 #include <zstd.h>
 
+#include "events/catalog_int.h"
 #include "events/image.h"
 #include "events/ir.h"
 #include "util/error.h"
@@ -412,6 +413,13 @@ static int fill_event(struct pk_catalog *c, size_t mi, size_t idx, bool with_des
 		.experimental = e->flags & PK_IMG_EV_EXPERIMENTAL,
 	};
 	return 0;
+}
+
+const char *pk_catalog__event_pmu(const struct pk_catalog *c, size_t mi, size_t idx)
+{
+	if (mi >= c->h->nr_models || idx >= model(c, mi)->nr_events)
+		return NULL;
+	return str(c, event_rec(c, model(c, mi), idx)->pmu);
 }
 
 int pk_catalog__event(struct pk_catalog *c, size_t mi, size_t idx, struct pk_event *out)

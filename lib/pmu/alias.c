@@ -7,6 +7,9 @@
 #include <pmukit/alias.h>
 #include <pmukit/cpuid.h>
 
+#include "events/catalog_int.h"
+#include "pmu/alias_int.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,19 +29,31 @@ int pk_alias__parse_scale_unit(const char *s, double *scale, const char **unit)
 	return 0;
 }
 
-/* The table event for this PMU named name, searching the model then sys models. */
+/*
+ * The table event for this PMU named name, searching the model then sys
+ * models. range: the model's events of that name when the caller looked
+ * them up already (NULL: look up).
+ */
 static int table_event(const struct pk_pmu *pmu, struct pk_catalog *cat, size_t model,
-		       const char *name, struct pk_event *out)
+		       const char *name, const struct pk_alias_range *range, struct pk_event *out)
 {
 	size_t first, count;
 	if (!cat)
 		return -ENOENT;
-	if (model != PK_NO_MODEL && !pk_catalog__find_event(cat, model, name, NULL, &first, &count)) {
-		for (size_t i = first; i < first + count; i++) {
-			pk_catalog__event_brief(cat, model, i, out);
-			if (pk_pmu__matches_table_pmu(pmu, out->pmu))
-				return pk_catalog__event(cat, model, i, out);
+	bool found = false;
+	if (model != PK_NO_MODEL) {
+		if (range) {
+			found = range->found;
+			first = range->first;
+			count = range->count;
+		} else {
+			found = !pk_catalog__find_event(cat, model, name, NULL, &first, &count);
 		}
+	}
+	if (found) {
+		for (size_t i = first; i < first + count; i++)
+			if (pk_pmu__matches_table_pmu(pmu, pk_catalog__event_pmu(cat, model, i)))
+				return pk_catalog__event(cat, model, i, out);
 	}
 	if (!pk_pmu__is_uncore(pmu) || !pk_pmu__identifier(pmu))
 		return -ENOENT;
@@ -83,12 +98,12 @@ static void from_sysfs(struct pk_alias *a, const struct pk_pmu_alias *s)
 	};
 }
 
-int pk_alias__find(const struct pk_pmu *pmu, struct pk_catalog *cat, size_t model,
-		   const char *name, struct pk_alias *out)
+int pk_alias__find_in(const struct pk_pmu *pmu, struct pk_catalog *cat, size_t model,
+		      const char *name, const struct pk_alias_range *range, struct pk_alias *out)
 {
 	const struct pk_pmu_alias *s = pk_pmu__find_alias(pmu, name);
 	struct pk_event e;
-	int have_table = !table_event(pmu, cat, model, name, &e);
+	int have_table = !table_event(pmu, cat, model, name, range, &e);
 	if (s) {
 		from_sysfs(out, s);
 		if (have_table)
@@ -100,6 +115,12 @@ int pk_alias__find(const struct pk_pmu *pmu, struct pk_catalog *cat, size_t mode
 	*out = (struct pk_alias){ .name = e.name, .scale = 1.0, .deprecated = e.deprecated };
 	from_table(out, &e);
 	return 0;
+}
+
+int pk_alias__find(const struct pk_pmu *pmu, struct pk_catalog *cat, size_t model,
+		   const char *name, struct pk_alias *out)
+{
+	return pk_alias__find_in(pmu, cat, model, name, NULL, out);
 }
 
 static int for_each_table(const struct pk_pmu *pmu, struct pk_catalog *cat, size_t model,

@@ -98,14 +98,17 @@ bool pk_pmu__matches_table_pmu(const struct pk_pmu *pmu, const char *table_pmu)
 	if (!pmu || !table_pmu)
 		return false;
 	name = pk_pmu__name(pmu);
-	if (!strcmp(name, table_pmu))
+	/* most pairs differ in their first byte: then only default_core and lists can match */
+	if (name[0] == table_pmu[0] && !strcmp(name, table_pmu))
 		return true;
-	if (pk_pmu__is_core(pmu) && !strcmp(table_pmu, "default_core"))
+	if (table_pmu[0] == 'd' && pk_pmu__is_core(pmu) && !strcmp(table_pmu, "default_core"))
 		return true;
 	if (!pk_pmu__is_uncore(pmu))
 		return false;
 	if (strchr(table_pmu, ','))
 		return match_token_list(name, table_pmu);
+	if (name[0] != table_pmu[0])
+		return false;	/* not a prefix of name */
 	return match_ignoring_suffix(name, table_pmu, strlen(table_pmu));
 }
 

@@ -196,13 +196,18 @@ int encode_fixed_index(const char *name)
 	return -1;
 }
 
+int encode_term_fixed(const struct spec_term *t)
+{
+	return t->fixed ? t->fixed - 2 : encode_fixed_index(t->name);
+}
+
 static enum fixed fixed_of(const struct spec_term *t, size_t *idx)
 {
 	if (t->kind == SPEC_TERM_RAW)
 		return F_CONFIG;
 	if (t->kind == SPEC_TERM_DRV_CFG)
 		return F_DRV_CFG;
-	int i = encode_fixed_index(t->name);
+	int i = encode_term_fixed(t);
 	if (i < 0)
 		return F_NONE;
 	*idx = (size_t)i;

@@ -2,11 +2,14 @@
 /*
  * util/arena.c — bump allocator in chunks that double from 1 KiB to 64 KiB
  * (small arenas, such as one spec's syntax tree, stay cheap); requests larger
- * than a quarter chunk get their own chunk.
+ * than a quarter chunk get their own chunk. The first chunk may be a buffer
+ * the caller lends (pk_arena__init_buf), which is never freed here.
  */
 #include "util/arena.h"
 
 #include <stdalign.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,8 +19,25 @@
 struct pk_arena_chunk {
 	struct pk_arena_chunk *next;
 	size_t used, size;
+	bool borrowed;		/* the caller's buffer: not freed */
 	alignas(max_align_t) unsigned char data[];
 };
+
+void pk_arena__init_buf(struct pk_arena *a, void *buf, size_t size)
+{
+	const size_t align = alignof(max_align_t);
+	uintptr_t p = ((uintptr_t)buf + align - 1) & ~(uintptr_t)(align - 1);
+	size_t skip = (size_t)(p - (uintptr_t)buf);
+	a->head = NULL;
+	if (!buf || size < skip + sizeof(struct pk_arena_chunk) + align)
+		return;
+	struct pk_arena_chunk *c = (struct pk_arena_chunk *)p;
+	c->next = NULL;
+	c->used = 0;
+	c->size = (size - skip - sizeof(*c)) & ~(align - 1);
+	c->borrowed = true;
+	a->head = c;
+}
 
 void *pk_arena__alloc(struct pk_arena *a, size_t size)
 {
@@ -34,6 +54,7 @@ void *pk_arena__alloc(struct pk_arena *a, size_t size)
 			return NULL;
 		c->used = 0;
 		c->size = csize;
+		c->borrowed = false;
 		if (size > CHUNK_SIZE / 4 && a->head) {
 			/* keep the current chunk at the head for later small requests */
 			c->next = a->head->next;
@@ -86,7 +107,8 @@ void pk_arena__free(struct pk_arena *a)
 	struct pk_arena_chunk *c = a->head;
 	while (c) {
 		struct pk_arena_chunk *n = c->next;
-		free(c);
+		if (!c->borrowed)
+			free(c);
 		c = n;
 	}
 	a->head = NULL;
