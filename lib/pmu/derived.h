@@ -27,6 +27,9 @@ struct pk_pmu_derived {
 	/* pk_pmu__find_alias's quick refusal: a bit per (first two letters, any case) of its aliases */
 	uint64_t alias_bloom;
 	bool alias_bloom_set;
+	/* the same for pk_pmu__find_format and its formats */
+	uint64_t format_bloom;
+	bool format_bloom_set;
 	size_t kernfs_rank;		/* its position in the tree's kernfs order */
 };
 
@@ -42,7 +45,25 @@ struct pk_pmu_tree_derived {
 	/* every PMU in the order readdir lists them on sysfs: (kernfs hash, name) */
 	const struct pk_pmu **order;
 	size_t nr_order;
+	/*
+	 * Indexes for pk_pmu_tree__candidates (pmu/lookup.h): every sysfs alias
+	 * by its case-folded name, every PMU by its name (open addressing,
+	 * power-of-two sizes, slot value 0 = empty), and the tree indexes of the
+	 * core PMUs, the uncore ones and the uncore ones with an identifier.
+	 */
+	struct pk_pmu_name_slot *alias_slots, *name_slots;
+	size_t alias_mask, name_mask;
+	uint32_t *core, *uncore, *sys;
+	size_t nr_core, nr_uncore, nr_sys;
 };
+
+struct pk_pmu_name_slot {
+	uint32_t hash;		/* pk_pmu__name_hash */
+	uint32_t pmu;		/* tree index + 1; 0: empty */
+};
+
+/* FNV-1a of name with ASCII letters folded to lower case (pk_hash__casefold). */
+uint32_t pk_pmu__name_hash(const char *name);
 
 /* The bit of alias_bloom for a name. */
 static inline uint64_t pk_pmu__alias_bloom_bit(const char *name)

@@ -499,7 +499,7 @@ void pk_pmu_tree__close(struct pk_pmu_tree *tree)
 	if (!tree)
 		return;
 	free(tree->pmus);
-	free(tree->derived.order);
+	pk_pmu_tree__free_derived(tree);
 	pk_arena__free(&tree->arena);
 	free(tree);
 }
@@ -573,6 +573,9 @@ const struct pk_pmu_format *pk_pmu__find_format(const struct pk_pmu *pmu, const 
 
 	if (!pmu || !name)
 		return NULL;
+	if (pmu->derived.format_bloom_set &&
+	    !(pmu->derived.format_bloom & pk_pmu__alias_bloom_bit(name)))
+		return NULL;	/* no format starts with these two letters */
 	hi = pmu->nr_formats;
 	while (lo < hi) {	/* bsearch, without a comparison callback */
 		size_t mid = lo + (hi - lo) / 2;

@@ -41,6 +41,8 @@ struct pk_pmu_tree {
 
 /* Recompute every derived fact after the PMU array was built or changed; 0 or -ENOMEM. */
 int pk_pmu_tree__derive(struct pk_pmu_tree *tree);
+/* Free what derive allocated (the tree is being closed). */
+void pk_pmu_tree__free_derived(struct pk_pmu_tree *tree);
 
 /* Name order with digit runs compared as numbers (qsort comparator for struct pk_pmu). */
 int pk_pmu__cmp(const void *a, const void *b);

@@ -28,10 +28,10 @@
  * so that a pointer kept into freed scratch is caught.
  */
 #if defined(__SANITIZE_ADDRESS__)
-#define EL_CHUNK 1
+#define EL_CHUNK 896
 #define ADD_SCRATCH 1
 #else
-#define EL_CHUNK 2048
+#define EL_CHUNK 896
 #define ADD_SCRATCH 4096
 #endif
 #define EL_INLINE 4
@@ -274,7 +274,7 @@ int pk_evlist__add(struct pk_evlist *el, const char *spec, const struct pk_spec_
 {
 	struct pk_spec_opts o = { .sz = sizeof(o) };
 	struct spec_ast ast = { 0 };
-	struct spec_error pe = { 0 };
+	struct spec_error pe;	/* spec_parse_in fills it */
 	struct ev_vec v = { 0 };
 	struct rctx rc;
 	struct pk_arena scratch;

@@ -23,7 +23,7 @@
 #include <pmukit/alias.h>
 #include <pmukit/spec.h>
 
-#include "pmu/alias_int.h"
+#include "pmu/lookup.h"
 #include "pmu/derived.h"
 #include "spec/ast.h"
 #include "util/arena.h"
@@ -94,6 +94,13 @@ struct ev_vec {
 int ev_vec__push(struct ev_vec *vec, struct ev *ev);
 void ev_vec__free(struct ev_vec *vec);
 
+/* What one PMU answers to an event name, when known completely (resolve.c). */
+struct alias_memo {
+	const struct pk_pmu *pmu;
+	struct pk_alias_parts parts;
+	bool complete;
+};
+
 /* State of one pk_evlist__add. */
 struct rctx {
 	const struct pk_spec_opts *opts;
@@ -113,6 +120,10 @@ struct rctx {
 	/* the last name looked up in the model's table, and the answer (resolve.c) */
 	const char *tmemo_name;
 	struct pk_alias_range tmemo;
+	/* what the PMUs an alias name landed on answer to it (resolve.c, add_multi) */
+	const char *amemo_name;
+	const struct alias_memo *amemo;
+	size_t nr_amemo;
 	bool perf_metrics;		/* the PMU of type 4 has a slots event (lazy) */
 };
 /* The PMU order, and the facts above; 0 or -ENOMEM. */

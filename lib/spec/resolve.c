@@ -25,9 +25,10 @@
 
 
 #include "events/catalog_int.h"
-#include "pmu/alias_int.h"
+#include "pmu/lookup.h"
 #include "pmu/derived.h"
 #include "spec/evlist_int.h"
+#include "util/hash.h"
 
 int ev_vec__push(struct ev_vec *vec, struct ev *ev)
 {
@@ -120,23 +121,39 @@ static bool is_hybrid_pmu(struct rctx *rc, const struct pk_pmu *pmu)
  * for the last name asked: an event name is looked up to find its PMUs, then
  * again on each PMU when its alias is expanded.
  */
-static const struct pk_alias_range *table_range(struct rctx *rc, const char *name)
+static const struct pk_alias_range *table_range_h(struct rctx *rc, const char *name, uint32_t h)
 {
 	if (!rc->opts->cat || rc->opts->model == PK_NO_MODEL)
 		return NULL;
 	if (!rc->tmemo_name || (rc->tmemo_name != name && strcmp(rc->tmemo_name, name))) {
-		rc->tmemo.found = !pk_catalog__find_event(rc->opts->cat, rc->opts->model, name, NULL,
-							  &rc->tmemo.first, &rc->tmemo.count);
+		rc->tmemo.found = !pk_catalog__find_event_hashed(rc->opts->cat, rc->opts->model, name, h,
+								 NULL, &rc->tmemo.first, &rc->tmemo.count);
 		rc->tmemo_name = name;
 	}
 	return &rc->tmemo;
 }
 
-static int alias_find(struct rctx *rc, const struct pk_pmu *pmu, const char *name,
-		      struct pk_alias *out)
+static const struct pk_alias_range *table_range(struct rctx *rc, const char *name)
 {
-	return pk_alias__find_in(pmu, rc->opts->cat, rc->opts->cat ? rc->opts->model : PK_NO_MODEL,
-				 name, table_range(rc, name), out);
+	if (!rc->opts->cat || rc->opts->model == PK_NO_MODEL)
+		return NULL;
+	if (rc->tmemo_name && (rc->tmemo_name == name || !strcmp(rc->tmemo_name, name)))
+		return &rc->tmemo;
+	return table_range_h(rc, name, pk_hash__casefold(name));
+}
+
+/* pk_alias__find's answer for name on pmu, the part the encoder uses; 0 or -ENOENT. */
+static int alias_find(struct rctx *rc, const struct pk_pmu *pmu, const char *name,
+		      struct pk_alias_brief *out)
+{
+	struct pk_alias_parts parts;
+	if (rc->amemo_name && (rc->amemo_name == name || !strcmp(rc->amemo_name, name)))
+		for (size_t i = 0; i < rc->nr_amemo; i++)
+			if (rc->amemo[i].pmu == pmu)
+				return pk_alias__brief(rc->opts->cat, &rc->amemo[i].parts, out);
+	pk_alias__find_parts(pmu, rc->opts->cat, rc->opts->cat ? rc->opts->model : PK_NO_MODEL,
+			     name, table_range(rc, name), &parts);
+	return pk_alias__brief(rc->opts->cat, &parts, out);
 }
 
 /* --- events without a PMU --------------------------------------------------------------- */
@@ -263,38 +280,62 @@ static bool whole_number(const char *s, uint64_t *out)
 			return false;
 		if (d >= base)
 			return false;
-		if (v > (UINT64_MAX - d) / base)
+		if (__builtin_mul_overflow(v, (uint64_t)base, &v) || __builtin_add_overflow(v, d, &v))
 			return false;	/* ERANGE */
-		v = v * base + d;
 	}
 	*out = v;
 	return true;
+}
+
+/* Where a term of an alias encoding starts, has its first '=' (+1; 0: none) and ends. */
+struct cut {
+	unsigned start, eq, end;
+};
+
+/* Cut enc into terms (at most cap recorded); the number of terms, *len set to strlen(enc). */
+static size_t cut_terms(const char *enc, struct cut *cut, size_t cap, size_t *len)
+{
+	size_t n = 0, i = 0;
+	for (;;) {
+		while (enc[i] == ' ' || enc[i] == ',')
+			i++;
+		if (!enc[i])
+			break;
+		unsigned start = (unsigned)i, eq = 0;
+		for (; enc[i] && enc[i] != ','; i++)
+			if (enc[i] == '=' && !eq)
+				eq = (unsigned)i + 1;
+		if (n < cap)
+			cut[n] = (struct cut){ start, eq, (unsigned)i };
+		n++;
+		if (!enc[i])
+			break;
+		i++;
+	}
+	*len = i;
+	return n;
 }
 
 /* The terms of an alias encoding ("event=0x3c,umask=0x1,period=2000003") as spec terms. */
 static int alias_terms(struct rctx *rc, const char *enc, struct spec_pos at, struct spec_term **out,
 		       size_t *nr)
 {
-	size_t cap = 1, len = 0;
-	for (; enc[len]; len++)
-		cap += enc[len] == ',';
-	struct spec_term *v = pk_arena__alloc(rc->scratch, cap * sizeof(*v));
+	struct cut small[16], *cut = small;
+	size_t len, n = cut_terms(enc, small, 16, &len);
+	if (n > 16) {
+		if (!(cut = pk_arena__alloc(rc->scratch, n * sizeof(*cut))))
+			return -ENOMEM;
+		cut_terms(enc, cut, n, &len);
+	}
+	struct spec_term *v = pk_arena__alloc(rc->scratch, (n ? n : 1) * sizeof(*v));
 	char *buf = pk_arena__strndup(rc->scratch, enc, len);	/* split in place */
 	if (!v || !buf)
 		return -ENOMEM;
-	size_t n = 0;
-	for (char *p = buf; *p;) {
-		while (*p == ' ' || *p == ',')
-			p++;
-		if (!*p)
-			break;
-		char *end = p, *eq = NULL;
-		for (; *end && *end != ','; end++)
-			if (*end == '=' && !eq)
-				eq = end;
-		bool last = !*end;
+	for (size_t i = 0; i < n; i++) {
+		struct spec_term *t = &v[i];
+		char *p = buf + cut[i].start, *end = buf + cut[i].end;
+		char *eq = cut[i].eq ? buf + cut[i].eq - 1 : NULL;
 		*end = '\0';
-		struct spec_term *t = &v[n++];
 		char *ne = eq ? eq : end;
 		while (ne > p && ne[-1] == ' ')
 			ne--;
@@ -316,9 +357,6 @@ static int alias_terms(struct rctx *rc, const char *enc, struct spec_pos at, str
 				t->kind = SPEC_TERM_STR;
 			}
 		}
-		if (last)
-			break;
-		p = end + 1;
 	}
 	*out = v;
 	*nr = n;
@@ -382,7 +420,7 @@ static int expand_aliases(struct rctx *rc, const struct pk_pmu *pmu, const struc
 	for (size_t i = 0; i < in->n; i++) {
 		const struct spec_term *t = in->v[i].t;
 		const char *name = NULL;
-		struct pk_alias a;
+		struct pk_alias_brief a;
 		if (!fixed_term(t)) {
 			if ((t->kind == SPEC_TERM_FLAG || (t->kind == SPEC_TERM_NUM && t->num == 1)) &&
 			    !pk_pmu__find_format(pmu, t->name))
@@ -550,7 +588,7 @@ static struct xlist user_terms(struct rctx *rc, const struct spec_event *e, cons
 /* Does pmu answer to alias name (sysfs or table)? */
 static bool pmu_has_alias(struct rctx *rc, const struct pk_pmu *pmu, const char *name)
 {
-	struct pk_alias a;
+	struct pk_alias_brief a;
 	return !alias_find(rc, pmu, name, &a);
 }
 
@@ -558,7 +596,7 @@ static bool pmu_has_alias(struct rctx *rc, const struct pk_pmu *pmu, const char 
 static int over_pmus(struct rctx *rc, const struct spec_event *e, const struct pk_pmu **pmus,
 		     size_t n, const struct xlist *terms, bool use_alias, struct ev_vec *out)
 {
-	struct pk_spec_error first = { 0 };
+	struct pk_spec_error first;	/* set with first_r */
 	int first_r = 0, ok = 0;
 	for (size_t i = 0; i < n; i++) {
 		size_t before = out->nr;
@@ -587,30 +625,68 @@ static int add_multi(struct rctx *rc, const struct spec_event *e, const char *na
 		     struct ev_vec *out, bool *found)
 {
 	const struct pk_pmu *v[256];
-	const char *tpmu[16];
-	size_t n = 0, nt = 0, first, count;
+	struct pk_table_pmu tpmu[16];
+	size_t tidx[16];
+	size_t n = 0, nt = 0;
+	bool all_table = true;	/* every table event of the name is in tpmu */
 	*found = false;
 	/* the table's PMUs for this name, looked up once */
-	const struct pk_alias_range *tr = table_range(rc, name);
+	uint32_t h = pk_hash__casefold(name);
+	const struct pk_alias_range *tr = table_range_h(rc, name, h);
 	if (tr && tr->found) {
-		first = tr->first;
-		count = tr->count;
-		for (size_t i = first; i < first + count && nt < 16; i++) {
+		for (size_t i = tr->first; i < tr->first + tr->count; i++) {
 			const char *tp = pk_catalog__event_pmu(rc->opts->cat, rc->opts->model, i);
-			if (tp)
-				tpmu[nt++] = tp;
+			if (!tp)
+				continue;
+			if (nt == 16) {
+				all_table = false;
+				break;
+			}
+			if (nt && tpmu[nt - 1].name == tp)
+				tpmu[nt] = tpmu[nt - 1];
+			else
+				pk_table_pmu__init(&tpmu[nt], tp);
+			tidx[nt++] = i;
 		}
 	}
+	/*
+	 * What each PMU answers to this name is remembered for the expansion of
+	 * its alias (alias_find) when it is all known here: the sysfs alias and
+	 * the first table event for the PMU (sys events matched by Compat are
+	 * not looked at here).
+	 */
+	struct alias_memo memo[256];
 	size_t np = rc->opts->pmus ? pk_pmu_tree__nr_pmus(rc->opts->pmus) : 0;
+	/* only the PMUs that may answer are looked at (all of them in a tree that large) */
+	unsigned char cand[256];
+	if (np <= 256) {
+		memset(cand, 0, np);
+		if (np)
+			pk_pmu_tree__candidates(rc->opts->pmus, name, h, tpmu, nt, cand);
+	}
 	for (size_t i = 0; i < np && n < 256; i++) {
+		if (np <= 256 && !cand[i])
+			continue;
 		const struct pk_pmu *p = pk_pmu_tree__pmu(rc->opts->pmus, i);
-		bool has = pk_pmu__find_alias(p, name) != NULL;
-		for (size_t k = 0; k < nt && !has; k++)
-			has = pk_pmu__matches_table_pmu(p, tpmu[k]);
-		if (!has && pk_pmu__is_uncore(p) && pk_pmu__identifier(p))
+		const struct pk_pmu_alias *sa = pk_pmu__find_alias(p, name);
+		size_t k = 0;
+		while (k < nt && !pk_pmu__matches_prepared(p, &tpmu[k]))
+			k++;
+		bool has = sa || k < nt;
+		bool sys = pk_pmu__is_uncore(p) && pk_pmu__identifier(p);
+		if (!has && sys)
 			has = pmu_has_alias(rc, p, name);	/* sys events, matched by Compat */
-		if (has)
-			v[n++] = p;
+		if (!has)
+			continue;
+		memo[n] = (struct alias_memo){ .pmu = p, .parts = { .sysfs = sa } };
+		if (k < nt) {
+			memo[n].parts.table = true;
+			memo[n].parts.model = rc->opts->model;
+			memo[n].parts.idx = tidx[k];
+		}
+		/* complete unless a table event beyond tpmu or a sys event may apply */
+		memo[n].complete = rc->opts->cat && (k < nt || (all_table && !sys));
+		v[n++] = p;
 	}
 	*found = n > 0;
 	if (!n)
@@ -620,6 +696,17 @@ static int add_multi(struct rctx *rc, const struct spec_event *e, const char *na
 	struct xlist terms = user_terms(rc, e, name);
 	if (!terms.v)
 		return resolve_push(rc, out, NULL);
+	/* the memo, in the scratch: over_pmus may resolve other names (hybrid) meanwhile */
+	struct alias_memo *am = pk_arena__alloc(rc->scratch, n * sizeof(*am));
+	size_t na = 0;
+	for (size_t i = 0; am && i < n; i++)
+		if (memo[i].complete)
+			am[na++] = memo[i];
+	if (am) {
+		rc->amemo = am;
+		rc->nr_amemo = na;
+		rc->amemo_name = name;
+	}
 	return over_pmus(rc, e, v, n, &terms, true, out);
 }
 

@@ -39,7 +39,8 @@ void pk_arena__init_buf(struct pk_arena *a, void *buf, size_t size)
 	a->head = c;
 }
 
-void *pk_arena__alloc(struct pk_arena *a, size_t size)
+/* Memory aligned for any type, not zeroed. */
+static void *alloc_raw(struct pk_arena *a, size_t size)
 {
 	const size_t align = alignof(max_align_t);
 	size = (size + align - 1) & ~(align - 1);
@@ -66,13 +67,20 @@ void *pk_arena__alloc(struct pk_arena *a, size_t size)
 	}
 	void *p = c->data + c->used;
 	c->used += size;
-	memset(p, 0, size);
+	return p;
+}
+
+void *pk_arena__alloc(struct pk_arena *a, size_t size)
+{
+	void *p = alloc_raw(a, size);
+	if (p)
+		memset(p, 0, size);
 	return p;
 }
 
 char *pk_arena__strndup(struct pk_arena *a, const char *s, size_t len)
 {
-	char *p = pk_arena__alloc(a, len + 1);
+	char *p = alloc_raw(a, len + 1);	/* every byte written below */
 	if (p) {
 		memcpy(p, s, len);
 		p[len] = '\0';
