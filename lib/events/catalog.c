@@ -493,7 +493,7 @@ int pk_catalog__find_event_hashed(const struct pk_catalog *c, size_t mi, const c
 	size_t pos;
 	if (hash_find(c, m->ev_hash, m->ev_hash_size, name, hash, event_name_at, m, &pos))
 		return -ENOENT;
-	size_t end = pos;
+	size_t end = pos + 1;	/* pos has that name */
 	while (end < m->nr_events && !strcasecmp(event_name_at(c, m, end), name))
 		end++;
 	if (pmu) {

@@ -133,19 +133,31 @@ static int derive_indexes(struct pk_pmu_tree *tree)
 	return 0;
 }
 
-void pk_pmu_tree__candidates(const struct pk_pmu_tree *tree, const char *name, uint32_t h,
-			     const struct pk_table_pmu *tp, size_t nt, unsigned char *mark)
+/* Mark PMU i a candidate once. */
+static inline void cand(unsigned char *mark, uint32_t *idx, size_t *n, uint32_t i)
+{
+	if (!mark[i]) {
+		mark[i] = 1;
+		idx[(*n)++] = i;
+	}
+}
+
+size_t pk_pmu_tree__candidates(const struct pk_pmu_tree *tree, const char *name, uint32_t h,
+			       const struct pk_table_pmu *tp, size_t nt, unsigned char *mark,
+			       uint32_t *idx)
 {
 	const struct pk_pmu_tree_derived *td = &tree->derived;
-	if (!td->alias_slots || !td->name_slots || !td->core || !td->uncore || !td->sys) {
-		memset(mark, 1, tree->nr_pmus);	/* not derived (out of memory): every PMU */
-		return;
-	}
+	size_t n = 0;
 	(void)name;
+	if (!td->alias_slots || !td->name_slots || !td->core || !td->uncore || !td->sys) {
+		for (uint32_t i = 0; i < tree->nr_pmus; i++)	/* not derived (out of memory) */
+			cand(mark, idx, &n, i);
+		return n;
+	}
 	/* a sysfs alias of that name, in any case (same hash) */
 	for (size_t j = h & td->alias_mask; td->alias_slots[j].pmu; j = (j + 1) & td->alias_mask)
 		if (td->alias_slots[j].hash == h)
-			mark[td->alias_slots[j].pmu - 1] = 1;
+			cand(mark, idx, &n, td->alias_slots[j].pmu - 1);
 	for (size_t k = 0; k < nt; k++) {
 		const struct pk_table_pmu *t = &tp[k];
 		if (k && t->name == tp[k - 1].name)
@@ -155,18 +167,27 @@ void pk_pmu_tree__candidates(const struct pk_pmu_tree *tree, const char *name, u
 		for (size_t j = th & td->name_mask; td->name_slots[j].pmu; j = (j + 1) & td->name_mask) {
 			const struct pk_pmu_name_slot *s = &td->name_slots[j];
 			if (s->hash == th && !strcmp(tree->pmus[s->pmu - 1].name, t->name))
-				mark[s->pmu - 1] = 1;
+				cand(mark, idx, &n, s->pmu - 1);
 		}
 		if (t->default_core)
 			for (size_t i = 0; i < td->nr_core; i++)
-				mark[td->core[i]] = 1;
+				cand(mark, idx, &n, td->core[i]);
 		/* uncore PMUs: token lists match anywhere in the name, else it starts with it */
 		for (size_t i = 0; i < td->nr_uncore; i++)
-			if (t->list || tree->pmus[td->uncore[i]].name[0] == t->name[0])
-				mark[td->uncore[i]] = 1;
+			if (t->list || !t->len || tree->pmus[td->uncore[i]].name[0] == t->name[0])
+				cand(mark, idx, &n, td->uncore[i]);
 	}
 	for (size_t i = 0; i < td->nr_sys; i++)
-		mark[td->sys[i]] = 1;
+		cand(mark, idx, &n, td->sys[i]);
+	/* in tree order: a handful, insertion sort */
+	for (size_t i = 1; i < n; i++) {
+		uint32_t v = idx[i];
+		size_t j = i;
+		for (; j > 0 && idx[j - 1] > v; j--)
+			idx[j] = idx[j - 1];
+		idx[j] = v;
+	}
+	return n;
 }
 
 int pk_pmu_tree__derive(struct pk_pmu_tree *tree)

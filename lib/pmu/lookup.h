@@ -56,14 +56,16 @@ void pk_table_pmu__init(struct pk_table_pmu *t, const char *name);
 bool pk_pmu__matches_prepared(const struct pk_pmu *pmu, const struct pk_table_pmu *t);
 
 /*
- * Set mark[i] for PMUs i of tree that may answer to an event named name (h:
- * pk_hash__casefold(name), util/hash.h) whose
- * table events are on the PMUs tp[0..nt): a superset of those with a sysfs
- * alias of that name (any case), those pk_pmu__matches_prepared accepts for
- * one of tp, and the uncore PMUs with an identifier (sys events). mark has
- * pk_pmu_tree__nr_pmus(tree) entries; others are left as they are.
+ * The PMUs of tree that may answer to an event named name (h:
+ * pk_hash__casefold(name), util/hash.h) whose table events are on the PMUs
+ * tp[0..nt): a superset of those with a sysfs alias of that name (any case),
+ * those pk_pmu__matches_prepared accepts for one of tp, and the uncore PMUs
+ * with an identifier (sys events). Their tree indexes go to idx in increasing
+ * order, their number is returned; mark (pk_pmu_tree__nr_pmus(tree) entries,
+ * zeroed by the caller) is set for each. idx has room for every PMU.
  */
-void pk_pmu_tree__candidates(const struct pk_pmu_tree *tree, const char *name, uint32_t h,
-			     const struct pk_table_pmu *tp, size_t nt, unsigned char *mark);
+size_t pk_pmu_tree__candidates(const struct pk_pmu_tree *tree, const char *name, uint32_t h,
+			       const struct pk_table_pmu *tp, size_t nt, unsigned char *mark,
+			       uint32_t *idx);
 
 #endif

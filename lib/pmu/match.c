@@ -115,7 +115,7 @@ bool pk_pmu__matches_prepared(const struct pk_pmu *pmu, const struct pk_table_pm
 		return false;
 	if (t->list)
 		return match_token_list(name, tp);
-	if (name[0] != tp[0])
+	if (t->len && name[0] != tp[0])
 		return false;	/* not a prefix of name */
 	return match_ignoring_suffix(name, tp, t->len);
 }

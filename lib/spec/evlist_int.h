@@ -124,6 +124,11 @@ struct rctx {
 	const char *amemo_name;
 	const struct alias_memo *amemo;
 	size_t nr_amemo;
+	/* the last alias encoding split into terms (they are not changed once built) */
+	const char *emem_enc;
+	struct spec_pos emem_pos;
+	struct spec_term *emem_terms;
+	size_t emem_n;
 	bool perf_metrics;		/* the PMU of type 4 has a slots event (lazy) */
 };
 /* The PMU order, and the facts above; 0 or -ENOMEM. */

@@ -280,8 +280,18 @@ static bool whole_number(const char *s, uint64_t *out)
 			return false;
 		if (d >= base)
 			return false;
-		if (__builtin_mul_overflow(v, (uint64_t)base, &v) || __builtin_add_overflow(v, d, &v))
-			return false;	/* ERANGE */
+		if (base == 16) {	/* ERANGE when bits would fall off the top */
+			if (v >> 60)
+				return false;
+			v = v << 4 | d;
+		} else if (base == 8) {
+			if (v >> 61)
+				return false;
+			v = v << 3 | d;
+		} else if (__builtin_mul_overflow(v, (uint64_t)10, &v) ||
+			   __builtin_add_overflow(v, d, &v)) {
+			return false;
+		}
 	}
 	*out = v;
 	return true;
@@ -295,6 +305,8 @@ struct cut {
 /* Cut enc into terms (at most cap recorded); the number of terms, *len set to strlen(enc). */
 static size_t cut_terms(const char *enc, struct cut *cut, size_t cap, size_t *len)
 {
+	/* the bytes that end a run inside a term: NUL, ',' and '=' */
+	static const unsigned char stop[256] = { [0] = 1, [','] = 1, ['='] = 1 };
 	size_t n = 0, i = 0;
 	for (;;) {
 		while (enc[i] == ' ' || enc[i] == ',')
@@ -302,9 +314,15 @@ static size_t cut_terms(const char *enc, struct cut *cut, size_t cap, size_t *le
 		if (!enc[i])
 			break;
 		unsigned start = (unsigned)i, eq = 0;
-		for (; enc[i] && enc[i] != ','; i++)
-			if (enc[i] == '=' && !eq)
+		for (;;) {
+			while (!stop[(unsigned char)enc[i]])
+				i++;
+			if (enc[i] != '=')
+				break;
+			if (!eq)
 				eq = (unsigned)i + 1;
+			i++;
+		}
 		if (n < cap)
 			cut[n] = (struct cut){ start, eq, (unsigned)i };
 		n++;
@@ -431,8 +449,20 @@ static int expand_aliases(struct rctx *rc, const struct pk_pmu *pmu, const struc
 		struct spec_term *at = NULL;
 		size_t na = 0;
 		if (name && !alias_find(rc, pmu, name, &a)) {
-			if (alias_terms(rc, a.encoding ? a.encoding : "", t->pos, &at, &na))
-				return -ENOMEM;
+			const char *enc = a.encoding ? a.encoding : "";
+			if (rc->emem_enc == enc && rc->emem_pos.off == t->pos.off &&
+			    rc->emem_pos.len == t->pos.len) {
+				/* the same table text for another PMU (uncore instances): its terms again */
+				at = rc->emem_terms;
+				na = rc->emem_n;
+			} else {
+				if (alias_terms(rc, enc, t->pos, &at, &na))
+					return -ENOMEM;
+				rc->emem_enc = enc;
+				rc->emem_pos = t->pos;
+				rc->emem_terms = at;
+				rc->emem_n = na;
+			}
 			if (!ev->pub.table_event) {
 				ev->pub.table_event = a.name;
 				ev->pub.table_desc = a.desc;
@@ -658,16 +688,15 @@ static int add_multi(struct rctx *rc, const struct spec_event *e, const char *na
 	struct alias_memo memo[256];
 	size_t np = rc->opts->pmus ? pk_pmu_tree__nr_pmus(rc->opts->pmus) : 0;
 	/* only the PMUs that may answer are looked at (all of them in a tree that large) */
-	unsigned char cand[256];
+	unsigned char mark[256];
+	uint32_t cand[256];
+	size_t nc = np;
 	if (np <= 256) {
-		memset(cand, 0, np);
-		if (np)
-			pk_pmu_tree__candidates(rc->opts->pmus, name, h, tpmu, nt, cand);
+		memset(mark, 0, np);
+		nc = np ? pk_pmu_tree__candidates(rc->opts->pmus, name, h, tpmu, nt, mark, cand) : 0;
 	}
-	for (size_t i = 0; i < np && n < 256; i++) {
-		if (np <= 256 && !cand[i])
-			continue;
-		const struct pk_pmu *p = pk_pmu_tree__pmu(rc->opts->pmus, i);
+	for (size_t c = 0; c < nc && n < 256; c++) {
+		const struct pk_pmu *p = pk_pmu_tree__pmu(rc->opts->pmus, np <= 256 ? cand[c] : c);
 		const struct pk_pmu_alias *sa = pk_pmu__find_alias(p, name);
 		size_t k = 0;
 		while (k < nt && !pk_pmu__matches_prepared(p, &tpmu[k]))

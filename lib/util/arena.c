@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * util/arena.c — bump allocator in chunks that double from 1 KiB to 64 KiB
+ * util/arena.c — bump allocator in chunks that double from ~1 KiB to 64 KiB
  * (small arenas, such as one spec's syntax tree, stay cheap); requests larger
  * than a quarter chunk get their own chunk. The first chunk may be a buffer
  * the caller lends (pk_arena__init_buf), which is never freed here.
@@ -14,7 +14,8 @@
 #include <string.h>
 
 #define CHUNK_SIZE (64 * 1024)
-#define FIRST_CHUNK 1024
+/* the first malloc'd chunk, header included, is 1 KiB: small enough for malloc's fast path */
+#define FIRST_CHUNK (1024 - sizeof(struct pk_arena_chunk))
 
 struct pk_arena_chunk {
 	struct pk_arena_chunk *next;
@@ -39,32 +40,41 @@ void pk_arena__init_buf(struct pk_arena *a, void *buf, size_t size)
 	a->head = c;
 }
 
+/* A new chunk at least size bytes (aligned) large, and size bytes of it. */
+__attribute__((noinline)) static void *alloc_chunk(struct pk_arena *a, size_t size)
+{
+	struct pk_arena_chunk *c = a->head;
+	/* after a lent buffer, start small again: it may have been large */
+	size_t next = c && !c->borrowed ? (c->size * 2 < CHUNK_SIZE ? c->size * 2 : CHUNK_SIZE)
+					: FIRST_CHUNK;
+	while (next < size && next < CHUNK_SIZE)
+		next *= 2;
+	size_t csize = size > CHUNK_SIZE / 4 ? size : next;
+	c = malloc(sizeof(*c) + csize);
+	if (!c)
+		return NULL;
+	c->used = size;
+	c->size = csize;
+	c->borrowed = false;
+	if (size > CHUNK_SIZE / 4 && a->head) {
+		/* keep the current chunk at the head for later small requests */
+		c->next = a->head->next;
+		a->head->next = c;
+	} else {
+		c->next = a->head;
+		a->head = c;
+	}
+	return c->data;
+}
+
 /* Memory aligned for any type, not zeroed. */
-static void *alloc_raw(struct pk_arena *a, size_t size)
+static inline void *alloc_raw(struct pk_arena *a, size_t size)
 {
 	const size_t align = alignof(max_align_t);
 	size = (size + align - 1) & ~(align - 1);
 	struct pk_arena_chunk *c = a->head;
-	if (!c || c->size - c->used < size) {
-		size_t next = c ? (c->size * 2 < CHUNK_SIZE ? c->size * 2 : CHUNK_SIZE) : FIRST_CHUNK;
-		while (next < size && next < CHUNK_SIZE)
-			next *= 2;
-		size_t csize = size > CHUNK_SIZE / 4 ? size : next;
-		c = malloc(sizeof(*c) + csize);
-		if (!c)
-			return NULL;
-		c->used = 0;
-		c->size = csize;
-		c->borrowed = false;
-		if (size > CHUNK_SIZE / 4 && a->head) {
-			/* keep the current chunk at the head for later small requests */
-			c->next = a->head->next;
-			a->head->next = c;
-		} else {
-			c->next = a->head;
-			a->head = c;
-		}
-	}
+	if (!c || c->size - c->used < size)
+		return alloc_chunk(a, size);
 	void *p = c->data + c->used;
 	c->used += size;
 	return p;

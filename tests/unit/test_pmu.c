@@ -881,11 +881,22 @@ static void check_candidates(const struct pk_pmu_tree *t, const char *name, cons
 {
 	size_t n = pk_pmu_tree__nr_pmus(t);
 	unsigned char mark[256] = { 0 };
+	uint32_t idx[256];
 	struct pk_table_pmu tp[8];
 	assert_true(n <= 256 && nt <= 8);
 	for (size_t k = 0; k < nt; k++)
 		pk_table_pmu__init(&tp[k], tps[k]);
-	pk_pmu_tree__candidates(t, name, pk_pmu__name_hash(name), tp, nt, mark);
+	size_t nc = pk_pmu_tree__candidates(t, name, pk_pmu__name_hash(name), tp, nt, mark, idx);
+	/* the list: the marked PMUs, each once, in tree order */
+	size_t marked = 0;
+	for (size_t i = 0; i < n; i++)
+		marked += mark[i];
+	assert_int_equal(nc, marked);
+	for (size_t c = 0; c < nc; c++) {
+		assert_true(idx[c] < n && mark[idx[c]]);
+		if (c)
+			assert_true(idx[c - 1] < idx[c]);
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct pk_pmu *p = pk_pmu_tree__pmu(t, i);
 		bool want = pk_pmu__find_alias(p, name) ||
@@ -907,7 +918,7 @@ static void test_derived(void **state)
 	static const char *const tps[] = {
 		"cpu", "default_core", "uncore_cha", "cha", "uncore_imc", "hisi_sccl,ddrc",
 		"hisi_sicl,cpa", "arm_cmn", "cpu_core", "cpu_atom", "armv8_pmuv3", "power", "msr",
-		"nonexistent", "d", "u",
+		"nonexistent", "d", "u", "",
 	};
 	char buf[256];
 	for (size_t f = 0; f < sizeof(fixtures) / sizeof(fixtures[0]); f++) {
@@ -947,7 +958,9 @@ static void test_derived_follows_changes(void **state)
 	assert_int_equal(td->nr_hybrid, 0);
 	assert_int_equal(td->nr_order, 0);
 	unsigned char mark[4] = { 0 };
-	pk_pmu_tree__candidates(t, "cycles", pk_pmu__name_hash("cycles"), NULL, 0, mark);
+	uint32_t idx[4];
+	assert_int_equal(pk_pmu_tree__candidates(t, "cycles", pk_pmu__name_hash("cycles"), NULL, 0,
+						 mark, idx), 0);
 	check_derived(t);
 
 	assert_int_equal(pk_pmu_tree__add_core(t, "x86", "hybrid"), 0);
@@ -966,9 +979,10 @@ static void test_derived_follows_changes(void **state)
 	assert_int_equal(td->nr_order, pk_pmu_tree__nr_pmus(t));
 	check_derived(t);
 	unsigned char m2[64] = { 0 };
+	uint32_t i2[64];
 	struct pk_table_pmu tp;
 	pk_table_pmu__init(&tp, "default_core");
-	pk_pmu_tree__candidates(t, "x", pk_pmu__name_hash("x"), &tp, 1, m2);
+	pk_pmu_tree__candidates(t, "x", pk_pmu__name_hash("x"), &tp, 1, m2, i2);
 	for (size_t i = 0; i < pk_pmu_tree__nr_pmus(t); i++)
 		if (pk_pmu__is_core(pk_pmu_tree__pmu(t, i)))
 			assert_true(m2[i]);
