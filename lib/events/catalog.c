@@ -15,6 +15,7 @@
 
 #include <zstd.h>
 
+#include "events/catalog_int.h"
 #include "events/image.h"
 #include "events/ir.h"
 #include "util/error.h"
@@ -414,6 +415,25 @@ static int fill_event(struct pk_catalog *c, size_t mi, size_t idx, bool with_des
 	return 0;
 }
 
+int pk_catalog__event_text(struct pk_catalog *c, size_t mi, size_t idx, const char **name,
+			   const char **encoding, const char **desc_out)
+{
+	if (mi >= c->h->nr_models || idx >= model(c, mi)->nr_events)
+		return -ENOENT;
+	const struct pk_img_event *e = event_rec(c, model(c, mi), idx);
+	*name = str(c, e->name);
+	*encoding = str(c, e->encoding);
+	*desc_out = desc(c, e->desc);
+	return 0;
+}
+
+const char *pk_catalog__event_pmu(const struct pk_catalog *c, size_t mi, size_t idx)
+{
+	if (mi >= c->h->nr_models || idx >= model(c, mi)->nr_events)
+		return NULL;
+	return str(c, event_rec(c, model(c, mi), idx)->pmu);
+}
+
 int pk_catalog__event(struct pk_catalog *c, size_t mi, size_t idx, struct pk_event *out)
 {
 	return fill_event(c, mi, idx, true, out);
@@ -424,8 +444,9 @@ int pk_catalog__event_brief(const struct pk_catalog *c, size_t mi, size_t idx, s
 	return fill_event((struct pk_catalog *)c, mi, idx, false, out);
 }
 
-/* Position of the first entry named name in a model's sorted list, via its hash. */
+/* Position of the first entry named name (of hash h) in a model's sorted list, via its hash. */
 static int hash_find(const struct pk_catalog *c, uint32_t hash, uint32_t hsize, const char *name,
+		     uint32_t h,
 		     const char *(*name_at)(const struct pk_catalog *, const struct pk_img_model *,
 					    size_t),
 		     const struct pk_img_model *m, size_t *pos)
@@ -433,7 +454,7 @@ static int hash_find(const struct pk_catalog *c, uint32_t hash, uint32_t hsize, 
 	if (!hsize)
 		return -ENOENT;
 	const uint32_t *slots = pool(c, hash);
-	for (uint32_t j = pk_img__hash(name) & (hsize - 1), n = 0; n < hsize;
+	for (uint32_t j = h & (hsize - 1), n = 0; n < hsize;
 	     j = (j + 1) & (hsize - 1), n++) {
 		if (!slots[j])
 			return -ENOENT;
@@ -460,13 +481,19 @@ static const char *metric_name_at(const struct pk_catalog *c, const struct pk_im
 int pk_catalog__find_event(const struct pk_catalog *c, size_t mi, const char *name,
 			   const char *pmu, size_t *first, size_t *count)
 {
+	return pk_catalog__find_event_hashed(c, mi, name, pk_img__hash(name), pmu, first, count);
+}
+
+int pk_catalog__find_event_hashed(const struct pk_catalog *c, size_t mi, const char *name,
+				  uint32_t hash, const char *pmu, size_t *first, size_t *count)
+{
 	if (mi >= c->h->nr_models)
 		return -ENOENT;
 	const struct pk_img_model *m = model(c, mi);
 	size_t pos;
-	if (hash_find(c, m->ev_hash, m->ev_hash_size, name, event_name_at, m, &pos))
+	if (hash_find(c, m->ev_hash, m->ev_hash_size, name, hash, event_name_at, m, &pos))
 		return -ENOENT;
-	size_t end = pos;
+	size_t end = pos + 1;	/* pos has that name */
 	while (end < m->nr_events && !strcasecmp(event_name_at(c, m, end), name))
 		end++;
 	if (pmu) {
@@ -512,7 +539,8 @@ int pk_catalog__find_metric(const struct pk_catalog *c, size_t mi, const char *n
 	if (mi >= c->h->nr_models)
 		return -ENOENT;
 	const struct pk_img_model *m = model(c, mi);
-	return hash_find(c, m->mt_hash, m->mt_hash_size, name, metric_name_at, m, idx);
+	return hash_find(c, m->mt_hash, m->mt_hash_size, name, pk_img__hash(name), metric_name_at, m,
+			 idx);
 }
 
 int pk_catalog__metric_group(struct pk_catalog *c, size_t mi, size_t idx,

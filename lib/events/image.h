@@ -23,6 +23,7 @@
 #ifndef PMUKIT_EVENTS_IMAGE_H
 #define PMUKIT_EVENTS_IMAGE_H
 
+#include "util/hash.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -89,17 +90,10 @@ struct pk_img_map {
 	uint32_t model;
 };
 
-/* FNV-1a over the lower-cased name: the hash both sides use. */
+/* FNV-1a over the lower-cased name: the hash both sides use (util/hash.h). */
 static inline uint32_t pk_img__hash(const char *s)
 {
-	uint32_t h = 2166136261u;
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c >= 'A' && c <= 'Z')
-			c = (unsigned char)(c - 'A' + 'a');
-		h = (h ^ c) * 16777619u;
-	}
-	return h;
+	return pk_hash__casefold(s);
 }
 
 struct pk_img_build_opts {

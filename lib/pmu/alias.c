@@ -7,6 +7,9 @@
 #include <pmukit/alias.h>
 #include <pmukit/cpuid.h>
 
+#include "events/catalog_int.h"
+#include "pmu/lookup.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,18 +29,42 @@ int pk_alias__parse_scale_unit(const char *s, double *scale, const char **unit)
 	return 0;
 }
 
-/* The table event for this PMU named name, searching the model then sys models. */
+/*
+ * The table event for this PMU named name, searching the model then sys
+ * models: 0 with *m and *idx set, or -ENOENT. range: the model's events of
+ * that name when the caller looked them up already (NULL: look up).
+ */
 static int table_event(const struct pk_pmu *pmu, struct pk_catalog *cat, size_t model,
-		       const char *name, struct pk_event *out)
+		       const char *name, const struct pk_alias_range *range, size_t *m_out,
+		       size_t *idx)
 {
 	size_t first, count;
 	if (!cat)
 		return -ENOENT;
-	if (model != PK_NO_MODEL && !pk_catalog__find_event(cat, model, name, NULL, &first, &count)) {
+	bool found = false;
+	if (model != PK_NO_MODEL) {
+		if (range) {
+			found = range->found;
+			first = range->first;
+			count = range->count;
+		} else {
+			found = !pk_catalog__find_event(cat, model, name, NULL, &first, &count);
+		}
+	}
+	if (found) {
+		struct pk_table_pmu tp = { 0 };
+		const char *last = NULL;
 		for (size_t i = first; i < first + count; i++) {
-			pk_catalog__event_brief(cat, model, i, out);
-			if (pk_pmu__matches_table_pmu(pmu, out->pmu))
-				return pk_catalog__event(cat, model, i, out);
+			const char *p = pk_catalog__event_pmu(cat, model, i);
+			if (!p)
+				continue;
+			if (p != last)
+				pk_table_pmu__init(&tp, last = p);
+			if (pk_pmu__matches_prepared(pmu, &tp)) {
+				*m_out = model;
+				*idx = i;
+				return 0;
+			}
 		}
 	}
 	if (!pk_pmu__is_uncore(pmu) || !pk_pmu__identifier(pmu))
@@ -48,10 +75,14 @@ static int table_event(const struct pk_pmu *pmu, struct pk_catalog *cat, size_t 
 		if (!md.sys || pk_catalog__find_event(cat, m, name, NULL, &first, &count))
 			continue;
 		for (size_t i = first; i < first + count; i++) {
-			pk_catalog__event_brief(cat, m, i, out);
-			if (out->compat && pk_pmu__matches_table_pmu(pmu, out->pmu) &&
-			    pk_pmu__matches_compat(pmu, out->compat))
-				return pk_catalog__event(cat, m, i, out);
+			struct pk_event e;
+			pk_catalog__event_brief(cat, m, i, &e);
+			if (e.compat && pk_pmu__matches_table_pmu(pmu, e.pmu) &&
+			    pk_pmu__matches_compat(pmu, e.compat)) {
+				*m_out = m;
+				*idx = i;
+				return 0;
+			}
 		}
 	}
 	return -ENOENT;
@@ -83,12 +114,12 @@ static void from_sysfs(struct pk_alias *a, const struct pk_pmu_alias *s)
 	};
 }
 
-int pk_alias__find(const struct pk_pmu *pmu, struct pk_catalog *cat, size_t model,
-		   const char *name, struct pk_alias *out)
+int pk_alias__from_parts(struct pk_catalog *cat, const struct pk_alias_parts *parts,
+			 struct pk_alias *out)
 {
-	const struct pk_pmu_alias *s = pk_pmu__find_alias(pmu, name);
+	const struct pk_pmu_alias *s = parts->sysfs;
 	struct pk_event e;
-	int have_table = !table_event(pmu, cat, model, name, &e);
+	bool have_table = parts->table && !pk_catalog__event(cat, parts->model, parts->idx, &e);
 	if (s) {
 		from_sysfs(out, s);
 		if (have_table)
@@ -100,6 +131,40 @@ int pk_alias__find(const struct pk_pmu *pmu, struct pk_catalog *cat, size_t mode
 	*out = (struct pk_alias){ .name = e.name, .scale = 1.0, .deprecated = e.deprecated };
 	from_table(out, &e);
 	return 0;
+}
+
+int pk_alias__brief(struct pk_catalog *cat, const struct pk_alias_parts *parts,
+		    struct pk_alias_brief *out)
+{
+	const struct pk_pmu_alias *s = parts->sysfs;
+	const char *name, *encoding, *desc;
+	bool have_table = parts->table &&
+			  !pk_catalog__event_text(cat, parts->model, parts->idx, &name, &encoding, &desc);
+	if (!s && !have_table)
+		return -ENOENT;
+	/* as pk_alias__from_parts: the table's terms and text update the sysfs alias */
+	*out = (struct pk_alias_brief){
+		.name = s ? s->name : name,
+		.encoding = have_table ? encoding : s->encoding,
+		.desc = have_table ? desc : NULL,
+	};
+	return 0;
+}
+
+void pk_alias__find_parts(const struct pk_pmu *pmu, struct pk_catalog *cat, size_t model,
+			  const char *name, const struct pk_alias_range *range,
+			  struct pk_alias_parts *parts)
+{
+	*parts = (struct pk_alias_parts){ .sysfs = pk_pmu__find_alias(pmu, name) };
+	parts->table = !table_event(pmu, cat, model, name, range, &parts->model, &parts->idx);
+}
+
+int pk_alias__find(const struct pk_pmu *pmu, struct pk_catalog *cat, size_t model,
+		   const char *name, struct pk_alias *out)
+{
+	struct pk_alias_parts parts;
+	pk_alias__find_parts(pmu, cat, model, name, NULL, &parts);
+	return pk_alias__from_parts(cat, &parts, out);
 }
 
 static int for_each_table(const struct pk_pmu *pmu, struct pk_catalog *cat, size_t model,

@@ -6,6 +6,9 @@
  */
 #include <pmukit/pmu.h>
 
+#include "pmu/lookup.h"
+#include "pmu/pmu_int.h"
+
 #include <regex.h>
 #include <string.h>
 
@@ -91,22 +94,40 @@ static bool match_token_list(const char *name, const char *list)
 	return false;	/* no token at all */
 }
 
+void pk_table_pmu__init(struct pk_table_pmu *t, const char *name)
+{
+	t->name = name;
+	t->len = strlen(name);
+	t->list = memchr(name, ',', t->len) != NULL;
+	t->default_core = t->len == 12 && !memcmp(name, "default_core", 12);
+}
+
+bool pk_pmu__matches_prepared(const struct pk_pmu *pmu, const struct pk_table_pmu *t)
+{
+	const char *name = pmu->name, *tp = t->name;
+
+	/* most pairs differ in their first byte: then only default_core and lists can match */
+	if (name[0] == tp[0] && !strcmp(name, tp))
+		return true;
+	if (t->default_core && pmu->is_core)
+		return true;
+	if (!pmu->is_uncore)
+		return false;
+	if (t->list)
+		return match_token_list(name, tp);
+	if (t->len && name[0] != tp[0])
+		return false;	/* not a prefix of name */
+	return match_ignoring_suffix(name, tp, t->len);
+}
+
 bool pk_pmu__matches_table_pmu(const struct pk_pmu *pmu, const char *table_pmu)
 {
-	const char *name;
+	struct pk_table_pmu t;
 
 	if (!pmu || !table_pmu)
 		return false;
-	name = pk_pmu__name(pmu);
-	if (!strcmp(name, table_pmu))
-		return true;
-	if (pk_pmu__is_core(pmu) && !strcmp(table_pmu, "default_core"))
-		return true;
-	if (!pk_pmu__is_uncore(pmu))
-		return false;
-	if (strchr(table_pmu, ','))
-		return match_token_list(name, table_pmu);
-	return match_ignoring_suffix(name, table_pmu, strlen(table_pmu));
+	pk_table_pmu__init(&t, table_pmu);
+	return pk_pmu__matches_prepared(pmu, &t);
 }
 
 bool pk_pmu__matches_compat(const struct pk_pmu *pmu, const char *compat)

@@ -486,6 +486,10 @@ int pk_pmu_tree__open(const char *root, struct pk_pmu_tree **out, struct pk_erro
 		qsort(pmus.data, pmus.n, pmus.elsize, pk_pmu__cmp);
 	tree->pmus = pmus.data;
 	tree->nr_pmus = pmus.n;
+	if ((rc = pk_pmu_tree__derive(tree))) {
+		pk_pmu_tree__close(tree);
+		return pk_error__set(err, rc, root, 0, 0, "reading the PMU tree: %s", strerror(-rc));
+	}
 	*out = tree;
 	return 0;
 }
@@ -495,6 +499,7 @@ void pk_pmu_tree__close(struct pk_pmu_tree *tree)
 	if (!tree)
 		return;
 	free(tree->pmus);
+	pk_pmu_tree__free_derived(tree);
 	pk_arena__free(&tree->arena);
 	free(tree);
 }
@@ -564,11 +569,28 @@ const struct pk_pmu_format *pk_pmu__format(const struct pk_pmu *pmu, size_t idx)
 
 const struct pk_pmu_format *pk_pmu__find_format(const struct pk_pmu *pmu, const char *name)
 {
-	struct pk_pmu_format key = { .name = name };
+	size_t lo = 0, hi;
 
-	if (!pmu || !name || !pmu->nr_formats)
+	if (!pmu || !name)
 		return NULL;
-	return bsearch(&key, pmu->formats, pmu->nr_formats, sizeof(key), format_cmp);
+	if (pmu->derived.format_bloom_set &&
+	    !(pmu->derived.format_bloom & pk_pmu__alias_bloom_bit(name)))
+		return NULL;	/* no format starts with these two letters */
+	hi = pmu->nr_formats;
+	while (lo < hi) {	/* bsearch, without a comparison callback */
+		size_t mid = lo + (hi - lo) / 2;
+		const char *fn = pmu->formats[mid].name;
+		int c = (unsigned char)fn[0] - (unsigned char)name[0];
+		if (!c)
+			c = strcmp(fn, name);
+		if (!c)
+			return &pmu->formats[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }
 
 size_t pk_pmu__nr_aliases(const struct pk_pmu *pmu)
@@ -588,6 +610,8 @@ const struct pk_pmu_alias *pk_pmu__find_alias(const struct pk_pmu *pmu, const ch
 
 	if (!pmu || !name)
 		return NULL;
+	if (pmu->derived.alias_bloom_set && !(pmu->derived.alias_bloom & pk_pmu__alias_bloom_bit(name)))
+		return NULL;	/* no alias starts with these two letters */
 	hi = pmu->nr_aliases;
 	while (lo < hi) {	/* first alias not below name, ignoring case */
 		size_t mid = lo + (hi - lo) / 2;

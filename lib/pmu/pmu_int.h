@@ -8,6 +8,7 @@
 
 #include <pmukit/pmu.h>
 
+#include "pmu/derived.h"
 #include "util/arena.h"
 
 struct pk_pmu_cap {
@@ -28,13 +29,20 @@ struct pk_pmu {
 	size_t nr_aliases;
 	struct pk_pmu_cap *caps;	/* sorted by name (strcmp) */
 	size_t nr_caps;
+	struct pk_pmu_derived derived;	/* see pmu/derived.h */
 };
 
 struct pk_pmu_tree {
 	struct pk_arena arena;
 	struct pk_pmu *pmus;		/* malloc'd, sorted, see pmu_cmp() */
 	size_t nr_pmus;
+	struct pk_pmu_tree_derived derived;	/* see pmu/derived.h; order is malloc'd */
 };
+
+/* Recompute every derived fact after the PMU array was built or changed; 0 or -ENOMEM. */
+int pk_pmu_tree__derive(struct pk_pmu_tree *tree);
+/* Free what derive allocated (the tree is being closed). */
+void pk_pmu_tree__free_derived(struct pk_pmu_tree *tree);
 
 /* Name order with digit runs compared as numbers (qsort comparator for struct pk_pmu). */
 int pk_pmu__cmp(const void *a, const void *b);

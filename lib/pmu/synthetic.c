@@ -153,17 +153,21 @@ int pk_pmu_tree__add_core(struct pk_pmu_tree *tree, const char *arch, const char
 			if (pk_pmu_tree__find(tree, s[i].name))
 				continue;
 			struct pk_pmu *v = realloc(tree->pmus, (tree->nr_pmus + 1) * sizeof(*v));
-			if (!v)
+			if (!v) {
+				pk_pmu_tree__derive(tree);
 				return -ENOMEM;
+			}
 			tree->pmus = v;
 			int r = build(&tree->arena, &s[i], &tree->pmus[tree->nr_pmus]);
-			if (r)
+			if (r) {
+				pk_pmu_tree__derive(tree);	/* the array moved */
 				return r;
+			}
 			tree->nr_pmus++;
 		}
 	}
 	qsort(tree->pmus, tree->nr_pmus, sizeof(*tree->pmus), pk_pmu__cmp);
-	return 0;
+	return pk_pmu_tree__derive(tree);	/* facts point into the array, which moved */
 }
 
 bool pk_pmu_tree__has_core(const struct pk_pmu_tree *tree)
@@ -177,5 +181,7 @@ bool pk_pmu_tree__has_core(const struct pk_pmu_tree *tree)
 int pk_pmu_tree__new(struct pk_pmu_tree **out)
 {
 	*out = calloc(1, sizeof(**out));
-	return *out ? 0 : -ENOMEM;
+	if (!*out)
+		return -ENOMEM;
+	return pk_pmu_tree__derive(*out);	/* the facts of no PMU */
 }

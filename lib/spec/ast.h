@@ -44,6 +44,9 @@ struct spec_term {
 	/* additions (parse.c) */
 	struct spec_pos name_pos; /* the name as written (quotes included when quoted) */
 	bool quoted;		/* the value was written 'quoted' (STR, even when it looks numeric) */
+	int fixed;		/* 0: not worked out; else encode_fixed_index(name) + 2 (1: not one
+				 * of perf's fixed terms). Set by the encoder on the terms it
+				 * builds from alias encodings; see encode_term_fixed(). */
 };
 
 enum spec_event_kind {
@@ -121,6 +124,13 @@ struct spec_error {
  * err may be NULL. The grammar and perf's rules are described in parse.c.
  */
 int spec_parse(const char *text, struct spec_ast *ast, struct spec_error *err);
+/*
+ * The same, the tree's nodes allocated in arena (freed with it; ast->arena
+ * stays empty) and ast->text being text itself, not a copy: text must
+ * outlive the tree. The event list parses into its scratch arena this way.
+ */
+int spec_parse_in(const char *text, struct pk_arena *arena, struct spec_ast *ast,
+		  struct spec_error *err);
 void spec_ast__free(struct spec_ast *ast);
 
 #endif

@@ -366,12 +366,12 @@ static bool perf_capable(void)
 
 bool defaults_paranoid_excludes_kernel(void)
 {
-	const char *env = getenv("PMUKIT_PERF_PARANOID");
 	int paranoid = 2;
 	/* the effective uid the process started with: no system call (they are slow in VMs) */
 	unsigned long euid = getauxval(AT_EUID);
-	if (euid == 0 && !(env && *env))
-		return false;	/* root: privileged whatever the sysctl says */
+	if (euid == 0)
+		return false;	/* root: privileged whatever the sysctl (or $PMUKIT_PERF_PARANOID) says */
+	const char *env = getenv("PMUKIT_PERF_PARANOID");
 	if (env && *env) {
 		paranoid = atoi(env);
 	} else {

@@ -51,6 +51,9 @@ unsigned encode_popcount(uint64_t v)
 uint64_t encode_place_bits(uint64_t mask, uint64_t value)
 {
 	/* value's bits, low to high, into mask's set bits, low to high */
+	uint64_t low = mask & -mask;
+	if (mask && !(mask & (mask + low)))	/* one range of bits: a shift */
+		return (value << __builtin_ctzll(mask)) & mask;
 	uint64_t out = 0;
 	for (; mask && value; mask &= mask - 1, value >>= 1)
 		if (value & 1)
@@ -180,20 +183,45 @@ static const struct {
 	{ "ratio-to-prev", F_RATIO, false, true },
 };
 #define NR_FIXED (sizeof(fixed_terms) / sizeof(fixed_terms[0]))
-static const unsigned char fixed_len[NR_FIXED] = {
-	6, 7, 7, 7, 4, 6, 4, 11, 4, 10, 10, 9, 2, 7, 10, 9, 12, 7, 10, 15, 9, 13,
+/* 1 + the index of each fixed term, by name length (tests/unit/test_spec_internal.c checks it) */
+static const unsigned char fixed_by_len[16][6] = {
+	[2] = { 13 },			/* nr */
+	[4] = { 5, 7, 9 },		/* name freq time */
+	[6] = { 1, 6 },			/* config period */
+	[7] = { 2, 3, 4, 14, 18 },	/* config1 config2 config3 inherit percore */
+	[9] = { 12, 16, 21 },		/* max-stack overwrite metric-id */
+	[10] = { 10, 11, 15, 19 },	/* call-graph stack-size no-inherit aux-output */
+	[11] = { 8 },			/* branch_type */
+	[12] = { 17 },			/* no-overwrite */
+	[13] = { 22 },			/* ratio-to-prev */
+	[15] = { 20 },			/* aux-sample-size */
 };
-_Static_assert(sizeof(fixed_len) == NR_FIXED, "one length per fixed term");
+_Static_assert(NR_FIXED == 22, "fixed_by_len lists every fixed term");
 
 int encode_fixed_index(const char *name)
 {
-	/* by length first: format terms are looked up for every event */
-	size_t n = strlen(name);
-	for (size_t i = 0; i < NR_FIXED; i++)
-		if (fixed_len[i] == n && name[0] == fixed_terms[i].name[0] &&
-		    !memcmp(name, fixed_terms[i].name, n))
-			return (int)i;
+	/* format terms are looked up for every event: by length, at most 16 bytes read */
+	switch (name[0]) {	/* the first letters of fixed terms */
+	case 'a': case 'b': case 'c': case 'f': case 'i': case 'm': case 'n': case 'o':
+	case 'p': case 'r': case 's': case 't':
+		break;
+	default:
+		return -1;
+	}
+	size_t n = 0;
+	while (n < 16 && name[n])
+		n++;
+	if (n == 16)
+		return -1;
+	for (const unsigned char *c = fixed_by_len[n]; *c; c++)
+		if (name[0] == fixed_terms[*c - 1].name[0] && !memcmp(name, fixed_terms[*c - 1].name, n))
+			return *c - 1;
 	return -1;
+}
+
+int encode_term_fixed(const struct spec_term *t)
+{
+	return t->fixed ? t->fixed - 2 : encode_fixed_index(t->name);
 }
 
 static enum fixed fixed_of(const struct spec_term *t, size_t *idx)
@@ -202,7 +230,7 @@ static enum fixed fixed_of(const struct spec_term *t, size_t *idx)
 		return F_CONFIG;
 	if (t->kind == SPEC_TERM_DRV_CFG)
 		return F_DRV_CFG;
-	int i = encode_fixed_index(t->name);
+	int i = encode_term_fixed(t);
 	if (i < 0)
 		return F_NONE;
 	*idx = (size_t)i;

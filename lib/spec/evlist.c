@@ -20,19 +20,52 @@
 #include "spec/evlist_int.h"
 #include "spec/suggest.h"
 
+/*
+ * Sizes of what a list holds inline, so that a list of a few events costs one
+ * allocation: its first arena chunk (an event takes ~0.5 KiB; the list stays
+ * under 1 KiB, which glibc's malloc serves from its per-thread cache) and the
+ * first event pointers. The scratch of one add (syntax tree, expanded alias
+ * terms) starts in a stack buffer. Under AddressSanitizer both start empty,
+ * so that a pointer kept into freed scratch is caught.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define EL_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define EL_ASAN 1
+#endif
+#endif
+#ifdef EL_ASAN
+#define EL_CHUNK 1
+#define ADD_SCRATCH 1
+#else
+#define EL_CHUNK 896
+#define ADD_SCRATCH 4096
+#endif
+#define EL_INLINE 4
+
 struct pk_evlist {
 	struct pk_arena arena;
 	struct ev **evs;
 	size_t nr, cap;
 	struct ev_machine machine;
 	int privilege;		/* -1 not checked yet, else 1 when perf would exclude the kernel */
+	struct ev *inl[EL_INLINE];	/* evs while it fits */
+	max_align_t chunk[(EL_CHUNK + sizeof(max_align_t) - 1) / sizeof(max_align_t)];
 };
 
 struct pk_evlist *pk_evlist__new(void)
 {
-	struct pk_evlist *el = calloc(1, sizeof(struct pk_evlist));
-	if (el)
-		el->privilege = -1;
+	/* not calloc: the inline chunk needs no zeroing (the arena zeroes what it hands out) */
+	struct pk_evlist *el = malloc(sizeof(struct pk_evlist));
+	if (!el)
+		return NULL;
+	el->evs = el->inl;
+	el->nr = 0;
+	el->cap = EL_INLINE;
+	el->machine = (struct ev_machine){ 0 };
+	el->privilege = -1;
+	pk_arena__init_buf(&el->arena, el->chunk, sizeof(el->chunk));
 	return el;
 }
 
@@ -41,7 +74,8 @@ void pk_evlist__free(struct pk_evlist *el)
 	if (!el)
 		return;
 	pk_arena__free(&el->arena);
-	free(el->evs);
+	if (el->evs != el->inl)
+		free(el->evs);
 	free(el);
 }
 
@@ -134,13 +168,19 @@ static int form_group(struct rctx *rc, const struct spec_group *grp, struct ev_v
 static int splice_groups(struct ev_vec *v)
 {
 	size_t n = v->nr;
-	struct ev **out = malloc(n * sizeof(*out));
-	size_t *newpos = malloc(n * sizeof(*newpos));
-	bool *used = calloc(n, sizeof(*used));
+	struct ev *out_s[32];
+	size_t newpos_s[32];
+	bool used_s[32] = { 0 };
+	bool small = n <= 32;
+	struct ev **out = small ? out_s : malloc(n * sizeof(*out));
+	size_t *newpos = small ? newpos_s : malloc(n * sizeof(*newpos));
+	bool *used = small ? used_s : calloc(n, sizeof(*used));
 	if (!out || !newpos || !used) {
-		free(out);
-		free(newpos);
-		free(used);
+		if (!small) {
+			free(out);
+			free(newpos);
+			free(used);
+		}
 		return -ENOMEM;
 	}
 	size_t k = 0;
@@ -160,9 +200,11 @@ static int splice_groups(struct ev_vec *v)
 	for (size_t i = 0; i < n; i++)
 		out[i]->pub.leader = newpos[out[i]->pub.leader];
 	memcpy(v->v, out, n * sizeof(*out));
-	free(out);
-	free(newpos);
-	free(used);
+	if (!small) {
+		free(out);
+		free(newpos);
+		free(used);
+	}
 	return 0;
 }
 
@@ -210,12 +252,14 @@ static int grow(struct pk_evlist *el, size_t more)
 {
 	if (el->nr + more <= el->cap)
 		return 0;
-	size_t n = el->cap ? el->cap : 16;
+	size_t n = el->cap * 2;
 	while (n < el->nr + more)
 		n *= 2;
-	struct ev **v = realloc(el->evs, n * sizeof(*v));
+	struct ev **v = el->evs == el->inl ? malloc(n * sizeof(*v)) : realloc(el->evs, n * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
+	if (el->evs == el->inl)
+		memcpy(v, el->inl, el->nr * sizeof(*v));
 	el->evs = v;
 	el->cap = n;
 	return 0;
@@ -238,9 +282,11 @@ int pk_evlist__add(struct pk_evlist *el, const char *spec, const struct pk_spec_
 {
 	struct pk_spec_opts o = { .sz = sizeof(o) };
 	struct spec_ast ast = { 0 };
-	struct spec_error pe = { 0 };
+	struct spec_error pe;	/* spec_parse_in fills it */
 	struct ev_vec v = { 0 };
 	struct rctx rc;
+	struct pk_arena scratch;
+	max_align_t scratch_buf[(ADD_SCRATCH + sizeof(max_align_t) - 1) / sizeof(max_align_t)];
 	int r;
 
 	if (err)
@@ -251,15 +297,18 @@ int pk_evlist__add(struct pk_evlist *el, const char *spec, const struct pk_spec_
 		memcpy(&o, opts, opts->sz && opts->sz < sizeof(o) ? opts->sz : sizeof(o));
 	if (!o.cat)
 		o.model = PK_NO_MODEL;
-	if ((r = spec_parse(spec, &ast, &pe)))
+	pk_arena__init_buf(&scratch, scratch_buf, sizeof(scratch_buf));
+	if ((r = spec_parse_in(spec, &scratch, &ast, &pe))) {
+		pk_arena__free(&scratch);
 		return from_parse_error(err, &pe);
+	}
 	/*
 	 * Events are allocated in the list's arena directly: a refused spec
 	 * leaves a little unused memory there until the list is freed, which is
-	 * cheaper than a scratch arena per add.
+	 * cheaper than copying them out of the scratch.
 	 */
-	if ((r = rctx_init(&rc, &o, ast.text ? ast.text : spec, &el->arena, err))) {
-		spec_ast__free(&ast);
+	if ((r = rctx_init(&rc, &o, ast.text ? ast.text : spec, &el->arena, &scratch, err))) {
+		pk_arena__free(&scratch);
 		return r;
 	}
 	for (size_t gi = 0; gi < ast.nr_groups && !r; gi++) {
@@ -285,7 +334,7 @@ int pk_evlist__add(struct pk_evlist *el, const char *spec, const struct pk_spec_
 		}
 		rctx_fini(&rc);
 		ev_vec__free(&v);
-		spec_ast__free(&ast);
+		pk_arena__free(&scratch);
 		return r;
 	}
 	size_t base = el->nr;
@@ -300,7 +349,7 @@ int pk_evlist__add(struct pk_evlist *el, const char *spec, const struct pk_spec_
 					   .exclude_kernel = el->privilege > 0 };
 	rctx_fini(&rc);
 	ev_vec__free(&v);
-	spec_ast__free(&ast);
+	pk_arena__free(&scratch);
 	encode_configure(el->evs, el->nr, &o, &el->machine);
 	return 0;
 }
@@ -364,7 +413,7 @@ const char *resolve_suggest_event(struct rctx *rc, const char *word)
 	}
 	char *hint = NULL;
 	if (s) {
-		hint = pk_arena__alloc(rc->arena, strlen(s) + 24);
+		hint = pk_arena__alloc(rc->scratch, strlen(s) + 24);
 		if (hint)
 			sprintf(hint, "did you mean '%s'?", s);
 	}

@@ -23,6 +23,8 @@
 #include <pmukit/alias.h>
 #include <pmukit/spec.h>
 
+#include "pmu/lookup.h"
+#include "pmu/derived.h"
 #include "spec/ast.h"
 #include "util/arena.h"
 
@@ -83,29 +85,50 @@ struct ev {
 	int max_precise;		/* precise_ip limit of its PMU, -1 when none */
 };
 
-/* A growable list of events being built by one pk_evlist__add. */
+/* A growable list of events being built by one pk_evlist__add (the first few inline: never copy one). */
 struct ev_vec {
 	struct ev **v;
 	size_t nr, cap;
+	struct ev *inl[8];
 };
 int ev_vec__push(struct ev_vec *vec, struct ev *ev);
 void ev_vec__free(struct ev_vec *vec);
+
+/* What one PMU answers to an event name, when known completely (resolve.c). */
+struct alias_memo {
+	const struct pk_pmu *pmu;
+	struct pk_alias_parts parts;
+	bool complete;
+};
 
 /* State of one pk_evlist__add. */
 struct rctx {
 	const struct pk_spec_opts *opts;
 	const char *text;		/* the spec */
-	struct pk_arena *arena;		/* new events and strings */
+	struct pk_arena *arena;		/* new events and strings (live as long as the list) */
+	struct pk_arena *scratch;	/* the syntax tree, expanded terms: freed after the add */
 	struct pk_spec_error *err;
 	const char *hybrid_only;	/* reparse of "cpu_core/cycles/": that PMU only */
 	/* PMUs in the order perf 6.1 meets them (sysfs readdir: kernfs hash order); lazy */
-	const struct pk_pmu **order;
+	const struct pk_pmu *const *order;
 	size_t nr_order;
 	bool have_order, have_facts;
-	const struct pk_pmu *hybrid[8];	/* cpu_* core PMUs, in that order */
+	const struct pk_pmu *hybrid[PK_PMU_MAX_HYBRID];	/* cpu_* core PMUs, in that order */
 	size_t nr_hybrid;
 	int depth;			/* reparse nesting */
 	int max_precise;		/* lowest caps/max_precise of the PMUs, -1 when none (lazy) */
+	/* the last name looked up in the model's table, and the answer (resolve.c) */
+	const char *tmemo_name;
+	struct pk_alias_range tmemo;
+	/* what the PMUs an alias name landed on answer to it (resolve.c, add_multi) */
+	const char *amemo_name;
+	const struct alias_memo *amemo;
+	size_t nr_amemo;
+	/* the last alias encoding split into terms (they are not changed once built) */
+	const char *emem_enc;
+	struct spec_pos emem_pos;
+	struct spec_term *emem_terms;
+	size_t emem_n;
 	bool perf_metrics;		/* the PMU of type 4 has a slots event (lazy) */
 };
 /* The PMU order, and the facts above; 0 or -ENOMEM. */
@@ -119,7 +142,7 @@ struct spec_pos spec_pos_make(unsigned off, unsigned len);
 
 /* --- resolve.c ------------------------------------------------------------ */
 int rctx_init(struct rctx *rc, const struct pk_spec_opts *opts, const char *text,
-	      struct pk_arena *arena, struct pk_spec_error *err);
+	      struct pk_arena *arena, struct pk_arena *scratch, struct pk_spec_error *err);
 void rctx_fini(struct rctx *rc);
 /* Append the events one AST event stands for (modifiers applied) to out. */
 int resolve_event(struct rctx *rc, const struct spec_event *e, struct ev_vec *out);
@@ -155,6 +178,8 @@ int encode_common_term(struct rctx *rc, struct ev *ev, const struct xterm *x, bo
 		       bool tracepoint);
 /* Index of a perf fixed term name ("period", "call-graph"...), or -1. */
 int encode_fixed_index(const char *name);
+/* encode_fixed_index(t->name), from t->fixed when it is set. */
+int encode_term_fixed(const struct spec_term *t);
 /* PMU format terms of xs into attr0's config words (perf_pmu__config). */
 int encode_format_terms(struct rctx *rc, struct ev *ev, const struct pk_pmu *pmu,
 			struct xterm *xs, size_t n);

@@ -9,14 +9,36 @@
 
 #include <errno.h>
 
+/* Character classes, one table lookup per byte (the lexer runs on every spec). */
+enum {
+	C_DIGIT = 0x01,
+	C_NAME_START = 0x02,	/* letters, digits, _ * ? [ ] */
+	C_WORD = 0x04,		/* C_NAME_START plus . ! - */
+	C_BLANK = 0x08,
+};
+
+#define L4(c) [c] = C_NAME_START | C_WORD
+static const unsigned char cls[256] = {
+	['0'] = C_DIGIT | C_NAME_START | C_WORD, ['1'] = C_DIGIT | C_NAME_START | C_WORD,
+	['2'] = C_DIGIT | C_NAME_START | C_WORD, ['3'] = C_DIGIT | C_NAME_START | C_WORD,
+	['4'] = C_DIGIT | C_NAME_START | C_WORD, ['5'] = C_DIGIT | C_NAME_START | C_WORD,
+	['6'] = C_DIGIT | C_NAME_START | C_WORD, ['7'] = C_DIGIT | C_NAME_START | C_WORD,
+	['8'] = C_DIGIT | C_NAME_START | C_WORD, ['9'] = C_DIGIT | C_NAME_START | C_WORD,
+	L4('a'), L4('b'), L4('c'), L4('d'), L4('e'), L4('f'), L4('g'), L4('h'), L4('i'),
+	L4('j'), L4('k'), L4('l'), L4('m'), L4('n'), L4('o'), L4('p'), L4('q'), L4('r'),
+	L4('s'), L4('t'), L4('u'), L4('v'), L4('w'), L4('x'), L4('y'), L4('z'),
+	L4('A'), L4('B'), L4('C'), L4('D'), L4('E'), L4('F'), L4('G'), L4('H'), L4('I'),
+	L4('J'), L4('K'), L4('L'), L4('M'), L4('N'), L4('O'), L4('P'), L4('Q'), L4('R'),
+	L4('S'), L4('T'), L4('U'), L4('V'), L4('W'), L4('X'), L4('Y'), L4('Z'),
+	L4('_'), L4('*'), L4('?'), L4('['), L4(']'),
+	['.'] = C_WORD, ['!'] = C_WORD, ['-'] = C_WORD,
+	[' '] = C_BLANK, ['\t'] = C_BLANK, ['\n'] = C_BLANK, ['\r'] = C_BLANK,
+};
+#undef L4
+
 bool spec_lex__is_digit(int c)
 {
-	return c >= '0' && c <= '9';
-}
-
-static bool is_alpha(int c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+	return c >= 0 && c < 256 && (cls[c] & C_DIGIT);
 }
 
 static int hex_value(int c)
@@ -30,22 +52,19 @@ static int hex_value(int c)
 	return -1;
 }
 
-static bool is_blank(int c)
+static bool is_blank(unsigned char c)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+	return cls[c] & C_BLANK;
 }
 
 bool spec_lex__name_start(int c)
 {
-	return is_alpha(c) || spec_lex__is_digit(c) || c == '_' || c == '*' || c == '?' ||
-	       c == '[' || c == ']';
+	return c >= 0 && c < 256 && (cls[c] & C_NAME_START);
 }
 
-static bool is_word_char(int c, unsigned flags)
+static bool is_word_char(unsigned char c, unsigned flags)
 {
-	if (spec_lex__name_start(c) || c == '.' || c == '!' || c == '-')
-		return true;
-	return (flags & SPEC_LEX_VALUE) && c == ':';
+	return (cls[c] & C_WORD) || ((flags & SPEC_LEX_VALUE) && c == ':');
 }
 
 bool spec_lex__is_modifier(int c)
@@ -125,8 +144,13 @@ int spec_lexer__next(struct spec_lexer *lx, unsigned flags, struct spec_token *t
 		if (!is_word_char(c, flags))
 			return bad_byte(err, lx->pos, c, "");
 		unsigned end = lx->pos + 1;
-		while (end < lx->len && is_word_char((unsigned char)lx->text[end], flags))
-			end++;
+		const unsigned char *t = (const unsigned char *)lx->text;
+		if (flags & SPEC_LEX_VALUE)
+			while (end < lx->len && is_word_char(t[end], flags))
+				end++;
+		else
+			while (end < lx->len && (cls[t[end]] & C_WORD))
+				end++;
 		tok->kind = SPEC_TOK_WORD;
 		tok->len = end - lx->pos;
 		lx->pos = end;

@@ -64,9 +64,11 @@
 			return rc_; \
 	} while (0)
 
+/* A growable array that starts in a caller's (stack) buffer; heap set once it moved. */
 struct vec {
 	void *data;
 	size_t n, cap, size;
+	bool heap;
 };
 
 struct parser {
@@ -76,17 +78,25 @@ struct parser {
 	const char *s;		/* the spec (the ast's copy) */
 	unsigned end;		/* end of the last consumed token */
 	struct vec terms, events, groups;
+	struct pk_arena *arena;	/* where the tree goes: the ast's own or the caller's */
+	/* the last token peeked (each is looked at a few times before it is consumed) */
+	struct spec_token la;
+	unsigned la_pos, la_flags;
+	bool la_valid;
 };
 
 static void *vec_push(struct vec *v)
 {
 	if (v->n == v->cap) {
 		size_t cap = v->cap ? v->cap * 2 : 8;
-		void *d = realloc(v->data, cap * v->size);
+		void *d = v->heap ? realloc(v->data, cap * v->size) : malloc(cap * v->size);
 		if (!d)
 			return NULL;
+		if (!v->heap && v->n)
+			memcpy(d, v->data, v->n * v->size);
 		v->data = d;
 		v->cap = cap;
+		v->heap = true;
 	}
 	void *p = (char *)v->data + v->n++ * v->size;
 	memset(p, 0, v->size);
@@ -112,9 +122,19 @@ static int nomem(struct parser *p)
 	return spec_error__set(p->err, -ENOMEM, 0, 0, NULL, "out of memory");
 }
 
+static bool cached(const struct parser *p, unsigned flags)
+{
+	return p->la_valid && p->la_pos == p->lx.pos && p->la_flags == flags;
+}
+
 static int next(struct parser *p, unsigned flags, struct spec_token *t)
 {
-	TRY(spec_lexer__next(&p->lx, flags, t, p->err));
+	if (cached(p, flags)) {
+		*t = p->la;
+		p->lx.pos = t->off + t->len;	/* where the lexer would have stopped */
+	} else {
+		TRY(spec_lexer__next(&p->lx, flags, t, p->err));
+	}
 	if (t->kind != SPEC_TOK_END)
 		p->end = t->off + t->len;
 	return 0;
@@ -122,7 +142,16 @@ static int next(struct parser *p, unsigned flags, struct spec_token *t)
 
 static int peek(struct parser *p, unsigned flags, struct spec_token *t)
 {
-	return spec_lexer__peek(&p->lx, flags, t, p->err);
+	if (cached(p, flags)) {
+		*t = p->la;
+		return 0;
+	}
+	TRY(spec_lexer__peek(&p->lx, flags, t, p->err));
+	p->la = *t;
+	p->la_pos = p->lx.pos;
+	p->la_flags = flags;
+	p->la_valid = true;
+	return 0;
 }
 
 /* The token after the next one (0 flags), or END when it cannot be lexed. */
@@ -130,7 +159,11 @@ static void peek2(struct parser *p, struct spec_token *t)
 {
 	struct spec_lexer copy = p->lx;
 	struct spec_error scratch;
-	if (spec_lexer__next(&copy, 0, t, &scratch) || t->kind == SPEC_TOK_END ||
+	if (cached(p, 0)) {
+		*t = p->la;
+		copy.pos = t->off + t->len;
+	}
+	if ((!cached(p, 0) && spec_lexer__next(&copy, 0, t, &scratch)) || t->kind == SPEC_TOK_END ||
 	    spec_lexer__next(&copy, 0, t, &scratch)) {
 		t->kind = SPEC_TOK_END;
 		t->off = p->lx.len;
@@ -152,15 +185,15 @@ static const char *text_of(struct parser *p, const struct spec_token *t)
 static char *dup_tok(struct parser *p, const struct spec_token *t)
 {
 	if (t->kind == SPEC_TOK_QUOTED)
-		return pk_arena__strndup(&p->ast->arena, p->s + t->off + 1, t->len - 2);
-	return pk_arena__strndup(&p->ast->arena, p->s + t->off, t->len);
+		return pk_arena__strndup(p->arena, p->s + t->off + 1, t->len - 2);
+	return pk_arena__strndup(p->arena, p->s + t->off, t->len);
 }
 
 static void *arena_copy(struct parser *p, const struct vec *v)
 {
 	if (!v->n)
 		return NULL;
-	void *d = pk_arena__alloc(&p->ast->arena, v->n * v->size);
+	void *d = pk_arena__alloc(p->arena, v->n * v->size);
 	if (d)
 		memcpy(d, v->data, v->n * v->size);
 	return d;
@@ -268,7 +301,7 @@ static int parse_drv_cfg(struct parser *p, struct spec_term *term, const struct 
 			return fail(p, v.off, v.len, NULL, "expected a value after '='");
 		n += 1 + v.len;
 	}
-	char *s = pk_arena__alloc(&p->ast->arena, n + 1);
+	char *s = pk_arena__alloc(p->arena, n + 1);
 	if (!s)
 		return nomem(p);
 	memcpy(s, text_of(p, &w), w.len);
@@ -412,7 +445,7 @@ static int parse_tail(struct parser *p, struct spec_event *ev)
 }
 
 /* NAME already read: tracepoint, slash form or plain name. */
-static int parse_named(struct parser *p, struct spec_event *ev, bool keyword)
+static int parse_named(struct parser *p, struct spec_event *ev, bool may_be_keyword)
 {
 	struct spec_token t, w;
 	TRY(peek(p, 0, &t));
@@ -422,7 +455,7 @@ static int parse_named(struct parser *p, struct spec_event *ev, bool keyword)
 	bool word = w.kind == SPEC_TOK_WORD;
 	if (!(word && !all_modifiers(text_of(p, &w), w.len)) && w.kind != SPEC_TOK_QUOTED)
 		return parse_tail(p, ev);
-	if (keyword) {
+	if (may_be_keyword && is_symbol_name(ev->name)) {
 		/* cycles:WORD: must be modifiers; parse_mods stops at the first bad letter */
 		TRY(next(p, 0, &t));
 		return expect_mods(p, &ev->mods);
@@ -566,7 +599,7 @@ static int parse_event(struct parser *p)
 	} else {
 		if (!(ev->name = dup_tok(p, &t)))
 			return nomem(p);
-		rc = parse_named(p, ev, is_symbol_name(ev->name));
+		rc = parse_named(p, ev, true);	/* is_symbol_name, asked only when it matters */
 	}
 	if (rc)
 		return rc;
@@ -682,7 +715,8 @@ static int parse_list(struct parser *p)
 	return p->ast->groups ? 0 : nomem(p);
 }
 
-int spec_parse(const char *text, struct spec_ast *ast, struct spec_error *err)
+static int parse(const char *text, struct pk_arena *arena, struct spec_ast *ast,
+		 struct spec_error *err)
 {
 	struct spec_error scratch;
 	if (!err)
@@ -698,14 +732,19 @@ int spec_parse(const char *text, struct spec_ast *ast, struct spec_error *err)
 		return spec_error__set(err, -EINVAL, 0, 0, NULL, "event spec longer than %u bytes",
 				       SPEC_MAX_LEN);
 
+	/* most specs are a few events: their vectors start on the stack */
+	struct spec_term terms[8];
+	struct spec_event events[4];
+	struct spec_group groups[4];
 	struct parser p = {
 		.ast = ast,
 		.err = err,
-		.terms.size = sizeof(struct spec_term),
-		.events.size = sizeof(struct spec_event),
-		.groups.size = sizeof(struct spec_group),
+		.arena = arena ? arena : &ast->arena,
+		.terms = { .data = terms, .cap = 8, .size = sizeof(struct spec_term) },
+		.events = { .data = events, .cap = 4, .size = sizeof(struct spec_event) },
+		.groups = { .data = groups, .cap = 4, .size = sizeof(struct spec_group) },
 	};
-	char *copy = pk_arena__strndup(&ast->arena, text, n);
+	const char *copy = arena ? text : pk_arena__strndup(p.arena, text, n);
 	int rc;
 	if (!copy) {
 		rc = nomem(&p);
@@ -714,15 +753,30 @@ int spec_parse(const char *text, struct spec_ast *ast, struct spec_error *err)
 		spec_lexer__init(&p.lx, copy, (unsigned)n);
 		rc = parse_list(&p);
 	}
-	free(p.terms.data);
-	free(p.events.data);
-	free(p.groups.data);
+	if (p.terms.heap)
+		free(p.terms.data);
+	if (p.events.heap)
+		free(p.events.data);
+	if (p.groups.heap)
+		free(p.groups.data);
 	if (rc) {
 		spec_ast__free(ast);
 		return rc;
 	}
-	memset(err, 0, sizeof(*err));
+	if (err->code || err->msg[0] || err->hint[0])
+		memset(err, 0, sizeof(*err));
 	return 0;
+}
+
+int spec_parse(const char *text, struct spec_ast *ast, struct spec_error *err)
+{
+	return parse(text, NULL, ast, err);
+}
+
+int spec_parse_in(const char *text, struct pk_arena *arena, struct spec_ast *ast,
+		  struct spec_error *err)
+{
+	return parse(text, arena, ast, err);
 }
 
 void spec_ast__free(struct spec_ast *ast)

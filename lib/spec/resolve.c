@@ -24,15 +24,26 @@
 #include <pmukit/symbols.h>
 
 
+#include "events/catalog_int.h"
+#include "pmu/lookup.h"
+#include "pmu/derived.h"
 #include "spec/evlist_int.h"
+#include "util/hash.h"
 
 int ev_vec__push(struct ev_vec *vec, struct ev *ev)
 {
+	if (!vec->v) {
+		vec->v = vec->inl;
+		vec->cap = sizeof(vec->inl) / sizeof(vec->inl[0]);
+	}
 	if (vec->nr == vec->cap) {
-		size_t n = vec->cap ? vec->cap * 2 : 16;
-		struct ev **v = realloc(vec->v, n * sizeof(*v));
+		size_t n = vec->cap * 2;
+		struct ev **v = vec->v == vec->inl ? malloc(n * sizeof(*v))
+						   : realloc(vec->v, n * sizeof(*v));
 		if (!v)
 			return -ENOMEM;
+		if (vec->v == vec->inl)
+			memcpy(v, vec->inl, vec->nr * sizeof(*v));
 		vec->v = v;
 		vec->cap = n;
 	}
@@ -42,114 +53,53 @@ int ev_vec__push(struct ev_vec *vec, struct ev *ev)
 
 void ev_vec__free(struct ev_vec *vec)
 {
-	free(vec->v);
-	*vec = (struct ev_vec){ 0 };
+	if (vec->v != vec->inl)
+		free(vec->v);
+	vec->v = NULL;
+	vec->nr = vec->cap = 0;
 }
 
 /* --- PMU order -------------------------------------------------------------------------- */
 
-/* kernfs_name_hash() (no namespace, 64-bit kernel): sysfs lists directories in this order. */
-static unsigned kernfs_hash(const char *name)
-{
-	uint64_t h = 0;
-	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-		h = (h + ((uint64_t)*p << 4) + (*p >> 4)) * 11;
-	h = (h * UINT64_C(0x61C8864680B583EB)) >> 32;
-	h &= 0x7fffffffu;
-	if (h < 2)
-		h += 2;
-	if (h >= 0x7fffffffu)
-		h = 0x7fffffffu - 1;
-	return (unsigned)h;
-}
-
-struct hashed {
-	unsigned hash;
-	const struct pk_pmu *pmu;
-};
-
-static int kernfs_cmp(const void *pa, const void *pb)
-{
-	const struct hashed *a = pa, *b = pb;
-	if (a->hash != b->hash)
-		return a->hash < b->hash ? -1 : 1;
-	return strcmp(pk_pmu__name(a->pmu), pk_pmu__name(b->pmu));
-}
-
-/* Sort PMUs into sysfs order (only the few that matched a name need it). */
-static int sort_kernfs(const struct pk_pmu **v, size_t n)
-{
-	struct hashed small[32], *h = n <= 32 ? small : malloc(n * sizeof(*h));
-	if (!h)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		h[i].pmu = v[i];
-		h[i].hash = kernfs_hash(pk_pmu__name(v[i]));
-	}
-	qsort(h, n, sizeof(*h), kernfs_cmp);
-	for (size_t i = 0; i < n; i++)
-		v[i] = h[i].pmu;
-	if (h != small)
-		free(h);
-	return 0;
-}
-
 int rctx_order(struct rctx *rc)
 {
+	const struct pk_pmu_tree_derived *d = pk_pmu_tree__derived(rc->opts->pmus);
 	if (rc->have_order)
 		return 0;
-	size_t n = rc->opts->pmus ? pk_pmu_tree__nr_pmus(rc->opts->pmus) : 0;
-	rc->order = n ? malloc(n * sizeof(*rc->order)) : NULL;
-	if (n && !rc->order)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		rc->order[i] = pk_pmu_tree__pmu(rc->opts->pmus, i);
-	if (n && sort_kernfs(rc->order, n))
-		return -ENOMEM;
-	rc->nr_order = n;
+	rc->order = d ? d->order : NULL;
+	rc->nr_order = d ? d->nr_order : 0;
 	rc->have_order = true;
 	return 0;
 }
 
 void rctx_facts(struct rctx *rc)
 {
+	const struct pk_pmu_tree_derived *d = pk_pmu_tree__derived(rc->opts->pmus);
 	if (rc->have_facts)
 		return;
 	rc->have_facts = true;
-	size_t n = rc->opts->pmus ? pk_pmu_tree__nr_pmus(rc->opts->pmus) : 0;
-	for (size_t i = 0; i < n; i++) {
-		const struct pk_pmu *p = pk_pmu_tree__pmu(rc->opts->pmus, i);
-		const char *mp = pk_pmu__cap(p, "max_precise");
-		if (mp) {
-			int v = atoi(mp);
-			if (rc->max_precise < 0 || v < rc->max_precise)
-				rc->max_precise = v;
-		}
-		if (pk_pmu__type(p) == PERF_TYPE_RAW && pk_pmu__find_alias(p, "slots"))
-			rc->perf_metrics = true;
+	if (d) {
+		rc->max_precise = d->max_precise;
+		rc->perf_metrics = d->perf_metrics;
 	}
 }
 
 int rctx_init(struct rctx *rc, const struct pk_spec_opts *opts, const char *text,
-	      struct pk_arena *arena, struct pk_spec_error *err)
+	      struct pk_arena *arena, struct pk_arena *scratch, struct pk_spec_error *err)
 {
-	*rc = (struct rctx){ .opts = opts, .text = text, .arena = arena, .err = err,
-			     .max_precise = -1 };
+	const struct pk_pmu_tree_derived *d = pk_pmu_tree__derived(opts->pmus);
+	*rc = (struct rctx){ .opts = opts, .text = text, .arena = arena, .scratch = scratch,
+			     .err = err, .max_precise = -1 };
 	/* hybrid core PMUs (cpu_core, cpu_atom), in sysfs order */
-	size_t n = opts->pmus ? pk_pmu_tree__nr_pmus(opts->pmus) : 0;
-	for (size_t i = 0; i < n; i++) {
-		const struct pk_pmu *p = pk_pmu_tree__pmu(opts->pmus, i);
-		const char *nm = pk_pmu__name(p);
-		if (nm[0] == 'c' && !strncmp(nm, "cpu_", 4) && pk_pmu__is_core(p) &&
-		    !pk_pmu__is_uncore(p) && rc->nr_hybrid < sizeof(rc->hybrid) / sizeof(rc->hybrid[0]))
-			rc->hybrid[rc->nr_hybrid++] = p;
+	if (d) {
+		rc->nr_hybrid = d->nr_hybrid;
+		memcpy(rc->hybrid, d->hybrid, d->nr_hybrid * sizeof(rc->hybrid[0]));
 	}
-	return rc->nr_hybrid > 1 ? sort_kernfs(rc->hybrid, rc->nr_hybrid) : 0;
+	return 0;
 }
 
 void rctx_fini(struct rctx *rc)
 {
-	free(rc->order);
 	rc->order = NULL;
 }
 
@@ -166,11 +116,44 @@ static bool is_hybrid_pmu(struct rctx *rc, const struct pk_pmu *pmu)
 	return false;
 }
 
-static int alias_find(struct rctx *rc, const struct pk_pmu *pmu, const char *name,
-		      struct pk_alias *out)
+/*
+ * The model's table events named name (pk_catalog__find_event), remembered
+ * for the last name asked: an event name is looked up to find its PMUs, then
+ * again on each PMU when its alias is expanded.
+ */
+static const struct pk_alias_range *table_range_h(struct rctx *rc, const char *name, uint32_t h)
 {
-	return pk_alias__find(pmu, rc->opts->cat, rc->opts->cat ? rc->opts->model : PK_NO_MODEL,
-			      name, out);
+	if (!rc->opts->cat || rc->opts->model == PK_NO_MODEL)
+		return NULL;
+	if (!rc->tmemo_name || (rc->tmemo_name != name && strcmp(rc->tmemo_name, name))) {
+		rc->tmemo.found = !pk_catalog__find_event_hashed(rc->opts->cat, rc->opts->model, name, h,
+								 NULL, &rc->tmemo.first, &rc->tmemo.count);
+		rc->tmemo_name = name;
+	}
+	return &rc->tmemo;
+}
+
+static const struct pk_alias_range *table_range(struct rctx *rc, const char *name)
+{
+	if (!rc->opts->cat || rc->opts->model == PK_NO_MODEL)
+		return NULL;
+	if (rc->tmemo_name && (rc->tmemo_name == name || !strcmp(rc->tmemo_name, name)))
+		return &rc->tmemo;
+	return table_range_h(rc, name, pk_hash__casefold(name));
+}
+
+/* pk_alias__find's answer for name on pmu, the part the encoder uses; 0 or -ENOENT. */
+static int alias_find(struct rctx *rc, const struct pk_pmu *pmu, const char *name,
+		      struct pk_alias_brief *out)
+{
+	struct pk_alias_parts parts;
+	if (rc->amemo_name && (rc->amemo_name == name || !strcmp(rc->amemo_name, name)))
+		for (size_t i = 0; i < rc->nr_amemo; i++)
+			if (rc->amemo[i].pmu == pmu)
+				return pk_alias__brief(rc->opts->cat, &rc->amemo[i].parts, out);
+	pk_alias__find_parts(pmu, rc->opts->cat, rc->opts->cat ? rc->opts->model : PK_NO_MODEL,
+			     name, table_range(rc, name), &parts);
+	return pk_alias__brief(rc->opts->cat, &parts, out);
 }
 
 /* --- events without a PMU --------------------------------------------------------------- */
@@ -270,52 +253,128 @@ struct xlist {
 	size_t n;
 };
 
+/*
+ * s (starting with a digit) read as strtoull(s, &end, 0) would, when that
+ * reads all of it without overflow: 0x hex, 0 octal, else decimal.
+ */
+static bool whole_number(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+	unsigned base = 10;
+	char c2 = s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? s[2] : 0;
+	if ((c2 >= '0' && c2 <= '9') || (c2 >= 'a' && c2 <= 'f') || (c2 >= 'A' && c2 <= 'F')) {
+		base = 16;
+		s += 2;
+	} else if (s[0] == '0') {
+		base = 8;
+	}
+	for (; *s; s++) {
+		unsigned d;
+		if (*s >= '0' && *s <= '9')
+			d = (unsigned)(*s - '0');
+		else if (*s >= 'a' && *s <= 'f')
+			d = (unsigned)(*s - 'a' + 10);
+		else if (*s >= 'A' && *s <= 'F')
+			d = (unsigned)(*s - 'A' + 10);
+		else
+			return false;
+		if (d >= base)
+			return false;
+		if (base == 16) {	/* ERANGE when bits would fall off the top */
+			if (v >> 60)
+				return false;
+			v = v << 4 | d;
+		} else if (base == 8) {
+			if (v >> 61)
+				return false;
+			v = v << 3 | d;
+		} else if (__builtin_mul_overflow(v, (uint64_t)10, &v) ||
+			   __builtin_add_overflow(v, d, &v)) {
+			return false;
+		}
+	}
+	*out = v;
+	return true;
+}
+
+/* Where a term of an alias encoding starts, has its first '=' (+1; 0: none) and ends. */
+struct cut {
+	unsigned start, eq, end;
+};
+
+/* Cut enc into terms (at most cap recorded); the number of terms, *len set to strlen(enc). */
+static size_t cut_terms(const char *enc, struct cut *cut, size_t cap, size_t *len)
+{
+	/* the bytes that end a run inside a term: NUL, ',' and '=' */
+	static const unsigned char stop[256] = { [0] = 1, [','] = 1, ['='] = 1 };
+	size_t n = 0, i = 0;
+	for (;;) {
+		while (enc[i] == ' ' || enc[i] == ',')
+			i++;
+		if (!enc[i])
+			break;
+		unsigned start = (unsigned)i, eq = 0;
+		for (;;) {
+			while (!stop[(unsigned char)enc[i]])
+				i++;
+			if (enc[i] != '=')
+				break;
+			if (!eq)
+				eq = (unsigned)i + 1;
+			i++;
+		}
+		if (n < cap)
+			cut[n] = (struct cut){ start, eq, (unsigned)i };
+		n++;
+		if (!enc[i])
+			break;
+		i++;
+	}
+	*len = i;
+	return n;
+}
+
 /* The terms of an alias encoding ("event=0x3c,umask=0x1,period=2000003") as spec terms. */
 static int alias_terms(struct rctx *rc, const char *enc, struct spec_pos at, struct spec_term **out,
 		       size_t *nr)
 {
-	size_t cap = 1, len = strlen(enc);
-	for (const char *p = enc; *p; p++)
-		cap += *p == ',';
-	struct spec_term *v = pk_arena__alloc(rc->arena, cap * sizeof(*v));
-	char *buf = pk_arena__strndup(rc->arena, enc, len);	/* split in place */
+	struct cut small[16], *cut = small;
+	size_t len, n = cut_terms(enc, small, 16, &len);
+	if (n > 16) {
+		if (!(cut = pk_arena__alloc(rc->scratch, n * sizeof(*cut))))
+			return -ENOMEM;
+		cut_terms(enc, cut, n, &len);
+	}
+	struct spec_term *v = pk_arena__alloc(rc->scratch, (n ? n : 1) * sizeof(*v));
+	char *buf = pk_arena__strndup(rc->scratch, enc, len);	/* split in place */
 	if (!v || !buf)
 		return -ENOMEM;
-	size_t n = 0;
-	for (char *p = buf; *p;) {
-		while (*p == ' ' || *p == ',')
-			p++;
-		if (!*p)
-			break;
-		char *end = p + strcspn(p, ",");
-		bool last = !*end;
+	for (size_t i = 0; i < n; i++) {
+		struct spec_term *t = &v[i];
+		char *p = buf + cut[i].start, *end = buf + cut[i].end;
+		char *eq = cut[i].eq ? buf + cut[i].eq - 1 : NULL;
 		*end = '\0';
-		char *eq = strchr(p, '=');
-		struct spec_term *t = &v[n++];
 		char *ne = eq ? eq : end;
 		while (ne > p && ne[-1] == ' ')
 			ne--;
 		*ne = '\0';
 		t->name = p;
+		t->fixed = encode_fixed_index(p) + 2;
 		t->pos = t->val_pos = t->name_pos = at;
 		if (!eq) {
 			t->kind = SPEC_TERM_FLAG;
 			t->num = 1;
 		} else {
-			char *val = eq + 1, *vend;
+			char *val = eq + 1;
+			uint64_t x;
 			t->str = val;
-			errno = 0;
-			unsigned long long x = strtoull(val, &vend, 0);
-			if (*val >= '0' && *val <= '9' && !*vend && !errno) {
+			if (*val >= '0' && *val <= '9' && whole_number(val, &x)) {
 				t->kind = SPEC_TERM_NUM;
 				t->num = x;
 			} else {
 				t->kind = SPEC_TERM_STR;
 			}
 		}
-		if (last)
-			break;
-		p = end + 1;
 	}
 	*out = v;
 	*nr = n;
@@ -325,7 +384,7 @@ static int alias_terms(struct rctx *rc, const char *enc, struct spec_pos at, str
 static bool fixed_term(const struct spec_term *t)
 {
 	return t->kind == SPEC_TERM_RAW || t->kind == SPEC_TERM_DRV_CFG ||
-	       encode_fixed_index(t->name) >= 0;
+	       encode_term_fixed(t) >= 0;
 }
 
 /*
@@ -345,8 +404,8 @@ static bool cache_spelling(const char *name)
 		"speculative-read", "speculative-load", "refs", "Reference", "ops", "access",
 		"misses", "miss",
 	};
-	if (!strchr("LlDdIibBn", name[0]))
-		return false;
+	if (!strchr("LlDdIibBn", name[0]) || strpbrk(name, "._/:"))
+		return false;	/* the spellings are letters, digits and '-' */
 	const char *p = name;
 	for (int part = 0; part < 3; part++) {
 		const char *const *v = part ? opres : types;
@@ -373,13 +432,13 @@ static int expand_aliases(struct rctx *rc, const struct pk_pmu *pmu, const struc
 			  struct xlist *out, struct ev *ev)
 {
 	size_t cap = in->n + 8, n = 0;
-	struct xterm *v = pk_arena__alloc(rc->arena, cap * sizeof(*v));
+	struct xterm *v = pk_arena__alloc(rc->scratch, cap * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	for (size_t i = 0; i < in->n; i++) {
 		const struct spec_term *t = in->v[i].t;
 		const char *name = NULL;
-		struct pk_alias a;
+		struct pk_alias_brief a;
 		if (!fixed_term(t)) {
 			if ((t->kind == SPEC_TERM_FLAG || (t->kind == SPEC_TERM_NUM && t->num == 1)) &&
 			    !pk_pmu__find_format(pmu, t->name))
@@ -390,8 +449,20 @@ static int expand_aliases(struct rctx *rc, const struct pk_pmu *pmu, const struc
 		struct spec_term *at = NULL;
 		size_t na = 0;
 		if (name && !alias_find(rc, pmu, name, &a)) {
-			if (alias_terms(rc, a.encoding ? a.encoding : "", t->pos, &at, &na))
-				return -ENOMEM;
+			const char *enc = a.encoding ? a.encoding : "";
+			if (rc->emem_enc == enc && rc->emem_pos.off == t->pos.off &&
+			    rc->emem_pos.len == t->pos.len) {
+				/* the same table text for another PMU (uncore instances): its terms again */
+				at = rc->emem_terms;
+				na = rc->emem_n;
+			} else {
+				if (alias_terms(rc, enc, t->pos, &at, &na))
+					return -ENOMEM;
+				rc->emem_enc = enc;
+				rc->emem_pos = t->pos;
+				rc->emem_terms = at;
+				rc->emem_n = na;
+			}
 			if (!ev->pub.table_event) {
 				ev->pub.table_event = a.name;
 				ev->pub.table_desc = a.desc;
@@ -402,7 +473,7 @@ static int expand_aliases(struct rctx *rc, const struct pk_pmu *pmu, const struc
 		}
 		if (n + na > cap) {
 			cap = (n + na) * 2;
-			struct xterm *nv = pk_arena__alloc(rc->arena, cap * sizeof(*nv));
+			struct xterm *nv = pk_arena__alloc(rc->scratch, cap * sizeof(*nv));
 			if (!nv)
 				return -ENOMEM;
 			memcpy(nv, v, n * sizeof(*v));
@@ -480,8 +551,11 @@ static int add_pmu(struct rctx *rc, const struct spec_event *e, const struct pk_
 	uint64_t lconfig = 0;
 	const struct spec_term *legacy = NULL;
 	bool newer = false;
-	for (size_t i = 0; i < x.n; i++)
-		newer |= !strcmp(x.v[i].t->name, "ratio-to-prev") || !strcmp(x.v[i].t->name, "acr_mask");
+	for (size_t i = 0; i < x.n; i++) {
+		const char *nm = x.v[i].t->name;
+		newer |= (nm[0] == 'r' && !strcmp(nm, "ratio-to-prev")) ||
+			 (nm[0] == 'a' && !strcmp(nm, "acr_mask"));
+	}
 	for (size_t i = 0; i < x.n && newer && pk_pmu__is_core(pmu); i++) {
 		const struct spec_term *t = x.v[i].t;
 		if (t->kind != SPEC_TERM_FLAG || fixed_term(t) || pk_pmu__find_format(pmu, t->name))
@@ -521,13 +595,13 @@ static struct xlist user_terms(struct rctx *rc, const struct spec_event *e, cons
 	size_t n = e->nr_terms + (alias ? 1 : 0);
 	if (!n)
 		return l;
-	l.v = pk_arena__alloc(rc->arena, n * sizeof(*l.v));
+	l.v = pk_arena__alloc(rc->scratch, n * sizeof(*l.v));
 	if (!l.v)
 		return l;
 	for (size_t i = 0; i < e->nr_terms; i++)
 		l.v[i].t = &e->terms[i];
 	if (alias) {
-		struct spec_term *t = pk_arena__alloc(rc->arena, sizeof(*t));
+		struct spec_term *t = pk_arena__alloc(rc->scratch, sizeof(*t));
 		if (!t) {
 			l.v = NULL;
 			return l;
@@ -544,7 +618,7 @@ static struct xlist user_terms(struct rctx *rc, const struct spec_event *e, cons
 /* Does pmu answer to alias name (sysfs or table)? */
 static bool pmu_has_alias(struct rctx *rc, const struct pk_pmu *pmu, const char *name)
 {
-	struct pk_alias a;
+	struct pk_alias_brief a;
 	return !alias_find(rc, pmu, name, &a);
 }
 
@@ -552,7 +626,7 @@ static bool pmu_has_alias(struct rctx *rc, const struct pk_pmu *pmu, const char 
 static int over_pmus(struct rctx *rc, const struct spec_event *e, const struct pk_pmu **pmus,
 		     size_t n, const struct xlist *terms, bool use_alias, struct ev_vec *out)
 {
-	struct pk_spec_error first = { 0 };
+	struct pk_spec_error first;	/* set with first_r */
 	int first_r = 0, ok = 0;
 	for (size_t i = 0; i < n; i++) {
 		size_t before = out->nr;
@@ -581,36 +655,87 @@ static int add_multi(struct rctx *rc, const struct spec_event *e, const char *na
 		     struct ev_vec *out, bool *found)
 {
 	const struct pk_pmu *v[256];
-	const char *tpmu[16];
-	size_t n = 0, nt = 0, first, count;
+	struct pk_table_pmu tpmu[16];
+	size_t tidx[16];
+	size_t n = 0, nt = 0;
+	bool all_table = true;	/* every table event of the name is in tpmu */
 	*found = false;
 	/* the table's PMUs for this name, looked up once */
-	if (rc->opts->cat && rc->opts->model != PK_NO_MODEL &&
-	    !pk_catalog__find_event(rc->opts->cat, rc->opts->model, name, NULL, &first, &count))
-		for (size_t i = first; i < first + count && nt < 16; i++) {
-			struct pk_event te;
-			if (!pk_catalog__event_brief(rc->opts->cat, rc->opts->model, i, &te))
-				tpmu[nt++] = te.pmu;
+	uint32_t h = pk_hash__casefold(name);
+	const struct pk_alias_range *tr = table_range_h(rc, name, h);
+	if (tr && tr->found) {
+		for (size_t i = tr->first; i < tr->first + tr->count; i++) {
+			const char *tp = pk_catalog__event_pmu(rc->opts->cat, rc->opts->model, i);
+			if (!tp)
+				continue;
+			if (nt == 16) {
+				all_table = false;
+				break;
+			}
+			if (nt && tpmu[nt - 1].name == tp)
+				tpmu[nt] = tpmu[nt - 1];
+			else
+				pk_table_pmu__init(&tpmu[nt], tp);
+			tidx[nt++] = i;
 		}
+	}
+	/*
+	 * What each PMU answers to this name is remembered for the expansion of
+	 * its alias (alias_find) when it is all known here: the sysfs alias and
+	 * the first table event for the PMU (sys events matched by Compat are
+	 * not looked at here).
+	 */
+	struct alias_memo memo[256];
 	size_t np = rc->opts->pmus ? pk_pmu_tree__nr_pmus(rc->opts->pmus) : 0;
-	for (size_t i = 0; i < np && n < 256; i++) {
-		const struct pk_pmu *p = pk_pmu_tree__pmu(rc->opts->pmus, i);
-		bool has = pk_pmu__find_alias(p, name) != NULL;
-		for (size_t k = 0; k < nt && !has; k++)
-			has = pk_pmu__matches_table_pmu(p, tpmu[k]);
-		if (!has && pk_pmu__is_uncore(p) && pk_pmu__identifier(p))
+	/* only the PMUs that may answer are looked at (all of them in a tree that large) */
+	unsigned char mark[256];
+	uint32_t cand[256];
+	size_t nc = np;
+	if (np <= 256) {
+		memset(mark, 0, np);
+		nc = np ? pk_pmu_tree__candidates(rc->opts->pmus, name, h, tpmu, nt, mark, cand) : 0;
+	}
+	for (size_t c = 0; c < nc && n < 256; c++) {
+		const struct pk_pmu *p = pk_pmu_tree__pmu(rc->opts->pmus, np <= 256 ? cand[c] : c);
+		const struct pk_pmu_alias *sa = pk_pmu__find_alias(p, name);
+		size_t k = 0;
+		while (k < nt && !pk_pmu__matches_prepared(p, &tpmu[k]))
+			k++;
+		bool has = sa || k < nt;
+		bool sys = pk_pmu__is_uncore(p) && pk_pmu__identifier(p);
+		if (!has && sys)
 			has = pmu_has_alias(rc, p, name);	/* sys events, matched by Compat */
-		if (has)
-			v[n++] = p;
+		if (!has)
+			continue;
+		memo[n] = (struct alias_memo){ .pmu = p, .parts = { .sysfs = sa } };
+		if (k < nt) {
+			memo[n].parts.table = true;
+			memo[n].parts.model = rc->opts->model;
+			memo[n].parts.idx = tidx[k];
+		}
+		/* complete unless a table event beyond tpmu or a sys event may apply */
+		memo[n].complete = rc->opts->cat && (k < nt || (all_table && !sys));
+		v[n++] = p;
 	}
 	*found = n > 0;
 	if (!n)
 		return 0;
-	if (n > 1 && sort_kernfs(v, n))
-		return resolve_push(rc, out, NULL);
+	if (n > 1)
+		pk_pmu__sort_kernfs(v, n);
 	struct xlist terms = user_terms(rc, e, name);
 	if (!terms.v)
 		return resolve_push(rc, out, NULL);
+	/* the memo, in the scratch: over_pmus may resolve other names (hybrid) meanwhile */
+	struct alias_memo *am = pk_arena__alloc(rc->scratch, n * sizeof(*am));
+	size_t na = 0;
+	for (size_t i = 0; am && i < n; i++)
+		if (memo[i].complete)
+			am[na++] = memo[i];
+	if (am) {
+		rc->amemo = am;
+		rc->nr_amemo = na;
+		rc->amemo_name = name;
+	}
 	return over_pmus(rc, e, v, n, &terms, true, out);
 }
 
@@ -653,8 +778,8 @@ static int add_wildcard(struct rctx *rc, const struct spec_event *e, struct ev_v
 	*found = n > 0;
 	if (!n)
 		return 0;
-	if (n > 1 && sort_kernfs(v, n))
-		return resolve_push(rc, out, NULL);
+	if (n > 1)
+		pk_pmu__sort_kernfs(v, n);
 	struct xlist terms = user_terms(rc, e, NULL);
 	if (e->nr_terms && !terms.v)
 		return resolve_push(rc, out, NULL);

@@ -38,7 +38,7 @@ int rules_pmu_event(struct rctx *rc, struct ev *ev, const struct pk_pmu *pmu,
 		    const struct xterm *xs, size_t n)
 {
 	(void)ev;
-	const char *cap = pk_pmu__cap(pmu, "threshold_max");
+	const char *cap = pk_pmu__derived(pmu)->threshold_max;
 	if (!cap)
 		return 0;
 	char *end;
@@ -66,23 +66,21 @@ int rules_pmu_event(struct rctx *rc, struct ev *ev, const struct pk_pmu *pmu,
 static void mark(struct rctx *rc, struct ev *ev)
 {
 	const struct perf_event_attr *a = &ev->attr0;
-	if (ev->pmu && !ev->tool) {
-		const char *mp = pk_pmu__cap(ev->pmu, "max_precise");
-		if (mp)
-			ev->max_precise = rc->max_precise >= 0 ? rc->max_precise : atoi(mp);
-	}
+	const struct pk_pmu_derived *d = pk_pmu__derived(ev->pmu);
+	if (d && !ev->tool && d->has_max_precise)
+		ev->max_precise = rc->max_precise >= 0 ? rc->max_precise : d->max_precise;
 	if (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE || a->type == PERF_TYPE_RAW)
 		ev->max_precise = rc->max_precise;
 	if (!ev->pmu || a->type != PERF_TYPE_RAW || pk_pmu__type(ev->pmu) != PERF_TYPE_RAW)
 		return;
-	if (rc->perf_metrics && pk_pmu__find_alias(ev->pmu, "slots")) {
+	if (rc->perf_metrics && d->has_slots) {
 		if (a->config == TOPDOWN_SLOTS)
 			ev->td = TD_SLOTS;
 		else if (!(a->config & 0xff) && ((a->config >> 8) & 0xff) >= 0x80 &&
 			 !(a->config >> 16))
 			ev->td = TD_METRIC;
 	}
-	if (a->config == 0x8203 && pk_pmu__find_alias(ev->pmu, "mem-loads-aux"))
+	if (a->config == 0x8203 && d->has_mem_loads_aux)
 		ev->mem_loads_aux = true;
 }
 
@@ -156,7 +154,7 @@ static uint64_t gather_bits(uint64_t word, uint64_t mask)
 
 static const struct pk_pmu_format *acr_format(const struct ev *ev)
 {
-	return ev->pmu ? pk_pmu__find_format(ev->pmu, "acr_mask") : NULL;
+	return ev->pmu ? pk_pmu__derived(ev->pmu)->acr_mask : NULL;
 }
 
 static int acr_set(struct rctx *rc, struct ev *ev, uint64_t mask, struct spec_pos at)

@@ -4,6 +4,9 @@
  * tests/fixtures/sysfs (Skylake-SP, Ice Lake-SP, Alder Lake hybrid, arm64
  * big.LITTLE with CMN/HiSilicon uncore), a tree of odd content built at run
  * time, perf's PMU name matching rules, and this machine's real PMU tree.
+ * Also the facts derived once per tree for the spec encoder (pmu/derived.h),
+ * checked against the public lookups they stand for, and recomputed when the
+ * tree changes.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,12 +19,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include <pmukit/pmu.h>
+
+#include "pmu/derived.h"
+#include "pmu/lookup.h"
 
 /* --- helpers -------------------------------------------------------------------- */
 
@@ -791,6 +798,205 @@ static void test_synthetic_core(void **state)
 	pk_pmu_tree__close(t);
 }
 
+
+/* --- derived facts (pmu/derived.h) ------------------------------------------------------ */
+
+static char *upper(const char *s, char *buf, size_t len)
+{
+	size_t i = 0;
+	for (; s[i] && i + 1 < len; i++)
+		buf[i] = s[i] >= 'a' && s[i] <= 'z' ? (char)(s[i] - 'a' + 'A') : s[i];
+	buf[i] = '\0';
+	return buf;
+}
+
+/* Every derived fact equals what the public lookups answer. */
+static void check_derived(const struct pk_pmu_tree *t)
+{
+	const struct pk_pmu_tree_derived *td = pk_pmu_tree__derived(t);
+	size_t n = pk_pmu_tree__nr_pmus(t), nh = 0;
+	int lowest = -1;
+	bool metrics = false;
+	char buf[256];
+	assert_non_null(td);
+	assert_int_equal(td->nr_order, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct pk_pmu *p = pk_pmu_tree__pmu(t, i);
+		const struct pk_pmu_derived *d = pk_pmu__derived(p);
+		const char *mp = pk_pmu__cap(p, "max_precise");
+		assert_int_equal(d->has_max_precise, mp != NULL);
+		assert_int_equal(d->max_precise, mp ? atoi(mp) : -1);
+		if (mp && (lowest < 0 || atoi(mp) < lowest))
+			lowest = atoi(mp);
+		assert_ptr_equal(d->threshold_max, pk_pmu__cap(p, "threshold_max"));
+		const struct pk_pmu_format *acr = NULL;
+		for (size_t k = 0; k < pk_pmu__nr_formats(p); k++)
+			if (!strcmp(pk_pmu__format(p, k)->name, "acr_mask"))
+				acr = pk_pmu__format(p, k);
+		assert_ptr_equal(d->acr_mask, acr);
+		bool slots = false, aux = false;
+		for (size_t k = 0; k < pk_pmu__nr_aliases(p); k++) {
+			const struct pk_pmu_alias *a = pk_pmu__alias(p, k);
+			slots |= !strcasecmp(a->name, "slots");
+			aux |= !strcasecmp(a->name, "mem-loads-aux");
+			/* the quick refusal never refuses an alias, in any case */
+			assert_non_null(pk_pmu__find_alias(p, a->name));
+			assert_string_equal(pk_pmu__find_alias(p, a->name)->name, a->name);
+			assert_non_null(pk_pmu__find_alias(p, upper(a->name, buf, sizeof(buf))));
+		}
+		for (size_t k = 0; k < pk_pmu__nr_formats(p); k++)
+			assert_ptr_equal(pk_pmu__find_format(p, pk_pmu__format(p, k)->name),
+					 pk_pmu__format(p, k));
+		assert_int_equal(d->has_slots, slots);
+		assert_int_equal(d->has_mem_loads_aux, aux);
+		metrics |= pk_pmu__type(p) == 4 && slots;
+		/* the order: (kernfs hash, name), each PMU once, ranks its positions */
+		assert_int_equal(d->kernfs_hash, pk_pmu__kernfs_hash(pk_pmu__name(p)));
+		assert_ptr_equal(td->order[d->kernfs_rank], p);
+		const char *nm = pk_pmu__name(p);
+		if (!strncmp(nm, "cpu_", 4) && pk_pmu__is_core(p) && !pk_pmu__is_uncore(p))
+			nh++;
+	}
+	for (size_t i = 1; i < td->nr_order; i++) {
+		const struct pk_pmu_derived *a = pk_pmu__derived(td->order[i - 1]),
+					    *b = pk_pmu__derived(td->order[i]);
+		assert_true(a->kernfs_hash < b->kernfs_hash ||
+			    (a->kernfs_hash == b->kernfs_hash &&
+			     strcmp(pk_pmu__name(td->order[i - 1]), pk_pmu__name(td->order[i])) < 0));
+	}
+	assert_int_equal(td->max_precise, lowest);
+	assert_int_equal(td->perf_metrics, metrics);
+	assert_int_equal(td->nr_hybrid, nh);
+	for (size_t i = 0; i < td->nr_hybrid; i++) {
+		assert_ptr_equal(td->hybrid[i], pk_pmu_tree__find(t, pk_pmu__name(td->hybrid[i])));
+		if (i)
+			assert_true(pk_pmu__derived(td->hybrid[i - 1])->kernfs_rank <
+				    pk_pmu__derived(td->hybrid[i])->kernfs_rank);
+	}
+}
+
+/* The candidates for a name cover every PMU the public lookups accept. */
+static void check_candidates(const struct pk_pmu_tree *t, const char *name, const char *const *tps,
+			     size_t nt)
+{
+	size_t n = pk_pmu_tree__nr_pmus(t);
+	unsigned char mark[256] = { 0 };
+	uint32_t idx[256];
+	struct pk_table_pmu tp[8];
+	assert_true(n <= 256 && nt <= 8);
+	for (size_t k = 0; k < nt; k++)
+		pk_table_pmu__init(&tp[k], tps[k]);
+	size_t nc = pk_pmu_tree__candidates(t, name, pk_pmu__name_hash(name), tp, nt, mark, idx);
+	/* the list: the marked PMUs, each once, in tree order */
+	size_t marked = 0;
+	for (size_t i = 0; i < n; i++)
+		marked += mark[i];
+	assert_int_equal(nc, marked);
+	for (size_t c = 0; c < nc; c++) {
+		assert_true(idx[c] < n && mark[idx[c]]);
+		if (c)
+			assert_true(idx[c - 1] < idx[c]);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct pk_pmu *p = pk_pmu_tree__pmu(t, i);
+		bool want = pk_pmu__find_alias(p, name) ||
+			    (pk_pmu__is_uncore(p) && pk_pmu__identifier(p));
+		for (size_t k = 0; k < nt; k++) {
+			want |= pk_pmu__matches_table_pmu(p, tps[k]);
+			assert_int_equal(pk_pmu__matches_prepared(p, &tp[k]),
+					 pk_pmu__matches_table_pmu(p, tps[k]));
+		}
+		if (want && !mark[i])
+			fail_msg("%s: %s is not a candidate", name, pk_pmu__name(p));
+	}
+}
+
+static void test_derived(void **state)
+{
+	(void)state;
+	static const char *const fixtures[] = { "x86-skl", "x86-icl", "x86-hybrid", "arm64-het" };
+	static const char *const tps[] = {
+		"cpu", "default_core", "uncore_cha", "cha", "uncore_imc", "hisi_sccl,ddrc",
+		"hisi_sicl,cpa", "arm_cmn", "cpu_core", "cpu_atom", "armv8_pmuv3", "power", "msr",
+		"nonexistent", "d", "u", "",
+	};
+	char buf[256];
+	for (size_t f = 0; f < sizeof(fixtures) / sizeof(fixtures[0]); f++) {
+		struct pk_pmu_tree *t = open_fixture(fixtures[f]);
+		check_derived(t);
+		for (size_t i = 0; i < pk_pmu_tree__nr_pmus(t); i++) {
+			const struct pk_pmu *p = pk_pmu_tree__pmu(t, i);
+			for (size_t k = 0; k < pk_pmu__nr_aliases(p); k++) {
+				const char *a = pk_pmu__alias(p, k)->name;
+				check_candidates(t, a, tps, 3);
+				check_candidates(t, upper(a, buf, sizeof(buf)), NULL, 0);
+			}
+			check_candidates(t, pk_pmu__name(p), NULL, 0);
+		}
+		for (size_t k = 0; k < sizeof(tps) / sizeof(tps[0]); k++)
+			check_candidates(t, "l1d.replacement", &tps[k], 1);
+		check_candidates(t, "cycles", tps, 8);
+		pk_pmu_tree__close(t);
+	}
+	/* hybrid: the two core PMUs in sysfs order; Ice Lake: perf metrics */
+	struct pk_pmu_tree *t = open_fixture("x86-hybrid");
+	assert_int_equal(pk_pmu_tree__derived(t)->nr_hybrid, 2);
+	pk_pmu_tree__close(t);
+	t = open_fixture("x86-icl");
+	assert_true(pk_pmu_tree__derived(t)->perf_metrics);
+	pk_pmu_tree__close(t);
+}
+
+/* The facts follow the tree when it changes (they point into its PMU array, which moves). */
+static void test_derived_follows_changes(void **state)
+{
+	(void)state;
+	struct pk_pmu_tree *t;
+	assert_int_equal(pk_pmu_tree__new(&t), 0);
+	const struct pk_pmu_tree_derived *td = pk_pmu_tree__derived(t);
+	assert_int_equal(td->max_precise, -1);
+	assert_int_equal(td->nr_hybrid, 0);
+	assert_int_equal(td->nr_order, 0);
+	unsigned char mark[4] = { 0 };
+	uint32_t idx[4];
+	assert_int_equal(pk_pmu_tree__candidates(t, "cycles", pk_pmu__name_hash("cycles"), NULL, 0,
+						 mark, idx), 0);
+	check_derived(t);
+
+	assert_int_equal(pk_pmu_tree__add_core(t, "x86", "hybrid"), 0);
+	td = pk_pmu_tree__derived(t);
+	assert_int_equal(td->nr_hybrid, 2);
+	check_derived(t);
+	const char *names[2] = { pk_pmu__name(td->hybrid[0]), pk_pmu__name(td->hybrid[1]) };
+	assert_true((!strcmp(names[0], "cpu_core") && !strcmp(names[1], "cpu_atom")) ||
+		    (!strcmp(names[0], "cpu_atom") && !strcmp(names[1], "cpu_core")));
+	size_t before = td->nr_order;
+
+	/* a PMU more: the array is reallocated, every fact recomputed */
+	assert_int_equal(pk_pmu_tree__add_core(t, "x86", NULL), 0);
+	td = pk_pmu_tree__derived(t);
+	assert_int_equal(td->nr_order, before + 1);
+	assert_int_equal(td->nr_order, pk_pmu_tree__nr_pmus(t));
+	check_derived(t);
+	unsigned char m2[64] = { 0 };
+	uint32_t i2[64];
+	struct pk_table_pmu tp;
+	pk_table_pmu__init(&tp, "default_core");
+	pk_pmu_tree__candidates(t, "x", pk_pmu__name_hash("x"), &tp, 1, m2, i2);
+	for (size_t i = 0; i < pk_pmu_tree__nr_pmus(t); i++)
+		if (pk_pmu__is_core(pk_pmu_tree__pmu(t, i)))
+			assert_true(m2[i]);
+	pk_pmu_tree__close(t);
+
+	/* arm64: threshold_max, read from the synthetic PMU's caps */
+	assert_int_equal(pk_pmu_tree__new(&t), 0);
+	assert_int_equal(pk_pmu_tree__add_core(t, "arm64", NULL), 0);
+	check_derived(t);
+	assert_string_equal(pk_pmu__derived(pk_pmu_tree__find(t, "armv8_pmuv3"))->threshold_max,
+			    "0x00000fff");
+	pk_pmu_tree__close(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -809,6 +1015,8 @@ int main(void)
 		cmocka_unit_test(test_real_sysfs),
 		cmocka_unit_test(test_format_place_extract),
 		cmocka_unit_test(test_synthetic_core),
+		cmocka_unit_test(test_derived),
+		cmocka_unit_test(test_derived_follows_changes),
 	};
 	return cmocka_run_group_tests_name("pmu", tests, NULL, NULL);
 }
