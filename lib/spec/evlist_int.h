@@ -2,9 +2,10 @@
 /*
  * spec/evlist_int.h — what the stages behind pk_evlist__add share:
  * resolve.c (AST → events on PMUs; tracepoint.c for tracepoints and
- * breakpoints), encode.c (format bits, terms, modifiers), defaults.c (the
- * stat/record configuration pass), rules.c (TopDown, ACR, arm64
- * thresholds, precise limits) and evlist.c (groups, the public API).
+ * breakpoints; alias_terms.c for alias encodings), encode.c (format bits,
+ * terms, modifiers), defaults.c (the stat/record configuration pass),
+ * rules.c (TopDown, ACR, arm64 thresholds, precise limits) and evlist.c
+ * (groups, the public API).
  *
  * An event goes through two states, as in perf: the attr the parser builds
  * (attr0: type, config words, breakpoint fields, modifier bits) plus the
@@ -146,6 +147,12 @@ int rctx_init(struct rctx *rc, const struct pk_spec_opts *opts, const char *text
 void rctx_fini(struct rctx *rc);
 /* Append the events one AST event stands for (modifiers applied) to out. */
 int resolve_event(struct rctx *rc, const struct spec_event *e, struct ev_vec *out);
+/*
+ * alias_terms.c: the terms of an alias encoding, each at position at, in the
+ * scratch arena (*out NULL or an array of *nr). 0 or -ENOMEM.
+ */
+int resolve_alias_terms(struct rctx *rc, const char *enc, struct spec_pos at,
+			struct spec_term **out, size_t *nr);
 /* Append ev (NULL: out of memory) to out. */
 int resolve_push(struct rctx *rc, struct ev_vec *out, struct ev *ev);
 /* Terms of an event without PMU formats (perf's config_term_common). */

@@ -12,6 +12,13 @@
  * PMUs are visited in perf's order: readdir of the sysfs directory, which on
  * sysfs (kernfs) is (name hash, name). Tracepoints and breakpoints are in
  * tracepoint.c.
+ *
+ * Every spec pays for this, so work is not repeated within one add: the
+ * PMUs an alias name may land on come from the tree's derived indexes
+ * (pmu/derived.h) rather than a scan; the table lookup of the last name is
+ * kept (tmemo), so is what each of those PMUs answers to it (amemo, used
+ * when its alias is expanded) and the last alias encoding cut into terms
+ * (emem: uncore instances share one). These live in the add's rctx only.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -253,134 +260,6 @@ struct xlist {
 	size_t n;
 };
 
-/*
- * s (starting with a digit) read as strtoull(s, &end, 0) would, when that
- * reads all of it without overflow: 0x hex, 0 octal, else decimal.
- */
-static bool whole_number(const char *s, uint64_t *out)
-{
-	uint64_t v = 0;
-	unsigned base = 10;
-	char c2 = s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? s[2] : 0;
-	if ((c2 >= '0' && c2 <= '9') || (c2 >= 'a' && c2 <= 'f') || (c2 >= 'A' && c2 <= 'F')) {
-		base = 16;
-		s += 2;
-	} else if (s[0] == '0') {
-		base = 8;
-	}
-	for (; *s; s++) {
-		unsigned d;
-		if (*s >= '0' && *s <= '9')
-			d = (unsigned)(*s - '0');
-		else if (*s >= 'a' && *s <= 'f')
-			d = (unsigned)(*s - 'a' + 10);
-		else if (*s >= 'A' && *s <= 'F')
-			d = (unsigned)(*s - 'A' + 10);
-		else
-			return false;
-		if (d >= base)
-			return false;
-		if (base == 16) {	/* ERANGE when bits would fall off the top */
-			if (v >> 60)
-				return false;
-			v = v << 4 | d;
-		} else if (base == 8) {
-			if (v >> 61)
-				return false;
-			v = v << 3 | d;
-		} else if (__builtin_mul_overflow(v, (uint64_t)10, &v) ||
-			   __builtin_add_overflow(v, d, &v)) {
-			return false;
-		}
-	}
-	*out = v;
-	return true;
-}
-
-/* Where a term of an alias encoding starts, has its first '=' (+1; 0: none) and ends. */
-struct cut {
-	unsigned start, eq, end;
-};
-
-/* Cut enc into terms (at most cap recorded); the number of terms, *len set to strlen(enc). */
-static size_t cut_terms(const char *enc, struct cut *cut, size_t cap, size_t *len)
-{
-	/* the bytes that end a run inside a term: NUL, ',' and '=' */
-	static const unsigned char stop[256] = { [0] = 1, [','] = 1, ['='] = 1 };
-	size_t n = 0, i = 0;
-	for (;;) {
-		while (enc[i] == ' ' || enc[i] == ',')
-			i++;
-		if (!enc[i])
-			break;
-		unsigned start = (unsigned)i, eq = 0;
-		for (;;) {
-			while (!stop[(unsigned char)enc[i]])
-				i++;
-			if (enc[i] != '=')
-				break;
-			if (!eq)
-				eq = (unsigned)i + 1;
-			i++;
-		}
-		if (n < cap)
-			cut[n] = (struct cut){ start, eq, (unsigned)i };
-		n++;
-		if (!enc[i])
-			break;
-		i++;
-	}
-	*len = i;
-	return n;
-}
-
-/* The terms of an alias encoding ("event=0x3c,umask=0x1,period=2000003") as spec terms. */
-static int alias_terms(struct rctx *rc, const char *enc, struct spec_pos at, struct spec_term **out,
-		       size_t *nr)
-{
-	struct cut small[16], *cut = small;
-	size_t len, n = cut_terms(enc, small, 16, &len);
-	if (n > 16) {
-		if (!(cut = pk_arena__alloc(rc->scratch, n * sizeof(*cut))))
-			return -ENOMEM;
-		cut_terms(enc, cut, n, &len);
-	}
-	struct spec_term *v = pk_arena__alloc(rc->scratch, (n ? n : 1) * sizeof(*v));
-	char *buf = pk_arena__strndup(rc->scratch, enc, len);	/* split in place */
-	if (!v || !buf)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		struct spec_term *t = &v[i];
-		char *p = buf + cut[i].start, *end = buf + cut[i].end;
-		char *eq = cut[i].eq ? buf + cut[i].eq - 1 : NULL;
-		*end = '\0';
-		char *ne = eq ? eq : end;
-		while (ne > p && ne[-1] == ' ')
-			ne--;
-		*ne = '\0';
-		t->name = p;
-		t->fixed = encode_fixed_index(p) + 2;
-		t->pos = t->val_pos = t->name_pos = at;
-		if (!eq) {
-			t->kind = SPEC_TERM_FLAG;
-			t->num = 1;
-		} else {
-			char *val = eq + 1;
-			uint64_t x;
-			t->str = val;
-			if (*val >= '0' && *val <= '9' && whole_number(val, &x)) {
-				t->kind = SPEC_TERM_NUM;
-				t->num = x;
-			} else {
-				t->kind = SPEC_TERM_STR;
-			}
-		}
-	}
-	*out = v;
-	*nr = n;
-	return 0;
-}
-
 static bool fixed_term(const struct spec_term *t)
 {
 	return t->kind == SPEC_TERM_RAW || t->kind == SPEC_TERM_DRV_CFG ||
@@ -456,7 +335,7 @@ static int expand_aliases(struct rctx *rc, const struct pk_pmu *pmu, const struc
 				at = rc->emem_terms;
 				na = rc->emem_n;
 			} else {
-				if (alias_terms(rc, enc, t->pos, &at, &na))
+				if (resolve_alias_terms(rc, enc, t->pos, &at, &na))
 					return -ENOMEM;
 				rc->emem_enc = enc;
 				rc->emem_pos = t->pos;
