@@ -166,6 +166,17 @@ static void print_interval(struct stat_live *st, struct stat_printer *pr, double
 	stat_printer__frame(pr, &fr);
 }
 
+/* -p/-t without a command: every counted task has exited (perf then stops too). */
+static bool tasks_gone(const struct stat_live *st)
+{
+	if (!st->tids)
+		return false;
+	for (size_t i = 0; i < st->nr_tids; i++)
+		if (!kill(st->tids[i], 0) || errno != ESRCH)
+			return false;
+	return true;
+}
+
 static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_result *rr)
 {
 	const struct stat_config *cfg = st->cfg;
@@ -219,11 +230,11 @@ static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_re
 				break;
 			}
 		}
-		if (pid <= 0 && got_signal) {
+		if (pid <= 0 && (got_signal || tasks_gone(st))) {
 			rr->stopped = true;
 			break;
 		}
-		int timeout = -1;
+		int timeout = pid <= 0 && st->tids ? 100 : -1;	/* -p/-t alone: notice the tasks exit */
 		if (next) {
 			double left = next - now_ns();
 			if (left <= 0) {
@@ -235,7 +246,8 @@ static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_re
 				}
 				continue;
 			}
-			timeout = (int)ceil(left / 1e6);
+			int t = (int)ceil(left / 1e6);
+			timeout = timeout < 0 || t < timeout ? t : timeout;
 		}
 		struct pollfd pfd = { .fd = wake_pipe[0], .events = POLLIN };
 		if (poll(&pfd, 1, timeout) > 0)

@@ -5,7 +5,7 @@
 # (expected percentages computed here from TopDown's formulas), a -j round
 # trip, and TopDown refusing in one line where it cannot run.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
-echo "1..28"
+echo "1..29"
 O=$T_TMP/more
 FX=$SRC/tests/fixtures/counts
 export PMUKIT O FX SRC
@@ -190,5 +190,13 @@ ok "--counts --per-core from an SMT machine: TopdownL1 per core with the SMT for
 	col=$(head -1 "$O.pc" | tr , "\n" | grep -n "tma_retiring" | cut -d: -f1)
 	got=$(grep "^S0-D0-C0," "$O.pc" | cut -d, -f$col)
 	echo "retiring C0: $got want $want" >&2; [ -n "$got" ] && [ "$got" = "$want" ]'
+
+ok "-p without a command stops when the process exits" sh -c '
+	sh -c "i=0; while [ \$i -lt 100000 ]; do i=\$((i+1)); done" & b=$!
+	"$PMUKIT" stat -p $b -e task-clock 2>"$O.pe" & p=$!
+	wait $b; n=0
+	while kill -0 $p 2>/dev/null && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+	if kill -0 $p 2>/dev/null; then kill -INT $p; echo "still running" >&2; exit 1; fi
+	wait $p; grep -Eq "msec task-clock" "$O.pe"'
 
 [ "$T_FAIL" = 0 ]
