@@ -448,14 +448,17 @@ void stat_printer__frame(struct stat_printer *p, const struct stat_frame *fr)
 	if (p->o.interval)
 		interval_header(p, unit_width);
 	/* perf: per CPU (-A) event by event, each CPU; aggregated modes id by id */
+	/* a tool event has one value, with the first id (perf hides its zeros elsewhere) */
 	if (p->o.aggr == STAT_AGGR_CPU || p->o.aggr == STAT_AGGR_GLOBAL) {
 		for (size_t e = 0; e < fr->nr_ev; e++)
 			for (size_t id = 0; id < fr->nr_id; id++)
-				print_line(p, fr, id, e, unit_width);
+				if (!fr->ev[e].tool || !id)
+					print_line(p, fr, id, e, unit_width);
 	} else {
 		for (size_t id = 0; id < fr->nr_id; id++)
 			for (size_t e = 0; e < fr->nr_ev; e++)
-				print_line(p, fr, id, e, unit_width);
+				if (!fr->ev[e].tool || !id)
+					print_line(p, fr, id, e, unit_width);
 	}
 	fflush(p->o.out);
 }

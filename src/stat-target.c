@@ -51,6 +51,7 @@ static int build_events(struct stat_live *st)
 		}
 		if (tool_name(e, &t)) {
 			st->tool[i] = (unsigned char)t;
+			ev->tool = true;
 			ev->unit = "ns";
 			ev->kind = STAT_K_OTHER;
 		}

@@ -53,6 +53,7 @@ struct stat_ev {
 	enum stat_kind kind;
 	const char *pmu;	/* shadow ratios pair events of one PMU; NULL: any */
 	bool frac;		/* print two decimals (a non-integer scale or a unit) */
+	bool tool;		/* duration_time, user_time, system_time: one value, not per CPU */
 };
 
 /* One value: a count of one event for one aggregation id. */

@@ -56,7 +56,7 @@ export PMUKIT
 SPIN=$T_TMP/spin
 printf '#!/bin/sh\ns=$(date +%%s%%N)\nwhile [ $(( $(date +%%s%%N) - s )) -lt %s ]; do :; done\n' 250000000 > "$SPIN"
 chmod +x "$SPIN"
-echo "1..25"
+echo "1..26"
 EV=task-clock,page-faults,context-switches
 same "text" "true" -e $EV
 same "-x," "true" -x, -e $EV
@@ -81,6 +81,7 @@ same "-a --per-socket -j" "sleep 0.05" -a --per-socket -j -e cpu-clock
 same "-a --per-socket -I" "sleep 0.12" -a --per-socket -I 50 -e cpu-clock
 same "-C 0" "sleep 0.05" -C 0 -e cpu-clock
 same "-a, the default events" "sleep 0.05" -a
+same "-a -A with a tool event (duration_time once)" "sleep 0.05" -a -A -e cpu-clock,duration_time
 same "-a -A -I -x" "sleep 0.12" -a -A -I 50 -x, -e cpu-clock
 # -p: a task that runs all along (a sleeping one may not run in the window)
 sh -c 'while :; do :; done' & BUSY=$!
