@@ -128,12 +128,12 @@ static void fill_tools(struct stat_live *st, struct stat_cell *cells, double wal
 		       const struct rusage *ru)
 {
 	for (size_t e = 0; e < st->nr_ev; e++) {
-		if (!st->tool[e])
+		if (st->tool[e] == STAT_TOOL_NONE)
 			continue;
 		double v = wall_ns;
-		if (st->tool[e] == 2)
+		if (st->tool[e] == STAT_TOOL_USER)
 			v = ru ? tv_s(&ru->ru_utime) * 1e9 : 0;
-		else if (st->tool[e] == 3)
+		else if (st->tool[e] == STAT_TOOL_SYSTEM)
 			v = ru ? tv_s(&ru->ru_stime) * 1e9 : 0;
 		for (size_t id = 0; id < st->nr_ids; id++) {
 			struct stat_cell *c = &cells[id * st->nr_ev + e];
@@ -301,13 +301,16 @@ static void acc_add(struct acc *a, const struct stat_cell *c)
 	a->run += ((double)c->run - a->run) / a->n;
 }
 
-/* perf's noise: the standard error of the mean, relative to the mean, in percent. */
+/* The standard error of the mean (perf's stddev_stats). */
+static double acc_stderr(const struct acc *a)
+{
+	return a->n < 2 ? 0 : sqrt(a->m2 / (a->n - 1) / a->n);
+}
+
+/* perf's noise: the standard error relative to the mean, in percent. */
 static double acc_noise(const struct acc *a)
 {
-	if (a->n < 2 || !a->mean)
-		return 0;
-	double sd = sqrt(a->m2 / (a->n - 1) / a->n);
-	return 100.0 * sd / a->mean;
+	return a->mean ? 100.0 * acc_stderr(a) / a->mean : 0;
 }
 
 int stat_live__run(struct stat_live *st, struct stat_printer *pr, const char *target, int *exit_code)
@@ -364,8 +367,7 @@ int stat_live__run(struct stat_live *st, struct stat_printer *pr, const char *ta
 		fr.user_ns = tv_s(&rr.ru.ru_utime) * 1e9;
 		fr.sys_ns = tv_s(&rr.ru.ru_stime) * 1e9;
 		stat_printer__frame(pr, &fr);
-		double sd = wall.n > 1 ? sqrt(wall.m2 / (wall.n - 1) / wall.n) : 0;
-		stat_printer__footer(pr, wall.mean / 1e9, sd / 1e9, tv_s(&rr.ru.ru_utime),
+		stat_printer__footer(pr, wall.mean / 1e9, acc_stderr(&wall) / 1e9, tv_s(&rr.ru.ru_utime),
 				     tv_s(&rr.ru.ru_stime), st->show_rusage && cfg->runs == 1);
 	}
 	if (rr.have_status) {

@@ -208,9 +208,24 @@ static size_t shadow(const struct stat_printer *p, const struct stat_frame *fr, 
 	const struct stat_ev *ev = &fr->ev[e];
 	double v = stat_frame__cell(fr, id, e)->val;
 	size_t n = 0;
+	/* "X% of all Y": the event over its denominator */
+	static const struct { enum stat_kind kind, of; const char *label; } ratios[] = {
+		{ STAT_K_STALLED_FRONT, STAT_K_CYCLES, "frontend cycles idle" },
+		{ STAT_K_STALLED_BACK, STAT_K_CYCLES, "backend cycles idle" },
+		{ STAT_K_BRANCH_MISS, STAT_K_BRANCHES, "of all branches" },
+		{ STAT_K_L1D_MISS, STAT_K_L1D, "of all L1-dcache accesses" },
+		{ STAT_K_L1I_MISS, STAT_K_L1I, "of all L1-icache accesses" },
+		{ STAT_K_LL_MISS, STAT_K_LL, "of all LL-cache accesses" },
+		{ STAT_K_DTLB_MISS, STAT_K_DTLB, "of all dTLB cache accesses" },
+		{ STAT_K_ITLB_MISS, STAT_K_ITLB, "of all iTLB cache accesses" },
+		{ STAT_K_CACHE_MISSES, STAT_K_CACHE_REFS, "of all cache refs" },
+	};
 
 	if (p->o.no_metric_shadow)
 		return 0;
+	for (size_t i = 0; i < sizeof(ratios) / sizeof(ratios[0]); i++)
+		if (ev->kind == ratios[i].kind)
+			return ratio(m, v, find_kind(fr, id, ev, ratios[i].of), ratios[i].label);
 	switch (ev->kind) {
 	case STAT_K_NSECS: {
 		double wall = fr->wall_ns;
@@ -241,24 +256,6 @@ static size_t shadow(const struct stat_printer *p, const struct stat_frame *fr, 
 			set_metric(&m[n++], "%7.2f ", stalled / v, "stalled cycles per insn");
 		return n;
 	}
-	case STAT_K_STALLED_FRONT:
-		return ratio(m, v, find_kind(fr, id, ev, STAT_K_CYCLES), "frontend cycles idle");
-	case STAT_K_STALLED_BACK:
-		return ratio(m, v, find_kind(fr, id, ev, STAT_K_CYCLES), "backend cycles idle");
-	case STAT_K_BRANCH_MISS:
-		return ratio(m, v, find_kind(fr, id, ev, STAT_K_BRANCHES), "of all branches");
-	case STAT_K_L1D_MISS:
-		return ratio(m, v, find_kind(fr, id, ev, STAT_K_L1D), "of all L1-dcache accesses");
-	case STAT_K_L1I_MISS:
-		return ratio(m, v, find_kind(fr, id, ev, STAT_K_L1I), "of all L1-icache accesses");
-	case STAT_K_LL_MISS:
-		return ratio(m, v, find_kind(fr, id, ev, STAT_K_LL), "of all LL-cache accesses");
-	case STAT_K_DTLB_MISS:
-		return ratio(m, v, find_kind(fr, id, ev, STAT_K_DTLB), "of all dTLB cache accesses");
-	case STAT_K_ITLB_MISS:
-		return ratio(m, v, find_kind(fr, id, ev, STAT_K_ITLB), "of all iTLB cache accesses");
-	case STAT_K_CACHE_MISSES:
-		return ratio(m, v, find_kind(fr, id, ev, STAT_K_CACHE_REFS), "of all cache refs");
 	default: {
 		double ns = find_kind(fr, id, ev, STAT_K_NSECS);
 		if (!ns)
@@ -344,6 +341,12 @@ static void metric_newline(struct stat_printer *p, const struct stat_frame *fr, 
 	fprintf(f, "%49s", "");
 }
 
+/* CSV's and JSON's percentage running: perf 6.1 divides as integers. */
+static double pcnt_running(const struct stat_cell *c)
+{
+	return c->run != c->ena && c->ena ? (double)(uint64_t)(100 * c->run / c->ena) : 100.0;
+}
+
 static void print_value(struct stat_printer *p, const struct stat_ev *ev, const struct stat_cell *c,
 			size_t unit_width)
 {
@@ -367,8 +370,7 @@ static void print_value(struct stat_printer *p, const struct stat_ev *ev, const 
 		if (p->o.runs > 1)
 			fprintf(f, "\"variance\" : %.2f, ", c->noise);
 		fprintf(f, "\"event-runtime\" : %llu, \"pcnt-running\" : %.2f, ",
-			(unsigned long long)c->run, c->run != c->ena && c->ena ?
-			(double)(uint64_t)(100 * c->run / c->ena) : 100.0);
+			(unsigned long long)c->run, pcnt_running(c));
 		return;
 	}
 	if (is_csv(p)) {
@@ -380,8 +382,7 @@ static void print_value(struct stat_printer *p, const struct stat_ev *ev, const 
 		fprintf(f, "%s%s%s", unit, sep, ev->name);
 		if (p->o.runs > 1)
 			fprintf(f, "%s%.2f%%", sep, c->noise);
-		fprintf(f, "%s%llu%s%.2f", sep, (unsigned long long)c->run, sep,
-			c->run != c->ena && c->ena ? (double)(uint64_t)(100 * c->run / c->ena) : 100.0);
+		fprintf(f, "%s%llu%s%.2f", sep, (unsigned long long)c->run, sep, pcnt_running(c));
 		return;
 	}
 	if (!ok)

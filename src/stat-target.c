@@ -13,18 +13,18 @@
 
 #include "stat-live.h"
 
-static const char *tool_name(const struct pk_evsel *e, enum stat_tool *t)
+/* Which of perf's tool events e is ("duration_time:u" too), or STAT_TOOL_NONE. */
+static enum stat_tool tool_of(const struct pk_evsel *e)
 {
-	*t = STAT_TOOL_NONE;
 	if (!e->pmu || strcmp(e->pmu, "tool") || !e->name)
-		return NULL;
+		return STAT_TOOL_NONE;
 	if (!strncmp(e->name, "duration_time", 13))
-		*t = STAT_TOOL_DURATION;
-	else if (!strncmp(e->name, "user_time", 9))
-		*t = STAT_TOOL_USER;
-	else if (!strncmp(e->name, "system_time", 11))
-		*t = STAT_TOOL_SYSTEM;
-	return e->name;
+		return STAT_TOOL_DURATION;
+	if (!strncmp(e->name, "user_time", 9))
+		return STAT_TOOL_USER;
+	if (!strncmp(e->name, "system_time", 11))
+		return STAT_TOOL_SYSTEM;
+	return STAT_TOOL_NONE;
 }
 
 static int build_events(struct stat_live *st)
@@ -37,7 +37,6 @@ static int build_events(struct stat_live *st)
 	for (size_t i = 0; i < st->nr_ev; i++) {
 		const struct pk_evsel *e = pk_evlist__evsel(st->el, i);
 		struct stat_ev *ev = &st->ev[i];
-		enum stat_tool t;
 
 		ev->name = e->name ? e->name : "?";
 		ev->pmu = e->pmu;
@@ -49,7 +48,8 @@ static int build_events(struct stat_live *st)
 			ev->scale = 1e-6;
 			ev->frac = true;
 		}
-		if (tool_name(e, &t)) {
+		enum stat_tool t = tool_of(e);
+		if (t != STAT_TOOL_NONE) {
 			st->tool[i] = (unsigned char)t;
 			ev->tool = true;
 			ev->unit = "ns";
