@@ -6,6 +6,11 @@
  *   stat_startup_pmukit_ms MS   `pmukit stat -e task-clock true`, start to exit (median)
  *   stat_startup_perf_ms MS     `perf stat -e task-clock true`
  *   stat_startup_ratio R        pmukit / perf (goal <= 0.125)
+ *   stat_startup_floor_ms MS    BUILD/bench/stat_floor true: the least any such tool does
+ *                               (start the command held, one counter, wait, read, print)
+ *   stat_startup_floor_ratio R  floor / perf: where the floor already exceeds the goal,
+ *                               process start-up on this machine is what is measured
+ *   stat_startup_over_floor_ms MS  pmukit - floor: pmukit's own share
  *   stat_maxrss_pmukit_kib KIB  peak resident memory of the pmukit run
  *   stat_maxrss_perf_kib KIB
  *   stat_workload_alone_ms MS   a workload touching 16384 pages, uncounted
@@ -101,17 +106,22 @@ static bool compare(char *const *cmds[], struct series *out, int nr)
 int main(int argc, char **argv)
 {
 	const char *b = argc > 1 ? argv[1] : "build";
-	char pmukit[4096], tc[4096];
+	char pmukit[4096], tc[4096], floor[4096];
 	bool perf = !system("perf --version >/dev/null 2>&1");
 
 	snprintf(pmukit, sizeof(pmukit), "%s/pmukit", b);
 	snprintf(tc, sizeof(tc), "%s/tests/test_count", b);
+	snprintf(floor, sizeof(floor), "%s/bench/stat_floor", b);
+	bool have_floor = !access(floor, X_OK);
 
 	char *p_start[] = { pmukit, "stat", "-e", "task-clock", "true", NULL };
 	char *f_start[] = { "perf", "stat", "-e", "task-clock", "true", NULL };
-	char *const *start[] = { p_start, f_start };
+	char *l_start[] = { floor, "true", NULL };
+	/* the floor last, so that without perf or without it the indices hold */
+	char *const *start[] = { p_start, perf ? f_start : l_start, l_start };
+	int nr = 1 + perf + have_floor;
 	struct series s[3] = { 0 };
-	if (!compare(start, s, perf ? 2 : 1)) {
+	if (!compare(start, s, nr)) {
 		printf("stat_startup failed\n");
 		return 1;
 	}
@@ -123,6 +133,13 @@ int main(int argc, char **argv)
 		printf("stat_startup_perf_ms %.3f\n", pf);
 		printf("stat_startup_ratio %.3f\n", pm / pf);
 		printf("stat_maxrss_perf_kib %ld\n", s[1].rss);
+	}
+	if (have_floor) {
+		double fl = median(&s[nr - 1]);
+		printf("stat_startup_floor_ms %.3f\n", fl);
+		if (perf)
+			printf("stat_startup_floor_ratio %.3f\n", fl / median(&s[1]));
+		printf("stat_startup_over_floor_ms %.3f\n", pm - fl);
 	}
 
 	if (access(tc, X_OK))

@@ -258,6 +258,38 @@ static int add_specs(struct pk_evlist *el, const struct stat_config *cfg, struct
 	return 0;
 }
 
+/*
+ * The environment names a numeric locale other than C's: C, POSIX and
+ * C.UTF-8 group no digits, so loading them (a few files) changes nothing.
+ */
+static bool numeric_locale_wanted(void)
+{
+	static const char *const vars[] = { "LC_ALL", "LC_NUMERIC", "LANG" };
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *v = getenv(vars[i]);
+		if (!v || !*v)
+			continue;
+		return strcmp(v, "C") && strcmp(v, "POSIX") && strncmp(v, "C.", 2);
+	}
+	return false;
+}
+
+/*
+ * Software and tool events alone, without metrics, encode the same without
+ * the tables and the PMU tree: reading them (and matching this CPU's
+ * identifier) would be most of the start-up time of `stat -e task-clock`.
+ */
+static bool needs_env(const struct stat_config *cfg, const struct cli_env *env)
+{
+	if (cfg->metrics || cfg->topdown_level || cfg->counts_path || cfg->record_tpebs ||
+	    env->sysfs || env->cpuid || env->events_dir)
+		return true;
+	for (size_t i = 0; i < cfg->nr_specs; i++)
+		if (pk_spec__needs_context(cfg->specs[i], PK_SPEC_STAT))
+			return true;
+	return false;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_config cfg = { .runs = 1, .big_num = true };
@@ -269,7 +301,8 @@ int cmd_stat(int argc, char **argv)
 	int ret = 1;
 
 	cli_env__init(&env);
-	setlocale(LC_NUMERIC, "");	/* thousands separators as the locale has them, as perf */
+	if (numeric_locale_wanted())
+		setlocale(LC_NUMERIC, "");	/* thousands separators as the locale has them, as perf */
 	cfg.specs = calloc((size_t)argc + 2, sizeof(*cfg.specs));
 	if (!cfg.specs)
 		return 1;
@@ -285,9 +318,11 @@ int cmd_stat(int argc, char **argv)
 	if (!cfg.nr_specs && !cfg.metrics && !cfg.topdown_level && !cfg.counts_path)
 		cfg.specs[cfg.nr_specs++] = cfg.system_wide || cfg.cpu_list ? DEFAULT_EVENTS_CPUS
 									    : DEFAULT_EVENTS;
-	if (cli_env__open(&env, "pmukit stat"))
-		goto out;
-	cli_env__add_missing_core(&env);
+	if (needs_env(&cfg, &env)) {
+		if (cli_env__open(&env, "pmukit stat"))
+			goto out;
+		cli_env__add_missing_core(&env);
+	}
 	cfg.out = open_output(&cfg);
 	if (!cfg.out)
 		goto out;

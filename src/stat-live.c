@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stat-live.c — `pmukit stat` counting for real: fork the workload (held
+ * stat-live.c — `pmukit stat` counting for real: start the workload (held
  * until the counters are open), count it, or every CPU (-a, -C), or running
  * tasks (-p, -t); print every -I interval, repeat -r times; SIGINT, SIGTERM
  * and SIGHUP stop counting and print what was counted (a signal sent to
@@ -12,7 +12,9 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sched.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -80,42 +82,107 @@ static double now_ns(void)
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* Fork argv; the child waits for a byte on *go before exec. Returns the pid or -1. */
-static pid_t fork_workload(char **argv, int *go, int *status_fd)
+/*
+ * The workload is started with clone(CLONE_VM): it shares pmukit's memory
+ * until it execs, as posix_spawn's child does, so neither side pays for
+ * copying page tables or for copy-on-write faults (the largest part of
+ * start-up on a VM). Unlike posix_spawn's, the child waits for a byte on
+ * a pipe before exec, so that the counters can be opened on its pid first.
+ * It runs on its own stack, touches no shared memory but that stack, and
+ * makes only system calls (errno aside, which pmukit does not read meanwhile).
+ */
+struct workload {
+	pid_t pid;
+	int go;			/* write a byte: exec now; close: give up */
+	int status_fd;		/* the exec's errno, or EOF once it succeeded */
+	void *stack;
+	size_t stack_len;
+};
+
+struct child_args {		/* at the bottom of the child's stack: outlives the parent's frame */
+	char **argv;
+	int go, status;		/* the child's pipe ends */
+	int close_go, close_status;	/* the parent's ends, closed in the child */
+	sigset_t mask;		/* the signal mask to exec with */
+};
+
+static int workload_child(void *arg)
 {
-	int gp[2], sp[2];
-	if (pipe2(gp, O_CLOEXEC))
-		return -1;
-	if (pipe2(sp, O_CLOEXEC)) {
-		close(gp[0]);
-		close(gp[1]);
-		return -1;
-	}
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(gp[0]); close(gp[1]); close(sp[0]); close(sp[1]);
-		return -1;
-	}
-	if (!pid) {
-		char c;
-		close(gp[1]);
-		close(sp[0]);
-		/* the workload gets the default dispositions back */
-		for (size_t i = 0; i < sizeof(handled_signals) / sizeof(handled_signals[0]); i++)
-			signal(handled_signals[i], SIG_DFL);
-		if (read(gp[0], &c, 1) != 1)
-			_exit(127);	/* the parent gave up */
-		execvp(argv[0], argv);
-		int e = errno;
-		if (write(sp[1], &e, sizeof(e)) < 0)
-			_exit(127);
+	struct child_args *a = arg;
+	char c;
+
+	close(a->close_go);
+	close(a->close_status);
+	/* the workload gets the default dispositions and pmukit's mask back */
+	for (size_t i = 0; i < sizeof(handled_signals) / sizeof(handled_signals[0]); i++)
+		signal(handled_signals[i], SIG_DFL);
+	sigprocmask(SIG_SETMASK, &a->mask, NULL);
+	if (read(a->go, &c, 1) != 1)
+		_exit(127);	/* the parent gave up */
+	execvp(a->argv[0], a->argv);
+	int e = errno;
+	if (write(a->status, &e, sizeof(e)) < 0)
 		_exit(127);
-	}
+	_exit(127);
+}
+
+/* Start argv, held before exec until a byte is written on w->go. 0 or -1 (errno). */
+static int workload_start(char **argv, struct workload *w)
+{
+	int gp[2], sp[2], e;
+	size_t argc = 0;
+
+	while (argv[argc])
+		argc++;
+	/* execvp's PATH walk and script fallback use the stack: room as posix_spawn gives */
+	w->stack_len = ((argc + 2) * sizeof(char *) + 64 * 1024 + 4095) & ~(size_t)4095;
+	w->stack = mmap(NULL, w->stack_len, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE, -1, 0);
+	if (w->stack == MAP_FAILED)
+		return -1;
+	if (pipe2(gp, O_CLOEXEC))
+		goto unmap;
+	if (pipe2(sp, O_CLOEXEC))
+		goto close_gp;
+
+	struct child_args *a = w->stack;
+	*a = (struct child_args){ .argv = argv, .go = gp[0], .status = sp[1],
+				  .close_go = gp[1], .close_status = sp[0] };
+	sigset_t all;
+	sigfillset(&all);
+	/* no handler of pmukit's may run in the child before it resets them */
+	sigprocmask(SIG_BLOCK, &all, &a->mask);
+	w->pid = clone(workload_child, (char *)w->stack + w->stack_len, CLONE_VM | SIGCHLD, a);
+	e = errno;
+	sigprocmask(SIG_SETMASK, &a->mask, NULL);
 	close(gp[0]);
 	close(sp[1]);
-	*go = gp[1];
-	*status_fd = sp[0];
-	return pid;
+	if (w->pid < 0) {
+		close(gp[1]);
+		close(sp[0]);
+		errno = e;
+		goto unmap;
+	}
+	w->go = gp[1];
+	w->status_fd = sp[0];
+	return 0;
+close_gp:
+	close(gp[0]);
+	close(gp[1]);
+unmap:
+	e = errno;
+	munmap(w->stack, w->stack_len);
+	w->stack = NULL;
+	errno = e;
+	return -1;
+}
+
+/* Once the child has exec'd or exited: its stack is no longer in use. */
+static void workload_release(struct workload *w)
+{
+	if (w->stack)
+		munmap(w->stack, w->stack_len);
+	w->stack = NULL;
 }
 
 static double tv_s(const struct timeval *tv)
@@ -180,25 +247,26 @@ static bool tasks_gone(const struct stat_live *st)
 static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_result *rr)
 {
 	const struct stat_config *cfg = st->cfg;
-	int go = -1, status_fd = -1;
+	struct workload w = { .pid = -1, .go = -1, .status_fd = -1 };
 	pid_t pid = -1;
 	struct pk_error perr = { 0 };
 	char msg[1024];
 
 	memset(rr, 0, sizeof(*rr));
 	if (cfg->argv) {
-		pid = fork_workload(cfg->argv, &go, &status_fd);
-		if (pid < 0) {
+		if (workload_start(cfg->argv, &w)) {
 			fprintf(stderr, "pmukit stat: cannot start the workload: %s\n", strerror(errno));
 			return -1;
 		}
+		pid = w.pid;
 	}
 	if (stat_live__open(st, pid, &perr)) {
 		fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&perr, msg, sizeof(msg)));
 		if (pid > 0) {
-			close(go);	/* the child reads EOF and exits */
-			close(status_fd);
+			close(w.go);	/* the child reads EOF and exits */
+			close(w.status_fd);
 			waitpid(pid, NULL, 0);
+			workload_release(&w);
 		}
 		return -1;
 	}
@@ -207,14 +275,15 @@ static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_re
 	if (st->enable_after_open && pk_counter__enable(st->cnt, &perr))
 		fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&perr, msg, sizeof(msg)));
 	if (pid > 0) {
-		if (write(go, "g", 1) != 1)
+		if (write(w.go, "g", 1) != 1)
 			fprintf(stderr, "pmukit stat: cannot start the workload: %s\n", strerror(errno));
-		close(go);
+		close(w.go);
 		ssize_t n;
+		/* only EINTR can fail it; the child may be writing errno meanwhile */
 		do
-			n = read(status_fd, &rr->exec_errno, sizeof(rr->exec_errno));
-		while (n < 0 && errno == EINTR);
-		close(status_fd);
+			n = read(w.status_fd, &rr->exec_errno, sizeof(rr->exec_errno));
+		while (n < 0);
+		close(w.status_fd);
 		if (n != (ssize_t)sizeof(rr->exec_errno))
 			rr->exec_errno = 0;
 	}
@@ -223,8 +292,7 @@ static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_re
 	bool child_done = pid <= 0;
 	while (!rr->exec_errno) {
 		if (pid > 0 && !child_done) {
-			pid_t w = wait4(pid, &rr->status, WNOHANG, &rr->ru);
-			if (w == pid) {
+			if (wait4(pid, &rr->status, WNOHANG, &rr->ru) == pid) {
 				child_done = true;
 				rr->have_status = true;
 				break;
@@ -264,6 +332,7 @@ static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_re
 		rr->have_status = !rr->exec_errno;
 	}
 	child_pid = -1;
+	workload_release(&w);	/* exec'd and reaped: its stack is free */
 	rr->wall_ns = t1 - t0;
 	if (rr->exec_errno)
 		return 0;

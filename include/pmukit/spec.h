@@ -78,6 +78,16 @@ void pk_evlist__free(struct pk_evlist *el);
 int pk_evlist__add(struct pk_evlist *el, const char *spec, const struct pk_spec_opts *opts,
 		   struct pk_spec_error *err);
 
+/*
+ * Whether encoding SPEC in MODE needs the tables and the PMU tree. False only
+ * in stat mode when every event is a software or tool event without precise
+ * modifiers ("task-clock", "{page-faults:u,cs}", "duration_time", "1:2"):
+ * their attrs are the same with or without them, so a caller may skip loading
+ * them (start-up time). True otherwise, and for a spec that does not parse
+ * (the full context gives the better error).
+ */
+bool pk_spec__needs_context(const char *spec, enum pk_spec_mode mode);
+
 size_t pk_evlist__nr(const struct pk_evlist *el);
 const struct pk_evsel *pk_evlist__evsel(const struct pk_evlist *el, size_t idx);
 

@@ -354,6 +354,49 @@ int pk_evlist__add(struct pk_evlist *el, const char *spec, const struct pk_spec_
 	return 0;
 }
 
+/* --- context-free specs -------------------------------------------------------------------- */
+
+/* A software or tool event whose attr no PMU, table or machine fact changes. */
+static bool event_software_only(const struct spec_event *e)
+{
+	if (e->mods.precise || e->mods.P)
+		return false;	/* the precise level comes from the PMU tree */
+	switch (e->kind) {
+	case SPEC_EV_NUMERIC:
+		return e->numeric_type == PERF_TYPE_SOFTWARE;
+	case SPEC_EV_NAME:
+	case SPEC_EV_SLASH: {
+		const struct pk_symbol *s = pk_symbols__find(e->name);
+		return s && (s->kind == PK_SYMBOL_SOFTWARE || s->kind == PK_SYMBOL_TOOL);
+	}
+	default:
+		return false;
+	}
+}
+
+bool pk_spec__needs_context(const char *spec, enum pk_spec_mode mode)
+{
+	struct spec_ast ast = { 0 };
+	struct spec_error pe;
+	struct pk_arena scratch;
+	max_align_t scratch_buf[(ADD_SCRATCH + sizeof(max_align_t) - 1) / sizeof(max_align_t)];
+	bool needs = false;
+
+	if (!spec || mode != PK_SPEC_STAT)
+		return true;	/* record adds tracking events by the machine's PMUs */
+	pk_arena__init_buf(&scratch, scratch_buf, sizeof(scratch_buf));
+	if (spec_parse_in(spec, &scratch, &ast, &pe))
+		needs = true;	/* the full context gives the better error */
+	for (size_t g = 0; !needs && g < ast.nr_groups; g++) {
+		const struct spec_group *gr = &ast.groups[g];
+		needs = gr->mods.precise || gr->mods.P;
+		for (size_t i = 0; !needs && i < gr->nr_events; i++)
+			needs = !event_software_only(&gr->events[i]);
+	}
+	pk_arena__free(&scratch);
+	return needs;
+}
+
 /* --- suggestions ------------------------------------------------------------------------------ */
 
 struct cands {
