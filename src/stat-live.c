@@ -11,6 +11,7 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <sched.h>
 #include <string.h>
@@ -99,7 +100,7 @@ struct workload {
 	size_t stack_len;
 };
 
-struct child_args {		/* at the bottom of the child's stack: outlives the parent's frame */
+struct child_args {		/* on the child's stack: outlives the parent's frame */
 	char **argv;
 	int go, status;		/* the child's pipe ends */
 	int close_go, close_status;	/* the parent's ends, closed in the child */
@@ -145,14 +146,15 @@ static int workload_start(char **argv, struct workload *w)
 	if (pipe2(sp, O_CLOEXEC))
 		goto close_gp;
 
-	struct child_args *a = w->stack;
+	/* the arguments at the top, on the page the child's first frames use */
+	struct child_args *a = (struct child_args *)((char *)w->stack + w->stack_len) - 1;
 	*a = (struct child_args){ .argv = argv, .go = gp[0], .status = sp[1],
 				  .close_go = gp[1], .close_status = sp[0] };
 	sigset_t all;
 	sigfillset(&all);
 	/* no handler of pmukit's may run in the child before it resets them */
 	sigprocmask(SIG_BLOCK, &all, &a->mask);
-	w->pid = clone(workload_child, (char *)w->stack + w->stack_len, CLONE_VM | SIGCHLD, a);
+	w->pid = clone(workload_child, (void *)((uintptr_t)a & ~(uintptr_t)15), CLONE_VM | SIGCHLD, a);
 	e = errno;
 	sigprocmask(SIG_SETMASK, &a->mask, NULL);
 	close(gp[0]);
