@@ -2,9 +2,11 @@
 /*
  * fuzz_spec_encode.c — libFuzzer target for the whole spec path: parse,
  * resolve against the built-in tables and a fake PMU tree, encode, and format
- * any error with its caret. The first input byte picks the tree (x86 Skylake,
- * Ice Lake with TopDown, hybrid with ACR, arm64 with thresholds) and the mode
- * (stat or record); the rest is the spec. Run from the repository root (or
+ * any error with its caret; a spec that pk_spec__needs_context() calls
+ * context-free must encode the same without the tables and the tree. The
+ * first input byte picks the tree (x86 Skylake, Ice Lake with TopDown, hybrid
+ * with ACR, arm64 with thresholds) and the mode (stat or record); the rest is
+ * the spec. Run from the repository root (or
  * set PMUKIT_SRC) so the fixtures are found.
  */
 #include <stdint.h>
@@ -48,6 +50,29 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+/* A spec said to need no context encodes the same without tables and tree. */
+static void check_context_free(const char *spec, const struct pk_spec_opts *full,
+			       const struct pk_evlist *want)
+{
+	struct pk_spec_opts bare = *full;
+	bare.cat = NULL;
+	bare.model = PK_NO_MODEL;
+	bare.pmus = NULL;
+	struct pk_evlist *el = pk_evlist__new();
+	struct pk_spec_error err;
+	if (!el)
+		return;
+	if (pk_evlist__add(el, spec, &bare, &err) || pk_evlist__nr(el) != pk_evlist__nr(want))
+		abort();
+	for (size_t i = 0; i < pk_evlist__nr(el); i++) {
+		const struct pk_evsel *a = pk_evlist__evsel(el, i), *b = pk_evlist__evsel(want, i);
+		if (memcmp(&a->attr, &b->attr, sizeof(a->attr)) || strcmp(a->name, b->name) ||
+		    a->leader != b->leader)
+			abort();
+	}
+	pk_evlist__free(el);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -82,6 +107,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (e->leader >= pk_evlist__nr(el) || e->spec_off + e->spec_len > strlen(spec))
 				abort();
 		}
+		if (!pk_spec__needs_context(spec, o.mode))
+			check_context_free(spec, &o, el);
 	}
 	pk_evlist__free(el);
 	free(spec);
