@@ -300,6 +300,12 @@ int cmd_stat(int argc, char **argv)
 	bool help = false, live_init = false;
 	int ret = 1;
 
+	/*
+	 * perf stat prints on stderr, unbuffered: one write(2) per field. Buffered,
+	 * and flushed before the workload runs and after each interval (and at
+	 * exit), the output is the same in a few writes.
+	 */
+	setvbuf(stderr, NULL, _IOFBF, 0);
 	cli_env__init(&env);
 	if (numeric_locale_wanted())
 		setlocale(LC_NUMERIC, "");	/* thousands separators as the locale has them, as perf */
