@@ -5,7 +5,7 @@
 # (expected percentages computed here from TopDown's formulas), a -j round
 # trip, and TopDown refusing in one line where it cannot run.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
-echo "1..29"
+echo "1..30"
 O=$T_TMP/more
 FX=$SRC/tests/fixtures/counts
 export PMUKIT O FX SRC
@@ -35,6 +35,11 @@ ok "-I 100 over 0.55 s: 5 full intervals and the last partial one" sh -c '
 	n=$(grep -c ",task-clock," "$O.i"); echo "$n rows" >&2
 	[ "$n" -ge 5 ] && [ "$n" -le 7 ] &&
 	awk -F, "{ if (\$1 + 0 <= last) exit 1; last = \$1 + 0 }" "$O.i"'
+
+ok "-I: each interval is on stderr when it ends, not at exit (stderr is buffered)" sh -c '
+	"$PMUKIT" stat -I 100 -x, -e task-clock sh -c "sleep 0.45; cat \"$O.live\" > \"$O.seen\"" 2>"$O.live"
+	n=$(grep -c ",task-clock," "$O.seen"); echo "$n rows seen by the workload" >&2
+	[ "$n" -ge 1 ]'
 
 ok "--interval-count 3 stops after 3 intervals" sh -c '
 	s=$(date +%s%N)
