@@ -302,8 +302,8 @@ int cmd_stat(int argc, char **argv)
 
 	/*
 	 * perf stat prints on stderr, unbuffered: one write(2) per field. Buffered,
-	 * and flushed before the workload runs and after each interval (and at
-	 * exit), the output is the same in a few writes.
+	 * and flushed before the workload runs, after each frame (stat-print.c)
+	 * and at exit, the output is the same in a few writes.
 	 */
 	setvbuf(stderr, NULL, _IOFBF, 0);
 	cli_env__init(&env);

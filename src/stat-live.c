@@ -255,8 +255,7 @@ static void print_interval(struct stat_live *st, struct stat_printer *pr, double
 	fr.wall_ns = st->cfg->interval_ms * 1e6;
 	fr.cell = st->cells;
 	fr.seq = ++st->seq;
-	stat_printer__frame(pr, &fr);
-	fflush(NULL);	/* each interval as it ends */
+	stat_printer__frame(pr, &fr);	/* which flushes each frame */
 }
 
 /* -p/-t without a command: every counted task has exited (perf then stops too). */
