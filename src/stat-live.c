@@ -11,9 +11,9 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <sched.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -23,6 +23,11 @@
 
 #include <pmukit/count.h>
 #include <pmukit/spec.h>
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>	/* RUNNING_ON_VALGRIND, when installed */
+#endif
+#endif
 
 #include "stat-live.h"
 
@@ -93,12 +98,6 @@ static double now_ns(void)
  * makes only system calls (errno aside, which pmukit does not read meanwhile).
  * Valgrind supports no such clone: under it the child is forked.
  */
-#if defined(__has_include)
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#endif
-#endif
-
 static bool under_valgrind(void)
 {
 #ifdef RUNNING_ON_VALGRIND
