@@ -297,15 +297,15 @@ int cmd_stat(int argc, char **argv)
 	struct pk_evlist *el = NULL;
 	struct stat_metrics *sm = NULL;
 	struct stat_live st = { 0 };
-	bool help = false, live_init = false;
+	bool help = false;
 	int ret = 1;
 
 	/*
-	 * perf stat prints on stderr, unbuffered: one write(2) per field. Buffered,
-	 * and flushed before the workload runs, after each frame (stat-print.c)
-	 * and at exit, the output is the same in a few writes.
+	 * perf stat prints on stderr, unbuffered: one write(2) per field. Line
+	 * buffered, the output is the same in a third of the writes, and a
+	 * message is never held back (nor lost when the process dies).
 	 */
-	setvbuf(stderr, NULL, _IOFBF, 0);
+	setvbuf(stderr, NULL, _IOLBF, 0);
 	cli_env__init(&env);
 	if (numeric_locale_wanted())
 		setlocale(LC_NUMERIC, "");	/* thousands separators as the locale has them, as perf */
@@ -365,8 +365,7 @@ int cmd_stat(int argc, char **argv)
 			goto out;
 	}
 	if (stat_live__init(&st, &cfg, &env, el))
-		goto out;
-	live_init = true;
+		goto out;	/* fini frees what init got to (st starts zeroed) */
 	if (sm)
 		stat_metrics__attach(sm, &st.frame);
 	char target[1024];
@@ -382,8 +381,7 @@ int cmd_stat(int argc, char **argv)
 			"pmukit does not sample PEBS retire latency yet" : "no core PMU here");
 	ret = code;
 out:
-	if (live_init)
-		stat_live__fini(&st);
+	stat_live__fini(&st);
 	stat_metrics__free(sm);
 	pk_evlist__free(el);
 	if (cfg.out && cfg.out != stderr)
