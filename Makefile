@@ -77,7 +77,8 @@ $(VENDOR_ARCH)/.stamp:
 	@mv build/perf-py/arch/* $(VENDOR_ARCH)/ && rmdir build/perf-py/arch
 	@touch $@
 
-data: $(if $(filter $(VENDOR_ARCH),$(PMU_EVENTS_DIR)),$(VENDOR_ARCH)/.stamp)
+DATA_STAMP := $(if $(filter $(VENDOR_ARCH),$(PMU_EVENTS_DIR)),$(VENDOR_ARCH)/.stamp)
+data: $(DATA_STAMP)
 
 # Rebuild the tables when PMU_EVENTS_DIR changes.
 $(O)/.events-dir: FORCE
@@ -99,7 +100,8 @@ $(O)/eventc: $(EVENTC_OBJS) $(O)/libpmukit-core.a
 	@echo "  LD      $@"
 	@$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(O)/pmu-events.c: $(O)/eventc $(O)/.events-dir data
+# (the stamp, not the phony `data`: a phony prerequisite would remake the tables every time)
+$(O)/pmu-events.c: $(O)/eventc $(O)/.events-dir $(DATA_STAMP)
 	@echo "  EVENTC  $(PMU_EVENTS_DIR) -> $@"
 	@$(O)/eventc -o $@.tmp $(PMU_EVENTS_DIR) && mv $@.tmp $@
 
