@@ -2,7 +2,8 @@
 /*
  * cmd-list.c — `pmukit list`: symbolic, cache, kernel PMU, tracepoint and
  * table events grouped by topic, then metric groups with their metrics; or
- * all of it as one JSON array (--json).
+ * all of it as one JSON array (--json). Which table events and metrics (per
+ * core PMU, uncore, sys) is list-table.c's part.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -16,30 +17,9 @@
 
 #include <json-c/json.h>
 
-#include "cli.h"
+#include "list.h"
 
-enum item_kind { IT_SYMBOL, IT_CACHE, IT_SYSFS, IT_TRACEPOINT, IT_TABLE, IT_METRIC };
-
-struct item {
-	enum item_kind kind;
-	const char *name, *alias, *pmu, *topic, *desc, *long_desc, *encoding, *unit, *compat;
-	const char *expr, *groups, *threshold;	/* metrics */
-	const char *type_desc;			/* "Hardware event", ... */
-	bool deprecated, perpkg;
-	char *owned[3];				/* strings this item allocated */
-};
-
-struct list_opts {
-	bool json, all, deprecated, long_desc, details;
-	const char *filter;	/* class keyword or glob */
-};
-
-struct items {
-	struct item *v;
-	size_t n, cap;
-};
-
-static struct item *push(struct items *it)
+struct item *list_push(struct items *it)
 {
 	if (it->n == it->cap) {
 		size_t cap = it->cap ? it->cap * 2 : 1024;
@@ -69,7 +49,7 @@ static int filter_class(const struct list_opts *o)
 	return -1;
 }
 
-static bool glob_ok(const struct list_opts *o, const char *a, const char *b)
+bool list_glob_ok(const struct list_opts *o, const char *a, const char *b)
 {
 	if (!o->filter || filter_class(o) >= 0)
 		return true;
@@ -77,27 +57,10 @@ static bool glob_ok(const struct list_opts *o, const char *a, const char *b)
 	       (b && !fnmatch(o->filter, b, FNM_CASEFOLD));
 }
 
-static bool class_ok(const struct list_opts *o, const char *cls)
+bool list_class_ok(const struct list_opts *o, const char *cls)
 {
 	int c = filter_class(o);
 	return c < 0 || !strcmp(classes[c][0], cls);
-}
-
-static bool is_core_table_pmu(const char *pmu)
-{
-	return !strcmp(pmu, "default_core") || !strcmp(pmu, "cpu_core") || !strcmp(pmu, "cpu_atom") ||
-	       !strcmp(pmu, "cpu");
-}
-
-/* A table PMU present in the PMU tree. */
-static const struct pk_pmu *tree_pmu_for(const struct cli_env *env, const char *table_pmu)
-{
-	for (size_t i = 0; env->pmus && i < pk_pmu_tree__nr_pmus(env->pmus); i++) {
-		const struct pk_pmu *p = pk_pmu_tree__pmu(env->pmus, i);
-		if (pk_pmu__matches_table_pmu(p, table_pmu))
-			return p;
-	}
-	return NULL;
 }
 
 static int add_symbols(struct items *it, const struct list_opts *o)
@@ -106,9 +69,9 @@ static int add_symbols(struct items *it, const struct list_opts *o)
 	static const char *const cls[] = { "hw", "sw", "tool" };
 	for (size_t i = 0; i < pk_symbols__count(); i++) {
 		const struct pk_symbol *s = pk_symbols__get(i);
-		if (!class_ok(o, cls[s->kind]) || !glob_ok(o, s->name, s->alias))
+		if (!list_class_ok(o, cls[s->kind]) || !list_glob_ok(o, s->name, s->alias))
 			continue;
-		struct item *p = push(it);
+		struct item *p = list_push(it);
 		if (!p)
 			return -1;
 		p->kind = IT_SYMBOL;
@@ -120,12 +83,12 @@ static int add_symbols(struct items *it, const struct list_opts *o)
 			     (unsigned long long)s->config) > 0)
 			p->encoding = p->owned[0];
 	}
-	for (size_t i = 0; class_ok(o, "cache") && i < pk_symbols__nr_cache(); i++) {
+	for (size_t i = 0; list_class_ok(o, "cache") && i < pk_symbols__nr_cache(); i++) {
 		char name[64];
 		uint64_t config = pk_symbols__cache(i, name, sizeof(name));
-		if (!glob_ok(o, name, NULL))
+		if (!list_glob_ok(o, name, NULL))
 			continue;
-		struct item *p = push(it);
+		struct item *p = list_push(it);
 		if (!p || !(p->owned[0] = strdup(name)))
 			return -1;
 		p->kind = IT_CACHE;
@@ -137,23 +100,30 @@ static int add_symbols(struct items *it, const struct list_opts *o)
 	return 0;
 }
 
-/* Does the table update this sysfs alias? Then perf lists it with the table's data. */
-static bool table_has(const struct cli_env *env, const struct pk_pmu *pmu, const char *name)
+/*
+ * Does a table (model's, or a sys table) update this sysfs alias? Then perf
+ * lists it with the table's data, among the table events.
+ */
+static bool table_has(const struct cli_env *env, const struct pk_pmu *pmu, size_t model,
+		      const char *name)
 {
 	struct pk_alias a;
-	return !pk_alias__find(pmu, env->cat, env->have_model ? env->model : PK_NO_MODEL, name, &a) &&
-	       a.from_table;
+	return !pk_alias__find(pmu, env->cat, model, name, &a) && a.from_table;
 }
 
 static int add_sysfs(struct items *it, const struct cli_env *env, const struct list_opts *o)
 {
-	for (size_t i = 0; env->pmus && class_ok(o, "pmu") && i < pk_pmu_tree__nr_pmus(env->pmus); i++) {
+	for (size_t i = 0; env->pmus && list_class_ok(o, "pmu") && i < pk_pmu_tree__nr_pmus(env->pmus); i++) {
 		const struct pk_pmu *pmu = pk_pmu_tree__pmu(env->pmus, i);
+		size_t model = env->have_model ? env->model : PK_NO_MODEL;
+		if (pk_pmu__nr_aliases(pmu) && pk_pmu__is_core(pmu) &&
+		    !list_core_model(env, o, pmu, &model))
+			model = PK_NO_MODEL;	/* each core PMU its own table */
 		for (size_t a = 0; a < pk_pmu__nr_aliases(pmu); a++) {
 			const struct pk_pmu_alias *al = pk_pmu__alias(pmu, a);
-			if (table_has(env, pmu, al->name))
+			if (table_has(env, pmu, model, al->name))
 				continue;
-			struct item *p = push(it);
+			struct item *p = list_push(it);
 			if (!p || asprintf(&p->owned[0], "%s/%s/", pk_pmu__name(pmu), al->name) < 0)
 				return -1;
 			p->kind = IT_SYSFS;
@@ -163,7 +133,7 @@ static int add_sysfs(struct items *it, const struct cli_env *env, const struct l
 			p->unit = al->unit;
 			p->perpkg = al->per_pkg;
 			p->type_desc = "Kernel PMU event";
-			if (!glob_ok(o, p->name, al->name))
+			if (!list_glob_ok(o, p->name, al->name))
 				it->n--, free(p->owned[0]);
 		}
 	}
@@ -184,7 +154,7 @@ static int name_cmp(const void *a, const void *b)
 static int add_tracepoints(struct items *it, const struct cli_env *env, const struct list_opts *o)
 {
 	(void)env;	/* tracepoints come from tracefs, which --sysfs does not replace */
-	if (!class_ok(o, "tracepoint"))
+	if (!list_class_ok(o, "tracepoint"))
 		return 0;
 	static const char *const roots[] = { "/sys/kernel/tracing/events",
 					     "/sys/kernel/debug/tracing/events" };
@@ -229,7 +199,7 @@ static int add_tracepoints(struct items *it, const struct cli_env *env, const st
 		if (n)
 			qsort(names, n, sizeof(*names), name_cmp);
 		for (size_t i = 0; i < n; i++) {
-			struct item *p = glob_ok(o, names[i], NULL) ? push(it) : NULL;
+			struct item *p = list_glob_ok(o, names[i], NULL) ? list_push(it) : NULL;
 			if (!p) {
 				free(names[i]);
 				continue;
@@ -244,52 +214,16 @@ static int add_tracepoints(struct items *it, const struct cli_env *env, const st
 	return 0;
 }
 
-static int add_table(struct items *it, struct cli_env *env, const struct list_opts *o)
-{
-	if (!env->have_model)
-		return 0;
-	struct pk_model m;
-	pk_catalog__model(env->cat, env->model, &m);
-	int cls = filter_class(o);
-	bool events = cls < 0 || !strcmp(classes[cls][0], "pmu");
-	for (size_t i = 0; events && i < m.nr_events; i++) {
-		struct pk_event e;
-		pk_catalog__event_brief(env->cat, env->model, i, &e);
-		if ((e.deprecated && !o->all && !o->deprecated) ||
-		    (!o->all && !is_core_table_pmu(e.pmu) && !tree_pmu_for(env, e.pmu)))
-			continue;
-		if (!glob_ok(o, e.name, e.topic))
-			continue;
-		pk_catalog__event(env->cat, env->model, i, &e);	/* now with its description */
-		struct item *p = push(it);
-		if (!p)
-			return -1;
-		*p = (struct item){ .kind = IT_TABLE, .name = e.name, .pmu = e.pmu, .topic = e.topic,
-				    .desc = e.desc, .long_desc = e.long_desc, .encoding = e.encoding,
-				    .unit = e.unit, .compat = e.compat, .deprecated = e.deprecated,
-				    .perpkg = e.perpkg };
-	}
-	bool metrics = cls < 0 || !strcmp(classes[cls][0], "metric") ||
-		       !strcmp(classes[cls][0], "metricgroup");
-	for (size_t i = 0; metrics && i < m.nr_metrics; i++) {
-		struct pk_metric mt;
-		pk_catalog__metric(env->cat, env->model, i, &mt);
-		if (!glob_ok(o, mt.name, mt.groups))
-			continue;
-		struct item *p = push(it);
-		if (!p)
-			return -1;
-		*p = (struct item){ .kind = IT_METRIC, .name = mt.name, .pmu = mt.pmu, .expr = mt.expr,
-				    .groups = mt.groups, .threshold = mt.threshold, .desc = mt.desc,
-				    .long_desc = mt.long_desc, .unit = mt.unit, .compat = mt.compat };
-	}
-	return 0;
-}
-
+/* perf's order: topic, core PMUs' events first, PMU name, event name. */
 static int topic_cmp(const void *a, const void *b)
 {
 	const struct item *x = a, *y = b;
-	int c = strcmp(x->topic, y->topic);
+	int c = strcmp(x->topic ? x->topic : "", y->topic ? y->topic : "");
+	if (c)
+		return c;
+	if (x->core != y->core)
+		return x->core ? -1 : 1;
+	c = strcmp(x->pmu ? x->pmu : "", y->pmu ? y->pmu : "");
 	return c ? c : strcasecmp(x->name, y->name);
 }
 
@@ -326,6 +260,20 @@ static int row_cmp(const void *a, const void *b, void *ctx)
 	return c ? c : (x->item > y->item) - (x->item < y->item);
 }
 
+/* The description of metric group name in model's metricgroups.json, or NULL. */
+static const char *group_desc(struct cli_env *env, size_t model, const char *name)
+{
+	struct pk_model m;
+	const char *desc = NULL;
+	for (size_t g = 0; !pk_catalog__model(env->cat, model, &m) && g < m.nr_groups; g++) {
+		struct pk_metric_group mg;
+		pk_catalog__metric_group(env->cat, model, g, &mg);
+		if (!strcmp(mg.name, name))
+			desc = mg.desc;
+	}
+	return desc;
+}
+
 /* One metric group heading per group a metric belongs to, as perf list does. */
 static void print_metric_groups(struct cli_env *env, struct items *it, const struct list_opts *o,
 				int width)
@@ -358,15 +306,10 @@ static void print_metric_groups(struct cli_env *env, struct items *it, const str
 		printf("\nMetric Groups:\n");
 	for (size_t i = 0; i < n; i++) {
 		if (!i || strcmp(rows[i].group, rows[i - 1].group)) {
-			const char *gdesc = NULL;
-			struct pk_model m;
-			pk_catalog__model(env->cat, env->model, &m);
-			for (size_t g = 0; g < m.nr_groups; g++) {
-				struct pk_metric_group mg;
-				pk_catalog__metric_group(env->cat, env->model, g, &mg);
-				if (!strcmp(mg.name, rows[i].group))
-					gdesc = mg.desc;
-			}
+			/* described by the metric's table (sys metrics: their own), else the machine's */
+			const char *gdesc = group_desc(env, it->v[rows[i].item].model, rows[i].group);
+			if (!gdesc && env->have_model)
+				gdesc = group_desc(env, env->model, rows[i].group);
 			printf("\n%s:%s%s%s\n", rows[i].group, gdesc ? " [" : "", gdesc ? gdesc : "",
 			       gdesc ? "]" : "");
 		}
@@ -474,6 +417,36 @@ static int print_json(const struct items *it)
 	return ret;
 }
 
+/*
+ * --cpu-root: the arch whose identifier files the tree holds; without
+ * --cpuid, the machine's model comes from its first CPU, as cli_env__open
+ * takes this machine's. 0, or 1 with a message.
+ */
+static int open_cpu_root(struct cli_env *env, struct list_opts *o)
+{
+	static const char *const arches[] = { "arm64", "x86", "powerpc", "riscv", "s390" };
+	char id[128];
+	for (size_t i = 0; i < sizeof(arches) / sizeof(arches[0]) && !o->root_arch; i++)
+		if (!pk_cpuid__read(arches[i], o->cpu_root, -1, id, sizeof(id)))
+			o->root_arch = arches[i];
+	if (!o->root_arch) {
+		fprintf(stderr, "pmukit list: --cpu-root %s: no CPU identifier found there\n",
+			o->cpu_root);
+		return 1;
+	}
+	if (env->cpuid)
+		return 0;	/* it names the CPU of every PMU */
+	size_t map;
+	struct pk_map_entry e;
+	env->have_model = !pk_catalog__match_cpuid(env->cat, o->root_arch, id, &map) &&
+			  !pk_catalog__map(env->cat, map, &e);
+	if (env->have_model)
+		env->model = e.model;
+	snprintf(env->cpuid_buf, sizeof(env->cpuid_buf), "%s", id);
+	env->cpuid_used = env->cpuid_buf;
+	return 0;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -481,12 +454,18 @@ static void usage(FILE *f)
 		"List the events and metrics pmukit knows for a CPU, as perf list does.\n\n"
 		"  -j, --json            one JSON array of {kind, name, pmu, topic, desc, encoding, ...}\n"
 		"                        and {kind: \"metric\", name, expr, groups, ...}\n"
-		"  -a, --all             include deprecated events and uncore/sys events whose PMU\n"
-		"                        is not present\n"
+		"  -a, --all             include deprecated events and uncore events whose PMU is\n"
+		"                        not present\n"
 		"      --deprecated      include deprecated events\n"
 		"  -v, --long-desc       long descriptions\n"
 		"  -d, --details         show encodings and metric expressions\n"
 		CLI_ENV_HELP
+		"      --cpu-root DIR    the CPUs of the listed machine instead of\n"
+		"                        /sys/devices/system/cpu (its cpuN/regs/identification/\n"
+		"                        midr_el1, or cpuinfo/sysinfo files): each core PMU's\n"
+		"                        table comes from its CPUs' identifier, as on a\n"
+		"                        heterogeneous arm64 machine; --cpuid overrides it for\n"
+		"                        every PMU, as perf's PERF_CPUID (env PMUKIT_CPU_ROOT)\n"
 		"  -h, --help            this help\n");
 }
 
@@ -499,6 +478,7 @@ int cmd_list(int argc, char **argv)
 		{ "long-desc", no_argument, NULL, 'v' },
 		{ "details", no_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "cpu-root", required_argument, NULL, 'R' },
 		CLI_ENV_OPTIONS,
 		{ 0 },
 	};
@@ -506,6 +486,7 @@ int cmd_list(int argc, char **argv)
 	struct cli_env env;
 	int c;
 	cli_env__init(&env);
+	o.cpu_root = getenv("PMUKIT_CPU_ROOT");
 	while ((c = getopt_long(argc, argv, "javdh", opts, NULL)) != -1) {
 		if (cli_env__option(&env, c, optarg))
 			continue;
@@ -515,6 +496,7 @@ int cmd_list(int argc, char **argv)
 		case 'D': o.deprecated = true; break;
 		case 'v': o.long_desc = true; break;
 		case 'd': o.details = true; break;
+		case 'R': o.cpu_root = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 1;
 		}
@@ -525,7 +507,9 @@ int cmd_list(int argc, char **argv)
 		return 1;
 	}
 	o.filter = optind < argc ? argv[optind] : NULL;
-	if (cli_env__open(&env, "pmukit list")) {
+	if (o.cpu_root && !*o.cpu_root)
+		o.cpu_root = NULL;
+	if (cli_env__open(&env, "pmukit list") || (o.cpu_root && open_cpu_root(&env, &o))) {
 		cli_env__close(&env);
 		return 1;
 	}
@@ -536,7 +520,7 @@ int cmd_list(int argc, char **argv)
 	it.v = malloc(want * sizeof(*it.v));	/* one allocation for a whole list */
 	it.cap = it.v ? want : 0;
 	int ret = add_symbols(&it, &o) || add_sysfs(&it, &env, &o) ||
-		  add_tracepoints(&it, &env, &o) || add_table(&it, &env, &o);
+		  add_tracepoints(&it, &env, &o) || list_add_tables(&it, &env, &o);
 	if (ret)
 		fprintf(stderr, "pmukit list: out of memory\n");
 	else if (o.json)
