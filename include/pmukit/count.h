@@ -251,6 +251,12 @@ int pk_threads__from_pids(const char *pid_list, const char *procfs, pid_t **tids
  */
 int pk_threads__parse(const char *tid_list, const char *procfs, pid_t **tids, size_t *nr,
 		      struct pk_error *err);
+/*
+ * Every thread of every process under PROCFS (perf stat -a --per-thread
+ * counts each on any CPU), ascending. *tids is malloc'd. -errno with err
+ * naming PROCFS when it cannot be listed, -ENOMEM.
+ */
+int pk_threads__all(const char *procfs, pid_t **tids, size_t *nr, struct pk_error *err);
 /* PROCFS/TID/comm without its newline into buf (perf's --per-thread "COMM-TID"). 0 or -errno. */
 int pk_thread__comm(const char *procfs, pid_t tid, char *buf, size_t len);
 
