@@ -48,6 +48,8 @@ static void usage(FILE *f)
 		"  -A, --no-aggr         one line per CPU\n"
 		"      --per-core, --per-die, --per-socket\n"
 		"                        aggregate per core, die or socket (CPU topology)\n"
+		"      --per-thread      one line per thread (\"comm-tid\") with -p or -t, or\n"
+		"                        every thread of the machine with -a or alone\n"
 		"  -p, --pid PIDS        count running processes (comma list)\n"
 		"  -t, --tid TIDS        count running threads (comma list)\n"
 		"  -i, --no-inherit      do not count child tasks\n"
@@ -67,7 +69,7 @@ static void usage(FILE *f)
 enum {
 	OPT_PER_CORE = 0x200, OPT_PER_SOCKET, OPT_PER_DIE, OPT_INTERVAL_COUNT,
 	OPT_APPEND, OPT_NO_BIG_NUM, OPT_TOPDOWN, OPT_TD_LEVEL, OPT_TPEBS, OPT_NO_GROUP,
-	OPT_NO_MERGE, OPT_NO_THRESHOLD, OPT_COUNTS, OPT_METRIC_ONLY,
+	OPT_NO_MERGE, OPT_NO_THRESHOLD, OPT_COUNTS, OPT_METRIC_ONLY, OPT_PER_THREAD,
 };
 
 static int parse_number(const char *opt, const char *arg, double min, double *out)
@@ -103,6 +105,7 @@ static int parse_args(int argc, char **argv, struct stat_config *cfg, struct cli
 		{ "per-core", no_argument, NULL, OPT_PER_CORE },
 		{ "per-die", no_argument, NULL, OPT_PER_DIE },
 		{ "per-socket", no_argument, NULL, OPT_PER_SOCKET },
+		{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, 't' },
 		{ "no-inherit", no_argument, NULL, 'i' },
@@ -151,6 +154,7 @@ static int parse_args(int argc, char **argv, struct stat_config *cfg, struct cli
 		case OPT_PER_CORE: cfg->aggr = STAT_AGGR_CORE; break;
 		case OPT_PER_DIE: cfg->aggr = STAT_AGGR_DIE; break;
 		case OPT_PER_SOCKET: cfg->aggr = STAT_AGGR_SOCKET; break;
+		case OPT_PER_THREAD: cfg->aggr = STAT_AGGR_THREAD; break;
 		case 'p': cfg->pid_list = optarg; break;
 		case 't': cfg->tid_list = optarg; break;
 		case 'i': cfg->no_inherit = true; break;
@@ -184,6 +188,10 @@ static int parse_args(int argc, char **argv, struct stat_config *cfg, struct cli
 	}
 	if (optind < argc)
 		cfg->argv = argv + optind;
+	/* perf: --per-thread with no command and no target is every thread of the machine */
+	if (cfg->aggr == STAT_AGGR_THREAD && !cfg->argv && !cfg->pid_list && !cfg->tid_list &&
+	    !cfg->cpu_list && !cfg->counts_path)
+		cfg->system_wide = true;
 	return 0;
 }
 
@@ -202,8 +210,14 @@ static int check_args(const struct stat_config *cfg)
 		why = "--append needs --output";
 	else if ((cfg->pid_list || cfg->tid_list) && (cfg->system_wide || cfg->cpu_list))
 		why = "-p/-t and -a/-C cannot be used together";
-	else if (cfg->aggr != STAT_AGGR_GLOBAL && !cfg->system_wide && !cfg->cpu_list &&
-		 !cfg->counts_path)
+	else if (cfg->aggr == STAT_AGGR_THREAD && (cfg->metric_only || cfg->topdown_level))
+		why = "--metric-only is not supported with --per-thread";
+	else if (cfg->aggr == STAT_AGGR_THREAD && !cfg->pid_list && !cfg->tid_list &&
+		 !cfg->counts_path && (!cfg->system_wide || cfg->cpu_list))
+		why = "the --per-thread option is only available when monitoring via -p, -t or -a, "
+		      "or with --per-thread alone";
+	else if (cfg->aggr != STAT_AGGR_GLOBAL && cfg->aggr != STAT_AGGR_THREAD &&
+		 !cfg->system_wide && !cfg->cpu_list && !cfg->counts_path)
 		why = "-A, --per-core, --per-die and --per-socket need -a or -C";
 	else if (cfg->counts_path && (cfg->argv || cfg->system_wide || cfg->cpu_list ||
 				      cfg->pid_list || cfg->tid_list || cfg->runs > 1 ||

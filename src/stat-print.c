@@ -8,6 +8,7 @@
  */
 #include <ctype.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <linux/perf_event.h>
@@ -73,7 +74,7 @@ static void interval_header(struct stat_printer *p, size_t unit_width)
 	case STAT_AGGR_CORE: fprintf(f, " %-16scpus", "core"); break;
 	case STAT_AGGR_DIE: fprintf(f, " %-13scpus", "die"); break;
 	case STAT_AGGR_SOCKET: fprintf(f, " %-7scpus", "socket"); break;
-	case STAT_AGGR_THREAD: fprintf(f, " %16s-%-7s", "comm", "pid"); break;
+	case STAT_AGGR_THREAD: fprintf(f, " %16s-%-8s", "comm", "pid"); break;
 	case STAT_AGGR_GLOBAL: break;
 	}
 	fprintf(f, " %*s %*s events\n", COUNTS_LEN, "counts", (int)unit_width, "unit");
@@ -130,10 +131,10 @@ static void line_prefix(struct stat_printer *p, const struct stat_frame *fr, con
 	case STAT_AGGR_CPU:
 		fprintf(f, "%s%*s ", id->label, pad > 0 ? pad : 0, "");
 		break;
-	case STAT_AGGR_THREAD: {
+	case STAT_AGGR_THREAD: {	/* perf 6.1: "%16s-%-8d " */
 		const char *dash = strrchr(id->label, '-');
 		int comm = dash ? (int)(dash - id->label) : (int)len;
-		fprintf(f, "%*.*s-%-7s ", 16 > comm ? 16 : comm, comm, id->label, dash ? dash + 1 : "");
+		fprintf(f, "%*.*s-%-8s ", 16 > comm ? 16 : comm, comm, id->label, dash ? dash + 1 : "");
 		break;
 	}
 	case STAT_AGGR_CORE:
@@ -162,21 +163,31 @@ static void json_string(FILE *f, const char *s)
 
 /* ---- shadow metrics (perf's built-in ones) ---- */
 
-/* The value of the first event of KIND in this aggregation id (same PMU unless clocks). */
-static double find_kind(const struct stat_frame *fr, size_t id, const struct stat_ev *self,
-			enum stat_kind kind)
+/* The first event of KIND in this aggregation id (same PMU unless clocks) that counted, or NULL. */
+static const struct stat_cell *kind_cell(const struct stat_frame *fr, size_t id,
+					 const struct stat_ev *self, enum stat_kind kind,
+					 bool or_not_counted)
 {
 	for (size_t e = 0; e < fr->nr_ev; e++) {
 		const struct stat_ev *ev = &fr->ev[e];
 		const struct stat_cell *c = stat_frame__cell(fr, id, e);
 
-		if (ev->kind != kind || c->status != PK_COUNT_OK)
+		if (ev->kind != kind || !(c->status == PK_COUNT_OK ||
+					  (or_not_counted && c->status == PK_COUNT_NOT_COUNTED)))
 			continue;
 		if (kind != STAT_K_NSECS && self->pmu && ev->pmu && strcmp(self->pmu, ev->pmu))
 			continue;
-		return c->val;
+		return c;
 	}
-	return 0;
+	return NULL;
+}
+
+/* Its value (0 when there is none). */
+static double find_kind(const struct stat_frame *fr, size_t id, const struct stat_ev *self,
+			enum stat_kind kind)
+{
+	const struct stat_cell *c = kind_cell(fr, id, self, kind, false);
+	return c ? c->val : 0;
 }
 
 static void set_metric(struct stat_metric *m, const char *fmt, double val, const char *label)
@@ -257,10 +268,12 @@ static size_t shadow(const struct stat_printer *p, const struct stat_frame *fr, 
 		return n;
 	}
 	default: {
-		double ns = find_kind(fr, id, ev, STAT_K_NSECS);
-		if (!ns)
+		/* perf 6.1: a rate wherever a clock was read, 0 /sec when it did not run */
+		const struct stat_cell *clk = kind_cell(fr, id, ev, STAT_K_NSECS, true);
+		if (!clk)
 			return 0;
-		double rate = 1e9 * v * ev->scale / ns;
+		double ns = clk->status == PK_COUNT_OK ? clk->val : 0;
+		double rate = ns ? 1e9 * v * ev->scale / ns : 0;
 		const char *pfx = "";
 		if (rate >= 1e9) { rate /= 1e9; pfx = "G"; }
 		else if (rate >= 1e6) { rate /= 1e6; pfx = "M"; }
@@ -341,6 +354,12 @@ static void metric_newline(struct stat_printer *p, const struct stat_frame *fr, 
 	fprintf(f, "%49s", "");
 }
 
+/* -r noise as printed: perf 6.1 has none per thread (0 in CSV and JSON, nothing in text). */
+static double noise_of(const struct stat_printer *p, const struct stat_cell *c)
+{
+	return p->o.aggr == STAT_AGGR_THREAD ? 0 : c->noise;
+}
+
 /* CSV's and JSON's percentage running: perf 6.1 divides as integers. */
 static double pcnt_running(const struct stat_cell *c)
 {
@@ -368,7 +387,7 @@ static void print_value(struct stat_printer *p, const struct stat_ev *ev, const 
 		json_string(f, ev->name);
 		fprintf(f, ", ");
 		if (p->o.runs > 1)
-			fprintf(f, "\"variance\" : %.2f, ", c->noise);
+			fprintf(f, "\"variance\" : %.2f, ", noise_of(p, c));
 		fprintf(f, "\"event-runtime\" : %llu, \"pcnt-running\" : %.2f, ",
 			(unsigned long long)c->run, pcnt_running(c));
 		return;
@@ -381,7 +400,7 @@ static void print_value(struct stat_printer *p, const struct stat_ev *ev, const 
 			fprintf(f, "%s%s", bad, sep);
 		fprintf(f, "%s%s%s", unit, sep, ev->name);
 		if (p->o.runs > 1)
-			fprintf(f, "%s%.2f%%", sep, c->noise);
+			fprintf(f, "%s%.2f%%", sep, noise_of(p, c));
 		fprintf(f, "%s%llu%s%.2f", sep, (unsigned long long)c->run, sep, pcnt_running(c));
 		return;
 	}
@@ -391,7 +410,8 @@ static void print_value(struct stat_printer *p, const struct stat_ev *ev, const 
 		fprintf(f, frac ? "%'*.2f " : "%'*.0f ", COUNTS_LEN, v);
 	else
 		fprintf(f, frac ? "%*.2f " : "%*.0f ", COUNTS_LEN, v);
-	fprintf(f, "%-*s %-*s", (int)unit_width, unit, EVNAME_LEN, ev->name);
+	/* perf 6.1 pads the name of an event without a count to 25 */
+	fprintf(f, "%-*s %-*s", (int)unit_width, unit, ok ? EVNAME_LEN : 25, ev->name);
 }
 
 static void print_line(struct stat_printer *p, const struct stat_frame *fr, size_t id, size_t e,
@@ -427,12 +447,71 @@ static void print_line(struct stat_printer *p, const struct stat_frame *fr, size
 		return;
 	}
 	if (!is_csv(p)) {
-		if (p->o.runs > 1 && c->noise)
-			fprintf(f, "  ( +-%6.2f%% )", c->noise);
+		if (p->o.runs > 1 && noise_of(p, c))
+			fprintf(f, "  ( +-%6.2f%% )", noise_of(p, c));
 		if (c->run != c->ena && c->ena)
 			fprintf(f, "  (%.2f%%)", 100.0 * (double)c->run / (double)c->ena);
 	}
 	fputc('\n', f);
+}
+
+/* One thread's place in an event's rows: perf 6.1 sorts them by count, largest first. */
+struct thread_row {
+	double v;
+	size_t id;
+};
+
+static int cmp_thread_row(const void *a, const void *b)
+{
+	const struct thread_row *x = a, *y = b;
+	if (x->v != y->v)
+		return x->v < y->v ? 1 : -1;
+	return (x->id > y->id) - (x->id < y->id);	/* equal counts: thread order */
+}
+
+/*
+ * --per-thread, as perf 6.1: event by event, each event's threads by count
+ * (largest first; equal ones in thread order); a tool event (duration_time)
+ * shows the command's value on every thread; -a --per-thread (skip_zero)
+ * leaves out the threads that counted 0 for that event.
+ */
+static void thread_frame(struct stat_printer *p, const struct stat_frame *fr0, size_t unit_width)
+{
+	struct stat_frame fr = *fr0;
+	struct stat_cell *cells = NULL;
+	struct thread_row *rows = malloc((fr.nr_id ? fr.nr_id : 1) * sizeof(*rows));
+	bool tool = false;
+
+	for (size_t e = 0; e < fr.nr_ev; e++)
+		tool |= fr.ev[e].tool;
+	if (tool && (cells = malloc(fr.nr_id * fr.nr_ev * sizeof(*cells)))) {
+		memcpy(cells, fr.cell, fr.nr_id * fr.nr_ev * sizeof(*cells));
+		for (size_t id = 1; id < fr.nr_id; id++)
+			for (size_t e = 0; e < fr.nr_ev; e++)
+				if (fr.ev[e].tool)
+					cells[id * fr.nr_ev + e] = fr.cell[e];
+		fr.cell = cells;
+	}
+	for (size_t e = 0; e < fr.nr_ev; e++) {
+		size_t n = 0;
+		for (size_t id = 0; id < fr.nr_id; id++) {
+			const struct stat_cell *c = stat_frame__cell(&fr, id, e);
+			double v = c->status == PK_COUNT_OK ? c->val * fr.ev[e].scale : 0;
+			if (fr.id[id].hidden || (fr.skip_zero && v == 0))
+				continue;
+			if (!rows) {		/* no memory to sort: thread order */
+				print_line(p, &fr, id, e, unit_width);
+				continue;
+			}
+			rows[n++] = (struct thread_row){ .v = v, .id = id };
+		}
+		if (rows)
+			qsort(rows, n, sizeof(*rows), cmp_thread_row);
+		for (size_t i = 0; rows && i < n; i++)
+			print_line(p, &fr, rows[i].id, e, unit_width);
+	}
+	free(rows);
+	free(cells);
 }
 
 void stat_printer__frame(struct stat_printer *p, const struct stat_frame *fr)
@@ -448,6 +527,11 @@ void stat_printer__frame(struct stat_printer *p, const struct stat_frame *fr)
 	}
 	if (p->o.interval)
 		interval_header(p, unit_width);
+	if (p->o.aggr == STAT_AGGR_THREAD) {
+		thread_frame(p, fr, unit_width);
+		fflush(p->o.out);
+		return;
+	}
 	/* perf: per CPU (-A) event by event, each CPU; aggregated modes id by id */
 	/* a tool event has one value, with the first id (perf hides its zeros elsewhere) */
 	if (p->o.aggr == STAT_AGGR_CPU || p->o.aggr == STAT_AGGR_GLOBAL) {

@@ -2,12 +2,14 @@
 /*
  * stat-target.c — what `pmukit stat` counts and how it is aggregated: the
  * workload, the CPUs of -a/-C (with the topology for -A, --per-core,
- * --per-die, --per-socket) or the tasks of -p/-t; the counters opened on
- * them, read per slot and summed per aggregation id.
+ * --per-die, --per-socket) or the tasks of -p/-t (each a line with
+ * --per-thread, or every thread of the machine with -a --per-thread); the
+ * counters opened on them, read per slot and summed per aggregation id.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include <linux/perf_event.h>
 
@@ -25,6 +27,16 @@ static enum stat_tool tool_of(const struct pk_evsel *e)
 	if (!strncmp(e->name, "system_time", 11))
 		return STAT_TOOL_SYSTEM;
 	return STAT_TOOL_NONE;
+}
+
+/* One fd per thread and event (-a --per-thread): the soft limit on open files up to the hard one. */
+static void raise_nofile(size_t want)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= want + 64 || rl.rlim_cur >= rl.rlim_max)
+		return;
+	rl.rlim_cur = rl.rlim_max;
+	setrlimit(RLIMIT_NOFILE, &rl);
 }
 
 static int build_events(struct stat_live *st)
@@ -71,11 +83,40 @@ static enum pk_stat_aggr mode_of(enum stat_aggr a)
 	}
 }
 
-/* The aggregation ids (topology keys) and their labels. */
+/* --per-thread: an id per thread slot, labelled "comm-tid" as perf, comm read now. */
+static int build_thread_ids(struct stat_live *st)
+{
+	st->mode = PK_STAT_AGGR_THREAD;
+	st->nr_ids = st->nr_tids;
+	st->aggr = calloc(st->nr_tids + 1, sizeof(*st->aggr));
+	st->ids = calloc(st->nr_tids + 1, sizeof(*st->ids));
+	if (!st->aggr || !st->ids)
+		return -1;
+	for (size_t i = 0; i < st->nr_tids; i++) {
+		char comm[64];
+		if (pk_thread__comm(NULL, st->tids[i], comm, sizeof(comm)))
+			snprintf(comm, sizeof(comm), "?");	/* gone already */
+		st->aggr[i] = (struct pk_aggr_id){ -1, -1, -1, -1, -1, (int)i };
+		snprintf(st->ids[i].label, sizeof(st->ids[i].label), "%s-%d", comm, (int)st->tids[i]);
+		st->ids[i].cpu = -1;
+		st->ids[i].nr = 1;
+	}
+	return 0;
+}
+
+static int cmp_tid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The aggregation ids (topology keys, or threads) and their labels. */
 static int build_ids(struct stat_live *st)
 {
 	size_t nr = 0;
 
+	if (st->cfg->aggr == STAT_AGGR_THREAD && st->tids)
+		return build_thread_ids(st);
 	st->mode = st->cpus && st->topo ? mode_of(st->cfg->aggr) : PK_STAT_AGGR_GLOBAL;
 	if (st->mode == PK_STAT_AGGR_GLOBAL) {
 		st->aggr = calloc(1, sizeof(*st->aggr));
@@ -110,7 +151,13 @@ int stat_live__init(struct stat_live *st, const struct stat_config *cfg, const s
 	st->el = el;
 	if (build_events(st))
 		goto nomem;
-	if (cfg->system_wide || cfg->cpu_list) {
+	if (cfg->aggr == STAT_AGGR_THREAD && cfg->system_wide && !cfg->cpu_list) {
+		/* perf's -a --per-thread: every thread of the machine, each on any CPU */
+		if (pk_threads__all(NULL, &st->tids, &st->nr_tids, &err))
+			goto fail;
+		raise_nofile(st->nr_tids * st->nr_ev);
+		st->enable_after_open = true;
+	} else if (cfg->system_wide || cfg->cpu_list) {
 		struct pk_cpu_map *online = NULL;
 		if (pk_cpu_map__online(NULL, &online, &err))
 			goto fail;
@@ -141,6 +188,9 @@ int stat_live__init(struct stat_live *st, const struct stat_config *cfg, const s
 				pk_threads__parse(cfg->tid_list, NULL, &st->tids, &st->nr_tids, &err);
 			if (r)
 				goto fail;
+			/* perf's thread map lists them ascending: rows of equal counts in that order */
+			if (cfg->aggr == STAT_AGGR_THREAD)
+				qsort(st->tids, st->nr_tids, sizeof(*st->tids), cmp_tid);
 			st->enable_after_open = true;
 		} else {
 			st->show_rusage = true;
@@ -152,7 +202,8 @@ int stat_live__init(struct stat_live *st, const struct stat_config *cfg, const s
 	if (!st->cells)
 		goto nomem;
 	st->frame = (struct stat_frame){ .nr_ev = st->nr_ev, .nr_id = st->nr_ids, .ev = st->ev,
-					 .id = st->ids, .interval = -1 };
+					 .id = st->ids, .interval = -1,
+					 .skip_zero = st->mode == PK_STAT_AGGR_THREAD && cfg->system_wide };
 	return 0;
 nomem:
 	fprintf(stderr, "pmukit stat: out of memory\n");
@@ -215,6 +266,7 @@ int stat_live__open(struct stat_live *st, pid_t workload, struct pk_error *err)
 		.tids = st->tids,
 		.nr_tids = st->nr_tids,
 		.pmus = st->env->pmus,
+		.topo = st->topo,	/* NULL: the library reads it for per-package events */
 	};
 	if (st->tids)
 		o.pid = -1;
@@ -245,6 +297,9 @@ void stat_live__read(struct stat_live *st, bool delta)
 						       delta ? PK_COUNT_DELTA : 0, &v, &nr);
 			if (r) {	/* not on these CPUs (uncore, hybrid): perf prints nothing */
 				*c = (struct stat_cell){ .status = PK_COUNT_NOT_COUNTED };
+				/* a thread that exited before it was opened: perf drops it */
+				if (st->mode == PK_STAT_AGGR_THREAD && r == -ENOENT)
+					st->ids[id].hidden = true;
 				continue;
 			}
 			*c = (struct stat_cell){ .status = v.status, .val = v.scaled, .ena = v.enabled,

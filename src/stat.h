@@ -22,7 +22,7 @@ enum stat_aggr {
 	STAT_AGGR_CORE,		/* --per-core */
 	STAT_AGGR_DIE,		/* --per-die */
 	STAT_AGGR_SOCKET,	/* --per-socket */
-	STAT_AGGR_THREAD,	/* --per-thread */
+	STAT_AGGR_THREAD,	/* --per-thread: event by event, threads by count, descending */
 };
 
 /* The role an event plays in perf's built-in ("shadow") metrics. */
@@ -65,9 +65,10 @@ struct stat_cell {
 };
 
 struct stat_id {
-	char label[40];		/* "CPU3", "S0-D0-C1", "S0", "comm-pid"; "" for global */
+	char label[96];		/* "CPU3", "S0-D0-C1", "S0", "comm-tid"; "" for global */
 	int cpu;		/* STAT_AGGR_CPU: the CPU number; -1 otherwise */
 	int nr;			/* CPUs aggregated (perf's aggregate-number) */
+	bool hidden;		/* not printed (a --per-thread thread gone before it was counted) */
 };
 
 /*
@@ -96,6 +97,7 @@ struct stat_frame {
 	double wall_ns;			/* elapsed time the counts cover (CPUs utilized) */
 	double user_ns, sys_ns;		/* the workload's user and system time (0: unknown) */
 	unsigned long seq;		/* differs between frames: metric providers cache by it */
+	bool skip_zero;			/* -a --per-thread: rows that counted 0 are not printed (perf) */
 	stat_metrics_fn metrics;	/* may be NULL */
 	void *metrics_ctx;
 };

@@ -75,6 +75,13 @@ struct pk_count_opts {
 	size_t nr_tids;
 	/* The PMU tree the evlist was resolved against, to place events by their PMU; NULL: no placement. */
 	const struct pk_pmu_tree *pmus;
+	/*
+	 * The CPU topology of the cpus above, for per-package events
+	 * (pk_evsel.per_pkg); only read during open. NULL: the machine's
+	 * (PK_CPU_ROOT_DEFAULT), read at open when such an event is counted on
+	 * CPUs; a CPU whose socket is unknown has a package of its own.
+	 */
+	const struct pk_topology *topo;
 };
 
 enum pk_count_status {
@@ -87,6 +94,16 @@ enum pk_count_status {
  * One value. Of one fd: as read. Of several (CPUs, threads), as perf stat
  * aggregates: raw, enabled and running summed, scaled the sum of each fd's
  * scaled value, percent from the summed times.
+ *
+ * Per-package events (pk_evsel.per_pkg: RAPL energy, uncore counters read the
+ * same from every CPU of a package) are counted once per package, as perf's
+ * check_per_pkg: in any sum over several CPUs, of the fds that have run
+ * (cumulative enabled and running both > 0), only the first of each
+ * (socket, die), in (thread slot, CPU slot) order over all the event's fds,
+ * adds its value; the others add nothing (they still count in *nr). So a
+ * per-core aggregate whose CPUs all come after another of their package is
+ * <not counted>. One CPU's value (a single CPU slot, PK_STAT_AGGR_CPU) is
+ * that CPU's reading as is.
  */
 struct pk_count_value {
 	enum pk_count_status status;
@@ -234,6 +251,12 @@ int pk_threads__from_pids(const char *pid_list, const char *procfs, pid_t **tids
  */
 int pk_threads__parse(const char *tid_list, const char *procfs, pid_t **tids, size_t *nr,
 		      struct pk_error *err);
+/*
+ * Every thread of every process under PROCFS (perf stat -a --per-thread
+ * counts each on any CPU), ascending. *tids is malloc'd. -errno with err
+ * naming PROCFS when it cannot be listed, -ENOMEM.
+ */
+int pk_threads__all(const char *procfs, pid_t **tids, size_t *nr, struct pk_error *err);
 /* PROCFS/TID/comm without its newline into buf (perf's --per-thread "COMM-TID"). 0 or -errno. */
 int pk_thread__comm(const char *procfs, pid_t tid, char *buf, size_t len);
 

@@ -58,6 +58,12 @@ struct pk_evsel {
 	const char *metric_id;	/* metric-id= term */
 	uint64_t acr_mask;	/* Intel ACR: events whose overflow reloads this one (bit per group slot) */
 	bool tpebs;		/* :R, retire latency wanted */
+	/*
+	 * Counted once per package: an alias with NAME.per-pkg = 1 in sysfs or
+	 * PerPkg "1" in the table (the table's word wins, as perf merges them).
+	 * pk_counter sums such an event over CPUs taking one CPU per (socket, die).
+	 */
+	bool per_pkg;
 	unsigned spec_off, spec_len;	/* where in the spec it was written */
 };
 

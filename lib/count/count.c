@@ -4,7 +4,8 @@
  * slot and thread slot (group members through their leader's fd on the same
  * CPU/thread, in evlist order), events placed on CPUs by their PMU, enable/
  * disable through the group leaders, reads with the attr's read_format
- * keeping the previous reading for interval deltas. Values: value.c.
+ * keeping the previous reading for interval deltas, the package of each CPU
+ * slot when a per-package event is counted on CPUs. Values: value.c.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -63,6 +64,7 @@ void pk_counter__close(struct pk_counter *c)
 	free(c->cpu);
 	pk_cpu_map__free(c->cpus);
 	free(c->tid);
+	free(c->pkg);
 	free(c->buf);
 	free(c->vals);
 	free(c);
@@ -116,6 +118,39 @@ static int place(struct pk_counter *c, const struct pk_evlist *el, const struct 
 	for (size_t s = 0; s < c->nr_cpus; s++)
 		c->cpu[s] = pk_cpu_map__cpu(all, s);
 	return 0;
+}
+
+int cnt_set_packages(struct pk_counter *c, const struct pk_topology *t)
+{
+	free(c->pkg);
+	c->pkg = malloc((c->nr_cpus ? c->nr_cpus : 1) * sizeof(*c->pkg));
+	if (!c->pkg)
+		return -ENOMEM;
+	for (size_t s = 0; s < c->nr_cpus; s++) {
+		struct pk_cpu_topo ct;
+		c->pkg[s] = -1;
+		if (c->cpu[s] >= 0 && t && !pk_topology__cpu(t, c->cpu[s], &ct) && ct.socket >= 0 &&
+		    ct.die >= 0)
+			c->pkg[s] = (long long)((uint64_t)(unsigned)ct.die << 32 | (unsigned)ct.socket);
+	}
+	return 0;
+}
+
+/* Per-package events counted on CPUs: every CPU slot's package, from topo or this machine's. */
+static int set_packages(struct pk_counter *c, const struct pk_topology *topo)
+{
+	bool any = false;
+	for (size_t i = 0; i < c->nr; i++)
+		any |= c->ev[i].per_pkg;
+	if (!any || !c->cpus)
+		return 0;
+	if (topo)
+		return cnt_set_packages(c, topo);
+	struct pk_topology *own = NULL;
+	pk_topology__read(NULL, &own, NULL);	/* unreadable: every CPU a package of its own */
+	int r = cnt_set_packages(c, own);
+	pk_topology__free(own);
+	return r;
 }
 
 /* Is event i opened on CPU slot s? */
@@ -207,6 +242,7 @@ int pk_counter__open(struct pk_counter **out, const struct pk_evlist *el,
 	const pid_t *tids = OPT(opts, tids, NULL);
 	size_t nr_tids = tids ? OPT(opts, nr_tids, 0) : 0;
 	const struct pk_pmu_tree *pmus = OPT(opts, pmus, NULL);
+	const struct pk_topology *topo = OPT(opts, topo, NULL);
 	struct pk_counter *c = calloc(1, sizeof(*c));
 	size_t nr = pk_evlist__nr(el);
 	bool *gone = NULL;
@@ -224,6 +260,7 @@ int pk_counter__open(struct pk_counter **out, const struct pk_evlist *el,
 		ev->leader = e->leader < i ? e->leader : i;	/* leaders come first */
 		ev->read_format = e->attr.read_format;
 		ev->supported = true;
+		ev->per_pkg = e->per_pkg;
 		if (e->nr_members > c->max_group)
 			c->max_group = e->nr_members;
 	}
@@ -245,6 +282,8 @@ int pk_counter__open(struct pk_counter **out, const struct pk_evlist *el,
 			goto oom;
 		c->cpu[0] = cpu;
 	}
+	if ((ret = set_packages(c, topo)))
+		goto oom;
 	for (size_t i = 0; i < nr; i++) {
 		struct cnt_ev *ev = &c->ev[i];
 		if (!(ev->fds = malloc((nr_fds(c) ? nr_fds(c) : 1) * sizeof(*ev->fds))))

@@ -23,6 +23,7 @@ struct cnt_ev {
 	size_t leader;			/* evlist index of its leader */
 	uint64_t read_format;
 	bool supported;
+	bool per_pkg;			/* pk_evsel.per_pkg: summed over CPUs once per package */
 	int open_errno;			/* not supported: the errno */
 	struct pk_cpu_map *cpus;	/* placement when counting on CPUs, else NULL */
 	struct cnt_fd *fds;		/* [cpu_slot * nr_threads + thread_slot] */
@@ -36,6 +37,8 @@ struct pk_counter {
 	struct pk_cpu_map *cpus;	/* the slots as a map; NULL per task */
 	size_t nr_threads;
 	pid_t *tid;			/* thread of each slot */
+	long long *pkg;			/* per CPU slot: its package key, (die << 32) | socket, -1
+					   unknown; NULL when no per-package event is counted on CPUs */
 	uint64_t *buf;			/* read buffer, big enough for the largest group */
 	size_t buf_words;
 	struct pk_count_value *vals;	/* decoded group, max_group entries */
@@ -47,6 +50,12 @@ static inline struct cnt_fd *cnt_fd(const struct pk_counter *c, size_t ev, size_
 {
 	return &c->ev[ev].fds[cpu_slot * c->nr_threads + thread_slot];
 }
+
+/*
+ * The package key of every CPU slot from t (c->pkg, allocated here): what the
+ * per-package rule needs. 0 or -ENOMEM.
+ */
+int cnt_set_packages(struct pk_counter *c, const struct pk_topology *t);
 
 /* pk_cpu_map__parse with file (or NULL) named in err. */
 int pk_cpu_map_parse_in(const char *s, const char *file, struct pk_cpu_map **out,

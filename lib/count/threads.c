@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * threads.c — the threads -p/-t attach to: PID lists expanded through
- * PROCFS/PID/task, TID lists checked against PROCFS, and a thread's comm for
- * --per-thread labels. The procfs root is a parameter so tests can use a fake.
+ * PROCFS/PID/task, TID lists checked against PROCFS, every thread of the
+ * machine (-a --per-thread), and a thread's comm for --per-thread labels.
+ * The procfs root is a parameter so tests can use a fake.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -167,6 +168,50 @@ int pk_threads__parse(const char *tid_list, const char *procfs, pid_t **tids, si
 	l.v = NULL;
 out:
 	free(l.v);
+	return ret;
+}
+
+int pk_threads__all(const char *procfs, pid_t **tids, size_t *nr, struct pk_error *err)
+{
+	struct ids pids = { 0 }, out = { 0 };
+	int ret = 0;
+
+	*tids = NULL;
+	*nr = 0;
+	if (!procfs)
+		procfs = PROCFS_DEFAULT;
+	DIR *d = opendir(procfs);
+	if (!d) {
+		int e = errno;
+		return pk_error__set(err, -e, procfs, 0, 0, "%s", strerror(e));
+	}
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		char *end;
+		long v = strtol(de->d_name, &end, 10);
+		if (!isdigit((unsigned char)de->d_name[0]) || *end || v <= 0 || v > 2147483647L)
+			continue;
+		if (push(&pids, (pid_t)v, false)) {
+			ret = pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
+			break;
+		}
+	}
+	closedir(d);
+	for (size_t i = 0; !ret && i < pids.nr; i++) {
+		struct pk_error e2 = { 0 };
+		int r = tasks_of(procfs, pids.v[i], &out, &e2);
+		if (r == -ENOMEM)
+			ret = pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
+		/* a process gone since the listing (or a zombie): nothing to count */
+	}
+	if (!ret) {
+		qsort(out.v, out.nr, sizeof(pid_t), cmp_pid);
+		*tids = out.v;
+		*nr = out.nr;
+		out.v = NULL;
+	}
+	free(pids.v);
+	free(out.v);
 	return ret;
 }
 

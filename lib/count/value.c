@@ -3,9 +3,11 @@
  * value.c — counter values as perf stat computes them: read(2) buffers
  * decoded per read_format, multiplexing scaled, <not counted> marked, interval
  * deltas from cumulative readings, and sums over CPUs/threads (each fd scaled
- * first, then summed; perf's "failed" rule for per-CPU aggregates).
+ * first, then summed; perf's "failed" rule for per-CPU aggregates; per-package
+ * events taken once per package).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <pmukit/count.h>
@@ -143,6 +145,53 @@ static bool selected(const struct pk_counter *c, const struct cpu_sel *sel, size
 }
 
 /*
+ * A per-package event summed over several CPUs (see pk_count_value): which of
+ * its fds add their value, keep[cpu_slot * nr_threads + thread_slot]. The
+ * fds that have run, in (thread, CPU) order, each the first of its package;
+ * the choice follows the cumulative readings, so intervals keep it. *keep
+ * NULL: every fd adds (not per-package, or no packages known). 0 or -ENOMEM.
+ */
+static int pkg_keep(const struct pk_counter *c, size_t idx, bool **keep)
+{
+	const struct cnt_ev *ev = &c->ev[idx];
+	size_t n = c->nr_cpus * c->nr_threads, nseen = 0;
+
+	*keep = NULL;
+	if (!ev->per_pkg || !c->pkg || !n)
+		return 0;
+	bool *k = calloc(n, sizeof(*k));
+	long long *seen = malloc(c->nr_cpus * sizeof(*seen));
+	if (!k || !seen) {
+		free(k);
+		free(seen);
+		return -ENOMEM;
+	}
+	bool times = has_times(ev->read_format);
+	for (size_t t = 0; t < c->nr_threads; t++)
+		for (size_t s = 0; s < c->nr_cpus; s++) {
+			const struct cnt_fd *f = cnt_fd(c, idx, s, t);
+			long long p = c->pkg[s];
+			size_t j = 0;
+			if (f->fd < 0 || (times && (!f->cur[1] || !f->cur[2])))
+				continue;	/* did not run: not the package's reading */
+			if (p < 0) {		/* unknown package: a package of its own */
+				k[s * c->nr_threads + t] = true;
+				continue;
+			}
+			while (j < nseen && seen[j] != p)
+				j++;
+			if (j < nseen)
+				continue;
+			if (nseen < c->nr_cpus)
+				seen[nseen++] = p;
+			k[s * c->nr_threads + t] = true;
+		}
+	free(seen);
+	*keep = k;
+	return 0;
+}
+
+/*
  * Sum event idx over the selected CPU slots and thread slot ts (PK_COUNT_ALL:
  * all). strict: perf's failed rule (any fd that did not run makes the whole
  * value not counted).
@@ -152,7 +201,7 @@ static int sum(const struct pk_counter *c, size_t idx, const struct cpu_sel *sel
 {
 	const struct cnt_ev *ev = &c->ev[idx];
 	uint64_t rf = ev->read_format;
-	bool failed = false;
+	bool failed = false, *keep = NULL;
 	unsigned nr = 0;
 	double scaled = 0;
 
@@ -162,6 +211,10 @@ static int sum(const struct pk_counter *c, size_t idx, const struct cpu_sel *sel
 		unsupported(ev, v);
 		return 0;
 	}
+	/* one CPU's value is its own reading; sums over CPUs take one per package */
+	if (sel->slot == PK_COUNT_ALL && !(sel->id && sel->mode == PK_STAT_AGGR_CPU) &&
+	    pkg_keep(c, idx, &keep))
+		return -ENOMEM;
 	memset(v, 0, sizeof(*v));
 	for (size_t s = 0; s < c->nr_cpus; s++) {
 		if (!selected(c, sel, s))
@@ -172,6 +225,10 @@ static int sum(const struct pk_counter *c, size_t idx, const struct cpu_sel *sel
 			const struct cnt_fd *f = cnt_fd(c, idx, s, t);
 			if (f->fd < 0)
 				continue;
+			if (keep && !keep[s * c->nr_threads + t]) {
+				nr++;	/* another CPU read this package */
+				continue;
+			}
 			struct pk_count_value one = { 0 };
 			one.raw = f->cur[0];
 			one.enabled = f->cur[1];
@@ -192,6 +249,7 @@ static int sum(const struct pk_counter *c, size_t idx, const struct cpu_sel *sel
 			nr++;
 		}
 	}
+	free(keep);
 	if (!nr)
 		return -ENOENT;
 	if (nr_out)

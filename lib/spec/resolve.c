@@ -149,18 +149,33 @@ static const struct pk_alias_range *table_range(struct rctx *rc, const char *nam
 	return table_range_h(rc, name, pk_hash__casefold(name));
 }
 
-/* pk_alias__find's answer for name on pmu, the part the encoder uses; 0 or -ENOENT. */
+/*
+ * pk_alias__find's answer for name on pmu, the part the encoder uses; 0 or
+ * -ENOENT. parts_out (may be NULL) gets what it was merged from.
+ */
 static int alias_find(struct rctx *rc, const struct pk_pmu *pmu, const char *name,
-		      struct pk_alias_brief *out)
+		      struct pk_alias_brief *out, struct pk_alias_parts *parts_out)
 {
-	struct pk_alias_parts parts;
+	struct pk_alias_parts parts, *p = parts_out ? parts_out : &parts;
 	if (rc->amemo_name && (rc->amemo_name == name || !strcmp(rc->amemo_name, name)))
 		for (size_t i = 0; i < rc->nr_amemo; i++)
-			if (rc->amemo[i].pmu == pmu)
-				return pk_alias__brief(rc->opts->cat, &rc->amemo[i].parts, out);
+			if (rc->amemo[i].pmu == pmu) {
+				*p = rc->amemo[i].parts;
+				return pk_alias__brief(rc->opts->cat, p, out);
+			}
 	pk_alias__find_parts(pmu, rc->opts->cat, rc->opts->cat ? rc->opts->model : PK_NO_MODEL,
-			     name, table_range(rc, name), &parts);
-	return pk_alias__brief(rc->opts->cat, &parts, out);
+			     name, table_range(rc, name), p);
+	return pk_alias__brief(rc->opts->cat, p, out);
+}
+
+/* The alias's per-package flag: the table event's PerPkg when it has one, else sysfs's .per-pkg. */
+static bool alias_per_pkg(struct rctx *rc, const struct pk_alias_parts *parts)
+{
+	struct pk_event e;
+	if (parts->table && rc->opts->cat &&
+	    !pk_catalog__event_brief(rc->opts->cat, parts->model, parts->idx, &e))
+		return e.perpkg;
+	return parts->sysfs && parts->sysfs->per_pkg;
 }
 
 /* --- events without a PMU --------------------------------------------------------------- */
@@ -318,6 +333,7 @@ static int expand_aliases(struct rctx *rc, const struct pk_pmu *pmu, const struc
 		const struct spec_term *t = in->v[i].t;
 		const char *name = NULL;
 		struct pk_alias_brief a;
+		struct pk_alias_parts parts;
 		if (!fixed_term(t)) {
 			if ((t->kind == SPEC_TERM_FLAG || (t->kind == SPEC_TERM_NUM && t->num == 1)) &&
 			    !pk_pmu__find_format(pmu, t->name))
@@ -327,7 +343,7 @@ static int expand_aliases(struct rctx *rc, const struct pk_pmu *pmu, const struc
 		}
 		struct spec_term *at = NULL;
 		size_t na = 0;
-		if (name && !alias_find(rc, pmu, name, &a)) {
+		if (name && !alias_find(rc, pmu, name, &a, &parts)) {
 			const char *enc = a.encoding ? a.encoding : "";
 			if (rc->emem_enc == enc && rc->emem_pos.off == t->pos.off &&
 			    rc->emem_pos.len == t->pos.len) {
@@ -346,6 +362,7 @@ static int expand_aliases(struct rctx *rc, const struct pk_pmu *pmu, const struc
 				ev->pub.table_event = a.name;
 				ev->pub.table_desc = a.desc;
 			}
+			ev->pub.per_pkg |= alias_per_pkg(rc, &parts);	/* any of its aliases, as perf */
 		} else {
 			at = (struct spec_term *)t;
 			na = 1;
@@ -498,7 +515,7 @@ static struct xlist user_terms(struct rctx *rc, const struct spec_event *e, cons
 static bool pmu_has_alias(struct rctx *rc, const struct pk_pmu *pmu, const char *name)
 {
 	struct pk_alias_brief a;
-	return !alias_find(rc, pmu, name, &a);
+	return !alias_find(rc, pmu, name, &a, NULL);
 }
 
 /* Run add over several PMUs; perf keeps those that work, fails when none does. */

@@ -4,8 +4,9 @@
  * issue 4's stat -a, -C, -A, -p, -t): which CPUs an event goes to on the
  * fixture PMU trees, then real system-wide cpu-clock per CPU, a -C map, -p
  * and -t on a spinning two-thread child (this binary re-executed with
- * --spin N), enable/disable, thread lists, missing threads and the
- * permission message of an unprivileged user.
+ * --spin N), enable/disable, thread lists, missing threads, every thread
+ * of a fake procfs (-a --per-thread) and the permission message of an
+ * unprivileged user.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -495,6 +496,22 @@ static void test_thread_lists(void **state)
 	assert_int_equal(pk_threads__parse("45,46", dir, &tids, &nr, &err), -ESRCH);
 	assert_string_equal(err.msg, "no such thread 46");
 
+	/* -a --per-thread: every thread of every process, ascending; a zombie has none */
+	mkfile(dir, "7/task/7", NULL);
+	mkfile(dir, "7/task/50", NULL);
+	mkfile(dir, "self/task/1", NULL);	/* not a process number: skipped */
+	mkfile(dir, "sys/x", NULL);
+	assert_int_equal(pk_threads__all(dir, &tids, &nr, &err), 0);
+	assert_int_equal(nr, 5);
+	const pid_t all[] = { 7, 42, 43, 45, 50 };
+	for (size_t i = 0; i < 5; i++)
+		assert_int_equal(tids[i], all[i]);
+	free(tids);
+	char none[1100];
+	snprintf(none, sizeof(none), "%s/none", dir);
+	assert_int_equal(pk_threads__all(none, &tids, &nr, &err), -ENOENT);
+	assert_null(tids);
+
 	char comm[32];
 	assert_int_equal(pk_thread__comm(dir, 45, comm, sizeof(comm)), 0);
 	assert_string_equal(comm, "spin-worker");
@@ -507,6 +524,12 @@ static void test_thread_lists(void **state)
 	assert_true(nr >= 1 && tids[0] == getpid());
 	free(tids);
 	assert_int_equal(pk_threads__parse(self, NULL, &tids, &nr, &err), 0);
+	free(tids);
+	assert_int_equal(pk_threads__all(NULL, &tids, &nr, &err), 0);
+	bool found = false;
+	for (size_t i = 0; i < nr; i++)
+		found |= tids[i] == getpid();
+	assert_true(found && nr >= 2);
 	free(tids);
 
 	char cmd[64];
