@@ -30,7 +30,7 @@
 #include <pmukit/count.h>
 #include <pmukit/spec.h>
 
-#include "count/count_int.h"	/* synthetic counters for the aggregation rules */
+#include "support/count_fixtures.h"	/* synthetic counters, the main */
 
 #define RF_TIMES (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 
@@ -232,48 +232,6 @@ static void test_delta(void **state)
 	assert_int_equal(d.open_errno, ENOENT);
 }
 
-/* A counter of one event on the given CPUs, one thread, fds faked (never closed): see fake_free. */
-static struct pk_counter *fake_counter(const int *cpus, size_t n, uint64_t rf)
-{
-	struct pk_counter *c = calloc(1, sizeof(*c));
-	assert_non_null(c);
-	c->nr = 1;
-	c->ev = calloc(1, sizeof(*c->ev));
-	c->nr_cpus = n;
-	c->cpu = calloc(n, sizeof(int));
-	memcpy(c->cpu, cpus, n * sizeof(int));
-	assert_int_equal(pk_cpu_map__new(cpus, n, &c->cpus), 0);
-	c->nr_threads = 1;
-	c->tid = calloc(1, sizeof(pid_t));
-	c->tid[0] = -1;
-	c->ev[0].supported = true;
-	c->ev[0].read_format = rf;
-	c->ev[0].fds = calloc(n, sizeof(struct cnt_fd));
-	for (size_t s = 0; s < n; s++)
-		c->ev[0].fds[s].fd = 1000 + (int)s;	/* "opened" */
-	return c;
-}
-
-/* One reading of CPU slot s: value, enabled, running (the previous reading kept, as a read does). */
-static void fake_read(struct pk_counter *c, size_t s, uint64_t v, uint64_t e, uint64_t r)
-{
-	struct cnt_fd *f = &c->ev[0].fds[s];
-	memcpy(f->prev, f->cur, sizeof(f->cur));
-	f->cur[0] = v;
-	f->cur[1] = e;
-	f->cur[2] = r;
-}
-
-static void fake_free(struct pk_counter *c)
-{
-	free(c->ev[0].fds);
-	free(c->ev);
-	free(c->cpu);
-	free(c->tid);
-	pk_cpu_map__free(c->cpus);
-	free(c);
-}
-
 static struct pk_topology *topo_fixture(const char *name)
 {
 	char root[1024];
@@ -404,14 +362,6 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_delta),
 		cmocka_unit_test(test_aggregate_rules),
 	};
-	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .size = sizeof(a),
-				     .config = PERF_COUNT_SW_TASK_CLOCK, .disabled = 1 };
-	int fd = (int)syscall(__NR_perf_event_open, &a, 0, -1, -1, 0);
-	if (fd < 0) {
-		printf("# perf_event_open unavailable here: %zu tests need it, not run\n",
-		       sizeof(tests) / sizeof(tests[0]) - sizeof(always) / sizeof(always[0]));
-		return cmocka_run_group_tests_name("count", always, NULL, NULL);
-	}
-	close(fd);
-	return cmocka_run_group_tests_name("count", tests, NULL, NULL);
+	return run_counting_tests("count", always, sizeof(always) / sizeof(always[0]), tests,
+				  sizeof(tests) / sizeof(tests[0]));
 }

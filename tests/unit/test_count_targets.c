@@ -32,6 +32,8 @@
 #include <pmukit/count.h>
 #include <pmukit/spec.h>
 
+#include "support/count_fixtures.h"	/* the main */
+
 
 #define RF_TIMES (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 
@@ -635,14 +637,6 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_attach),
 		cmocka_unit_test(test_permission),
 	};
-	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .size = sizeof(a),
-				     .config = PERF_COUNT_SW_TASK_CLOCK, .disabled = 1 };
-	int fd = (int)syscall(__NR_perf_event_open, &a, 0, -1, -1, 0);
-	if (fd < 0) {
-		printf("# perf_event_open unavailable here: %zu tests need it, not run\n",
-		       sizeof(tests) / sizeof(tests[0]) - sizeof(always) / sizeof(always[0]));
-		return cmocka_run_group_tests_name("count_targets", always, NULL, NULL);
-	}
-	close(fd);
-	return cmocka_run_group_tests_name("count_targets", tests, NULL, NULL);
+	return run_counting_tests("count_targets", always, sizeof(always) / sizeof(always[0]),
+				  tests, sizeof(tests) / sizeof(tests[0]));
 }

@@ -29,7 +29,7 @@
 #include <pmukit/events.h>
 #include <pmukit/spec.h>
 
-#include "count/count_int.h"	/* synthetic counters */
+#include "support/count_fixtures.h"	/* synthetic counters */
 
 #define RF_TIMES (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 
@@ -179,49 +179,14 @@ static struct pk_topology *topo_fixture(const char *name)
 	return t;
 }
 
-/* One event on the given CPUs, one thread, fds faked (never closed): see fake_free. */
-static struct pk_counter *fake_counter(const int *cpus, size_t n, bool per_pkg,
-				       const struct pk_topology *t)
+/* One per-package (or plain) event on the given CPUs, packages from t. */
+static struct pk_counter *pkg_counter(const int *cpus, size_t n, bool per_pkg,
+				      const struct pk_topology *t)
 {
-	struct pk_counter *c = calloc(1, sizeof(*c));
-	assert_non_null(c);
-	c->nr = 1;
-	c->ev = calloc(1, sizeof(*c->ev));
-	c->nr_cpus = n;
-	c->cpu = calloc(n, sizeof(int));
-	memcpy(c->cpu, cpus, n * sizeof(int));
-	assert_int_equal(pk_cpu_map__new(cpus, n, &c->cpus), 0);
-	c->nr_threads = 1;
-	c->tid = calloc(1, sizeof(pid_t));
-	c->tid[0] = -1;
-	c->ev[0].supported = true;
+	struct pk_counter *c = fake_counter(cpus, n, RF_TIMES);
 	c->ev[0].per_pkg = per_pkg;
-	c->ev[0].read_format = RF_TIMES;
-	c->ev[0].fds = calloc(n, sizeof(struct cnt_fd));
-	for (size_t s = 0; s < n; s++)
-		c->ev[0].fds[s].fd = 1000 + (int)s;	/* "opened" */
 	assert_int_equal(cnt_set_packages(c, t), 0);
 	return c;
-}
-
-static void fake_read(struct pk_counter *c, size_t s, uint64_t v, uint64_t e, uint64_t r)
-{
-	struct cnt_fd *f = &c->ev[0].fds[s];
-	memcpy(f->prev, f->cur, sizeof(f->cur));
-	f->cur[0] = v;
-	f->cur[1] = e;
-	f->cur[2] = r;
-}
-
-static void fake_free(struct pk_counter *c)
-{
-	free(c->ev[0].fds);
-	free(c->ev);
-	free(c->cpu);
-	free(c->tid);
-	free(c->pkg);
-	pk_cpu_map__free(c->cpus);
-	free(c);
 }
 
 static double aggr(struct pk_counter *c, const struct pk_topology *t, enum pk_stat_aggr mode,
@@ -244,8 +209,8 @@ static void test_rule(void **state)
 	(void)state;
 	struct pk_topology *t = topo_fixture("2s2c2t");
 	const int cpus[] = { 0, 1, 2, 4, 5 };
-	struct pk_counter *pp = fake_counter(cpus, 5, true, t);
-	struct pk_counter *plain = fake_counter(cpus, 5, false, t);
+	struct pk_counter *pp = pkg_counter(cpus, 5, true, t);
+	struct pk_counter *plain = pkg_counter(cpus, 5, false, t);
 	const uint64_t val[] = { 100, 101, 70, 104, 105 };
 	struct pk_count_value v;
 	enum pk_count_status st;
@@ -299,7 +264,7 @@ static void test_first_that_ran(void **state)
 {
 	(void)state;
 	struct pk_topology *t = topo_fixture("2s2c2t");
-	struct pk_counter *c = fake_counter((const int[]){ 0, 1, 4 }, 3, true, t);
+	struct pk_counter *c = pkg_counter((const int[]){ 0, 1, 4 }, 3, true, t);
 	struct pk_count_value v;
 
 	fake_read(c, 0, 0, 1000, 0);		/* never ran */
@@ -317,7 +282,7 @@ static void test_first_that_ran(void **state)
 	fake_free(c);
 
 	/* packages unknown (no topology): every CPU adds, nothing is dropped */
-	c = fake_counter((const int[]){ 0, 1 }, 2, true, NULL);
+	c = pkg_counter((const int[]){ 0, 1 }, 2, true, NULL);
 	fake_read(c, 0, 10, 100, 100);
 	fake_read(c, 1, 20, 100, 100);
 	assert_int_equal(pk_counter__value(c, 0, &v), 0);
@@ -333,7 +298,7 @@ static void test_first_that_ran(void **state)
 		if (!pk_topology__cpu(d2, cpu, &b) && b.socket == a.socket && b.die != a.die)
 			other = cpu;
 	assert_true(other > 0);
-	c = fake_counter((const int[]){ 0, other }, 2, true, d2);
+	c = pkg_counter((const int[]){ 0, other }, 2, true, d2);
 	fake_read(c, 0, 10, 100, 100);
 	fake_read(c, 1, 20, 100, 100);
 	assert_int_equal(pk_counter__value(c, 0, &v), 0);
