@@ -232,16 +232,6 @@ static void test_delta(void **state)
 	assert_int_equal(d.open_errno, ENOENT);
 }
 
-static struct pk_topology *topo_fixture(const char *name)
-{
-	char root[1024];
-	const char *src = getenv("PMUKIT_SRC");
-	struct pk_topology *t = NULL;
-	snprintf(root, sizeof(root), "%s/tests/fixtures/topology/%s", src && *src ? src : ".", name);
-	assert_int_equal(pk_topology__read(root, &t, NULL), 0);
-	return t;
-}
-
 static void test_aggregate_rules(void **state)
 {
 	(void)state;

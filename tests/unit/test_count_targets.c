@@ -39,16 +39,6 @@
 
 /* --- issue 4: which CPUs an event goes to, on the fixture PMU trees ---------------------------- */
 
-static struct pk_pmu_tree *pmu_fixture(const char *name)
-{
-	char root[1024];
-	const char *src = getenv("PMUKIT_SRC");
-	struct pk_pmu_tree *t = NULL;
-	snprintf(root, sizeof(root), "%s/tests/fixtures/sysfs/%s", src && *src ? src : ".", name);
-	assert_int_equal(pk_pmu_tree__open(root, &t, NULL), 0);
-	return t;
-}
-
 static void expect_placement(const struct pk_pmu_tree *tree, const char *pmu, const char *map_list,
 			     bool cpu_list, const char *want)
 {

@@ -83,20 +83,11 @@ static bool per_pkg_of(const char *spec, const struct pk_pmu_tree *tree, struct 
 	return pp;
 }
 
-static struct pk_pmu_tree *fixture_tree(const char *name)
-{
-	char root[1024];
-	struct pk_pmu_tree *t = NULL;
-	snprintf(root, sizeof(root), "%s/tests/fixtures/sysfs/%s", src_dir(), name);
-	assert_int_equal(pk_pmu_tree__open(root, &t, NULL), 0);
-	return t;
-}
-
 /* NAME.per-pkg in sysfs: 1 sets the flag, 0 or no file does not; symbolic events never. */
 static void test_flag_sysfs(void **state)
 {
 	(void)state;
-	struct pk_pmu_tree *t = fixture_tree("perpkg");
+	struct pk_pmu_tree *t = pmu_fixture("perpkg");
 
 	assert_true(per_pkg_of("pkgsw/cpuclk/", t, NULL, 0));
 	assert_true(per_pkg_of("cpuclk", t, NULL, 0));		/* bare alias name */
@@ -107,7 +98,7 @@ static void test_flag_sysfs(void **state)
 	assert_false(per_pkg_of("pkgsw/event=0/", t, NULL, 0));	/* no alias: no flag */
 	assert_false(per_pkg_of("cpu-clock", t, NULL, 0));
 	/* the real-machine-like fixture: RAPL's energy-pkg has no .per-pkg file there */
-	struct pk_pmu_tree *skl = fixture_tree("x86-skl");
+	struct pk_pmu_tree *skl = pmu_fixture("x86-skl");
 	assert_false(per_pkg_of("power/energy-pkg/", skl, NULL, 0));
 	pk_pmu_tree__close(skl);
 	pk_pmu_tree__close(t);
@@ -128,7 +119,7 @@ static void test_flag_table(void **state)
 	assert_int_equal(pk_catalog__find_model(cat, "alpha", &model), 0);
 
 	/* uncore events of the fixture table (alpha/uncore-memory.json) on x86-skl's uncore_imc_0 */
-	struct pk_pmu_tree *skl = fixture_tree("x86-skl");
+	struct pk_pmu_tree *skl = pmu_fixture("x86-skl");
 	assert_true(per_pkg_of("UNC_M_CLOCKTICKS", skl, cat, model));
 	assert_true(per_pkg_of("uncore_imc/UNC_M_CAS_COUNT.RD/", skl, cat, model));
 	assert_false(per_pkg_of("INST_RETIRED.ANY", skl, cat, model));	/* a core event */
@@ -169,15 +160,6 @@ static void test_flag_table(void **state)
 }
 
 /* ---- the counting rule on synthetic readings ---- */
-
-static struct pk_topology *topo_fixture(const char *name)
-{
-	char root[1024];
-	struct pk_topology *t = NULL;
-	snprintf(root, sizeof(root), "%s/tests/fixtures/topology/%s", src_dir(), name);
-	assert_int_equal(pk_topology__read(root, &t, NULL), 0);
-	return t;
-}
 
 /* One per-package (or plain) event on the given CPUs, packages from t. */
 static struct pk_counter *pkg_counter(const int *cpus, size_t n, bool per_pkg,
@@ -325,7 +307,7 @@ static void sleep_ms(long ms)
 static void test_live(void **state)
 {
 	(void)state;
-	struct pk_pmu_tree *tree = fixture_tree("perpkg");
+	struct pk_pmu_tree *tree = pmu_fixture("perpkg");
 	struct pk_evlist *el = resolve("pkgsw/cpuclk/,pkgsw/cpuclk_all/", tree, NULL, 0, true);
 	struct pk_cpu_map *cpus = NULL;
 	struct pk_topology *one = topo_fixture("1s4c-nosmt");	/* CPUs 0-3, one socket */

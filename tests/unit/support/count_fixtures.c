@@ -13,6 +13,30 @@
 
 #include <linux/perf_event.h>
 
+static const char *src_dir(void)
+{
+	const char *s = getenv("PMUKIT_SRC");
+	return s && *s ? s : ".";
+}
+
+struct pk_pmu_tree *pmu_fixture(const char *name)
+{
+	char root[1024];
+	struct pk_pmu_tree *t = NULL;
+	snprintf(root, sizeof(root), "%s/tests/fixtures/sysfs/%s", src_dir(), name);
+	assert_int_equal(pk_pmu_tree__open(root, &t, NULL), 0);
+	return t;
+}
+
+struct pk_topology *topo_fixture(const char *name)
+{
+	char root[1024];
+	struct pk_topology *t = NULL;
+	snprintf(root, sizeof(root), "%s/tests/fixtures/topology/%s", src_dir(), name);
+	assert_int_equal(pk_topology__read(root, &t, NULL), 0);
+	return t;
+}
+
 struct pk_counter *fake_counter(const int *cpus, size_t n, uint64_t read_format)
 {
 	struct pk_counter *c = calloc(1, sizeof(*c));

@@ -17,6 +17,10 @@
 
 #include "count/count_int.h"
 
+/* tests/fixtures/sysfs/NAME and tests/fixtures/topology/NAME, read or the test fails. */
+struct pk_pmu_tree *pmu_fixture(const char *name);
+struct pk_topology *topo_fixture(const char *name);
+
 /* One event on cpus[0..n), one thread, fds faked (never closed): free with fake_free. */
 struct pk_counter *fake_counter(const int *cpus, size_t n, uint64_t read_format);
 /* One reading of CPU slot s: value, enabled, running (the previous one kept, as a read does). */
