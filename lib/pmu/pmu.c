@@ -273,19 +273,36 @@ static bool is_side_file(const char *name)
 	       has_suffix(name, ".per-pkg") || has_suffix(name, ".snapshot");
 }
 
-/* Fill alias a (name and encoding set) from its side files. */
-static int read_side_files(int evfd, struct scan *s, struct pk_pmu_alias *a)
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Side file NAME.suffix of events/, when the (sorted) listing has it: 0 or -ENOMEM. */
+static int read_side(int evfd, const char *const *sorted, size_t nr, const char *name,
+		     const char *suffix, struct scan *s, const char **out)
 {
 	char path[NAME_MAX + 16];
+	const char *key = path;
+
+	*out = NULL;
+	snprintf(path, sizeof(path), "%s%s", name, suffix);
+	if (!bsearch(&key, sorted, nr, sizeof(*sorted), str_cmp))
+		return 0;	/* no open(2) for a file the listing does not have */
+	return read_value(evfd, path, s, out);
+}
+
+/* Fill alias a (name and encoding set) from its side files among the sorted names. */
+static int read_side_files(int evfd, const char *const *sorted, size_t nr, struct scan *s,
+			   struct pk_pmu_alias *a)
+{
 	const char *v;
 	int rc;
 
 	a->scale = 1.0;
-	snprintf(path, sizeof(path), "%s.unit", a->name);
-	if ((rc = read_value(evfd, path, s, &a->unit)))
+	if ((rc = read_side(evfd, sorted, nr, a->name, ".unit", s, &a->unit)))
 		return rc;
-	snprintf(path, sizeof(path), "%s.scale", a->name);
-	if ((rc = read_value(evfd, path, s, &v)))
+	if ((rc = read_side(evfd, sorted, nr, a->name, ".scale", s, &v)))
 		return rc;
 	if (v) {
 		char *end;
@@ -293,12 +310,10 @@ static int read_side_files(int evfd, struct scan *s, struct pk_pmu_alias *a)
 		if (end != v && !*end && isfinite(d))
 			a->scale = d;
 	}
-	snprintf(path, sizeof(path), "%s.per-pkg", a->name);
-	if ((rc = read_value(evfd, path, s, &v)))
+	if ((rc = read_side(evfd, sorted, nr, a->name, ".per-pkg", s, &v)))
 		return rc;
 	a->per_pkg = v && strcmp(v, "0");
-	snprintf(path, sizeof(path), "%s.snapshot", a->name);
-	if ((rc = read_value(evfd, path, s, &v)))
+	if ((rc = read_side(evfd, sorted, nr, a->name, ".snapshot", s, &v)))
 		return rc;
 	a->snapshot = v && strcmp(v, "0");
 	return 0;
@@ -324,6 +339,8 @@ static int read_aliases(int pmufd, struct scan *s, struct pk_pmu *pmu)
 	if (dfd < 0)
 		return 0;
 	rc = list_dir(dfd, s, &names, &nr);
+	if (nr)
+		qsort(names, nr, sizeof(*names), str_cmp);
 	for (size_t i = 0; !rc && i < nr; i++) {
 		struct pk_pmu_alias a = { .name = names[i] };
 
@@ -332,7 +349,7 @@ static int read_aliases(int pmufd, struct scan *s, struct pk_pmu *pmu)
 		rc = read_value(dfd, names[i], s, &a.encoding);
 		if (rc || !a.encoding)
 			continue;
-		rc = read_side_files(dfd, s, &a);
+		rc = read_side_files(dfd, names, nr, s, &a);
 		if (!rc) {
 			struct pk_pmu_alias *slot = vec_push(&v);
 			if (!slot)
