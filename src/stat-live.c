@@ -298,7 +298,6 @@ static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_re
 	double t0 = now_ns();
 	if (st->enable_after_open && pk_counter__enable(st->cnt, &perr))
 		fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&perr, msg, sizeof(msg)));
-	fflush(NULL);	/* what pmukit said so far, before the workload speaks */
 	if (pid > 0) {
 		if (write(w.go, "g", 1) != 1)
 			fprintf(stderr, "pmukit stat: cannot start the workload: %s\n", strerror(errno));
