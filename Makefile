@@ -29,7 +29,8 @@ OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-overlength-strings
 BASEFLAGS := -std=c11 -D_GNU_SOURCE -fPIC -MMD -MP $(WARN) -Iinclude -Ilib $(SANFLAGS)
-LDLIBS   := -ljson-c -lzstd -lpthread -lm
+# libdw/libelf: symbols; libiberty: demangling; protobuf-c + zlib: pprof; lzma: MiniDebugInfo
+LDLIBS   := -ljson-c -ldw -lelf -lprotobuf-c -liberty -lz -llzma -lbz2 -lzstd -lpthread -lm
 LDFLAGS  += $(SANFLAGS)
 
 # Vendor JSON: extracted once from Debian's linux-source-6.12 into build/arch.

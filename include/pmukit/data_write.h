@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pmukit/data_write.h — writing perf.data (version 2) that perf reads: file
+ * mode (header, attrs with their ids, data, feature sections) and pipe mode
+ * (header, then PERF_RECORD_HEADER_ATTR / _HEADER_FEATURE records before the
+ * data), optionally zstd-compressed (PERF_RECORD_COMPRESSED).
+ *
+ *   struct pk_data_writer *w;
+ *   struct pk_data_writer_opts o = { .sz = sizeof(o), .argc = argc, .argv = argv };
+ *   pk_data_writer__new(&w, fd, &o, &err);
+ *   pk_data_writer__add_attr(w, &attr, "cpu-clock", ids, nr_ids, &err);
+ *   pk_data_writer__begin(w, &err);                 // attrs are fixed from here
+ *   pk_data_writer__write(w, rec, rec->size, &err);  // whole records, any number
+ *   pk_data_writer__finished_round(w, &err);
+ *   pk_data_writer__add_dso(w, pid, PERF_RECORD_MISC_USER, "/usr/bin/foo");
+ *   pk_data_writer__finish(w, &err);                // features, final header
+ *   pk_data_writer__free(w);
+ *
+ * A write error (ENOSPC, EIO) is returned at once and sticks: every later
+ * call returns it. In file mode the header on disk describes, at all times
+ * after begin(), a readable file: finish() rewrites it with the data size
+ * of the last complete record and the feature sections; after a write error
+ * finish() still rewrites the header for the records that reached the file.
+ */
+#ifndef PMUKIT_DATA_WRITE_H
+#define PMUKIT_DATA_WRITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/perf_event.h>
+
+#include <pmukit/error.h>
+#include <pmukit/perf_data.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct pk_data_writer;
+
+struct pk_data_writer_opts {
+	size_t sz;			/* sizeof(struct pk_data_writer_opts) */
+	bool pipe;			/* pipe mode (fd need not be seekable) */
+	int compress_level;		/* 0: none; 1..22: zstd level (-z is 1) */
+	int argc;			/* HEADER_CMDLINE: the command line of the recorder */
+	const char *const *argv;
+	const char *version;		/* HEADER_VERSION; NULL: pmukit's version */
+	int clockid;			/* HEADER_CLOCKID / CLOCK_DATA when use_clockid */
+	bool use_clockid;
+	/*
+	 * Root of the machine description the features are read from
+	 * (/proc, /sys); NULL: "/". Tests point it at a fixture tree.
+	 */
+	const char *sysroot;
+};
+
+int pk_data_writer__new(struct pk_data_writer **w, int fd, const struct pk_data_writer_opts *opts,
+			struct pk_error *err);
+void pk_data_writer__free(struct pk_data_writer *w);
+
+/*
+ * One event as opened (its attr exactly as given to perf_event_open), perf's
+ * name for it (EVENT_DESC), and the ids the kernel gave its fds
+ * (PERF_EVENT_IOC_ID), one per CPU/thread it was opened on. Before begin().
+ */
+int pk_data_writer__add_attr(struct pk_data_writer *w, const struct perf_event_attr *attr,
+			     const char *name, const uint64_t *ids, size_t nr_ids,
+			     struct pk_error *err);
+/* More ids for attr number idx (a task or CPU opened later). Before begin(). */
+int pk_data_writer__add_ids(struct pk_data_writer *w, size_t idx, const uint64_t *ids,
+			    size_t nr_ids, struct pk_error *err);
+/* GROUP_DESC: attrs leader..leader+nr_members-1 form a group called name ("{a,b}" or "anon"). */
+int pk_data_writer__add_group(struct pk_data_writer *w, size_t leader, size_t nr_members,
+			      const char *name, struct pk_error *err);
+
+/* Header (pipe: header, attr records, feature records); then data may be written. */
+int pk_data_writer__begin(struct pk_data_writer *w, struct pk_error *err);
+/* Whole records (each starting with a struct perf_event_header), len bytes in all. */
+int pk_data_writer__write(struct pk_data_writer *w, const void *recs, size_t len,
+			  struct pk_error *err);
+/* PERF_RECORD_FINISHED_ROUND: every record before it is older than every record after. */
+int pk_data_writer__finished_round(struct pk_data_writer *w, struct pk_error *err);
+
+/*
+ * A DSO that got a sample: its build-id goes into BUILD_ID at finish(), read
+ * from the file's ELF notes (kernel: /sys/kernel/notes, filename
+ * "[kernel.kallsyms]"). Files without a build-id note are left out. Any time
+ * before finish(); duplicates are merged.
+ */
+int pk_data_writer__add_dso(struct pk_data_writer *w, int32_t pid, uint16_t misc,
+			    const char *filename);
+
+/* Bytes of data written so far (uncompressed record bytes, and as stored). */
+uint64_t pk_data_writer__data_bytes(const struct pk_data_writer *w);
+uint64_t pk_data_writer__file_bytes(const struct pk_data_writer *w);
+
+/* Feature sections and the final header (file mode); pipe mode: the build-ids as
+ * PERF_RECORD_HEADER_BUILD_ID records, as perf does at the end of a pipe. */
+int pk_data_writer__finish(struct pk_data_writer *w, struct pk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
