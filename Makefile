@@ -170,6 +170,8 @@ QEMU       ?= qemu-aarch64
 X_LIB_OBJS := $(LIB_SRCS:%.c=$(XO)/obj/%.o)
 X_TESTS    := $(patsubst tests/unit/%.c,$(XO)/tests/%,$(sort $(wildcard tests/unit/test_selfmon*.c)))
 X_EXAMPLES := $(EXAMPLE_SRCS:examples/%.c=$(XO)/examples/%)
+# the self-monitoring tests and examples need none of the symbol/export libraries
+X_LDLIBS   := -ljson-c -lzstd -lpthread -lm
 
 $(XO)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -189,12 +191,12 @@ $(XO)/libpmukit.a: $(X_LIB_OBJS) $(XO)/pmu-events.o
 $(XO)/tests/%: tests/unit/%.c $(XO)/libpmukit.a
 	@mkdir -p $(dir $@)
 	@echo "  XTEST-CC $<"
-	@$(CROSS)gcc $(BASEFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(XO)/libpmukit.a $(LDLIBS) -lcmocka
+	@$(CROSS)gcc $(BASEFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(XO)/libpmukit.a $(X_LDLIBS) -lcmocka
 
 $(XO)/examples/%: examples/%.c $(XO)/libpmukit.a
 	@mkdir -p $(dir $@)
 	@echo "  XCC     $<"
-	@$(CROSS)gcc $(BASEFLAGS) $(CFLAGS) -o $@ $< $(XO)/libpmukit.a $(LDLIBS)
+	@$(CROSS)gcc $(BASEFLAGS) $(CFLAGS) -o $@ $< $(XO)/libpmukit.a $(X_LDLIBS)
 
 # qemu-aarch64 without -L: the arm64 libc comes with the multiarch libraries
 # (with -L /usr/aarch64-linux-gnu, qemu 7.2 hangs in the tests' pthread_create).
