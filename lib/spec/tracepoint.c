@@ -5,10 +5,9 @@
  * 4 bytes, or sizeof(long) for x) and tracepoints SYS:NAME, globs included,
  * whose config is the id tracefs gives them. Ids are read from
  * $PMUKIT_TRACEFS/events/SYS/NAME/id when that variable is set (tests), else
- * /sys/kernel/tracing, else /sys/kernel/debug/tracing; globs expand in
- * readdir order, as perf does.
+ * from wherever tracefs is mounted, mounting it first when it is nowhere, as
+ * perf does (util/tracefs.c); globs expand in readdir order, as perf does.
  */
-#include <dirent.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -19,6 +18,7 @@
 #include <linux/hw_breakpoint.h>
 
 #include "spec/evlist_int.h"
+#include "util/tracefs.h"
 
 int resolve_breakpoint(struct rctx *rc, const struct spec_event *e, struct ev_vec *out)
 {
@@ -48,23 +48,6 @@ int resolve_breakpoint(struct rctx *rc, const struct spec_event *e, struct ev_ve
 }
 
 /* --- tracepoints -------------------------------------------------------------------------- */
-
-static const char *tracefs_root(char *buf, size_t len)
-{
-	const char *env = getenv("PMUKIT_TRACEFS");
-	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-	if (env && *env)
-		return env;
-	for (size_t i = 0; i < 2; i++) {
-		snprintf(buf, len, "%s/events", roots[i]);
-		DIR *d = opendir(buf);
-		if (d) {
-			closedir(d);
-			return roots[i];
-		}
-	}
-	return roots[0];
-}
 
 static int tp_id(const char *root, const char *sys, const char *name, uint64_t *id)
 {
@@ -152,9 +135,11 @@ static int add_tp_one(struct rctx *rc, const struct spec_event *e, const char *r
 
 int resolve_tracepoint(struct rctx *rc, const struct spec_event *e, struct ev_vec *out)
 {
-	char buf[4096];
-	const char *root = tracefs_root(buf, sizeof(buf));
+	const char *why;
+	const char *root = pk_tracefs__root(&why);
 	const char *sys = e->name, *name = e->tp_event;
+	if (!root)
+		return rctx_error(rc, 0, e->pos, NULL, "tracepoint %s:%s: %s", sys, name, why);
 	bool gsys = strpbrk(sys, "*?[") != NULL, gname = strpbrk(name, "*?[") != NULL;
 	if (!gsys && !gname)
 		return add_tp_one(rc, e, root, sys, name, out);
