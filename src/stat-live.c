@@ -349,12 +349,13 @@ static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_re
 	if (st->enable_after_open)
 		pk_counter__disable(st->cnt, &perr);
 	if (pid > 0 && !child_done) {
-		if (!rr->exec_errno && rr->stopped)
-			kill(pid, SIGTERM);	/* --interval-count ran out, as perf */
+		/* --interval-count ran out: perf stops printing and waits for the workload */
 		while (wait4(pid, &rr->status, 0, &rr->ru) < 0 && errno == EINTR)
 			;
 		rr->have_status = !rr->exec_errno;
 	}
+	if (rr->have_status && WIFSIGNALED(rr->status))	/* as perf's psignal() */
+		fprintf(stderr, "%s: %s\n", cfg->argv[0], strsignal(WTERMSIG(rr->status)));
 	child_pid = -1;
 	workload_release(&w);	/* exec'd and reaped: its stack is free */
 	rr->wall_ns = t1 - t0;
@@ -466,8 +467,9 @@ int stat_live__run(struct stat_live *st, struct stat_printer *pr, const char *ta
 	if (rr.have_status) {
 		if (WIFEXITED(rr.status))
 			*exit_code = WEXITSTATUS(rr.status);
-		else if (WIFSIGNALED(rr.status))
-			*exit_code = 128 + WTERMSIG(rr.status);
+		else if (WIFSIGNALED(rr.status) && got_signal)
+			*exit_code = 128 + WTERMSIG(rr.status);	/* perf re-raises its own signal */
+		/* killed by a signal of its own: perf returns WEXITSTATUS(), 0 */
 	} else if (got_signal) {
 		*exit_code = 128 + got_signal;
 	}
