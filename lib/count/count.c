@@ -31,11 +31,6 @@ static bool not_supported(int e)
 	return e == ENOENT || e == EOPNOTSUPP || e == EINVAL || e == ENODEV;
 }
 
-static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd)
-{
-	return (int)syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
-}
-
 static size_t nr_fds(const struct pk_counter *c)
 {
 	return c->nr_cpus * c->nr_threads;
@@ -211,12 +206,13 @@ static int open_ev(struct pk_counter *c, size_t i, const struct pk_evsel *e, boo
 					continue;
 			}
 			struct perf_event_attr attr = e->attr;
-			int fd = sys_perf_event_open(&attr, c->tid[t], c->cpu[s], group_fd);
+			/* perf's fallbacks: the msr PMU refuses exclude_guest, say */
+			int fd = pk_perf_open(&attr, c->tid[t], c->cpu[s], group_fd, &c->open_state);
 			if (fd >= 0) {
 				cnt_fd(c, i, s, t)->fd = fd;
 				continue;
 			}
-			int en = errno;
+			int en = -fd;
 			if (not_supported(en)) {
 				mark_unsupported(c, i, en);
 				return 0;
