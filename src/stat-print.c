@@ -241,7 +241,7 @@ static size_t shadow(const struct stat_printer *p, const struct stat_frame *fr, 
 	case STAT_K_NSECS: {
 		double wall = fr->wall_ns;
 		if (wall)
-			set_metric(m, "%8.3f", v / (wall * ev->scale * 1e6), "CPUs utilized");
+			set_metric(m, "%8.3f", v / wall, "CPUs utilized");	/* v: ns */
 		else
 			set_metric(m, NULL, 0, "CPUs utilized");
 		return 1;

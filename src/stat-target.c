@@ -55,7 +55,11 @@ static int build_events(struct stat_live *st)
 		ev->kind = stat_kind__of_attr(&e->attr);
 		ev->scale = 1;
 		ev->unit = "";
-		if (ev->kind == STAT_K_NSECS) {
+		/*
+		 * perf gives cpu-clock and task-clock msec; written as PMU terms
+		 * ("software/config=1/") the PMU alias's unit replaces it: none.
+		 */
+		if (ev->kind == STAT_K_NSECS && !strchr(ev->name, '/')) {
 			ev->unit = "msec";
 			ev->scale = 1e-6;
 			ev->frac = true;

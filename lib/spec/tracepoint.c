@@ -44,6 +44,14 @@ int resolve_breakpoint(struct rctx *rc, const struct spec_event *e, struct ev_ve
 	ev->attr0.bp_len = e->bp_len ? e->bp_len : type == HW_BREAKPOINT_X ? sizeof(long) : 4;
 	ev->attr0.sample_period = 1;
 	ev->pub.pmu = "breakpoint";
+	/* perf 6.1 names mem:ADDR/LEN... by the text before the slash ("mem:0x1000") */
+	const char *slash = memchr(rc->text + e->pos.off, '/', e->pos.len);
+	if (slash)
+		ev->pub.name = ev->perf_name =
+			pk_arena__strndup(rc->arena, rc->text + e->pos.off,
+					  (size_t)(slash - (rc->text + e->pos.off)));
+	if (!ev->pub.name)
+		return resolve_push(rc, out, NULL);
 	return resolve_push(rc, out, ev);
 }
 
@@ -121,15 +129,15 @@ static int add_tp_one(struct rctx *rc, const struct spec_event *e, const char *r
 	ev->attr0.sample_period = 1;
 	ev->attr0.sample_type = PERF_SAMPLE_RAW | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
 				PERF_SAMPLE_PERIOD;
+	/* perf names a tracepoint SYS:NAME, globs expanded and modifiers left out */
+	char *nm = pk_arena__alloc(rc->arena, strlen(sys) + strlen(name) + 2);
+	if (!nm)
+		return resolve_push(rc, out, NULL);
+	sprintf(nm, "%s:%s", sys, name);
+	ev->pub.name = ev->perf_name = nm;
 	if ((r = resolve_common_terms(rc, ev, e, true)))
 		return r;
 	ev->pub.pmu = "tracepoint";
-	if (strpbrk(e->name, "*?[") || strpbrk(e->tp_event, "*?[")) {
-		char *nm = pk_arena__alloc(rc->arena, strlen(sys) + strlen(name) + 2);
-		if (nm)
-			sprintf(nm, "%s:%s", sys, name);
-		ev->pub.name = ev->perf_name = nm;
-	}
 	return resolve_push(rc, out, ev);
 }
 
