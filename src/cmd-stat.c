@@ -385,8 +385,10 @@ int cmd_stat(int argc, char **argv)
 	char target[1024];
 	stat_live__target(&st, target, sizeof(target));
 	int code;
-	if (stat_live__run(&st, &pr, target, &code))
+	if (stat_live__run(&st, &pr, target, &code)) {
+		ret = code ? code : 1;
 		goto out;
+	}
 	if (sm)
 		stat_metrics__report(sm, &st.frame);
 	if (cfg.record_tpebs && !cfg.json && !cfg.sep)

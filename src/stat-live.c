@@ -243,6 +243,7 @@ struct run_result {
 	bool have_status;
 	int exec_errno;
 	bool stopped;		/* a signal or --interval-count ended it */
+	bool fatal;		/* perf fails such a run with 255 */
 };
 
 static void print_interval(struct stat_live *st, struct stat_printer *pr, double t_s, double wall_ns)
@@ -285,7 +286,12 @@ static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_re
 		pid = w.pid;
 	}
 	if (stat_live__open(st, pid, &perr)) {
-		fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&perr, msg, sizeof(msg)));
+		if (perr.code == STAT_GROUP_UNSUPPORTED) {	/* perf's words, exit 255 */
+			fprintf(stderr, "Error:\n%s\n", perr.msg);
+			rr->fatal = true;
+		} else {
+			fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&perr, msg, sizeof(msg)));
+		}
 		if (pid > 0) {
 			close(w.go);	/* the child reads EOF and exits */
 			close(w.status_fd);
@@ -424,8 +430,11 @@ int stat_live__run(struct stat_live *st, struct stat_printer *pr, const char *ta
 	}
 	*exit_code = 0;
 	for (int r = 0; r < cfg->runs; r++) {
-		if (run_once(st, pr, &rr))
+		if (run_once(st, pr, &rr)) {
+			if (rr.fatal)
+				*exit_code = 255;
 			goto out;
+		}
 		if (rr.exec_errno) {
 			fprintf(stderr, "Workload failed: %s\n", strerror(rr.exec_errno));
 			*exit_code = 255;

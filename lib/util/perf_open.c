@@ -7,6 +7,8 @@
  * would end up with.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -113,4 +115,67 @@ int pk_perf_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 		if (en != EINVAL || !detect_missing(attr, group_fd < 0, st))
 			return -en;
 	}
+}
+
+const char *pk_perf_open__strerror(const struct perf_event_attr *a, const char *name, int err,
+				   int cpu_target, char *buf, size_t len)
+{
+	const char *msg = NULL;
+	switch (err) {
+	case ENOENT:
+		snprintf(buf, len, "The %s event is not supported.", name);
+		return buf;
+	case EMFILE:
+		msg = "Too many events are opened.\nProbably the maximum number of open file "
+		      "descriptors has been reached.\nHint: Try again after reducing the number of "
+		      "events.\nHint: Try increasing the limit with 'ulimit -n <limit>'";
+		break;
+	case ENODEV:
+		if (cpu_target)
+			msg = "No such device - did you specify an out-of-range profile CPU?";
+		break;
+	case EOPNOTSUPP:
+		if (a->sample_type & PERF_SAMPLE_BRANCH_STACK) {
+			snprintf(buf, len, "%s: PMU Hardware or event type doesn't support branch stack "
+				 "sampling.", name);
+			return buf;
+		}
+		if (a->aux_output) {
+			snprintf(buf, len, "%s: PMU Hardware doesn't support 'aux_output' feature", name);
+			return buf;
+		}
+		if (a->sample_period) {
+			snprintf(buf, len, "%s: PMU Hardware doesn't support sampling/overflow-interrupts. "
+				 "Try 'perf stat'", name);
+			return buf;
+		}
+		if (a->precise_ip)
+			msg = "'precise' request may not be supported. Try removing 'p' modifier.";
+#if defined(__i386__) || defined(__x86_64__)
+		else if (a->type == PERF_TYPE_HARDWARE)
+			msg = "No hardware sampling interrupt available.\n";
+#endif
+		else if (!cpu_target) {
+			snprintf(buf, len, "Unsupported event (%s) in per-thread mode, enable system wide "
+				 "with '-a'.", name);
+			return buf;
+		}
+		break;
+	case EINVAL:
+		if (!cpu_target) {
+			snprintf(buf, len, "Invalid event (%s) in per-thread mode, enable system wide with "
+				 "'-a'.", name);
+			return buf;
+		}
+		break;
+	default:
+		break;
+	}
+	if (msg)
+		snprintf(buf, len, "%s", msg);
+	else
+		snprintf(buf, len, "The sys_perf_event_open() syscall returned with %d (%s) for event "
+			 "(%s).\n/bin/dmesg | grep -i perf may provide additional information.\n",
+			 err, strerror(err), name);
+	return buf;
 }

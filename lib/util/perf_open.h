@@ -3,6 +3,7 @@
 #ifndef PMUKIT_UTIL_PERF_OPEN_H
 #define PMUKIT_UTIL_PERF_OPEN_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -31,5 +32,14 @@ struct pk_open_state {
  */
 int pk_perf_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 		 struct pk_open_state *st);
+
+/*
+ * Why perf_event_open refused attr with errno err, in perf 6.1's words
+ * (evsel__open_strerror) where perf has words for it: "The cycles event is
+ * not supported." for ENOENT, the sampling/branch-stack/precise reasons for
+ * EOPNOTSUPP, per-thread hints when no CPU was targeted. Returns buf.
+ */
+const char *pk_perf_open__strerror(const struct perf_event_attr *attr, const char *name, int err,
+				   int cpu_target, char *buf, size_t len);
 
 #endif
