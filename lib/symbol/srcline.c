@@ -1,0 +1,808 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * symbol/srcline.c — source lines and inline frames (libdw), answering what
+ * perf 6.1's `addr2line -e FILE -i -f` (binutils 2.40) answers, without a
+ * process: FILE is the DSO's symbol source (else the DSO itself); the
+ * address is the rip plus .text's sh_addr - sh_offset (perf's
+ * map__rip_2objdump); the DWARF is FILE's or the separate file its build-id
+ * or .gnu_debuglink names in the debug directory.
+ *
+ * For an address in an allocated section: the line is the last line-table
+ * row at or below it in the compile unit covering it (none past the end of
+ * a sequence); the function is the smallest DW_TAG_subprogram/
+ * inlined_subroutine range holding it (the later DIE on a tie), named by
+ * its linkage name, else its DW_AT_name (C: as is; other languages: the
+ * ELF symbol there, as binutils does); when that function is inlined, each
+ * caller follows, at DW_AT_call_file:DW_AT_call_line. Without DWARF there,
+ * binutils' symbol-table answer: the closest preceding function symbol of
+ * that section (its size breaking ties), and the STT_FILE before it as the
+ * file (line unknown). Nothing at all: no frames (addr2line's "??").
+ * Answers are cached per address.
+ */
+#include "symbol/symbol_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <zlib.h>
+
+/* one function DIE (subprogram, inlined_subroutine, entry_point) */
+struct func {
+	Dwarf_Off off;
+	int parent;		/* enclosing function, -1 */
+	bool inlined;
+	bool named;		/* name/is_linkage resolved */
+	bool is_linkage;
+	const char *name;	/* raw (mangled) */
+	uint64_t low;		/* first range's low (binutils' arange.low) */
+	const char *call_file;
+	unsigned call_line;
+};
+
+struct frange {
+	uint64_t lo, hi, maxhi;	/* maxhi: largest hi of ranges[0..i] */
+	int func;
+};
+
+struct cu {
+	Dwarf_Off off;
+	bool scanned;
+	int lang;
+	Dwarf_Die die;
+	struct func *funcs;
+	size_t nr_funcs, cap_funcs;
+	struct frange *ranges;
+	size_t nr_ranges, cap_ranges;
+};
+
+struct cu_range {
+	uint64_t lo, hi;
+	size_t cu;
+};
+
+/* a symbol of the addr2line file, as bfd sees it */
+struct bsym {
+	uint64_t value, size;	/* size: st_size, 1 when 0 (binutils' maybe_function_sym) */
+	size_t shndx;
+	const char *name;
+	const char *file;	/* the file name binutils would give with it */
+	bool func;		/* STT_FUNC / GNU_IFUNC */
+	bool notype;
+	unsigned order;
+};
+
+struct entry {
+	uint64_t pc;
+	size_t nr;
+	struct pk_srcline_frame *frames;
+	const char *str;	/* perf's srcline string, NULL when nothing found */
+};
+
+struct srcline_cache {
+	int err;
+	struct pk_elf file;	/* what addr2line reads: sections, symbols */
+	struct pk_elf dwfile;	/* a separate debug file, when used */
+	Dwarf *dw;
+	struct cu *cus;
+	size_t nr_cus;
+	struct cu_range *cur;
+	size_t nr_cur;
+	struct bsym *syms;	/* sorted by (shndx, value, order) */
+	size_t nr_syms;
+	struct entry *tab;	/* open addressing on pc */
+	size_t cap, used;
+	struct pk_arena arena;
+	unsigned flags;
+};
+
+static const char *base(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+/* binutils' mangle_style() == 0: DW_AT_name is the linkage name */
+static bool lang_plain(int lang)
+{
+	switch (lang) {
+	case DW_LANG_C89: case DW_LANG_C: case DW_LANG_Cobol74: case DW_LANG_Cobol85:
+	case DW_LANG_Fortran77: case DW_LANG_Pascal83: case DW_LANG_PLI: case DW_LANG_C99:
+	case DW_LANG_UPC: case DW_LANG_C11: case DW_LANG_Mips_Assembler:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* --- opening ---------------------------------------------------------------- */
+
+static bool has_dwarf(Elf *elf)
+{
+	GElf_Shdr sh;
+	Elf_Scn *s = pkelf__section(elf, ".debug_info", &sh, NULL);
+	if (!s)
+		s = pkelf__section(elf, ".zdebug_info", &sh, NULL);
+	return s && sh.sh_type != SHT_NOBITS && sh.sh_size;
+}
+
+static bool crc_ok(const char *path, uint32_t want)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	unsigned char buf[65536];
+	uLong crc = crc32(0, Z_NULL, 0);
+	ssize_t r;
+	while ((r = read(fd, buf, sizeof(buf))) > 0)
+		crc = crc32(crc, buf, (uInt)r);
+	close(fd);
+	return r == 0 && (uint32_t)crc == want;
+}
+
+/* bfd's separate debug file: build-id link, then .gnu_debuglink (CRC checked) */
+static bool open_separate(struct srcline_cache *c, const struct pk_symbolizer *s)
+{
+	char path[4096];
+	uint8_t bid[PK_BUILD_ID_MAX];
+	int n = pkelf__build_id(c->file.elf, bid);
+	if (n > 0) {
+		char h[2 * PK_BUILD_ID_MAX + 1];
+		for (int i = 0; i < n; i++)
+			sprintf(h + 2 * i, "%02x", bid[i]);
+		sym__path(path, sizeof(path), "%s/.build-id/%.2s/%s.debug", s->debug_dir, h, h + 2);
+		if (!pkelf__open(&c->dwfile, path)) {
+			if (has_dwarf(c->dwfile.elf))
+				return true;
+			pkelf__close(&c->dwfile);
+		}
+	}
+	GElf_Shdr sh;
+	Elf_Scn *scn = pkelf__section(c->file.elf, ".gnu_debuglink", &sh, NULL);
+	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+	if (!d || !d->d_buf || d->d_size < 8)
+		return false;
+	const char *link = d->d_buf;
+	size_t ll = strnlen(link, d->d_size);
+	size_t crcoff = (ll + 4) & ~(size_t)3;
+	if (ll == d->d_size || crcoff + 4 > d->d_size)
+		return false;
+	uint32_t crc;
+	memcpy(&crc, (char *)d->d_buf + crcoff, 4);
+	char dir[4096];
+	const char *slash = strrchr(c->file.path, '/');
+	sym__path(dir, sizeof(dir), "%.*s", slash ? (int)(slash - c->file.path) : 1,
+		 slash ? c->file.path : ".");
+	for (int i = 0; i < 3; i++) {
+		if (i == 0)
+			sym__path(path, sizeof(path), "%s/%.*s", dir, (int)ll, link);
+		else if (i == 1)
+			sym__path(path, sizeof(path), "%s/.debug/%.*s", dir, (int)ll, link);
+		else
+			sym__path(path, sizeof(path), "%s%s/%.*s", s->debug_dir, dir, (int)ll, link);
+		if (!strcmp(path, c->file.path) || !crc_ok(path, crc))
+			continue;
+		if (!pkelf__open(&c->dwfile, path)) {
+			if (has_dwarf(c->dwfile.elf))
+				return true;
+			pkelf__close(&c->dwfile);
+		}
+	}
+	return false;
+}
+
+static int cmp_cur(const void *a, const void *b)
+{
+	const struct cu_range *x = a, *y = b;
+	return x->lo < y->lo ? -1 : x->lo > y->lo ? 1 : (x->cu > y->cu) - (x->cu < y->cu);
+}
+
+static int index_cus(struct srcline_cache *c)
+{
+	Dwarf_CU *cu = NULL, *next;
+	Dwarf_Half ver;
+	uint8_t ut;
+	Dwarf_Die cudie, sub;
+	size_t cap = 0, capr = 0;
+	while (dwarf_get_units(c->dw, cu, &next, &ver, &ut, &cudie, &sub) == 0) {
+		cu = next;
+		if (ut != DW_UT_compile && ut != DW_UT_skeleton)
+			continue;
+		if (c->nr_cus == cap) {
+			cap = cap ? cap * 2 : 64;
+			struct cu *n = realloc(c->cus, cap * sizeof(*n));
+			if (!n)
+				return -ENOMEM;
+			c->cus = n;
+		}
+		struct cu *u = &c->cus[c->nr_cus];
+		memset(u, 0, sizeof(*u));
+		u->off = dwarf_dieoffset(&cudie);
+		u->die = cudie;
+		u->lang = dwarf_srclang(&cudie);
+		Dwarf_Addr b, lo, hi;
+		ptrdiff_t o = 0;
+		while ((o = dwarf_ranges(&cudie, o, &b, &lo, &hi)) > 0) {
+			if (hi <= lo)
+				continue;
+			if (c->nr_cur == capr) {
+				capr = capr ? capr * 2 : 64;
+				struct cu_range *n = realloc(c->cur, capr * sizeof(*n));
+				if (!n)
+					return -ENOMEM;
+				c->cur = n;
+			}
+			c->cur[c->nr_cur++] = (struct cu_range){ lo, hi, c->nr_cus };
+		}
+		c->nr_cus++;
+	}
+	qsort(c->cur, c->nr_cur, sizeof(*c->cur), cmp_cur);
+	return 0;
+}
+
+static int cmp_bsym(const void *a, const void *b)
+{
+	const struct bsym *x = a, *y = b;
+	if (x->shndx != y->shndx)
+		return x->shndx < y->shndx ? -1 : 1;
+	if (x->value != y->value)
+		return x->value < y->value ? -1 : 1;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+/* the symbols binutils' elf_find_function may pick, with their STT_FILE name */
+static int index_syms(struct srcline_cache *c)
+{
+	Elf *elf = c->file.elf;
+	GElf_Shdr sh;
+	Elf_Scn *scn = pkelf__section(elf, ".symtab", &sh, NULL);
+	if (!scn || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize) {
+		scn = pkelf__section(elf, ".dynsym", &sh, NULL);
+		if (!scn || sh.sh_type != SHT_DYNSYM || !sh.sh_entsize)
+			return 0;
+	}
+	Elf_Data *d = elf_getdata(scn, NULL);
+	if (!d)
+		return 0;
+	size_t nr = sh.sh_size / sh.sh_entsize;
+	c->syms = calloc(nr ? nr : 1, sizeof(*c->syms));
+	if (!c->syms)
+		return -ENOMEM;
+	enum { NOTHING, SYMBOL, FILE_AFTER_SYMBOL } state = NOTHING;
+	const char *file = NULL;
+	for (size_t i = 1; i < nr; i++) {
+		GElf_Sym s;
+		if (!gelf_getsym(d, (int)i, &s))
+			break;
+		int type = GELF_ST_TYPE(s.st_info), bind = GELF_ST_BIND(s.st_info);
+		const char *name = elf_strptr(elf, sh.sh_link, s.st_name);
+		if (type == STT_FILE) {
+			file = name;
+			if (state == SYMBOL)
+				state = FILE_AFTER_SYMBOL;
+			continue;
+		}
+		if (state == NOTHING)
+			state = SYMBOL;
+		if (type == STT_SECTION || type == STT_OBJECT || type == STT_TLS || type == STT_COMMON)
+			continue;
+		if (s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE || !name)
+			continue;
+		if (!s.st_size && bind == STB_LOCAL && type == STT_NOTYPE &&
+		    GELF_ST_VISIBILITY(s.st_other) == STV_HIDDEN)
+			continue;
+		c->syms[c->nr_syms++] = (struct bsym){
+			.value = s.st_value, .size = s.st_size ? s.st_size : 1,
+			.shndx = s.st_shndx, .name = name,
+			.file = file && (bind == STB_LOCAL || state != FILE_AFTER_SYMBOL) ? file : NULL,
+			.func = type == STT_FUNC || type == STT_GNU_IFUNC,
+			.notype = type == STT_NOTYPE, .order = (unsigned)i,
+		};
+	}
+	qsort(c->syms, c->nr_syms, sizeof(*c->syms), cmp_bsym);
+	return 0;
+}
+
+static struct srcline_cache *cache_open(struct pk_dso *d)
+{
+	struct srcline_cache *c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->file.fd = c->dwfile.fd = -1;
+	c->flags = d->owner->o.flags;
+	c->cap = 1024;
+	c->tab = calloc(c->cap, sizeof(*c->tab));
+	if (!c->tab) {
+		free(c);
+		return NULL;
+	}
+	/* perf's dso__name(): no addr2line for [..] and /tmp/perf- names */
+	const char *name = d->symsrc ? d->symsrc : d->name;
+	if (d->kind != PK_DSO_USER || name[0] == '[' || !strncmp(name, "/tmp/perf-", 10)) {
+		c->err = -ENOENT;
+		return c;
+	}
+	char path[4096];
+	if (!d->symsrc) {
+		dso__symfs_path(d->owner, name, path, sizeof(path));
+		name = path;
+	}
+	if ((c->err = pkelf__open(&c->file, name)))
+		return c;
+	if ((c->err = index_syms(c)))
+		return c;
+	Elf *dwelf = NULL;
+	if (has_dwarf(c->file.elf))
+		dwelf = c->file.elf;
+	else if (open_separate(c, d->owner))
+		dwelf = c->dwfile.elf;
+	if (dwelf) {
+		c->dw = dwarf_begin_elf(dwelf, DWARF_C_READ, NULL);
+		if (c->dw && index_cus(c))
+			c->err = -ENOMEM;
+	}
+	return c;
+}
+
+void srcline__free(struct srcline_cache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nr_cus; i++) {
+		free(c->cus[i].funcs);
+		free(c->cus[i].ranges);
+	}
+	free(c->cus);
+	free(c->cur);
+	free(c->syms);
+	if (c->dw)
+		dwarf_end(c->dw);
+	pkelf__close(&c->dwfile);
+	pkelf__close(&c->file);
+	free(c->tab);
+	pk_arena__free(&c->arena);
+	free(c);
+}
+
+/* --- functions of a CU -------------------------------------------------------- */
+
+static int add_func(struct cu *u, Dwarf_Die *die, int parent, Dwarf_Files *files)
+{
+	if (u->nr_funcs == u->cap_funcs) {
+		u->cap_funcs = u->cap_funcs ? u->cap_funcs * 2 : 64;
+		struct func *n = realloc(u->funcs, u->cap_funcs * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		u->funcs = n;
+	}
+	int idx = (int)u->nr_funcs;
+	struct func *f = &u->funcs[u->nr_funcs++];
+	memset(f, 0, sizeof(*f));
+	f->off = dwarf_dieoffset(die);
+	f->parent = parent;
+	f->inlined = dwarf_tag(die) == DW_TAG_inlined_subroutine;
+	f->low = UINT64_MAX;
+	Dwarf_Attribute a;
+	Dwarf_Word w;
+	if (files && dwarf_attr(die, DW_AT_call_file, &a) && !dwarf_formudata(&a, &w))
+		f->call_file = dwarf_filesrc(files, w, NULL, NULL);
+	if (dwarf_attr(die, DW_AT_call_line, &a) && !dwarf_formudata(&a, &w))
+		f->call_line = (unsigned)w;
+	Dwarf_Addr b, lo, hi;
+	ptrdiff_t o = 0;
+	bool first = true;
+	while ((o = dwarf_ranges(die, o, &b, &lo, &hi)) > 0) {
+		if (first) {
+			f->low = lo;
+			first = false;
+		}
+		if (hi <= lo)
+			continue;
+		if (u->nr_ranges == u->cap_ranges) {
+			u->cap_ranges = u->cap_ranges ? u->cap_ranges * 2 : 64;
+			struct frange *n = realloc(u->ranges, u->cap_ranges * sizeof(*n));
+			if (!n)
+				return -ENOMEM;
+			u->ranges = n;
+		}
+		u->ranges[u->nr_ranges++] = (struct frange){ lo, hi, hi, idx };
+	}
+	return idx;
+}
+
+static int cmp_frange(const void *a, const void *b)
+{
+	const struct frange *x = a, *y = b;
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return (x->func > y->func) - (x->func < y->func);
+}
+
+static int scan_cu(struct cu *u)
+{
+	u->scanned = true;
+	Dwarf_Files *files = NULL;
+	size_t nfiles;
+	if (dwarf_getsrcfiles(&u->die, &files, &nfiles))
+		files = NULL;
+	/* depth-first over every DIE; a stack of (die, enclosing function) */
+	struct { Dwarf_Die die; int func; } stack[256];
+	int sp = 0;
+	Dwarf_Die child;
+	if (dwarf_child(&u->die, &child) != 0)
+		return 0;
+	stack[sp].die = child;
+	stack[sp++].func = -1;
+	while (sp > 0) {
+		Dwarf_Die die = stack[sp - 1].die;
+		int parent = stack[sp - 1].func;
+		/* replace the top with the next sibling before descending */
+		Dwarf_Die sib;
+		if (dwarf_siblingof(&die, &sib) == 0)
+			stack[sp - 1].die = sib;
+		else
+			sp--;
+		int tag = dwarf_tag(&die), me = parent;
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+		    tag == DW_TAG_entry_point) {
+			me = add_func(u, &die, parent, files);
+			if (me < 0)
+				return me;
+		}
+		if (dwarf_haschildren(&die) && sp < (int)(sizeof(stack) / sizeof(stack[0])) &&
+		    dwarf_child(&die, &child) == 0) {
+			stack[sp].die = child;
+			stack[sp++].func = me;
+		}
+	}
+	qsort(u->ranges, u->nr_ranges, sizeof(*u->ranges), cmp_frange);
+	for (size_t i = 1; i < u->nr_ranges; i++)
+		if (u->ranges[i - 1].maxhi > u->ranges[i].maxhi)
+			u->ranges[i].maxhi = u->ranges[i - 1].maxhi;
+	return 0;
+}
+
+/* binutils' lookup_address_in_function_table: the smallest range, the later DIE on a tie */
+static int find_func(struct cu *u, uint64_t pc)
+{
+	size_t lo = 0, hi = u->nr_ranges;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (u->ranges[mid].lo <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	int best = -1;
+	uint64_t best_len = UINT64_MAX;
+	for (size_t i = lo; i > 0; i--) {
+		const struct frange *r = &u->ranges[i - 1];
+		if (r->maxhi <= pc)
+			break;
+		if (pc >= r->hi)
+			continue;
+		uint64_t len = r->hi - r->lo;
+		if (len < best_len || (len == best_len && r->func > best)) {
+			best = r->func;
+			best_len = len;
+		}
+	}
+	return best;
+}
+
+static void func_name(struct srcline_cache *c, struct cu *u, struct func *f)
+{
+	if (f->named)
+		return;
+	f->named = true;
+	Dwarf_Die die;
+	if (!dwarf_offdie(c->dw, f->off, &die))
+		return;
+	Dwarf_Attribute a;
+	const char *n = NULL;
+	if (dwarf_attr_integrate(&die, DW_AT_linkage_name, &a) ||
+	    dwarf_attr_integrate(&die, DW_AT_MIPS_linkage_name, &a))
+		n = dwarf_formstring(&a);
+	if (n) {
+		f->name = n;
+		f->is_linkage = true;
+		return;
+	}
+	f->name = dwarf_diename(&die);
+	if (!f->name && dwarf_attr_integrate(&die, DW_AT_name, &a))
+		f->name = dwarf_formstring(&a);
+	f->is_linkage = f->name && lang_plain(u->lang);
+}
+
+/* --- symbol-table answers (binutils' elf_find_function) ----------------------- */
+
+static const struct bsym *find_sym(struct srcline_cache *c, size_t shndx, uint64_t pc)
+{
+	/* the last symbol of the section at or below pc */
+	size_t lo = 0, hi = c->nr_syms;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct bsym *s = &c->syms[mid];
+		if (s->shndx < shndx || (s->shndx == shndx && s->value <= pc))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || c->syms[lo - 1].shndx != shndx)
+		return NULL;
+	uint64_t v = c->syms[lo - 1].value;
+	size_t first = lo - 1;
+	while (first > 0 && c->syms[first - 1].shndx == shndx && c->syms[first - 1].value == v)
+		first--;
+	/* binutils' better_fit over the symbols at that address, in table order */
+	const struct bsym *best = NULL;
+	for (size_t i = first; i < lo; i++) {
+		const struct bsym *s = &c->syms[i];
+		bool take;
+		if (!best) {
+			take = true;
+		} else if (best->value + best->size <= pc) {
+			take = s->size > best->size;
+		} else if (s->value + s->size <= pc) {
+			take = false;
+		} else if (best->func != s->func) {
+			take = s->func;
+		} else if (best->notype != s->notype) {
+			take = best->notype;
+		} else {
+			take = s->size < best->size;
+		}
+		if (take)
+			best = s;
+	}
+	return best;
+}
+
+/* --- one lookup ----------------------------------------------------------------- */
+
+struct raw_frame {
+	const char *func, *file;
+	unsigned line;
+};
+
+static struct cu *find_cu(struct srcline_cache *c, uint64_t pc)
+{
+	size_t lo = 0, hi = c->nr_cur;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->cur[mid].lo <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* of the ranges holding pc, the first CU (binutils walks units in order) */
+	size_t best = SIZE_MAX;
+	for (size_t i = lo; i > 0; i--) {
+		const struct cu_range *r = &c->cur[i - 1];
+		if (pc < r->hi && r->cu < best)
+			best = r->cu;
+		if (lo - i > 64)
+			break;
+	}
+	return best == SIZE_MAX ? NULL : &c->cus[best];
+}
+
+static size_t lookup_dwarf(struct srcline_cache *c, uint64_t pc, size_t shndx,
+			   struct raw_frame *out, size_t max)
+{
+	struct cu *u = find_cu(c, pc);
+	if (!u)
+		return 0;
+	if (!u->scanned && scan_cu(u))
+		return 0;
+	const char *file = NULL;
+	int line = 0;
+	Dwarf_Line *l = dwarf_getsrc_die(&u->die, pc);
+	if (l) {
+		file = dwarf_linesrc(l, NULL, NULL);
+		dwarf_lineno(l, &line);
+	}
+	int fi = find_func(u, pc);
+	if (!l && fi < 0)
+		return 0;
+	struct func *f = fi >= 0 ? &u->funcs[fi] : NULL;
+	const char *name = NULL;
+	if (f) {
+		func_name(c, u, f);
+		name = f->name;
+	}
+	if (!f || !f->is_linkage) {
+		/* binutils asks the symbol table; a symbol at the function's start renames it */
+		const struct bsym *s = find_sym(c, shndx, pc);
+		if (s)
+			name = s->name;
+		if (f) {
+			if (s && s->value == f->low)
+				f->name = s->name;
+			f->is_linkage = true;
+		}
+	}
+	size_t n = 0;
+	out[n++] = (struct raw_frame){ name, file, line > 0 ? (unsigned)line : 0 };
+	/* the inline chain */
+	while (f && f->inlined && f->parent >= 0 && n < max) {
+		struct func *caller = &u->funcs[f->parent];
+		func_name(c, u, caller);
+		out[n++] = (struct raw_frame){ caller->name, f->call_file, f->call_line };
+		f = caller;
+	}
+	return n;
+}
+
+static size_t lookup(struct srcline_cache *c, uint64_t pc, struct raw_frame *out, size_t max)
+{
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(c->file.elf, scn))) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
+			continue;
+		if (pc < sh.sh_addr || pc >= sh.sh_addr + sh.sh_size)
+			continue;
+		size_t shndx = elf_ndxscn(scn);
+		size_t n = c->dw ? lookup_dwarf(c, pc, shndx, out, max) : 0;
+		if (n)
+			return n;
+		const struct bsym *s = find_sym(c, shndx, pc);
+		if (s) {
+			out[0] = (struct raw_frame){ s->name, s->file, 0 };
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* --- the cache ------------------------------------------------------------------- */
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static struct entry *slot(struct srcline_cache *c, uint64_t pc, bool *found)
+{
+	size_t m = c->cap - 1, i = mix(pc) & m;
+	while (c->tab[i].frames || c->tab[i].str || c->tab[i].nr == SIZE_MAX) {
+		if (c->tab[i].pc == pc) {
+			*found = true;
+			return &c->tab[i];
+		}
+		i = (i + 1) & m;
+	}
+	*found = false;
+	return &c->tab[i];
+}
+
+static int grow(struct srcline_cache *c)
+{
+	size_t cap = c->cap * 2;
+	struct entry *old = c->tab, *n = calloc(cap, sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	size_t oc = c->cap;
+	c->tab = n;
+	c->cap = cap;
+	for (size_t i = 0; i < oc; i++) {
+		if (!old[i].frames && !old[i].str && old[i].nr != SIZE_MAX)
+			continue;
+		bool f;
+		*slot(c, old[i].pc, &f) = old[i];
+	}
+	free(old);
+	return 0;
+}
+
+static const char *keep(struct srcline_cache *c, const char *s)
+{
+	return s ? pk_arena__strdup(&c->arena, s) : NULL;
+}
+
+static int fill(struct srcline_cache *c, struct entry *e, uint64_t pc)
+{
+	struct raw_frame raw[1024];
+	size_t n = lookup(c, pc, raw, sizeof(raw) / sizeof(raw[0]));
+	e->pc = pc;
+	e->nr = n;
+	if (!n) {
+		e->nr = SIZE_MAX;	/* "looked up, nothing": occupies the slot */
+		return 0;
+	}
+	e->frames = pk_arena__alloc(&c->arena, n * sizeof(*e->frames));
+	if (!e->frames)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct pk_srcline_frame *f = &e->frames[i];
+		const char *fn = raw[i].func && *raw[i].func ? raw[i].func : "??";
+		char *dm = demangle__sym(fn, c->flags);
+		f->func = keep(c, dm ? dm : fn);
+		free(dm);
+		/* addr2line prints "??" for no file; perf then reads the name "??" */
+		f->file = keep(c, raw[i].file);
+		const char *fb = raw[i].file ? raw[i].file : "??";
+		f->file_base = keep(c, c->flags & PK_SYMBOLIZER_FULL_SRCLINE ? fb : base(fb));
+		f->line = raw[i].line;
+		if (!f->func || !f->file_base || (raw[i].file && !f->file))
+			return -ENOMEM;
+	}
+	char buf[8192];
+	snprintf(buf, sizeof(buf), "%s:%u", e->frames[0].file_base, e->frames[0].line);
+	e->str = keep(c, buf);
+	return e->str ? 0 : -ENOMEM;
+}
+
+static struct entry *get(struct pk_dso *d, uint64_t rip, int *err)
+{
+	if (!d->src) {
+		d->src = cache_open(d);
+		if (!d->src) {
+			*err = -ENOMEM;
+			return NULL;
+		}
+	}
+	struct srcline_cache *c = d->src;
+	uint64_t pc = rip + d->text_offset;
+	if (c->err && !c->file.elf) {
+		*err = c->err;
+		return NULL;
+	}
+	bool found;
+	struct entry *e = slot(c, pc, &found);
+	if (found)
+		return e;
+	if ((c->used + 1) * 2 > c->cap) {
+		if ((*err = grow(c)))
+			return NULL;
+		e = slot(c, pc, &found);
+	}
+	*err = fill(c, e, pc);
+	if (*err) {
+		memset(e, 0, sizeof(*e));
+		return NULL;
+	}
+	c->used++;
+	return e;
+}
+
+int pk_dso__srcline(struct pk_dso *d, uint64_t rip, struct pk_srcline *out)
+{
+	out->nr_frames = 0;
+	out->frames = NULL;
+	if (!d)
+		return -EINVAL;
+	pk_dso__find(d, rip);	/* loads the symbols: which file, text offset */
+	pthread_mutex_lock(&d->lock);
+	int err = 0;
+	struct entry *e = get(d, rip, &err);
+	if (e && e->nr != SIZE_MAX) {
+		out->nr_frames = e->nr;
+		out->frames = e->frames;
+	}
+	pthread_mutex_unlock(&d->lock);
+	return e ? 0 : err;
+}
+
+const char *pk_dso__srcline_str(struct pk_dso *d, uint64_t rip)
+{
+	if (!d)
+		return NULL;
+	pk_dso__find(d, rip);
+	pthread_mutex_lock(&d->lock);
+	int err = 0;
+	struct entry *e = get(d, rip, &err);
+	const char *s = e ? e->str : NULL;
+	pthread_mutex_unlock(&d->lock);
+	return s;
+}
