@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pmukit/session.h — perf's "machine" over a perf.data reader and a
+ * symbolizer: the threads of the recording (COMM, FORK, EXIT), each
+ * process's maps (MMAP/MMAP2, overlaps split as perf splits them), the
+ * kernel's maps ([kernel.kallsyms], modules, relocated as perf relocates
+ * them), the file's build-ids; and the resolution of a sample as perf 6.1
+ * resolves it (cpumode from header.misc, thread, map, DSO, symbol, offset,
+ * callchain with PERF_CONTEXT_* markers, srcline and inline frames).
+ *
+ *   struct pk_session *s;
+ *   struct pk_session_opts o = { .sz = sizeof(o), .symfs = NULL };
+ *   const struct pk_data_event *ev;
+ *   struct pk_resolved rs;
+ *   if (pk_session__open(&s, "perf.data", &o, &err)) die(&err);
+ *   while ((rc = pk_session__next(s, &ev, &err)) > 0) {   // side-band applied
+ *           if (ev->type != PERF_RECORD_SAMPLE)
+ *                   continue;
+ *           if (pk_session__resolve(s, ev, PK_RESOLVE_CALLCHAIN, &rs, &err)) die(&err);
+ *           printf("%s %d %s\n", rs.thread->comm, rs.thread->tid,
+ *                  rs.loc->sym ? rs.loc->sym->name : "[unknown]");
+ *           for (size_t i = 0; i < rs.nr_chain; i++)
+ *                   use(rs.chain[i]);                      // callee first
+ *   }
+ *   pk_session__free(s);
+ *
+ * Locations. Every address the session resolves becomes a pk_loc, interned
+ * per (map, ip) (and per cpumode for addresses outside every map): the same
+ * ip in the same map gives the same pointer and the same dense id for the
+ * life of the session, so aggregation can key on pointers or ids and the
+ * symbol search runs once per distinct address. Resolving a sample
+ * allocates nothing once its addresses have been seen.
+ *
+ * Threads. With opts.nr_threads > 1 (the default is 2), work that is
+ * independent of the order of the records runs on worker threads: the
+ * symbol tables of DSOs are loaded in the background as soon as a sample
+ * hits them, and pk_session__prepare_srclines() computes the srclines or
+ * inline frames of many locations at once (one DSO per worker at a time).
+ * Results never depend on the number of threads.
+ *
+ * Lifetimes. The event and the pk_resolved filled for it are valid until
+ * the next pk_session__next(); threads, maps, locs, DSOs, symbols and every
+ * string they hold live until pk_session__free(). The session owns its
+ * reader and symbolizer (both reachable for direct use). One session is
+ * used by one thread at a time.
+ */
+#ifndef PMUKIT_SESSION_H
+#define PMUKIT_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <pmukit/data_read.h>
+#include <pmukit/error.h>
+#include <pmukit/symbol.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct pk_session;
+
+/* pk_session_opts.flags */
+enum {
+	/* No symbol tables: locs get map and DSO only (sym NULL). */
+	PK_SESSION_NO_SYMBOLS	= 1u << 0,
+	/* Keep every thread after EXIT findable by pid/tid (perf does; default). Set to drop them. */
+	PK_SESSION_DROP_EXITED	= 1u << 1,
+};
+
+/* Fields past sz (an older caller's struct) take their defaults. */
+struct pk_session_opts {
+	size_t sz;			/* sizeof(struct pk_session_opts) */
+	unsigned flags;			/* PK_SESSION_* */
+	/* The reader's options (order, queue and window sizes); NULL: defaults. */
+	const struct pk_data_reader_opts *reader;
+	/*
+	 * The symbolizer's options (flags: demangling, srcline paths,
+	 * debuginfod; build-id cache, kallsyms paths...); NULL: defaults.
+	 * symfs below overrides its symfs when set.
+	 */
+	const struct pk_symbolizer_opts *symbolizer;
+	const char *symfs;		/* --symfs DIR; NULL: none */
+	/* Threads for background work; 0: 2; 1: everything on the caller's thread. */
+	int nr_threads;
+	/*
+	 * perf's --max-stack: at most this many callchain entries are resolved
+	 * (markers not counted); 0: perf's default (127, sysctl
+	 * kernel.perf_event_max_stack as perf reads it is not consulted).
+	 */
+	unsigned max_stack;
+};
+
+/* path "-": stdin (pipe mode or a file fed through a pipe). */
+int pk_session__open(struct pk_session **s, const char *path, const struct pk_session_opts *opts,
+		     struct pk_error *err);
+/* An open fd (not closed); name is used in messages. */
+int pk_session__open_fd(struct pk_session **s, int fd, const char *name,
+			const struct pk_session_opts *opts, struct pk_error *err);
+void pk_session__free(struct pk_session *s);
+
+struct pk_data_reader *pk_session__reader(struct pk_session *s);
+struct pk_symbolizer *pk_session__symbolizer(struct pk_session *s);
+
+/*
+ * The next event in perf's processing order (see pmukit/data_read.h), after
+ * the session has applied it: COMM, FORK, EXIT, MMAP, MMAP2, KSYMBOL,
+ * HEADER_BUILD_ID update the machine before the event is handed out (as
+ * perf's machine__process_event runs before perf script's handlers).
+ * 1 (ev set), 0 at the end, or a negative errno with err filled.
+ */
+int pk_session__next(struct pk_session *s, const struct pk_data_event **ev,
+		     struct pk_error *err);
+
+/* ---- the machine --------------------------------------------------------------------- */
+
+/* A thread as perf's struct thread: read-only for callers. */
+struct pk_thread {
+	int32_t pid, tid;		/* pid -1 until known (a thread seen only by tid) */
+	int32_t ppid;			/* from FORK, -1 when unknown */
+	/*
+	 * The current comm (perf's thread__comm_str): the last COMM, the parent's
+	 * at FORK, ":TID" before any. Interned: equal comms of the session are
+	 * one pointer, so it can be compared and hashed as a pointer.
+	 */
+	const char *comm;
+	bool comm_set;			/* from a COMM or inherited at FORK (perf's comm_set) */
+	bool exited;
+	uint32_t id;			/* dense, in order of creation */
+};
+
+/* A mapping of a process or of the kernel (perf's struct map). */
+struct pk_map {
+	uint64_t start, end;		/* [start, end) */
+	uint64_t pgoff;
+	struct pk_dso *dso;
+	uint32_t prot, flags;		/* MMAP2's; PROT_EXEC for an MMAP of code */
+	bool kernel;			/* a kernel map ([kernel.kallsyms], a module) */
+	uint32_t id;			/* dense, in order of creation */
+};
+
+/* perf's map__map_ip (the DSO-relative address perf's symbols use). */
+uint64_t pk_map__map_ip(const struct pk_map *m, uint64_t ip);
+/* perf's map__unmap_ip. */
+uint64_t pk_map__unmap_ip(const struct pk_map *m, uint64_t rip);
+
+/* perf's machine__findnew_thread(pid, tid) (creates it when unknown, as perf does). NULL: ENOMEM. */
+const struct pk_thread *pk_session__thread(struct pk_session *s, int32_t pid, int32_t tid);
+/* Find without creating. */
+const struct pk_thread *pk_session__find_thread(const struct pk_session *s, int32_t tid);
+size_t pk_session__nr_threads(const struct pk_session *s);
+const struct pk_thread *pk_session__thread_at(const struct pk_session *s, uint32_t id);
+
+/* The map of addr for thread (cpumode as PERF_RECORD_MISC_*), perf's thread__find_map; NULL: none. */
+const struct pk_map *pk_session__find_map(struct pk_session *s, const struct pk_thread *t,
+					  uint8_t cpumode, uint64_t addr);
+
+/* The kernel's DSO ([kernel.kallsyms]), NULL before the kernel map is known. */
+struct pk_dso *pk_session__kernel_dso(struct pk_session *s);
+
+/* ---- locations and samples -------------------------------------------------------------- */
+
+/* One resolved address (perf's addr_location + map_symbol). */
+struct pk_loc {
+	uint64_t ip;			/* as recorded */
+	uint64_t addr;			/* perf's al->addr: pk_map__map_ip(map, ip), ip when no map */
+	const struct pk_map *map;	/* NULL: no map ([unknown]) */
+	struct pk_dso *dso;		/* map->dso, or NULL */
+	const struct pk_sym *sym;	/* NULL: no symbol ([unknown]) */
+	uint8_t cpumode;		/* PERF_RECORD_MISC_* the address was looked up with */
+	char level;			/* perf's al->level: 'k' kernel, '.' user, 'H' hypervisor/other */
+	uint32_t id;			/* dense, in order of first resolution */
+};
+
+/* perf's symoff: addr - sym->start (0 without a symbol). */
+static inline uint64_t pk_loc__symoff(const struct pk_loc *l)
+{
+	return l->sym ? l->addr - l->sym->start : 0;
+}
+
+size_t pk_session__nr_locs(const struct pk_session *s);
+const struct pk_loc *pk_session__loc_at(const struct pk_session *s, uint32_t id);
+/* The loc of ip in thread with cpumode (interned; resolved once). NULL: ENOMEM. */
+const struct pk_loc *pk_session__loc(struct pk_session *s, const struct pk_thread *t,
+				     uint8_t cpumode, uint64_t ip);
+
+/*
+ * perf's srcline of a loc ("file.c:12", "??:0"), as perf report/script
+ * print it: for a DSO with debug info the addr2line answer, else NULL
+ * (callers print perf's fallback, e.g. "dso+0x..." or sym+off). Cached.
+ */
+const char *pk_session__loc_srcline(struct pk_session *s, const struct pk_loc *l);
+/*
+ * The inline chain at a loc (pk_dso__srcline's frames: innermost first;
+ * frames[nr-1] is the function containing the loc's symbol), nr 0 when
+ * none. Cached; 0 or a negative errno.
+ */
+int pk_session__loc_inlines(struct pk_session *s, const struct pk_loc *l, struct pk_srcline *out);
+
+/* what to compute in pk_session__prepare_srclines */
+enum {
+	PK_PREPARE_SRCLINE	= 1u << 0,
+	PK_PREPARE_INLINES	= 1u << 1,
+};
+/*
+ * Compute (and cache) the srclines and/or inline chains of locs[0..n) on
+ * opts.nr_threads threads, so that later calls of pk_session__loc_srcline /
+ * _loc_inlines return at once. Same results as calling them one by one.
+ */
+int pk_session__prepare_srclines(struct pk_session *s, const struct pk_loc *const *locs, size_t n,
+				 unsigned what, struct pk_error *err);
+
+/* pk_session__resolve flags */
+enum {
+	PK_RESOLVE_CALLCHAIN	= 1u << 0,	/* resolve the callchain (when recorded) */
+	PK_RESOLVE_ADDR		= 1u << 1,	/* resolve sample->addr too (rs.addr_loc) */
+};
+
+/* A sample with its thread and addresses resolved. */
+struct pk_resolved {
+	const struct pk_data_event *ev;
+	const struct pk_sample *sample;	/* &ev->sample */
+	int attr;			/* the event's attr index (pk_data_reader__attr) */
+	const struct pk_thread *thread;
+	/* The thread's comm at the sample (thread->comm as perf processes it in order). */
+	const char *comm;
+	uint8_t cpumode;		/* ev->misc & PERF_RECORD_MISC_CPUMODE_MASK */
+	const struct pk_loc *loc;	/* the sample's ip; never NULL */
+	const struct pk_loc *addr_loc;	/* PK_RESOLVE_ADDR: sample->addr (perf's addr_al), else NULL */
+	/*
+	 * PK_RESOLVE_CALLCHAIN: perf's callchain cursor for the sample
+	 * (thread__resolve_callchain with callee order): markers removed, each
+	 * entry looked up with the cpumode the last marker set, at most
+	 * max_stack entries; nr_chain 0 when no callchain was recorded or the
+	 * callchain was discarded as perf discards a corrupt one. The first
+	 * entry is usually the sample's ip itself (the kernel records it).
+	 */
+	size_t nr_chain;
+	const struct pk_loc *const *chain;
+};
+
+/*
+ * Resolve a PERF_RECORD_SAMPLE just returned by pk_session__next: as perf's
+ * machine__resolve (thread = findnew(pid, tid), map by cpumode, symbol)
+ * and thread__resolve_callchain. Allocates nothing for addresses already
+ * seen. 0, or a negative errno (ENOMEM; EINVAL for an event that is not a
+ * sample) with err filled.
+ */
+int pk_session__resolve(struct pk_session *s, const struct pk_data_event *ev, unsigned flags,
+			struct pk_resolved *out, struct pk_error *err);
+
+/* ---- events --------------------------------------------------------------------------- */
+
+/*
+ * perf's name of an attr (evsel__name): EVENT_DESC's or EVENT_UPDATE's name,
+ * else the name perf derives from the attr ("cpu-clock", "cycles:u",
+ * "sched:sched_switch", "raw 0x1234"). Lives as long as the session.
+ */
+const char *pk_session__event_name(struct pk_session *s, int attr);
+
+/* Counts of what the session processed so far. */
+struct pk_session_stats {
+	uint64_t nr_samples;
+	uint64_t nr_unresolved_maps;	/* sample ips outside every map */
+	uint64_t nr_corrupt_chains;	/* callchains discarded as perf discards them */
+	uint64_t nr_locs;
+	uint64_t nr_threads, nr_maps;
+};
+void pk_session__stats(const struct pk_session *s, struct pk_session_stats *st);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
