@@ -142,7 +142,7 @@ $(O)/oracle/perf_shim.so: tests/oracle/perf_shim.c lib/spec/attr_json.c include/
 	@$(CC) -std=c11 -D_GNU_SOURCE -fPIC $(WARN) -Iinclude $(OPT) -g -shared -o $@ \
 		tests/oracle/perf_shim.c lib/spec/attr_json.c -ldl -ljson-c -lpthread
 
-tests: all $(TEST_BINS) $(O)/tests/ir_dump $(O)/oracle/perf_shim.so $(EXAMPLE_BINS)
+tests: all $(TEST_BINS) $(O)/tests/ir_dump $(O)/oracle/perf_shim.so $(EXAMPLE_BINS) $(O)/tests/data_dump
 
 # One runner (perl's prove) over the cmocka binaries (TAP output) and the CLI scripts.
 check: deps
@@ -278,3 +278,9 @@ $(O)/obj/lib/export/pprof.o $(XO)/obj/lib/export/pprof.o: $(EXPORT_GEN)/profile.
 $(O)/obj/lib/export/pprof.o $(XO)/obj/lib/export/pprof.o: BASEFLAGS += -I$(EXPORT_GEN)
 
 $(O)/libpmukit.a $(O)/libpmukit.so: $(EXPORT_GEN_OBJS)
+
+# The perf.data reader's dump tool (tests/integration/data_read*.sh).
+$(O)/tests/data_dump: tests/oracle/data_dump.c $(O)/libpmukit.a
+	@mkdir -p $(dir $@)
+	@echo "  TEST-CC $<"
+	@$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
