@@ -284,3 +284,6 @@ $(O)/tests/data_dump: tests/oracle/data_dump.c $(O)/libpmukit.a
 	@mkdir -p $(dir $@)
 	@echo "  TEST-CC $<"
 	@$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
+
+# pmukit script prints tracepoint data with libtraceevent, as perf does
+LDLIBS += -ltraceevent
