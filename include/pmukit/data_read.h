@@ -331,7 +331,7 @@ struct pk_data_event {
 		} build_id;
 		struct {		/* PK_RECORD_ID_INDEX */
 			uint64_t nr;
-			const uint64_t *entries;	/* nr * 4: id, idx, cpu, tid */
+			const uint64_t *entries;	/* nr * 4: id, idx (in its CPU map), cpu, tid */
 			const uint64_t *entries2;	/* nr * 2: machine_pid, vcpu; or NULL */
 		} id_index;
 		struct {		/* PK_RECORD_TIME_CONV */

@@ -143,11 +143,10 @@ int dr_decode_user(struct pk_data_reader *r, struct pk_data_event *ev, uint64_t 
 		ev->u.id_index.entries = (const uint64_t *)(b + 8);
 		if ((len - 8) / 48 >= nr && nr)
 			ev->u.id_index.entries2 = (const uint64_t *)(b + 8 + nr * 32);
+		/* idx is the id's position in its event's CPU map, not the event */
 		for (uint64_t i = 0; i < nr; i++) {
 			const uint64_t *e = ev->u.id_index.entries + 4 * i;
-			int idx = e[1] < r->nr_attrs ? (int)e[1] : -1;
-			if (dr_add_id(r, e[0], idx, (int32_t)e[2], (int32_t)e[3]))
-				return dr_fail(r, -ENOMEM, pos, "out of memory");
+			dr_add_id(r, e[0], -1, (int32_t)e[2], (int32_t)e[3]);
 		}
 		return 0;
 	}

@@ -349,7 +349,27 @@ static int decomp_next(struct pk_data_reader *r, struct perf_event_header **out)
 					       "decompressed record type %u: size %u is smaller "
 					       "than its header",
 					       h.type, h.size);
-			if (avail >= h.size) {
+			uint64_t need = h.size;
+			if ((h.type == PK_RECORD_AUXTRACE && h.size >= 16) ||
+			    (h.type == PK_RECORD_HEADER_TRACING_DATA && h.size >= 12)) {
+				/* its data follows it: have that decompressed too */
+				uint64_t v = 0;
+				if (h.type == PK_RECORD_AUXTRACE) {
+					memcpy(&v, d->buf + d->head + 8, 8);
+					v = r->swap ? dr_bswap64(v) : v;
+				} else {
+					uint32_t v32;
+					memcpy(&v32, d->buf + d->head + 8, 4);
+					v = r->swap ? dr_bswap32(v32) : v32;
+				}
+				if (v > d->cap - MAX_RECORD - h.size)
+					return dr_fail(r, -EINVAL, d->rec_pos,
+						       "record type %u in compressed data with %llu "
+						       "bytes of data",
+						       h.type, (unsigned long long)v);
+				need += v;
+			}
+			if (avail >= need) {
 				*out = (struct perf_event_header *)(d->buf + d->head);
 				d->head += h.size;
 				return 1;

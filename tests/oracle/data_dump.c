@@ -331,7 +331,6 @@ static void dump_event(const struct pk_data_reader *r, const struct pk_data_even
 	case PERF_RECORD_THROTTLE:
 	case PERF_RECORD_UNTHROTTLE:
 	case PK_RECORD_FINISHED_INIT:
-	case PK_RECORD_HEADER_TRACING_DATA:
 	case PK_RECORD_AUXTRACE:
 		printf(": unhandled!\n");
 		break;
