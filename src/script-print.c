@@ -304,15 +304,15 @@ int script__print_sample(struct script *sc, const struct pk_resolved *rs,
 		}
 	}
 	if ((f & SF_PID) && (f & SF_TID)) {
-		put_int(b, smp->pid, 7, false);
+		put_int(b, smp->pid, 5, false);
 		putc_(b, '/');
-		put_int(b, smp->tid, 7, true);
+		put_int(b, smp->tid, 5, true);
 		putc_(b, ' ');
 	} else if (f & SF_PID) {
-		put_int(b, smp->pid, 7, false);
+		put_int(b, smp->pid, 5, false);
 		putc_(b, ' ');
 	} else if (f & SF_TID) {
-		put_int(b, smp->tid, 7, false);
+		put_int(b, smp->tid, 5, false);
 		putc_(b, ' ');
 	}
 	if (f & SF_CPU) {
