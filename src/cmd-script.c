@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,7 +27,7 @@ static void usage(FILE *f)
 		"Print the samples of a perf.data file as perf script prints them.\n\n"
 		"  -i, --input FILE        perf.data to read (default perf.data; - reads stdin)\n"
 		"  -F, --fields LIST       fields to print, as perf: comm,tid,pid,time,cpu,event,\n"
-		"                          trace,ip,sym,symoff,dso,dsoff,addr,period,srcline,misc,\n"
+		"                          trace,ip,sym,symoff,dso,addr,period,srcline,misc,\n"
 		"                          weight,phys_addr; TYPE:LIST for one event type\n"
 		"                          (hw, sw, trace, raw, break); +f / -f add or remove\n"
 		"      --symfs DIR         look for binaries and debug files under DIR\n"
@@ -128,8 +129,12 @@ static int run(struct script *sc)
 	}
 	while ((rc = pk_session__next(sc->s, &ev, &err)) > 0) {
 		if (ev->type == PK_RECORD_HEADER_ATTR) {
-			if (check_attrs(sc, &checked))
-				return -1;
+			if (check_attrs(sc, &checked)) {
+				/* perf: the attr record fails, -EINVAL is the exit status */
+				fprintf(stderr, "%#" PRIx64 " [%#x]: failed to process type: %u\n",
+					ev->offset, ev->size, ev->type);
+				return -EINVAL;
+			}
 			continue;
 		}
 		if (ev->type == PK_RECORD_HEADER_TRACING_DATA && !sc->trace) {
@@ -186,7 +191,7 @@ int cmd_script(int argc, char **argv)
 			break;
 		case 'F':
 			if (script_fields__parse(&sc, optarg))
-				return 255;
+				return 129;	/* perf's usage exit */
 			break;
 		case OPT_SYMFS:
 			symfs = optarg;
@@ -249,7 +254,7 @@ int cmd_script(int argc, char **argv)
 	obuf__free(&sc.ob);
 	script_trace__free(sc.trace);
 	pk_session__free(sc.s);
-	if (fflush(stdout))
+	if (fflush(stdout) && !rc)
 		rc = -1;
-	return rc ? 255 : 0;
+	return rc ? rc & 0xff : 0;
 }

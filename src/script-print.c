@@ -183,11 +183,19 @@ static void put_srcline(struct script *sc, struct obuf *b, const struct pk_loc *
 	if (!l || !l->map || !l->dso)
 		return;
 	const char *sl = pk_session__loc_srcline(sc->s, l);
-	put(b, "\n  ", 3);
-	if (sl && strncmp(sl, "??:", 3)) {
-		puts_(b, sl);
+	/*
+	 * perf 6.1 runs addr2line: "??:?" (a function but no line) becomes its
+	 * "??:0", which it does not print; "??:0" (nothing known) or no file to
+	 * ask (the kernel, perf-PID.map) prints perf's fallback dso[addr].
+	 */
+	if (sl) {
+		if (strncmp(sl, "??:", 3)) {
+			put(b, "\n  ", 3);
+			puts_(b, sl);
+		}
 		return;
 	}
+	put(b, "\n  ", 3);
 	puts_(b, pk_dso__short_name(l->dso));
 	putc_(b, '[');
 	put_hex(b, l->addr, 0);
