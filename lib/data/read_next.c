@@ -47,7 +47,8 @@ static void event_start(struct pk_data_reader *r, const struct perf_event_header
 	ev->raw = h;
 	ev->attr = attr;
 	ev->has_sample = false;
-	memset(&ev->u, 0, sizeof(ev->u));
+	if (h->type != PERF_RECORD_SAMPLE)
+		memset(&ev->u, 0, sizeof(ev->u));
 }
 
 static int apply_event_update(struct pk_data_reader *r, struct pk_data_event *ev)

@@ -53,6 +53,7 @@ struct dr_attr {
 	uint64_t read_format;
 	unsigned fixed_size;		/* bytes of the fixed u64 fields up to PERIOD */
 	int id_pos, is_pos;		/* as perf: -1 without ID/IDENTIFIER */
+	unsigned time_pos;		/* u64 index of TIME in a sample */
 	unsigned nr_regs_user, nr_regs_intr;
 	bool hw_idx, br_counters;
 	uint8_t *raw;			/* the attr bytes as in the file (native after swap) */
@@ -154,6 +155,8 @@ struct pk_data_reader {
 	struct dr_id *ids;
 	size_t nr_id_slots, nr_ids_used;
 	size_t nr_ids_total;
+	uint64_t last_id;	/* the last id looked up, and its attr */
+	int last_id_attr;
 
 	struct dr_src src;
 	struct dr_decomp dc;
