@@ -250,3 +250,11 @@ clean:
 	rm -rf $(O)
 
 -include $(shell find $(O)/obj -name '*.d' 2>/dev/null)
+
+# --- symbolizer: the command-line driver the symbol integration tests compare with perf/addr2line
+$(O)/tests/symq: tests/fixtures/symbol/symq.c $(O)/libpmukit.a
+	@mkdir -p $(dir $@)
+	@echo "  TEST-CC $<"
+	@$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
+
+tests: $(O)/tests/symq

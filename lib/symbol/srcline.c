@@ -55,6 +55,8 @@ struct cu {
 	Dwarf_Off off;
 	bool scanned;
 	int lang;
+	int version;
+	const char *comp_dir;
 	Dwarf_Die die;
 	struct func *funcs;
 	size_t nr_funcs, cap_funcs;
@@ -226,6 +228,9 @@ static int index_cus(struct srcline_cache *c)
 		u->off = dwarf_dieoffset(&cudie);
 		u->die = cudie;
 		u->lang = dwarf_srclang(&cudie);
+		u->version = ver;
+		Dwarf_Attribute a;
+		u->comp_dir = dwarf_attr(&cudie, DW_AT_comp_dir, &a) ? dwarf_formstring(&a) : NULL;
 		Dwarf_Addr b, lo, hi;
 		ptrdiff_t o = 0;
 		while ((o = dwarf_ranges(&cudie, o, &b, &lo, &hi)) > 0) {
@@ -398,12 +403,12 @@ static int add_func(struct cu *u, Dwarf_Die *die, int parent, Dwarf_Files *files
 	ptrdiff_t o = 0;
 	bool first = true;
 	while ((o = dwarf_ranges(die, o, &b, &lo, &hi)) > 0) {
+		if (hi <= lo)
+			continue;	/* binutils drops empty ranges, also as the first one */
 		if (first) {
 			f->low = lo;
 			first = false;
 		}
-		if (hi <= lo)
-			continue;
 		if (u->nr_ranges == u->cap_ranges) {
 			u->cap_ranges = u->cap_ranges ? u->cap_ranges * 2 : 64;
 			struct frange *n = realloc(u->ranges, u->cap_ranges * sizeof(*n));
@@ -569,7 +574,25 @@ static const struct bsym *find_sym(struct srcline_cache *c, size_t shndx, uint64
 struct raw_frame {
 	const char *func, *file;
 	unsigned line;
+	const struct cu *cu;	/* the file name's unit (binutils' concat_filename) */
 };
+
+/*
+ * binutils' concat_filename from libdw's name: a file or directory that is
+ * relative gets the unit's DW_AT_comp_dir in front (DWARF 5's directory 0
+ * too, as binutils does), unless (before DWARF 5) libdw already put it.
+ */
+static const char *a2l_path(const struct cu *u, const char *p, char *buf, size_t len)
+{
+	if (!p || p[0] == '/' || !u || !u->comp_dir)
+		return p;
+	size_t cl = strlen(u->comp_dir);
+	if (u->version < 5 && !strncmp(p, u->comp_dir, cl) && p[cl] == '/')
+		return p;
+	if (!sym__path(buf, len, "%s/%s", u->comp_dir, p))
+		return p;
+	return buf;
+}
 
 static struct cu *find_cu(struct srcline_cache *c, uint64_t pc)
 {
@@ -629,12 +652,12 @@ static size_t lookup_dwarf(struct srcline_cache *c, uint64_t pc, size_t shndx,
 		}
 	}
 	size_t n = 0;
-	out[n++] = (struct raw_frame){ name, file, line > 0 ? (unsigned)line : 0 };
+	out[n++] = (struct raw_frame){ name, file, line > 0 ? (unsigned)line : 0, u };
 	/* the inline chain */
 	while (f && f->inlined && f->parent >= 0 && n < max) {
 		struct func *caller = &u->funcs[f->parent];
 		func_name(c, u, caller);
-		out[n++] = (struct raw_frame){ caller->name, f->call_file, f->call_line };
+		out[n++] = (struct raw_frame){ caller->name, f->call_file, f->call_line, u };
 		f = caller;
 	}
 	return n;
@@ -655,7 +678,7 @@ static size_t lookup(struct srcline_cache *c, uint64_t pc, struct raw_frame *out
 			return n;
 		const struct bsym *s = find_sym(c, shndx, pc);
 		if (s) {
-			out[0] = (struct raw_frame){ s->name, s->file, 0 };
+			out[0] = (struct raw_frame){ s->name, s->file, 0, NULL };
 			return 1;
 		}
 	}
@@ -730,8 +753,10 @@ static int fill(struct srcline_cache *c, struct entry *e, uint64_t pc)
 		f->func = keep(c, dm ? dm : fn);
 		free(dm);
 		/* addr2line prints "??" for no file; perf then reads the name "??" */
-		f->file = keep(c, raw[i].file);
-		const char *fb = raw[i].file ? raw[i].file : "??";
+		char pb[8192];
+		const char *path = a2l_path(raw[i].cu, raw[i].file, pb, sizeof(pb));
+		f->file = keep(c, path);
+		const char *fb = path ? path : "??";
 		f->file_base = keep(c, c->flags & PK_SYMBOLIZER_FULL_SRCLINE ? fb : base(fb));
 		f->line = raw[i].line;
 		if (!f->func || !f->file_base || (raw[i].file && !f->file))
