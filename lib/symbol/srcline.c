@@ -102,6 +102,8 @@ struct srcline_cache {
 	size_t nr_cur;
 	struct bsym *syms;	/* sorted by (shndx, value, order) */
 	size_t nr_syms;
+	struct bsym *dsyms;	/* the separate debug file's: binutils' DWARF code looks there */
+	size_t nr_dsyms;
 	struct entry *tab;	/* open addressing on pc */
 	size_t cap, used;
 	struct pk_arena arena;
@@ -266,9 +268,8 @@ static int cmp_bsym(const void *a, const void *b)
 }
 
 /* the symbols binutils' elf_find_function may pick, with their STT_FILE name */
-static int index_syms(struct srcline_cache *c)
+static int index_syms(Elf *elf, struct bsym **out, size_t *nr_out)
 {
-	Elf *elf = c->file.elf;
 	GElf_Shdr sh;
 	Elf_Scn *scn = pkelf__section(elf, ".symtab", &sh, NULL);
 	if (!scn || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize) {
@@ -279,9 +280,9 @@ static int index_syms(struct srcline_cache *c)
 	Elf_Data *d = elf_getdata(scn, NULL);
 	if (!d)
 		return 0;
-	size_t nr = sh.sh_size / sh.sh_entsize;
-	c->syms = calloc(nr ? nr : 1, sizeof(*c->syms));
-	if (!c->syms)
+	size_t nr = sh.sh_size / sh.sh_entsize, n = 0;
+	struct bsym *syms = calloc(nr ? nr : 1, sizeof(*syms));
+	if (!syms)
 		return -ENOMEM;
 	enum { NOTHING, SYMBOL, FILE_AFTER_SYMBOL } state = NOTHING;
 	const char *file = NULL;
@@ -306,7 +307,7 @@ static int index_syms(struct srcline_cache *c)
 		if (!s.st_size && bind == STB_LOCAL && type == STT_NOTYPE &&
 		    GELF_ST_VISIBILITY(s.st_other) == STV_HIDDEN)
 			continue;
-		c->syms[c->nr_syms++] = (struct bsym){
+		syms[n++] = (struct bsym){
 			.value = s.st_value, .size = s.st_size ? s.st_size : 1,
 			.shndx = s.st_shndx, .name = name,
 			.file = file && (bind == STB_LOCAL || state != FILE_AFTER_SYMBOL) ? file : NULL,
@@ -314,7 +315,9 @@ static int index_syms(struct srcline_cache *c)
 			.notype = type == STT_NOTYPE, .order = (unsigned)i,
 		};
 	}
-	qsort(c->syms, c->nr_syms, sizeof(*c->syms), cmp_bsym);
+	qsort(syms, n, sizeof(*syms), cmp_bsym);
+	*out = syms;
+	*nr_out = n;
 	return 0;
 }
 
@@ -337,20 +340,19 @@ static struct srcline_cache *cache_open(struct pk_dso *d)
 		c->err = -ENOENT;
 		return c;
 	}
-	char path[4096];
-	if (!d->symsrc) {
-		dso__symfs_path(d->owner, name, path, sizeof(path));
-		name = path;
-	}
+	/* (perf runs addr2line on the long name itself, not under --symfs, when no symbol file was found) */
 	if ((c->err = pkelf__open(&c->file, name)))
 		return c;
-	if ((c->err = index_syms(c)))
+	if ((c->err = index_syms(c->file.elf, &c->syms, &c->nr_syms)))
 		return c;
 	Elf *dwelf = NULL;
 	if (has_dwarf(c->file.elf))
 		dwelf = c->file.elf;
-	else if (open_separate(c, d->owner))
+	else if (open_separate(c, d->owner)) {
 		dwelf = c->dwfile.elf;
+		if ((c->err = index_syms(dwelf, &c->dsyms, &c->nr_dsyms)))
+			return c;
+	}
 	if (dwelf) {
 		c->dw = dwarf_begin_elf(dwelf, DWARF_C_READ, NULL);
 		if (c->dw) {
@@ -387,6 +389,7 @@ void srcline__free(struct srcline_cache *c)
 	free(c->cus);
 	free(c->cur);
 	free(c->syms);
+	free(c->dsyms);
 	if (c->dw)
 		dwarf_end(c->dw);
 	pkelf__close(&c->dwfile);
@@ -545,28 +548,28 @@ static void func_name(struct srcline_cache *c, struct cu *u, struct func *f)
 
 /* --- symbol-table answers (binutils' elf_find_function) ----------------------- */
 
-static const struct bsym *find_sym(struct srcline_cache *c, size_t shndx, uint64_t pc)
+static const struct bsym *find_sym(const struct bsym *syms, size_t nr, size_t shndx, uint64_t pc)
 {
 	/* the last symbol of the section at or below pc */
-	size_t lo = 0, hi = c->nr_syms;
+	size_t lo = 0, hi = nr;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const struct bsym *s = &c->syms[mid];
+		const struct bsym *s = &syms[mid];
 		if (s->shndx < shndx || (s->shndx == shndx && s->value <= pc))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (!lo || c->syms[lo - 1].shndx != shndx)
+	if (!lo || syms[lo - 1].shndx != shndx)
 		return NULL;
-	uint64_t v = c->syms[lo - 1].value;
+	uint64_t v = syms[lo - 1].value;
 	size_t first = lo - 1;
-	while (first > 0 && c->syms[first - 1].shndx == shndx && c->syms[first - 1].value == v)
+	while (first > 0 && syms[first - 1].shndx == shndx && syms[first - 1].value == v)
 		first--;
 	/* binutils' better_fit over the symbols at that address, in table order */
 	const struct bsym *best = NULL;
 	for (size_t i = first; i < lo; i++) {
-		const struct bsym *s = &c->syms[i];
+		const struct bsym *s = &syms[i];
 		bool take;
 		if (!best) {
 			take = true;
@@ -639,12 +642,47 @@ static void add_seq_ranges(struct srcline_cache *c, struct cu *u)
 	qsort(c->cur, c->nr_cur, sizeof(*c->cur), cmp_cur);
 }
 
+/* the debug file's section of the main file's section shndx: the one of that name */
+static size_t dshndx(struct srcline_cache *c, size_t shndx)
+{
+	size_t a, b;
+	GElf_Shdr sh;
+	Elf_Scn *scn = elf_getscn(c->file.elf, shndx);
+	if (elf_getshdrstrndx(c->file.elf, &a) || elf_getshdrstrndx(c->dwfile.elf, &b) || !scn ||
+	    !gelf_getshdr(scn, &sh))
+		return SIZE_MAX;
+	const char *name = elf_strptr(c->file.elf, a, sh.sh_name);
+	size_t idx;
+	return name && pkelf__section(c->dwfile.elf, name, NULL, &idx) ? idx : SIZE_MAX;
+}
+
+/*
+ * Nothing in the DWARF: binutils' DWARF reader still asks the symbol table
+ * it keeps (the separate debug file's when the DWARF is there) and
+ * answers with that symbol and its STT_FILE, before the caller's own
+ * symbol-table fallback would.
+ */
+static size_t stash_sym(struct srcline_cache *c, uint64_t pc, size_t shndx, struct raw_frame *out)
+{
+	const struct bsym *s = NULL;
+	if (c->dsyms) {
+		size_t d = dshndx(c, shndx);
+		s = d != SIZE_MAX ? find_sym(c->dsyms, c->nr_dsyms, d, pc) : find_sym(c->syms, c->nr_syms, shndx, pc);
+	} else {
+		s = find_sym(c->syms, c->nr_syms, shndx, pc);
+	}
+	if (!s)
+		return 0;
+	out[0] = (struct raw_frame){ s->name, s->file, 0 };
+	return 1;
+}
+
 static size_t lookup_dwarf(struct srcline_cache *c, uint64_t pc, size_t shndx,
 			   struct raw_frame *out, size_t max)
 {
 	struct cu *u = find_cu(c, pc);
 	if (!u)
-		return 0;
+		return stash_sym(c, pc, shndx, out);
 	if (!u->scanned && scan_cu(u))
 		return 0;
 	if (!u->lt_tried) {
@@ -660,7 +698,7 @@ static size_t lookup_dwarf(struct srcline_cache *c, uint64_t pc, size_t shndx,
 	bool have_line = u->lt && linetab__lookup(u->lt, pc, &file, &line);
 	int fi = find_func(u, pc);
 	if (!have_line && fi < 0)
-		return 0;
+		return stash_sym(c, pc, shndx, out);
 	struct func *f = fi >= 0 ? &u->funcs[fi] : NULL;
 	const char *name = NULL;
 	if (f) {
@@ -668,8 +706,11 @@ static size_t lookup_dwarf(struct srcline_cache *c, uint64_t pc, size_t shndx,
 		name = f->name;
 	}
 	if (!f || !f->is_linkage) {
-		/* binutils asks the symbol table; a symbol at the function's start renames it */
-		const struct bsym *s = find_sym(c, shndx, pc);
+		/* binutils asks the symbol table (the debug file's, when the DWARF is there); a symbol at
+		 * the function's start renames it */
+		size_t dsec = c->dsyms ? dshndx(c, shndx) : SIZE_MAX;
+		const struct bsym *s = dsec != SIZE_MAX ? find_sym(c->dsyms, c->nr_dsyms, dsec, pc)
+							: find_sym(c->syms, c->nr_syms, shndx, pc);
 		if (s)
 			name = s->name;
 		if (f) {
@@ -704,7 +745,7 @@ static size_t lookup(struct srcline_cache *c, uint64_t pc, struct raw_frame *out
 		size_t n = c->dw ? lookup_dwarf(c, pc, shndx, out, max) : 0;
 		if (n)
 			return n;
-		const struct bsym *s = find_sym(c, shndx, pc);
+		const struct bsym *s = find_sym(c->syms, c->nr_syms, shndx, pc);
 		if (s) {
 			out[0] = (struct raw_frame){ s->name, s->file, 0 };
 			return 1;
