@@ -49,6 +49,8 @@ int symtab__fixup(struct pk_sym_table *t, bool kallsyms);
 int symtab__finish(struct pk_sym_table *t);
 /* perf's symbols__find (after symtab__finish). */
 const struct pk_sym *symtab__find(const struct pk_sym_table *t, uint64_t addr);
+/* Tests: the black height of a valid red-black search tree (before symtab__finish), else -1. */
+int symtab__check(const struct pk_sym_table *t);
 /* perf's choose_best_symbol: true when a wins over b. */
 bool symtab__choose_a(const struct pk_sym *a, const struct pk_sym *b);
 

@@ -541,3 +541,25 @@ void pk_sym_table__delete(struct pk_sym_table *t)
 	symtab__fini(t);
 	free(t);
 }
+
+/* for the tests: the tree's black height when it is a valid red-black search tree, else -1 */
+static int check(const struct pk_sym_table *t, int32_t n, int32_t parent, uint64_t lo, uint64_t hi)
+{
+	if (n == NIL)
+		return 1;
+	if (N(n).p != parent || N(n).sym.start < lo || N(n).sym.start > hi)
+		return -1;
+	if (N(n).red && ((N(n).l != NIL && N(N(n).l).red) || (N(n).r != NIL && N(N(n).r).red)))
+		return -1;
+	int a = check(t, N(n).l, n, lo, N(n).sym.start), b = check(t, N(n).r, n, N(n).sym.start, hi);
+	if (a < 0 || a != b)
+		return -1;
+	return a + !N(n).red;
+}
+
+int symtab__check(const struct pk_sym_table *t)
+{
+	if (t->root != NIL && N(t->root).red)
+		return -1;
+	return check(t, t->root, NIL, 0, UINT64_MAX);
+}
