@@ -98,8 +98,11 @@ struct srcline_cache {
 	struct linetab_src lsrc;
 	struct cu *cus;
 	size_t nr_cus;
-	struct cu_range *cur;
+	struct cu_range *cur;	/* the units' own ranges, sorted */
 	size_t nr_cur;
+	struct cu_range *seqr;	/* line sequences of the units read so far */
+	size_t nr_seqr, cap_seqr;
+	bool seqr_dirty;
 	struct bsym *syms;	/* sorted by (shndx, value, order) */
 	size_t nr_syms;
 	struct bsym *dsyms;	/* the separate debug file's: binutils' DWARF code looks there */
@@ -388,6 +391,7 @@ void srcline__free(struct srcline_cache *c)
 	}
 	free(c->cus);
 	free(c->cur);
+	free(c->seqr);
 	free(c->syms);
 	free(c->dsyms);
 	if (c->dw)
@@ -597,24 +601,37 @@ struct raw_frame {
 	unsigned line;
 };
 
-static struct cu *find_cu(struct srcline_cache *c, uint64_t pc)
+/* of the ranges in r[0..n) (sorted) holding pc, the first unit's index; SIZE_MAX: none */
+static size_t range_cu(const struct cu_range *r, size_t n, uint64_t pc)
 {
-	size_t lo = 0, hi = c->nr_cur;
+	size_t lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (c->cur[mid].lo <= pc)
+		if (r[mid].lo <= pc)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	/* of the ranges holding pc, the first CU (binutils walks units in order) */
 	size_t best = SIZE_MAX;
-	for (size_t i = lo; i > 0; i--) {
-		const struct cu_range *r = &c->cur[i - 1];
-		if (pc < r->hi && r->cu < best)
-			best = r->cu;
-		if (lo - i > 64)
-			break;
+	for (size_t i = lo; i > 0 && lo - i <= 64; i--)
+		if (pc < r[i - 1].hi && r[i - 1].cu < best)
+			best = r[i - 1].cu;
+	return best;
+}
+
+/*
+ * The unit holding pc: by the units' own ranges (binutils walks units in
+ * order: the first), else by the line sequences of units already read.
+ */
+static struct cu *find_cu(struct srcline_cache *c, uint64_t pc)
+{
+	size_t best = range_cu(c->cur, c->nr_cur, pc);
+	if (best == SIZE_MAX && c->nr_seqr) {
+		if (c->seqr_dirty) {
+			qsort(c->seqr, c->nr_seqr, sizeof(*c->seqr), cmp_cur);
+			c->seqr_dirty = false;
+		}
+		best = range_cu(c->seqr, c->nr_seqr, pc);
 	}
 	return best == SIZE_MAX ? NULL : &c->cus[best];
 }
@@ -629,17 +646,21 @@ static void add_seq_ranges(struct srcline_cache *c, struct cu *u)
 	size_t n = linetab__nr_seqs(u->lt), cui = (size_t)(u - c->cus);
 	if (!n)
 		return;
-	struct cu_range *r = realloc(c->cur, (c->nr_cur + n) * sizeof(*r));
-	if (!r)
-		return;
-	c->cur = r;
+	if (c->nr_seqr + n > c->cap_seqr) {
+		size_t cap = (c->nr_seqr + n) * 2;
+		struct cu_range *r = realloc(c->seqr, cap * sizeof(*r));
+		if (!r)
+			return;
+		c->seqr = r;
+		c->cap_seqr = cap;
+	}
 	for (size_t i = 0; i < n; i++) {
 		uint64_t lo, hi;
 		linetab__seq(u->lt, i, &lo, &hi);
 		if (hi > lo)
-			c->cur[c->nr_cur++] = (struct cu_range){ lo, hi, cui };
+			c->seqr[c->nr_seqr++] = (struct cu_range){ lo, hi, cui };
 	}
-	qsort(c->cur, c->nr_cur, sizeof(*c->cur), cmp_cur);
+	c->seqr_dirty = true;
 }
 
 /* the debug file's section of the main file's section shndx: the one of that name */
