@@ -281,9 +281,12 @@ $(O)/libpmukit.a $(O)/libpmukit.so: $(EXPORT_GEN_OBJS)
 
 # The perf.data reader's dump tool (tests/integration/data_read*.sh).
 $(O)/tests/data_dump: tests/oracle/data_dump.c $(O)/libpmukit.a
+# --- symbolizer: the command-line driver the symbol integration tests compare with perf/addr2line
+$(O)/tests/symq: tests/fixtures/symbol/symq.c $(O)/libpmukit.a
 	@mkdir -p $(dir $@)
 	@echo "  TEST-CC $<"
 	@$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
 
 # pmukit script prints tracepoint data with libtraceevent, as perf does
 LDLIBS += -ltraceevent
+tests: $(O)/tests/symq

@@ -154,8 +154,15 @@ static struct pk_dso *dso_get(struct pk_symbolizer *s, enum pk_dso_kind kind, co
 			memcpy(d->key_build_id, bid, n);
 		}
 		d->name = strdup(name);
-		/* perf's short name: a file's basename; "[...]" names as they are */
-		d->short_name = strdup(name[0] == '/' ? base_name(name) : name);
+		/* perf's short name: a file's basename ("[JIT] tid PID" for a perf map); "[...]" names as they are */
+		int tid;
+		char jit[64];
+		if (sscanf(name, "/tmp/perf-%d.map", &tid) == 1) {
+			snprintf(jit, sizeof(jit), "[JIT] tid %d", tid);
+			d->short_name = strdup(jit);
+		} else {
+			d->short_name = strdup(name[0] == '/' ? base_name(name) : name);
+		}
 		pthread_mutex_init(&d->lock, NULL);
 		symtab__init(&d->syms);
 		if (!d->name || !d->short_name) {
@@ -571,4 +578,12 @@ int pk_dso__load_error(struct pk_dso *d)
 		return -EINVAL;
 	ensure_loaded(d);
 	return d->load_error;
+}
+
+uint64_t pk_dso__objdump_addr(struct pk_dso *d, uint64_t rip)
+{
+	if (!d || (d->kind != PK_DSO_USER && d->kind != PK_DSO_VDSO))
+		return rip;
+	ensure_loaded(d);
+	return rip + d->text_offset;
 }

@@ -20,6 +20,7 @@
  * Answers are cached per address.
  */
 #include "symbol/symbol_int.h"
+#include "symbol/linetab.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,7 +43,7 @@ struct func {
 	bool is_linkage;
 	const char *name;	/* raw (mangled) */
 	uint64_t low;		/* first range's low (binutils' arange.low) */
-	const char *call_file;
+	uint64_t call_file;	/* DW_AT_call_file, resolved through the unit's line table */
 	unsigned call_line;
 };
 
@@ -55,6 +56,10 @@ struct cu {
 	Dwarf_Off off;
 	bool scanned;
 	int lang;
+	int version;
+	const char *comp_dir;
+	bool lt_tried;
+	struct linetab *lt;
 	Dwarf_Die die;
 	struct func *funcs;
 	size_t nr_funcs, cap_funcs;
@@ -90,12 +95,18 @@ struct srcline_cache {
 	struct pk_elf file;	/* what addr2line reads: sections, symbols */
 	struct pk_elf dwfile;	/* a separate debug file, when used */
 	Dwarf *dw;
+	struct linetab_src lsrc;
 	struct cu *cus;
 	size_t nr_cus;
-	struct cu_range *cur;
+	struct cu_range *cur;	/* the units' own ranges, sorted */
 	size_t nr_cur;
+	struct cu_range *seqr;	/* line sequences of the units read so far */
+	size_t nr_seqr, cap_seqr;
+	bool seqr_dirty;
 	struct bsym *syms;	/* sorted by (shndx, value, order) */
 	size_t nr_syms;
+	struct bsym *dsyms;	/* the separate debug file's: binutils' DWARF code looks there */
+	size_t nr_dsyms;
 	struct entry *tab;	/* open addressing on pc */
 	size_t cap, used;
 	struct pk_arena arena;
@@ -226,6 +237,9 @@ static int index_cus(struct srcline_cache *c)
 		u->off = dwarf_dieoffset(&cudie);
 		u->die = cudie;
 		u->lang = dwarf_srclang(&cudie);
+		u->version = ver;
+		Dwarf_Attribute a;
+		u->comp_dir = dwarf_attr(&cudie, DW_AT_comp_dir, &a) ? dwarf_formstring(&a) : NULL;
 		Dwarf_Addr b, lo, hi;
 		ptrdiff_t o = 0;
 		while ((o = dwarf_ranges(&cudie, o, &b, &lo, &hi)) > 0) {
@@ -257,9 +271,8 @@ static int cmp_bsym(const void *a, const void *b)
 }
 
 /* the symbols binutils' elf_find_function may pick, with their STT_FILE name */
-static int index_syms(struct srcline_cache *c)
+static int index_syms(Elf *elf, struct bsym **out, size_t *nr_out)
 {
-	Elf *elf = c->file.elf;
 	GElf_Shdr sh;
 	Elf_Scn *scn = pkelf__section(elf, ".symtab", &sh, NULL);
 	if (!scn || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize) {
@@ -270,9 +283,9 @@ static int index_syms(struct srcline_cache *c)
 	Elf_Data *d = elf_getdata(scn, NULL);
 	if (!d)
 		return 0;
-	size_t nr = sh.sh_size / sh.sh_entsize;
-	c->syms = calloc(nr ? nr : 1, sizeof(*c->syms));
-	if (!c->syms)
+	size_t nr = sh.sh_size / sh.sh_entsize, n = 0;
+	struct bsym *syms = calloc(nr ? nr : 1, sizeof(*syms));
+	if (!syms)
 		return -ENOMEM;
 	enum { NOTHING, SYMBOL, FILE_AFTER_SYMBOL } state = NOTHING;
 	const char *file = NULL;
@@ -297,7 +310,7 @@ static int index_syms(struct srcline_cache *c)
 		if (!s.st_size && bind == STB_LOCAL && type == STT_NOTYPE &&
 		    GELF_ST_VISIBILITY(s.st_other) == STV_HIDDEN)
 			continue;
-		c->syms[c->nr_syms++] = (struct bsym){
+		syms[n++] = (struct bsym){
 			.value = s.st_value, .size = s.st_size ? s.st_size : 1,
 			.shndx = s.st_shndx, .name = name,
 			.file = file && (bind == STB_LOCAL || state != FILE_AFTER_SYMBOL) ? file : NULL,
@@ -305,7 +318,9 @@ static int index_syms(struct srcline_cache *c)
 			.notype = type == STT_NOTYPE, .order = (unsigned)i,
 		};
 	}
-	qsort(c->syms, c->nr_syms, sizeof(*c->syms), cmp_bsym);
+	qsort(syms, n, sizeof(*syms), cmp_bsym);
+	*out = syms;
+	*nr_out = n;
 	return 0;
 }
 
@@ -328,24 +343,39 @@ static struct srcline_cache *cache_open(struct pk_dso *d)
 		c->err = -ENOENT;
 		return c;
 	}
-	char path[4096];
-	if (!d->symsrc) {
-		dso__symfs_path(d->owner, name, path, sizeof(path));
-		name = path;
-	}
+	/* (perf runs addr2line on the long name itself, not under --symfs, when no symbol file was found) */
 	if ((c->err = pkelf__open(&c->file, name)))
 		return c;
-	if ((c->err = index_syms(c)))
+	if ((c->err = index_syms(c->file.elf, &c->syms, &c->nr_syms)))
 		return c;
 	Elf *dwelf = NULL;
 	if (has_dwarf(c->file.elf))
 		dwelf = c->file.elf;
-	else if (open_separate(c, d->owner))
+	else if (open_separate(c, d->owner)) {
 		dwelf = c->dwfile.elf;
+		if ((c->err = index_syms(dwelf, &c->dsyms, &c->nr_dsyms)))
+			return c;
+	}
 	if (dwelf) {
 		c->dw = dwarf_begin_elf(dwelf, DWARF_C_READ, NULL);
-		if (c->dw && index_cus(c))
-			c->err = -ENOMEM;
+		if (c->dw) {
+			/* libdw has decompressed SHF_COMPRESSED sections in place by now */
+			static const char *const nm[] = { ".debug_line", ".debug_line_str", ".debug_str" };
+			struct pk_dwarf_sec *sec[] = { &c->lsrc.line, &c->lsrc.line_str, &c->lsrc.str };
+			for (int i = 0; i < 3; i++) {
+				Elf_Scn *scn = pkelf__section(dwelf, nm[i], NULL, NULL);
+				Elf_Data *dd = scn ? elf_getdata(scn, NULL) : NULL;
+				if (dd && dd->d_buf) {
+					sec[i]->data = dd->d_buf;
+					sec[i]->size = dd->d_size;
+				}
+			}
+			GElf_Ehdr eh;
+			c->lsrc.swap = gelf_getehdr(dwelf, &eh) &&
+				       (eh.e_ident[EI_DATA] == ELFDATA2MSB) != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+			if (index_cus(c))
+				c->err = -ENOMEM;
+		}
 	}
 	return c;
 }
@@ -357,10 +387,13 @@ void srcline__free(struct srcline_cache *c)
 	for (size_t i = 0; i < c->nr_cus; i++) {
 		free(c->cus[i].funcs);
 		free(c->cus[i].ranges);
+		linetab__free(c->cus[i].lt);
 	}
 	free(c->cus);
 	free(c->cur);
+	free(c->seqr);
 	free(c->syms);
+	free(c->dsyms);
 	if (c->dw)
 		dwarf_end(c->dw);
 	pkelf__close(&c->dwfile);
@@ -372,7 +405,7 @@ void srcline__free(struct srcline_cache *c)
 
 /* --- functions of a CU -------------------------------------------------------- */
 
-static int add_func(struct cu *u, Dwarf_Die *die, int parent, Dwarf_Files *files)
+static int add_func(struct cu *u, Dwarf_Die *die, int parent)
 {
 	if (u->nr_funcs == u->cap_funcs) {
 		u->cap_funcs = u->cap_funcs ? u->cap_funcs * 2 : 64;
@@ -390,20 +423,21 @@ static int add_func(struct cu *u, Dwarf_Die *die, int parent, Dwarf_Files *files
 	f->low = UINT64_MAX;
 	Dwarf_Attribute a;
 	Dwarf_Word w;
-	if (files && dwarf_attr(die, DW_AT_call_file, &a) && !dwarf_formudata(&a, &w))
-		f->call_file = dwarf_filesrc(files, w, NULL, NULL);
+	f->call_file = UINT64_MAX;
+	if (dwarf_attr(die, DW_AT_call_file, &a) && !dwarf_formudata(&a, &w))
+		f->call_file = w;
 	if (dwarf_attr(die, DW_AT_call_line, &a) && !dwarf_formudata(&a, &w))
 		f->call_line = (unsigned)w;
 	Dwarf_Addr b, lo, hi;
 	ptrdiff_t o = 0;
 	bool first = true;
 	while ((o = dwarf_ranges(die, o, &b, &lo, &hi)) > 0) {
+		if (hi <= lo)
+			continue;	/* binutils drops empty ranges, also as the first one */
 		if (first) {
 			f->low = lo;
 			first = false;
 		}
-		if (hi <= lo)
-			continue;
 		if (u->nr_ranges == u->cap_ranges) {
 			u->cap_ranges = u->cap_ranges ? u->cap_ranges * 2 : 64;
 			struct frange *n = realloc(u->ranges, u->cap_ranges * sizeof(*n));
@@ -427,10 +461,6 @@ static int cmp_frange(const void *a, const void *b)
 static int scan_cu(struct cu *u)
 {
 	u->scanned = true;
-	Dwarf_Files *files = NULL;
-	size_t nfiles;
-	if (dwarf_getsrcfiles(&u->die, &files, &nfiles))
-		files = NULL;
 	/* depth-first over every DIE; a stack of (die, enclosing function) */
 	struct { Dwarf_Die die; int func; } stack[256];
 	int sp = 0;
@@ -451,7 +481,7 @@ static int scan_cu(struct cu *u)
 		int tag = dwarf_tag(&die), me = parent;
 		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
 		    tag == DW_TAG_entry_point) {
-			me = add_func(u, &die, parent, files);
+			me = add_func(u, &die, parent);
 			if (me < 0)
 				return me;
 		}
@@ -522,28 +552,28 @@ static void func_name(struct srcline_cache *c, struct cu *u, struct func *f)
 
 /* --- symbol-table answers (binutils' elf_find_function) ----------------------- */
 
-static const struct bsym *find_sym(struct srcline_cache *c, size_t shndx, uint64_t pc)
+static const struct bsym *find_sym(const struct bsym *syms, size_t nr, size_t shndx, uint64_t pc)
 {
 	/* the last symbol of the section at or below pc */
-	size_t lo = 0, hi = c->nr_syms;
+	size_t lo = 0, hi = nr;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const struct bsym *s = &c->syms[mid];
+		const struct bsym *s = &syms[mid];
 		if (s->shndx < shndx || (s->shndx == shndx && s->value <= pc))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (!lo || c->syms[lo - 1].shndx != shndx)
+	if (!lo || syms[lo - 1].shndx != shndx)
 		return NULL;
-	uint64_t v = c->syms[lo - 1].value;
+	uint64_t v = syms[lo - 1].value;
 	size_t first = lo - 1;
-	while (first > 0 && c->syms[first - 1].shndx == shndx && c->syms[first - 1].value == v)
+	while (first > 0 && syms[first - 1].shndx == shndx && syms[first - 1].value == v)
 		first--;
 	/* binutils' better_fit over the symbols at that address, in table order */
 	const struct bsym *best = NULL;
 	for (size_t i = first; i < lo; i++) {
-		const struct bsym *s = &c->syms[i];
+		const struct bsym *s = &syms[i];
 		bool take;
 		if (!best) {
 			take = true;
@@ -571,26 +601,101 @@ struct raw_frame {
 	unsigned line;
 };
 
-static struct cu *find_cu(struct srcline_cache *c, uint64_t pc)
+/* of the ranges in r[0..n) (sorted) holding pc, the first unit's index; SIZE_MAX: none */
+static size_t range_cu(const struct cu_range *r, size_t n, uint64_t pc)
 {
-	size_t lo = 0, hi = c->nr_cur;
+	size_t lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (c->cur[mid].lo <= pc)
+		if (r[mid].lo <= pc)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	/* of the ranges holding pc, the first CU (binutils walks units in order) */
 	size_t best = SIZE_MAX;
-	for (size_t i = lo; i > 0; i--) {
-		const struct cu_range *r = &c->cur[i - 1];
-		if (pc < r->hi && r->cu < best)
-			best = r->cu;
-		if (lo - i > 64)
-			break;
+	for (size_t i = lo; i > 0 && lo - i <= 64; i--)
+		if (pc < r[i - 1].hi && r[i - 1].cu < best)
+			best = r[i - 1].cu;
+	return best;
+}
+
+/*
+ * The unit holding pc: by the units' own ranges (binutils walks units in
+ * order: the first), else by the line sequences of units already read.
+ */
+static struct cu *find_cu(struct srcline_cache *c, uint64_t pc)
+{
+	size_t best = range_cu(c->cur, c->nr_cur, pc);
+	if (best == SIZE_MAX && c->nr_seqr) {
+		if (c->seqr_dirty) {
+			qsort(c->seqr, c->nr_seqr, sizeof(*c->seqr), cmp_cur);
+			c->seqr_dirty = false;
+		}
+		best = range_cu(c->seqr, c->nr_seqr, pc);
 	}
 	return best == SIZE_MAX ? NULL : &c->cus[best];
+}
+
+/*
+ * binutils adds each line sequence's range to its unit's once it has read
+ * the unit's line table: from then on (only) addresses between functions
+ * find that unit too.
+ */
+static void add_seq_ranges(struct srcline_cache *c, struct cu *u)
+{
+	size_t n = linetab__nr_seqs(u->lt), cui = (size_t)(u - c->cus);
+	if (!n)
+		return;
+	if (c->nr_seqr + n > c->cap_seqr) {
+		size_t cap = (c->nr_seqr + n) * 2;
+		struct cu_range *r = realloc(c->seqr, cap * sizeof(*r));
+		if (!r)
+			return;
+		c->seqr = r;
+		c->cap_seqr = cap;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t lo, hi;
+		linetab__seq(u->lt, i, &lo, &hi);
+		if (hi > lo)
+			c->seqr[c->nr_seqr++] = (struct cu_range){ lo, hi, cui };
+	}
+	c->seqr_dirty = true;
+}
+
+/* the debug file's section of the main file's section shndx: the one of that name */
+static size_t dshndx(struct srcline_cache *c, size_t shndx)
+{
+	size_t a, b;
+	GElf_Shdr sh;
+	Elf_Scn *scn = elf_getscn(c->file.elf, shndx);
+	if (elf_getshdrstrndx(c->file.elf, &a) || elf_getshdrstrndx(c->dwfile.elf, &b) || !scn ||
+	    !gelf_getshdr(scn, &sh))
+		return SIZE_MAX;
+	const char *name = elf_strptr(c->file.elf, a, sh.sh_name);
+	size_t idx;
+	return name && pkelf__section(c->dwfile.elf, name, NULL, &idx) ? idx : SIZE_MAX;
+}
+
+/*
+ * Nothing in the DWARF: binutils' DWARF reader still asks the symbol table
+ * it keeps (the separate debug file's when the DWARF is there) and
+ * answers with that symbol and its STT_FILE, before the caller's own
+ * symbol-table fallback would.
+ */
+static size_t stash_sym(struct srcline_cache *c, uint64_t pc, size_t shndx, struct raw_frame *out)
+{
+	const struct bsym *s = NULL;
+	if (c->dsyms) {
+		size_t d = dshndx(c, shndx);
+		s = d != SIZE_MAX ? find_sym(c->dsyms, c->nr_dsyms, d, pc) : find_sym(c->syms, c->nr_syms, shndx, pc);
+	} else {
+		s = find_sym(c->syms, c->nr_syms, shndx, pc);
+	}
+	if (!s)
+		return 0;
+	out[0] = (struct raw_frame){ s->name, s->file, 0 };
+	return 1;
 }
 
 static size_t lookup_dwarf(struct srcline_cache *c, uint64_t pc, size_t shndx,
@@ -598,19 +703,23 @@ static size_t lookup_dwarf(struct srcline_cache *c, uint64_t pc, size_t shndx,
 {
 	struct cu *u = find_cu(c, pc);
 	if (!u)
-		return 0;
+		return stash_sym(c, pc, shndx, out);
 	if (!u->scanned && scan_cu(u))
 		return 0;
-	const char *file = NULL;
-	int line = 0;
-	Dwarf_Line *l = dwarf_getsrc_die(&u->die, pc);
-	if (l) {
-		file = dwarf_linesrc(l, NULL, NULL);
-		dwarf_lineno(l, &line);
+	if (!u->lt_tried) {
+		u->lt_tried = true;
+		Dwarf_Attribute a;
+		Dwarf_Word off;
+		if (dwarf_attr(&u->die, DW_AT_stmt_list, &a) && !dwarf_formudata(&a, &off) &&
+		    !linetab__parse(&u->lt, &c->lsrc, off, u->comp_dir))
+			add_seq_ranges(c, u);
 	}
+	const char *file = NULL;
+	unsigned line = 0;
+	bool have_line = u->lt && linetab__lookup(u->lt, pc, &file, &line);
 	int fi = find_func(u, pc);
-	if (!l && fi < 0)
-		return 0;
+	if (!have_line && fi < 0)
+		return stash_sym(c, pc, shndx, out);
 	struct func *f = fi >= 0 ? &u->funcs[fi] : NULL;
 	const char *name = NULL;
 	if (f) {
@@ -618,8 +727,11 @@ static size_t lookup_dwarf(struct srcline_cache *c, uint64_t pc, size_t shndx,
 		name = f->name;
 	}
 	if (!f || !f->is_linkage) {
-		/* binutils asks the symbol table; a symbol at the function's start renames it */
-		const struct bsym *s = find_sym(c, shndx, pc);
+		/* binutils asks the symbol table (the debug file's, when the DWARF is there); a symbol at
+		 * the function's start renames it */
+		size_t dsec = c->dsyms ? dshndx(c, shndx) : SIZE_MAX;
+		const struct bsym *s = dsec != SIZE_MAX ? find_sym(c->dsyms, c->nr_dsyms, dsec, pc)
+							: find_sym(c->syms, c->nr_syms, shndx, pc);
 		if (s)
 			name = s->name;
 		if (f) {
@@ -629,12 +741,13 @@ static size_t lookup_dwarf(struct srcline_cache *c, uint64_t pc, size_t shndx,
 		}
 	}
 	size_t n = 0;
-	out[n++] = (struct raw_frame){ name, file, line > 0 ? (unsigned)line : 0 };
+	out[n++] = (struct raw_frame){ name, file, line };
 	/* the inline chain */
 	while (f && f->inlined && f->parent >= 0 && n < max) {
 		struct func *caller = &u->funcs[f->parent];
 		func_name(c, u, caller);
-		out[n++] = (struct raw_frame){ caller->name, f->call_file, f->call_line };
+		const char *cf = u->lt && f->call_file != UINT64_MAX ? linetab__file(u->lt, f->call_file) : NULL;
+		out[n++] = (struct raw_frame){ caller->name, cf, f->call_line };
 		f = caller;
 	}
 	return n;
@@ -653,7 +766,7 @@ static size_t lookup(struct srcline_cache *c, uint64_t pc, struct raw_frame *out
 		size_t n = c->dw ? lookup_dwarf(c, pc, shndx, out, max) : 0;
 		if (n)
 			return n;
-		const struct bsym *s = find_sym(c, shndx, pc);
+		const struct bsym *s = find_sym(c->syms, c->nr_syms, shndx, pc);
 		if (s) {
 			out[0] = (struct raw_frame){ s->name, s->file, 0 };
 			return 1;
@@ -730,8 +843,9 @@ static int fill(struct srcline_cache *c, struct entry *e, uint64_t pc)
 		f->func = keep(c, dm ? dm : fn);
 		free(dm);
 		/* addr2line prints "??" for no file; perf then reads the name "??" */
-		f->file = keep(c, raw[i].file);
-		const char *fb = raw[i].file ? raw[i].file : "??";
+		const char *path = raw[i].file;
+		f->file = keep(c, path);
+		const char *fb = path ? path : "??";
 		f->file_base = keep(c, c->flags & PK_SYMBOLIZER_FULL_SRCLINE ? fb : base(fb));
 		f->line = raw[i].line;
 		if (!f->func || !f->file_base || (raw[i].file && !f->file))
