@@ -278,3 +278,6 @@ $(O)/obj/lib/export/pprof.o $(XO)/obj/lib/export/pprof.o: $(EXPORT_GEN)/profile.
 $(O)/obj/lib/export/pprof.o $(XO)/obj/lib/export/pprof.o: BASEFLAGS += -I$(EXPORT_GEN)
 
 $(O)/libpmukit.a $(O)/libpmukit.so: $(EXPORT_GEN_OBJS)
+# the pprof test decodes what it wrote with the same generated code
+$(O)/tests/test_export_pprof: $(EXPORT_GEN)/profile.pb-c.h
+$(O)/tests/test_export_pprof: BASEFLAGS += -I$(EXPORT_GEN)
