@@ -68,7 +68,12 @@ const char *pk_export__frame_label(const struct pk_profile *p, uint32_t frame, c
 	if (name)
 		return name;
 	const char *dso = pk_profile__str(p, r->dso);
-	snprintf(tmp, len, "[%s]", dso ? pk_export__basename(dso) : "unknown");
+	if (!dso)
+		return "[unknown]";
+	size_t n = strlen(dso);
+	if (n >= 2 && dso[0] == '[' && dso[n - 1] == ']')
+		return dso;	/* [kernel.kallsyms], [vdso]: already bracketed */
+	snprintf(tmp, len, "[%s]", pk_export__basename(dso));
 	return tmp;
 }
 

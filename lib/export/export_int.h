@@ -43,7 +43,10 @@ static inline int pk_export__puts(struct pk_buf *b, const char *s)
 	return pk_buf__append(b, s, strlen(s)) < 0 ? -1 : 0;
 }
 
-/* The frame's name as shown in flame graphs: "[unknown]" becomes "[dso-basename]". */
+/*
+ * The frame's name in flame graphs, pprof and the Firefox Profiler: an unknown one is
+ * "[dso-basename]", a bracketed dso as it is ("[kernel.kallsyms]"), else "[unknown]".
+ */
 const char *pk_export__frame_label(const struct pk_profile *p, uint32_t frame, char *tmp, size_t len);
 /* The part of a path after its last '/'. */
 const char *pk_export__basename(const char *path);

@@ -47,6 +47,8 @@ struct thread_tab {
 	size_t nfr, cap_fr;
 	struct ff_stack *sk;
 	size_t nsk, cap_sk;
+	uint32_t *func_frame;		/* per func */
+	size_t nfunc, cap_ff;
 	int oom;
 };
 
@@ -120,6 +122,13 @@ static uint32_t frame_of(struct gecko *g, struct thread_tab *t, uint32_t node)
 	}
 	struct func_key fk = { .name = f->name, .dso = f->dso, .file = f->file };
 	uint32_t func = intern(t, &t->funcs, &fk, sizeof(fk));
+	if (!t->oom && func == t->nfunc) {	/* a new function: a frame of it names it */
+		if (grow((void **)&t->func_frame, &t->cap_ff, t->nfunc + 1, sizeof(uint32_t))) {
+			t->oom = 1;
+			return 0;
+		}
+		t->func_frame[t->nfunc++] = id;
+	}
 	if (f->dso)
 		intern(t, &t->res, &f->dso, sizeof(f->dso));
 	if (t->oom || grow((void **)&t->fr, &t->cap_fr, t->nfr + 1, sizeof(*t->fr))) {
@@ -221,14 +230,8 @@ static int write_thread(struct gecko *g, const struct tkey *key, const struct sa
 	}
 	for (size_t i = 0; i < nfunc; i++) {
 		const struct func_key *k = (const struct func_key *)t.funcs.buf.data + i;
-		const char *dso = pk_profile__str(p, k->dso);
 		char tmp[300];
-		if (k->name) {
-			fn_name[i] = sidx(&t, pk_profile__str(p, k->name));
-		} else {
-			snprintf(tmp, sizeof(tmp), "[%s]", dso ? pk_export__basename(dso) : "unknown");
-			fn_name[i] = sidx(&t, tmp);
-		}
+		fn_name[i] = sidx(&t, pk_export__frame_label(p, t.func_frame[i], tmp, sizeof(tmp)));
 		fn_file[i] = k->file ? sidx(&t, pk_profile__str(p, k->file)) : NONE;
 		fn_res[i] = NONE;
 		if (k->dso)
@@ -333,6 +336,7 @@ out:
 	free(rs_lib);
 	free(t.fr);
 	free(t.sk);
+	free(t.func_frame);
 	pk_strtab__free(&t.st);
 	pk_intern__free(&t.funcs);
 	pk_intern__free(&t.res);

@@ -85,8 +85,40 @@ struct func_key {
 
 struct map_info {
 	uint64_t lo, hi;
+	uint64_t nloc;		/* locations in it */
+	uint32_t dso, order;	/* profile string ref; position in the output */
 	unsigned has_files : 1, has_lines : 1, has_inline : 1;
 };
+
+/*
+ * pprof names the profile after its first mapping ("File:"): executables first (a
+ * path that is no shared object), then shared objects, then [kernel.kallsyms] and
+ * the like; within each, the mapping with more locations first.
+ */
+static int map_rank(const struct pk_profile *p, const struct map_info *m)
+{
+	const char *d = pk_profile__str(p, m->dso);
+	if (!d || d[0] == '[')
+		return 2;
+	return strstr(pk_export__basename(d), ".so") ? 1 : 0;
+}
+
+struct map_sort {
+	const struct pk_profile *p;
+	const struct map_info *m;
+	uint32_t idx;
+};
+
+static int cmp_map(const void *a, const void *b)
+{
+	const struct map_sort *x = a, *y = b;
+	int rx = map_rank(x->p, x->m), ry = map_rank(y->p, y->m);
+	if (rx != ry)
+		return rx - ry;
+	if (x->m->nloc != y->m->nloc)
+		return x->m->nloc > y->m->nloc ? -1 : 1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
 
 struct sample_key {
 	uint32_t stack, thread;
@@ -169,8 +201,9 @@ static uint32_t mapping_of(struct builder *b, const struct pk_frame_rec *f)
 		return 0;
 	}
 	for (; b->nmi <= m; b->nmi++)
-		b->mi[b->nmi] = (struct map_info){ .lo = UINT64_MAX, .hi = 0 };
+		b->mi[b->nmi] = (struct map_info){ .lo = UINT64_MAX, .hi = 0, .dso = dso };
 	struct map_info *mi = &b->mi[m];
+	mi->nloc++;
 	mi->lo = f->addr < mi->lo ? f->addr : mi->lo;
 	mi->hi = f->addr >= mi->hi ? f->addr + 1 : mi->hi;
 	mi->has_files |= !!f->file;
@@ -342,7 +375,7 @@ int pk_export__pprof(const struct pk_profile *p, FILE *out, const struct pk_xopt
 		perftools__profiles__location__init(l);
 		l->id = i + 1;
 		l->address = f->addr;
-		l->mapping_id = (uint64_t)mapping_of(&b, f) + 1;
+		l->mapping_id = mapping_of(&b, f);	/* an index until the mappings are ordered */
 		l->line = &linep[ln];
 		for (;; k = (const struct loc_key *)b.locs.buf.data + k->tail - 1) {
 			const struct pk_frame_rec *lf = pk_profile__frame_rec(p, k->frame);
@@ -377,20 +410,29 @@ int pk_export__pprof(const struct pk_profile *p, FILE *out, const struct pk_xopt
 		pf[i].filename = k->file;
 		pfp[i] = &pf[i];
 	}
+	struct map_sort *ms = calloc(nmap + 1, sizeof(*ms));
+	if (!ms)
+		goto out_vt;
+	for (size_t i = 0; i < nmap; i++)
+		ms[i] = (struct map_sort){ p, &b.mi[i], (uint32_t)i };
+	qsort(ms, nmap, sizeof(*ms), cmp_map);
 	for (size_t i = 0; i < nmap; i++) {
-		uint32_t dso = ((const uint32_t *)b.maps.buf.data)[i];
-		const struct map_info *mi = &b.mi[i];
+		const struct map_info *mi = ms[i].m;
+		b.mi[ms[i].idx].order = (uint32_t)i;
 		perftools__profiles__mapping__init(&pm[i]);
 		pm[i].id = i + 1;
 		pm[i].memory_start = mi->lo;
 		pm[i].memory_limit = mi->hi;
-		pm[i].filename = str_(&b, dso ? pk_profile__str(p, dso) : "[unknown]");
+		pm[i].filename = str_(&b, mi->dso ? pk_profile__str(p, mi->dso) : "[unknown]");
 		pm[i].has_functions = 1;
 		pm[i].has_filenames = mi->has_files;
 		pm[i].has_line_numbers = mi->has_lines;
 		pm[i].has_inline_frames = mi->has_inline;
 		pmp[i] = &pm[i];
 	}
+	free(ms);
+	for (size_t i = 0; i < nloc; i++)
+		pls[i].mapping_id = (uint64_t)b.mi[pls[i].mapping_id].order + 1;
 
 	PProfile prof;
 	perftools__profiles__profile__init(&prof);

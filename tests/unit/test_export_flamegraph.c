@@ -38,7 +38,7 @@ static uint32_t rnd(uint32_t n)
 	return (uint32_t)(rng_state % n);
 }
 
-enum { F_MAIN, F_LOOP, F_HOT, F_HASH, F_PARSE, F_WRITE, F_SYS, F_INL, F_JIT, F_LIBC, F_TINY, NF };
+enum { F_MAIN, F_LOOP, F_HOT, F_HASH, F_PARSE, F_WRITE, F_SYS, F_INL, F_JIT, F_LIBC, F_TINY, F_KUNK, NF };
 
 /* A server's profile: main -> run_loop -> {compute_hot -> hash_lookup, parse_input, write_out -> sys_write}. */
 static struct pk_profile *build(size_t n)
@@ -61,6 +61,7 @@ static struct pk_profile *build(size_t n)
 		[F_JIT] = { .name = "jit_fn", .dso = "/tmp/perf-1.map", .kind = PK_FRAME_JIT, .addr = 0x7000 },
 		[F_LIBC] = { .dso = "/lib/libc.so.6", .addr = 0x8000 },
 		[F_TINY] = { .name = "tiny_fn", .dso = "/srv/server", .addr = 0x9000 },
+		[F_KUNK] = { .dso = "[kernel.kallsyms]", .kind = PK_FRAME_KERNEL, .addr = 0xffffffff81000100 },
 	};
 	uint32_t id[NF], th[2];
 	for (int i = 0; i < NF; i++)
@@ -80,6 +81,8 @@ static struct pk_profile *build(size_t n)
 				st[k++] = id[F_INL];
 			st[k++] = id[F_PARSE];
 		} else if (r < 85) {
+			if (rnd(4) == 0)
+				st[k++] = id[F_KUNK];
 			st[k++] = id[F_SYS];
 			st[k++] = id[F_WRITE];
 		} else if (r < 93) {
@@ -141,6 +144,8 @@ static const char *label(const struct pk_profile *p, uint32_t f, char *tmp, size
 	pk_profile__frame(p, f, &fr);
 	if (fr.name)
 		return fr.name;
+	if (fr.dso[0] == '[')
+		return fr.dso;		/* [kernel.kallsyms] as it is */
 	snprintf(tmp, len, "[%s]", strrchr(fr.dso, '/') + 1);
 	return tmp;
 }
