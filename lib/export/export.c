@@ -45,14 +45,15 @@ long pk_strtab__add(struct pk_strtab *t, const char *s, size_t n)
 	if (off < 0)
 		return -1;
 	uint32_t o = (uint32_t)off;
-	long id = pk_intern__add(&t->ids, &o, sizeof(o), 0);
-	return id < 0 ? -1 : id / (long)sizeof(o);
+	if (!t->ids.size)
+		pk_recset__init(&t->ids, sizeof(o));
+	return (long)pk_recset__add(&t->ids, &o);
 }
 
 void pk_strtab__free(struct pk_strtab *t)
 {
 	pk_intern__free(&t->strs);
-	pk_intern__free(&t->ids);
+	pk_recset__free(&t->ids);
 }
 
 const char *pk_export__basename(const char *path)
