@@ -8,9 +8,15 @@
  * line), folds that text with tests/fixtures/export/collapse-rules.pl (the
  * rules restated in Perl) and requires pmukit's output to be byte for byte the
  * same, for each of the script's options.
+ *
+ * `test_export_folded --fold FLAGS < TEXT` reads real `perf script -F +pid` text
+ * into a profile and prints pmukit's folded stacks (for
+ * tests/integration/export_folded_perf.sh, which compares them with the rules
+ * on a recording made with perf 6.1).
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <regex.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -347,8 +353,106 @@ static void test_examples(void **state)
 	pk_profile__free(p);
 }
 
-int main(void)
+/* perf script text (comm pid/tid [cpu] time: period event: + frame lines) into a profile */
+static int fold_script(unsigned flags)
 {
+	regex_t hdr, frm;
+	if (regcomp(&hdr, "^(.*[^ ]) +([0-9]+)/([0-9]+) +(\\[([0-9]+)\\] +)?([0-9]+)\\.([0-9]+): +"
+		    "([0-9]+) +(.*[^ ]): *$", REG_EXTENDED) ||
+	    regcomp(&frm, "^\t *([0-9a-f]+) (.*) \\((.*)\\)$", REG_EXTENDED))
+		return 2;
+	struct pk_profile *p;
+	if (pk_profile__new(&p))
+		return 2;
+	/* the whole text: events are all declared before the first sample */
+	char *text = NULL;
+	size_t tlen = 0;
+	FILE *all = open_memstream(&text, &tlen);
+	char chunk[65536];
+	size_t got;
+	while ((got = fread(chunk, 1, sizeof(chunk), stdin)) > 0)
+		fwrite(chunk, 1, got, all);
+	fclose(all);
+	regmatch_t m[10];
+	for (int pass = 0; pass < 2; pass++) {
+		uint32_t st[1024];
+		size_t n = 0;
+		int in_sample = 0;
+		struct pk_profile_sample s = { 0 };
+		for (char *line = text, *next; line && *line; line = next) {
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = 0;
+			char buf[16384];
+			snprintf(buf, sizeof(buf), "%s", line);
+			if (next)
+				next[-1] = '\n';	/* keep the text for the second pass */
+			if (!buf[0]) {
+				uint32_t id;
+				if (pass && in_sample && (pk_profile__intern_stack(p, st, n, &id) ||
+							  (s.stack = id, pk_profile__add_sample(p, &s))))
+					return 2;
+				in_sample = 0;
+				n = 0;
+				continue;
+			}
+			if (!regexec(&hdr, buf, 10, m, 0)) {
+				buf[m[1].rm_eo] = 0;
+				buf[m[9].rm_eo] = 0;
+				const char *ev = buf + m[9].rm_so;
+				int e = pk_profile__find_event(p, ev);
+				if (!pass) {
+					if (e < 0 && pk_profile__add_event(p, &(struct pk_profile_event){ .name = ev }) < 0)
+						return 2;
+					continue;
+				}
+				uint32_t t;
+				if (pk_profile__intern_thread(p, atoi(buf + m[2].rm_so), atoi(buf + m[3].rm_so), buf, &t))
+					return 2;
+				s = (struct pk_profile_sample){ .thread = t, .event = (uint32_t)e,
+					.cpu = m[5].rm_so >= 0 ? atoi(buf + m[5].rm_so) : 0,
+					.time = strtoull(buf + m[6].rm_so, NULL, 10) * 1000000000ull +
+						strtoull(buf + m[7].rm_so, NULL, 10) * 1000,
+					.period = strtoull(buf + m[8].rm_so, NULL, 10) };
+				in_sample = 1;
+				continue;
+			}
+			if (pass && in_sample && !regexec(&frm, buf, 4, m, 0) && n < 1024) {
+				buf[m[2].rm_eo] = 0;
+				buf[m[3].rm_eo] = 0;
+				char *sym = buf + m[2].rm_so, *dso = buf + m[3].rm_so;
+				size_t sl = strlen(sym), h = sl;	/* perf's "+0x<offset>" */
+				while (h > 0 && strchr("0123456789abcdef", sym[h - 1]))
+					h--;
+				if (h < sl && h >= 3 && !strncmp(sym + h - 3, "+0x", 3))
+					sym[h - 3] = 0;
+				int inl = !strcmp(dso, "inlined");
+				struct pk_profile_frame f = { .name = strcmp(sym, "[unknown]") ? sym : NULL,
+					.dso = inl || !strcmp(dso, "[unknown]") ? NULL : dso, .inlined = inl,
+					.kind = dso[0] == '[' && strcmp(dso, "[unknown]") && strcmp(dso, "[vdso]") ?
+						PK_FRAME_KERNEL : strstr(dso, "/tmp/perf-") ? PK_FRAME_JIT : PK_FRAME_USER,
+					.addr = strtoull(buf + m[1].rm_so, NULL, 16) };
+				if (pk_profile__intern_frame(p, &f, &st[n++]))
+					return 2;
+			}
+		}
+	}
+	free(text);
+	struct pk_error err = { 0 };
+	int r = pk_export__write(p, PK_EXPORT_FOLDED, stdout, &(struct pk_export_opts){
+		.sz = sizeof(struct pk_export_opts), .event = -1, .flags = flags }, &err);
+	if (r)
+		fprintf(stderr, "%s\n", err.msg);
+	pk_profile__free(p);
+	regfree(&hdr);
+	regfree(&frm);
+	return r ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "--fold"))
+		return fold_script((unsigned)strtoul(argv[2], NULL, 0));
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_examples),
 		cmocka_unit_test_setup(test_rules_random, have_perl),
