@@ -290,3 +290,6 @@ $(O)/tests/symq: tests/fixtures/symbol/symq.c $(O)/libpmukit.a
 # pmukit script prints tracepoint data with libtraceevent, as perf does
 LDLIBS += -ltraceevent
 tests: $(O)/tests/symq
+# the pprof test decodes what it wrote with the same generated code
+$(O)/tests/test_export_pprof: $(EXPORT_GEN)/profile.pb-c.h
+$(O)/tests/test_export_pprof: BASEFLAGS += -I$(EXPORT_GEN)
