@@ -9,6 +9,8 @@
 
 /* the reading commands (cmd-script.c, cmd-flamegraph.c, cmd-export.c) */
 int cmd_script(int argc, char **argv);
+int cmd_flamegraph(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -20,6 +22,8 @@ static const struct {
 	{ "check", cmd_check, "machine checks: user-access (userspace counter reads)" },
 	{ "stat", cmd_stat, "run a command and count its events (perf stat)" },
 	{ "script", cmd_script, "print the samples of a perf.data file (perf script)" },
+	{ "flamegraph", cmd_flamegraph, "draw a flame graph (HTML or SVG) of a perf.data file" },
+	{ "export", cmd_export, "write a perf.data file as folded stacks, pprof or Firefox Profiler JSON" },
 };
 
 static void usage(FILE *f)
