@@ -252,6 +252,7 @@ int cmd_script(int argc, char **argv)
 	}
 	int rc = run(&sc);
 	obuf__free(&sc.ob);
+	script__free_caches(&sc);
 	script_trace__free(sc.trace);
 	pk_session__free(sc.s);
 	if (fflush(stdout) && !rc)
