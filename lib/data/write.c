@@ -1,0 +1,636 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * data/write.c — the perf.data writer (pmukit/data_write.h): its state, the
+ * attrs and groups it is given, file mode (header, ids, attrs, data, feature
+ * sections with their table) and the sticky write error. Pipe mode is in
+ * write_pipe.c, compression in write_compress.c, the feature sections in
+ * feat*.c and buildid.c.
+ *
+ * File layout (as perf writes it):
+ *   header | ids of attr 0 | ids of attr 1 | ... | attr entries (attr + ids
+ *   section) | data | feature section table | feature sections
+ * The header is on disk from begin(); its data size follows every complete
+ * write, so a recording that dies is still read by perf (6.1 refuses a data
+ * size of 0: it processes no events at all). finish() adds the features.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "data/write_int.h"
+#include "util/error.h"
+
+#define PKW_DEFAULT_VERSION "pmukit 0.1.0"
+
+int pkw_fail(struct pk_data_writer *w, struct pk_error *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+	char msg[sizeof(w->err.msg)];
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!w->err_code) {	/* the first error is the one that sticks */
+		w->err_code = code;
+		pk_error__set(&w->err, code, NULL, 0, 0, "%s", msg);
+	}
+	return pk_error__set(err, code, NULL, 0, 0, "%s", msg);
+}
+
+int pkw_sticky(const struct pk_data_writer *w, struct pk_error *err)
+{
+	if (!w->err_code)
+		return 0;
+	if (err)
+		*err = w->err;
+	return w->err_code;
+}
+
+int pk_data_writer__new(struct pk_data_writer **out, int fd, const struct pk_data_writer_opts *opts,
+			struct pk_error *err)
+{
+	struct pk_data_writer_opts o = { .sz = sizeof(o) };
+
+	*out = NULL;
+	if (opts)	/* an older caller's struct is shorter: the rest stays zero */
+		memcpy(&o, opts, opts->sz && opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	if (fd < 0)
+		return pk_error__set(err, -EBADF, NULL, 0, 0, "perf.data writer: bad file descriptor");
+	if (o.compress_level < 0 || o.compress_level > 22)
+		return pk_error__set(err, -EINVAL, NULL, 0, 0,
+				     "compression level %d out of range (1..22)", o.compress_level);
+	if (!o.pipe && lseek(fd, 0, SEEK_CUR) < 0)
+		return pk_error__set(err, -ESPIPE, NULL, 0, 0,
+				     "perf.data output is not seekable (a pipe needs pipe mode)");
+
+	struct pk_data_writer *w = calloc(1, sizeof(*w));
+	if (!w)
+		return pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
+	w->fd = fd;
+	w->pipe = o.pipe;
+	w->comp_level = o.compress_level;
+	w->clockid = o.clockid;
+	w->use_clockid = o.use_clockid;
+	w->sysroot = strdup(o.sysroot && *o.sysroot ? o.sysroot : "/");
+	w->version = strdup(o.version ? o.version : PKW_DEFAULT_VERSION);
+	bool ok = w->sysroot && w->version;
+	if (ok && o.argc > 0 && o.argv) {
+		w->argv = calloc((size_t)o.argc, sizeof(*w->argv));
+		ok = w->argv;
+		for (int i = 0; ok && i < o.argc; i++) {
+			w->argv[i] = strdup(o.argv[i] ? o.argv[i] : "");
+			ok = w->argv[i];
+			w->argc = i + 1;
+		}
+	}
+	if (!ok) {
+		pk_data_writer__free(w);
+		return pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
+	}
+	*out = w;
+	return 0;
+}
+
+void pk_data_writer__free(struct pk_data_writer *w)
+{
+	if (!w)
+		return;
+	for (size_t i = 0; i < w->nr_attrs; i++) {
+		free(w->attrs[i].attr);
+		free(w->attrs[i].name);
+		free(w->attrs[i].ids);
+	}
+	free(w->attrs);
+	for (size_t i = 0; i < w->nr_groups; i++)
+		free(w->groups[i].name);
+	free(w->groups);
+	for (size_t i = 0; i < w->nr_dsos; i++)
+		free(w->dsos[i].filename);
+	free(w->dsos);
+	for (int i = 0; i < w->argc; i++)
+		free(w->argv[i]);
+	free(w->argv);
+	free(w->sysroot);
+	free(w->version);
+	pkw_comp_free(w);
+	free(w);
+}
+
+/* --- what is recorded -------------------------------------------------------- */
+
+static int not_new(struct pk_data_writer *w, struct pk_error *err, const char *what)
+{
+	if (w->state == PKW_NEW)
+		return 0;
+	return pk_error__set(err, -EINVAL, NULL, 0, 0, "perf.data writer: %s after begin()", what);
+}
+
+int pk_data_writer__add_attr(struct pk_data_writer *w, const struct perf_event_attr *attr,
+			     const char *name, const uint64_t *ids, size_t nr_ids,
+			     struct pk_error *err)
+{
+	int r;
+
+	if ((r = not_new(w, err, "add_attr")))
+		return r;
+	uint32_t size = attr->size ? attr->size : PERF_ATTR_SIZE_VER0;
+	if (size < PERF_ATTR_SIZE_VER0 || size > 4096 || size % 8)
+		return pk_error__set(err, -EINVAL, NULL, 0, 0, "perf_event_attr size %u not valid",
+				     attr->size);
+	struct pkw_attr *a = realloc(w->attrs, (w->nr_attrs + 1) * sizeof(*a));
+	if (!a)
+		return pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
+	w->attrs = a;
+	a = &w->attrs[w->nr_attrs];
+	memset(a, 0, sizeof(*a));
+	a->size = size;
+	a->attr = malloc(size);
+	a->name = strdup(name && *name ? name : "unknown");
+	if (!a->attr || !a->name) {
+		free(a->attr);
+		free(a->name);
+		return pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
+	}
+	memcpy(a->attr, attr, size);
+	((struct perf_event_attr *)a->attr)->size = size;
+	w->nr_attrs++;
+	if (nr_ids && (r = pk_data_writer__add_ids(w, w->nr_attrs - 1, ids, nr_ids, err))) {
+		w->nr_attrs--;
+		free(a->attr);
+		free(a->name);
+		return r;
+	}
+	return 0;
+}
+
+int pk_data_writer__add_ids(struct pk_data_writer *w, size_t idx, const uint64_t *ids,
+			    size_t nr_ids, struct pk_error *err)
+{
+	int r;
+
+	if ((r = not_new(w, err, "add_ids")))
+		return r;
+	if (idx >= w->nr_attrs)
+		return pk_error__set(err, -EINVAL, NULL, 0, 0, "no attr number %zu", idx);
+	struct pkw_attr *a = &w->attrs[idx];
+	if (!nr_ids)
+		return 0;
+	if (nr_ids > (SIZE_MAX / 8) - a->nr_ids)
+		return pk_error__set(err, -EOVERFLOW, NULL, 0, 0, "too many ids");
+	uint64_t *n = realloc(a->ids, (a->nr_ids + nr_ids) * sizeof(*n));
+	if (!n)
+		return pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
+	memcpy(n + a->nr_ids, ids, nr_ids * sizeof(*n));
+	a->ids = n;
+	a->nr_ids += nr_ids;
+	return 0;
+}
+
+int pk_data_writer__add_group(struct pk_data_writer *w, size_t leader, size_t nr_members,
+			      const char *name, struct pk_error *err)
+{
+	int r;
+
+	if ((r = not_new(w, err, "add_group")))
+		return r;
+	if (nr_members < 1 || leader >= w->nr_attrs || nr_members > w->nr_attrs - leader)
+		return pk_error__set(err, -EINVAL, NULL, 0, 0,
+				     "group of %zu attrs from %zu: only %zu attrs", nr_members, leader,
+				     w->nr_attrs);
+	for (size_t i = 0; i < w->nr_groups; i++) {
+		const struct pkw_group *g = &w->groups[i];
+		if (leader < g->leader + g->nr && g->leader < leader + nr_members)
+			return pk_error__set(err, -EINVAL, NULL, 0, 0,
+					     "group at attr %zu overlaps the group at attr %u",
+					     leader, g->leader);
+	}
+	/* perf's name of a group without one; a name written "{a,b}" is that case too */
+	if (!name || !*name || name[0] == '{' || !strcmp(name, "anon"))
+		name = "{anon_group}";
+	struct pkw_group *g = realloc(w->groups, (w->nr_groups + 1) * sizeof(*g));
+	if (!g)
+		return pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
+	w->groups = g;
+	g = &w->groups[w->nr_groups];
+	g->leader = (uint32_t)leader;
+	g->nr = (uint32_t)nr_members;
+	g->name = strdup(name);
+	if (!g->name)
+		return pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
+	w->nr_groups++;
+	return 0;
+}
+
+int pk_data_writer__add_dso(struct pk_data_writer *w, int32_t pid, uint16_t misc,
+			    const char *filename)
+{
+	if (!filename || !*filename)
+		return -EINVAL;
+	for (size_t i = 0; i < w->nr_dsos; i++)
+		if (w->dsos[i].pid == pid && !strcmp(w->dsos[i].filename, filename))
+			return 0;
+	struct pkw_dso *d = realloc(w->dsos, (w->nr_dsos + 1) * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	w->dsos = d;
+	d = &w->dsos[w->nr_dsos];
+	d->pid = pid;
+	d->misc = misc;
+	d->filename = strdup(filename);
+	if (!d->filename)
+		return -ENOMEM;
+	w->nr_dsos++;
+	return 0;
+}
+
+/* --- writing ----------------------------------------------------------------- */
+
+int pkw_write_all(struct pk_data_writer *w, const void *p, size_t len, size_t *done,
+		  struct pk_error *err)
+{
+	size_t n = 0;
+
+	while (n < len) {
+		ssize_t r = write(w->fd, (const char *)p + n, len - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			int e = r < 0 ? errno : EIO;	/* no progress: a short write */
+			*done = n;
+			return pkw_fail(w, err, -e, "writing perf.data: %s (%zu of %zu bytes written)",
+					strerror(e), n, len);
+		}
+		n += (size_t)r;
+	}
+	*done = n;
+	return 0;
+}
+
+/* pwrite all of len bytes at off; *done: how many reached the file. */
+static int pwrite_all(int fd, const void *p, size_t len, uint64_t off, size_t *done)
+{
+	size_t n = 0;
+
+	while (n < len) {
+		ssize_t r = pwrite(fd, (const char *)p + n, len - n, (off_t)(off + n));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			*done = n;
+			return r < 0 ? -errno : -EIO;
+		}
+		n += (size_t)r;
+	}
+	*done = n;
+	return 0;
+}
+
+/* The bytes of the whole records at the start of p[0..n) (records in p are whole). */
+static size_t whole_records(const unsigned char *p, size_t n)
+{
+	size_t off = 0;
+
+	while (off + sizeof(struct perf_event_header) <= n) {
+		struct perf_event_header h;
+		memcpy(&h, p + off, sizeof(h));
+		if (!h.size || off + h.size > n)
+			break;
+		off += h.size;
+	}
+	return off;
+}
+
+/* The header's data size field on disk follows data_size. */
+static int put_data_size(struct pk_data_writer *w)
+{
+	size_t done;
+	uint64_t v = w->data_size;
+	return pwrite_all(w->fd, &v, sizeof(v), offsetof(struct pk_perf_file_header, data.size),
+			  &done);
+}
+
+int pkw_emit(struct pk_data_writer *w, const void *p, size_t len, struct pk_error *err)
+{
+	size_t done;
+	int r;
+
+	if ((r = pkw_sticky(w, err)))
+		return r;
+	if (w->pipe) {
+		r = pkw_write_all(w, p, len, &done, err);
+		w->pipe_bytes += done;
+		if (!r)
+			w->data_size += len;
+		return r;
+	}
+	r = pwrite_all(w->fd, p, len, w->data_offset + w->data_size, &done);
+	if (r) {
+		/* keep the records that reached the file whole, drop the torn one */
+		w->data_size += whole_records(p, done);
+		if (put_data_size(w) == 0)
+			(void)!ftruncate(w->fd, (off_t)(w->data_offset + w->data_size));
+		return pkw_fail(w, err, r,
+				"writing perf.data: %s (%zu of %zu bytes written; data kept up to "
+				"byte %llu)", strerror(-r), done, len,
+				(unsigned long long)(w->data_offset + w->data_size));
+	}
+	w->data_size += len;
+	if ((r = put_data_size(w)))
+		return pkw_fail(w, err, r, "updating the perf.data header: %s", strerror(-r));
+	return 0;
+}
+
+/* --- sample times (SAMPLE_TIME) ---------------------------------------------- */
+
+static const struct pkw_attr *attr_of_id(const struct pk_data_writer *w, uint64_t id)
+{
+	for (size_t i = 0; i < w->nr_attrs; i++)
+		for (size_t j = 0; j < w->attrs[i].nr_ids; j++)
+			if (w->attrs[i].ids[j] == id)
+				return &w->attrs[i];
+	return NULL;
+}
+
+static uint64_t sample_type(const struct pkw_attr *a)
+{
+	return ((const struct perf_event_attr *)a->attr)->sample_type;
+}
+
+void pkw_scan_times(struct pk_data_writer *w, const unsigned char *recs, size_t len)
+{
+	size_t off = 0;
+
+	if (!w->nr_attrs)
+		return;
+	bool same = true;
+	for (size_t i = 1; i < w->nr_attrs; i++)
+		same = same && sample_type(&w->attrs[i]) == sample_type(&w->attrs[0]);
+	while (off + sizeof(struct perf_event_header) <= len) {
+		struct perf_event_header h;
+		memcpy(&h, recs + off, sizeof(h));
+		if (h.size < sizeof(h) || off + h.size > len)
+			return;
+		const unsigned char *body = recs + off + sizeof(h);
+		size_t blen = h.size - sizeof(h);
+		off += h.size;
+		if (h.type != PERF_RECORD_SAMPLE)
+			continue;
+		uint64_t st = sample_type(&w->attrs[0]);
+		if (!same) {
+			uint64_t id;
+			if (!(st & PERF_SAMPLE_IDENTIFIER) || blen < 8)
+				continue;
+			memcpy(&id, body, 8);
+			const struct pkw_attr *a = attr_of_id(w, id);
+			if (!a)
+				continue;
+			st = sample_type(a);
+		}
+		if (!(st & PERF_SAMPLE_TIME))
+			continue;
+		size_t at = 8 * (!!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) +
+				 !!(st & PERF_SAMPLE_TID));
+		uint64_t t;
+		if (at + 8 > blen)
+			continue;
+		memcpy(&t, body + at, 8);
+		if (!w->have_time || t < w->first_time)
+			w->first_time = t;
+		if (!w->have_time || t > w->last_time)
+			w->last_time = t;
+		w->have_time = true;
+	}
+}
+
+/* --- begin / write / finish -------------------------------------------------- */
+
+static void clock_refs(struct pk_data_writer *w)
+{
+	struct timespec ts, res;
+	struct timeval tv;
+
+	if (!w->use_clockid)
+		return;
+	gettimeofday(&tv, NULL);
+	if (clock_gettime(w->clockid, &ts) == 0)
+		w->clockid_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	w->tod_ns = (uint64_t)tv.tv_sec * 1000000000u + (uint64_t)tv.tv_usec * 1000u;
+	if (clock_getres(w->clockid, &res) == 0)
+		w->clockid_res_ns = (uint64_t)res.tv_sec * 1000000000u + (uint64_t)res.tv_nsec;
+}
+
+/* header, ids and attr entries; data starts right after */
+static int file_begin(struct pk_data_writer *w, struct pk_error *err)
+{
+	struct pk_buf b = { 0 };
+	struct pk_perf_file_header h = {
+		.magic = PK_PERF_MAGIC2,
+		.size = sizeof(h),
+		.attr_size = w->attr_size + sizeof(struct pk_perf_file_section),
+	};
+	uint64_t *id_off = calloc(w->nr_attrs + 1, sizeof(*id_off));
+	int r = -ENOMEM;
+
+	if (!id_off || pk_buf__append(&b, &h, sizeof(h)) < 0)
+		goto out;
+	for (size_t i = 0; i < w->nr_attrs; i++) {
+		id_off[i] = b.len;
+		if (pk_buf__append(&b, w->attrs[i].ids, w->attrs[i].nr_ids * 8) < 0)
+			goto out;
+	}
+	h.attrs.offset = b.len;
+	h.attrs.size = w->nr_attrs * h.attr_size;
+	for (size_t i = 0; i < w->nr_attrs; i++) {
+		struct pk_perf_file_section ids = { id_off[i], w->attrs[i].nr_ids * 8 };
+		if (pk_buf__append(&b, w->attrs[i].attr, w->attr_size) < 0 ||
+		    pk_buf__append(&b, &ids, sizeof(ids)) < 0)
+			goto out;
+	}
+	h.data.offset = b.len;
+	memcpy(b.data, &h, sizeof(h));
+	w->data_offset = b.len;
+
+	size_t done;
+	r = pwrite_all(w->fd, b.data, b.len, 0, &done);
+	if (r)
+		r = pkw_fail(w, err, r, "writing the perf.data header: %s", strerror(-r));
+	else if (ftruncate(w->fd, (off_t)b.len) < 0 && errno != EINVAL)
+		r = pkw_fail(w, err, -errno, "truncating perf.data: %s", strerror(errno));
+out:
+	if (r == -ENOMEM)
+		r = pk_error__set(err, r, NULL, 0, 0, "out of memory");
+	free(id_off);
+	pk_buf__free(&b);
+	return r;
+}
+
+int pk_data_writer__begin(struct pk_data_writer *w, struct pk_error *err)
+{
+	int r;
+
+	if ((r = not_new(w, err, "begin")))
+		return r;
+	if (!w->nr_attrs)
+		return pk_error__set(err, -EINVAL, NULL, 0, 0, "perf.data writer: no attrs");
+	w->attr_size = 0;
+	for (size_t i = 0; i < w->nr_attrs; i++)
+		if (w->attrs[i].size > w->attr_size)
+			w->attr_size = w->attrs[i].size;
+	for (size_t i = 0; i < w->nr_attrs; i++) {	/* every entry as large as the largest */
+		struct pkw_attr *a = &w->attrs[i];
+		if (a->size == w->attr_size)
+			continue;
+		unsigned char *n = realloc(a->attr, w->attr_size);
+		if (!n)
+			return pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
+		memset(n + a->size, 0, w->attr_size - a->size);
+		((struct perf_event_attr *)n)->size = w->attr_size;
+		a->attr = n;
+	}
+	clock_refs(w);
+	if (w->comp_level && (r = pkw_comp_init(w, err)))
+		return r;
+	r = w->pipe ? pkw_pipe_begin(w, err) : file_begin(w, err);
+	if (!r)
+		w->state = PKW_BEGUN;
+	return r;
+}
+
+static int begun(struct pk_data_writer *w, struct pk_error *err, const char *what)
+{
+	if (w->state == PKW_BEGUN)
+		return 0;
+	return pk_error__set(err, -EINVAL, NULL, 0, 0, "perf.data writer: %s %s", what,
+			     w->state == PKW_NEW ? "before begin()" : "after finish()");
+}
+
+int pk_data_writer__write(struct pk_data_writer *w, const void *recs, size_t len,
+			  struct pk_error *err)
+{
+	int r;
+
+	if ((r = begun(w, err, "write")) || (r = pkw_sticky(w, err)))
+		return r;
+	if (whole_records(recs, len) != len)
+		return pk_error__set(err, -EINVAL, NULL, 0, 0,
+				     "perf.data writer: %zu bytes are not whole records", len);
+	pkw_scan_times(w, recs, len);
+	w->data_bytes += len;
+	if (w->comp_level)
+		return pkw_comp_write(w, recs, len, err);
+	return pkw_emit(w, recs, len, err);
+}
+
+int pk_data_writer__finished_round(struct pk_data_writer *w, struct pk_error *err)
+{
+	struct perf_event_header h = { .type = PK_RECORD_FINISHED_ROUND, .size = sizeof(h) };
+	int r;
+
+	if ((r = begun(w, err, "finished_round")) || (r = pkw_sticky(w, err)))
+		return r;
+	if (w->comp_level && (r = pkw_comp_flush(w, err)))
+		return r;
+	w->data_bytes += sizeof(h);
+	return pkw_emit(w, &h, sizeof(h), err);
+}
+
+uint64_t pk_data_writer__data_bytes(const struct pk_data_writer *w)
+{
+	return w->data_bytes;
+}
+
+uint64_t pk_data_writer__file_bytes(const struct pk_data_writer *w)
+{
+	return w->data_size;
+}
+
+/* Feature sections after the data, then the final header. */
+static int file_finish(struct pk_data_writer *w, struct pk_error *err)
+{
+	struct pk_buf tab = { 0 }, body = { 0 };
+	uint64_t feats[PK_FEAT_BITS / 64] = { 0 };
+	uint64_t base = w->data_offset + w->data_size;
+	size_t nr = 0;
+	int r = 0;
+
+	for (int f = 1; f < PK_FEAT_LAST; f++)
+		nr += pkw_feature_wanted(w, f, false);
+	if (pk_buf__reserve(&tab, nr * sizeof(struct pk_perf_file_section)))
+		goto nomem;
+	tab.len = nr * sizeof(struct pk_perf_file_section);
+	size_t i = 0;
+	for (int f = 1; f < PK_FEAT_LAST && i < nr; f++) {
+		if (!pkw_feature_wanted(w, f, false))
+			continue;
+		size_t start = body.len;
+		int k = pkw_feature(w, f, &body);
+		if (k < 0)
+			goto nomem;
+		if (!k) {
+			body.len = start;	/* its facts are missing: left out */
+			continue;
+		}
+		struct pk_perf_file_section s = { base + start, body.len - start };
+		memcpy(tab.data + i++ * sizeof(s), &s, sizeof(s));
+		feats[f / 64] |= UINT64_C(1) << (f % 64);
+	}
+	/* the table has a slot per feature written, in feature order */
+	size_t tlen = i * sizeof(struct pk_perf_file_section);
+	for (size_t j = 0; j < i; j++) {
+		struct pk_perf_file_section s;
+		memcpy(&s, tab.data + j * sizeof(s), sizeof(s));
+		s.offset += tlen;
+		memcpy(tab.data + j * sizeof(s), &s, sizeof(s));
+	}
+	tab.len = tlen;
+	if (pk_buf__append(&tab, body.data, body.len) < 0)
+		goto nomem;
+
+	size_t done;
+	int wr = pwrite_all(w->fd, tab.data, tab.len, base, &done);
+	if (wr) {
+		memset(feats, 0, sizeof(feats));	/* a header without features: still read */
+		r = pkw_fail(w, err, wr, "writing the perf.data feature sections: %s",
+			     strerror(-wr));
+	}
+	(void)!ftruncate(w->fd, (off_t)(base + (wr ? 0 : tab.len)));
+
+	if ((wr = pwrite_all(w->fd, &w->data_size, 8, offsetof(struct pk_perf_file_header, data.size),
+			     &done)) ||
+	    (wr = pwrite_all(w->fd, feats, sizeof(feats), offsetof(struct pk_perf_file_header, features),
+			     &done)))
+		r = pkw_fail(w, err, wr, "rewriting the perf.data header: %s", strerror(-wr));
+	pk_buf__free(&tab);
+	pk_buf__free(&body);
+	return r;
+nomem:
+	pk_buf__free(&tab);
+	pk_buf__free(&body);
+	return pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
+}
+
+int pk_data_writer__finish(struct pk_data_writer *w, struct pk_error *err)
+{
+	int r, sticky;
+
+	if ((r = begun(w, err, "finish")))
+		return r;
+	w->state = PKW_FINISHED;
+	if (w->comp_level && !w->err_code)
+		(void)pkw_comp_flush(w, NULL);
+	sticky = w->err_code;
+	if (w->pipe)
+		r = sticky ? 0 : pkw_pipe_finish(w, err);
+	else
+		r = file_finish(w, err);
+	if (sticky)	/* the first error is the one to report */
+		return pkw_sticky(w, err);
+	return r;
+}
