@@ -1,17 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * data/write.c — the perf.data writer (pmukit/data_write.h): its state, the
- * attrs and groups it is given, file mode (header, ids, attrs, data, feature
- * sections with their table) and the sticky write error. Pipe mode is in
- * write_pipe.c, compression in write_compress.c, the feature sections in
- * feat*.c and buildid.c.
- *
- * File layout (as perf writes it):
- *   header | ids of attr 0 | ids of attr 1 | ... | attr entries (attr + ids
- *   section) | data | feature section table | feature sections
- * The header is on disk from begin(); its data size follows every complete
- * write, so a recording that dies is still read by perf (6.1 refuses a data
- * size of 0: it processes no events at all). finish() adds the features.
+ * attrs, groups and DSOs it is given, the order of calls, the sticky write
+ * error and what every record passes through (sample times for SAMPLE_TIME,
+ * compression). File mode is in write_file.c, pipe mode in write_pipe.c,
+ * compression in write_compress.c, the feature sections in feat*.c and
+ * buildid.c.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -120,6 +114,7 @@ void pk_data_writer__free(struct pk_data_writer *w)
 	free(w->sysroot);
 	free(w->version);
 	pkw_comp_free(w);
+	pk_buf__free(&w->tail);
 	free(w);
 }
 
@@ -273,49 +268,6 @@ int pkw_write_all(struct pk_data_writer *w, const void *p, size_t len, size_t *d
 	return 0;
 }
 
-/* pwrite all of len bytes at off; *done: how many reached the file. */
-static int pwrite_all(int fd, const void *p, size_t len, uint64_t off, size_t *done)
-{
-	size_t n = 0;
-
-	while (n < len) {
-		ssize_t r = pwrite(fd, (const char *)p + n, len - n, (off_t)(off + n));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			*done = n;
-			return r < 0 ? -errno : -EIO;
-		}
-		n += (size_t)r;
-	}
-	*done = n;
-	return 0;
-}
-
-/* The bytes of the whole records at the start of p[0..n) (records in p are whole). */
-static size_t whole_records(const unsigned char *p, size_t n)
-{
-	size_t off = 0;
-
-	while (off + sizeof(struct perf_event_header) <= n) {
-		struct perf_event_header h;
-		memcpy(&h, p + off, sizeof(h));
-		if (!h.size || off + h.size > n)
-			break;
-		off += h.size;
-	}
-	return off;
-}
-
-/* The header's data size field on disk follows data_size. */
-static int put_data_size(struct pk_data_writer *w)
-{
-	size_t done;
-	uint64_t v = w->data_size;
-	return pwrite_all(w->fd, &v, sizeof(v), offsetof(struct pk_perf_file_header, data.size),
-			  &done);
-}
-
 int pkw_emit(struct pk_data_writer *w, const void *p, size_t len, struct pk_error *err)
 {
 	size_t done;
@@ -323,28 +275,13 @@ int pkw_emit(struct pk_data_writer *w, const void *p, size_t len, struct pk_erro
 
 	if ((r = pkw_sticky(w, err)))
 		return r;
-	if (w->pipe) {
-		r = pkw_write_all(w, p, len, &done, err);
-		w->pipe_bytes += done;
-		if (!r)
-			w->data_size += len;
-		return r;
-	}
-	r = pwrite_all(w->fd, p, len, w->data_offset + w->data_size, &done);
-	if (r) {
-		/* keep the records that reached the file whole, drop the torn one */
-		w->data_size += whole_records(p, done);
-		if (put_data_size(w) == 0)
-			(void)!ftruncate(w->fd, (off_t)(w->data_offset + w->data_size));
-		return pkw_fail(w, err, r,
-				"writing perf.data: %s (%zu of %zu bytes written; data kept up to "
-				"byte %llu)", strerror(-r), done, len,
-				(unsigned long long)(w->data_offset + w->data_size));
-	}
-	w->data_size += len;
-	if ((r = put_data_size(w)))
-		return pkw_fail(w, err, r, "updating the perf.data header: %s", strerror(-r));
-	return 0;
+	if (!w->pipe)
+		return pkw_file_emit(w, p, len, err);
+	r = pkw_write_all(w, p, len, &done, err);
+	w->pipe_bytes += done;
+	if (!r)
+		w->data_size += len;
+	return r;
 }
 
 /* --- sample times (SAMPLE_TIME) ---------------------------------------------- */
@@ -426,51 +363,6 @@ static void clock_refs(struct pk_data_writer *w)
 		w->clockid_res_ns = (uint64_t)res.tv_sec * 1000000000u + (uint64_t)res.tv_nsec;
 }
 
-/* header, ids and attr entries; data starts right after */
-static int file_begin(struct pk_data_writer *w, struct pk_error *err)
-{
-	struct pk_buf b = { 0 };
-	struct pk_perf_file_header h = {
-		.magic = PK_PERF_MAGIC2,
-		.size = sizeof(h),
-		.attr_size = w->attr_size + sizeof(struct pk_perf_file_section),
-	};
-	uint64_t *id_off = calloc(w->nr_attrs + 1, sizeof(*id_off));
-	int r = -ENOMEM;
-
-	if (!id_off || pk_buf__append(&b, &h, sizeof(h)) < 0)
-		goto out;
-	for (size_t i = 0; i < w->nr_attrs; i++) {
-		id_off[i] = b.len;
-		if (pk_buf__append(&b, w->attrs[i].ids, w->attrs[i].nr_ids * 8) < 0)
-			goto out;
-	}
-	h.attrs.offset = b.len;
-	h.attrs.size = w->nr_attrs * h.attr_size;
-	for (size_t i = 0; i < w->nr_attrs; i++) {
-		struct pk_perf_file_section ids = { id_off[i], w->attrs[i].nr_ids * 8 };
-		if (pk_buf__append(&b, w->attrs[i].attr, w->attr_size) < 0 ||
-		    pk_buf__append(&b, &ids, sizeof(ids)) < 0)
-			goto out;
-	}
-	h.data.offset = b.len;
-	memcpy(b.data, &h, sizeof(h));
-	w->data_offset = b.len;
-
-	size_t done;
-	r = pwrite_all(w->fd, b.data, b.len, 0, &done);
-	if (r)
-		r = pkw_fail(w, err, r, "writing the perf.data header: %s", strerror(-r));
-	else if (ftruncate(w->fd, (off_t)b.len) < 0 && errno != EINVAL)
-		r = pkw_fail(w, err, -errno, "truncating perf.data: %s", strerror(errno));
-out:
-	if (r == -ENOMEM)
-		r = pk_error__set(err, r, NULL, 0, 0, "out of memory");
-	free(id_off);
-	pk_buf__free(&b);
-	return r;
-}
-
 int pk_data_writer__begin(struct pk_data_writer *w, struct pk_error *err)
 {
 	int r;
@@ -497,7 +389,7 @@ int pk_data_writer__begin(struct pk_data_writer *w, struct pk_error *err)
 	clock_refs(w);
 	if (w->comp_level && (r = pkw_comp_init(w, err)))
 		return r;
-	r = w->pipe ? pkw_pipe_begin(w, err) : file_begin(w, err);
+	r = w->pipe ? pkw_pipe_begin(w, err) : pkw_file_begin(w, err);
 	if (!r)
 		w->state = PKW_BEGUN;
 	return r;
@@ -518,7 +410,7 @@ int pk_data_writer__write(struct pk_data_writer *w, const void *recs, size_t len
 
 	if ((r = begun(w, err, "write")) || (r = pkw_sticky(w, err)))
 		return r;
-	if (whole_records(recs, len) != len)
+	if (pkw_whole_records(recs, len) != len)
 		return pk_error__set(err, -EINVAL, NULL, 0, 0,
 				     "perf.data writer: %zu bytes are not whole records", len);
 	pkw_scan_times(w, recs, len);
@@ -551,71 +443,6 @@ uint64_t pk_data_writer__file_bytes(const struct pk_data_writer *w)
 	return w->data_size;
 }
 
-/* Feature sections after the data, then the final header. */
-static int file_finish(struct pk_data_writer *w, struct pk_error *err)
-{
-	struct pk_buf tab = { 0 }, body = { 0 };
-	uint64_t feats[PK_FEAT_BITS / 64] = { 0 };
-	uint64_t base = w->data_offset + w->data_size;
-	size_t nr = 0;
-	int r = 0;
-
-	for (int f = 1; f < PK_FEAT_LAST; f++)
-		nr += pkw_feature_wanted(w, f, false);
-	if (pk_buf__reserve(&tab, nr * sizeof(struct pk_perf_file_section)))
-		goto nomem;
-	tab.len = nr * sizeof(struct pk_perf_file_section);
-	size_t i = 0;
-	for (int f = 1; f < PK_FEAT_LAST && i < nr; f++) {
-		if (!pkw_feature_wanted(w, f, false))
-			continue;
-		size_t start = body.len;
-		int k = pkw_feature(w, f, &body);
-		if (k < 0)
-			goto nomem;
-		if (!k) {
-			body.len = start;	/* its facts are missing: left out */
-			continue;
-		}
-		struct pk_perf_file_section s = { base + start, body.len - start };
-		memcpy(tab.data + i++ * sizeof(s), &s, sizeof(s));
-		feats[f / 64] |= UINT64_C(1) << (f % 64);
-	}
-	/* the table has a slot per feature written, in feature order */
-	size_t tlen = i * sizeof(struct pk_perf_file_section);
-	for (size_t j = 0; j < i; j++) {
-		struct pk_perf_file_section s;
-		memcpy(&s, tab.data + j * sizeof(s), sizeof(s));
-		s.offset += tlen;
-		memcpy(tab.data + j * sizeof(s), &s, sizeof(s));
-	}
-	tab.len = tlen;
-	if (pk_buf__append(&tab, body.data, body.len) < 0)
-		goto nomem;
-
-	size_t done;
-	int wr = pwrite_all(w->fd, tab.data, tab.len, base, &done);
-	if (wr) {
-		memset(feats, 0, sizeof(feats));	/* a header without features: still read */
-		r = pkw_fail(w, err, wr, "writing the perf.data feature sections: %s",
-			     strerror(-wr));
-	}
-	(void)!ftruncate(w->fd, (off_t)(base + (wr ? 0 : tab.len)));
-
-	if ((wr = pwrite_all(w->fd, &w->data_size, 8, offsetof(struct pk_perf_file_header, data.size),
-			     &done)) ||
-	    (wr = pwrite_all(w->fd, feats, sizeof(feats), offsetof(struct pk_perf_file_header, features),
-			     &done)))
-		r = pkw_fail(w, err, wr, "rewriting the perf.data header: %s", strerror(-wr));
-	pk_buf__free(&tab);
-	pk_buf__free(&body);
-	return r;
-nomem:
-	pk_buf__free(&tab);
-	pk_buf__free(&body);
-	return pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
-}
-
 int pk_data_writer__finish(struct pk_data_writer *w, struct pk_error *err)
 {
 	int r, sticky;
@@ -629,7 +456,7 @@ int pk_data_writer__finish(struct pk_data_writer *w, struct pk_error *err)
 	if (w->pipe)
 		r = sticky ? 0 : pkw_pipe_finish(w, err);
 	else
-		r = file_finish(w, err);
+		r = pkw_file_finish(w, err);
 	if (sticky)	/* the first error is the one to report */
 		return pkw_sticky(w, err);
 	return r;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * data/write_int.h — the perf.data writer's state and the helpers its files
- * share (write.c: core and file mode; write_pipe.c: pipe mode;
+ * share (write.c: core; write_file.c: file mode; write_pipe.c: pipe mode;
  * write_compress.c: zstd; feat*.c: feature sections; buildid.c: build-ids).
  * Not public.
  */
@@ -79,6 +79,12 @@ struct pk_data_writer {
 	uint64_t first_time, last_time;
 	bool have_time;
 
+	/* file mode, compressed: the provisional tail (write_file.c) */
+	struct pk_buf tail;	/* feature table and sections, offsets as at tail_at */
+	uint64_t tail_feats[PK_FEAT_BITS / 64];
+	size_t tail_nr;
+	uint64_t tail_at;
+
 	/* compression (write_compress.c) */
 	void *zcs;		/* ZSTD_CStream */
 	struct pk_buf zin;	/* whole records waiting to be compressed */
@@ -110,6 +116,14 @@ int pkw_write_all(struct pk_data_writer *w, const void *p, size_t len, size_t *d
 
 /* Note the times of the PERF_RECORD_SAMPLEs in recs (SAMPLE_TIME). */
 void pkw_scan_times(struct pk_data_writer *w, const unsigned char *recs, size_t len);
+
+/* --- write_file.c ------------------------------------------------------------- */
+
+/* The bytes of the whole records at the start of recs[0..n). */
+size_t pkw_whole_records(const void *recs, size_t n);
+int pkw_file_begin(struct pk_data_writer *w, struct pk_error *err);
+int pkw_file_emit(struct pk_data_writer *w, const void *p, size_t len, struct pk_error *err);
+int pkw_file_finish(struct pk_data_writer *w, struct pk_error *err);
 
 /* --- write_pipe.c ------------------------------------------------------------- */
 

@@ -71,9 +71,16 @@ static int own_text(char *path, size_t plen, uint64_t *start, uint64_t *len, uin
 	return -1;
 }
 
+static struct pk_data_writer *writer;
+
+/* the error, then finish() as a recorder does after a failed write (its error too) */
 static void die(const char *what, const struct pk_error *err)
 {
+	struct pk_error e2 = { 0 };
+
 	fprintf(stderr, "data_gen: %s: %s\n", what, err->msg);
+	if (writer && pk_data_writer__finish(writer, &e2))
+		fprintf(stderr, "data_gen: finish: %s\n", e2.msg);
 	exit(1);
 }
 
@@ -137,6 +144,7 @@ int main(int argc, char **argv)
 		die("add_attr", &err);
 	if (pk_data_writer__begin(w, &err))
 		die("begin", &err);
+	writer = w;
 
 	/* COMM and MMAP2 with the sample_id_all trailer: tid, time, id */
 	uint64_t buf[1024];
