@@ -390,7 +390,7 @@ int pk_data_writer__begin(struct pk_data_writer *w, struct pk_error *err)
 	if (w->comp_level && (r = pkw_comp_init(w, err)))
 		return r;
 	r = w->pipe ? pkw_pipe_begin(w, err) : pkw_file_begin(w, err);
-	if (!r)
+	if (!r || w->err_code)	/* a write error sticks: later calls return it */
 		w->state = PKW_BEGUN;
 	return r;
 }
