@@ -249,8 +249,8 @@ int pkw_file_emit(struct pk_data_writer *w, const void *p, size_t len, struct pk
 			(void)!ftruncate(w->fd, (off_t)end);
 		return pkw_fail(w, err, r,
 				"writing perf.data: %s (%zu of %zu bytes written; the file keeps "
-				"%llu bytes of whole records)", strerror(-r), done < len ? done : len,
-				len, (unsigned long long)w->data_size);
+				"%llu bytes of whole records)", strerror(-r), done,
+				len + w->tail.len, (unsigned long long)w->data_size);
 	}
 	w->data_size += len;
 	if ((r = put_header(w, NULL)))

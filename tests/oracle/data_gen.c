@@ -13,7 +13,8 @@
  * 1000 + i % 7 and time 1000000 + 1000 * i; a FINISHED_ROUND every --round
  * samples (default 100). --kill-after N: _exit(0) after N samples without
  * finish(), as a recorder that died. Prints "data_bytes N file_bytes N" on
- * stderr, and the writer's error (exit 1) when it fails.
+ * stderr; when the writer fails, its error, "samples written N" (the
+ * samples whose write succeeded) and finish()'s error, and exits 1.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -72,6 +73,7 @@ static int own_text(char *path, size_t plen, uint64_t *start, uint64_t *len, uin
 }
 
 static struct pk_data_writer *writer;
+static long written;	/* samples whose write() succeeded */
 
 /* the error, then finish() as a recorder does after a failed write (its error too) */
 static void die(const char *what, const struct pk_error *err)
@@ -79,6 +81,7 @@ static void die(const char *what, const struct pk_error *err)
 	struct pk_error e2 = { 0 };
 
 	fprintf(stderr, "data_gen: %s: %s\n", what, err->msg);
+	fprintf(stderr, "data_gen: samples written %ld\n", written);
 	if (writer && pk_data_writer__finish(writer, &e2))
 		fprintf(stderr, "data_gen: finish: %s\n", e2.msg);
 	exit(1);
@@ -198,6 +201,7 @@ int main(int argc, char **argv)
 		memcpy((char *)buf + 8, s, sizeof(s));
 		if (pk_data_writer__write(w, buf, sh.size, &err))
 			die("write sample", &err);
+		written++;
 		if (round > 0 && (i + 1) % round == 0 && pk_data_writer__finished_round(w, &err))
 			die("finished_round", &err);
 		if (kill_after >= 0 && i + 1 == kill_after)
