@@ -5,8 +5,8 @@
  * TOTAL_MEM, CMDLINE, EVENT_DESC, GROUP_DESC, BRANCH_STACK, SAMPLE_TIME,
  * CLOCKID, CLOCK_DATA, COMPRESSED) in the layouts perf's header.c reads, and
  * which features a file or a pipe carries. The machine facts come from the
- * writer's sysroot (/proc and /sys under it). Topology, PMUs and caches are
- * in feat_topo.c, build-ids in buildid.c.
+ * writer's sysroot (/proc and /sys under it). Topology, caches and memory
+ * are in feat_topo.c, PMUs in feat_pmu.c, build-ids in buildid.c.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -331,6 +331,8 @@ bool pkw_feature_wanted(const struct pk_data_writer *w, int feat, bool pipe_head
 	case PK_FEAT_CMDLINE: case PK_FEAT_EVENT_DESC: case PK_FEAT_CPU_TOPOLOGY:
 	case PK_FEAT_NUMA_TOPOLOGY: case PK_FEAT_PMU_MAPPINGS:
 		return true;
+	case PK_FEAT_MEM_TOPOLOGY: case PK_FEAT_CPU_PMU_CAPS: case PK_FEAT_PMU_CAPS:
+		return true;
 	case PK_FEAT_BUILD_ID:
 	case PK_FEAT_CACHE:		/* perf sends neither in a pipe's header */
 		return !pipe_header;
@@ -394,6 +396,12 @@ int pkw_feature(struct pk_data_writer *w, int feat, struct pk_buf *b)
 		return put_group_desc(w, b);
 	case PK_FEAT_CACHE:
 		return pkw_feat_cache(w, b);
+	case PK_FEAT_MEM_TOPOLOGY:
+		return pkw_feat_mem_topology(w, b);
+	case PK_FEAT_CPU_PMU_CAPS:
+		return pkw_feat_cpu_pmu_caps(w, b);
+	case PK_FEAT_PMU_CAPS:
+		return pkw_feat_pmu_caps(w, b);
 	case PK_FEAT_SAMPLE_TIME:
 		return pkw_put_u64(b, w->first_time) || pkw_put_u64(b, w->last_time) ? -ENOMEM : 1;
 	case PK_FEAT_CLOCKID:

@@ -3,8 +3,8 @@
  * data/feat_topo.c — the feature sections read from the machine's sysfs
  * (under the writer's sysroot): NRCPUS, CPU_TOPOLOGY (package and core
  * sibling lists, per-CPU core and socket ids, die lists and ids where perf
- * writes them: x86_64 and s390x with die_cpus_list), NUMA_TOPOLOGY,
- * PMU_MAPPINGS (in directory order, as perf 6.1 lists them) and CACHE.
+ * writes them: x86_64 and s390x with die_cpus_list), NUMA_TOPOLOGY, CACHE
+ * and MEM_TOPOLOGY (the memory blocks of each NUMA node).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -249,45 +249,6 @@ out:
 	return r;
 }
 
-/* --- PMU_MAPPINGS -------------------------------------------------------------- */
-
-int pkw_feat_pmu_mappings(struct pk_data_writer *w, struct pk_buf *b)
-{
-	char path[PATH_MAX];
-	DIR *d = opendir(pkw_path(w, "sys/bus/event_source/devices", path, sizeof(path)));
-	struct pk_buf t = { 0 }, body = { 0 };
-	uint32_t n = 0;
-	int r = 1;
-
-	if (!d)
-		return 0;
-	for (struct dirent *e; (e = readdir(d));) {
-		char rel[NAME_MAX + 64];
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(rel, sizeof(rel), "sys/bus/event_source/devices/%s/type", e->d_name);
-		int k = pkw_read_text(w, rel, &t);
-		if (k == -ENOMEM) {
-			r = k;
-			break;
-		}
-		if (k || !t.len)
-			continue;
-		if (pkw_put_u32(&body, (uint32_t)strtoul((const char *)t.data, NULL, 10)) ||
-		    pkw_put_string(&body, e->d_name)) {
-			r = -ENOMEM;
-			break;
-		}
-		n++;
-	}
-	closedir(d);
-	if (r == 1 && (pkw_put_u32(b, n) || pk_buf__append(b, body.data, body.len) < 0))
-		r = -ENOMEM;
-	pk_buf__free(&t);
-	pk_buf__free(&body);
-	return r;
-}
-
 /* --- CACHE --------------------------------------------------------------------- */
 
 struct cache_level {
@@ -408,5 +369,101 @@ out:
 		cache_free(&cs[i]);
 	free(cs);
 	pk_buf__free(&t);
+	return r;
+}
+
+/* --- MEM_TOPOLOGY ------------------------------------------------------------------ */
+
+struct mem_node {
+	uint64_t node, size;	/* size: bits of the map (highest block + 1) */
+	uint64_t *map;
+};
+
+/* the memoryN entries of nodeI: a bitmap of block numbers */
+static int mem_node_read(struct pk_data_writer *w, unsigned idx, struct mem_node *n)
+{
+	char rel[64], path[PATH_MAX];
+	unsigned m, max = 0;
+	struct dirent *e;
+
+	snprintf(rel, sizeof(rel), NODE_DIR "/node%u", idx);
+	DIR *d = opendir(pkw_path(w, rel, path, sizeof(path)));
+	if (!d)
+		return -ENOENT;
+	while ((e = readdir(d)))
+		if (sscanf(e->d_name, "memory%u", &m) == 1 && m > max)
+			max = m;
+	n->node = idx;
+	n->size = (uint64_t)max + 1;
+	n->map = calloc((n->size + 63) / 64, 8);
+	if (!n->map) {
+		closedir(d);
+		return -ENOMEM;
+	}
+	rewinddir(d);
+	while ((e = readdir(d)))
+		if (sscanf(e->d_name, "memory%u", &m) == 1)
+			n->map[m / 64] |= UINT64_C(1) << (m % 64);
+	closedir(d);
+	return 0;
+}
+
+int pkw_feat_mem_topology(struct pk_data_writer *w, struct pk_buf *b)
+{
+	struct pk_buf t = { 0 };
+	char path[PATH_MAX];
+	struct mem_node *ns = NULL;
+	size_t nr = 0;
+	int r = pkw_read_text(w, "sys/devices/system/memory/block_size_bytes", &t);
+
+	if (r) {
+		pk_buf__free(&t);
+		return r == -ENOMEM ? r : 0;
+	}
+	uint64_t bsize = strtoull((const char *)t.data, NULL, 16);
+	pk_buf__free(&t);
+	DIR *d = opendir(pkw_path(w, NODE_DIR, path, sizeof(path)));
+	if (!d)
+		return 0;
+	struct dirent *e;
+	unsigned idx;
+	r = 0;
+	while (!r && (e = readdir(d))) {
+		if (sscanf(e->d_name, "node%u", &idx) != 1)
+			continue;
+		struct mem_node *g = realloc(ns, (nr + 1) * sizeof(*g));
+		if (!g) {
+			r = -ENOMEM;
+			break;
+		}
+		ns = g;
+		r = mem_node_read(w, idx, &ns[nr]);
+		if (!r)
+			nr++;
+	}
+	closedir(d);
+	if (r)
+		goto out;
+	for (size_t i = 1; i < nr; i++)		/* by node */
+		for (size_t j = i; j > 0 && ns[j - 1].node > ns[j].node; j--) {
+			struct mem_node x = ns[j];
+			ns[j] = ns[j - 1];
+			ns[j - 1] = x;
+		}
+	r = -ENOMEM;
+	if (pkw_put_u64(b, 1) || pkw_put_u64(b, bsize) || pkw_put_u64(b, nr))
+		goto out;
+	for (size_t i = 0; i < nr; i++)
+		if (pkw_put_u64(b, ns[i].node) || pkw_put_u64(b, ns[i].size) ||
+		    pkw_put_u64(b, ns[i].size) ||
+		    pk_buf__append(b, ns[i].map, (ns[i].size + 63) / 64 * 8) < 0)
+			goto out;
+	r = 1;
+out:
+	if (r == -ENOENT)
+		r = 0;
+	for (size_t i = 0; i < nr; i++)
+		free(ns[i].map);
+	free(ns);
 	return r;
 }

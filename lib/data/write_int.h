@@ -165,6 +165,9 @@ int pkw_feat_numa_topology(struct pk_data_writer *w, struct pk_buf *b);
 int pkw_feat_pmu_mappings(struct pk_data_writer *w, struct pk_buf *b);
 int pkw_feat_nrcpus(struct pk_data_writer *w, struct pk_buf *b);
 int pkw_feat_cache(struct pk_data_writer *w, struct pk_buf *b);
+int pkw_feat_mem_topology(struct pk_data_writer *w, struct pk_buf *b);
+int pkw_feat_cpu_pmu_caps(struct pk_data_writer *w, struct pk_buf *b);
+int pkw_feat_pmu_caps(struct pk_data_writer *w, struct pk_buf *b);
 
 /*
  * Build-ids (buildid.c): the BUILD_ID section (file mode) or the

@@ -4,10 +4,12 @@
  * writer, as perf 6.1 prints them (`perf report --header-only -I`):
  *   - on this machine, line by line against a perf 6.1 recording made here
  *     (hostname, OS release, arch, CPUs, CPU description and id, memory,
- *     CPU topology with dies, NUMA nodes, PMU mappings, caches);
+ *     CPU topology with dies, NUMA nodes, PMU mappings, caches, memory
+ *     blocks);
  *   - from fixture machines written by the test (opts.sysroot): a 2-socket
- *     x86_64 one (die lists, two NUMA nodes, a kernel build-id in
- *     sys/kernel/notes) and an aarch64 one (MIDR cpuid, no dies, no cpudesc);
+ *     x86_64 one (die lists, two NUMA nodes with memory blocks, PMU caps, a
+ *     kernel build-id in sys/kernel/notes) and an aarch64 one (MIDR cpuid,
+ *     no dies, no cpudesc);
  *   - what the writer is told: the command line, event names, groups, the
  *     clock (CLOCKID/CLOCK_DATA), sample times and build-ids of DSOs.
  */
@@ -98,7 +100,7 @@ static const char *const machine_lines[] = {
 	"# hostname :", "# os release :", "# arch :", "# nrcpus online :", "# nrcpus avail :",
 	"# cpudesc :", "# cpuid :", "# total memory :", "# sibling sockets :",
 	"# sibling dies    :", "# sibling threads :", "# CPU ", "# pmu mappings:",
-	"# node", "#  L",
+	"# node", "#  L", "# memory nodes", "#    ", "# cpu pmu capabilities",
 };
 
 static void test_machine_vs_perf(void **state)
@@ -278,6 +280,17 @@ static void make_x86_root(const char *root)
 	put_file(root, "sys/bus/event_source/devices/cpu/type", "4\n");
 	put_file(root, "sys/bus/event_source/devices/software/type", "1\n");
 	put_file(root, "sys/bus/event_source/devices/uncore_imc_0/type", "13\n");
+	put_file(root, "sys/bus/event_source/devices/cpu/caps/branches", "32\n");
+	put_file(root, "sys/bus/event_source/devices/cpu/caps/max_precise", "3\n");
+	put_file(root, "sys/bus/event_source/devices/intel_pt/type", "10\n");
+	put_file(root, "sys/bus/event_source/devices/intel_pt/caps/psb_cyc", "1\n");
+	put_file(root, "sys/bus/event_source/devices/intel_pt/caps/mtc_periods", "249\n");
+	/* memory blocks 0-2 on node 0, 8 and 10 on node 1; 128 MiB each */
+	put_file(root, "sys/devices/system/memory/block_size_bytes", "8000000\n");
+	static const int blocks[] = { 0, 1, 2, 8, 10 };
+	for (int i = 0; i < 5; i++)
+		put_filef(root, "", "sys/devices/system/node/node%d/memory%d/online", i < 3 ? 0 : 1,
+			  blocks[i]);
 	/* the kernel's notes: one GNU build-id note (namesz 4, descsz 20, type 3) */
 	unsigned char notes[12 + 4 + 20];
 	uint32_t hdr[3] = { 4, 20, 3 };
@@ -327,6 +340,15 @@ static void test_fixture_x86(void **state)
 	assert_output_has(&out, "cpu = 4");
 	assert_output_has(&out, "software = 1");
 	assert_output_has(&out, "uncore_imc_0 = 13");
+	assert_output_has(&out, "# cpu pmu capabilities: ");
+	assert_output_has(&out, "branches=32");
+	assert_output_has(&out, "max_precise=3");
+	assert_output_has(&out, "# intel_pt pmu capabilities: ");
+	assert_output_has(&out, "psb_cyc=1");
+	assert_output_has(&out, "mtc_periods=249");
+	assert_output_lacks(&out, "uncore_imc_0 pmu capabilities");
+	assert_output_has(&out, "# memory nodes (nr 2, block size 0x8000000):\n"
+				"#    0 [384M]: 0-2\n#    1 [256M]: 8,10\n");
 	assert_output_has(&out, "#  L1 Data                 32K [0]\n"
 				"#  L1 Instruction          32K [0]\n"
 				"#  L1 Data                 32K [1]\n");
