@@ -61,10 +61,9 @@ const char *pkw_path(const struct pk_data_writer *w, const char *rel, char *buf,
 	return buf;
 }
 
-int pkw_read_text(const struct pk_data_writer *w, const char *rel, struct pk_buf *b)
+int pkw_read_file(const char *path, struct pk_buf *b)
 {
-	char path[PATH_MAX];
-	int fd = open(pkw_path(w, rel, path, sizeof(path)), O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	b->len = 0;
 	if (fd < 0)
@@ -87,6 +86,17 @@ int pkw_read_text(const struct pk_data_writer *w, const char *rel, struct pk_buf
 		b->len += (size_t)r;
 	}
 	close(fd);
+	b->data[b->len] = '\0';
+	return 0;
+}
+
+int pkw_read_text(const struct pk_data_writer *w, const char *rel, struct pk_buf *b)
+{
+	char path[PATH_MAX];
+	int r = pkw_read_file(pkw_path(w, rel, path, sizeof(path)), b);
+
+	if (r)
+		return r;
 	while (b->len && isspace(b->data[b->len - 1]))
 		b->len--;
 	b->data[b->len] = '\0';
@@ -333,6 +343,8 @@ bool pkw_feature_wanted(const struct pk_data_writer *w, int feat, bool pipe_head
 		return true;
 	case PK_FEAT_MEM_TOPOLOGY: case PK_FEAT_CPU_PMU_CAPS: case PK_FEAT_PMU_CAPS:
 		return true;
+	case PK_FEAT_TRACING_DATA:	/* a pipe carries it as a record of its own */
+		return !pipe_header && pkw_has_tracepoints(w);
 	case PK_FEAT_BUILD_ID:
 	case PK_FEAT_CACHE:		/* perf sends neither in a pipe's header */
 		return !pipe_header;
@@ -362,6 +374,8 @@ bool pkw_feature_wanted(const struct pk_data_writer *w, int feat, bool pipe_head
 int pkw_feature(struct pk_data_writer *w, int feat, struct pk_buf *b)
 {
 	switch (feat) {
+	case PK_FEAT_TRACING_DATA:
+		return pkw_feat_tracing_data(w, b);
 	case PK_FEAT_BUILD_ID:
 		return pkw_build_ids(w, b, false) < 0 ? -ENOMEM : 1;
 	case PK_FEAT_HOSTNAME:

@@ -155,6 +155,8 @@ int pkw_feature(struct pk_data_writer *w, int feat, struct pk_buf *b);
 /* Whether feature feat goes in (the pipe header can not carry BUILD_ID). */
 bool pkw_feature_wanted(const struct pk_data_writer *w, int feat, bool pipe_header);
 
+/* The whole file at path into b (NUL terminated, not counted in b->len). */
+int pkw_read_file(const char *path, struct pk_buf *b);
 /* The contents of SYSROOT/rel without trailing white space into b (NUL terminated). */
 int pkw_read_text(const struct pk_data_writer *w, const char *rel, struct pk_buf *b);
 /* SYSROOT/rel as a path into buf. */
@@ -168,6 +170,9 @@ int pkw_feat_cache(struct pk_data_writer *w, struct pk_buf *b);
 int pkw_feat_mem_topology(struct pk_data_writer *w, struct pk_buf *b);
 int pkw_feat_cpu_pmu_caps(struct pk_data_writer *w, struct pk_buf *b);
 int pkw_feat_pmu_caps(struct pk_data_writer *w, struct pk_buf *b);
+/* TRACING_DATA (feat_trace.c): the event formats of the tracepoint attrs; 0 without any. */
+int pkw_feat_tracing_data(struct pk_data_writer *w, struct pk_buf *b);
+bool pkw_has_tracepoints(const struct pk_data_writer *w);
 
 /*
  * Build-ids (buildid.c): the BUILD_ID section (file mode) or the

@@ -3,7 +3,8 @@
  * data/write_pipe.c — pipe mode (perf record -o -): a 16-byte header, a
  * PERF_RECORD_HEADER_ATTR per attr (the attr, then its ids), a
  * PERF_RECORD_HEADER_FEATURE per feature perf sends down a pipe and the
- * end-of-features mark (feature id HEADER_LAST_FEATURE), then the data; at
+ * end-of-features mark (feature id HEADER_LAST_FEATURE), the tracing data
+ * when there are tracepoints, then the data; at
  * finish the build-ids as PERF_RECORD_HEADER_BUILD_ID records. Nothing is
  * ever rewritten, so the fd may be a pipe, a socket or a file.
  */
@@ -54,6 +55,28 @@ static int put_feature_record(struct pk_data_writer *w, int feat, struct pk_buf 
 	return 0;
 }
 
+/*
+ * Tracepoints: PERF_RECORD_HEADER_TRACING_DATA (16 bytes: the data's size
+ * padded to 8), then the data itself and its padding, outside the record.
+ */
+static int put_tracing_data(struct pk_data_writer *w, struct pk_buf *b)
+{
+	struct pk_buf td = { 0 };
+	int k = pkw_feat_tracing_data(w, &td);
+
+	if (k > 0) {
+		uint32_t padded = (uint32_t)((td.len + 7) & ~(size_t)7);
+		struct perf_event_header h = { .type = PK_RECORD_HEADER_TRACING_DATA, .size = 16 };
+		static const char zeros[8];
+		if (pk_buf__append(b, &h, sizeof(h)) < 0 || pkw_put_u32(b, padded) ||
+		    pkw_put_u32(b, 0) || pk_buf__append(b, td.data, td.len) < 0 ||
+		    pk_buf__append(b, zeros, padded - td.len) < 0)
+			k = -ENOMEM;
+	}
+	pk_buf__free(&td);
+	return k;
+}
+
 int pkw_pipe_begin(struct pk_data_writer *w, struct pk_error *err)
 {
 	struct pk_perf_pipe_header ph = { .magic = PK_PERF_MAGIC2, .size = sizeof(ph) };
@@ -70,6 +93,8 @@ int pkw_pipe_begin(struct pk_data_writer *w, struct pk_error *err)
 		if (pkw_feature_wanted(w, f, true) && put_feature_record(w, f, &b))
 			goto nomem;
 	if (put_feature_record(w, PK_FEAT_LAST, &b))
+		goto nomem;
+	if ((r = put_tracing_data(w, &b)) < 0)
 		goto nomem;
 	r = pkw_write_all(w, b.data, b.len, &done, err);
 	w->pipe_bytes += done;

@@ -7,7 +7,9 @@
  * {slots,ev,topdown-retiring}:S group with PERF_SAMPLE_READ and
  * PERF_FORMAT_GROUP), PERF_SAMPLE_WEIGHT_STRUCT, an auto-counter-reload
  * group (config2 masks), branch stacks, callchains resolved to this
- * program's functions, and a tracepoint-like RAW sample.
+ * program's functions, a tracepoint-like RAW sample, and a real tracepoint
+ * (sched:sched_switch) that perf decodes with the TRACING_DATA written, in
+ * a file and in a pipe.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -371,6 +373,93 @@ static void test_raw(void **state)
 	pk_buf__free(&out);
 }
 
+/* --- a real tracepoint: sched:sched_switch decoded with the TRACING_DATA written --------------- */
+
+/* offset of field name in the format text ("field:char prev_comm[16];\toffset:8;") */
+static int field_offset(const char *fmt, const char *name)
+{
+	char key[64];
+	snprintf(key, sizeof(key), " %s", name);
+	for (const char *p = fmt; (p = strstr(p, key)); p++) {
+		char c = p[strlen(key)];
+		if (c != ';' && c != '[')
+			continue;
+		const char *o = strstr(p, "offset:");
+		return o ? atoi(o + 7) : -1;
+	}
+	return -1;
+}
+
+static void test_tracepoint(void **state)
+{
+	(void)state;
+	SKIP_WITHOUT_PERF();
+	static const char *const dirs[] = { "/sys/kernel/tracing/events/sched/sched_switch",
+					    "/sys/kernel/debug/tracing/events/sched/sched_switch" };
+	struct pk_buf fmt = { 0 }, out = { 0 };
+	char cmd[512];
+	int found = 0;
+	for (int i = 0; i < 2 && !found; i++) {
+		snprintf(cmd, sizeof(cmd), "cat %s/format", dirs[i]);
+		found = run_capture(cmd, &fmt) == 0;
+	}
+	if (!found) {
+		print_message("# SKIP no tracefs with sched:sched_switch\n");
+		pk_buf__free(&fmt);
+		skip();
+	}
+	const char *f = (const char *)fmt.data;
+	const char *idl = strstr(f, "ID: ");
+	assert_non_null(idl);
+	uint64_t tp_id = strtoull(idl + 4, NULL, 10);
+	int o_pc = field_offset(f, "prev_comm"), o_pp = field_offset(f, "prev_pid");
+	int o_nc = field_offset(f, "next_comm"), o_np = field_offset(f, "next_pid");
+	int o_st = field_offset(f, "prev_state");
+	assert_true(o_pc > 0 && o_pp > 0 && o_nc > 0 && o_np > 0 && o_st > 0);
+
+	unsigned char raw[128] = { 0 };
+	uint16_t ct = (uint16_t)tp_id;
+	int32_t pid = PID, pp = 1234, np = 5678;
+	memcpy(raw, &ct, 2);
+	memcpy(raw + 4, &pid, 4);
+	memcpy(raw + o_pc, "pkprev", 6);
+	memcpy(raw + o_pp, &pp, 4);
+	memcpy(raw + o_nc, "pknext", 6);
+	memcpy(raw + o_np, &np, 4);
+	uint32_t raw_size = (uint32_t)(o_np + 8 + 4);	/* through next_prio */
+
+	const uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+			    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW;
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_TRACEPOINT, .size = sizeof(a), .config = tp_id,
+		.sample_period = 1, .sample_type = st, .sample_id_all = 1,
+	};
+	const char *expect = "prev_comm=pkprev prev_pid=1234 prev_prio=0 prev_state=R ==> "
+			     "next_comm=pknext next_pid=5678 next_prio=0";
+	for (int pipe_mode = 0; pipe_mode < 2; pipe_mode++) {
+		struct tfile t;
+		uint64_t id = 8;
+		tf_open(&t, pipe_mode ? "tp-pipe.data" : "tp.data");
+		if (pipe_mode) {	/* again, in pipe mode */
+			struct pk_data_writer_opts o = { .sz = sizeof(o), .pipe = true };
+			pk_data_writer__free(t.w);
+			CHECK_OK(pk_data_writer__new(&t.w, t.fd, &o, &t.err), &t.err);
+		}
+		CHECK_OK(pk_data_writer__add_attr(t.w, &a, "sched:sched_switch", &id, 1, &t.err),
+			 &t.err);
+		CHECK_OK(pk_data_writer__begin(t.w, &t.err), &t.err);
+		tf_sideband(&t, st, 8);
+		struct tsample s = { .ip = FN(dw_leaf, 4), .pid = PID, .tid = PID, .time = 8000,
+				     .id = 8, .cpu = 1, .period = 1, .raw = raw, .raw_size = raw_size };
+		put_sample(&t.recs, st, PERF_RECORD_MISC_USER, &s);
+		tf_finish_run(&t, pipe_mode ? "cat %s | perf script -i -" : "perf script -i %s", &out);
+		assert_output_has(&out, "sched:sched_switch: ");
+		assert_output_has(&out, expect);
+	}
+	pk_buf__free(&fmt);
+	pk_buf__free(&out);
+}
+
 static int cleanup(void **state)
 {
 	(void)state;
@@ -389,6 +478,7 @@ int main(void)
 		cmocka_unit_test(test_branch_stack),
 		cmocka_unit_test(test_callchain),
 		cmocka_unit_test(test_raw),
+		cmocka_unit_test(test_tracepoint),
 	};
 	return cmocka_run_group_tests(tests, NULL, getenv("PK_KEEP") ? NULL : cleanup);
 }
