@@ -2,7 +2,8 @@
 /*
  * data/buildid.c — build-ids of the DSOs that got samples: the GNU build-id
  * note of an ELF file (libelf: PT_NOTE segments, else SHT_NOTE sections),
- * the kernel's from the raw note list in /sys/kernel/notes, and the BUILD_ID
+ * the kernel's from the raw note list in /sys/kernel/notes (a module's,
+ * named "[name]", in /sys/module/name/notes/.note.gnu.build-id), and the BUILD_ID
  * feature section (file mode) or PERF_RECORD_HEADER_BUILD_ID records (pipe
  * mode) perf reads: header, pid, 20 id bytes + size byte, the file name
  * padded to 8.
@@ -109,11 +110,13 @@ int pkw_notes_build_id(const unsigned char *p, size_t n, unsigned char *id, size
 	return -ENOENT;
 }
 
-static int kernel_build_id(struct pk_data_writer *w, unsigned char *id, size_t len)
+/* the build-id in the raw notes file SYSROOT/rel (the kernel's, a module's) */
+static int notes_file_build_id(struct pk_data_writer *w, const char *rel, unsigned char *id,
+			       size_t len)
 {
 	char path[PATH_MAX];
 	unsigned char buf[4096];
-	int fd = open(pkw_path(w, "sys/kernel/notes", path, sizeof(path)), O_RDONLY | O_CLOEXEC);
+	int fd = open(pkw_path(w, rel, path, sizeof(path)), O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return -errno;
@@ -147,9 +150,16 @@ int pkw_build_ids(struct pk_data_writer *w, struct pk_buf *b, bool as_records)
 
 		memset(&rec, 0, sizeof(rec));
 		if (is_kernel(d) && !strcmp(name, KERNEL_NAME)) {
-			n = kernel_build_id(w, id, sizeof(id));
+			n = notes_file_build_id(w, "sys/kernel/notes", id, sizeof(id));
 		} else if (name[0] == '[') {
-			continue;	/* [vdso], modules by name: no file to read here */
+			/* a module by name ("[ext4]"): its notes in sysfs; [vdso] and others: none */
+			char rel[300];
+			size_t l = strlen(name);
+			if (!is_kernel(d) || l < 3 || name[l - 1] != ']' || strchr(name, '/'))
+				continue;
+			snprintf(rel, sizeof(rel), "sys/module/%.*s/notes/.note.gnu.build-id",
+				 (int)(l - 2 < 200 ? l - 2 : 200), name + 1);
+			n = notes_file_build_id(w, rel, id, sizeof(id));
 		} else {
 			char path[PATH_MAX];
 			n = pkw_elf_build_id(pkw_path(w, name, path, sizeof(path)), id, sizeof(id));

@@ -115,6 +115,7 @@ void pk_data_writer__free(struct pk_data_writer *w)
 	free(w->version);
 	pkw_comp_free(w);
 	pk_buf__free(&w->tail);
+	free(w->ids);
 	free(w);
 }
 
@@ -286,18 +287,40 @@ int pkw_emit(struct pk_data_writer *w, const void *p, size_t len, struct pk_erro
 
 /* --- sample times (SAMPLE_TIME) ---------------------------------------------- */
 
-static const struct pkw_attr *attr_of_id(const struct pk_data_writer *w, uint64_t id)
-{
-	for (size_t i = 0; i < w->nr_attrs; i++)
-		for (size_t j = 0; j < w->attrs[i].nr_ids; j++)
-			if (w->attrs[i].ids[j] == id)
-				return &w->attrs[i];
-	return NULL;
-}
-
 static uint64_t sample_type(const struct pkw_attr *a)
 {
 	return ((const struct perf_event_attr *)a->attr)->sample_type;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	const struct pkw_id *x = a, *y = b;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* the sample types of the attrs: one for all, or a sorted id -> sample_type table */
+static int index_ids(struct pk_data_writer *w)
+{
+	free(w->ids);
+	w->ids = NULL;
+	w->nr_ids = 0;
+	w->same_type = true;
+	for (size_t i = 1; i < w->nr_attrs; i++)
+		w->same_type = w->same_type && sample_type(&w->attrs[i]) == sample_type(&w->attrs[0]);
+	if (w->same_type)
+		return 0;
+	size_t n = 0;
+	for (size_t i = 0; i < w->nr_attrs; i++)
+		n += w->attrs[i].nr_ids;
+	w->ids = calloc(n ? n : 1, sizeof(*w->ids));
+	if (!w->ids)
+		return -ENOMEM;
+	for (size_t i = 0; i < w->nr_attrs; i++)
+		for (size_t j = 0; j < w->attrs[i].nr_ids; j++)
+			w->ids[w->nr_ids++] = (struct pkw_id){ w->attrs[i].ids[j],
+							       sample_type(&w->attrs[i]) };
+	qsort(w->ids, w->nr_ids, sizeof(*w->ids), cmp_id);
+	return 0;
 }
 
 void pkw_scan_times(struct pk_data_writer *w, const unsigned char *recs, size_t len)
@@ -306,9 +329,6 @@ void pkw_scan_times(struct pk_data_writer *w, const unsigned char *recs, size_t 
 
 	if (!w->nr_attrs)
 		return;
-	bool same = true;
-	for (size_t i = 1; i < w->nr_attrs; i++)
-		same = same && sample_type(&w->attrs[i]) == sample_type(&w->attrs[0]);
 	while (off + sizeof(struct perf_event_header) <= len) {
 		struct perf_event_header h;
 		memcpy(&h, recs + off, sizeof(h));
@@ -320,15 +340,15 @@ void pkw_scan_times(struct pk_data_writer *w, const unsigned char *recs, size_t 
 		if (h.type != PERF_RECORD_SAMPLE)
 			continue;
 		uint64_t st = sample_type(&w->attrs[0]);
-		if (!same) {
-			uint64_t id;
+		if (!w->same_type) {	/* mixed types: the sample names its attr first */
+			struct pkw_id key = { 0 };
 			if (!(st & PERF_SAMPLE_IDENTIFIER) || blen < 8)
 				continue;
-			memcpy(&id, body, 8);
-			const struct pkw_attr *a = attr_of_id(w, id);
-			if (!a)
+			memcpy(&key.id, body, 8);
+			const struct pkw_id *f = bsearch(&key, w->ids, w->nr_ids, sizeof(key), cmp_id);
+			if (!f)
 				continue;
-			st = sample_type(a);
+			st = f->sample_type;
 		}
 		if (!(st & PERF_SAMPLE_TIME))
 			continue;
@@ -386,6 +406,8 @@ int pk_data_writer__begin(struct pk_data_writer *w, struct pk_error *err)
 		((struct perf_event_attr *)n)->size = w->attr_size;
 		a->attr = n;
 	}
+	if (index_ids(w))
+		return pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
 	clock_refs(w);
 	if (w->comp_level && (r = pkw_comp_init(w, err)))
 		return r;

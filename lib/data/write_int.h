@@ -43,6 +43,10 @@ struct pkw_dso {
 	char *filename;
 };
 
+struct pkw_id {
+	uint64_t id, sample_type;
+};
+
 enum pkw_state { PKW_NEW, PKW_BEGUN, PKW_FINISHED };
 
 struct pk_data_writer {
@@ -78,6 +82,9 @@ struct pk_data_writer {
 	/* SAMPLE_TIME */
 	uint64_t first_time, last_time;
 	bool have_time;
+	bool same_type;		/* every attr has the same sample_type */
+	struct pkw_id *ids;	/* else: id -> sample_type, sorted by id */
+	size_t nr_ids;
 
 	/* file mode, compressed: the provisional tail (write_file.c) */
 	struct pk_buf tail;	/* feature table and sections, offsets as at tail_at */

@@ -74,9 +74,15 @@ static void write_file(const char *path, const struct opts_ex *x)
 	CHECK_OK(pk_data_writer__write(w, r.data, r.len, &err), &err);
 	if (x && x->dso)
 		assert_int_equal(pk_data_writer__add_dso(w, -1, PERF_RECORD_MISC_USER, x->dso), 0);
-	if (x && x->kernel_dso)
+	if (x && x->kernel_dso) {
 		assert_int_equal(pk_data_writer__add_dso(w, -1, PERF_RECORD_MISC_KERNEL,
 							 "[kernel.kallsyms]"), 0);
+		assert_int_equal(pk_data_writer__add_dso(w, -1, PERF_RECORD_MISC_KERNEL, "[ext4]"), 0);
+		/* merged with the first */
+		assert_int_equal(pk_data_writer__add_dso(w, -1, PERF_RECORD_MISC_KERNEL, "[ext4]"), 0);
+		/* no notes for it: left out */
+		assert_int_equal(pk_data_writer__add_dso(w, -1, PERF_RECORD_MISC_KERNEL, "[xfs]"), 0);
+	}
 	CHECK_OK(pk_data_writer__finish(w, &err), &err);
 	pk_data_writer__free(w);
 	pk_buf__free(&r);
@@ -192,6 +198,55 @@ static void test_run_facts(void **state)
 	pk_buf__free(&out);
 }
 
+/* SAMPLE_TIME over attrs of different sample types: each sample's attr found by its id */
+static void test_sample_time_mixed(void **state)
+{
+	(void)state;
+	SKIP_WITHOUT_PERF();
+	char path[256];
+	struct pk_buf out = { 0 }, r = { 0 };
+	struct pk_error err = { 0 };
+	struct pk_data_writer *w;
+	struct pk_data_writer_opts o = { .sz = sizeof(o) };
+	const uint64_t sa = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			    PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	const uint64_t sb = sa | PERF_SAMPLE_CPU | PERF_SAMPLE_ADDR;
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(a), .config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 4000, .sample_type = sa, .sample_id_all = 1,
+	};
+	struct perf_event_attr b = a;
+	b.config = PERF_COUNT_SW_PAGE_FAULTS;
+	b.sample_type = sb;
+	uint64_t ia = 31, ib = 32;
+	int fd = open(tmp_path(path, sizeof(path), "mixed.data"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+	CHECK_OK(pk_data_writer__new(&w, fd, &o, &err), &err);
+	CHECK_OK(pk_data_writer__add_attr(w, &a, "cpu-clock", &ia, 1, &err), &err);
+	CHECK_OK(pk_data_writer__add_attr(w, &b, "page-faults", &ib, 1, &err), &err);
+	CHECK_OK(pk_data_writer__begin(w, &err), &err);
+	put_comm(&r, sa, 9, "mixed", 1, 31);
+	/* the earliest and the latest come from page-faults, whose time sits further on */
+	struct tsample s1 = { .ip = 1, .pid = 9, .tid = 9, .time = 5000000000ULL, .id = 31,
+			      .period = 1 };
+	struct tsample s2 = { .ip = 2, .pid = 9, .tid = 9, .time = 2000000000ULL, .id = 32,
+			      .addr = 0x1000, .cpu = 1, .period = 1 };
+	struct tsample s3 = s2;
+	s3.time = 9000000000ULL;
+	put_sample(&r, sa, PERF_RECORD_MISC_USER, &s1);
+	put_sample(&r, sb, PERF_RECORD_MISC_USER, &s2);
+	put_sample(&r, sb, PERF_RECORD_MISC_USER, &s3);
+	CHECK_OK(pk_data_writer__write(w, r.data, r.len, &err), &err);
+	CHECK_OK(pk_data_writer__finish(w, &err), &err);
+	pk_data_writer__free(w);
+	close(fd);
+	header_of(path, &out);
+	assert_output_has(&out, "# time of first sample : 2.000000\n");
+	assert_output_has(&out, "# time of last sample : 9.000000\n");
+	pk_buf__free(&out);
+	pk_buf__free(&r);
+}
+
 /* --- fixture machines ------------------------------------------------------------------------ */
 
 static void put_file(const char *root, const char *rel, const char *text)
@@ -299,12 +354,19 @@ static void make_x86_root(const char *root)
 	for (int i = 0; i < 20; i++)
 		notes[16 + i] = (unsigned char)(0xa0 + i);
 	char path[1024];
-	snprintf(path, sizeof(path), "%s/sys/kernel/notes", root);
-	put_file(root, "sys/kernel/notes", "");
-	FILE *f = fopen(path, "wb");
-	assert_non_null(f);
-	fwrite(notes, 1, sizeof(notes), f);
-	fclose(f);
+	static const char *const where[] = { "sys/kernel/notes",
+					     "sys/module/ext4/notes/.note.gnu.build-id" };
+	for (int k = 0; k < 2; k++) {
+		snprintf(path, sizeof(path), "%s/%s", root, where[k]);
+		put_file(root, where[k], "");
+		FILE *f = fopen(path, "wb");
+		assert_non_null(f);
+		if (k)	/* the module's: other bytes */
+			for (int i = 0; i < 20; i++)
+				notes[16 + i] = (unsigned char)(0x10 + i);
+		fwrite(notes, 1, sizeof(notes), f);
+		fclose(f);
+	}
 }
 
 static void test_fixture_x86(void **state)
@@ -358,6 +420,9 @@ static void test_fixture_x86(void **state)
 	snprintf(cmd, sizeof(cmd), "perf buildid-list -i %s", path);
 	assert_int_equal(run_capture(cmd, &out), 0);
 	assert_output_has(&out, "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3 [kernel.kallsyms]");
+	assert_output_has(&out, "101112131415161718191a1b1c1d1e1f20212223 [ext4]");
+	assert_int_equal(count_of(&out, "[ext4]"), 1);
+	assert_output_lacks(&out, "[xfs]");
 	pk_buf__free(&out);
 }
 
@@ -418,6 +483,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_machine_vs_perf),
 		cmocka_unit_test(test_run_facts),
+		cmocka_unit_test(test_sample_time_mixed),
 		cmocka_unit_test(test_fixture_x86),
 		cmocka_unit_test(test_fixture_arm64),
 	};
