@@ -84,6 +84,7 @@ static void die(const char *what, const struct pk_error *err)
 	fprintf(stderr, "data_gen: samples written %ld\n", written);
 	if (writer && pk_data_writer__finish(writer, &e2))
 		fprintf(stderr, "data_gen: finish: %s\n", e2.msg);
+	pk_data_writer__free(writer);
 	exit(1);
 }
 
