@@ -118,6 +118,9 @@ int pk_data_writer__finished_round(struct pk_data_writer *w, struct pk_error *er
  * "[kernel.kallsyms]"; a module named "[name]" with a kernel misc:
  * /sys/module/name/notes). Files without a build-id note are left out. Any
  * time before finish(); duplicates (same pid and filename) are merged.
+ * pid is perf's machine: -1 for this host (perf record writes -1; perf
+ * files a DSO under any other pid in a guest machine of that pid). misc:
+ * PERF_RECORD_MISC_USER or _KERNEL (_GUEST_* for guests).
  * Returns 0, -EINVAL (no filename) or -ENOMEM.
  */
 int pk_data_writer__add_dso(struct pk_data_writer *w, int32_t pid, uint16_t misc,
