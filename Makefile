@@ -258,3 +258,12 @@ $(O)/tests/data_gen: tests/oracle/data_gen.c $(O)/libpmukit.a
 	@$(CC) $(BASEFLAGS) $(CFLAGS) -fno-inline -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
 
 tests: $(O)/tests/data_gen
+
+# --- deterministic workloads for the sampling tests (frame pointers, not inlined) ---------
+WORKLOAD_SRCS := $(sort $(wildcard tests/workloads/*.c))
+WORKLOAD_BINS := $(WORKLOAD_SRCS:tests/workloads/%.c=$(O)/workloads/%)
+$(O)/workloads/%: tests/workloads/%.c
+	@mkdir -p $(dir $@)
+	@echo "  WORKLOAD $<"
+	@$(CC) -std=c11 -O1 -g -fno-omit-frame-pointer -fno-inline -fno-optimize-sibling-calls -o $@ $<
+tests: $(WORKLOAD_BINS)

@@ -364,6 +364,36 @@ static void print_attrs(const struct pk_record *r)
 	}
 }
 
+/*
+ * --sysfs names a tree the events were encoded against; the kernel opens
+ * them by this machine's PMU types. Every PMU an event names must be this
+ * machine's, with the same type, or the attrs mean something else here.
+ */
+static int check_tree(const struct pk_evlist *el, const char *sysfs)
+{
+	struct pk_pmu_tree *real = NULL;
+	int ret = 0;
+	if (pk_pmu_tree__open(NULL, &real, NULL))
+		real = NULL;
+	for (size_t i = 0; i < pk_evlist__nr(el) && !ret; i++) {
+		const struct pk_evsel *e = pk_evlist__evsel(el, i);
+		if (!e->pmu)
+			continue;
+		const struct pk_pmu *p = real ? pk_pmu_tree__find(real, e->pmu) : NULL;
+		char feat[768];
+		if (p && pk_pmu__type(p) == (e->attr.type >= PERF_TYPE_MAX ? e->attr.type
+						: pk_pmu__type(p)))
+			continue;
+		pk_record__features(&e->attr, e->acr_mask, feat, sizeof(feat));
+		fprintf(stderr, PROG ": %s: PMU '%s' of --sysfs %s is not this machine's (%s): "
+			"events can only be recorded on the PMUs this kernel has%s\n",
+			e->name, e->pmu, sysfs, p ? "another type here" : "none here", feat);
+		ret = -1;
+	}
+	pk_pmu_tree__close(real);
+	return ret;
+}
+
 /* ---- the output ---- */
 
 struct out {
@@ -557,6 +587,9 @@ int cmd_record(int argc, char **argv)
 			 cfg.nr_specs ? cfg.nr_specs : 1))
 		goto out;
 
+	if (env.sysfs && check_tree(el, env.sysfs))
+		goto out;
+
 	/* the target */
 	if (cfg.cpu_list && pk_cpu_map__parse(cfg.cpu_list, &cpus, &err))
 		goto target_error;
@@ -706,5 +739,10 @@ out:
 	pk_evlist__free(el);
 	free(cfg.specs);
 	cli_env__close(&env);
+	if (got_signal && ret != 1) {
+		/* as perf: die of the signal that ended the recording, once the file is complete */
+		signal(got_signal, SIG_DFL);
+		raise(got_signal);
+	}
 	return ret;
 }

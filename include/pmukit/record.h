@@ -127,6 +127,14 @@ long long pk_record__drain(struct pk_record *r, pk_record_sink sink, void *ctx,
 			   struct pk_error *err);
 /* Bytes of records the kernel dropped are not seen here: PERF_RECORD_LOST records say how many. */
 
+/*
+ * What an attr asks for that a kernel or PMU may refuse, as text for an
+ * error message ("; leader sampling (...); the weight struct (...)"), this
+ * machine's lack of a hardware PMU first when the event needs one. Length.
+ */
+size_t pk_record__features(const struct perf_event_attr *attr, uint64_t acr_mask, char *buf,
+			   size_t len);
+
 /* ---- a workload held before exec ---- */
 
 struct pk_workload;

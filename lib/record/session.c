@@ -72,7 +72,6 @@ struct pk_record {
 	size_t nr_pfd, task_alive, nr_task_fds;
 	struct id_ent *ids;		/* sorted by id */
 	size_t nr_ids;
-	bool has_core;			/* the PMU tree has a core PMU */
 };
 
 static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd)
@@ -112,17 +111,31 @@ void pk_record__close(struct pk_record *r)
 	free(r);
 }
 
-/* What an event asks for that a kernel or PMU may refuse, for the error message. */
-static void features_text(const struct pk_record *r, const struct rec_ev *ev, char *buf, size_t len)
+/* This machine's kernel has a core (hardware) PMU: the real sysfs, whatever tree encoded the events. */
+static bool machine_has_core(void)
 {
-	const struct perf_event_attr *a = &ev->attr;
+	static const char *const names[] = { "cpu", "cpu_core", "cpu_atom", "armv8_pmuv3",
+					     "armv8_pmuv3_0", "armv9_pmuv3", "armv8_cortex_a53" };
+	char path[128];
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", names[i]);
+		if (!access(path, R_OK))
+			return true;
+	}
+	return false;
+}
+
+size_t pk_record__features(const struct perf_event_attr *a, uint64_t acr_mask, char *buf,
+			   size_t len)
+{
 	size_t used = 0;
-	buf[0] = '\0';
+	if (len)
+		buf[0] = '\0';
 #define ADD(...) do { int w_ = snprintf(buf + used, len - used, __VA_ARGS__); \
 		      if (w_ > 0 && (size_t)w_ < len - used) used += (size_t)w_; } while (0)
 	bool hw = a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE ||
-		  a->type == PERF_TYPE_RAW;
-	if (hw && !r->has_core)
+		  a->type == PERF_TYPE_RAW || a->type >= PERF_TYPE_MAX;
+	if (hw && !machine_has_core())
 		ADD("; this machine has no hardware PMU (no core PMU under "
 		    "/sys/bus/event_source/devices: a VM without a virtual PMU?)");
 	if (a->precise_ip)
@@ -133,14 +146,20 @@ static void features_text(const struct pk_record *r, const struct rec_ev *ev, ch
 		ADD("; the weight struct (-W or :R, retire latency: PEBS on Intel)");
 	else if (a->sample_type & PERF_SAMPLE_WEIGHT)
 		ADD("; sample weights (-W)");
-	if (ev->acr_mask)
-		ADD("; auto counter reload (ACR mask 0x%llx: Intel PMUs with ACR)",
-		    (unsigned long long)ev->acr_mask);
+	if (acr_mask)
+		ADD("; auto counter reload (ACR, mask 0x%llx: Intel PMUs with ACR, Linux 6.16+)",
+		    (unsigned long long)acr_mask);
 	if (a->sample_type & PERF_SAMPLE_BRANCH_STACK)
 		ADD("; branch stacks (LBR / BRBE)");
 	if (a->sample_type & PERF_SAMPLE_DATA_SRC)
 		ADD("; data addresses and sources (-d)");
 #undef ADD
+	return used;
+}
+
+static void features_text(const struct rec_ev *ev, char *buf, size_t len)
+{
+	pk_record__features(&ev->attr, ev->acr_mask, buf, len);
 }
 
 static int open_error(struct pk_record *r, const struct rec_ev *ev, int en, int cpu, pid_t tid,
@@ -152,7 +171,7 @@ static int open_error(struct pk_record *r, const struct rec_ev *ev, int en, int 
 		snprintf(where, sizeof(where), " (CPU %d, thread %d)", cpu, (int)tid);
 	else if (cpu >= 0)
 		snprintf(where, sizeof(where), " on CPU %d", cpu);
-	features_text(r, ev, feat, sizeof(feat));
+	features_text(ev, feat, sizeof(feat));
 	if (en == EACCES || en == EPERM)
 		return pk_error__set(err, -en, NULL, 0, 0,
 				     "%s%s: permission denied (kernel.perf_event_paranoid is %d: "
@@ -384,7 +403,6 @@ int pk_record__open(struct pk_record **out, const struct pk_evlist *el,
 	struct pk_record *r = calloc(1, sizeof(*r));
 	if (!r)
 		return pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
-	r->has_core = pmus && pk_pmu_tree__has_core(pmus);
 	if (!cpus) {
 		if ((ret = pk_cpu_map__online(NULL, &online, err)))
 			goto fail;
@@ -412,9 +430,19 @@ int pk_record__open(struct pk_record **out, const struct pk_evlist *el,
 	}
 	if (track && (ret = add_ev(r, nr, track, nr, cpus, cpu_list, NULL)))
 		goto oom;
-	for (size_t e = 0; e < r->nr_ev; e++)
+	for (size_t e = 0; e < r->nr_ev; e++) {
+		struct rec_ev *ev = &r->ev[e];
+		if (ev->cpus && !pk_cpu_map__nr(ev->cpus)) {
+			char feat[768];
+			features_text(ev, feat, sizeof(feat));
+			ret = pk_error__set(err, -ENODEV, NULL, 0, 0,
+					    "%s: none of the CPUs recorded is one of its PMU's (%s)%s",
+					    ev->name ? ev->name : "event", ev->pmu ? ev->pmu : "?", feat);
+			goto fail;
+		}
 		if ((ret = open_ev(r, e, gone, err)))
 			goto fail;
+	}
 	bool any = false;
 	for (size_t t = 0; t < r->nr_threads; t++)
 		any |= !gone[t];
