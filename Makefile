@@ -267,3 +267,10 @@ $(O)/workloads/%: tests/workloads/%.c
 	@echo "  WORKLOAD $<"
 	@$(CC) -std=c11 -O1 -g -fno-omit-frame-pointer -fno-inline -fno-optimize-sibling-calls -o $@ $<
 tests: $(WORKLOAD_BINS)
+
+# the yardstick bench/record.c compares record's start-up with, static like the CLI
+$(O)/bench/record_floor: bench/support/record_floor.c
+	@mkdir -p $(dir $@)
+	@echo "  BENCH-CC $<"
+	@$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(LDFLAGS) $(CLI_LDFLAGS)
+bench: $(O)/bench/record_floor $(WORKLOAD_BINS)

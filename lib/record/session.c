@@ -22,7 +22,6 @@
 #include <pmukit/record.h>
 
 #include "record/ring.h"
-#include "util/buf.h"
 #include "util/error.h"
 #include "util/sysctl.h"
 

@@ -51,6 +51,7 @@ struct pk_record_stats {
 	uint32_t *dso_index;			/* open addressing by name hash: dso number + 1 */
 	size_t dso_index_cap;
 	uint32_t kernel_dso;			/* +1; 0 none yet */
+	uint64_t *scratch;			/* a misaligned record, copied (64 KiB) */
 };
 
 #define PID_ZERO INT32_MIN
@@ -108,6 +109,7 @@ void pk_record_stats__free(struct pk_record_stats *s)
 	free(s->dsos);
 	free(s->dso_index);
 	free(s->evs);
+	free(s->scratch);
 	free(s);
 }
 
@@ -408,7 +410,7 @@ static int mmap_rec(struct pk_record_stats *s, const struct perf_event_header *h
 	uint16_t cpumode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	if (cpumode != PERF_RECORD_MISC_USER || (h->misc & PERF_RECORD_MISC_MMAP_DATA))
 		return 0;	/* kernel maps: kernel IPs count for the kernel as a whole */
-	if (!strcmp(name, "//anon") || !strncmp(name, "[anon", 5) || !strcmp(name, "[heap]") ||
+	if (!*name || !strcmp(name, "//anon") || !strncmp(name, "[anon", 5) || !strcmp(name, "[heap]") ||
 	    !strcmp(name, "[stack]"))
 		return 0;
 	struct st_proc *p = proc_get(s, (int32_t)pid);
@@ -447,9 +449,18 @@ int pk_record_stats__feed(struct pk_record_stats *s, const void *recs, size_t le
 {
 	const unsigned char *p = recs, *end = p + len;
 	while ((size_t)(end - p) >= sizeof(struct perf_event_header)) {
-		const struct perf_event_header *h = (const void *)p;
-		if (h->size < sizeof(*h) || h->size > end - p)
+		struct perf_event_header hh;
+		memcpy(&hh, p, sizeof(hh));
+		if (hh.size < sizeof(hh) || hh.size > end - p)
 			break;
+		const struct perf_event_header *h = (const void *)p;
+		if ((uintptr_t)p & 7) {
+			/* records are 8-byte aligned in a kernel's ring; a caller's may not be */
+			if (!s->scratch && !(s->scratch = malloc(65536)))
+				return -ENOMEM;
+			memcpy(s->scratch, p, hh.size);
+			h = (const void *)s->scratch;
+		}
 		int r = 0;
 		switch (h->type) {
 		case PERF_RECORD_SAMPLE:
@@ -484,7 +495,7 @@ int pk_record_stats__feed(struct pk_record_stats *s, const void *recs, size_t le
 		}
 		if (r)
 			return r;
-		p += h->size;
+		p += h->size;	/* h may be the copy: same size */
 	}
 	return 0;
 }
