@@ -24,6 +24,7 @@ static const struct {
 	{ "script", cmd_script, "print the samples of a perf.data file (perf script)" },
 	{ "flamegraph", cmd_flamegraph, "draw a flame graph (HTML or SVG) of a perf.data file" },
 	{ "export", cmd_export, "write a perf.data file as folded stacks, pprof or Firefox Profiler JSON" },
+	{ "record", cmd_record, "sample a command, CPUs or tasks into perf.data (perf record)" },
 };
 
 static void usage(FILE *f)
