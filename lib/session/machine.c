@@ -498,6 +498,9 @@ static int process_mmap(struct pk_session *s, const struct pk_data_event *ev)
 	if (!m->pub.dso)
 		return -ENOMEM;
 	m->delta = m->pub.start - pk_sym_map__map_ip(&sm, m->pub.start);
+	/* code of a file: its symbols are loaded on the other thread meanwhile */
+	if ((prot & PROT_EXEC) && m->filename[0] == '/')
+		workers__prefetch(s, m->pub.dso);
 	if (!t->maps)
 		return 0;
 	return maps_insert(s, t->maps, m);
