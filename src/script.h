@@ -79,6 +79,7 @@ struct script {
 	bool use_callchain;		/* perf's symbol_conf.use_callchain */
 	bool show_task, show_mmap, show_comm;
 	bool debug_ordering;
+	bool header;			/* --header: pipe features as they arrive */
 	int name_width;
 	bool checked[ST_MAX];		/* evsel__check_attr done for the type's first event */
 	struct pk_session *s;

@@ -50,6 +50,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <pmukit/data_read.h>
 #include <pmukit/error.h>
@@ -288,6 +289,19 @@ struct pk_session_profile_opts {
  */
 int pk_session__fill_profile(struct pk_session *s, struct pk_profile *p,
 			     const struct pk_session_profile_opts *opts, struct pk_error *err);
+
+/*
+ * perf's header as perf script/report --header print it (perf 6.1's
+ * perf_header__fprintf_info without -I): captured on, layout, each present
+ * feature, missing features. File mode only (a pipe prints nothing). 0 or
+ * a negative errno with err filled.
+ */
+int pk_session__fprintf_header(struct pk_session *s, FILE *f, struct pk_error *err);
+/*
+ * One feature section as the header shows it: in pipe mode perf prints each
+ * as its HEADER_FEATURE record arrives (after the layout lines above).
+ */
+int pk_session__fprintf_feature(struct pk_session *s, FILE *f, unsigned feat);
 
 /* Counts of what the session processed so far. */
 struct pk_session_stats {
