@@ -96,7 +96,7 @@ ok "-F ip,sym,dso,srcline: the workload's source lines" srclines
 same "--ns" "$T_TMP/plain.data" --ns
 fails "a missing file fails" "$PMUKIT" script -i "$T_TMP/none.data"
 same "--header" "$T_TMP/g.data" --header
-same "--header of a tracepoint, -a recording" "$T_TMP/all.data" --header-only
+same "--header-only of a tracepoint recording" "$T_TMP/sw.data" --header-only
 same "--header of a -z recording (compressed line)" "$T_TMP/z.data" --header-only
 same "--header of a pipe-mode file (features as they come)" "$T_TMP/pipe.data" --header
 
