@@ -162,6 +162,8 @@ static int maps_insert(struct pk_session *s, struct sess_maps *m, struct sess_ma
 /* Copy the parent's maps into a new process (perf's maps__clone). */
 static int maps_clone_into(struct pk_session *s, struct sess_maps *dst, const struct sess_maps *src)
 {
+	if (!src->nr)
+		return 0;
 	if (!dst->nr) {
 		if (maps_reserve(dst, src->nr))
 			return -ENOMEM;
