@@ -413,7 +413,7 @@ static int unalign(struct pk_data_reader *r, struct dr_raw *raw, struct perf_eve
 			return dr_fail(r, -ENOMEM, raw->pos, "out of memory");
 	}
 	uint16_t size;
-	memcpy(&size, &(*h)->size, 2);
+	memcpy(&size, (const uint8_t *)*h + 6, 2);
 	if (r->swap)
 		size = dr_bswap16(size);
 	memcpy(r->scratch, *h, size);

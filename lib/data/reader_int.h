@@ -16,6 +16,7 @@
 #include <pmukit/data_read.h>
 
 #include "util/arena.h"
+#include "util/buf.h"
 #include "util/error.h"
 
 /* Bits and sizes newer than the system's <linux/perf_event.h> may know. */
@@ -175,6 +176,7 @@ struct pk_data_reader {
 	struct pk_data_build_id *build_ids;
 	size_t nr_build_ids, cap_build_ids;
 	struct dr_tracing *tracing;
+	struct pk_buf tracing_buf;	/* a pipe's HEADER_TRACING_DATA bytes */
 	const char **evdesc_names;	/* EVENT_DESC names by attr index */
 	size_t nr_evdesc;
 	struct pk_arena arena;	/* strings, env arrays, pipe features */

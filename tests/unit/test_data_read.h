@@ -117,7 +117,8 @@ TDR void syn_attr(struct syn *s, const struct perf_event_attr *a, uint32_t size,
 		memcpy(sa->bytes + sizeof(*a), extra, size - sizeof(*a));
 	memcpy(sa->bytes + 4, &size, 4);	/* attr.size */
 	sa->size = size;
-	memcpy(sa->ids, ids, nr_ids * 8);
+	if (nr_ids)
+		memcpy(sa->ids, ids, nr_ids * 8);
 	sa->nr_ids = nr_ids;
 }
 
