@@ -158,6 +158,9 @@ static int feat_event_desc(struct pk_data_reader *r, struct dr_cur *c, uint64_t 
 	if (!names)
 		return dr_fail(r, -ENOMEM, pos, "out of memory");
 	for (uint32_t i = 0; i < nre; i++) {
+		if ((size_t)(c->end - c->p) < sz)
+			return dr_fail(r, -EINVAL, pos, "EVENT_DESC: event %u runs past the section",
+				       i);
 		c->p += sz;	/* the attr: the attrs section has it already */
 		uint32_t nr = dr_cur_u32(c);
 		names[i] = dr_cur_str(r, c);

@@ -208,7 +208,7 @@ int dr_decomp_feed(struct pk_data_reader *r, const struct dr_raw *raw);
 /* read_swap.c */
 void dr_swap_attr(void *attr, size_t size);
 int dr_swap_record(struct pk_data_reader *r, struct perf_event_header *h, uint64_t pos);
-uint16_t dr_swap_branch_flags_be(uint64_t *flags);
+
 
 /* order.c */
 int dr_queue_init(struct dr_queue *q, size_t limit);
@@ -236,7 +236,7 @@ int dr_record_time(const struct pk_data_reader *r, const struct perf_event_heade
 		   uint64_t *ts, uint64_t pos);
 int dr_decode_kernel(struct pk_data_reader *r, struct pk_data_event *ev, uint64_t pos);
 int dr_decode_read_values(const struct dr_attr *a, const uint64_t *p, const uint64_t *end,
-			  struct pk_sample_read *rd, bool in_sample);
+			  struct pk_sample_read *rd);
 
 /* read_next.c */
 int dr_decode_user(struct pk_data_reader *r, struct pk_data_event *ev, uint64_t pos);
