@@ -242,6 +242,8 @@ fuzz-smoke: fuzz
 	@for f in build/fuzz/bin/*; do n=$$(basename $$f); echo "  FUZZ    $$n (20 s)"; \
 		rm -rf build/fuzz/corpus-$$n && mkdir -p build/fuzz/corpus-$$n && \
 		seeds=; [ $$n = fuzz_counts_file ] && seeds=tests/fixtures/counts; \
+		[ $$n = fuzz_data_read ] && $(MAKE) --no-print-directory build/fuzz/seeds-data_read && \
+			seeds=build/fuzz/seeds-data_read; \
 		$$f -max_total_time=20 -print_final_stats=1 build/fuzz/corpus-$$n $$seeds \
 			> build/fuzz/$$n.log 2>&1 || { tail -30 build/fuzz/$$n.log; exit 1; }; \
 		grep -E "stat::number_of_executed_units" build/fuzz/$$n.log; done
@@ -316,3 +318,15 @@ $(O)/bench/record_floor: bench/support/record_floor.c
 	@echo "  BENCH-CC $<"
 	@$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(LDFLAGS) $(CLI_LDFLAGS)
 bench: $(O)/bench/record_floor $(WORKLOAD_BINS)
+# Seeds for fuzz_data_read, recorded at fuzz time with perf (none without it); the first
+# byte of a seed picks how the target reads it (0: mapped file, 1: pipe).
+build/fuzz/seeds-data_read:
+	@mkdir -p $@.tmp
+	@-cd $@.tmp && for a in "-e cpu-clock" "-e cpu-clock -g" "-z -e cpu-clock -g" \
+		"-e sched:sched_switch -a" "-e {task-clock,page-faults}:S"; do \
+		n=$$(echo "$$a" | tr -c 'a-z0-9' _); \
+		perf record -q -F 5000 $$a -o $$n.data -- ls / >/dev/null 2>&1 && \
+		{ printf '\000'; cat $$n.data; } > seed-$$n && rm -f $$n.data; \
+		perf record -q -F 5000 $$a -o - -- ls / 2>/dev/null | head -c 60000 > $$n.pipe && \
+		{ printf '\001'; cat $$n.pipe; } > seed-pipe-$$n; rm -f $$n.pipe; done; true
+	@mv $@.tmp $@

@@ -546,7 +546,7 @@ int pk_data_reader__open_fd(struct pk_data_reader **rp, int fd, const char *name
 		r->file_size = (uint64_t)st.st_size;
 	if (S_ISREG(st.st_mode) && !st.st_size) {
 		free(r);
-		return pk_error__set(err, -EINVAL, name, 0, 0, "empty file");
+		return pk_error__set(err, -EINVAL, name, 0, 0, "offset 0: empty file");
 	}
 	int rc = dr_queue_init(&r->q, qlimit);
 	if (!rc)
@@ -598,6 +598,7 @@ void pk_data_reader__free(struct pk_data_reader *r)
 	free(r->feat_buf);
 	free(r->build_ids);
 	dr_tracing_free(r->tracing);
+	pk_buf__free(&r->tracing_buf);
 	pk_arena__free(&r->arena);
 	free(r);
 }

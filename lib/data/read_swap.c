@@ -160,12 +160,6 @@ static uint64_t branch_flags_to_native(uint64_t v)
 	return out;
 }
 
-uint16_t dr_swap_branch_flags_be(uint64_t *flags)
-{
-	*flags = branch_flags_to_native(dr_bswap64(*flags));
-	return 0;
-}
-
 /* ---- which attr: as dr_attr_index, reading the other order ------------------------------ */
 
 static int attr_of_swapped(struct pk_data_reader *r, const struct perf_event_header *h,
@@ -301,7 +295,7 @@ static int swap_sample(struct pk_data_reader *r, const struct dr_attr *a,
 			swap64_at(p);
 			swap64_at(p + 8);
 			memcpy(&f, p + 16, 8);
-			dr_swap_branch_flags_be(&f);
+			f = branch_flags_to_native(dr_bswap64(f));
 			memcpy(p + 16, &f, 8);
 		}
 		if (a->br_counters) {

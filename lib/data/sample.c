@@ -41,9 +41,8 @@ void dr_sample_defaults(const struct dr_attr *a, const struct perf_event_header 
 
 /* The read_format layout at p (u64s up to end): words used, or -1 when it runs past end. */
 int dr_decode_read_values(const struct dr_attr *a, const uint64_t *p, const uint64_t *end,
-			  struct pk_sample_read *rd, bool in_sample)
+			  struct pk_sample_read *rd)
 {
-	(void)in_sample;
 	const uint64_t *start = p;
 	uint64_t rf = a->read_format;
 	size_t left = (size_t)(end - p);
@@ -268,7 +267,7 @@ int dr_parse_sample(const struct pk_data_reader *r, const struct dr_attr *a,
 	s->period = (t & PERF_SAMPLE_PERIOD) ? *p++ : a->pub.attr.sample_period;
 	if (t & PERF_SAMPLE_READ) {
 		memset(&s->read, 0, sizeof(s->read));
-		int n = dr_decode_read_values(a, p, end, &s->read, true);
+		int n = dr_decode_read_values(a, p, end, &s->read);
 		if (n < 0)
 			return FAIL("sample of %u bytes: its read values run past its end",
 				    h->size);
@@ -550,7 +549,7 @@ int dr_decode_kernel(struct pk_data_reader *r, struct pk_data_event *ev, uint64_
 		if (!a)
 			break;
 		if (dr_decode_read_values(a, (const uint64_t *)(b + 8), (const uint64_t *)end,
-					  &ev->u.read.values, false) < 0)
+					  &ev->u.read.values) < 0)
 			return FAIL("READ: values run past its end");
 		break;
 	}

@@ -15,7 +15,7 @@
 #ifndef TEST_DATA_READ_SWAP_H
 #define TEST_DATA_READ_SWAP_H
 
-#include "test_data_read.h"
+#include "test_data_read_rich.h"
 
 struct sw_attr {
 	uint64_t type, rf, bst, ru, ri;
