@@ -21,6 +21,7 @@
  */
 #include "symbol/symbol_int.h"
 #include "symbol/linetab.h"
+#include "symbol/a2l.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -70,17 +71,6 @@ struct cu {
 struct cu_range {
 	uint64_t lo, hi;
 	size_t cu;
-};
-
-/* a symbol of the addr2line file, as bfd sees it */
-struct bsym {
-	uint64_t value, size;	/* size: st_size, 1 when 0 (binutils' maybe_function_sym) */
-	size_t shndx;
-	const char *name;
-	const char *file;	/* the file name binutils would give with it */
-	bool func;		/* STT_FUNC / GNU_IFUNC */
-	bool notype;
-	unsigned order;
 };
 
 struct entry {
@@ -134,80 +124,6 @@ static bool lang_plain(int lang)
 
 /* --- opening ---------------------------------------------------------------- */
 
-static bool has_dwarf(Elf *elf)
-{
-	GElf_Shdr sh;
-	Elf_Scn *s = pkelf__section(elf, ".debug_info", &sh, NULL);
-	if (!s)
-		s = pkelf__section(elf, ".zdebug_info", &sh, NULL);
-	return s && sh.sh_type != SHT_NOBITS && sh.sh_size;
-}
-
-static bool crc_ok(const char *path, uint32_t want)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	unsigned char buf[65536];
-	uLong crc = crc32(0, Z_NULL, 0);
-	ssize_t r;
-	while ((r = read(fd, buf, sizeof(buf))) > 0)
-		crc = crc32(crc, buf, (uInt)r);
-	close(fd);
-	return r == 0 && (uint32_t)crc == want;
-}
-
-/* bfd's separate debug file: build-id link, then .gnu_debuglink (CRC checked) */
-static bool open_separate(struct srcline_cache *c, const struct pk_symbolizer *s)
-{
-	char path[4096];
-	uint8_t bid[PK_BUILD_ID_MAX];
-	int n = pkelf__build_id(c->file.elf, bid);
-	if (n > 0) {
-		char h[2 * PK_BUILD_ID_MAX + 1];
-		for (int i = 0; i < n; i++)
-			sprintf(h + 2 * i, "%02x", bid[i]);
-		sym__path(path, sizeof(path), "%s/.build-id/%.2s/%s.debug", s->debug_dir, h, h + 2);
-		if (!pkelf__open(&c->dwfile, path)) {
-			if (has_dwarf(c->dwfile.elf))
-				return true;
-			pkelf__close(&c->dwfile);
-		}
-	}
-	GElf_Shdr sh;
-	Elf_Scn *scn = pkelf__section(c->file.elf, ".gnu_debuglink", &sh, NULL);
-	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
-	if (!d || !d->d_buf || d->d_size < 8)
-		return false;
-	const char *link = d->d_buf;
-	size_t ll = strnlen(link, d->d_size);
-	size_t crcoff = (ll + 4) & ~(size_t)3;
-	if (ll == d->d_size || crcoff + 4 > d->d_size)
-		return false;
-	uint32_t crc;
-	memcpy(&crc, (char *)d->d_buf + crcoff, 4);
-	char dir[4096];
-	const char *slash = strrchr(c->file.path, '/');
-	sym__path(dir, sizeof(dir), "%.*s", slash ? (int)(slash - c->file.path) : 1,
-		 slash ? c->file.path : ".");
-	for (int i = 0; i < 3; i++) {
-		if (i == 0)
-			sym__path(path, sizeof(path), "%s/%.*s", dir, (int)ll, link);
-		else if (i == 1)
-			sym__path(path, sizeof(path), "%s/.debug/%.*s", dir, (int)ll, link);
-		else
-			sym__path(path, sizeof(path), "%s%s/%.*s", s->debug_dir, dir, (int)ll, link);
-		if (!strcmp(path, c->file.path) || !crc_ok(path, crc))
-			continue;
-		if (!pkelf__open(&c->dwfile, path)) {
-			if (has_dwarf(c->dwfile.elf))
-				return true;
-			pkelf__close(&c->dwfile);
-		}
-	}
-	return false;
-}
-
 static int cmp_cur(const void *a, const void *b)
 {
 	const struct cu_range *x = a, *y = b;
@@ -260,70 +176,6 @@ static int index_cus(struct srcline_cache *c)
 	return 0;
 }
 
-static int cmp_bsym(const void *a, const void *b)
-{
-	const struct bsym *x = a, *y = b;
-	if (x->shndx != y->shndx)
-		return x->shndx < y->shndx ? -1 : 1;
-	if (x->value != y->value)
-		return x->value < y->value ? -1 : 1;
-	return (x->order > y->order) - (x->order < y->order);
-}
-
-/* the symbols binutils' elf_find_function may pick, with their STT_FILE name */
-static int index_syms(Elf *elf, struct bsym **out, size_t *nr_out)
-{
-	GElf_Shdr sh;
-	Elf_Scn *scn = pkelf__section(elf, ".symtab", &sh, NULL);
-	if (!scn || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize) {
-		scn = pkelf__section(elf, ".dynsym", &sh, NULL);
-		if (!scn || sh.sh_type != SHT_DYNSYM || !sh.sh_entsize)
-			return 0;
-	}
-	Elf_Data *d = elf_getdata(scn, NULL);
-	if (!d)
-		return 0;
-	size_t nr = sh.sh_size / sh.sh_entsize, n = 0;
-	struct bsym *syms = calloc(nr ? nr : 1, sizeof(*syms));
-	if (!syms)
-		return -ENOMEM;
-	enum { NOTHING, SYMBOL, FILE_AFTER_SYMBOL } state = NOTHING;
-	const char *file = NULL;
-	for (size_t i = 1; i < nr; i++) {
-		GElf_Sym s;
-		if (!gelf_getsym(d, (int)i, &s))
-			break;
-		int type = GELF_ST_TYPE(s.st_info), bind = GELF_ST_BIND(s.st_info);
-		const char *name = elf_strptr(elf, sh.sh_link, s.st_name);
-		if (type == STT_FILE) {
-			file = name;
-			if (state == SYMBOL)
-				state = FILE_AFTER_SYMBOL;
-			continue;
-		}
-		if (state == NOTHING)
-			state = SYMBOL;
-		if (type == STT_SECTION || type == STT_OBJECT || type == STT_TLS || type == STT_COMMON)
-			continue;
-		if (s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE || !name)
-			continue;
-		if (!s.st_size && bind == STB_LOCAL && type == STT_NOTYPE &&
-		    GELF_ST_VISIBILITY(s.st_other) == STV_HIDDEN)
-			continue;
-		syms[n++] = (struct bsym){
-			.value = s.st_value, .size = s.st_size ? s.st_size : 1,
-			.shndx = s.st_shndx, .name = name,
-			.file = file && (bind == STB_LOCAL || state != FILE_AFTER_SYMBOL) ? file : NULL,
-			.func = type == STT_FUNC || type == STT_GNU_IFUNC,
-			.notype = type == STT_NOTYPE, .order = (unsigned)i,
-		};
-	}
-	qsort(syms, n, sizeof(*syms), cmp_bsym);
-	*out = syms;
-	*nr_out = n;
-	return 0;
-}
-
 static struct srcline_cache *cache_open(struct pk_dso *d)
 {
 	struct srcline_cache *c = calloc(1, sizeof(*c));
@@ -346,14 +198,14 @@ static struct srcline_cache *cache_open(struct pk_dso *d)
 	/* (perf runs addr2line on the long name itself, not under --symfs, when no symbol file was found) */
 	if ((c->err = pkelf__open(&c->file, name)))
 		return c;
-	if ((c->err = index_syms(c->file.elf, &c->syms, &c->nr_syms)))
+	if ((c->err = a2l__index_syms(c->file.elf, &c->syms, &c->nr_syms)))
 		return c;
 	Elf *dwelf = NULL;
-	if (has_dwarf(c->file.elf))
+	if (a2l__has_dwarf(c->file.elf))
 		dwelf = c->file.elf;
-	else if (open_separate(c, d->owner)) {
+	else if (a2l__open_separate(&c->file, &c->dwfile, d->owner)) {
 		dwelf = c->dwfile.elf;
-		if ((c->err = index_syms(dwelf, &c->dsyms, &c->nr_dsyms)))
+		if ((c->err = a2l__index_syms(dwelf, &c->dsyms, &c->nr_dsyms)))
 			return c;
 	}
 	if (dwelf) {
@@ -550,50 +402,6 @@ static void func_name(struct srcline_cache *c, struct cu *u, struct func *f)
 	f->is_linkage = f->name && lang_plain(u->lang);
 }
 
-/* --- symbol-table answers (binutils' elf_find_function) ----------------------- */
-
-static const struct bsym *find_sym(const struct bsym *syms, size_t nr, size_t shndx, uint64_t pc)
-{
-	/* the last symbol of the section at or below pc */
-	size_t lo = 0, hi = nr;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct bsym *s = &syms[mid];
-		if (s->shndx < shndx || (s->shndx == shndx && s->value <= pc))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo || syms[lo - 1].shndx != shndx)
-		return NULL;
-	uint64_t v = syms[lo - 1].value;
-	size_t first = lo - 1;
-	while (first > 0 && syms[first - 1].shndx == shndx && syms[first - 1].value == v)
-		first--;
-	/* binutils' better_fit over the symbols at that address, in table order */
-	const struct bsym *best = NULL;
-	for (size_t i = first; i < lo; i++) {
-		const struct bsym *s = &syms[i];
-		bool take;
-		if (!best) {
-			take = true;
-		} else if (best->value + best->size <= pc) {
-			take = s->size > best->size;
-		} else if (s->value + s->size <= pc) {
-			take = false;
-		} else if (best->func != s->func) {
-			take = s->func;
-		} else if (best->notype != s->notype) {
-			take = best->notype;
-		} else {
-			take = s->size < best->size;
-		}
-		if (take)
-			best = s;
-	}
-	return best;
-}
-
 /* --- one lookup ----------------------------------------------------------------- */
 
 struct raw_frame {
@@ -688,9 +496,9 @@ static size_t stash_sym(struct srcline_cache *c, uint64_t pc, size_t shndx, stru
 	const struct bsym *s = NULL;
 	if (c->dsyms) {
 		size_t d = dshndx(c, shndx);
-		s = d != SIZE_MAX ? find_sym(c->dsyms, c->nr_dsyms, d, pc) : find_sym(c->syms, c->nr_syms, shndx, pc);
+		s = d != SIZE_MAX ? a2l__find_sym(c->dsyms, c->nr_dsyms, d, pc) : a2l__find_sym(c->syms, c->nr_syms, shndx, pc);
 	} else {
-		s = find_sym(c->syms, c->nr_syms, shndx, pc);
+		s = a2l__find_sym(c->syms, c->nr_syms, shndx, pc);
 	}
 	if (!s)
 		return 0;
@@ -730,8 +538,8 @@ static size_t lookup_dwarf(struct srcline_cache *c, uint64_t pc, size_t shndx,
 		/* binutils asks the symbol table (the debug file's, when the DWARF is there); a symbol at
 		 * the function's start renames it */
 		size_t dsec = c->dsyms ? dshndx(c, shndx) : SIZE_MAX;
-		const struct bsym *s = dsec != SIZE_MAX ? find_sym(c->dsyms, c->nr_dsyms, dsec, pc)
-							: find_sym(c->syms, c->nr_syms, shndx, pc);
+		const struct bsym *s = dsec != SIZE_MAX ? a2l__find_sym(c->dsyms, c->nr_dsyms, dsec, pc)
+							: a2l__find_sym(c->syms, c->nr_syms, shndx, pc);
 		if (s)
 			name = s->name;
 		if (f) {
@@ -766,7 +574,7 @@ static size_t lookup(struct srcline_cache *c, uint64_t pc, struct raw_frame *out
 		size_t n = c->dw ? lookup_dwarf(c, pc, shndx, out, max) : 0;
 		if (n)
 			return n;
-		const struct bsym *s = find_sym(c->syms, c->nr_syms, shndx, pc);
+		const struct bsym *s = a2l__find_sym(c->syms, c->nr_syms, shndx, pc);
 		if (s) {
 			out[0] = (struct raw_frame){ s->name, s->file, 0 };
 			return 1;
