@@ -87,9 +87,11 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 8; i++)	/* one process, eight threads */
 		pk_profile__intern_thread(p, 1000, 1000 + i, "server", &th[i]);
 	uint32_t ids[MAXD], stack;
+	uint64_t frames = 0;
 	double t0 = now_s();
 	for (size_t i = 0; i < nsamples; i++) {
 		const struct path *pa = &paths[(rnd(NPATHS) * (uint64_t)rnd(NPATHS)) / NPATHS];
+		frames += pa->depth;
 		for (uint32_t j = 0; j < pa->depth; j++)
 			if (pk_profile__intern_frame(p, &fr[pa->fn[j]], &ids[j]))
 				return 1;
@@ -101,7 +103,7 @@ int main(int argc, char **argv)
 	}
 	double t1 = now_s();
 	printf("export_samples %zu\n", nsamples);
-	printf("export_avg_depth %.1f\n", (double)(MAXD + 10) / 2);
+	printf("export_avg_depth %.1f\n", (double)frames / (double)nsamples);
 	printf("export_build_interning_frames_samples_per_s %.0f\n", (double)nsamples / (t1 - t0));
 	printf("export_stacks %zu\n", pk_profile__nr_stacks(p));
 

@@ -4,8 +4,8 @@
  * already use:
  *
  *   PK_EXPORT_FOLDED  folded stacks, as FlameGraph's stackcollapse-perf.pl
- *                     prints them for `perf script -F comm,pid,tid,cpu,time,
- *                     period,event,ip,sym,dso` of the same samples
+ *                     prints them for `perf script -F +pid` of the same
+ *                     samples (its rules, odd cases included)
  *   PK_EXPORT_PPROF   pprof's profile.proto, gzipped (go tool pprof, pprof-based
  *                     continuous profilers)
  *   PK_EXPORT_GECKO   the Firefox Profiler's processed-profile JSON (version 48;

@@ -454,10 +454,11 @@ int pk_export__gecko(const struct pk_profile *p, FILE *out, const struct pk_xopt
 		if (!th[i].n)
 			continue;
 		const char *name = pk_profile__str(p, pk_profile__thread_rec(p, th[i].last_rec)->comm);
-		const char *pname = name;
-		for (size_t j = 0; j < nth; j++)
-			if (th[j].n && th[j].key.pid == th[i].key.pid && th[j].key.tid == th[j].key.pid)
-				pname = pk_profile__str(p, pk_profile__thread_rec(p, th[j].last_rec)->comm);
+		const char *pname = name;	/* the main thread's name, when it has samples */
+		struct ff_thread key = { .key = { th[i].key.pid, th[i].key.pid } };
+		const struct ff_thread *main_th = bsearch(&key, th, nth, sizeof(*th), cmp_thread);
+		if (main_th && main_th->n)
+			pname = pk_profile__str(p, pk_profile__thread_rec(p, main_th->last_rec)->comm);
 		if (!first)
 			fputc(',', out);
 		first = 0;

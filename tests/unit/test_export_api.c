@@ -70,6 +70,7 @@ static char *out_of(const struct pk_profile *p, enum pk_export_format f, const s
 struct old_opts {
 	size_t sz;
 	int event;
+	enum pk_export_value value;
 };
 
 static void test_opts(void **state)
@@ -81,7 +82,7 @@ static void test_opts(void **state)
 	char *a = out_of(p, PK_EXPORT_FOLDED, NULL, &r, &err);
 	assert_int_equal(r, 0);
 	assert_string_equal(a, "xy;f 2\n");	/* defaults: samples counted */
-	struct old_opts old = { .sz = sizeof(old), .event = 0 };
+	struct old_opts old = { .sz = sizeof(old), .event = 0, .value = PK_EXPORT_VALUE_SAMPLES };
 	char *b = out_of(p, PK_EXPORT_FOLDED, (const struct pk_export_opts *)&old, &r, &err);
 	assert_int_equal(r, 0);
 	assert_string_equal(b, a);

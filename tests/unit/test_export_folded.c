@@ -322,6 +322,59 @@ static void test_event_filter(void **state)
 	pk_profile__free(p);
 }
 
+/* Random bytes (all but NUL and newline) as names, comms and dsos, against the rules. */
+static void random_text(char *buf, size_t max, int bias)
+{
+	static const char pool[] = " ()[]<>;:'\"+-/._0x9fL\t\r\f\v";
+	size_t n = 1 + rnd((uint32_t)max - 1);
+	for (size_t i = 0; i < n; i++) {
+		int c = bias && rnd(2) ? pool[rnd(sizeof(pool) - 1)] : (int)(1 + rnd(255));
+		buf[i] = (char)(c == '\n' ? ' ' : c);
+	}
+	buf[n] = 0;
+}
+
+static void test_rules_garbage(void **state)
+{
+	(void)state;
+	rng_state = 0xdeadbeefcafef00dull;
+	for (int round = 0; round < 4; round++) {
+		struct pk_profile *p;
+		assert_int_equal(pk_profile__new(&p), 0);
+		char name[64], dso[64];
+		random_text(name, 20, 1);
+		assert_int_equal(pk_profile__add_event(p, &(struct pk_profile_event){ .name = name }), 0);
+		uint32_t fid[200], tid[20];
+		for (int i = 0; i < 200; i++) {
+			random_text(name, 40, round & 1);
+			random_text(dso, 30, round & 1);
+			assert_int_equal(pk_profile__intern_frame(p, &(struct pk_profile_frame){
+				.name = rnd(10) ? name : NULL, .dso = rnd(10) ? dso : NULL,
+				.inlined = rnd(8) == 0, .addr = rnd(1u << 31) }, &fid[i]), 0);
+		}
+		for (int i = 0; i < 20; i++) {
+			random_text(name, 12, round & 1);
+			assert_int_equal(pk_profile__intern_thread(p, (int32_t)rnd(5000000),
+								   (int32_t)rnd(5000000), name, &tid[i]), 0);
+		}
+		for (int i = 0; i < 1500; i++) {
+			uint32_t st[10], stack;
+			size_t n = rnd(10);
+			for (size_t k = 0; k < n; k++)
+				st[k] = fid[rnd(200)];
+			assert_int_equal(pk_profile__intern_stack(p, st, n, &stack), 0);
+			assert_int_equal(pk_profile__add_sample(p, &(struct pk_profile_sample){ .stack = stack,
+				.thread = tid[rnd(20)], .cpu = (int32_t)rnd(64), .time = 1000000u * (uint64_t)i,
+				.period = rnd(100000) }), 0);
+		}
+		size_t len;
+		char *text = script_text(p, -1, &len);
+		check_flags(p, text, len, -1);
+		free(text);
+		pk_profile__free(p);
+	}
+}
+
 /* Small cases whose lines follow from the input by hand. */
 static void test_examples(void **state)
 {
@@ -457,6 +510,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_examples),
 		cmocka_unit_test_setup(test_rules_random, have_perl),
 		cmocka_unit_test_setup(test_event_filter, have_perl),
+		cmocka_unit_test_setup(test_rules_garbage, have_perl),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
