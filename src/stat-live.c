@@ -413,6 +413,32 @@ static double acc_noise(const struct acc *a)
 	return a->mean ? 100.0 * acc_stderr(a) / a->mean : 0;
 }
 
+/* The counts of the runs so far: means, noise, elapsed time and rusage. */
+static void print_summary(struct stat_live *st, struct stat_printer *pr, const char *target,
+			  const struct acc *acc, const struct acc *wall, const struct run_result *rr)
+{
+	const struct stat_config *cfg = st->cfg;
+	size_t cells = st->nr_ev * st->nr_ids;
+	stat_printer__header(pr, target);
+	for (size_t i = 0; i < cells; i++) {
+		struct stat_cell *c = &st->cells[i];
+		*c = (struct stat_cell){ .status = acc[i].status, .val = acc[i].mean,
+					 .ena = (uint64_t)acc[i].ena, .run = (uint64_t)acc[i].run,
+					 .noise = acc_noise(&acc[i]) };
+	}
+	struct stat_frame fr = st->frame;
+	fr.interval = -1;
+	fr.wall_ns = wall->mean;
+	fr.cell = st->cells;
+	fr.seq = ++st->seq;
+	st->frame.cell = st->cells;	/* the last frame, for reports */
+	fr.user_ns = tv_s(&rr->ru.ru_utime) * 1e9;
+	fr.sys_ns = tv_s(&rr->ru.ru_stime) * 1e9;
+	stat_printer__frame(pr, &fr);
+	stat_printer__footer(pr, wall->mean / 1e9, acc_stderr(wall) / 1e9, tv_s(&rr->ru.ru_utime),
+			     tv_s(&rr->ru.ru_stime), st->show_rusage && cfg->runs <= 1);
+}
+
 int stat_live__run(struct stat_live *st, struct stat_printer *pr, const char *target, int *exit_code)
 {
 	const struct stat_config *cfg = st->cfg;
@@ -429,7 +455,9 @@ int stat_live__run(struct stat_live *st, struct stat_printer *pr, const char *ta
 		return -1;
 	}
 	*exit_code = 0;
-	for (int r = 0; r < cfg->runs; r++) {
+	/* -r 0: perf repeats until interrupted, printing the counts of each run */
+	bool forever = cfg->runs == 0;
+	for (long r = 0; forever || r < cfg->runs; r++) {
 		if (run_once(st, pr, &rr)) {
 			if (rr.fatal)
 				*exit_code = 255;
@@ -448,31 +476,18 @@ int stat_live__run(struct stat_live *st, struct stat_printer *pr, const char *ta
 				acc_add(&acc[i], &st->cells[i]);
 			struct stat_cell w = { .status = PK_COUNT_OK, .val = rr.wall_ns };
 			acc_add(&wall, &w);
+			if (forever) {
+				print_summary(st, pr, target, acc, &wall, &rr);
+				memset(acc, 0, cells * sizeof(*acc));
+				wall = (struct acc){ 0 };
+			}
 		}
 		stat_live__close(st);
 		if (got_signal)
 			break;	/* Ctrl-C: print what was counted so far */
 	}
-	if (cfg->interval_ms <= 0 && runs) {
-		stat_printer__header(pr, target);
-		for (size_t i = 0; i < cells; i++) {
-			struct stat_cell *c = &st->cells[i];
-			*c = (struct stat_cell){ .status = acc[i].status, .val = acc[i].mean,
-						 .ena = (uint64_t)acc[i].ena, .run = (uint64_t)acc[i].run,
-						 .noise = acc_noise(&acc[i]) };
-		}
-		struct stat_frame fr = st->frame;
-		fr.interval = -1;
-		fr.wall_ns = wall.mean;
-		fr.cell = st->cells;
-		fr.seq = ++st->seq;
-		st->frame.cell = st->cells;	/* the last frame, for reports */
-		fr.user_ns = tv_s(&rr.ru.ru_utime) * 1e9;
-		fr.sys_ns = tv_s(&rr.ru.ru_stime) * 1e9;
-		stat_printer__frame(pr, &fr);
-		stat_printer__footer(pr, wall.mean / 1e9, acc_stderr(&wall) / 1e9, tv_s(&rr.ru.ru_utime),
-				     tv_s(&rr.ru.ru_stime), st->show_rusage && cfg->runs == 1);
-	}
+	if (cfg->interval_ms <= 0 && runs && !forever)
+		print_summary(st, pr, target, acc, &wall, &rr);
 	if (rr.have_status) {
 		if (WIFEXITED(rr.status))
 			*exit_code = WEXITSTATUS(rr.status);
