@@ -62,6 +62,9 @@ static void usage(FILE *f)
 		"  -j, --json-output     one JSON object per line\n"
 		"  -B, --big-num         thousands separators (default); --no-big-num: none\n"
 		"  -o, --output FILE     counts to FILE instead of stderr; --append adds to it\n"
+		"      --timeout MS      stop after MS milliseconds (the command gets SIGTERM)\n"
+		"  -D, --delay MS        start counting MS milliseconds after the command starts\n"
+		"  -n, --null            no counters: the elapsed time only\n"
 		CLI_ENV_HELP
 		"  -h, --help            this help\n"
 		"Without COMMAND, -a, -C, -p or -t count until interrupted (Ctrl-C).\n");
@@ -70,7 +73,7 @@ static void usage(FILE *f)
 enum {
 	OPT_PER_CORE = 0x200, OPT_PER_SOCKET, OPT_PER_DIE, OPT_INTERVAL_COUNT,
 	OPT_APPEND, OPT_NO_BIG_NUM, OPT_TOPDOWN, OPT_TD_LEVEL, OPT_TPEBS, OPT_NO_GROUP,
-	OPT_NO_MERGE, OPT_NO_THRESHOLD, OPT_COUNTS, OPT_METRIC_ONLY, OPT_PER_THREAD,
+	OPT_NO_MERGE, OPT_NO_THRESHOLD, OPT_COUNTS, OPT_METRIC_ONLY, OPT_PER_THREAD, OPT_TIMEOUT,
 };
 
 static int parse_number(const char *opt, const char *arg, double min, double *out)
@@ -134,6 +137,9 @@ static int parse_args(int argc, char **argv, struct stat_config *cfg, struct cli
 		{ "no-big-num", no_argument, NULL, OPT_NO_BIG_NUM },
 		{ "output", required_argument, NULL, 'o' },
 		{ "append", no_argument, NULL, OPT_APPEND },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "delay", required_argument, NULL, 'D' },
+		{ "null", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_ENV_OPTIONS,
 		{ 0 },
@@ -143,7 +149,7 @@ static int parse_args(int argc, char **argv, struct stat_config *cfg, struct cli
 
 	/* '+': options stop at the command; ':' first: getopt prints nothing, we do */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:M:aC:Ap:t:iI:r:x:jBo:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:M:aC:Ap:t:iI:r:x:jBo:hD:n", opts, NULL)) != -1) {
 		if (cli_env__option(env, c, optarg))
 			continue;
 		switch (c) {
@@ -193,6 +199,17 @@ static int parse_args(int argc, char **argv, struct stat_config *cfg, struct cli
 		case OPT_NO_BIG_NUM: cfg->big_num = false; break;
 		case 'o': cfg->output_path = optarg; break;
 		case OPT_APPEND: cfg->append = true; break;
+		case OPT_TIMEOUT:
+			if (parse_number("--timeout", optarg, 0, &cfg->timeout_ms) || cfg->timeout_ms > 4e9)
+				return usage_error("--timeout: invalid value '%s'", optarg);
+			if (cfg->timeout_ms > 0 && cfg->timeout_ms < 10)
+				return usage_error("timeout must be >= 10ms.");
+			break;
+		case 'D':	/* perf: -1 waits for a control command, which pmukit has not */
+			if (parse_number("-D", optarg, 0, &cfg->delay_ms) || cfg->delay_ms > 4e9)
+				return usage_error("-D: invalid value '%s' (milliseconds)", optarg);
+			break;
+		case 'n': cfg->null_run = true; break;
 		case 'h': *help = true; return 0;
 		case ':':
 			return usage_error("option '%s' needs a value", argv[optind - 1]);
@@ -237,6 +254,8 @@ static int check_args(const struct stat_config *cfg)
 		why = "-x and -j cannot be used together";
 	else if (cfg->interval_count && cfg->interval_ms <= 0)
 		why = "interval-count option should be used together with interval-print.";
+	else if (cfg->timeout_ms > 0 && cfg->interval_ms > 0)
+		why = "timeout option is not supported with interval-print.";
 	else if (cfg->aggr == STAT_AGGR_THREAD && (cfg->metric_only || cfg->topdown_level))
 		why = "--metric-only is not supported with --per-thread";
 	else if (cfg->aggr == STAT_AGGR_THREAD && !cfg->pid_list && !cfg->tid_list &&
@@ -281,8 +300,9 @@ static int add_specs(struct pk_evlist *el, const struct stat_config *cfg, struct
 		.pmus = env->pmus,
 		.system_wide = cfg->system_wide || cfg->cpu_list,
 		.no_inherit = cfg->no_inherit,
+		/* -D: perf drops enable_on_exec and enables the counters after the delay */
 		.workload = cfg->argv && !cfg->pid_list && !cfg->tid_list && !cfg->system_wide &&
-			    !cfg->cpu_list,
+			    !cfg->cpu_list && !cfg->delay_ms,
 	};
 	for (size_t s = 0; s < nr; s++) {
 		struct pk_spec_error err = { 0 };
@@ -365,7 +385,7 @@ int cmd_stat(int argc, char **argv)
 		ret = 129;
 		goto out;
 	}
-	if (!cfg.nr_specs && !cfg.metrics && !cfg.topdown_level && !cfg.counts_path)
+	if (!cfg.nr_specs && !cfg.metrics && !cfg.topdown_level && !cfg.counts_path && !cfg.null_run)
 		cfg.specs[cfg.nr_specs++] = cfg.system_wide || cfg.cpu_list ? DEFAULT_EVENTS_CPUS
 									    : DEFAULT_EVENTS;
 	if (needs_env(&cfg, &env)) {
@@ -380,6 +400,7 @@ int cmd_stat(int argc, char **argv)
 	struct stat_print_opts po = {
 		.out = cfg.out, .aggr = cfg.aggr, .sep = cfg.sep, .json = cfg.json,
 		.interval = cfg.interval_ms > 0, .runs = cfg.runs, .big_num = cfg.big_num,
+		.null_run = cfg.null_run,
 		.color = !cfg.sep && !cfg.json && !cfg.output_path && isatty(STDERR_FILENO),
 		.metric_only = (cfg.metric_only || cfg.topdown_level) && (cfg.metrics || cfg.topdown_level),
 	};

@@ -302,7 +302,10 @@ static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_re
 	}
 	child_pid = pid;
 	double t0 = now_ns();
-	if (st->enable_after_open && pk_counter__enable(st->cnt, &perr))
+	bool delayed = cfg->delay_ms > 0;	/* -D: enabled by hand once the delay is over */
+	if (delayed)
+		fprintf(stderr, "Events disabled\n");
+	else if (st->enable_after_open && pk_counter__enable(st->cnt, &perr))
 		fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&perr, msg, sizeof(msg)));
 	if (pid > 0) {
 		if (write(w.go, "g", 1) != 1)
@@ -317,10 +320,35 @@ static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_re
 		if (n != (ssize_t)sizeof(rr->exec_errno))
 			rr->exec_errno = 0;
 	}
+	if (delayed) {
+		double until = now_ns() + cfg->delay_ms * 1e6;
+		for (double left; !got_signal && (left = until - now_ns()) > 0;) {
+			struct pollfd pfd = { .fd = wake_pipe[0], .events = POLLIN };
+			if (poll(&pfd, 1, (int)ceil(left / 1e6)) > 0)
+				wake_drain();
+			if (pid > 0 && waitpid(pid, NULL, WNOHANG | WNOWAIT) == pid)
+				break;	/* it ended before the delay: nothing was counted */
+		}
+		if (pk_counter__enable(st->cnt, &perr))
+			fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&perr, msg, sizeof(msg)));
+		fprintf(stderr, "Events enabled\n");
+		t0 = now_ns();
+	}
 	double next = cfg->interval_ms > 0 ? t0 + cfg->interval_ms * 1e6 : 0;
+	/* --timeout: the workload gets SIGTERM, as perf sends it; a target alone stops */
+	double deadline = cfg->timeout_ms > 0 ? t0 + cfg->timeout_ms * 1e6 : 0;
+	bool timed_out = false;
 	unsigned intervals = 0;
 	bool child_done = pid <= 0;
 	while (!rr->exec_errno) {
+		if (deadline && !timed_out && now_ns() >= deadline) {
+			timed_out = true;
+			if (pid <= 0) {
+				rr->stopped = true;
+				break;
+			}
+			kill(pid, SIGTERM);
+		}
 		if (pid > 0 && !child_done) {
 			if (wait4(pid, &rr->status, WNOHANG, &rr->ru) == pid) {
 				child_done = true;
@@ -333,6 +361,10 @@ static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_re
 			break;
 		}
 		int timeout = pid <= 0 && st->tids ? 100 : -1;	/* -p/-t alone: notice the tasks exit */
+		if (deadline && !timed_out) {
+			int t = (int)ceil((deadline - now_ns()) / 1e6);
+			timeout = timeout < 0 || t < timeout ? (t > 0 ? t : 0) : timeout;
+		}
 		if (next) {
 			double left = next - now_ns();
 			if (left <= 0) {
@@ -352,7 +384,7 @@ static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_re
 			wake_drain();
 	}
 	double t1 = now_ns();
-	if (st->enable_after_open)
+	if (st->enable_after_open || delayed)
 		pk_counter__disable(st->cnt, &perr);
 	if (pid > 0 && !child_done) {
 		/* --interval-count ran out: perf stops printing and waits for the workload */

@@ -659,7 +659,8 @@ void stat_printer__footer(struct stat_printer *p, double elapsed_s, double elaps
 
 	if (p->o.interval || is_csv(p) || p->o.json)
 		return;
-	fputc('\n', f);
+	if (!p->o.null_run)
+		fputc('\n', f);
 	if (p->o.runs == 1) {
 		fprintf(f, " %17.9f seconds time elapsed", elapsed_s);
 		if (show_rusage) {

@@ -3,9 +3,10 @@
 # runs here: usage errors exit 129 with the reason first; -r 0 repeats until
 # interrupted; -I 0 is no interval and -I below 10 ms is accepted; -I with -r,
 # --interval-count 0, --append without -o and --td-level without --topdown
-# are accepted; -p with -a warns and counts the process.
+# are accepted; -p with -a warns and counts the process; --timeout, -D
+# and -n as perf runs them.
 . "$(dirname "$0")/lib/tap.sh"
-echo "1..12"
+echo "1..16"
 O=$T_TMP/opt
 HAVE_PERF=0
 command -v perf >/dev/null && perf stat -e task-clock true 2>/dev/null && HAVE_PERF=1
@@ -47,4 +48,21 @@ ok "-p with -a: perf's warning, the process is counted" sh -c '
 	sleep 1 & s=$!
 	"$PMUKIT" stat -p $s -a -e task-clock sleep 0.2 2>"$O.pa"; kill $s 2>/dev/null
 	grep -q "PID/TID switch overriding SYSTEM" "$O.pa" && grep -q "process id .$s." "$O.pa"'
+ok "--timeout 100: the command gets SIGTERM after 0.1 s (perf's psignal line), counts printed" sh -c '
+	s=$(date +%s%N); "$PMUKIT" stat --timeout 100 -e task-clock sleep 2 2>"$O.t"; r=$?; e=$(date +%s%N)
+	[ $r = 0 ] && [ $(( (e - s) / 1000000 )) -lt 1500 ] &&
+	grep -qx "sleep: Terminated" "$O.t" && grep -q "msec task-clock" "$O.t"'
+same_rc "... exit status as perf" --timeout 100 -e task-clock sleep 1
+ok "-D 150: counting starts 150 ms after the command (perf's two lines, elapsed from then)" sh -c '
+	"$PMUKIT" stat -D 150 -x, -e task-clock sleep 0.3 2>"$O.d" &&
+	[ "$(head -2 "$O.d")" = "$(printf "Events disabled\nEvents enabled")" ] &&
+	grep -q ",task-clock," "$O.d"'
+if [ $HAVE_PERF = 1 ]; then
+ok "-n: no counters, perf's shape (digits aside)" sh -c '
+	perf stat -n true 2>&1 | sed "s/[0-9]/N/g" > "$O.pn"
+	"$PMUKIT" stat -n true 2>&1 | sed "s/[0-9]/N/g" > "$O.kn"
+	diff "$O.pn" "$O.kn" >&2'
+else
+	T_N=$((T_N + 1)); echo "ok $T_N # SKIP perf not usable here"
+fi
 [ $T_FAIL -eq 0 ]
