@@ -226,10 +226,19 @@ static void fill_tools(struct stat_live *st, struct stat_cell *cells, double wal
 			v = ru ? tv_s(&ru->ru_utime) * 1e9 : 0;
 		else if (st->tool[e] == STAT_TOOL_SYSTEM)
 			v = ru ? tv_s(&ru->ru_stime) * 1e9 : 0;
+		/*
+		 * perf: a tool event's run time is its own value, and a value of 0
+		 * (no system time yet) was never running: <not counted>.
+		 */
 		for (size_t id = 0; id < st->nr_ids; id++) {
 			struct stat_cell *c = &cells[id * st->nr_ev + e];
 			*c = (struct stat_cell){ .status = PK_COUNT_OK, .val = id ? 0 : v,
 						 .ena = (uint64_t)wall_ns, .run = (uint64_t)wall_ns };
+			if (!id) {
+				c->ena = c->run = (uint64_t)llround(v);
+				if (!c->run)
+					c->status = PK_COUNT_NOT_COUNTED;
+			}
 		}
 	}
 }

@@ -6,7 +6,7 @@
 # are accepted; -p with -a warns and counts the process; --timeout, -D
 # and -n as perf runs them.
 . "$(dirname "$0")/lib/tap.sh"
-echo "1..16"
+echo "1..17"
 O=$T_TMP/opt
 HAVE_PERF=0
 command -v perf >/dev/null && perf stat -e task-clock true 2>/dev/null && HAVE_PERF=1
@@ -57,6 +57,13 @@ ok "-D 150: counting starts 150 ms after the command (perf's two lines, elapsed 
 	"$PMUKIT" stat -D 150 -x, -e task-clock sleep 0.3 2>"$O.d" &&
 	[ "$(head -2 "$O.d")" = "$(printf "Events disabled\nEvents enabled")" ] &&
 	grep -q ",task-clock," "$O.d"'
+ok "tool events: the run time is the event's own, 0 is <not counted> (perf's CSV)" sh -c '
+	for i in 1 2 3 4 5; do "$PMUKIT" stat -x, -e duration_time,user_time,system_time true; done 2>"$O.tool"
+	awk -F, "
+		\$3 ~ /_time\$/ && \$1 == \"<not counted>\" && \$4 != 0 { bad++ }
+		\$3 ~ /_time\$/ && \$1 != \"<not counted>\" && \$1 != \$4 { bad++ }
+		\$1 == \"0\" { bad++ }
+		END { exit bad > 0 }" "$O.tool" || { cat "$O.tool" >&2; exit 1; }'
 if [ $HAVE_PERF = 1 ]; then
 ok "-n: no counters, perf's shape (digits aside)" sh -c '
 	perf stat -n true 2>&1 | sed "s/[0-9]/N/g" > "$O.pn"
