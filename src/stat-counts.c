@@ -184,8 +184,10 @@ int stat_counts__run(const struct stat_config *cfg, struct cli_env *env, struct 
 	for (size_t i = 0; i < pk_counts__nr_records(c); i++)
 		if (!isnan(pk_counts__record(c, i)->variance))
 			has_variance = true;
-	if (has_variance && pr->o.runs < 2)
+	if (has_variance && pr->o.runs < 2) {
 		pr->o.runs = 2;	/* print the saved noise; the number of runs is not saved */
+		pr->o.runs_unknown = true;
+	}
 
 	char target[1100];
 	snprintf(target, sizeof(target), "'%s' (saved counts)", cfg->counts_path);

@@ -40,7 +40,7 @@ void stat_printer__header(struct stat_printer *p, const char *target)
 	if (is_csv(p) || p->o.json || p->o.interval)
 		return;
 	fprintf(p->o.out, "\n Performance counter stats for %s", target);
-	if (p->o.runs > 1)
+	if (p->o.runs > 1 && !p->o.runs_unknown)
 		fprintf(p->o.out, " (%d runs)", p->o.runs);
 	fprintf(p->o.out, ":\n\n");
 }

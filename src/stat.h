@@ -116,6 +116,7 @@ struct stat_print_opts {
 	bool interval;		/* -I given: timestamps, the header every 25 prints */
 	int runs;		/* -r N (1 without) */
 	bool null_run;		/* -n: no counter lines */
+	bool runs_unknown;	/* saved counts with noise: no "(N runs)", the file does not say */
 	bool big_num;		/* thousands separators in text output (perf's default) */
 	bool color;		/* colour metrics past their threshold (a terminal) */
 	bool no_metric_shadow;	/* don't print perf's built-in metrics */

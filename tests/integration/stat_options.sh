@@ -6,7 +6,7 @@
 # are accepted; -p with -a warns and counts the process; --timeout, -D
 # and -n as perf runs them.
 . "$(dirname "$0")/lib/tap.sh"
-echo "1..17"
+echo "1..18"
 O=$T_TMP/opt
 HAVE_PERF=0
 command -v perf >/dev/null && perf stat -e task-clock true 2>/dev/null && HAVE_PERF=1
@@ -64,6 +64,10 @@ ok "tool events: the run time is the event's own, 0 is <not counted> (perf's CSV
 		\$3 ~ /_time\$/ && \$1 != \"<not counted>\" && \$1 != \$4 { bad++ }
 		\$1 == \"0\" { bad++ }
 		END { exit bad > 0 }" "$O.tool" || { cat "$O.tool" >&2; exit 1; }'
+ok "--counts of a -r 5 capture: the noise, and no run count (the file has none)" sh -c '
+	"$PMUKIT" stat -r 5 -j -e task-clock true 2>"$O.r5" &&
+	"$PMUKIT" stat --counts "$O.r5" 2>"$O.r5o" &&
+	grep -q "(saved counts):" "$O.r5o" && ! grep -q "runs)" "$O.r5o" && grep -q "( +-" "$O.r5o"'
 if [ $HAVE_PERF = 1 ]; then
 ok "-n: no counters, perf's shape (digits aside)" sh -c '
 	perf stat -n true 2>&1 | sed "s/[0-9]/N/g" > "$O.pn"
