@@ -126,6 +126,7 @@ struct stat_print_opts {
 struct stat_printer {
 	struct stat_print_opts o;
 	unsigned nr_interval_prints;	/* perf repeats the interval header every 25 */
+	uint32_t kinds;			/* the frame being printed: 1 << kind of each event */
 };
 
 void stat_printer__init(struct stat_printer *p, const struct stat_print_opts *o);
