@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib/tap.sh"
 FX="$SRC/tests/fixtures/sysfs"
 J="$SRC/tests/integration/lib/json.pl"
-echo "1..18"
+echo "1..19"
 
 ok "explain --help" "$PMUKIT" explain --help
 
@@ -57,6 +57,10 @@ ok "ACR ratio-to-prev encodes as the explicit masks" sh -c "
 	perl -MJSON::PP -e 'my @a = map { local \$/; open my \$f, \"<\", \$_; [ map { \$_->{attr} } @{ decode_json(<\$f>) } ] } @ARGV;
 		exit(JSON::PP->new->canonical->encode(\$a[0]) eq JSON::PP->new->canonical->encode(\$a[1]) ? 0 : 1)' '$T_TMP/x1' '$T_TMP/x2'"
 ok "ACR in words" sh -c "grep -q 'samples when instructions/cycles > 2' '$T_TMP/x1'"
+ok "an acr_mask when counting: said to have no effect (stat mode)" sh -c "
+	'$PMUKIT' explain --sysfs '$FX/x86-acr' --cpuid alderlake \
+		-e '{cpu_core/instructions/,cpu_core/branches,acr_mask=0x1/}' > '$T_TMP/xs' &&
+	grep -q 'mask 0x1: no effect when counting' '$T_TMP/xs' && ! grep -q 'overflows and reloads' '$T_TMP/xs'"
 fails "ratio-to-prev outside a group is refused" "$PMUKIT" explain --mode record --sysfs "$FX/x86-acr" \
 	--cpuid alderlake -e 'cpu_atom/cycles,period=100000,ratio-to-prev=0.5/'
 
