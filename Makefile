@@ -250,3 +250,11 @@ clean:
 	rm -rf $(O)
 
 -include $(shell find $(O)/obj -name '*.d' 2>/dev/null)
+
+# --- perf.data writer: the synthetic-file tool of tests/integration/data_write*.sh ------
+$(O)/tests/data_gen: tests/oracle/data_gen.c $(O)/libpmukit.a
+	@mkdir -p $(dir $@)
+	@echo "  TEST-CC $<"
+	@$(CC) $(BASEFLAGS) $(CFLAGS) -fno-inline -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
+
+tests: $(O)/tests/data_gen
