@@ -294,10 +294,16 @@ static int resolve_maps(struct loader *L, struct arch_rows *ars, struct pk_error
 				char *d = json_tree__path(&L->scratch, L->arches[ai].dir, r->dir);
 				if (!d)
 					return json_tree__oom(err);
-				if (stat(d, &st) || !S_ISDIR(st.st_mode))
-					return pk_error__set(err, -ENOENT, ars[ai].mapfile, r->line,
-							     r->dir_col,
-							     "directory \"%s\" does not exist",
+				if (stat(d, &st)) {
+					int e = errno;
+					return pk_error__set(err, -e, ars[ai].mapfile, r->line,
+							     r->dir_col, e == ENOENT
+							     ? "directory \"%s\" does not exist"
+							     : "directory \"%s\": %s", r->dir, strerror(e));
+				}
+				if (!S_ISDIR(st.st_mode))
+					return pk_error__set(err, -ENOTDIR, ars[ai].mapfile, r->line,
+							     r->dir_col, "\"%s\" is not a directory",
 							     r->dir);
 				return pk_error__set(err, -EINVAL, ars[ai].mapfile, r->line,
 						     r->dir_col,

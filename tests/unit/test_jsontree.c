@@ -576,6 +576,8 @@ static void test_only_cpuid(void **state)
 static void test_errors_entries(void **state)
 {
 	(void)state;
+	expect_error("loop", -ELOOP, "loop/mapfile.csv", 2, 13,
+		     "directory \"loop\": Too many levels of symbolic links");
 	expect_error("bad_regex", -EINVAL, "bad_regex/mapfile.csv", 2, 1,
 		     "CPUID pattern \"GenuineIntel-6-(55\" is not a valid regular expression");
 	expect_error("wrong_type", -EINVAL, "wrong_type/m/a.json", 5, 9,
