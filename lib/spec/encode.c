@@ -39,7 +39,9 @@ static void shorten(char *dst, size_t len, const char *src)
 			p = close + 1;
 			continue;
 		}
-		dst[o++] = *p++;
+		const char *end = close ? close + 1 : p + 1;	/* a short quote whole: quotes pair up */
+		while (p < end && o + 1 < len)
+			dst[o++] = *p++;
 		if (o + 1 == len && p[0]) {	/* out of room: end on "..." at a word break */
 			size_t cut = o > 3 ? o - 3 : 0;
 			while (cut > len / 2 && dst[cut - 1] != ' ')
