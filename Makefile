@@ -258,6 +258,7 @@ $(O)/tests/data_gen: tests/oracle/data_gen.c $(O)/libpmukit.a
 	@$(CC) $(BASEFLAGS) $(CFLAGS) -fno-inline -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
 
 tests: $(O)/tests/data_gen
+
 # --- symbolizer: the command-line driver the symbol integration tests compare with perf/addr2line
 $(O)/tests/symq: tests/fixtures/symbol/symq.c $(O)/libpmukit.a
 	@mkdir -p $(dir $@)
@@ -265,6 +266,7 @@ $(O)/tests/symq: tests/fixtures/symbol/symq.c $(O)/libpmukit.a
 	@$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
 
 tests: $(O)/tests/symq
+
 # --- lib/export: generated sources (in $(O)/gen, never committed) ----------------------
 # pprof's profile.proto through protoc-c, and the flame graph page's style and script as C
 # strings; their objects go into libpmukit.{a,so} with the rest of the library.
@@ -292,6 +294,7 @@ $(O)/obj/lib/export/pprof.o $(XO)/obj/lib/export/pprof.o: $(EXPORT_GEN)/profile.
 $(O)/obj/lib/export/pprof.o $(XO)/obj/lib/export/pprof.o: BASEFLAGS += -I$(EXPORT_GEN)
 
 $(O)/libpmukit.a $(O)/libpmukit.so: $(EXPORT_GEN_OBJS)
+
 # the pprof test decodes what it wrote with the same generated code
 $(O)/tests/test_export_pprof: $(EXPORT_GEN)/profile.pb-c.h
 $(O)/tests/test_export_pprof: BASEFLAGS += -I$(EXPORT_GEN)
