@@ -253,6 +253,22 @@ clean:
 
 -include $(shell find $(O)/obj -name '*.d' 2>/dev/null)
 
+# --- perf.data writer: the synthetic-file tool of tests/integration/data_write*.sh ------
+$(O)/tests/data_gen: tests/oracle/data_gen.c $(O)/libpmukit.a
+	@mkdir -p $(dir $@)
+	@echo "  TEST-CC $<"
+	@$(CC) $(BASEFLAGS) $(CFLAGS) -fno-inline -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
+
+tests: $(O)/tests/data_gen
+
+# --- symbolizer: the command-line driver the symbol integration tests compare with perf/addr2line
+$(O)/tests/symq: tests/fixtures/symbol/symq.c $(O)/libpmukit.a
+	@mkdir -p $(dir $@)
+	@echo "  TEST-CC $<"
+	@$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
+
+tests: $(O)/tests/symq
+
 # --- lib/export: generated sources (in $(O)/gen, never committed) ----------------------
 # pprof's profile.proto through protoc-c, and the flame graph page's style and script as C
 # strings; their objects go into libpmukit.{a,so} with the rest of the library.
