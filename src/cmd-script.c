@@ -37,13 +37,16 @@ static void usage(FILE *f)
 		"      --max-stack N       callchain entries to print (default 127)\n"
 		"      --ns                time stamps in nanoseconds\n"
 		"      --header            the file's header first (--header-only: only it)\n"
+		"      --show-task-events  COMM, FORK and EXIT records too\n"
+		"      --show-mmap-events  MMAP and MMAP2 records too\n"
 		"  -j, --threads N         threads for symbol loading (default 2)\n"
 		"  -h, --help              this help\n");
 }
 
 enum {
 	OPT_SYMFS = 0x200, OPT_NO_DEMANGLE, OPT_DEMANGLE, OPT_FULL_PATH, OPT_MAX_STACK, OPT_NS,
-	OPT_INLINE, OPT_NO_INLINE, OPT_FORCE, OPT_HEADER, OPT_HEADER_ONLY,
+	OPT_INLINE, OPT_NO_INLINE, OPT_FORCE, OPT_HEADER, OPT_HEADER_ONLY, OPT_SHOW_TASK,
+	OPT_SHOW_MMAP,
 };
 
 static const struct option longopts[] = {
@@ -62,6 +65,8 @@ static const struct option longopts[] = {
 	{ "threads", required_argument, NULL, 'j' },
 	{ "header", no_argument, NULL, OPT_HEADER },
 	{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
+	{ "show-task-events", no_argument, NULL, OPT_SHOW_TASK },
+	{ "show-mmap-events", no_argument, NULL, OPT_SHOW_MMAP },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -108,6 +113,36 @@ static int name_width(struct script *sc)
 	return (int)w;
 }
 
+/* perf's print_event_with_time: the thread of the record's own pid/tid */
+static int print_sideband(struct script *sc, const struct pk_data_event *ev)
+{
+	struct pk_data_reader *r = pk_session__reader(sc->s);
+	int32_t pid = -1, tid = -1;
+	uint64_t time = 0;
+	switch (ev->type) {
+	case PERF_RECORD_COMM:
+		pid = ev->u.comm.pid;
+		tid = ev->u.comm.tid;
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		pid = ev->u.task.pid;
+		tid = ev->u.task.tid;
+		time = ev->u.task.time;
+		break;
+	default:
+		pid = ev->u.mmap.pid;
+		tid = ev->u.mmap.tid;
+		break;
+	}
+	const struct pk_thread *t = tid != -1 ? pk_session__thread(sc->s, pid, tid) : NULL;
+	int ai = ev->attr >= 0 ? ev->attr : (pk_data_reader__nr_attrs(r) ? 0 : -1);
+	const struct pk_data_attr *a = ai >= 0 ? pk_data_reader__attr(r, (size_t)ai) : NULL;
+	if (!sc->name_width)
+		sc->name_width = name_width(sc);
+	return script__print_sideband(sc, ev, a, t ? t->comm : ":-1", pid, tid, time);
+}
+
 static int run(struct script *sc)
 {
 	struct pk_error err = { 0 };
@@ -148,6 +183,13 @@ static int run(struct script *sc)
 		}
 		if (ev->type == PK_RECORD_HEADER_TRACING_DATA && !sc->trace) {
 			(void)script_trace__new(&sc->trace, r);
+			continue;
+		}
+		if ((sc->show_task && (ev->type == PERF_RECORD_COMM || ev->type == PERF_RECORD_FORK ||
+				       ev->type == PERF_RECORD_EXIT)) ||
+		    (sc->show_mmap && (ev->type == PERF_RECORD_MMAP || ev->type == PERF_RECORD_MMAP2))) {
+			if (print_sideband(sc, ev))
+				return -1;
 			continue;
 		}
 		if (ev->type != PERF_RECORD_SAMPLE || ev->attr < 0)
@@ -234,6 +276,12 @@ int cmd_script(int argc, char **argv)
 			break;
 		case OPT_HEADER:
 			header = 1;
+			break;
+		case OPT_SHOW_TASK:
+			sc.show_task = true;
+			break;
+		case OPT_SHOW_MMAP:
+			sc.show_mmap = true;
 			break;
 		case OPT_HEADER_ONLY:
 			header = 2;

@@ -9,6 +9,8 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -258,7 +260,7 @@ static void put_time(struct script *sc, struct obuf *b, uint64_t t)
 	put(b, ": ", 2);
 }
 
-static void put_misc(struct obuf *b, uint16_t misc)
+static void put_misc(struct obuf *b, uint16_t misc, uint32_t type)
 {
 	char m[8];
 	int n = 0;
@@ -274,10 +276,56 @@ static void put_misc(struct obuf *b, uint16_t misc)
 		m[n++] = 'G';
 	if ((mode & PERF_RECORD_MISC_GUEST_USER) == PERF_RECORD_MISC_GUEST_USER)
 		m[n++] = 'g';
+	if ((type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2) &&
+	    (misc & PERF_RECORD_MISC_MMAP_DATA))
+		m[n++] = 'M';
+	if (type == PERF_RECORD_COMM && (misc & PERF_RECORD_MISC_COMM_EXEC))
+		m[n++] = 'E';
+	if ((type == PERF_RECORD_SWITCH || type == PERF_RECORD_SWITCH_CPU_WIDE) &&
+	    (misc & PERF_RECORD_MISC_SWITCH_OUT)) {
+		m[n++] = 'S';
+		if (misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT)
+			m[n++] = 'p';
+	}
 	put(b, m, (size_t)n);
 	/* "%*s" with 6 - n: at least one space */
 	for (int i = 0; i < (6 - n > 1 ? 6 - n : 1); i++)
 		putc_(b, ' ');
+}
+
+/* perf's perf_sample__fprintf_start: comm, pid/tid, cpu, misc, time */
+static void put_start(struct script *sc, struct obuf *b, uint32_t f, bool chain, const char *comm,
+		      int32_t pid, int32_t tid, int32_t cpu, uint64_t time, uint16_t misc,
+		      uint32_t type)
+{
+	if (f & SF_COMM) {
+		if ((f & SF_IP) && chain)
+			puts_(b, comm);
+		else
+			put_rpad(b, comm, 16);
+		putc_(b, ' ');
+	}
+	if ((f & SF_PID) && (f & SF_TID)) {
+		put_int(b, pid, 5, false);
+		putc_(b, '/');
+		put_int(b, tid, 5, true);
+		putc_(b, ' ');
+	} else if (f & SF_PID) {
+		put_int(b, pid, 5, false);
+		putc_(b, ' ');
+	} else if (f & SF_TID) {
+		put_int(b, tid, 5, false);
+		putc_(b, ' ');
+	}
+	if (f & SF_CPU) {
+		putc_(b, '[');
+		put_num(b, (uint64_t)(int64_t)cpu, cpu < 0, 10, 3, false, '0');
+		put(b, "] ", 2);
+	}
+	if (f & SF_MISC)
+		put_misc(b, misc, type);
+	if (f & SF_TIME)
+		put_time(sc, b, time);
 }
 
 /* one callchain line (perf's sample__fprintf_callchain for one node) */
@@ -371,36 +419,8 @@ int script__print_sample(struct script *sc, const struct pk_resolved *rs,
 	if (!f)
 		return 0;
 	bool chain = sc->use_callchain && (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
-	if (f & SF_COMM) {
-		if ((f & SF_IP) && chain) {
-			puts_(b, rs->comm);
-			putc_(b, ' ');
-		} else {
-			put_rpad(b, rs->comm, 16);
-			putc_(b, ' ');
-		}
-	}
-	if ((f & SF_PID) && (f & SF_TID)) {
-		put_int(b, smp->pid, 5, false);
-		putc_(b, '/');
-		put_int(b, smp->tid, 5, true);
-		putc_(b, ' ');
-	} else if (f & SF_PID) {
-		put_int(b, smp->pid, 5, false);
-		putc_(b, ' ');
-	} else if (f & SF_TID) {
-		put_int(b, smp->tid, 5, false);
-		putc_(b, ' ');
-	}
-	if (f & SF_CPU) {
-		putc_(b, '[');
-		put_num(b, (uint64_t)(int64_t)smp->cpu, smp->cpu < 0, 10, 3, false, '0');
-		put(b, "] ", 2);
-	}
-	if (f & SF_MISC)
-		put_misc(b, rs->ev->misc);
-	if (f & SF_TIME)
-		put_time(sc, b, smp->time);
+	put_start(sc, b, f, chain, rs->comm, smp->pid, smp->tid, smp->cpu, smp->time, rs->ev->misc,
+		  PERF_RECORD_SAMPLE);
 	if (f & SF_PERIOD) {
 		put_num(b, smp->period, false, 10, 10, false, ' ');
 		putc_(b, ' ');
@@ -452,5 +472,83 @@ int script__print_sample(struct script *sc, const struct pk_resolved *rs,
 		put_hex(b, smp->phys_addr, 16);
 	putc_(b, '\n');
 	sc->nr_printed++;
+	return b->err ? -EIO : 0;
+}
+
+/* perf_event__fprintf's text for the side-band records perf script can show */
+static void put_record(struct obuf *b, const struct pk_data_event *ev)
+{
+	char line[PATH_MAX + 256];
+	int n = 0;
+	switch (ev->type) {
+	case PERF_RECORD_COMM:
+		n = snprintf(line, sizeof(line), "PERF_RECORD_COMM%s: %s:%d/%d\n",
+			     ev->u.comm.exec ? " exec" : "", ev->u.comm.comm, ev->u.comm.pid,
+			     ev->u.comm.tid);
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		n = snprintf(line, sizeof(line), "PERF_RECORD_%s(%d:%d):(%d:%d)\n",
+			     ev->type == PERF_RECORD_FORK ? "FORK" : "EXIT", ev->u.task.pid,
+			     ev->u.task.tid, ev->u.task.ppid, ev->u.task.ptid);
+		break;
+	case PERF_RECORD_MMAP:
+		n = snprintf(line, sizeof(line),
+			     "PERF_RECORD_MMAP %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 "]: %c %s\n",
+			     ev->u.mmap.pid, ev->u.mmap.tid, ev->u.mmap.start, ev->u.mmap.len,
+			     ev->u.mmap.pgoff, ev->u.mmap.data ? 'r' : 'x', ev->u.mmap.filename);
+		break;
+	case PERF_RECORD_MMAP2: {
+		char mode[5] = {
+			(ev->u.mmap.prot & PROT_READ) ? 'r' : '-',
+			(ev->u.mmap.prot & PROT_WRITE) ? 'w' : '-',
+			(ev->u.mmap.prot & PROT_EXEC) ? 'x' : '-',
+			(ev->u.mmap.flags & MAP_SHARED) ? 's' : 'p', 0 };
+		if (ev->u.mmap.has_build_id) {
+			char bid[2 * 24 + 1];
+			for (unsigned i = 0; i < ev->u.mmap.build_id_size && i < 24; i++)
+				snprintf(bid + 2 * i, 3, "%02x", ev->u.mmap.build_id[i]);
+			bid[2 * (ev->u.mmap.build_id_size < 24 ? ev->u.mmap.build_id_size : 24)] = 0;
+			n = snprintf(line, sizeof(line),
+				     "PERF_RECORD_MMAP2 %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64
+				     " <%s>]: %s %s\n",
+				     ev->u.mmap.pid, ev->u.mmap.tid, ev->u.mmap.start, ev->u.mmap.len,
+				     ev->u.mmap.pgoff, bid, mode, ev->u.mmap.filename);
+		} else {
+			n = snprintf(line, sizeof(line),
+				     "PERF_RECORD_MMAP2 %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64
+				     " %02x:%02x %" PRIu64 " %" PRIu64 "]: %s %s\n",
+				     ev->u.mmap.pid, ev->u.mmap.tid, ev->u.mmap.start, ev->u.mmap.len,
+				     ev->u.mmap.pgoff, ev->u.mmap.maj, ev->u.mmap.min, ev->u.mmap.ino,
+				     ev->u.mmap.ino_generation, mode, ev->u.mmap.filename);
+		}
+		break;
+	}
+	default:
+		return;
+	}
+	if (n > 0)
+		put(b, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+}
+
+int script__print_sideband(struct script *sc, const struct pk_data_event *ev,
+			   const struct pk_data_attr *a, const char *comm, int32_t pid, int32_t tid,
+			   uint64_t time)
+{
+	struct obuf *b = &sc->ob;
+	if (a) {
+		int type = script__type(a->attr.type);
+		uint32_t f = sc->out[type].fields;
+		bool chain = sc->use_callchain && (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
+		int32_t cpu = 0;
+		if (a->attr.sample_id_all && ev->has_sample) {
+			pid = ev->sample.pid;
+			tid = ev->sample.tid;
+			cpu = ev->sample.cpu;
+			time = ev->sample.time;
+		}
+		put_start(sc, b, f, chain, comm, pid, tid, cpu, time, ev->misc, ev->type);
+	}
+	put_record(b, ev);
 	return b->err ? -EIO : 0;
 }

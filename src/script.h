@@ -115,6 +115,15 @@ void obuf__free(struct obuf *b);
 int script__print_sample(struct script *sc, const struct pk_resolved *rs,
 			 const struct pk_data_attr *a);
 void script__free_caches(struct script *sc);
+/*
+ * A side-band record (COMM, FORK, EXIT, MMAP, MMAP2) as perf script
+ * --show-task-events/--show-mmap-events prints it; a is the record's attr
+ * (NULL: no start columns); comm the thread's; pid/tid/time used when the
+ * attr has no sample_id_all.
+ */
+int script__print_sideband(struct script *sc, const struct pk_data_event *ev,
+			   const struct pk_data_attr *a, const char *comm, int32_t pid, int32_t tid,
+			   uint64_t time);
 
 /* script-trace.c: tracepoint fields printed with libtraceevent as perf prints them */
 int script_trace__new(struct script_trace **t, struct pk_data_reader *r);

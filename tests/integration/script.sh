@@ -19,7 +19,7 @@ if ! perf record -q -e cpu-clock -c 200000 -o "$T_TMP/probe.data" "$W" 10 >/dev/
 	exit 0
 fi
 
-echo "1..31"
+echo "1..33"
 
 rec() {	# rec NAME PERF-RECORD-ARGS... — record $T_TMP/NAME.data
 	n=$1; shift
@@ -90,6 +90,9 @@ same "-F ip,sym,dso,srcline (addr2line's answers, libraries' debug info)" "$T_TM
 
 ok "-F srcline: the workload's own lines are there" grep -q "script_wl.c:" "$T_TMP/pk.out"
 same "--ns" "$T_TMP/plain.data" --ns
+same "--show-task-events --show-mmap-events (-g)" "$T_TMP/g.data" --show-task-events --show-mmap-events
+same "--show-task-events --show-mmap-events (-a, cpu column)" "$T_TMP/all.data" --show-task-events \
+	--show-mmap-events
 fails "a missing file fails" "$PMUKIT" script -i "$T_TMP/none.data"
 same "--header" "$T_TMP/g.data" --header
 same "--header-only of a tracepoint recording" "$T_TMP/sw.data" --header-only
@@ -107,6 +110,6 @@ if "$PMUKIT" record --help >/dev/null 2>&1; then
 		2>/dev/null >"$T_TMP/pkpipe.data"
 	same "pmukit record -o - (pipe), read by both" "$T_TMP/pkpipe.data"
 else
-	for i in 29 30 31; do echo "ok $i # SKIP no pmukit record in this build"; done
+	for i in 31 32 33; do echo "ok $i # SKIP no pmukit record in this build"; done
 fi
 [ "$T_FAIL" = 0 ]
