@@ -33,10 +33,11 @@
  *
  * Threads. With opts.nr_threads > 1 (the default is 2), work that is
  * independent of the order of the records runs on worker threads: the
- * symbol tables of DSOs are loaded in the background as soon as a sample
- * hits them, and pk_session__prepare_srclines() computes the srclines or
- * inline frames of many locations at once (one DSO per worker at a time).
- * Results never depend on the number of threads.
+ * symbol tables of the kernel and of every mapped code file are loaded in
+ * the background as their MMAP records arrive (each once), and
+ * pk_session__prepare_srclines() computes the srclines or inline frames of
+ * many locations at once (one DSO per worker at a time). Results never
+ * depend on the number of threads.
  *
  * Lifetimes. The event and the pk_resolved filled for it are valid until
  * the next pk_session__next(); threads, maps, locs, DSOs, symbols and every
@@ -66,7 +67,10 @@ struct pk_session;
 enum {
 	/* No symbol tables: locs get map and DSO only (sym NULL). */
 	PK_SESSION_NO_SYMBOLS	= 1u << 0,
-	/* Keep every thread after EXIT findable by pid/tid (perf does; default). Set to drop them. */
+	/*
+	 * Forget a thread at its EXIT (perf 6.12's default); without it an
+	 * exited thread stays findable by its tid, as perf 6.1 keeps it.
+	 */
 	PK_SESSION_DROP_EXITED	= 1u << 1,
 };
 
