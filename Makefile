@@ -297,28 +297,28 @@ $(O)/obj/lib/export/pprof.o $(XO)/obj/lib/export/pprof.o: BASEFLAGS += -I$(EXPOR
 
 $(O)/libpmukit.a $(O)/libpmukit.so: $(EXPORT_GEN_OBJS)
 
-# The perf.data reader's dump tool (tests/integration/data_read*.sh).
+# the pprof test decodes what it wrote with the same generated code
+$(O)/tests/test_export_pprof: $(EXPORT_GEN)/profile.pb-c.h
+$(O)/tests/test_export_pprof: BASEFLAGS += -I$(EXPORT_GEN)
+
+# --- perf.data reader: the dump tool of tests/integration/data_read.sh, fuzz seeds ---------
 $(O)/tests/data_dump: tests/oracle/data_dump.c $(O)/libpmukit.a
-# --- symbolizer: the command-line driver the symbol integration tests compare with perf/addr2line
-$(O)/tests/symq: tests/fixtures/symbol/symq.c $(O)/libpmukit.a
 	@mkdir -p $(dir $@)
 	@echo "  TEST-CC $<"
 	@$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
 
-# pmukit script prints tracepoint data with libtraceevent, as perf does
-LDLIBS += -ltraceevent
-tests: $(O)/tests/symq
-# the pprof test decodes what it wrote with the same generated code
-$(O)/tests/test_export_pprof: $(EXPORT_GEN)/profile.pb-c.h
-$(O)/tests/test_export_pprof: BASEFLAGS += -I$(EXPORT_GEN)
-# --- perf.data writer: the synthetic-file tool of tests/integration/data_write*.sh ------
-$(O)/tests/data_gen: tests/oracle/data_gen.c $(O)/libpmukit.a
-	@mkdir -p $(dir $@)
-	@echo "  TEST-CC $<"
-	@$(CC) $(BASEFLAGS) $(CFLAGS) -fno-inline -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
-
-tests: $(O)/tests/data_gen
-
+# Seeds for fuzz_data_read, recorded at fuzz time with perf (none without it); the first
+# byte of a seed picks how the target reads it (0: mapped file, 1: pipe).
+build/fuzz/seeds-data_read:
+	@mkdir -p $@.tmp
+	@-cd $@.tmp && for a in "-e cpu-clock" "-e cpu-clock -g" "-z -e cpu-clock -g" \
+		"-e sched:sched_switch -a" "-e {task-clock,page-faults}:S"; do \
+		n=$$(echo "$$a" | tr -c 'a-z0-9' _); \
+		perf record -q -F 5000 $$a -o $$n.data -- ls / >/dev/null 2>&1 && \
+		{ printf '\000'; cat $$n.data; } > seed-$$n && rm -f $$n.data; \
+		perf record -q -F 5000 $$a -o - -- ls / 2>/dev/null | head -c 60000 > $$n.pipe && \
+		{ printf '\001'; cat $$n.pipe; } > seed-pipe-$$n; rm -f $$n.pipe; done; true
+	@mv $@.tmp $@
 # --- deterministic workloads for the sampling tests (frame pointers, not inlined) ---------
 WORKLOAD_SRCS := $(sort $(wildcard tests/workloads/*.c))
 WORKLOAD_BINS := $(WORKLOAD_SRCS:tests/workloads/%.c=$(O)/workloads/%)
@@ -334,15 +334,6 @@ $(O)/bench/record_floor: bench/support/record_floor.c
 	@echo "  BENCH-CC $<"
 	@$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(LDFLAGS) $(CLI_LDFLAGS)
 bench: $(O)/bench/record_floor $(WORKLOAD_BINS)
-# Seeds for fuzz_data_read, recorded at fuzz time with perf (none without it); the first
-# byte of a seed picks how the target reads it (0: mapped file, 1: pipe).
-build/fuzz/seeds-data_read:
-	@mkdir -p $@.tmp
-	@-cd $@.tmp && for a in "-e cpu-clock" "-e cpu-clock -g" "-z -e cpu-clock -g" \
-		"-e sched:sched_switch -a" "-e {task-clock,page-faults}:S"; do \
-		n=$$(echo "$$a" | tr -c 'a-z0-9' _); \
-		perf record -q -F 5000 $$a -o $$n.data -- ls / >/dev/null 2>&1 && \
-		{ printf '\000'; cat $$n.data; } > seed-$$n && rm -f $$n.data; \
-		perf record -q -F 5000 $$a -o - -- ls / 2>/dev/null | head -c 60000 > $$n.pipe && \
-		{ printf '\001'; cat $$n.pipe; } > seed-pipe-$$n; rm -f $$n.pipe; done; true
-	@mv $@.tmp $@
+
+# pmukit script prints tracepoint data with libtraceevent, as perf does
+LDLIBS += -ltraceevent
