@@ -159,6 +159,25 @@ static int run(struct script *sc)
 				any = true;
 		if (!any)
 			sc->use_callchain = false;
+		/* perf: a type given with "-F type:" and nothing else, but no event of it */
+		static const char *const tname[] = { "hardware", "software", "tracepoint",
+						     "hardware-cache", "unknown", "unknown" };
+		for (int t = 0; t < ST_OTHER; t++) {
+			if (!sc->out[t].user_set || sc->out[t].wildcard_set || t == ST_SYNTH)
+				continue;
+			bool have = false;
+			for (size_t i = 0; i < pk_data_reader__nr_attrs(r); i++) {
+				const struct perf_event_attr *at = &pk_data_reader__attr(r, i)->attr;
+				if (script__type(at->type) == t &&
+				    !(at->type == PERF_TYPE_SOFTWARE && at->config == PERF_COUNT_SW_DUMMY))
+					have = true;
+			}
+			if (!have) {
+				fprintf(stderr, "%s events do not exist. "
+						"Remove corresponding -F option to proceed.\n", tname[t]);
+				return -1;
+			}
+		}
 		if (check_attrs(sc, &checked))
 			return -1;
 		script_fields__callchain_defaults(sc, r);

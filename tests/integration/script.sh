@@ -19,7 +19,7 @@ if ! perf record -q -e cpu-clock -c 200000 -o "$T_TMP/probe.data" "$W" 10 >/dev/
 	exit 0
 fi
 
-echo "1..33"
+echo "1..34"
 
 rec() {	# rec NAME PERF-RECORD-ARGS... — record $T_TMP/NAME.data
 	n=$1; shift
@@ -85,6 +85,7 @@ same "-F ip,sym,misc,tid" "$T_TMP/plain.data" -F ip,sym,misc,tid
 same "-F trace:comm,trace" "$T_TMP/sw.data" -F trace:comm,trace
 same "-F addr refused as perf refuses it" "$T_TMP/plain.data" -F addr
 same "-F dsoff (not a perf 6.1 field)" "$T_TMP/plain.data" -F dsoff
+same "-F hw: on a software-only file" "$T_TMP/plain.data" -F hw:
 same "-F ip,sym,dso,srcline (addr2line's answers, libraries' debug info)" "$T_TMP/g.data" \
 	-F ip,sym,dso,srcline
 
@@ -110,6 +111,6 @@ if "$PMUKIT" record --help >/dev/null 2>&1; then
 		2>/dev/null >"$T_TMP/pkpipe.data"
 	same "pmukit record -o - (pipe), read by both" "$T_TMP/pkpipe.data"
 else
-	for i in 31 32 33; do echo "ok $i # SKIP no pmukit record in this build"; done
+	for i in 32 33 34; do echo "ok $i # SKIP no pmukit record in this build"; done
 fi
 [ "$T_FAIL" = 0 ]
