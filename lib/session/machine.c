@@ -416,13 +416,17 @@ static int process_kernel_mmap(struct pk_session *s, const struct pk_data_event 
 	static const char kname[] = "[kernel.kallsyms]";
 	bool is_kernel = !strncmp(name, kname, sizeof(kname) - 2);
 	if (name[0] == '/' || (!is_kernel && name[0] == '[')) {
-		/* a module: its own DSO, absolute addresses as kallsyms gives them */
-		struct sess_map *m = map_new(s, ev->u.mmap.start, ev->u.mmap.len, ev->u.mmap.pgoff,
-					     name, PROT_EXEC, 0, true);
+		/*
+		 * A module: its symbols are kallsyms' "name [module]" lines, which the
+		 * kernel DSO holds at their absolute addresses (perf names the DSO
+		 * after the module; here it is the kernel's).
+		 */
+		struct pk_dso *k = kernel_dso(s);
+		struct sess_map *m = k ? map_new(s, ev->u.mmap.start, ev->u.mmap.len,
+						 ev->u.mmap.pgoff, name, PROT_EXEC, 0, true) : NULL;
 		if (!m)
 			return -ENOMEM;
-		const struct sess_bid *b = find_bid(s, name);
-		m->pub.dso = pk_symbolizer__dso(s->sym, name, b ? b->id : NULL, b ? b->size : 0);
+		m->pub.dso = k;
 		m->delta = 0;
 		return maps_insert(s, &s->kmaps, m);
 	}
@@ -448,7 +452,7 @@ static int process_kernel_mmap(struct pk_session *s, const struct pk_data_event 
 		(void)pk_dso__kernel_reloc(k, sym, ev->u.mmap.pgoff);	/* -EBUSY: already set */
 	/* the previous kernel map goes (not cut: perf removes and reinserts it) */
 	for (size_t i = 0; i < s->kmaps.nr; i++) {
-		if (s->kmaps.v[i]->pub.dso == k) {
+		if (s->kmaps.v[i] == s->kernel_map) {
 			memmove(&s->kmaps.v[i], &s->kmaps.v[i + 1],
 				(s->kmaps.nr - i - 1) * sizeof(*s->kmaps.v));
 			s->kmaps.nr--;
@@ -456,6 +460,7 @@ static int process_kernel_mmap(struct pk_session *s, const struct pk_data_event 
 		}
 	}
 	int rc = maps_insert(s, &s->kmaps, m);
+	s->kernel_map = m;
 	if (!rc)
 		workers__prefetch(s, k);
 	return rc;
@@ -536,7 +541,8 @@ const struct sess_maps *machine__maps_for(struct pk_session *s, const struct ses
 			if (m) {
 				m->pub.end = UINT64_MAX;
 				m->pub.dso = k;
-				(void)maps_insert(s, &s->kmaps, m);
+				if (!maps_insert(s, &s->kmaps, m))
+					s->kernel_map = m;
 			}
 		}
 		return &s->kmaps;

@@ -73,6 +73,7 @@ struct pk_session {
 	struct sess_maps *all_maps;	/* every address space (list) */
 	struct sess_maps kmaps;		/* the kernel's (host) */
 	struct pk_dso *kernel;		/* [kernel.kallsyms] once known */
+	struct sess_map *kernel_map;	/* its map in kmaps (modules have their own) */
 	uint32_t nr_maps;
 
 	/* comms, interned */

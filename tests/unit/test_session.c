@@ -81,6 +81,20 @@ static void mmap2(struct syn *s, uint32_t pid, uint64_t start, uint64_t len, uin
 	syn_rec(s, rb_end(&r));
 }
 
+/* a kernel MMAP as perf synthesizes it: pid -1, cpumode kernel */
+static void kmmap(struct syn *s, uint64_t start, uint64_t len, uint64_t pgoff, const char *name)
+{
+	struct rb r;
+	rb_start(&r, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
+	rb_u32x2(&r, (uint32_t)-1, 0);
+	rb_u64(&r, start);
+	rb_u64(&r, len);
+	rb_u64(&r, pgoff);
+	rb_str(&r, name);
+	trailer(&r, (uint32_t)-1, 0, 0);
+	syn_rec(s, rb_end(&r));
+}
+
 static void sample(struct syn *s, uint16_t misc, uint32_t pid, uint32_t tid, uint64_t ip,
 		   const uint64_t *chain, size_t n, uint64_t t)
 {
@@ -110,6 +124,9 @@ static void build(struct pk_buf *out, bool pipe)
 	uint64_t no_ids[1] = { 0 };
 	syn_attr(&s, &a, sizeof(a), NULL, no_ids, 0);
 	uint64_t t = 1000;
+	/* the kernel, then a module above it */
+	kmmap(&s, 0xffffffff81000000ull, 0x1000000, 0xffffffff81000000ull, "[kernel.kallsyms]_text");
+	kmmap(&s, 0xffffffffc0000000ull, 0x2000, 0, "/lib/modules/test/mod.ko");
 	comm(&s, 100, 100, "parent", false, t++);
 	/* a: [0x400000, 0x410000) of a file that is not there */
 	mmap2(&s, 100, 0x400000, 0x10000, 0, "/nonexistent/a", t++);
@@ -134,6 +151,7 @@ static void build(struct pk_buf *out, bool pipe)
 	fork_(&s, 201, 200, 201, 200, PERF_RECORD_EXIT, t++);
 	sample(&s, U, 200, 201, 0x409010, NULL, 0, t++);		/* 8: after EXIT */
 	sample(&s, K, 0, 0, 0xffffffff81001000ull, NULL, 0, t++);	/* 9: idle, kernel */
+	sample(&s, K, 0, 0, 0xffffffffc0001000ull, NULL, 0, t++);	/* 10: in the module */
 	syn_build(&s, out);
 	syn_free(&s);
 }
@@ -178,7 +196,7 @@ static void resolve_all(struct run *r)
 		r->n++;
 	}
 	assert_int_equal(rc, 0);
-	assert_int_equal(r->n, 10);
+	assert_int_equal(r->n, 11);
 }
 
 static void close_run(struct run *r)
@@ -228,6 +246,17 @@ static void check_machine(struct run *r)
 	assert_string_equal(rs[9].comm, "swapper");
 	assert_int_equal(rs[9].loc->level, 'k');
 	assert_int_equal(rs[9].loc->cpumode, PERF_RECORD_MISC_KERNEL);
+	/* the kernel map from its MMAP: absolute addresses; the module's own map */
+	assert_non_null(rs[9].loc->map);
+	assert_int_equal(rs[9].loc->map->start, 0xffffffff81000000ull);
+	assert_int_equal(rs[9].loc->map->end, 0xffffffff82000000ull);
+	assert_true(rs[9].loc->map->kernel);
+	assert_int_equal(rs[9].loc->addr, rs[9].loc->ip);
+	assert_non_null(rs[10].loc->map);
+	assert_int_equal(rs[10].loc->map->start, 0xffffffffc0000000ull);
+	assert_true(rs[10].loc->map->kernel);
+	assert_int_equal(rs[10].loc->addr, 0xffffffffc0001000ull);
+	assert_ptr_equal(pk_session__kernel_dso(r->s), rs[9].loc->dso);
 	/* comms are interned: equal comms, one pointer */
 	assert_ptr_equal(rs[0].comm, rs[2].comm);
 	/* ids are dense */
@@ -252,7 +281,7 @@ static void check_chains(struct run *r)
 	struct pk_session_stats st;
 	pk_session__stats(r->s, &st);
 	assert_int_equal(st.nr_corrupt_chains, 1);
-	assert_int_equal(st.nr_samples, 10);
+	assert_int_equal(st.nr_samples, 11);
 }
 
 static void check_symbol(struct run *r)
@@ -386,7 +415,7 @@ static void test_profile(void **state)
 	assert_int_equal(pk_profile__event(p, 0, &ev), 0);
 	assert_string_equal(ev.name, "cpu-clock");
 	assert_string_equal(ev.unit, "nanoseconds");
-	assert_int_equal(pk_profile__nr_samples(p), 10);
+	assert_int_equal(pk_profile__nr_samples(p), 11);
 	/* sample 4: its chain, leaf first: kernel, a, a, the marker */
 	struct pk_profile_sample s;
 	assert_int_equal(pk_profile__sample(p, 4, &s), 0);
@@ -395,6 +424,7 @@ static void test_profile(void **state)
 	struct pk_profile_frame f;
 	assert_int_equal(pk_profile__frame(p, fr[0], &f), 0);
 	assert_int_equal(f.kind, PK_FRAME_KERNEL);
+	assert_string_equal(f.dso, "[kernel.kallsyms]");
 	assert_int_equal(pk_profile__frame(p, fr[3], &f), 0);
 	assert_string_equal(f.name, "session_marker_fn");
 	assert_string_equal(f.dso, self);
