@@ -298,3 +298,18 @@ $(O)/libpmukit.a $(O)/libpmukit.so: $(EXPORT_GEN_OBJS)
 # the pprof test decodes what it wrote with the same generated code
 $(O)/tests/test_export_pprof: $(EXPORT_GEN)/profile.pb-c.h
 $(O)/tests/test_export_pprof: BASEFLAGS += -I$(EXPORT_GEN)
+# --- deterministic workloads for the sampling tests (frame pointers, not inlined) ---------
+WORKLOAD_SRCS := $(sort $(wildcard tests/workloads/*.c))
+WORKLOAD_BINS := $(WORKLOAD_SRCS:tests/workloads/%.c=$(O)/workloads/%)
+$(O)/workloads/%: tests/workloads/%.c
+	@mkdir -p $(dir $@)
+	@echo "  WORKLOAD $<"
+	@$(CC) -std=c11 -O1 -g -fno-omit-frame-pointer -fno-inline -fno-optimize-sibling-calls -o $@ $<
+tests: $(WORKLOAD_BINS)
+
+# the yardstick bench/record.c compares record's start-up with, static like the CLI
+$(O)/bench/record_floor: bench/support/record_floor.c
+	@mkdir -p $(dir $@)
+	@echo "  BENCH-CC $<"
+	@$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(LDFLAGS) $(CLI_LDFLAGS)
+bench: $(O)/bench/record_floor $(WORKLOAD_BINS)

@@ -16,6 +16,7 @@ static const struct {
 	{ "explain", cmd_explain, "show the perf_event_attr of event specifications, and their meaning" },
 	{ "check", cmd_check, "machine checks: user-access (userspace counter reads)" },
 	{ "stat", cmd_stat, "run a command and count its events (perf stat)" },
+	{ "record", cmd_record, "sample a command, CPUs or tasks into perf.data (perf record)" },
 };
 
 static void usage(FILE *f)
