@@ -533,6 +533,26 @@ static int synthesize(struct out *o, struct pk_record *r, const struct rec_cfg *
 	return rc;
 }
 
+/*
+ * Software and tool events alone encode the same without the tables and the
+ * PMU tree (reading them is a third of `record -e cpu-clock true`), unless
+ * the machine is hybrid: then perf record adds its tracking dummy, which the
+ * encoder learns from the tree. pk_spec__needs_context answers for stat;
+ * record differs from it only by that dummy.
+ */
+static bool needs_env(const struct rec_cfg *cfg, const struct cli_env *env)
+{
+	if (!cfg->nr_specs || env->sysfs || env->cpuid || env->events_dir)
+		return true;
+	if (!access("/sys/bus/event_source/devices/cpu_core", F_OK) ||
+	    !access("/sys/bus/event_source/devices/cpu_atom", F_OK))
+		return true;
+	for (size_t i = 0; i < cfg->nr_specs; i++)
+		if (pk_spec__needs_context(cfg->specs[i], PK_SPEC_STAT))
+			return true;
+	return false;
+}
+
 /* What a wait status means as an exit code. */
 static int exit_code(int status)
 {
@@ -578,9 +598,11 @@ int cmd_record(int argc, char **argv)
 	}
 	if (check_args(&cfg) || signals_install())
 		goto out;
-	if (cli_env__open(&env, PROG))
-		goto out;
-	cli_env__add_missing_core(&env);
+	if (needs_env(&cfg, &env)) {
+		if (cli_env__open(&env, PROG))
+			goto out;
+		cli_env__add_missing_core(&env);
+	}
 	bool dflt = !cfg.nr_specs;
 	static const char *const cycles = "cycles", *const cpu_clock = "cpu-clock";
 	if (build_evlist(&el, &cfg, &env, cfg.nr_specs ? cfg.specs : &cycles,
