@@ -18,6 +18,7 @@
 #include <json-c/json.h>
 
 #include "list.h"
+#include "util/tracefs.h"
 
 struct item *list_push(struct items *it)
 {
@@ -156,12 +157,15 @@ static int add_tracepoints(struct items *it, const struct cli_env *env, const st
 	(void)env;	/* tracepoints come from tracefs, which --sysfs does not replace */
 	if (!list_class_ok(o, "tracepoint"))
 		return 0;
-	static const char *const roots[] = { "/sys/kernel/tracing/events",
-					     "/sys/kernel/debug/tracing/events" };
-	for (size_t r = 0; r < 2; r++) {
-		DIR *top = opendir(roots[r]);
+	const char *tracefs = pk_tracefs__root(NULL);
+	char events[PATH_MAX];
+	if (!tracefs)
+		return 0;
+	snprintf(events, sizeof(events), "%s/events", tracefs);
+	{
+		DIR *top = opendir(events);
 		if (!top)
-			continue;
+			return 0;
 		char **names = NULL;
 		size_t n = 0, cap = 0;
 		struct dirent *s;

@@ -45,6 +45,12 @@ int stat_live__init(struct stat_live *st, const struct stat_config *cfg, const s
 void stat_live__fini(struct stat_live *st);
 /* "'true'", "'system wide'", "'CPU(s) 0-1'", "process id '42'" */
 void stat_live__target(const struct stat_live *st, char *buf, size_t len);
+/*
+ * Open the counters. An event the machine lacks leading a group of several
+ * fails the run as perf fails it: err->code STAT_GROUP_UNSUPPORTED, err->msg
+ * in perf's words ("The cycles event is not supported.").
+ */
+#define STAT_GROUP_UNSUPPORTED (-1000)
 int stat_live__open(struct stat_live *st, pid_t workload, struct pk_error *err);
 void stat_live__close(struct stat_live *st);
 /*

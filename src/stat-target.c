@@ -14,6 +14,8 @@
 #include <linux/perf_event.h>
 
 #include "stat-live.h"
+#include "util/error.h"
+#include "util/perf_open.h"
 
 /* Which of perf's tool events e is ("duration_time:u" too), or STAT_TOOL_NONE. */
 static enum stat_tool tool_of(const struct pk_evsel *e)
@@ -55,7 +57,11 @@ static int build_events(struct stat_live *st)
 		ev->kind = stat_kind__of_attr(&e->attr);
 		ev->scale = 1;
 		ev->unit = "";
-		if (ev->kind == STAT_K_NSECS) {
+		/*
+		 * perf gives cpu-clock and task-clock msec; written as PMU terms
+		 * ("software/config=1/") the PMU alias's unit replaces it: none.
+		 */
+		if (ev->kind == STAT_K_NSECS && !strchr(ev->name, '/')) {
 			ev->unit = "msec";
 			ev->scale = 1e-6;
 			ev->frac = true;
@@ -271,7 +277,26 @@ int stat_live__open(struct stat_live *st, pid_t workload, struct pk_error *err)
 	if (st->tids)
 		o.pid = -1;
 	stat_live__close(st);
-	return pk_counter__open(&st->cnt, st->el, &o, err);
+	int r = pk_counter__open(&st->cnt, st->el, &o, err);
+	if (r)
+		return r;
+	/*
+	 * perf's stat_handle_error: an event the machine lacks is <not supported>,
+	 * unless it leads a group of several, which ends the run.
+	 */
+	for (size_t i = 0; i < st->nr_ev; i++) {
+		const struct pk_evsel *e = pk_evlist__evsel(st->el, i);
+		struct pk_count_value v;
+		if (e->leader != i || e->nr_members < 2 || pk_counter__value(st->cnt, i, &v) ||
+		    v.status != PK_COUNT_NOT_SUPPORTED || v.open_errno == ENODEV)
+			continue;
+		char why[512];
+		pk_perf_open__strerror(&e->attr, st->ev[i].name, v.open_errno, st->cpus != NULL, why,
+				       sizeof(why));
+		stat_live__close(st);
+		return pk_error__set(err, STAT_GROUP_UNSUPPORTED, NULL, 0, 0, "%s", why);
+	}
+	return 0;
 }
 
 void stat_live__close(struct stat_live *st)

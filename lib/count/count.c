@@ -31,11 +31,6 @@ static bool not_supported(int e)
 	return e == ENOENT || e == EOPNOTSUPP || e == EINVAL || e == ENODEV;
 }
 
-static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd)
-{
-	return (int)syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
-}
-
 static size_t nr_fds(const struct pk_counter *c)
 {
 	return c->nr_cpus * c->nr_threads;
@@ -159,6 +154,23 @@ static bool placed(const struct pk_counter *c, size_t i, size_t s)
 	return !c->ev[i].cpus || pk_cpu_map__has(c->ev[i].cpus, c->cpu[s]);
 }
 
+/* Root of the initial user namespace, whom kernel.perf_event_paranoid does not limit. */
+static bool real_root(void)
+{
+	char line[128];
+	unsigned long inner, outer, count;
+	bool init_ns = false;
+	if (geteuid() != 0)
+		return false;
+	FILE *f = fopen("/proc/self/uid_map", "r");
+	if (!f)
+		return true;	/* no user namespaces here */
+	if (fgets(line, sizeof(line), f) && sscanf(line, "%lu %lu %lu", &inner, &outer, &count) == 3)
+		init_ns = inner == 0 && outer == 0 && count == 4294967295UL;
+	fclose(f);
+	return init_ns;
+}
+
 static int open_error(struct pk_error *err, int en, const char *name, int cpu, pid_t tid)
 {
 	char where[64] = "";
@@ -166,6 +178,11 @@ static int open_error(struct pk_error *err, int en, const char *name, int cpu, p
 		snprintf(where, sizeof(where), " (CPU %d, thread %d)", cpu, (int)tid);
 	else if (cpu >= 0)
 		snprintf(where, sizeof(where), " on CPU %d", cpu);
+	if ((en == EACCES || en == EPERM) && real_root())	/* the sysctl does not limit root */
+		return pk_error__set(err, -en, NULL, 0, 0, "%s%s: the kernel refuses this event even to "
+			"root (%s): some events take only some modifiers (ftrace:function counts the "
+			"kernel only), or a lockdown or security policy forbids it", name, where,
+			strerror(en));
 	if (en == EACCES || en == EPERM)
 		return pk_error__set(err, -en, NULL, 0, 0, "%s%s: permission denied (kernel.perf_event_paranoid is %d; "
 			"counting other processes' events needs /proc/sys/kernel/"
@@ -211,12 +228,13 @@ static int open_ev(struct pk_counter *c, size_t i, const struct pk_evsel *e, boo
 					continue;
 			}
 			struct perf_event_attr attr = e->attr;
-			int fd = sys_perf_event_open(&attr, c->tid[t], c->cpu[s], group_fd);
+			/* perf's fallbacks: the msr PMU refuses exclude_guest, say */
+			int fd = pk_perf_open(&attr, c->tid[t], c->cpu[s], group_fd, &c->open_state);
 			if (fd >= 0) {
 				cnt_fd(c, i, s, t)->fd = fd;
 				continue;
 			}
-			int en = errno;
+			int en = -fd;
 			if (not_supported(en)) {
 				mark_unsupported(c, i, en);
 				return 0;

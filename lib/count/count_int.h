@@ -28,6 +28,7 @@ struct cnt_ev {
 	struct pk_cpu_map *cpus;	/* placement when counting on CPUs, else NULL */
 	struct cnt_fd *fds;		/* [cpu_slot * nr_threads + thread_slot] */
 };
+#include "util/perf_open.h"
 
 struct pk_counter {
 	size_t nr;
@@ -43,6 +44,7 @@ struct pk_counter {
 	size_t buf_words;
 	struct pk_count_value *vals;	/* decoded group, max_group entries */
 	size_t max_group;
+	struct pk_open_state open_state;	/* features the kernel or a PMU lacks, learnt at open */
 };
 
 static inline struct cnt_fd *cnt_fd(const struct pk_counter *c, size_t ev, size_t cpu_slot,

@@ -5,10 +5,9 @@
  * 4 bytes, or sizeof(long) for x) and tracepoints SYS:NAME, globs included,
  * whose config is the id tracefs gives them. Ids are read from
  * $PMUKIT_TRACEFS/events/SYS/NAME/id when that variable is set (tests), else
- * /sys/kernel/tracing, else /sys/kernel/debug/tracing; globs expand in
- * readdir order, as perf does.
+ * from wherever tracefs is mounted, mounting it first when it is nowhere, as
+ * perf does (util/tracefs.c); globs expand in readdir order, as perf does.
  */
-#include <dirent.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -19,6 +18,7 @@
 #include <linux/hw_breakpoint.h>
 
 #include "spec/evlist_int.h"
+#include "util/tracefs.h"
 
 int resolve_breakpoint(struct rctx *rc, const struct spec_event *e, struct ev_vec *out)
 {
@@ -44,27 +44,18 @@ int resolve_breakpoint(struct rctx *rc, const struct spec_event *e, struct ev_ve
 	ev->attr0.bp_len = e->bp_len ? e->bp_len : type == HW_BREAKPOINT_X ? sizeof(long) : 4;
 	ev->attr0.sample_period = 1;
 	ev->pub.pmu = "breakpoint";
+	/* perf 6.1 names mem:ADDR/LEN... by the text before the slash ("mem:0x1000") */
+	const char *slash = memchr(rc->text + e->pos.off, '/', e->pos.len);
+	if (slash)
+		ev->pub.name = ev->perf_name =
+			pk_arena__strndup(rc->arena, rc->text + e->pos.off,
+					  (size_t)(slash - (rc->text + e->pos.off)));
+	if (!ev->pub.name)
+		return resolve_push(rc, out, NULL);
 	return resolve_push(rc, out, ev);
 }
 
 /* --- tracepoints -------------------------------------------------------------------------- */
-
-static const char *tracefs_root(char *buf, size_t len)
-{
-	const char *env = getenv("PMUKIT_TRACEFS");
-	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-	if (env && *env)
-		return env;
-	for (size_t i = 0; i < 2; i++) {
-		snprintf(buf, len, "%s/events", roots[i]);
-		DIR *d = opendir(buf);
-		if (d) {
-			closedir(d);
-			return roots[i];
-		}
-	}
-	return roots[0];
-}
 
 static int tp_id(const char *root, const char *sys, const char *name, uint64_t *id)
 {
@@ -138,23 +129,25 @@ static int add_tp_one(struct rctx *rc, const struct spec_event *e, const char *r
 	ev->attr0.sample_period = 1;
 	ev->attr0.sample_type = PERF_SAMPLE_RAW | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
 				PERF_SAMPLE_PERIOD;
+	/* perf names a tracepoint SYS:NAME, globs expanded and modifiers left out */
+	char *nm = pk_arena__alloc(rc->arena, strlen(sys) + strlen(name) + 2);
+	if (!nm)
+		return resolve_push(rc, out, NULL);
+	sprintf(nm, "%s:%s", sys, name);
+	ev->pub.name = ev->perf_name = nm;
 	if ((r = resolve_common_terms(rc, ev, e, true)))
 		return r;
 	ev->pub.pmu = "tracepoint";
-	if (strpbrk(e->name, "*?[") || strpbrk(e->tp_event, "*?[")) {
-		char *nm = pk_arena__alloc(rc->arena, strlen(sys) + strlen(name) + 2);
-		if (nm)
-			sprintf(nm, "%s:%s", sys, name);
-		ev->pub.name = ev->perf_name = nm;
-	}
 	return resolve_push(rc, out, ev);
 }
 
 int resolve_tracepoint(struct rctx *rc, const struct spec_event *e, struct ev_vec *out)
 {
-	char buf[4096];
-	const char *root = tracefs_root(buf, sizeof(buf));
+	const char *why;
+	const char *root = pk_tracefs__root(&why);
 	const char *sys = e->name, *name = e->tp_event;
+	if (!root)
+		return rctx_error(rc, 0, e->pos, NULL, "tracepoint %s:%s: %s", sys, name, why);
 	bool gsys = strpbrk(sys, "*?[") != NULL, gname = strpbrk(name, "*?[") != NULL;
 	if (!gsys && !gname)
 		return add_tp_one(rc, e, root, sys, name, out);

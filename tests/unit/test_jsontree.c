@@ -535,11 +535,51 @@ static void test_errors_json(void **state)
 		     "metric group name \"X\" is too short");
 }
 
+/* Keys perf 6.12 does not use (perf 6.1's CollectPEBSRecord, ..., a future one) are ignored, as jevents ignores them; ExtSel still shifts into the event code. */
+static void test_older_keys(void **state)
+{
+	struct ir_tree t;
+	struct pk_error err;
+	(void)state;
+	assert_int_equal(load(&t, "bad", "older_keys", NULL, 1, &err), 0);
+	const struct ir_model *m = model(&t, "older_keys", "m");
+	assert_string_equal(event(m, "a", "default_core")->encoding, "event=1");	/* jevents: llx */
+	assert_string_equal(event(m, "b", "default_core")->encoding, "event=0x102,umask=3");
+	ir_tree__free(&t);
+}
+
+/* only_cpuid: the matched model's files alone are read (a broken other model does not matter) */
+static void test_only_cpuid(void **state)
+{
+	struct ir_tree t;
+	struct pk_error err;
+	char root[1024];
+	(void)state;
+	fixture(root, sizeof(root), "bad");
+	struct ir_load_opts o = { .only_arch = "only_cpuid", .threads = 1,
+				  .only_cpuid = "GenuineIntel-6-55-4" };
+	assert_int_equal(ir_tree__load(&t, root, &o, &err), 0);
+	assert_int_equal(t.nr_models, 1);
+	assert_string_equal(event(model(&t, "only_cpuid", "good"), "good.event", "default_core")->encoding,
+			    "event=0x3c");
+	assert_int_equal(t.nr_maps, 1);
+	ir_tree__free(&t);
+	/* every model read: the broken one stops it */
+	o.only_cpuid = NULL;
+	assert_int_equal(ir_tree__load(&t, root, &o, &err), -EINVAL);
+	assert_non_null(strstr(err.file, "broken/a.json"));
+	/* an identifier no row matches (a model name): every model, as before */
+	o.only_cpuid = "skylake";
+	assert_int_equal(ir_tree__load(&t, root, &o, &err), -EINVAL);
+}
+
 static void test_errors_entries(void **state)
 {
 	(void)state;
-	expect_error("unknown_key", -EINVAL, "unknown_key/m/a.json", 8, 9,
-		     "unknown key \"EventNmae\"");
+	expect_error("loop", -ELOOP, "loop/mapfile.csv", 2, 13,
+		     "directory \"loop\": Too many levels of symbolic links");
+	expect_error("bad_regex", -EINVAL, "bad_regex/mapfile.csv", 2, 1,
+		     "CPUID pattern \"GenuineIntel-6-(55\" is not a valid regular expression");
 	expect_error("wrong_type", -EINVAL, "wrong_type/m/a.json", 5, 9,
 		     "\"UMask\" must be a string, not int");
 	expect_error("number", -EINVAL, "number/m/a.json", 5, 9,
@@ -683,6 +723,8 @@ int main(void)
 		cmocka_unit_test(test_only_model),
 		cmocka_unit_test(test_threads_deterministic),
 		cmocka_unit_test(test_errors_json),
+		cmocka_unit_test(test_older_keys),
+		cmocka_unit_test(test_only_cpuid),
 		cmocka_unit_test(test_errors_entries),
 		cmocka_unit_test(test_errors_mapfile),
 		cmocka_unit_test(test_corruptions),

@@ -558,6 +558,19 @@ static void test_refusals(void **state)
 	refuse(st, "x86-skl", "stat", "", "sched:nosuch", 0, 12, "unknown tracepoint sched:nosuch", NULL);
 	refuse(st, "x86-skl", "stat", "", "L1-icache-stores", 0, 16, "not a valid cache event", NULL);
 	refuse(st, "x86-skl", "stat", "", "{cycles:pp,instructions}:pp", 25, 2, "too many 'p'", NULL);
+	/* a 100k-character name: quoted short with an ellipsis, the quote closed */
+	{
+		char *huge = malloc(100001), want[128];
+		struct pk_evlist *el;
+		struct pk_spec_error err;
+		assert_non_null(huge);
+		memset(huge, 'a', 100000);
+		huge[100000] = '\0';
+		assert_int_equal(encode(st, "x86-skl", "stat", "", huge, &el, &err), -EINVAL);
+		snprintf(want, sizeof(want), "unknown event '%.45s...'", huge);
+		assert_string_equal(err.msg, want);
+		free(huge);
+	}
 	refuse(st, "x86-skl", "record", "", "cpu/event=0x3c,aux-sample-size=4096/", 15, 20,
 	       "aux-sample-size needs an AUX area event", NULL);
 	/* amd-zen3: caps/max_precise 0 — the PMU (and perf's oracle shim) refuse any 'p' */
@@ -674,6 +687,23 @@ static void test_acr(void **state)
 	refuse_at(st, "acr", "record", "", "{cpu_atom/instructions,acr_mask=0x4/,cpu_atom/cycles/}",
 		  "cpu_atom/instructions,acr_mask=0x4/", "acr_mask=0x4 names events beyond this group of 2",
 		  NULL);
+	/* perf refuses to merge a written acr_mask with the one ratio-to-prev sets */
+	refuse_at(st, "acr", "record", "",
+		  "{cpu_atom/instructions,acr_mask=0x2/,cpu_atom/cycles,period=100000,ratio-to-prev=0.5/}",
+		  "ratio-to-prev=0.5", "ratio-to-prev sets the acr_mask of the previous event, which the spec sets already",
+		  NULL);
+	refuse_at(st, "acr", "record", "",
+		  "{cpu_atom/instructions/,cpu_atom/cycles,period=100000,acr_mask=0x1,ratio-to-prev=0.5/}",
+		  "ratio-to-prev=0.5", "ratio-to-prev sets the acr_mask of this event", NULL);
+	/* perf stat leaves ratio-to-prev out (a record option): counting attrs, no masks */
+	assert_int_equal(encode(st, "acr", "stat", "",
+				"{cpu_atom/instructions/,cpu_atom/cycles,period=100000,ratio-to-prev=0.5/}",
+				&el, &err), 0);
+	assert_int_equal(pk_evlist__evsel(el, 0)->acr_mask, 0);
+	assert_int_equal(pk_evlist__evsel(el, 1)->acr_mask, 0);
+	assert_int_equal(pk_evlist__evsel(el, 0)->attr.config2, 0);
+	assert_int_equal(pk_evlist__evsel(el, 1)->attr.config2, 0);
+	pk_evlist__free(el);
 	/* the x86-hybrid fixture has no acr_mask format (a kernel before 6.16) */
 	refuse_at(st, "x86-hybrid", "record", "",
 		  "{cpu_atom/instructions/,cpu_atom/cycles,period=100000,ratio-to-prev=0.5/}",
