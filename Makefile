@@ -253,8 +253,6 @@ clean:
 
 -include $(shell find $(O)/obj -name '*.d' 2>/dev/null)
 
-# The perf.data reader's dump tool (tests/integration/data_read*.sh).
-$(O)/tests/data_dump: tests/oracle/data_dump.c $(O)/libpmukit.a
 # --- perf.data writer: the synthetic-file tool of tests/integration/data_write*.sh ------
 $(O)/tests/data_gen: tests/oracle/data_gen.c $(O)/libpmukit.a
 	@mkdir -p $(dir $@)
@@ -269,18 +267,6 @@ $(O)/tests/symq: tests/fixtures/symbol/symq.c $(O)/libpmukit.a
 	@echo "  TEST-CC $<"
 	@$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
 
-# Seeds for fuzz_data_read, recorded at fuzz time with perf (none without it); the first
-# byte of a seed picks how the target reads it (0: mapped file, 1: pipe).
-build/fuzz/seeds-data_read:
-	@mkdir -p $@.tmp
-	@-cd $@.tmp && for a in "-e cpu-clock" "-e cpu-clock -g" "-z -e cpu-clock -g" \
-		"-e sched:sched_switch -a" "-e {task-clock,page-faults}:S"; do \
-		n=$$(echo "$$a" | tr -c 'a-z0-9' _); \
-		perf record -q -F 5000 $$a -o $$n.data -- ls / >/dev/null 2>&1 && \
-		{ printf '\000'; cat $$n.data; } > seed-$$n && rm -f $$n.data; \
-		perf record -q -F 5000 $$a -o - -- ls / 2>/dev/null | head -c 60000 > $$n.pipe && \
-		{ printf '\001'; cat $$n.pipe; } > seed-pipe-$$n; rm -f $$n.pipe; done; true
-	@mv $@.tmp $@
 tests: $(O)/tests/symq
 
 # --- lib/export: generated sources (in $(O)/gen, never committed) ----------------------
@@ -314,3 +300,22 @@ $(O)/libpmukit.a $(O)/libpmukit.so: $(EXPORT_GEN_OBJS)
 # the pprof test decodes what it wrote with the same generated code
 $(O)/tests/test_export_pprof: $(EXPORT_GEN)/profile.pb-c.h
 $(O)/tests/test_export_pprof: BASEFLAGS += -I$(EXPORT_GEN)
+
+# --- perf.data reader: the dump tool of tests/integration/data_read.sh, fuzz seeds ---------
+$(O)/tests/data_dump: tests/oracle/data_dump.c $(O)/libpmukit.a
+	@mkdir -p $(dir $@)
+	@echo "  TEST-CC $<"
+	@$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
+
+# Seeds for fuzz_data_read, recorded at fuzz time with perf (none without it); the first
+# byte of a seed picks how the target reads it (0: mapped file, 1: pipe).
+build/fuzz/seeds-data_read:
+	@mkdir -p $@.tmp
+	@-cd $@.tmp && for a in "-e cpu-clock" "-e cpu-clock -g" "-z -e cpu-clock -g" \
+		"-e sched:sched_switch -a" "-e {task-clock,page-faults}:S"; do \
+		n=$$(echo "$$a" | tr -c 'a-z0-9' _); \
+		perf record -q -F 5000 $$a -o $$n.data -- ls / >/dev/null 2>&1 && \
+		{ printf '\000'; cat $$n.data; } > seed-$$n && rm -f $$n.data; \
+		perf record -q -F 5000 $$a -o - -- ls / 2>/dev/null | head -c 60000 > $$n.pipe && \
+		{ printf '\001'; cat $$n.pipe; } > seed-pipe-$$n; rm -f $$n.pipe; done; true
+	@mv $@.tmp $@
