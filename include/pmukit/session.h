@@ -219,7 +219,8 @@ int pk_session__prepare_srclines(struct pk_session *s, const struct pk_loc *cons
 /* pk_session__resolve flags */
 enum {
 	PK_RESOLVE_CALLCHAIN	= 1u << 0,	/* resolve the callchain (when recorded) */
-	PK_RESOLVE_ADDR		= 1u << 1,	/* resolve sample->addr too (rs.addr_loc) */
+	/* resolve sample->addr too (rs.addr_loc), as perf's thread__resolve (find_map_fb) */
+	PK_RESOLVE_ADDR		= 1u << 1,
 };
 
 /* A sample with its thread and addresses resolved. */

@@ -184,6 +184,34 @@ static int resolve_callchain(struct pk_session *s, const struct sess_thread *t,
 	return 0;
 }
 
+/*
+ * perf's machine__addr_cpumode: on a machine with one address space for
+ * kernel and user (every arch but sparc), an address at or above the
+ * kernel's start (x86_64: 2^63; others: the kernel map's start) is the
+ * kernel's, any other the user's.
+ */
+static uint8_t addr_cpumode(struct pk_session *s, uint8_t cpumode, uint64_t addr)
+{
+	const struct pk_data_env *env = pk_data_reader__env(s->r);
+	const char *arch = env && env->arch ? env->arch : "";
+	if (!strcmp(arch, "sparc") || !strcmp(arch, "sparc64"))
+		return cpumode;
+	uint64_t kstart = UINT64_C(1) << 63;
+	if (strcmp(arch, "x86_64") && s->kernel_map)
+		kstart = s->kernel_map->pub.start;
+	bool kernel = addr >= kstart;
+	switch (cpumode) {
+	case PERF_RECORD_MISC_KERNEL:
+	case PERF_RECORD_MISC_USER:
+		return kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+	case PERF_RECORD_MISC_GUEST_KERNEL:
+	case PERF_RECORD_MISC_GUEST_USER:
+		return kernel ? PERF_RECORD_MISC_GUEST_KERNEL : PERF_RECORD_MISC_GUEST_USER;
+	default:
+		return cpumode;
+	}
+}
+
 int pk_session__resolve(struct pk_session *s, const struct pk_data_event *ev, unsigned flags,
 			struct pk_resolved *out, struct pk_error *err)
 {
@@ -212,6 +240,11 @@ int pk_session__resolve(struct pk_session *s, const struct pk_data_event *ev, un
 	if ((flags & PK_RESOLVE_ADDR) && (smp->sample_type & PERF_SAMPLE_ADDR)) {
 		out->addr_loc = resolve__loc(s, t, out->cpumode, smp->addr);
 		if (!out->addr_loc)
+			goto nomem;
+		/* perf's thread__find_map_fb: no map there, so try the mode the address is in */
+		uint8_t am = addr_cpumode(s, out->cpumode, smp->addr);
+		if (!out->addr_loc->map && am != out->cpumode &&
+		    !(out->addr_loc = resolve__loc(s, t, am, smp->addr)))
 			goto nomem;
 	}
 	if ((flags & PK_RESOLVE_CALLCHAIN) && (smp->sample_type & PERF_SAMPLE_CALLCHAIN)) {

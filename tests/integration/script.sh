@@ -19,7 +19,7 @@ if ! perf record -q -e cpu-clock -c 200000 -o "$T_TMP/probe.data" "$W" 10 >/dev/
 	exit 0
 fi
 
-echo "1..34"
+echo "1..36"
 
 rec() {	# rec NAME PERF-RECORD-ARGS... — record $T_TMP/NAME.data
 	n=$1; shift
@@ -91,6 +91,10 @@ same "-F ip,sym,dso,srcline (addr2line's answers, libraries' debug info)" "$T_TM
 
 ok "-F srcline: the workload's own lines are there" grep -q "script_wl.c:" "$T_TMP/pk.out"
 same "--ns" "$T_TMP/plain.data" --ns
+rec pf -d -e page-faults -c 1 "$W" 3
+same "page-faults -d: default fields" "$T_TMP/pf.data"
+same "page-faults -d: -F ip,sym,addr,dso (data addresses in the other mode's maps)" "$T_TMP/pf.data" \
+	-F ip,sym,addr,dso
 same "--show-task-events --show-mmap-events (-g)" "$T_TMP/g.data" --show-task-events --show-mmap-events
 same "--show-task-events --show-mmap-events (-a, cpu column)" "$T_TMP/all.data" --show-task-events \
 	--show-mmap-events
@@ -111,6 +115,6 @@ if "$PMUKIT" record --help >/dev/null 2>&1; then
 		2>/dev/null >"$T_TMP/pkpipe.data"
 	same "pmukit record -o - (pipe), read by both" "$T_TMP/pkpipe.data"
 else
-	for i in 32 33 34; do echo "ok $i # SKIP no pmukit record in this build"; done
+	for i in 34 35 36; do echo "ok $i # SKIP no pmukit record in this build"; done
 fi
 [ "$T_FAIL" = 0 ]
