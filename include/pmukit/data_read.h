@@ -367,7 +367,9 @@ struct pk_data_event {
 
 /*
  * The next event: 1 (ev set), 0 at the end, or a negative errno with err
- * filled (the message names the offset). After an error every call returns it.
+ * filled (the message names the offset). A damaged or truncated record stops
+ * the reading there, but the records already queued (read before it) are
+ * handed out first. After an error every call returns it.
  */
 int pk_data_reader__next(struct pk_data_reader *r, const struct pk_data_event **ev,
 			 struct pk_error *err);

@@ -286,8 +286,13 @@ int pk_data_reader__next(struct pk_data_reader *r, const struct pk_data_event **
 			return 1;
 		}
 		if (r->eof) {
-			if (r->final_flush)
-				return 0;
+			if (r->final_flush) {
+				if (!r->deferred_code)
+					return 0;
+				r->err_code = r->deferred_code;
+				r->err = r->deferred_err;
+				return failed(r, err);
+			}
 			r->final_flush = true;
 			dr_queue_final(&r->q);
 			continue;
@@ -295,7 +300,7 @@ int pk_data_reader__next(struct pk_data_reader *r, const struct pk_data_event **
 		struct dr_raw raw;
 		int rc = dr_fetch(r, &raw);
 		if (rc < 0)
-			return failed(r, err);
+			goto damaged;
 		if (!rc) {
 			r->eof = true;
 			continue;
@@ -305,12 +310,12 @@ int pk_data_reader__next(struct pk_data_reader *r, const struct pk_data_event **
 		if (h->type >= PK_RECORD_HEADER_ATTR) {
 			if (h->type == PK_RECORD_COMPRESSED || h->type == PK_RECORD_COMPRESSED2) {
 				if (dr_decomp_feed(r, &raw))
-					return failed(r, err);
+					goto damaged;
 				continue;
 			}
 			event_start(r, h, raw.off, raw.decompressed, -1);
 			if (dr_decode_user(r, &r->ev, raw.pos) || read_payloads(r, &raw))
-				return failed(r, err);
+				goto damaged;
 			if (h->type == PK_RECORD_FINISHED_ROUND && ordered)
 				dr_queue_round(&r->q);
 			*ev = &r->ev;
@@ -319,19 +324,19 @@ int pk_data_reader__next(struct pk_data_reader *r, const struct pk_data_event **
 		if (h->size % 8) {
 			dr_fail(r, -EINVAL, raw.pos,
 				"record type %u: size %u is not a multiple of 8", h->type, h->size);
-			return failed(r, err);
+			goto damaged;
 		}
 		int attr = dr_attr_index(r, h, raw.pos);
 		if (attr < -1)
-			return failed(r, err);
+			goto damaged;
 		if (ordered) {
 			uint64_t ts;
 			if (dr_record_time(r, h, attr, &ts, raw.pos))
-				return failed(r, err);
+				goto damaged;
 			if (ts && ts != UINT64_MAX) {
 				rc = dr_queue_add(r, &raw, ts, attr);
 				if (rc < 0)
-					return failed(r, err);
+					goto damaged;
 				continue;
 			}
 		}
@@ -339,6 +344,12 @@ int pk_data_reader__next(struct pk_data_reader *r, const struct pk_data_event **
 			return failed(r, err);
 		*ev = &r->ev;
 		return 1;
+damaged:
+		/* what was queued before the damage is still handed out, then the error */
+		r->deferred_code = r->err_code ? r->err_code : -EINVAL;
+		r->deferred_err = r->err;
+		r->err_code = 0;
+		r->eof = true;
 	}
 }
 

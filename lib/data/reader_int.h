@@ -168,6 +168,8 @@ struct pk_data_reader {
 	struct pk_data_stats stats;
 	int err_code;		/* sticky */
 	struct pk_error err;
+	int deferred_code;	/* a reading error, returned once the queue is delivered */
+	struct pk_error deferred_err;
 	bool eof, final_flush;
 
 	struct dr_feat feats[PK_FEAT_BITS];
