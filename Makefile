@@ -259,13 +259,20 @@ $(O)/tests/data_gen: tests/oracle/data_gen.c $(O)/libpmukit.a
 
 tests: $(O)/tests/data_gen
 
-# --- make check-arm64: pmukit against perf 6.1 on an emulated arm64 PMU -------------------
+# --- make $(XO)/arm64/selfmon_agree: tests/arm64/selfmon_agree.c $(XO)/libpmukit.so
+	@mkdir -p $(dir $@)
+	@echo "  XCC     $<"
+	@$(CROSS)gcc $(BASEFLAGS) $(CFLAGS) -o $@ $< -L$(XO) -lpmukit $(X_LDLIBS)
+
+check-arm64: pmukit against perf 6.1 on an emulated arm64 PMU -------------------
 # qemu-system-aarch64 (TCG, -icount) boots Debian's arm64 cloud kernel with an initramfs of
 # busybox, Debian's arm64 perf and the aarch64 builds below; tests/arm64/guest.sh compares
 # them inside (scripts/arm64/run.sh boots non-VHE, VHE and a Cortex-A72).
 A64        ?= build/arm64
 X_CLI_OBJS := $(CLI_SRCS:%.c=$(XO)/obj/%.o)
-X_WORKLOADS := $(patsubst tests/arm64/%.c,$(XO)/arm64/%,$(sort $(wildcard tests/arm64/*.c)))
+# the workloads (no C library) and a program of the shared library
+X_WORKLOADS := $(XO)/arm64/loop $(XO)/arm64/sysloop
+X_GUEST_PROGS := $(X_WORKLOADS) $(XO)/arm64/selfmon_agree
 
 $(XO)/pmukit: $(X_CLI_OBJS) $(XO)/libpmukit.a
 	@echo "  XLD     $@"
@@ -275,14 +282,19 @@ $(XO)/libpmukit.so: $(X_LIB_OBJS) $(XO)/pmu-events.o
 	@echo "  XLD     $@"
 	@$(CROSS)gcc -shared -Wl,-soname,libpmukit.so.0 -o $@ $^ $(LDLIBS)
 
-$(XO)/arm64/%: tests/arm64/%.c
+$(X_WORKLOADS): $(XO)/arm64/%: tests/arm64/%.c tests/arm64/workload.h
 	@mkdir -p $(dir $@)
 	@echo "  XCC     $<"
-	@$(CROSS)gcc -std=c11 -D_GNU_SOURCE $(WARN) -O1 -static -o $@ $<
+	@$(CROSS)gcc -std=c11 $(WARN) -O1 -static -nostdlib -ffreestanding -fno-stack-protector -o $@ $<
+
+$(XO)/arm64/selfmon_agree: tests/arm64/selfmon_agree.c $(XO)/libpmukit.so
+	@mkdir -p $(dir $@)
+	@echo "  XCC     $<"
+	@$(CROSS)gcc $(BASEFLAGS) $(CFLAGS) -o $@ $< -L$(XO) -lpmukit $(X_LDLIBS)
 
 check-arm64:
 	@PMUKIT_EXTRA_PKGS="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm cpio libcmocka-dev:arm64 libjson-c-dev:arm64 libzstd-dev:arm64 libelf-dev:arm64 libdw-dev:arm64 zlib1g-dev:arm64 liblzma-dev:arm64 libbz2-dev:arm64 libiberty-dev:arm64 libprotobuf-c-dev:arm64" sh scripts/deps.sh
 	@$(MAKE) --no-print-directory SANITIZE= $(O)/pmu-events.c
-	@$(MAKE) --no-print-directory SANITIZE= $(XO)/pmukit $(XO)/libpmukit.so $(X_TESTS) $(X_EXAMPLES) $(X_WORKLOADS)
+	@$(MAKE) --no-print-directory SANITIZE= $(XO)/pmukit $(XO)/libpmukit.so $(X_TESTS) $(X_EXAMPLES) $(X_GUEST_PROGS)
 	@sh scripts/arm64/fetch.sh $(A64)
 	@sh scripts/arm64/run.sh $(A64) $(XO)

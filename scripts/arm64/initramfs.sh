@@ -27,9 +27,11 @@ cp "$src"/tests/arm64/init "$stage"/init
 cp "$src"/tests/arm64/guest.sh "$stage"/pk/guest.sh
 chmod 755 "$stage"/init "$stage"/pk/guest.sh
 cp "$xo"/pmukit "$xo"/libpmukit.so "$stage"/pk/
-cp "$xo"/arm64/* "$stage"/pk/
-for t in "$xo"/tests/test_*; do cp "$t" "$stage"/pk/tests/; done
-for e in "$xo"/examples/*; do cp "$e" "$stage"/pk/examples/; done
+for f in "$xo"/arm64/* "$xo"/tests/test_* "$xo"/examples/*; do
+	case $f in *.d) continue;; esac	# make's dependency files
+	case $f in */tests/*) d=tests;; */examples/*) d=examples;; *) d=;; esac
+	cp "$f" "$stage/pk/$d"
+done
 # the unit tests' fixtures (some self-monitoring tests read a fake PMU tree)
 mkdir -p "$stage"/pk/src/tests/fixtures && cp -r "$src"/tests/fixtures/sysfs "$stage"/pk/src/tests/fixtures/
 # debug information is of no use in the guest and makes the archive three times larger

@@ -1,10 +1,88 @@
 #!/bin/sh
-set -x
-cat /proc/cmdline
-ls /sys/bus/event_source/devices/
-ls /sys/bus/event_source/devices/armv8_pmuv3/ /sys/bus/event_source/devices/armv8_pmuv3/*
-dmesg | grep -iE 'EL2|EL1|pmu|VHE'
-perf stat -x, -e cycles:u,instructions:u,cycles:k /pk/loop 1000000
-/pk/pmukit stat -x, -e cycles:u,instructions:u,cycles:k /pk/loop 1000000
-perf stat -e cycles:u,instructions:u /pk/loop 1000000
-/pk/pmukit stat -e cycles:u,instructions:u /pk/loop 1000000
+# guest.sh — the in-guest driver of `make check-arm64` (run by /init under busybox sh).
+# It runs perf 6.1 and pmukit side by side on the workloads (/pk/loop: a user loop,
+# /pk/sysloop: a syscall loop) and prints every output as a block on the console:
+#   === case CHECK NAME TOOL
+#   ...stdout and stderr...
+#   === rc N
+# The host (tests/arm64/compare.py) compares the blocks and prints TAP. Unit tests run
+# with TAP output in blocks of their own (TOOL "tap"). The boot's kind comes from the
+# kernel command line: pk.boot=nvhe|vhe|a72.
+P=/pk/pmukit
+BOOT=$(sed -n 's/.* pk\.boot=\([a-z0-9]*\).*/\1/p' /proc/cmdline)
+LOOP="/pk/loop 1000000"
+SYS="/pk/sysloop 10000"
+
+# run CHECK NAME TOOL CMD...: one block
+run() {
+	c=$1 n=$2 t=$3
+	shift 3
+	echo "=== case $c $n $t"
+	"$@" 2>&1
+	echo "=== rc $?"
+}
+# both CHECK NAME ARGS...: perf stat ARGS and pmukit stat ARGS
+both() {
+	c=$1 n=$2
+	shift 2
+	run "$c" "$n" perf perf stat "$@"
+	run "$c" "$n" pmukit $P stat "$@"
+}
+
+echo "=== boot $BOOT"
+run info midr cat cat /sys/devices/system/cpu/cpu0/regs/identification/midr_el1
+run info el dmesg sh -c 'dmesg | grep -E "started at EL|hw perfevents"'
+run info caps ls ls /sys/bus/event_source/devices/armv8_pmuv3/events
+
+# --- 1: stat ---------------------------------------------------------------------------
+both stat loop_u -x, -e cycles:u,instructions:u $LOOP
+both stat loop -x, -e cycles,instructions $LOOP
+for m in u k h H G uk uh kh; do
+	both stat mod_$m -x, -e cycles:$m,instructions:$m $SYS
+done
+both stat raw -x, -e armv8_pmuv3/inst_retired/,r08,armv8_pmuv3/cpu_cycles/,r11 $LOOP
+both stat groups -x, -e '{cycles,instructions}' -e '{cycles:u,instructions:u}' -e '{cycles:k,instructions:k}' $SYS
+both stat ctx -x, -e task-clock,page-faults:u,cycles:u,instructions:u,cycles,instructions,cycles:k,instructions:k $SYS
+both stat unsup -x, -e cycles,instructions,branches,branch-misses,cache-references,cache-misses,stalled-cycles-frontend,stalled-cycles-backend $LOOP
+MUX=cycles,instructions,cycles:u,instructions:u,cycles:k,instructions:k,r08,r11
+both stat mux -x, -e $MUX /pk/loop 3000000
+both stat mux_text -e $MUX /pk/loop 3000000
+both stat default -x, $LOOP
+both stat default_text $LOOP
+# perf's own -j of the modifier pairs (tests/fixtures/counts/arm64-qemu-modifiers.json)
+run stat json perf perf stat -j -e task-clock,cycles,instructions,cycles:u,instructions:u,cycles:k,instructions:k $SYS
+
+# --- 2: explain against measurement ----------------------------------------------------
+for w in loop sys; do
+	[ $w = loop ] && W=$LOOP || W=$SYS
+	run explain basis_$w perf perf stat -x, -e instructions:u,instructions:k $W
+	for m in u k h uk uh kh ukh H G uH kH uG kG; do
+		run explain ev_${w}_$m pmukit $P stat -x, -e instructions:$m $W
+	done
+done
+run explain json pmukit $P explain --json -e instructions:u,instructions:k,instructions:h,instructions:uk,instructions:uh,instructions:kh,instructions:ukh,instructions:H,instructions:G,instructions:uH,instructions:kH,instructions:uG,instructions:kG
+
+# --- 3: self-monitoring ----------------------------------------------------------------
+echo 0 > /proc/sys/kernel/perf_user_access
+run selfmon ua_off pmukit $P check user-access --json
+run selfmon agree_off pmukit /pk/selfmon_agree 1000000
+echo 1 > /proc/sys/kernel/perf_user_access
+run selfmon ua_on pmukit $P check user-access --json
+run selfmon agree_on pmukit /pk/selfmon_agree 1000000
+run selfmon perftest perf perf test 'User space counter reading'
+run selfmon region example /pk/examples/region
+run selfmon topdown_region example /pk/examples/topdown_region
+cd /pk/tests
+for t in test_selfmon_*; do
+	case $t in *.d) continue;; esac
+	PMUKIT_SRC=/pk/src PMUKIT_STRESS_READS=100000 CMOCKA_MESSAGE_OUTPUT=TAP run unit "$t" tap ./"$t"
+done
+cd /tmp
+
+# --- 4: metrics -------------------------------------------------------------------------
+run metrics list perf perf list --raw-dump metrics
+run metrics list pmukit $P list --json metric
+for mt in ipc frontend_stalled_cycles backend_stalled_cycles; do
+	both metrics m_$mt -x, -M $mt $LOOP
+done
+echo "=== end"
