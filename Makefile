@@ -57,7 +57,7 @@ EXAMPLE_BINS := $(EXAMPLE_SRCS:examples/%.c=$(O)/examples/%)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(O)/bench/%)
 
-.PHONY: all deps check check-cross demo bench fuzz fuzz-smoke clean tests data
+.PHONY: all deps check check-cross check-arm64 demo bench fuzz fuzz-smoke clean tests data
 .DEFAULT_GOAL := all
 
 all: $(O)/pmukit $(O)/libpmukit.a $(O)/libpmukit.so $(O)/eventc
@@ -259,12 +259,7 @@ $(O)/tests/data_gen: tests/oracle/data_gen.c $(O)/libpmukit.a
 
 tests: $(O)/tests/data_gen
 
-# --- make $(XO)/arm64/selfmon_agree: tests/arm64/selfmon_agree.c $(XO)/libpmukit.so
-	@mkdir -p $(dir $@)
-	@echo "  XCC     $<"
-	@$(CROSS)gcc $(BASEFLAGS) $(CFLAGS) -o $@ $< -L$(XO) -lpmukit $(X_LDLIBS)
-
-check-arm64: pmukit against perf 6.1 on an emulated arm64 PMU -------------------
+# --- make check-arm64: pmukit against perf 6.1 on an emulated arm64 PMU -------------------
 # qemu-system-aarch64 (TCG, -icount) boots Debian's arm64 cloud kernel with an initramfs of
 # busybox, Debian's arm64 perf and the aarch64 builds below; tests/arm64/guest.sh compares
 # them inside (scripts/arm64/run.sh boots non-VHE, VHE and a Cortex-A72).
