@@ -268,6 +268,7 @@ static int open_group(struct pk_selfmon **out, struct perf_event_attr *attrs,
 			snprintf(why, sizeof(why), "kernel.perf_user_access is 0: userspace may not "
 				 "read the counters (sysctl -w kernel.perf_user_access=1)");
 			rc = SM_ARM64_NO_PMU;
+			selfmon_arm64_drop_long(attrs, nr, tree);	/* no EOPNOTSUPP retry below */
 		}
 		if (rc != SM_ARM64_OK) {
 			if (want == PK_SELFMON_PATH_USER) {
