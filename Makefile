@@ -4,6 +4,7 @@
 #   make check           install deps, build, run every test (SANITIZE=1: ASan+UBSan build)
 #   make demo            install deps, build, run the main job
 #   make check-cross     the library and self-monitoring tests for aarch64, under qemu-user
+#   make check-arm64     pmukit against perf 6.1 on an emulated arm64 PMU (qemu-system-aarch64)
 #   make bench           build/bench/* and run them (name value lines)
 #   make fuzz            libFuzzer targets (clang)
 #   PMU_EVENTS_DIR=DIR   compile the tables from another arch/ tree

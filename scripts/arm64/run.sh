@@ -12,7 +12,7 @@ a64=${1:?usage: run.sh A64DIR XODIR}
 xo=${2:?}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 qemu=${QEMU_SYSTEM:-qemu-system-aarch64}
-timeout_s=${PMUKIT_ARM64_TIMEOUT:-900}
+timeout_s=${PMUKIT_ARM64_TIMEOUT:-300}
 
 command -v "$qemu" >/dev/null || { echo "check-arm64: $qemu not found (Debian package qemu-system-arm)" >&2; exit 1; }
 kernel=$(ls "$a64"/sysroot/boot/vmlinuz-* 2>/dev/null | head -1)
