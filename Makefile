@@ -294,3 +294,42 @@ check-arm64:
 	@$(MAKE) --no-print-directory SANITIZE= $(XO)/pmukit $(XO)/libpmukit.so $(X_TESTS) $(X_EXAMPLES) $(X_GUEST_PROGS)
 	@sh scripts/arm64/fetch.sh $(A64)
 	@sh scripts/arm64/run.sh $(A64) $(XO)
+# --- symbolizer: the command-line driver the symbol integration tests compare with perf/addr2line
+$(O)/tests/symq: tests/fixtures/symbol/symq.c $(O)/libpmukit.a
+	@mkdir -p $(dir $@)
+	@echo "  TEST-CC $<"
+	@$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
+
+tests: $(O)/tests/symq
+
+# --- lib/export: generated sources (in $(O)/gen, never committed) ----------------------
+# pprof's profile.proto through protoc-c, and the flame graph page's style and script as C
+# strings; their objects go into libpmukit.{a,so} with the rest of the library.
+EXPORT_GEN      := $(O)/gen/export
+EXPORT_GEN_OBJS := $(O)/obj/gen/export/profile.pb-c.o $(O)/obj/gen/export/flame_assets.o
+
+$(EXPORT_GEN)/profile.pb-c.c: lib/export/profile.proto
+	@mkdir -p $(EXPORT_GEN)
+	@echo "  PROTOC  $<"
+	@protoc-c --c_out=$(EXPORT_GEN) -Ilib/export $<
+$(EXPORT_GEN)/profile.pb-c.h: $(EXPORT_GEN)/profile.pb-c.c ;
+
+$(EXPORT_GEN)/flame_assets.c: lib/export/flamegraph.css lib/export/flamegraph.js lib/export/embed.awk
+	@mkdir -p $(EXPORT_GEN)
+	@echo "  EMBED   $@"
+	@awk -f lib/export/embed.awk lib/export/flamegraph.css lib/export/flamegraph.js > $@.tmp && mv $@.tmp $@
+
+$(O)/obj/gen/export/%.o: $(EXPORT_GEN)/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(BASEFLAGS) $(CFLAGS) -I$(EXPORT_GEN) -c $< -o $@
+
+# pprof.c includes the generated header (native and aarch64 objects alike)
+$(O)/obj/lib/export/pprof.o $(XO)/obj/lib/export/pprof.o: $(EXPORT_GEN)/profile.pb-c.h
+$(O)/obj/lib/export/pprof.o $(XO)/obj/lib/export/pprof.o: BASEFLAGS += -I$(EXPORT_GEN)
+
+$(O)/libpmukit.a $(O)/libpmukit.so: $(EXPORT_GEN_OBJS)
+
+# the pprof test decodes what it wrote with the same generated code
+$(O)/tests/test_export_pprof: $(EXPORT_GEN)/profile.pb-c.h
+$(O)/tests/test_export_pprof: BASEFLAGS += -I$(EXPORT_GEN)

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pmukit/export.h — write a profile (pmukit/profile.h) for the viewers people
+ * already use:
+ *
+ *   PK_EXPORT_FOLDED  folded stacks, as FlameGraph's stackcollapse-perf.pl
+ *                     prints them for `perf script -F +pid` of the same
+ *                     samples (its rules, odd cases included)
+ *   PK_EXPORT_PPROF   pprof's profile.proto, gzipped (go tool pprof, pprof-based
+ *                     continuous profilers)
+ *   PK_EXPORT_GECKO   the Firefox Profiler's processed-profile JSON (version 48;
+ *                     the profiler upgrades it on load)
+ *   PK_EXPORT_SVG     a plain SVG flame graph
+ *   PK_EXPORT_HTML    a self-contained interactive flame graph: zoom, search,
+ *                     tooltips, no network access
+ *
+ *   pk_export__write(profile, PK_EXPORT_PPROF, stdout,
+ *                    &(struct pk_export_opts){ .sz = sizeof(struct pk_export_opts) }, &err);
+ *
+ * The output is a function of the profile and the options only (no clock,
+ * no environment), so the same profile always gives the same bytes.
+ */
+#ifndef PMUKIT_EXPORT_H
+#define PMUKIT_EXPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <pmukit/error.h>
+#include <pmukit/profile.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum pk_export_format {
+	PK_EXPORT_FOLDED,
+	PK_EXPORT_PPROF,
+	PK_EXPORT_GECKO,
+	PK_EXPORT_SVG,
+	PK_EXPORT_HTML,
+};
+
+/* What a stack's width counts (folded, flame graphs, Firefox sample weights). */
+enum pk_export_value {
+	PK_EXPORT_VALUE_SAMPLES = 0,	/* one per sample, as stackcollapse-perf.pl */
+	PK_EXPORT_VALUE_COUNT,		/* the event's counts (periods) */
+	PK_EXPORT_VALUE_WEIGHT,		/* the samples' weights */
+};
+
+/* stackcollapse-perf.pl's options */
+#define PK_EXPORT_PID		(1u << 0)	/* --pid: "comm-PID" as the first frame */
+#define PK_EXPORT_TID		(1u << 1)	/* --tid: "comm-PID/TID" */
+#define PK_EXPORT_KERNEL	(1u << 2)	/* --kernel: "_[k]" after kernel functions */
+#define PK_EXPORT_JIT		(1u << 3)	/* --jit: "_[j]" after JIT functions */
+#define PK_EXPORT_ADDRS		(1u << 4)	/* --addrs: "[dso <addr>]" for unknown symbols */
+/* flame graphs */
+#define PK_EXPORT_INVERTED	(1u << 8)	/* icicle: roots at the top */
+/* pprof */
+#define PK_EXPORT_NO_THREADS	(1u << 9)	/* no pid/tid/comm labels: one sample per stack */
+
+struct pk_export_opts {
+	size_t sz;			/* sizeof(struct pk_export_opts) */
+	/*
+	 * The event to write (folded, Firefox Profiler, flame graphs): an index,
+	 * or -1 for the event of the first sample (stackcollapse-perf.pl's default
+	 * filter). pprof writes every event.
+	 */
+	int event;
+	enum pk_export_value value;
+	unsigned flags;			/* PK_EXPORT_* */
+	const char *title;		/* flame graphs; NULL: "Flame Graph" / "Icicle Graph" */
+	unsigned width;			/* SVG width in pixels; 0: 1200 */
+	int gzip_level;			/* pprof; 0: 1, the fastest (as Go's runtime/pprof) */
+};
+
+/* Write p in format to out. 0, or a negative errno with err filled. */
+int pk_export__write(const struct pk_profile *p, enum pk_export_format format, FILE *out,
+		     const struct pk_export_opts *opts, struct pk_error *err);
+
+/* "folded", "pprof", "gecko" (also "firefox"), "svg", "html"; -EINVAL when unknown. */
+int pk_export__parse_format(const char *name, enum pk_export_format *format);
+const char *pk_export__format_name(enum pk_export_format format);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,403 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * export/profile.c — the in-memory profile (pmukit/profile.h). Strings are
+ * interned through util/intern; frames, stack nodes and threads through
+ * util/recset, as fixed-size records with dense ids in the order first seen.
+ * Samples are kept in columns.
+ */
+#include "export/profile_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NO_ID UINT32_MAX
+
+static int grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return 0;
+	size_t n = *cap ? *cap : 1024;
+	while (n < need) {
+		if (n > SIZE_MAX / 2 / elem)
+			return -ENOMEM;
+		n *= 2;
+	}
+	void *a = realloc(*arr, n * elem);
+	if (!a)
+		return -ENOMEM;
+	*arr = a;
+	*cap = n;
+	return 0;
+}
+
+/* Offset + 1 of s in the string store (0 = NULL); -1 on ENOMEM. */
+static int64_t str_ref(struct pk_profile *p, const char *s)
+{
+	if (!s)
+		return 0;
+	uintptr_t k = (uintptr_t)s;
+	struct pk_str_hint *hint = &p->hints[(k ^ (k >> 12) ^ (k >> 24)) & 4095];
+	if (hint->ptr == s && !strcmp((const char *)p->strs.buf.data + hint->ref - 1, s))
+		return hint->ref;
+	long off = pk_intern__add(&p->strs, s, strlen(s), 1);
+	if (off < 0)
+		return -1;
+	*hint = (struct pk_str_hint){ s, (uint32_t)off + 1 };
+	return (int64_t)off + 1;
+}
+
+const char *pk_profile__str(const struct pk_profile *p, uint32_t ref)
+{
+	return ref ? (const char *)p->strs.buf.data + ref - 1 : NULL;
+}
+
+int pk_profile__new(struct pk_profile **out)
+{
+	struct pk_profile *p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	pk_recset__init(&p->frames, sizeof(struct pk_frame_rec));
+	pk_recset__init(&p->nodes, sizeof(struct pk_stack_node));
+	pk_recset__init(&p->threads, sizeof(struct pk_thread_rec));
+	/* node 0: the empty stack */
+	struct pk_stack_node root = { .frame = NO_ID, .parent = NO_ID, .depth = 0 };
+	if (pk_recset__add(&p->nodes, &root) != 0) {
+		pk_profile__free(p);
+		return -ENOMEM;
+	}
+	*out = p;
+	return 0;
+}
+
+void pk_profile__free(struct pk_profile *p)
+{
+	if (!p)
+		return;
+	pk_intern__free(&p->strs);
+	pk_recset__free(&p->frames);
+	pk_recset__free(&p->nodes);
+	pk_recset__free(&p->threads);
+	free(p->stack_slots);
+	pk_buf__free(&p->stack_lists);
+	free(p->events);
+	free(p->s_stack);
+	free(p->s_thread);
+	free(p->s_cpu);
+	free(p->s_event);
+	free(p->s_time);
+	free(p->s_values);
+	free(p);
+}
+
+int pk_profile__add_event(struct pk_profile *p, const struct pk_profile_event *ev)
+{
+	if (!p || !ev || !ev->name || !*ev->name)
+		return -EINVAL;
+	if (p->nr_samples)
+		return -EBUSY;
+	if (p->nr_events >= 0x10000)
+		return -E2BIG;
+	/* exact-size growth: events are few */
+	struct pk_event_rec *e = realloc(p->events, (p->nr_events + 1) * sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	p->events = e;
+	int64_t name = str_ref(p, ev->name), unit = str_ref(p, ev->unit ? ev->unit : "count");
+	int64_t wunit = str_ref(p, ev->weight_unit);
+	if (name < 0 || unit < 0 || wunit < 0)
+		return -ENOMEM;
+	e[p->nr_events] = (struct pk_event_rec){ .name = (uint32_t)name, .unit = (uint32_t)unit,
+		.weight_unit = (uint32_t)wunit, .period = ev->period, .freq = ev->freq };
+	return (int)p->nr_events++;
+}
+
+static int intern_rec(struct pk_recset *set, const void *rec, uint32_t *id)
+{
+	int64_t i = pk_recset__add(set, rec);
+	if (i < 0)
+		return pk_recset__nr(set) >= NO_ID - 2 ? -E2BIG : -ENOMEM;
+	*id = (uint32_t)i;
+	return 0;
+}
+
+int pk_profile__intern_frame(struct pk_profile *p, const struct pk_profile_frame *f, uint32_t *id)
+{
+	if (!p || !f || !id || f->kind > PK_FRAME_JIT)
+		return -EINVAL;
+	int64_t name = str_ref(p, f->name && *f->name ? f->name : NULL);
+	int64_t dso = str_ref(p, f->dso && *f->dso ? f->dso : NULL);
+	int64_t file = str_ref(p, f->file && *f->file ? f->file : NULL);
+	if (name < 0 || dso < 0 || file < 0)
+		return -ENOMEM;
+	struct pk_frame_rec r;
+	memset(&r, 0, sizeof(r));	/* padding takes part in the hash */
+	r.addr = f->addr;
+	r.name = (uint32_t)name;
+	r.dso = (uint32_t)dso;
+	r.file = (uint32_t)file;
+	r.line = f->line;
+	r.flags = (uint32_t)f->kind | (f->inlined ? PK_FREC_INLINED : 0);
+	return intern_rec(&p->frames, &r, id);
+}
+
+static inline const struct pk_stack_node *node(const struct pk_profile *p, uint32_t id)
+{
+	return pk_profile__node(p, id);
+}
+
+int pk_profile__stack_push(struct pk_profile *p, uint32_t parent, uint32_t frame, uint32_t *id)
+{
+	if (!p || !id || parent >= pk_profile__nr_stacks(p) || frame >= pk_profile__nr_frames(p))
+		return -EINVAL;
+	struct pk_stack_node n = { .frame = frame, .parent = parent,
+		.depth = node(p, parent)->depth + 1 };
+	return intern_rec(&p->nodes, &n, id);
+}
+
+static uint32_t hash_frames(const uint32_t *f, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+	for (size_t i = 0; i < n; i++) {
+		h = (h ^ f[i]) * 0xff51afd7ed558ccdull;
+		h ^= h >> 29;
+	}
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+static struct pk_stack_slot *stack_slot(const struct pk_profile *p, const uint32_t *frames,
+					size_t n, uint32_t h)
+{
+	size_t mask = p->nr_stack_slots - 1;
+	for (size_t j = h & mask;; j = (j + 1) & mask) {
+		struct pk_stack_slot *s = &p->stack_slots[j];
+		if (!s->stack || (s->hash == h && s->len == n &&
+				  !memcmp((const uint32_t *)p->stack_lists.data + s->off, frames, n * 4)))
+			return s;
+	}
+}
+
+/* Remember a stack; a full or failing cache only costs speed. */
+static void stack_remember(struct pk_profile *p, const uint32_t *frames, size_t n, uint32_t h,
+			   uint32_t stack)
+{
+	if (p->stack_lists.len / 4 + n > UINT32_MAX / 2)
+		return;
+	if ((p->used_stack_slots + 1) * 2 > p->nr_stack_slots) {
+		size_t nn = p->nr_stack_slots ? p->nr_stack_slots * 2 : 4096;
+		struct pk_stack_slot *ns = calloc(nn, sizeof(*ns));
+		if (!ns)
+			return;
+		for (size_t i = 0; i < p->nr_stack_slots; i++) {
+			struct pk_stack_slot *o = &p->stack_slots[i];
+			if (!o->stack)
+				continue;
+			size_t j = o->hash & (nn - 1);
+			while (ns[j].stack)
+				j = (j + 1) & (nn - 1);
+			ns[j] = *o;
+		}
+		free(p->stack_slots);
+		p->stack_slots = ns;
+		p->nr_stack_slots = nn;
+	}
+	long off = pk_buf__append(&p->stack_lists, frames, n * 4);
+	if (off < 0)
+		return;
+	struct pk_stack_slot *s = stack_slot(p, frames, n, h);
+	*s = (struct pk_stack_slot){ .hash = h, .stack = stack, .off = (uint32_t)(off / 4),
+				     .len = (uint32_t)n };
+	p->used_stack_slots++;
+}
+
+int pk_profile__intern_stack(struct pk_profile *p, const uint32_t *frames, size_t n, uint32_t *id)
+{
+	if (!p || !id || (n && !frames))
+		return -EINVAL;
+	if (!n) {
+		*id = 0;
+		return 0;
+	}
+	uint32_t h = hash_frames(frames, n);
+	if (p->nr_stack_slots) {
+		const struct pk_stack_slot *s = stack_slot(p, frames, n, h);
+		if (s->stack) {
+			*id = s->stack;
+			return 0;
+		}
+	}
+	uint32_t s = 0;
+	for (size_t i = n; i-- > 0;) {
+		int r = pk_profile__stack_push(p, s, frames[i], &s);
+		if (r)
+			return r;
+	}
+	stack_remember(p, frames, n, h, s);
+	*id = s;
+	return 0;
+}
+
+int pk_profile__intern_thread(struct pk_profile *p, int32_t pid, int32_t tid, const char *comm,
+			      uint32_t *id)
+{
+	if (!p || !id)
+		return -EINVAL;
+	int64_t c = str_ref(p, comm ? comm : "");
+	if (c < 0)
+		return -ENOMEM;
+	struct pk_thread_rec t = { .pid = pid, .tid = tid, .comm = (uint32_t)c };
+	return intern_rec(&p->threads, &t, id);
+}
+
+int pk_profile__add_sample(struct pk_profile *p, const struct pk_profile_sample *s)
+{
+	if (!p || !s || s->stack >= pk_profile__nr_stacks(p) ||
+	    s->thread >= pk_profile__nr_threads(p) || s->event >= p->nr_events)
+		return -EINVAL;
+	size_t n = p->nr_samples + 1, nev = p->nr_events;
+	if (grow((void **)&p->s_stack, &p->cap_stack, n, sizeof(*p->s_stack)) ||
+	    grow((void **)&p->s_thread, &p->cap_thread, n, sizeof(*p->s_thread)) ||
+	    grow((void **)&p->s_cpu, &p->cap_cpu, n, sizeof(*p->s_cpu)) ||
+	    grow((void **)&p->s_event, &p->cap_event, n, sizeof(*p->s_event)) ||
+	    grow((void **)&p->s_time, &p->cap_time, n, sizeof(*p->s_time)) ||
+	    grow((void **)&p->s_values, &p->cap_values, n * nev, sizeof(*p->s_values)))
+		return -ENOMEM;
+	size_t i = p->nr_samples;
+	p->s_stack[i] = s->stack;
+	p->s_thread[i] = s->thread;
+	p->s_cpu[i] = s->cpu;
+	p->s_event[i] = (uint16_t)s->event;
+	p->s_time[i] = s->time;
+	struct pk_profile_value *v = p->s_values + i * nev;
+	if (s->values) {
+		memcpy(v, s->values, nev * sizeof(*v));
+	} else {
+		memset(v, 0, nev * sizeof(*v));
+		v[s->event].count = s->period;
+		v[s->event].weight = s->weight;
+	}
+	p->nr_samples = n;
+	return 0;
+}
+
+void pk_profile__set_clock(struct pk_profile *p, uint64_t perf_ns, uint64_t wall_ns)
+{
+	p->clock_perf = perf_ns;
+	p->clock_wall = wall_ns;
+	p->has_clock = true;
+}
+
+uint64_t pk_profile__wall_time(const struct pk_profile *p, uint64_t t)
+{
+	if (!p->has_clock)
+		return 0;
+	return p->clock_wall + (t - p->clock_perf);	/* modular: t may precede the reference */
+}
+
+size_t pk_profile__nr_events(const struct pk_profile *p) { return p->nr_events; }
+size_t pk_profile__nr_frames(const struct pk_profile *p) { return pk_recset__nr(&p->frames); }
+size_t pk_profile__nr_stacks(const struct pk_profile *p) { return pk_recset__nr(&p->nodes); }
+size_t pk_profile__nr_threads(const struct pk_profile *p) { return pk_recset__nr(&p->threads); }
+size_t pk_profile__nr_samples(const struct pk_profile *p) { return p->nr_samples; }
+
+int pk_profile__event(const struct pk_profile *p, size_t idx, struct pk_profile_event *ev)
+{
+	if (!p || !ev || idx >= p->nr_events)
+		return -EINVAL;
+	const struct pk_event_rec *e = &p->events[idx];
+	*ev = (struct pk_profile_event){ .name = pk_profile__str(p, e->name),
+		.unit = pk_profile__str(p, e->unit), .period = e->period, .freq = e->freq,
+		.weight_unit = pk_profile__str(p, e->weight_unit) };
+	return 0;
+}
+
+int pk_profile__find_event(const struct pk_profile *p, const char *name)
+{
+	for (size_t i = 0; p && name && i < p->nr_events; i++)
+		if (!strcmp(pk_profile__str(p, p->events[i].name), name))
+			return (int)i;
+	return -1;
+}
+
+const struct pk_frame_rec *pk_profile__frame_rec(const struct pk_profile *p, uint32_t id)
+{
+	return (const struct pk_frame_rec *)pk_recset__get(&p->frames, id);
+}
+
+int pk_profile__frame(const struct pk_profile *p, uint32_t id, struct pk_profile_frame *f)
+{
+	if (!p || !f || id >= pk_profile__nr_frames(p))
+		return -EINVAL;
+	const struct pk_frame_rec *r = pk_profile__frame_rec(p, id);
+	*f = (struct pk_profile_frame){ .name = pk_profile__str(p, r->name),
+		.dso = pk_profile__str(p, r->dso), .file = pk_profile__str(p, r->file),
+		.line = r->line, .inlined = !!(r->flags & PK_FREC_INLINED),
+		.kind = (enum pk_frame_kind)(r->flags & PK_FREC_KIND), .addr = r->addr };
+	return 0;
+}
+
+const struct pk_thread_rec *pk_profile__thread_rec(const struct pk_profile *p, uint32_t id)
+{
+	return (const struct pk_thread_rec *)pk_recset__get(&p->threads, id);
+}
+
+int pk_profile__thread(const struct pk_profile *p, uint32_t id, struct pk_profile_thread *t)
+{
+	if (!p || !t || id >= pk_profile__nr_threads(p))
+		return -EINVAL;
+	const struct pk_thread_rec *r = pk_profile__thread_rec(p, id);
+	*t = (struct pk_profile_thread){ .pid = r->pid, .tid = r->tid,
+		.comm = pk_profile__str(p, r->comm) };
+	return 0;
+}
+
+uint32_t pk_profile__stack_frame(const struct pk_profile *p, uint32_t stack)
+{
+	return stack && stack < pk_profile__nr_stacks(p) ? node(p, stack)->frame : NO_ID;
+}
+
+uint32_t pk_profile__stack_parent(const struct pk_profile *p, uint32_t stack)
+{
+	return stack && stack < pk_profile__nr_stacks(p) ? node(p, stack)->parent : 0;
+}
+
+uint32_t pk_profile__stack_depth(const struct pk_profile *p, uint32_t stack)
+{
+	return stack < pk_profile__nr_stacks(p) ? node(p, stack)->depth : 0;
+}
+
+size_t pk_profile__stack_frames(const struct pk_profile *p, uint32_t stack, uint32_t *buf, size_t n)
+{
+	if (stack >= pk_profile__nr_stacks(p))
+		return 0;
+	size_t i = 0;
+	for (; stack; stack = node(p, stack)->parent, i++)
+		if (i < n)
+			buf[i] = node(p, stack)->frame;
+	return i;
+}
+
+int pk_profile__sample(const struct pk_profile *p, size_t idx, struct pk_profile_sample *s)
+{
+	if (!p || !s || idx >= p->nr_samples)
+		return -EINVAL;
+	const struct pk_profile_value *v = p->s_values + idx * p->nr_events;
+	*s = (struct pk_profile_sample){ .stack = p->s_stack[idx], .thread = p->s_thread[idx],
+		.cpu = p->s_cpu[idx], .event = p->s_event[idx], .time = p->s_time[idx],
+		.period = v[p->s_event[idx]].count, .weight = v[p->s_event[idx]].weight, .values = v };
+	return 0;
+}
+
+int pk_profile__total(const struct pk_profile *p, size_t event, struct pk_profile_total *t)
+{
+	if (!p || !t || event >= p->nr_events)
+		return -EINVAL;
+	*t = (struct pk_profile_total){ 0 };
+	for (size_t i = 0; i < p->nr_samples; i++) {
+		const struct pk_profile_value *v = p->s_values + i * p->nr_events + event;
+		t->samples += p->s_event[i] == event;
+		t->count += v->count;
+		t->weight += v->weight;
+	}
+	return 0;
+}
