@@ -294,6 +294,7 @@ check-arm64:
 	@$(MAKE) --no-print-directory SANITIZE= $(XO)/pmukit $(XO)/libpmukit.so $(X_TESTS) $(X_EXAMPLES) $(X_GUEST_PROGS)
 	@sh scripts/arm64/fetch.sh $(A64)
 	@sh scripts/arm64/run.sh $(A64) $(XO)
+
 # --- symbolizer: the command-line driver the symbol integration tests compare with perf/addr2line
 $(O)/tests/symq: tests/fixtures/symbol/symq.c $(O)/libpmukit.a
 	@mkdir -p $(dir $@)
@@ -333,3 +334,13 @@ $(O)/libpmukit.a $(O)/libpmukit.so: $(EXPORT_GEN_OBJS)
 # the pprof test decodes what it wrote with the same generated code
 $(O)/tests/test_export_pprof: $(EXPORT_GEN)/profile.pb-c.h
 $(O)/tests/test_export_pprof: BASEFLAGS += -I$(EXPORT_GEN)
+
+# --- check-arm64: the generated export sources (above) in the aarch64 library too --------
+X_EXPORT_GEN_OBJS := $(XO)/obj/gen/export/profile.pb-c.o $(XO)/obj/gen/export/flame_assets.o
+
+$(XO)/obj/gen/export/%.o: $(EXPORT_GEN)/%.c
+	@mkdir -p $(dir $@)
+	@echo "  XCC     $<"
+	@$(CROSS)gcc $(BASEFLAGS) $(CFLAGS) -I$(EXPORT_GEN) -c $< -o $@
+
+$(XO)/libpmukit.a $(XO)/libpmukit.so: $(X_EXPORT_GEN_OBJS)
