@@ -2,7 +2,7 @@
 """compare.py — the host side of `make check-arm64`: reads the console logs of the guests
 (blocks printed by tests/arm64/guest.sh), compares pmukit with perf 6.1 in each, and
 writes one TAP file per check into OUTDIR (1-stat, 2-explain, 3-selfmon, 4-metrics, and
-the unit tests' own TAP), for prove.
+the unit tests' own TAP, 6-sample), for prove.
 
 Tolerances (an emulated PMU under TCG with -icount: user-space counts are exact):
   instructions counted in user space only: within 300; cycles in user space only: 0.5 %;
@@ -249,13 +249,39 @@ def check_metrics(tap, run):
     tap.ok(compared > 0, "%s: at least one metric compared with perf's (%d)" % (boot, compared))
 
 
+def samples(text):
+    m = re.search(r"^# Samples: (\d+)\s+of event '([^']*)'", text, re.M)
+    return (int(m.group(1)), m.group(2)) if m else (None, None)
+
+
+def check_sample(tap, run):
+    c, boot = run["cases"], run["boot"]
+    if ("sample", "absent", "pmukit") in c:
+        tap.ok(True, "%s sampling # SKIP this pmukit has no record command" % boot)
+        return
+    for ev in ("cyclesu", "instructionsu"):
+        pr, mr = c.get(("sample", "rec_" + ev, "perf")), c.get(("sample", "rec_" + ev, "pmukit"))
+        prep, mrep = c.get(("sample", "rep_" + ev, "perf")), c.get(("sample", "rep_" + ev, "pmukit"))
+        if not tap.ok(pr and mr and prep and mrep, "%s sampling %s: both recorded and reported" % (boot, ev)):
+            continue
+        tap.ok(mr[1] == 0, "%s pmukit record -e %s -c 100000 exits 0" % (boot, ev), mr[0].splitlines()[-5:])
+        tap.ok(mrep[1] == 0 and "# Samples:" in mrep[0],
+               "%s perf report reads pmukit's perf.data of %s" % (boot, ev), mrep[0].splitlines()[:15])
+        (pn, pe), (mn, me) = samples(prep[0]), samples(mrep[0])
+        tap.ok(pn and mn and abs(pn - mn) <= 0.01 * pn,
+               "%s sampling %s: %s samples of %s vs perf record's %s of %s (1 %%)" % (boot, ev, mn, me, pn, pe))
+        tap.ok(pe == me, "%s sampling %s: the event is named as perf names it" % (boot, ev),
+               ["perf %s, pmukit %s" % (pe, me)])
+
+
 def main():
     outdir, logs = sys.argv[1], sys.argv[2:]
     runs = [parse(l) for l in logs]
-    taps = {n: Tap(os.path.join(outdir, n + ".tap")) for n in ("1-stat", "2-explain", "3-selfmon", "4-metrics")}
+    taps = {n: Tap(os.path.join(outdir, n + ".tap"))
+            for n in ("1-stat", "2-explain", "3-selfmon", "4-metrics", "6-sample")}
     for r in runs:
         for k, t in taps.items():
-            if k == "4-metrics" and r["boot"] != "nvhe":
+            if (k == "4-metrics" and r["boot"] != "nvhe") or (k == "6-sample" and r["boot"] == "a72"):
                 continue
             t.ok(r["boot"] is not None and r["cases"], "%s: the guest ran (%d cases)" % (r["boot"], len(r["cases"])))
         if not r["cases"]:
@@ -263,6 +289,7 @@ def main():
         if r["boot"] in ("nvhe", "vhe"):
             check_stat(taps["1-stat"], r)
             check_explain(taps["2-explain"], r)
+            check_sample(taps["6-sample"], r)
         check_selfmon(taps["3-selfmon"], r, outdir)
         if r["boot"] == "nvhe":
             check_metrics(taps["4-metrics"], r)

@@ -94,4 +94,21 @@ for mt in retiring; do
 	run metrics m_$mt pmukit $P stat --cpuid $H -x, -M $mt $LOOP
 done
 fi
+
+# --- 5: sampling (non-VHE and VHE boots) ----------------------------------------------------
+# perf report in the guest reads pmukit's perf.data; the sample counts of the same
+# deterministic workload agree with perf record's
+if [ "$BOOT" != a72 ]; then
+	if $P record --help >/dev/null 2>&1; then
+		for ev in cycles:u instructions:u; do
+			n=$(echo $ev | tr -d :)
+			run sample rec_$n perf perf record -e $ev -c 100000 -o /tmp/perf-$n.data /pk/loop 10000000
+			run sample rep_$n perf perf report --stdio -i /tmp/perf-$n.data --sort comm,dso
+			run sample rec_$n pmukit $P record -e $ev -c 100000 -o /tmp/pk-$n.data /pk/loop 10000000
+			run sample rep_$n pmukit perf report --stdio -i /tmp/pk-$n.data --sort comm,dso
+		done
+	else
+		run sample absent pmukit $P record --help
+	fi
+fi
 echo "=== end"
