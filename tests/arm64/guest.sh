@@ -15,18 +15,17 @@ SYS="/pk/sysloop 10000"
 
 # run CHECK NAME TOOL CMD...: one block
 run() {
-	c=$1 n=$2 t=$3
+	echo "=== case $1 $2 $3"
 	shift 3
-	echo "=== case $c $n $t"
 	"$@" 2>&1
 	echo "=== rc $?"
 }
 # both CHECK NAME ARGS...: perf stat ARGS and pmukit stat ARGS
 both() {
-	c=$1 n=$2
+	_c=$1 _n=$2
 	shift 2
-	run "$c" "$n" perf perf stat "$@"
-	run "$c" "$n" pmukit $P stat "$@"
+	run "$_c" "$_n" perf perf stat "$@"
+	run "$_c" "$_n" pmukit $P stat "$@"
 }
 
 echo "=== boot $BOOT"
