@@ -4,6 +4,7 @@
 #   make check           install deps, build, run every test (SANITIZE=1: ASan+UBSan build)
 #   make demo            install deps, build, run the main job
 #   make check-cross     the library and self-monitoring tests for aarch64, under qemu-user
+#   make check-arm64     pmukit against perf 6.1 on an emulated arm64 PMU (qemu-system-aarch64)
 #   make bench           build/bench/* and run them (name value lines)
 #   make fuzz            libFuzzer targets (clang)
 #   PMU_EVENTS_DIR=DIR   compile the tables from another arch/ tree
@@ -57,7 +58,7 @@ EXAMPLE_BINS := $(EXAMPLE_SRCS:examples/%.c=$(O)/examples/%)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(O)/bench/%)
 
-.PHONY: all deps check check-cross demo bench fuzz fuzz-smoke clean tests data
+.PHONY: all deps check check-cross check-arm64 demo bench fuzz fuzz-smoke clean tests data
 .DEFAULT_GOAL := all
 
 all: $(O)/pmukit $(O)/libpmukit.a $(O)/libpmukit.so $(O)/eventc
@@ -261,6 +262,41 @@ $(O)/tests/data_gen: tests/oracle/data_gen.c $(O)/libpmukit.a
 
 tests: $(O)/tests/data_gen
 
+# --- make check-arm64: pmukit against perf 6.1 on an emulated arm64 PMU -------------------
+# qemu-system-aarch64 (TCG, -icount) boots Debian's arm64 cloud kernel with an initramfs of
+# busybox, Debian's arm64 perf and the aarch64 builds below; tests/arm64/guest.sh compares
+# them inside (scripts/arm64/run.sh boots non-VHE, VHE and a Cortex-A72).
+A64        ?= build/arm64
+X_CLI_OBJS := $(CLI_SRCS:%.c=$(XO)/obj/%.o)
+# the workloads (no C library) and a program of the shared library
+X_WORKLOADS := $(XO)/arm64/loop $(XO)/arm64/sysloop
+X_GUEST_PROGS := $(X_WORKLOADS) $(XO)/arm64/selfmon_agree
+
+$(XO)/pmukit: $(X_CLI_OBJS) $(XO)/libpmukit.a
+	@echo "  XLD     $@"
+	@$(CROSS)gcc -static -o $@ $(X_CLI_OBJS) $(XO)/libpmukit.a $(LDLIBS)
+
+$(XO)/libpmukit.so: $(X_LIB_OBJS) $(XO)/pmu-events.o
+	@echo "  XLD     $@"
+	@$(CROSS)gcc -shared -Wl,-soname,libpmukit.so.0 -o $@ $^ $(LDLIBS)
+
+$(X_WORKLOADS): $(XO)/arm64/%: tests/arm64/%.c tests/arm64/workload.h
+	@mkdir -p $(dir $@)
+	@echo "  XCC     $<"
+	@$(CROSS)gcc -std=c11 $(WARN) -O1 -static -nostdlib -ffreestanding -fno-stack-protector -o $@ $<
+
+$(XO)/arm64/selfmon_agree: tests/arm64/selfmon_agree.c $(XO)/libpmukit.so
+	@mkdir -p $(dir $@)
+	@echo "  XCC     $<"
+	@$(CROSS)gcc $(BASEFLAGS) $(CFLAGS) -o $@ $< -L$(XO) -lpmukit $(X_LDLIBS)
+
+check-arm64:
+	@PMUKIT_EXTRA_PKGS="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm cpio libcmocka-dev:arm64 libjson-c-dev:arm64 libzstd-dev:arm64 libelf-dev:arm64 libdw-dev:arm64 zlib1g-dev:arm64 liblzma-dev:arm64 libbz2-dev:arm64 libiberty-dev:arm64 libprotobuf-c-dev:arm64" sh scripts/deps.sh
+	@$(MAKE) --no-print-directory SANITIZE= $(O)/pmu-events.c
+	@$(MAKE) --no-print-directory SANITIZE= $(XO)/pmukit $(XO)/libpmukit.so $(X_TESTS) $(X_EXAMPLES) $(X_GUEST_PROGS)
+	@sh scripts/arm64/fetch.sh $(A64)
+	@sh scripts/arm64/run.sh $(A64) $(XO)
+
 # --- symbolizer: the command-line driver the symbol integration tests compare with perf/addr2line
 $(O)/tests/symq: tests/fixtures/symbol/symq.c $(O)/libpmukit.a
 	@mkdir -p $(dir $@)
@@ -337,3 +373,12 @@ bench: $(O)/bench/record_floor $(WORKLOAD_BINS)
 
 # pmukit script prints tracepoint data with libtraceevent, as perf does
 LDLIBS += -ltraceevent
+# --- check-arm64: the generated export sources (above) in the aarch64 library too --------
+X_EXPORT_GEN_OBJS := $(XO)/obj/gen/export/profile.pb-c.o $(XO)/obj/gen/export/flame_assets.o
+
+$(XO)/obj/gen/export/%.o: $(EXPORT_GEN)/%.c
+	@mkdir -p $(dir $@)
+	@echo "  XCC     $<"
+	@$(CROSS)gcc $(BASEFLAGS) $(CFLAGS) -I$(EXPORT_GEN) -c $< -o $@
+
+$(XO)/libpmukit.a $(XO)/libpmukit.so: $(X_EXPORT_GEN_OBJS)

@@ -116,6 +116,7 @@ static int build(struct counts_frame *cf)
 			ev->name = r->event;
 			ev->unit = r->unit;
 			ev->kind = stat_kind__of_name(r->event);
+			ev->ctx = stat_ctx__of_name(r->event);
 			ev->scale = 1;
 			ev->frac = ev->kind == STAT_K_NSECS;
 			if (ev->kind == STAT_K_NSECS && !strcmp(r->unit, "msec"))

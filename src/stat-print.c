@@ -163,7 +163,8 @@ static void json_string(FILE *f, const char *s)
 
 /* ---- shadow metrics (perf's built-in ones) ---- */
 
-/* The first event of KIND in this aggregation id (same PMU unless clocks) that counted, or NULL. */
+/* The first event of KIND in this aggregation id (same PMU and context unless clocks: perf 6.1
+ * gives cycles:u its GHz from task-clock) that counted, or NULL. */
 static const struct stat_cell *kind_cell(const struct stat_printer *p, const struct stat_frame *fr,
 					 size_t id, const struct stat_ev *self, enum stat_kind kind,
 					 bool or_not_counted)
@@ -174,7 +175,8 @@ static const struct stat_cell *kind_cell(const struct stat_printer *p, const str
 		const struct stat_ev *ev = &fr->ev[e];
 		const struct stat_cell *c = stat_frame__cell(fr, id, e);
 
-		if (ev->kind != kind || !(c->status == PK_COUNT_OK ||
+		if (ev->kind != kind || (kind != STAT_K_NSECS && ev->ctx != self->ctx) ||
+		    !(c->status == PK_COUNT_OK ||
 					  (or_not_counted && c->status == PK_COUNT_NOT_COUNTED)))
 			continue;
 		if (kind != STAT_K_NSECS && self->pmu && ev->pmu && strcmp(self->pmu, ev->pmu))
@@ -237,6 +239,12 @@ static size_t shadow(const struct stat_printer *p, const struct stat_frame *fr, 
 
 	if (p->o.no_metric_shadow)
 		return 0;
+	/* perf 6.1 prints the backend ratio even when it is 0 (the frontend one only when not) */
+	if (ev->kind == STAT_K_STALLED_BACK) {
+		double cyc = find_kind(p, fr, id, ev, STAT_K_CYCLES);
+		set_metric(m, "%7.2f%%", cyc ? v / cyc * 100.0 : 0, "backend cycles idle");
+		return 1;
+	}
 	for (size_t i = 0; i < sizeof(ratios) / sizeof(ratios[0]); i++)
 		if (ev->kind == ratios[i].kind)
 			return ratio(m, v, find_kind(p, fr, id, ev, ratios[i].of), ratios[i].label);
@@ -765,4 +773,39 @@ enum stat_kind stat_kind__of_name(const char *name)
 		if (!strcmp(base, names[i].name))
 			return names[i].kind;
 	return STAT_K_OTHER;
+}
+
+/* ---- contexts: which events' shadow ratios pair ---- */
+
+enum { STAT_CTX_KERNEL = 1, STAT_CTX_USER = 2, STAT_CTX_HV = 4, STAT_CTX_HOST = 8,
+       STAT_CTX_IDLE = 16 };
+
+unsigned stat_ctx__of_attr(const struct perf_event_attr *a)
+{
+	return (a->exclude_kernel ? STAT_CTX_KERNEL : 0) | (a->exclude_user ? STAT_CTX_USER : 0) |
+	       (a->exclude_hv ? STAT_CTX_HV : 0) | (a->exclude_host ? STAT_CTX_HOST : 0) |
+	       (a->exclude_idle ? STAT_CTX_IDLE : 0);
+}
+
+unsigned stat_ctx__of_name(const char *name)
+{
+	/* "cycles:u", "cpu/cycles/uk": the modifiers perf appended to the name */
+	const char *end = strrchr(name, '/'), *mods;
+	if (end && end != name && strchr(name, '/') != end)
+		mods = end + 1;
+	else if ((mods = strrchr(name, ':')))
+		mods++;
+	else
+		return 0;
+	if (strspn(mods, "ukhIGHpPSDWebR") != strlen(mods))
+		return 0;	/* not modifiers ("sched:sched_switch") */
+	bool u = strchr(mods, 'u'), k = strchr(mods, 'k'), h = strchr(mods, 'h');
+	unsigned ctx = 0;
+	if (u || k || h)
+		ctx = (u ? 0 : STAT_CTX_USER) | (k ? 0 : STAT_CTX_KERNEL) | (h ? 0 : STAT_CTX_HV);
+	if (strchr(mods, 'G') && !strchr(mods, 'H'))
+		ctx |= STAT_CTX_HOST;
+	if (strchr(mods, 'I'))
+		ctx |= STAT_CTX_IDLE;
+	return ctx;
 }

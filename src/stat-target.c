@@ -55,6 +55,7 @@ static int build_events(struct stat_live *st)
 		ev->name = e->name ? e->name : "?";
 		ev->pmu = e->pmu;
 		ev->kind = stat_kind__of_attr(&e->attr);
+		ev->ctx = stat_ctx__of_attr(&e->attr);
 		ev->scale = 1;
 		ev->unit = "";
 		/*

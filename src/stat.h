@@ -52,6 +52,7 @@ struct stat_ev {
 	double scale;		/* printed value = count * scale (clocks: 1e-6, ns -> msec) */
 	enum stat_kind kind;
 	const char *pmu;	/* shadow ratios pair events of one PMU; NULL: any */
+	unsigned ctx;		/* and of one context: stat_ctx__of_attr() (perf's evsel_context) */
 	bool frac;		/* print two decimals (a non-integer scale or a unit) */
 	bool tool;		/* duration_time, user_time, system_time: one value, not per CPU */
 };
@@ -143,6 +144,11 @@ struct perf_event_attr;
 enum stat_kind stat_kind__of_attr(const struct perf_event_attr *attr);
 /* The shadow kind from an event name as perf prints it (counts files). */
 enum stat_kind stat_kind__of_name(const char *name);
+/* The context shadow ratios pair events in: their exclude_{user,kernel,hv,host,idle} bits,
+ * so that instructions:u is over cycles:u, as perf pairs them. From an attr, or from the
+ * modifiers of a name as perf prints it (counts files). */
+unsigned stat_ctx__of_attr(const struct perf_event_attr *attr);
+unsigned stat_ctx__of_name(const char *name);
 
 /* Options of one `pmukit stat` command. */
 struct stat_config {

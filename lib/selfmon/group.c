@@ -193,10 +193,42 @@ int pk_selfmon__disable(struct pk_selfmon *g)
 	return group_ioctl(g, PERF_EVENT_IOC_DISABLE);
 }
 
+/*
+ * arm64, counters narrower than 64 bits read through the page, the group on the PMU: after
+ * PERF_EVENT_IOC_RESET the kernel's prev_count holds the counter's raw value instead of
+ * the sign-extended start value, and the page's offset is computed from it, so page reads
+ * come out 2^32 low until the event is next scheduled in (Linux 6.1's arm_pmu, measured on
+ * the emulated PMU of make check-arm64). Disabling and enabling around the reset programs
+ * the counter afresh and rewrites the page.
+ */
+static bool reset_reprograms(const struct pk_selfmon *g)
+{
+#if defined(__aarch64__)
+	if (!g || g->path != PK_SELFMON_PATH_USER)
+		return false;
+	for (size_t i = 0; i < g->nr; i++) {
+		const volatile struct perf_event_mmap_page *pg = g->ev[i].page;
+		if (pg && pg->index && pg->pmc_width < 64)
+			return true;
+	}
+#else
+	(void)g;
+#endif
+	return false;
+}
+
 int pk_selfmon__reset(struct pk_selfmon *g)
 {
-	int rc = group_ioctl(g, PERF_EVENT_IOC_RESET);
+	bool again = reset_reprograms(g);
+	int rc = again ? group_ioctl(g, PERF_EVENT_IOC_DISABLE) : 0;
 
+	if (!rc)
+		rc = group_ioctl(g, PERF_EVENT_IOC_RESET);
+	if (again) {
+		int rc2 = group_ioctl(g, PERF_EVENT_IOC_ENABLE);
+		if (!rc)
+			rc = rc2;
+	}
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < g->nr; i++)

@@ -262,6 +262,14 @@ static int open_group(struct pk_selfmon **out, struct perf_event_attr *attrs,
 	if (want != PK_SELFMON_PATH_SYSCALL) {
 		char why[256];
 		rc = selfmon_arm64_prepare(attrs, nr, tree, NULL, true, why, sizeof(why));
+		/* with the sysctl at 0 the page still says cap_user_rdpmc 1 but its index stays 0:
+		 * every read would fall back to read(2) (measured on the emulated PMU) */
+		if (rc == SM_ARM64_OK && !o->pmus && pk_sysctl__perf_user_access() == 0) {
+			snprintf(why, sizeof(why), "kernel.perf_user_access is 0: userspace may not "
+				 "read the counters (sysctl -w kernel.perf_user_access=1)");
+			rc = SM_ARM64_NO_PMU;
+			selfmon_arm64_drop_long(attrs, nr, tree);	/* no EOPNOTSUPP retry below */
+		}
 		if (rc != SM_ARM64_OK) {
 			if (want == PK_SELFMON_PATH_USER) {
 				pk_error__set(err, -EOPNOTSUPP, NULL, 0, 0, "user page reads impossible: %s", why);

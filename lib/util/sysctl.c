@@ -16,3 +16,16 @@ int pk_sysctl__perf_paranoid(void)
 	}
 	return v;
 }
+
+int pk_sysctl__perf_user_access(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_user_access", "r");
+	int v = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}

@@ -5,5 +5,7 @@
 
 /* kernel.perf_event_paranoid, or the kernel's default 2 when it can not be read. */
 int pk_sysctl__perf_paranoid(void);
+/* arm64 kernel.perf_user_access (0 or 1), or -1 when the kernel has none. */
+int pk_sysctl__perf_user_access(void);
 
 #endif
