@@ -9,6 +9,9 @@
 #include <pmukit/countsfile.h>
 #include <pmukit/perf_data.h>
 #include <pmukit/data_write.h>
+#include <pmukit/data_read.h>
+#include <pmukit/record.h>
+#include <pmukit/session.h>
 #include <pmukit/profile.h>
 #include <pmukit/export.h>
 #include <pmukit/symbol.h>
