@@ -619,6 +619,17 @@ int cmd_record(int argc, char **argv)
 		goto target_error;
 	if (cfg.tid_list && pk_threads__parse(cfg.tid_list, NULL, &tids, &nr_tids, &err))
 		goto target_error;
+	/*
+	 * -o -: the data goes to the pipe on stdout; the command's own output goes
+	 * to stderr, as perf arranges it, so that it cannot corrupt the stream.
+	 */
+	int pipe_fd = -1;
+	bool to_pipe = cfg.output && !strcmp(cfg.output, "-");
+	if (to_pipe && ((pipe_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)) < 0 ||
+			dup2(STDERR_FILENO, STDOUT_FILENO) < 0)) {
+		fprintf(stderr, PROG ": -o -: %s\n", strerror(errno));
+		goto out;
+	}
 	if (cfg.argv && pk_workload__start(&wl, cfg.argv, &err))
 		goto target_error;
 	struct pk_record_opts ro = {
@@ -647,7 +658,7 @@ int cmd_record(int argc, char **argv)
 
 	/* the output */
 	o.path = cfg.output && !strcmp(cfg.output, "-") ? NULL : cfg.output ? cfg.output : "perf.data";
-	o.fd = o.path ? open_output(o.path) : STDOUT_FILENO;
+	o.fd = o.path ? open_output(o.path) : pipe_fd;
 	if (o.fd < 0)
 		goto out;
 	if (pk_record_stats__new(&o.stats, r, 0)) {

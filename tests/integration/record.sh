@@ -27,7 +27,7 @@ if [ ! -x "$W" ]; then
 	echo "1..0 # SKIP $W not built (make tests)"
 	exit 0
 fi
-echo "1..68"
+echo "1..69"
 
 # samples pmukit said it wrote (its summary on stderr)
 said() { sed -n 's/.*(\([0-9]*\) samples) \]$/\1/p' "$1" | tail -1; }
@@ -275,5 +275,16 @@ if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
 	fi
 else
 	echo "ok $T_N # SKIP disk full: needs root and unshare -m"
+fi
+
+# -o -: the command's own output goes to stderr, so the pipe carries perf.data alone
+T_N=$((T_N + 1))
+"$PMUKIT" record -o - -e task-clock -- sh -c 'echo workload-says-hello; i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done' \
+	2> "$T_TMP/pipeout.err" | perf report --stdio -i - > "$T_TMP/pipeout.rep" 2> "$T_TMP/pipeout.perr"
+if grep -q 'workload-says-hello' "$T_TMP/pipeout.err" && grep -q '^# Samples' "$T_TMP/pipeout.rep"; then
+	echo "ok $T_N - -o -: the command's stdout goes to stderr; perf reads the pipe"
+else
+	echo "not ok $T_N - -o -: the command's stdout goes to stderr; perf reads the pipe"
+	sed 's/^/# /' "$T_TMP/pipeout.err" "$T_TMP/pipeout.perr" | head -6
 fi
 exit 0
