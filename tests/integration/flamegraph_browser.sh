@@ -45,7 +45,8 @@ chrome() {
 	run=$((run + 1))
 	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 		--disable-background-networking --disable-component-update --disable-sync \
-		--disable-extensions --user-data-dir="$T/profile$run" --window-size=1200,500 "$@" \
+		--disable-extensions --run-all-compositor-stages-before-draw --virtual-time-budget=10000 \
+		--user-data-dir="$T/profile$run" --window-size=1200,500 "$@" \
 		>"$out" 2>"$T/chrome$run.err"
 }
 

@@ -39,7 +39,8 @@ chrome() {	# chrome OUT ARGS... — headless, a fresh profile, no network servic
 	run=$((run + 1))
 	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 		--disable-background-networking --disable-component-update --disable-sync \
-		--disable-extensions --user-data-dir="$T_TMP/profile$run" --window-size=1200,600 "$@" \
+		--disable-extensions --run-all-compositor-stages-before-draw --virtual-time-budget=10000 \
+		--user-data-dir="$T_TMP/profile$run" --window-size=1200,600 "$@" \
 		>"$out" 2>"$T_TMP/chrome$run.err"
 }
 frames() { grep -o '<div class="f[^"]*" data-id="[0-9]*" style="[^"]*">[^<]*</div>' "$1" |
