@@ -291,7 +291,7 @@ $(XO)/arm64/selfmon_agree: tests/arm64/selfmon_agree.c $(XO)/libpmukit.so
 	@$(CROSS)gcc $(BASEFLAGS) $(CFLAGS) -o $@ $< -L$(XO) -lpmukit $(X_LDLIBS)
 
 check-arm64:
-	@PMUKIT_EXTRA_PKGS="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm cpio libcmocka-dev:arm64 libjson-c-dev:arm64 libzstd-dev:arm64 libelf-dev:arm64 libdw-dev:arm64 zlib1g-dev:arm64 liblzma-dev:arm64 libbz2-dev:arm64 libiberty-dev:arm64 libprotobuf-c-dev:arm64" sh scripts/deps.sh
+	@PMUKIT_EXTRA_PKGS="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm cpio libcmocka-dev:arm64 libjson-c-dev:arm64 libzstd-dev:arm64 libelf-dev:arm64 libdw-dev:arm64 zlib1g-dev:arm64 liblzma-dev:arm64 libbz2-dev:arm64 libiberty-dev:arm64 libprotobuf-c-dev:arm64 libtraceevent-dev:arm64" sh scripts/deps.sh
 	@$(MAKE) --no-print-directory SANITIZE= $(O)/pmu-events.c
 	@$(MAKE) --no-print-directory SANITIZE= $(XO)/pmukit $(XO)/libpmukit.so $(X_TESTS) $(X_EXAMPLES) $(X_GUEST_PROGS)
 	@sh scripts/arm64/fetch.sh $(A64)
