@@ -278,3 +278,13 @@ $(O)/obj/lib/export/pprof.o $(XO)/obj/lib/export/pprof.o: $(EXPORT_GEN)/profile.
 $(O)/obj/lib/export/pprof.o $(XO)/obj/lib/export/pprof.o: BASEFLAGS += -I$(EXPORT_GEN)
 
 $(O)/libpmukit.a $(O)/libpmukit.so: $(EXPORT_GEN_OBJS)
+
+# --- report/diff: a workload with many functions (tests/integration/report*.sh, bench/report.sh)
+# Frame pointers in every function (leaves too) and -g, so callchains and srclines are full;
+# never sanitized (it is profiled, not tested).
+$(O)/tests/workloads/report_many: tests/workloads/report_many.c
+	@mkdir -p $(dir $@)
+	@echo "  WORKLOAD $<"
+	@$(CC) -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer \
+		-fno-inline-functions -fno-optimize-sibling-calls $(WARN) -pthread -o $@ $< 
+tests: $(O)/tests/workloads/report_many
