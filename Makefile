@@ -142,7 +142,7 @@ $(O)/oracle/perf_shim.so: tests/oracle/perf_shim.c lib/spec/attr_json.c include/
 	@$(CC) -std=c11 -D_GNU_SOURCE -fPIC $(WARN) -Iinclude $(OPT) -g -shared -o $@ \
 		tests/oracle/perf_shim.c lib/spec/attr_json.c -ldl -ljson-c -lpthread
 
-tests: all $(TEST_BINS) $(O)/tests/ir_dump $(O)/oracle/perf_shim.so $(EXAMPLE_BINS)
+tests: all $(TEST_BINS) $(O)/tests/ir_dump $(O)/oracle/perf_shim.so $(EXAMPLE_BINS) $(O)/tests/data_dump
 
 # One runner (perl's prove) over the cmocka binaries (TAP output) and the CLI scripts.
 check: deps
@@ -279,6 +279,15 @@ $(O)/obj/lib/export/pprof.o $(XO)/obj/lib/export/pprof.o: BASEFLAGS += -I$(EXPOR
 
 $(O)/libpmukit.a $(O)/libpmukit.so: $(EXPORT_GEN_OBJS)
 
+# The perf.data reader's dump tool (tests/integration/data_read*.sh).
+$(O)/tests/data_dump: tests/oracle/data_dump.c $(O)/libpmukit.a
+	@mkdir -p $(dir $@)
+	@echo "  TEST-CC $<"
+	@$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
+
+# pmukit script prints tracepoint data with libtraceevent, as perf does
+LDLIBS += -ltraceevent
+
 # --- report/diff: a workload with many functions (tests/integration/report*.sh, bench/report.sh)
 # Frame pointers in every function (leaves too) and -g, so callchains and srclines are full;
 # never sanitized (it is profiled, not tested).
@@ -286,5 +295,5 @@ $(O)/tests/workloads/report_many: tests/workloads/report_many.c
 	@mkdir -p $(dir $@)
 	@echo "  WORKLOAD $<"
 	@$(CC) -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer \
-		-fno-inline-functions -fno-optimize-sibling-calls $(WARN) -pthread -o $@ $< 
+		-fno-inline-functions -fno-optimize-sibling-calls $(WARN) -pthread -o $@ $<
 tests: $(O)/tests/workloads/report_many

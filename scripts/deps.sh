@@ -2,7 +2,7 @@
 # deps.sh — install the Debian packages pmukit needs to build, test and demo.
 # Called by `make demo` and `make check`; does nothing when all are present.
 set -e
-PKGS="build-essential pkg-config libjson-c-dev libzstd-dev libcmocka-dev linux-source-6.12 perl xz-utils python3 linux-perf libelf-dev libdw-dev zlib1g-dev liblzma-dev libbz2-dev libiberty-dev libprotobuf-c-dev protobuf-c-compiler libdebuginfod-dev golang-go chromium"
+PKGS="build-essential pkg-config libjson-c-dev libzstd-dev libcmocka-dev linux-source-6.12 perl xz-utils python3 linux-perf libelf-dev libdw-dev zlib1g-dev liblzma-dev libbz2-dev libiberty-dev libprotobuf-c-dev protobuf-c-compiler libdebuginfod-dev golang-go chromium libtraceevent-dev"
 [ -n "$PMUKIT_EXTRA_PKGS" ] && PKGS="$PKGS $PMUKIT_EXTRA_PKGS"
 missing=""
 for p in $PKGS; do

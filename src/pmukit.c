@@ -7,6 +7,9 @@
 
 #define PMUKIT_VERSION "0.1.0"
 
+/* the reading commands (cmd-script.c, cmd-flamegraph.c, cmd-export.c) */
+int cmd_script(int argc, char **argv);
+
 static const struct {
 	const char *name;
 	int (*fn)(int, char **);
@@ -16,6 +19,7 @@ static const struct {
 	{ "explain", cmd_explain, "show the perf_event_attr of event specifications, and their meaning" },
 	{ "check", cmd_check, "machine checks: user-access (userspace counter reads)" },
 	{ "stat", cmd_stat, "run a command and count its events (perf stat)" },
+	{ "script", cmd_script, "print the samples of a perf.data file (perf script)" },
 };
 
 static void usage(FILE *f)

@@ -1,69 +1,64 @@
 /* SPDX-License-Identifier: MIT */
-/* util/u64map.c — open-addressing u64 -> u32 hash map (see u64map.h). */
+/* util/u64map.c — the u64 → u64 hash map of util/u64map.h. */
 #include "util/u64map.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
-static int rehash(struct pk_u64map *m, size_t nr_slots)
+uint64_t *pk_u64map__find(const struct pk_u64map *m, uint64_t key)
 {
-	struct pk_u64map_slot *s = calloc(nr_slots, sizeof(*s));
-	if (!s)
-		return -ENOMEM;
-	size_t mask = nr_slots - 1;
-	if (m->slots) {
-		for (size_t i = 0; i <= m->mask; i++) {
-			const struct pk_u64map_slot *o = &m->slots[i];
-			if (!o->val)
-				continue;
-			size_t j = pk_u64map__hash(o->key) & mask;
-			while (s[j].val)
-				j = (j + 1) & mask;
-			s[j] = *o;
-		}
-	}
-	free(m->slots);
-	m->slots = s;
-	m->mask = mask;
-	return 0;
-}
-
-int pk_u64map__reserve(struct pk_u64map *m, size_t n)
-{
-	size_t cur = m->slots ? m->mask + 1 : 0;
-	size_t want = cur ? cur : 64;
-	while (want / 2 < n) {
-		if (want > SIZE_MAX / 4)
-			return -ENOMEM;
-		want *= 2;
-	}
-	return want == cur ? 0 : rehash(m, want);
-}
-
-int64_t pk_u64map__get_or_put(struct pk_u64map *m, uint64_t key, uint32_t val, int *added)
-{
-	if ((m->used + 1) * 2 > (m->slots ? m->mask + 1 : 0) && pk_u64map__reserve(m, m->used + 1))
-		return -1;
-	for (size_t i = pk_u64map__hash(key) & m->mask;; i = (i + 1) & m->mask) {
+	if (!m->cap)
+		return NULL;
+	size_t mask = m->cap - 1;
+	for (size_t i = pk_u64map__hash(key) & mask;; i = (i + 1) & mask) {
 		struct pk_u64map_slot *s = &m->slots[i];
-		if (!s->val) {
-			s->key = key;
-			s->val = val + 1;
-			m->used++;
-			*added = 1;
-			return val;
-		}
-		if (s->key == key) {
-			*added = 0;
-			return (int64_t)s->val - 1;
-		}
+		if (!s->used)
+			return NULL;
+		if (s->key == key)
+			return &s->val;
 	}
+}
+
+static void put(struct pk_u64map_slot *slots, size_t cap, uint64_t key, uint64_t val)
+{
+	size_t mask = cap - 1;
+	size_t i = pk_u64map__hash(key) & mask;
+	while (slots[i].used && slots[i].key != key)
+		i = (i + 1) & mask;
+	slots[i].used = true;
+	slots[i].key = key;
+	slots[i].val = val;
+}
+
+int pk_u64map__set(struct pk_u64map *m, uint64_t key, uint64_t val)
+{
+	uint64_t *v = pk_u64map__find(m, key);
+	if (v) {
+		*v = val;
+		return 0;
+	}
+	if ((m->nr + 1) * 4 > m->cap * 3) {
+		size_t ncap = m->cap ? m->cap * 2 : 64;
+		if (ncap < m->cap)
+			return -ENOMEM;
+		struct pk_u64map_slot *ns = calloc(ncap, sizeof(*ns));
+		if (!ns)
+			return -ENOMEM;
+		for (size_t i = 0; i < m->cap; i++)
+			if (m->slots[i].used)
+				put(ns, ncap, m->slots[i].key, m->slots[i].val);
+		free(m->slots);
+		m->slots = ns;
+		m->cap = ncap;
+	}
+	put(m->slots, m->cap, key, val);
+	m->nr++;
+	return 0;
 }
 
 void pk_u64map__free(struct pk_u64map *m)
 {
 	free(m->slots);
 	m->slots = NULL;
-	m->mask = 0;
-	m->used = 0;
+	m->cap = m->nr = 0;
 }

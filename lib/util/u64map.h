@@ -1,57 +1,41 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * util/u64map.h — an open-addressing hash map from 64-bit keys to 32-bit
- * values (linear probing, power-of-two tables at most half full), for the
- * hot paths of aggregation (report's entries and callchain tries): no
- * allocation per insert, one multiply to hash.
+ * util/u64map.h — an open-addressing hash map from u64 keys to u64 values
+ * (linear probing, power-of-two table, no deletion but overwrite). Used by
+ * the session for tids and other integer-keyed lookups.
  */
 #ifndef PMUKIT_UTIL_U64MAP_H
 #define PMUKIT_UTIL_U64MAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 struct pk_u64map_slot {
-	uint64_t key;
-	uint32_t val;		/* value + 1; 0: empty */
-	uint32_t pad;
+	uint64_t key, val;
+	bool used;
 };
 
 struct pk_u64map {
 	struct pk_u64map_slot *slots;
-	size_t mask;		/* nr_slots - 1 (0 when none) */
-	size_t used;
+	size_t cap, nr;		/* cap: 0 or a power of two */
 };
 
-static inline size_t pk_u64map__hash(uint64_t key)
+/* Mix a u64 into a well-spread hash (splitmix64's finalizer). */
+static inline uint64_t pk_u64map__hash(uint64_t x)
 {
-	key ^= key >> 31;
-	key *= 0x9e3779b97f4a7c15ull;
-	key ^= key >> 29;
-	return (size_t)key;
+	x ^= x >> 30;
+	x *= UINT64_C(0xbf58476d1ce4e5b9);
+	x ^= x >> 27;
+	x *= UINT64_C(0x94d049bb133111eb);
+	x ^= x >> 31;
+	return x;
 }
 
-/* The value of key, or -1 when absent. */
-static inline int64_t pk_u64map__get(const struct pk_u64map *m, uint64_t key)
-{
-	if (!m->slots)
-		return -1;
-	for (size_t i = pk_u64map__hash(key) & m->mask;; i = (i + 1) & m->mask) {
-		const struct pk_u64map_slot *s = &m->slots[i];
-		if (!s->val)
-			return -1;
-		if (s->key == key)
-			return (int64_t)s->val - 1;
-	}
-}
-
-/*
- * The value of key if present (*added = 0), else store val (*added = 1) and
- * return it. -1 on ENOMEM. val must be below UINT32_MAX.
- */
-int64_t pk_u64map__get_or_put(struct pk_u64map *m, uint64_t key, uint32_t val, int *added);
-/* Make room for n entries in all without growing later. 0 or -ENOMEM. */
-int pk_u64map__reserve(struct pk_u64map *m, size_t n);
+/* The value of key, or NULL when absent. */
+uint64_t *pk_u64map__find(const struct pk_u64map *m, uint64_t key);
+/* Set key to val (insert or overwrite); 0 or -ENOMEM. */
+int pk_u64map__set(struct pk_u64map *m, uint64_t key, uint64_t val);
 void pk_u64map__free(struct pk_u64map *m);
 
 #endif

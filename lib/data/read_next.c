@@ -1,0 +1,404 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * data/read_next.c — the reader's iterator: records in file order from the
+ * source (compressed ones expanded), tool records (type >= 64) applied as
+ * they are read (attrs, features, ids, build-ids, tracing data) and handed
+ * out at once, kernel records queued by time or handed out at once as perf
+ * decides, FINISHED_ROUND starting a flush of the queue; plus the decoding
+ * of the tool records' fields.
+ */
+#include "data/reader_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TRACING_DATA	(256u << 20)
+
+static inline uint64_t rd64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+static inline uint32_t rd32(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static const char *str_at(const void *p, const void *end)
+{
+	if (p >= end)
+		return NULL;
+	return memchr(p, 0, (size_t)((const char *)end - (const char *)p)) ? p : NULL;
+}
+
+static void event_start(struct pk_data_reader *r, const struct perf_event_header *h,
+			uint64_t off, bool decompressed, int attr)
+{
+	struct pk_data_event *ev = &r->ev;
+	ev->type = h->type;
+	ev->misc = h->misc;
+	ev->size = h->size;
+	ev->offset = off;
+	ev->decompressed = decompressed;
+	ev->raw = h;
+	ev->attr = attr;
+	ev->has_sample = false;
+	memset(&ev->u, 0, sizeof(ev->u));
+}
+
+static int apply_event_update(struct pk_data_reader *r, struct pk_data_event *ev)
+{
+	int idx = dr_find_id(r, ev->u.event_update.id);
+	if (idx < 0)
+		return 0;
+	struct pk_data_attr *a = &r->attrs[idx]->pub;
+	switch (ev->u.event_update.type) {
+	case 0:
+		a->unit = pk_arena__strdup(&r->arena, ev->u.event_update.str);
+		return a->unit ? 0 : -ENOMEM;
+	case 1:
+		a->scale = ev->u.event_update.scale;
+		return 0;
+	case 2:
+		a->name = pk_arena__strdup(&r->arena, ev->u.event_update.str);
+		return a->name ? 0 : -ENOMEM;
+	default:
+		return 0;
+	}
+}
+
+int dr_decode_user(struct pk_data_reader *r, struct pk_data_event *ev, uint64_t pos)
+{
+	const struct perf_event_header *h = ev->raw;
+	const uint8_t *b = (const uint8_t *)(h + 1), *end = (const uint8_t *)h + h->size;
+	size_t len = (size_t)(end - b);
+	int rc;
+#define BODY(n, name)                                                                         \
+	do {                                                                                  \
+		if (len < (size_t)(n))                                                        \
+			return dr_fail(r, -EINVAL, pos, "%s record of %u bytes is too short",  \
+				       name, h->size);                                        \
+	} while (0)
+	switch (h->type) {
+	case PK_RECORD_HEADER_ATTR: {
+		BODY(DR_ATTR_SIZE_VER0, "HEADER_ATTR");
+		uint32_t asz = rd32(b + 4);
+		if (!asz)
+			asz = DR_ATTR_SIZE_VER0;
+		if (asz > len || asz % 8)
+			return dr_fail(r, -EINVAL, pos,
+				       "HEADER_ATTR: attr size %u does not fit its %u-byte record",
+				       asz, h->size);
+		size_t nid = (len - asz) / 8;
+		uint64_t *ids = NULL;
+		if (nid) {
+			ids = malloc(nid * 8);
+			if (!ids)
+				return dr_fail(r, -ENOMEM, pos, "out of memory");
+			memcpy(ids, b + asz, nid * 8);
+		}
+		rc = dr_add_attr(r, b, asz, ids, nid, pos);
+		free(ids);
+		if (rc)
+			return rc;
+		ev->u.attr.idx = (int)r->nr_attrs - 1;
+		dr_apply_groups(r);
+		return 0;
+	}
+	case PK_RECORD_HEADER_FEATURE:
+		BODY(8, "HEADER_FEATURE");
+		ev->u.feature.feat = rd64(b);
+		ev->u.feature.data = b + 8;
+		ev->u.feature.size = len - 8;
+		if (ev->u.feature.feat >= PK_FEAT_BITS)
+			return 0;
+		return dr_feat_add(r, (unsigned)ev->u.feature.feat, b + 8, len - 8, pos);
+	case PK_RECORD_HEADER_BUILD_ID: {
+		BODY(28, "HEADER_BUILD_ID");
+		ev->u.build_id.pid = (int32_t)rd32(b);
+		ev->u.build_id.id = b + 4;
+		ev->u.build_id.size = (h->misc & PK_RECORD_MISC_BUILD_ID_SIZE) ? b[24] : 20;
+		if (ev->u.build_id.size > 20)
+			return dr_fail(r, -EINVAL, pos, "HEADER_BUILD_ID: build-id size %u",
+				       ev->u.build_id.size);
+		const char *fn = str_at(b + 28, end);
+		if (!fn)
+			return dr_fail(r, -EINVAL, pos, "HEADER_BUILD_ID: file name not terminated");
+		ev->u.build_id.filename = fn;
+		return dr_add_build_id(r, ev->u.build_id.pid,
+				       h->misc & ~PK_RECORD_MISC_BUILD_ID_SIZE, b + 4,
+				       ev->u.build_id.size, fn, strlen(fn));
+	}
+	case PK_RECORD_ID_INDEX: {
+		BODY(8, "ID_INDEX");
+		uint64_t nr = rd64(b);
+		if (nr > (len - 8) / 32)
+			return dr_fail(r, -EINVAL, pos, "ID_INDEX: %llu entries do not fit",
+				       (unsigned long long)nr);
+		ev->u.id_index.nr = nr;
+		ev->u.id_index.entries = (const uint64_t *)(b + 8);
+		if ((len - 8) / 48 >= nr && nr)
+			ev->u.id_index.entries2 = (const uint64_t *)(b + 8 + nr * 32);
+		/* idx is the id's position in its event's CPU map, not the event */
+		for (uint64_t i = 0; i < nr; i++) {
+			const uint64_t *e = ev->u.id_index.entries + 4 * i;
+			dr_add_id(r, e[0], -1, (int32_t)e[2], (int32_t)e[3]);
+		}
+		return 0;
+	}
+	case PK_RECORD_EVENT_UPDATE:
+		BODY(16, "EVENT_UPDATE");
+		ev->u.event_update.type = rd64(b);
+		ev->u.event_update.id = rd64(b + 8);
+		switch (ev->u.event_update.type) {
+		case 0:
+		case 2:
+			if (!(ev->u.event_update.str = str_at(b + 16, end)))
+				return dr_fail(r, -EINVAL, pos, "EVENT_UPDATE: string not terminated");
+			break;
+		case 1:
+			BODY(24, "EVENT_UPDATE");
+			memcpy(&ev->u.event_update.scale, b + 16, 8);
+			break;
+		case 3:
+			ev->u.event_update.cpus = b + 16;
+			ev->u.event_update.cpus_size = len - 16;
+			break;
+		}
+		if (apply_event_update(r, ev))
+			return dr_fail(r, -ENOMEM, pos, "out of memory");
+		return 0;
+	case PK_RECORD_TIME_CONV:
+		BODY(24, "TIME_CONV");
+		ev->u.time_conv.time_shift = rd64(b);
+		ev->u.time_conv.time_mult = rd64(b + 8);
+		ev->u.time_conv.time_zero = rd64(b + 16);
+		if (len >= 42) {
+			ev->u.time_conv.has_cycles = true;
+			ev->u.time_conv.time_cycles = rd64(b + 24);
+			ev->u.time_conv.time_mask = rd64(b + 32);
+			ev->u.time_conv.cap_user_time_zero = b[40];
+			ev->u.time_conv.cap_user_time_short = b[41];
+		}
+		return 0;
+	case PK_RECORD_THREAD_MAP: {
+		BODY(8, "THREAD_MAP");
+		uint64_t nr = rd64(b);
+		if (nr > (len - 8) / 24)
+			return dr_fail(r, -EINVAL, pos, "THREAD_MAP: %llu entries do not fit",
+				       (unsigned long long)nr);
+		ev->u.thread_map.nr = nr;
+		ev->u.thread_map.entries = b + 8;
+		return 0;
+	}
+	case PK_RECORD_CPU_MAP:
+		ev->u.cpu_map.data = b;
+		ev->u.cpu_map.size = len;
+		return 0;
+	default:
+		return 0;
+	}
+#undef BODY
+}
+
+/* Records whose data follows them in the stream. */
+static int read_payloads(struct pk_data_reader *r, const struct dr_raw *raw)
+{
+	struct pk_data_event *ev = &r->ev;
+	const struct perf_event_header *h = raw->hdr;
+	const uint8_t *b = (const uint8_t *)(h + 1);
+	size_t len = h->size - sizeof(*h);
+	if (h->type == PK_RECORD_HEADER_TRACING_DATA) {
+		if (len < 4)
+			return dr_fail(r, -EINVAL, raw->pos, "HEADER_TRACING_DATA record of %u bytes",
+				       h->size);
+		uint32_t size = rd32(b);
+		ev->u.tracing_data.size = size;
+		if (size > MAX_TRACING_DATA)
+			return dr_fail(r, -EINVAL, raw->pos, "tracing data of %u bytes", size);
+		uint8_t *data = pk_arena__alloc(&r->arena, size ? size : 1);
+		if (!data)
+			return dr_fail(r, -ENOMEM, raw->pos, "out of memory");
+		int rc = dr_payload(r, raw, data, size);
+		if (rc)
+			return rc;
+		return dr_tracing_parse(r, data, size, raw->pos);
+	}
+	if (h->type == PK_RECORD_AUXTRACE) {
+		if (len < 40)
+			return dr_fail(r, -EINVAL, raw->pos, "AUXTRACE record of %u bytes", h->size);
+		ev->u.auxtrace.size = rd64(b);
+		ev->u.auxtrace.offset = rd64(b + 8);
+		ev->u.auxtrace.reference = rd64(b + 16);
+		ev->u.auxtrace.idx = rd32(b + 24);
+		ev->u.auxtrace.tid = rd32(b + 28);
+		ev->u.auxtrace.cpu = rd32(b + 32);
+		return dr_payload(r, raw, NULL, ev->u.auxtrace.size);
+	}
+	return 0;
+}
+
+static int emit_kernel(struct pk_data_reader *r, const struct perf_event_header *h,
+		       uint64_t off, int attr, bool decompressed)
+{
+	event_start(r, h, off, decompressed, attr);
+	return dr_decode_kernel(r, &r->ev, off + r->off_bias);
+}
+
+static int failed(struct pk_data_reader *r, struct pk_error *err)
+{
+	if (!r->err_code)
+		r->err_code = -EINVAL;
+	if (err)
+		*err = r->err;
+	return r->err_code;
+}
+
+int pk_data_reader__next(struct pk_data_reader *r, const struct pk_data_event **ev,
+			 struct pk_error *err)
+{
+	*ev = NULL;
+	if (r->err_code)
+		return failed(r, err);
+	dr_queue_release(&r->q);
+	bool ordered = r->order == PK_DATA_ORDER_PERF;
+	for (;;) {
+		const struct dr_ent *e = dr_queue_pop(&r->q);
+		if (e) {
+			if (emit_kernel(r, e->rec, e->off, e->attr, e->decompressed))
+				return failed(r, err);
+			*ev = &r->ev;
+			return 1;
+		}
+		if (r->eof) {
+			if (r->final_flush)
+				return 0;
+			r->final_flush = true;
+			dr_queue_final(&r->q);
+			continue;
+		}
+		struct dr_raw raw;
+		int rc = dr_fetch(r, &raw);
+		if (rc < 0)
+			return failed(r, err);
+		if (!rc) {
+			r->eof = true;
+			continue;
+		}
+		const struct perf_event_header *h = raw.hdr;
+		r->stats.nr_records[h->type < 128 ? h->type : 127]++;
+		if (h->type >= PK_RECORD_HEADER_ATTR) {
+			if (h->type == PK_RECORD_COMPRESSED || h->type == PK_RECORD_COMPRESSED2) {
+				if (dr_decomp_feed(r, &raw))
+					return failed(r, err);
+				continue;
+			}
+			event_start(r, h, raw.off, raw.decompressed, -1);
+			if (dr_decode_user(r, &r->ev, raw.pos) || read_payloads(r, &raw))
+				return failed(r, err);
+			if (h->type == PK_RECORD_FINISHED_ROUND && ordered)
+				dr_queue_round(&r->q);
+			*ev = &r->ev;
+			return 1;
+		}
+		int attr = dr_attr_index(r, h, raw.pos);
+		if (attr < -1)
+			return failed(r, err);
+		if (ordered) {
+			uint64_t ts;
+			if (dr_record_time(r, h, attr, &ts, raw.pos))
+				return failed(r, err);
+			if (ts && ts != UINT64_MAX) {
+				rc = dr_queue_add(r, &raw, ts, attr);
+				if (rc < 0)
+					return failed(r, err);
+				continue;
+			}
+		}
+		if (emit_kernel(r, h, raw.off, attr, raw.decompressed))
+			return failed(r, err);
+		*ev = &r->ev;
+		return 1;
+	}
+}
+
+/* ---- cpu maps ---------------------------------------------------------------------------------- */
+
+static long put_cpu(int32_t *cpus, size_t max, long n, int32_t cpu)
+{
+	if ((size_t)n < max)
+		cpus[n] = cpu;
+	return n + 1;
+}
+
+long pk_data__cpu_map(const void *data, size_t size, int32_t *cpus, size_t max)
+{
+	const uint8_t *p = data;
+	uint16_t type, nr, lsz;
+	long n = 0;
+	if (size < 2)
+		return -EINVAL;
+	memcpy(&type, p, 2);
+	const uint8_t *u = p + 2;
+	size_t ulen = size - 2;
+	switch (type) {
+	case 0:
+		if (ulen < 2)
+			return -EINVAL;
+		memcpy(&nr, u, 2);
+		if ((size_t)nr * 2 > ulen - 2)
+			return -EINVAL;
+		for (size_t i = 0; i < nr; i++) {
+			uint16_t c;
+			memcpy(&c, u + 2 + 2 * i, 2);
+			n = put_cpu(cpus, max, n, c == 0xffff ? -1 : (int32_t)c);
+		}
+		return n;
+	case 1:
+		if (ulen < 4)
+			return -EINVAL;
+		memcpy(&nr, u, 2);
+		memcpy(&lsz, u + 2, 2);
+		if (lsz != 4 && lsz != 8)
+			return -EINVAL;
+		{
+			size_t base = lsz == 4 ? 4 : 8;
+			if (ulen < base || (size_t)nr * lsz > ulen - base)
+				return -EINVAL;
+			for (size_t i = 0; i < nr; i++) {
+				uint64_t m = 0;
+				if (lsz == 4) {
+					uint32_t m32;
+					memcpy(&m32, u + base + 4 * i, 4);
+					m = m32;
+				} else {
+					memcpy(&m, u + base + 8 * i, 8);
+				}
+				for (unsigned b = 0; b < lsz * 8u; b++)
+					if (m & (1ULL << b))
+						n = put_cpu(cpus, max, n, (int32_t)(i * lsz * 8 + b));
+			}
+		}
+		return n;
+	case 2: {
+		if (ulen < 6)
+			return -EINVAL;
+		uint16_t start, stop;
+		memcpy(&start, u + 2, 2);
+		memcpy(&stop, u + 4, 2);
+		if (stop < start)
+			return -EINVAL;
+		if (u[0])
+			n = put_cpu(cpus, max, n, -1);
+		for (uint32_t c = start; c <= stop; c++)
+			n = put_cpu(cpus, max, n, (int32_t)c);
+		return n;
+	}
+	default:
+		return -EINVAL;
+	}
+}

@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * data/reader_int.h — the perf.data reader's insides, shared by its files:
+ * read.c (open, header, attrs, ids), read_source.c (mapped windows, pipe
+ * buffer, zstd), read_swap.c (the other byte order), order.c (perf's
+ * ordered-events queue), sample.c (decoding records), read_next.c (the
+ * iterator) and feat_read*.c (feature sections, tracing data).
+ */
+#ifndef PMUKIT_DATA_READER_INT_H
+#define PMUKIT_DATA_READER_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <pmukit/data_read.h>
+
+#include "util/arena.h"
+#include "util/error.h"
+
+/* Bits and sizes newer than the system's <linux/perf_event.h> may know. */
+#define DR_SAMPLE_BRANCH_COUNTERS	(1ULL << 19)
+#define DR_ATTR_SIZE_VER0		64
+#define DR_ATTR_SIZE_VER8		136	/* config3 */
+#define DR_ATTR_SIZE_MAX		4096	/* a page, as the kernel allows */
+#define DR_MAX_ATTRS			65536
+#define DR_MAX_FEATURE_BYTES		(1ULL << 30)
+
+struct pk_data_reader;
+
+/* Where a queued record's bytes live (what may move them). */
+enum dr_region {
+	DR_REG_COPY = 0,	/* a copy chunk owned by the queue */
+	DR_REG_SRC = 1,		/* the mapped window or the pipe buffer */
+	DR_REG_DECOMP = 2,	/* the decompression buffer */
+	DR_REG_SCRATCH = 3,	/* a misaligned record's aligned copy: valid for one fetch */
+};
+
+/* A record as fetched: contiguous, native byte order. */
+struct dr_raw {
+	const struct perf_event_header *hdr;
+	uint64_t off;		/* perf's offset (pipe: from the end of its header) */
+	uint64_t pos;		/* byte position in the input, for messages */
+	uint8_t region;
+	bool decompressed;
+};
+
+/* ---- attrs -------------------------------------------------------------------------- */
+
+struct dr_attr {
+	struct pk_data_attr pub;	/* first: handed out as is */
+	uint64_t sample_type;
+	uint64_t read_format;
+	unsigned fixed_size;		/* bytes of the fixed u64 fields up to PERIOD */
+	int id_pos, is_pos;		/* as perf: -1 without ID/IDENTIFIER */
+	unsigned nr_regs_user, nr_regs_intr;
+	bool hw_idx, br_counters;
+	uint8_t *raw;			/* the attr bytes as in the file (native after swap) */
+	uint32_t raw_size;
+	uint64_t *ids;
+	size_t nr_ids, cap_ids;
+};
+
+struct dr_id {
+	uint64_t id;
+	int32_t attr;		/* -1: empty slot */
+	int32_t cpu, tid;
+};
+
+/* ---- the byte source ----------------------------------------------------------------- */
+
+struct dr_src {
+	int fd;
+	bool mapped;		/* regular file: windows of it are mapped */
+	bool writable;		/* private writable mappings (byte swapping in place) */
+	uint64_t end;		/* file offset where the records end (stream: UINT64_MAX) */
+	uint64_t pos;		/* file offset of the next record */
+	/* mapped */
+	uint8_t *win;
+	uint64_t win_off;
+	size_t win_len, win_cap;
+	/* stream */
+	uint8_t *buf;
+	size_t buf_cap, buf_len;	/* bytes of the stream at buf_off.. */
+	uint64_t buf_off;
+	bool eof;
+};
+
+struct dr_decomp {
+	void *zs;		/* ZSTD_DStream */
+	uint8_t *buf;
+	size_t cap, head, tail;	/* decompressed records waiting: [head, tail) */
+	const uint8_t *in;	/* the compressed payload being consumed */
+	size_t in_len, in_pos;
+	uint64_t rec_off, rec_pos;	/* its record's offset (perf's) and position */
+	bool more;		/* the current payload has input left or output pending */
+};
+
+/* ---- the ordered-events queue ------------------------------------------------------- */
+
+struct dr_ent {
+	uint64_t ts;
+	const struct perf_event_header *rec;
+	uint64_t off;
+	int32_t attr;
+	uint8_t region;
+	bool decompressed;
+	uint16_t pad;
+};
+
+struct dr_chunk;
+
+struct dr_queue {
+	struct dr_ent *ents;
+	size_t head, n, cap;	/* queued: ents[head..n) */
+	struct dr_ent *tmp;
+	size_t tmp_cap;
+	size_t flush_end;	/* flushing: deliver ents[head..flush_end) */
+	bool flushing;
+	uint64_t next_flush, max_timestamp, tail_ts, last_ts, last_flush;
+	size_t nr_src, nr_decomp;	/* queued entries per movable region */
+	size_t limit;		/* bytes */
+	size_t copy_bytes;	/* bytes held in copy chunks */
+	struct dr_chunk *chunk;	/* current copy chunk */
+	struct dr_chunk *spare;
+	struct dr_chunk *release;	/* chunk of the record last handed out */
+	size_t release_size;
+	struct dr_chunk *chunks;	/* every copy chunk */
+};
+
+/* ---- features -------------------------------------------------------------------------- */
+
+struct dr_feat {
+	const uint8_t *data;	/* NULL: absent */
+	size_t size;
+};
+
+struct dr_tracing;	/* feat_read_tracing.c */
+
+/* ---- the reader ------------------------------------------------------------------------- */
+
+struct pk_data_reader {
+	char name[256];
+	bool own_fd;
+	bool pipe;		/* pipe-mode format */
+	bool swap;
+	enum pk_data_order order;
+	uint64_t file_size;	/* mapped files; 0 for streams */
+	uint64_t off_bias;	/* subtracted from positions for perf's offsets */
+	struct pk_perf_file_header hdr;
+
+	struct dr_attr **attrs;
+	size_t nr_attrs, cap_attrs;
+	struct dr_id *ids;
+	size_t nr_id_slots, nr_ids_used;
+	size_t nr_ids_total;
+
+	struct dr_src src;
+	struct dr_decomp dc;
+	uint64_t *scratch;	/* 64 KiB: misaligned records are copied here */
+	struct dr_queue q;
+
+	struct pk_data_event ev;
+	struct pk_data_stats stats;
+	int err_code;		/* sticky */
+	struct pk_error err;
+	bool eof, final_flush;
+
+	struct dr_feat feats[PK_FEAT_BITS];
+	uint8_t *feat_buf;	/* file mode: every section, one allocation */
+	struct pk_data_env env;
+	struct pk_data_build_id *build_ids;
+	size_t nr_build_ids, cap_build_ids;
+	struct dr_tracing *tracing;
+	const char **evdesc_names;	/* EVENT_DESC names by attr index */
+	size_t nr_evdesc;
+	struct pk_arena arena;	/* strings, env arrays, pipe features */
+};
+
+/* read.c */
+int dr_fail(struct pk_data_reader *r, int code, uint64_t pos, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+int dr_add_attr(struct pk_data_reader *r, const void *attr, size_t size, const uint64_t *ids,
+		size_t nr_ids, uint64_t pos);
+int dr_add_id(struct pk_data_reader *r, uint64_t id, int attr, int32_t cpu, int32_t tid);
+int dr_find_id(const struct pk_data_reader *r, uint64_t id);
+void dr_apply_event_desc_name(struct pk_data_reader *r, size_t idx, const char *name);
+void dr_apply_groups(struct pk_data_reader *r);
+int dr_attr_index(const struct pk_data_reader *r, const struct perf_event_header *h, uint64_t pos);
+
+/* read_source.c */
+int dr_src_init(struct pk_data_reader *r, int fd, bool mapped, uint64_t start, uint64_t end,
+		size_t window);
+void dr_src_fini(struct pk_data_reader *r);
+int dr_src_read_at(struct pk_data_reader *r, uint64_t off, void *dst, size_t len);
+/* 1: a record in raw; 0: end of data; < 0: error */
+int dr_fetch(struct pk_data_reader *r, struct dr_raw *raw);
+/* Bytes following the record just fetched (HEADER_TRACING_DATA, AUXTRACE): copied to dst
+ * (NULL: skipped). */
+int dr_payload(struct pk_data_reader *r, const struct dr_raw *raw, void *dst, uint64_t len);
+int dr_decomp_feed(struct pk_data_reader *r, const struct dr_raw *raw);
+
+/* read_swap.c */
+void dr_swap_attr(void *attr, size_t size);
+int dr_swap_record(struct pk_data_reader *r, struct perf_event_header *h, uint64_t pos);
+uint16_t dr_swap_branch_flags_be(uint64_t *flags);
+
+/* order.c */
+int dr_queue_init(struct dr_queue *q, size_t limit);
+void dr_queue_fini(struct dr_queue *q);
+/* Queue a record; 1 when the queue reached its limit (a half flush was started). */
+int dr_queue_add(struct pk_data_reader *r, const struct dr_raw *raw, uint64_t ts, int attr);
+/* Start perf's ROUND / FINAL flush (nothing when the queue is empty). */
+void dr_queue_round(struct dr_queue *q);
+void dr_queue_final(struct dr_queue *q);
+/* The next entry of a flush in progress, or NULL. */
+const struct dr_ent *dr_queue_pop(struct dr_queue *q);
+/* Copy the queued records of a region that is about to move or be overwritten. */
+int dr_queue_evacuate(struct pk_data_reader *r, enum dr_region region);
+void dr_queue_release(struct dr_queue *q);
+
+/* sample.c */
+int dr_parse_sample(const struct pk_data_reader *r, const struct dr_attr *a,
+		    const struct perf_event_header *h, struct pk_sample *s, uint64_t pos);
+int dr_parse_id_trailer(const struct dr_attr *a, const struct perf_event_header *h,
+			struct pk_sample *s);
+void dr_sample_defaults(const struct dr_attr *a, const struct perf_event_header *h,
+			struct pk_sample *s);
+/* Timestamp used for ordering: 0 when none (delivered at once, as perf). */
+int dr_record_time(const struct pk_data_reader *r, const struct perf_event_header *h, int attr,
+		   uint64_t *ts, uint64_t pos);
+int dr_decode_kernel(struct pk_data_reader *r, struct pk_data_event *ev, uint64_t pos);
+int dr_decode_read_values(const struct dr_attr *a, const uint64_t *p, const uint64_t *end,
+			  struct pk_sample_read *rd, bool in_sample);
+
+/* read_next.c */
+int dr_decode_user(struct pk_data_reader *r, struct pk_data_event *ev, uint64_t pos);
+
+/* feat_read.c */
+int dr_feat_load_file(struct pk_data_reader *r);
+int dr_feat_add(struct pk_data_reader *r, unsigned feat, const void *data, size_t size,
+		uint64_t pos);
+int dr_add_build_id(struct pk_data_reader *r, int32_t pid, uint16_t misc, const uint8_t *id,
+		    uint8_t size, const char *filename, size_t fn_len);
+/* A string as features store them: u32 len, then len bytes (NUL-padded). */
+struct dr_cur {
+	const uint8_t *p, *end;
+	bool swap;
+	bool bad;
+};
+uint32_t dr_cur_u32(struct dr_cur *c);
+uint64_t dr_cur_u64(struct dr_cur *c);
+const char *dr_cur_str(struct pk_data_reader *r, struct dr_cur *c);
+
+/* feat_read_tracing.c */
+int dr_tracing_parse(struct pk_data_reader *r, const uint8_t *data, size_t size, uint64_t pos);
+void dr_tracing_free(struct dr_tracing *t);
+
+/* Little helpers. */
+static inline uint16_t dr_bswap16(uint16_t v)
+{
+	return __builtin_bswap16(v);
+}
+static inline uint32_t dr_bswap32(uint32_t v)
+{
+	return __builtin_bswap32(v);
+}
+static inline uint64_t dr_bswap64(uint64_t v)
+{
+	return __builtin_bswap64(v);
+}
+static inline uint64_t dr_align8(uint64_t v)
+{
+	return (v + 7) & ~(uint64_t)7;
+}
+
+#endif

@@ -1,0 +1,545 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * data/sample.c — decoding kernel records: PERF_RECORD_SAMPLE with every
+ * sample_type bit perf 6.12 writes, the sample_id_all trailer of the other
+ * kernel records, their timestamps for ordering, and the side-band records'
+ * own fields. Every length is checked against the record before it is used;
+ * arrays and strings are handed out as pointers into the record.
+ */
+#include "data/reader_int.h"
+
+#include <errno.h>
+#include <string.h>
+
+#define FAIL(...) dr_fail((struct pk_data_reader *)r, -EINVAL, pos, __VA_ARGS__)
+
+static inline uint32_t lo32(uint64_t v)
+{
+	uint32_t w[2];
+	memcpy(w, &v, 8);
+	return w[0];
+}
+static inline uint32_t hi32(uint64_t v)
+{
+	uint32_t w[2];
+	memcpy(w, &v, 8);
+	return w[1];
+}
+
+void dr_sample_defaults(const struct dr_attr *a, const struct perf_event_header *h,
+			struct pk_sample *s)
+{
+	(void)h;
+	memset(s, 0, sizeof(*s));
+	s->sample_type = a ? a->sample_type : 0;
+	s->id = s->time = s->stream_id = ~(uint64_t)0;
+	s->pid = s->tid = s->cpu = -1;
+	s->period = a ? a->pub.attr.sample_period : 0;
+	s->read.read_format = a ? a->read_format : 0;
+}
+
+/* The read_format layout at p (u64s up to end): words used, or -1 when it runs past end. */
+int dr_decode_read_values(const struct dr_attr *a, const uint64_t *p, const uint64_t *end,
+			  struct pk_sample_read *rd, bool in_sample)
+{
+	(void)in_sample;
+	const uint64_t *start = p;
+	uint64_t rf = a->read_format;
+	size_t left = (size_t)(end - p);
+	rd->read_format = rf;
+	if (left < 1)
+		return -1;
+	uint64_t first = *p++;
+	left--;
+	size_t times = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+		       !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	if (left < times)
+		return -1;
+	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		rd->time_enabled = *p++;
+	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		rd->time_running = *p++;
+	left -= times;
+	unsigned extra = !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+	if (rf & PERF_FORMAT_GROUP) {
+		rd->nr = first;
+		rd->stride = 1 + extra;
+		if (first > left / rd->stride)
+			return -1;
+		rd->group = p;
+		p += first * rd->stride;
+	} else {
+		rd->nr = 1;
+		rd->stride = 1 + extra;
+		rd->one.value = first;
+		if (left < extra)
+			return -1;
+		if (rf & PERF_FORMAT_ID)
+			rd->one.id = *p++;
+		if (rf & PERF_FORMAT_LOST)
+			rd->one.lost = *p++;
+	}
+	return (int)(p - start);
+}
+
+#define NEED(words)                                                                           \
+	do {                                                                                  \
+		if ((size_t)(end - p) < (size_t)(words))                                      \
+			goto overrun;                                                         \
+	} while (0)
+
+int dr_parse_sample(const struct pk_data_reader *r, const struct dr_attr *a,
+		    const struct perf_event_header *h, struct pk_sample *s, uint64_t pos)
+{
+	const uint64_t *p = (const uint64_t *)(h + 1);
+	const uint64_t *end = p + (h->size - sizeof(*h)) / 8;
+	uint64_t t = a->sample_type;
+	dr_sample_defaults(a, h, s);
+	if ((size_t)(h->size - sizeof(*h)) < a->fixed_size)
+		return FAIL("sample of %u bytes is shorter than its fixed fields (%u bytes)",
+			    h->size, a->fixed_size + 8);
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		s->id = *p++;
+	if (t & PERF_SAMPLE_IP)
+		s->ip = *p++;
+	if (t & PERF_SAMPLE_TID) {
+		s->pid = (int32_t)lo32(*p);
+		s->tid = (int32_t)hi32(*p);
+		p++;
+	}
+	if (t & PERF_SAMPLE_TIME)
+		s->time = *p++;
+	if (t & PERF_SAMPLE_ADDR)
+		s->addr = *p++;
+	if (t & PERF_SAMPLE_ID)
+		s->id = *p++;
+	if (t & PERF_SAMPLE_STREAM_ID)
+		s->stream_id = *p++;
+	if (t & PERF_SAMPLE_CPU) {
+		s->cpu = (int32_t)lo32(*p);
+		s->cpu_res = hi32(*p);
+		p++;
+	}
+	if (t & PERF_SAMPLE_PERIOD)
+		s->period = *p++;
+	if (t & PERF_SAMPLE_READ) {
+		int n = dr_decode_read_values(a, p, end, &s->read, true);
+		if (n < 0)
+			return FAIL("sample of %u bytes: its read values run past its end",
+				    h->size);
+		p += n;
+	}
+	if (t & PERF_SAMPLE_CALLCHAIN) {
+		NEED(1);
+		uint64_t nr = *p++;
+		if (nr > (uint64_t)(end - p))
+			return FAIL("sample of %u bytes: callchain of %llu entries runs past its "
+				    "end",
+				    h->size, (unsigned long long)nr);
+		s->callchain.nr = nr;
+		s->callchain.ips = p;
+		p += nr;
+	}
+	if (t & PERF_SAMPLE_RAW) {
+		NEED(1);
+		uint32_t sz;
+		memcpy(&sz, p, 4);
+		const uint8_t *b = (const uint8_t *)p + 4;
+		if (sz > (uint64_t)((const uint8_t *)end - b))
+			return FAIL("sample of %u bytes: raw data of %u bytes runs past its end",
+				    h->size, sz);
+		if ((4 + (uint64_t)sz) % 8)
+			return FAIL("sample of %u bytes: raw data of %u bytes is not padded to "
+				    "8 bytes",
+				    h->size, sz);
+		s->raw.size = sz;
+		s->raw.data = b;
+		p = (const uint64_t *)(b + sz);
+	}
+	if (t & PERF_SAMPLE_BRANCH_STACK) {
+		NEED(1);
+		uint64_t nr = *p++;
+		if (a->hw_idx) {
+			NEED(1);
+			s->branch.has_hw_idx = true;
+			s->branch.hw_idx = *p++;
+		}
+		if (nr > (uint64_t)(end - p) / 3)
+			return FAIL("sample of %u bytes: %llu branch entries run past its end",
+				    h->size, (unsigned long long)nr);
+		s->branch.nr = nr;
+		s->branch.entries = (const struct perf_branch_entry *)p;
+		p += 3 * nr;
+		if (a->br_counters) {
+			NEED(nr);
+			s->branch.counters = p;
+			p += nr;
+		}
+	}
+	if (t & PERF_SAMPLE_REGS_USER) {
+		NEED(1);
+		s->user_regs.abi = *p++;
+		s->user_regs.mask = a->pub.attr.sample_regs_user;
+		if (s->user_regs.abi) {
+			NEED(a->nr_regs_user);
+			s->user_regs.regs = p;
+			s->user_regs.nr = a->nr_regs_user;
+			p += a->nr_regs_user;
+		}
+	}
+	if (t & PERF_SAMPLE_STACK_USER) {
+		NEED(1);
+		uint64_t sz = *p++;
+		if (sz) {
+			if (sz % 8 || sz / 8 > (uint64_t)(end - p))
+				return FAIL("sample of %u bytes: user stack of %llu bytes does not "
+					    "fit",
+					    h->size, (unsigned long long)sz);
+			s->user_stack.size = sz;
+			s->user_stack.data = (const uint8_t *)p;
+			p += sz / 8;
+			NEED(1);
+			s->user_stack.dyn_size = *p++;
+			if (s->user_stack.dyn_size > sz)
+				return FAIL("sample: user stack dyn_size %llu > size %llu",
+					    (unsigned long long)s->user_stack.dyn_size,
+					    (unsigned long long)sz);
+		}
+	}
+	if (t & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
+		NEED(1);
+		uint64_t w = *p++;
+		if (t & PERF_SAMPLE_WEIGHT_STRUCT) {
+			s->weight = w & 0xffffffffu;
+			s->weight_var2 = (uint16_t)(w >> 32);
+			s->weight_var3 = (uint16_t)(w >> 48);
+		} else {
+			s->weight = w;
+		}
+	}
+	if (t & PERF_SAMPLE_DATA_SRC) {
+		NEED(1);
+		s->data_src = *p++;
+	}
+	if (t & PERF_SAMPLE_TRANSACTION) {
+		NEED(1);
+		s->transaction = *p++;
+	}
+	if (t & PERF_SAMPLE_REGS_INTR) {
+		NEED(1);
+		s->intr_regs.abi = *p++;
+		s->intr_regs.mask = a->pub.attr.sample_regs_intr;
+		if (s->intr_regs.abi) {
+			NEED(a->nr_regs_intr);
+			s->intr_regs.regs = p;
+			s->intr_regs.nr = a->nr_regs_intr;
+			p += a->nr_regs_intr;
+		}
+	}
+	if (t & PERF_SAMPLE_PHYS_ADDR) {
+		NEED(1);
+		s->phys_addr = *p++;
+	}
+	if (t & PERF_SAMPLE_CGROUP) {
+		NEED(1);
+		s->cgroup = *p++;
+	}
+	if (t & PERF_SAMPLE_DATA_PAGE_SIZE) {
+		NEED(1);
+		s->data_page_size = *p++;
+	}
+	if (t & PERF_SAMPLE_CODE_PAGE_SIZE) {
+		NEED(1);
+		s->code_page_size = *p++;
+	}
+	if (t & PERF_SAMPLE_AUX) {
+		NEED(1);
+		uint64_t sz = *p++;
+		if (sz % 8 || sz / 8 > (uint64_t)(end - p))
+			return FAIL("sample of %u bytes: aux data of %llu bytes does not fit",
+				    h->size, (unsigned long long)sz);
+		s->aux.size = sz;
+		s->aux.data = p;
+		p += sz / 8;
+	}
+	return 0;
+overrun:
+	return FAIL("sample of %u bytes: its fields run past its end", h->size);
+}
+
+int dr_parse_id_trailer(const struct dr_attr *a, const struct perf_event_header *h,
+			struct pk_sample *s)
+{
+	dr_sample_defaults(a, h, s);
+	if (!a || !a->pub.attr.sample_id_all)
+		return 0;
+	if (h->size < sizeof(*h) + a->pub.id_hdr_size)
+		return -1;
+	const uint64_t *p = (const uint64_t *)((const uint8_t *)h + h->size - a->pub.id_hdr_size);
+	uint64_t t = a->sample_type;
+	if (t & PERF_SAMPLE_TID) {
+		s->pid = (int32_t)lo32(*p);
+		s->tid = (int32_t)hi32(*p);
+		p++;
+	}
+	if (t & PERF_SAMPLE_TIME)
+		s->time = *p++;
+	if (t & PERF_SAMPLE_ID)
+		s->id = *p++;
+	if (t & PERF_SAMPLE_STREAM_ID)
+		s->stream_id = *p++;
+	if (t & PERF_SAMPLE_CPU) {
+		s->cpu = (int32_t)lo32(*p);
+		s->cpu_res = hi32(*p);
+		p++;
+	}
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		s->id = *p;
+	return 1;
+}
+
+int dr_record_time(const struct pk_data_reader *r, const struct perf_event_header *h, int attr,
+		   uint64_t *ts, uint64_t pos)
+{
+	*ts = 0;
+	if (attr < 0)
+		return 0;
+	const struct dr_attr *a = r->attrs[attr];
+	uint64_t t = a->sample_type;
+	if (!(t & PERF_SAMPLE_TIME))
+		return 0;
+	const uint64_t *w = (const uint64_t *)(h + 1);
+	if (h->type == PERF_RECORD_SAMPLE) {
+		if ((size_t)(h->size - sizeof(*h)) < a->fixed_size)
+			return FAIL("sample of %u bytes is shorter than its fixed fields (%u "
+				    "bytes)",
+				    h->size, a->fixed_size + 8);
+		*ts = w[__builtin_popcountll(t & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+						  PERF_SAMPLE_TID))];
+		return 0;
+	}
+	if (!a->pub.attr.sample_id_all)
+		return 0;
+	if (h->size < sizeof(*h) + a->pub.id_hdr_size)
+		return FAIL("record type %u of %u bytes is too short for its sample_id_all "
+			    "trailer (%u bytes)",
+			    h->type, h->size, a->pub.id_hdr_size);
+	w = (const uint64_t *)((const uint8_t *)h + h->size - a->pub.id_hdr_size);
+	*ts = w[(t & PERF_SAMPLE_TID) ? 1 : 0];
+	return 0;
+}
+
+/* ---- side-band records ------------------------------------------------------------------- */
+
+/* A NUL-terminated string at p, before end. */
+static const char *str_at(const void *p, const void *end)
+{
+	if (p >= end)
+		return NULL;
+	return memchr(p, 0, (size_t)((const char *)end - (const char *)p)) ? p : NULL;
+}
+
+static inline uint64_t rd64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+static inline uint32_t rd32(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+static inline uint16_t rd16(const uint8_t *p)
+{
+	uint16_t v;
+	memcpy(&v, p, 2);
+	return v;
+}
+
+int dr_decode_kernel(struct pk_data_reader *r, struct pk_data_event *ev, uint64_t pos)
+{
+	const struct perf_event_header *h = ev->raw;
+	const struct dr_attr *a = ev->attr >= 0 ? r->attrs[ev->attr] : NULL;
+	if (h->type == PERF_RECORD_SAMPLE) {
+		if (!a)
+			return FAIL("a sample before any attr");
+		int rc = dr_parse_sample(r, a, h, &ev->sample, pos);
+		if (rc)
+			return rc;
+		ev->has_sample = true;
+		return 0;
+	}
+	int tr = dr_parse_id_trailer(a, h, &ev->sample);
+	if (tr < 0)
+		return FAIL("record type %u of %u bytes is too short for its sample_id_all "
+			    "trailer",
+			    h->type, h->size);
+	ev->has_sample = tr > 0;
+	const uint8_t *b = (const uint8_t *)(h + 1);
+	const uint8_t *end = (const uint8_t *)h + h->size - (tr > 0 ? a->pub.id_hdr_size : 0);
+	size_t len = (size_t)(end - b);
+#define BODY(n, name)                                                                         \
+	do {                                                                                  \
+		if (len < (size_t)(n))                                                        \
+			return FAIL("%s record of %u bytes is too short", name, h->size);     \
+	} while (0)
+	switch (h->type) {
+	case PERF_RECORD_COMM:
+		BODY(9, "COMM");
+		ev->u.comm.pid = (int32_t)rd32(b);
+		ev->u.comm.tid = (int32_t)rd32(b + 4);
+		ev->u.comm.exec = h->misc & PERF_RECORD_MISC_COMM_EXEC;
+		if (!(ev->u.comm.comm = str_at(b + 8, end)))
+			return FAIL("COMM: name not terminated");
+		break;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2: {
+		bool m2 = h->type == PERF_RECORD_MMAP2;
+		BODY(m2 ? 65 : 33, m2 ? "MMAP2" : "MMAP");
+		__typeof__(ev->u.mmap) *m = &ev->u.mmap;
+		m->pid = (int32_t)rd32(b);
+		m->tid = (int32_t)rd32(b + 4);
+		m->start = rd64(b + 8);
+		m->len = rd64(b + 16);
+		m->pgoff = rd64(b + 24);
+		m->mmap2 = m2;
+		m->data = h->misc & PERF_RECORD_MISC_MMAP_DATA;
+		const uint8_t *fn = b + 32;
+		if (m2) {
+			if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+				m->has_build_id = true;
+				m->build_id_size = b[32];
+				if (m->build_id_size > 20)
+					return FAIL("MMAP2: build-id size %u", m->build_id_size);
+				m->build_id = b + 36;
+			} else {
+				m->maj = rd32(b + 32);
+				m->min = rd32(b + 36);
+				m->ino = rd64(b + 40);
+				m->ino_generation = rd64(b + 48);
+			}
+			m->prot = rd32(b + 56);
+			m->flags = rd32(b + 60);
+			fn = b + 64;
+		}
+		if (!(m->filename = str_at(fn, end)))
+			return FAIL("%s: file name not terminated", m2 ? "MMAP2" : "MMAP");
+		break;
+	}
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		BODY(24, h->type == PERF_RECORD_FORK ? "FORK" : "EXIT");
+		ev->u.task.pid = (int32_t)rd32(b);
+		ev->u.task.ppid = (int32_t)rd32(b + 4);
+		ev->u.task.tid = (int32_t)rd32(b + 8);
+		ev->u.task.ptid = (int32_t)rd32(b + 12);
+		ev->u.task.time = rd64(b + 16);
+		break;
+	case PERF_RECORD_LOST:
+		BODY(16, "LOST");
+		ev->u.lost.id = rd64(b);
+		ev->u.lost.lost = rd64(b + 8);
+		r->stats.total_lost += ev->u.lost.lost;
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		BODY(8, "LOST_SAMPLES");
+		ev->u.lost_samples.lost = rd64(b);
+		r->stats.total_lost_samples += ev->u.lost_samples.lost;
+		break;
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+		BODY(24, "THROTTLE");
+		ev->u.throttle.time = rd64(b);
+		ev->u.throttle.id = rd64(b + 8);
+		ev->u.throttle.stream_id = rd64(b + 16);
+		break;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		ev->u.context_switch.out = h->misc & PERF_RECORD_MISC_SWITCH_OUT;
+		ev->u.context_switch.preempt = h->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT;
+		ev->u.context_switch.next_prev_pid = -1;
+		ev->u.context_switch.next_prev_tid = -1;
+		if (h->type == PERF_RECORD_SWITCH_CPU_WIDE) {
+			BODY(8, "SWITCH_CPU_WIDE");
+			ev->u.context_switch.next_prev_pid = (int32_t)rd32(b);
+			ev->u.context_switch.next_prev_tid = (int32_t)rd32(b + 4);
+		}
+		break;
+	case PERF_RECORD_KSYMBOL:
+		BODY(17, "KSYMBOL");
+		ev->u.ksymbol.addr = rd64(b);
+		ev->u.ksymbol.len = rd32(b + 8);
+		ev->u.ksymbol.ksym_type = rd16(b + 12);
+		ev->u.ksymbol.flags = rd16(b + 14);
+		if (!(ev->u.ksymbol.name = str_at(b + 16, end)))
+			return FAIL("KSYMBOL: name not terminated");
+		break;
+	case PERF_RECORD_BPF_EVENT:
+		BODY(16, "BPF_EVENT");
+		ev->u.bpf.type = rd16(b);
+		ev->u.bpf.flags = rd16(b + 2);
+		ev->u.bpf.id = rd32(b + 4);
+		ev->u.bpf.tag = b + 8;
+		break;
+	case PERF_RECORD_TEXT_POKE:
+		BODY(12, "TEXT_POKE");
+		ev->u.text_poke.addr = rd64(b);
+		ev->u.text_poke.old_len = rd16(b + 8);
+		ev->u.text_poke.new_len = rd16(b + 10);
+		if ((size_t)ev->u.text_poke.old_len + ev->u.text_poke.new_len > len - 12)
+			return FAIL("TEXT_POKE: %u + %u bytes do not fit its record",
+				    ev->u.text_poke.old_len, ev->u.text_poke.new_len);
+		ev->u.text_poke.bytes = b + 12;
+		break;
+	case PERF_RECORD_CGROUP:
+		BODY(9, "CGROUP");
+		ev->u.cgroup.id = rd64(b);
+		if (!(ev->u.cgroup.path = str_at(b + 8, end)))
+			return FAIL("CGROUP: path not terminated");
+		break;
+	case PERF_RECORD_NAMESPACES: {
+		BODY(16, "NAMESPACES");
+		ev->u.namespaces.pid = (int32_t)rd32(b);
+		ev->u.namespaces.tid = (int32_t)rd32(b + 4);
+		uint64_t nr = rd64(b + 8);
+		if (nr > (len - 16) / 16)
+			return FAIL("NAMESPACES: %llu entries do not fit its record",
+				    (unsigned long long)nr);
+		ev->u.namespaces.nr = nr;
+		ev->u.namespaces.link = (const uint64_t *)(b + 16);
+		break;
+	}
+	case PERF_RECORD_READ: {
+		BODY(16, "READ");
+		ev->u.read.pid = (int32_t)rd32(b);
+		ev->u.read.tid = (int32_t)rd32(b + 4);
+		if (!a)
+			break;
+		if (dr_decode_read_values(a, (const uint64_t *)(b + 8), (const uint64_t *)end,
+					  &ev->u.read.values, false) < 0)
+			return FAIL("READ: values run past its end");
+		break;
+	}
+	case PERF_RECORD_AUX:
+		BODY(24, "AUX");
+		ev->u.aux.aux_offset = rd64(b);
+		ev->u.aux.aux_size = rd64(b + 8);
+		ev->u.aux.flags = rd64(b + 16);
+		break;
+	case PERF_RECORD_ITRACE_START:
+		BODY(8, "ITRACE_START");
+		ev->u.itrace_start.pid = (int32_t)rd32(b);
+		ev->u.itrace_start.tid = (int32_t)rd32(b + 4);
+		break;
+	case PERF_RECORD_AUX_OUTPUT_HW_ID:
+		BODY(8, "AUX_OUTPUT_HW_ID");
+		ev->u.aux_output_hw_id.hw_id = rd64(b);
+		break;
+	default:
+		break;
+	}
+#undef BODY
+	return 0;
+}

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session/resolve.c — addresses to locations, and samples as perf 6.1
+ * resolves them: machine__resolve (thread from pid/tid, the map of the
+ * sample's ip chosen by its cpumode, the symbol) and
+ * thread__resolve_callchain_sample with callee order (PERF_CONTEXT_*
+ * markers switch the cpumode of the entries after them, starting from
+ * user; an unknown marker discards the chain; at most max_stack entries).
+ *
+ * Locations are interned per (map, ip, cpumode) in a chained hash table
+ * whose chains run through the locations themselves, so that a sample whose
+ * addresses were seen before costs a few hash probes and no allocation.
+ */
+#include "session/session_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/perf_event.h>
+
+#include "util/error.h"
+
+/* perf's PERF_MAX_STACK_DEPTH, the default of --max-stack */
+#define DEFAULT_MAX_STACK 127
+
+static uint64_t loc_hash(const void *map, uint64_t ip, uint8_t cpumode)
+{
+	return pk_u64map__hash(ip ^ ((uint64_t)(uintptr_t)map * UINT64_C(0x9e3779b97f4a7c15)) ^
+			       ((uint64_t)cpumode << 56));
+}
+
+static int lhash_grow(struct pk_session *s)
+{
+	size_t ncap = s->lhash_cap ? s->lhash_cap * 2 : 4096;
+	uint32_t *nb = calloc(ncap, sizeof(*nb));
+	if (!nb)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nr_locs; i++) {
+		struct sess_loc *l = s->locs[i];
+		size_t b = loc_hash(l->pub.map, l->pub.ip, l->pub.cpumode) & (ncap - 1);
+		l->hnext = nb[b];
+		nb[b] = (uint32_t)i + 1;
+	}
+	free(s->lhash);
+	s->lhash = nb;
+	s->lhash_cap = ncap;
+	return 0;
+}
+
+static struct sess_loc *loc_new(struct pk_session *s, const struct sess_map *map, uint64_t ip,
+				uint8_t cpumode, char level)
+{
+	if (s->nr_locs >= UINT32_MAX - 1)
+		return NULL;
+	if (s->nr_locs == s->cap_locs) {
+		size_t ncap = s->cap_locs ? s->cap_locs * 2 : 4096;
+		struct sess_loc **nv = realloc(s->locs, ncap * sizeof(*nv));
+		if (!nv)
+			return NULL;
+		s->locs = nv;
+		s->cap_locs = ncap;
+	}
+	if (s->nr_locs + 1 > s->lhash_cap / 2 && lhash_grow(s))
+		return NULL;
+	struct sess_loc *l = pk_arena__alloc(&s->arena, sizeof(*l));
+	if (!l)
+		return NULL;
+	l->pub.ip = ip;
+	l->pub.cpumode = cpumode;
+	l->pub.level = level;
+	l->pub.id = (uint32_t)s->nr_locs;
+	if (map) {
+		l->pub.map = &map->pub;
+		l->pub.dso = map->pub.dso;
+		l->pub.addr = ip - map->delta;
+		if (l->pub.dso && !(s->o.flags & PK_SESSION_NO_SYMBOLS))
+			l->pub.sym = pk_dso__find(l->pub.dso, l->pub.addr);
+	} else {
+		l->pub.addr = ip;
+	}
+	size_t b = loc_hash(l->pub.map, ip, cpumode) & (s->lhash_cap - 1);
+	l->hnext = s->lhash[b];
+	s->lhash[b] = (uint32_t)s->nr_locs + 1;
+	s->locs[s->nr_locs++] = l;
+	return l;
+}
+
+const struct pk_loc *resolve__loc(struct pk_session *s, const struct sess_thread *t,
+				  uint8_t cpumode, uint64_t ip)
+{
+	char level;
+	const struct sess_maps *maps = machine__maps_for(s, t, cpumode, &level);
+	const struct sess_map *map = maps__find(maps, ip);
+	const struct pk_map *key = map ? &map->pub : NULL;
+	if (s->lhash_cap) {
+		size_t b = loc_hash(key, ip, cpumode) & (s->lhash_cap - 1);
+		for (uint32_t i = s->lhash[b]; i; i = s->locs[i - 1]->hnext) {
+			const struct sess_loc *l = s->locs[i - 1];
+			if (l->pub.ip == ip && l->pub.map == key && l->pub.cpumode == cpumode)
+				return &l->pub;
+		}
+	}
+	struct sess_loc *l = loc_new(s, map, ip, cpumode, level);
+	return l ? &l->pub : NULL;
+}
+
+void resolve__fini(struct pk_session *s)
+{
+	free(s->locs);
+	free(s->lhash);
+	free(s->chain);
+}
+
+size_t pk_session__nr_locs(const struct pk_session *s)
+{
+	return s->nr_locs;
+}
+
+const struct pk_loc *pk_session__loc_at(const struct pk_session *s, uint32_t id)
+{
+	return id < s->nr_locs ? &s->locs[id]->pub : NULL;
+}
+
+const struct pk_loc *pk_session__loc(struct pk_session *s, const struct pk_thread *t,
+				     uint8_t cpumode, uint64_t ip)
+{
+	return resolve__loc(s, (const struct sess_thread *)t, cpumode, ip);
+}
+
+static int chain_reserve(struct pk_session *s, size_t n)
+{
+	if (n <= s->cap_chain)
+		return 0;
+	size_t ncap = s->cap_chain ? s->cap_chain : 128;
+	while (ncap < n)
+		ncap *= 2;
+	const struct pk_loc **nv = realloc(s->chain, ncap * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	s->chain = nv;
+	s->cap_chain = ncap;
+	return 0;
+}
+
+/* perf's thread__resolve_callchain_sample, callee order, no branch stacks */
+static int resolve_callchain(struct pk_session *s, const struct sess_thread *t,
+			     const struct pk_sample *smp, struct pk_resolved *out)
+{
+	uint64_t nr = smp->callchain.nr;
+	const uint64_t *ips = smp->callchain.ips;
+	unsigned max_stack = s->o.max_stack ? s->o.max_stack : DEFAULT_MAX_STACK;
+	uint8_t cpumode = PERF_RECORD_MISC_USER;
+	size_t n = 0, entries = 0;
+	if (chain_reserve(s, nr < max_stack ? nr : max_stack))
+		return -ENOMEM;
+	for (uint64_t i = 0; i < nr && entries < max_stack; i++) {
+		uint64_t ip = ips[i];
+		if (ip >= PERF_CONTEXT_MAX) {
+			switch (ip) {
+			case PERF_CONTEXT_HV:
+				cpumode = PERF_RECORD_MISC_HYPERVISOR;
+				continue;
+			case PERF_CONTEXT_KERNEL:
+				cpumode = PERF_RECORD_MISC_KERNEL;
+				continue;
+			case PERF_CONTEXT_USER:
+				cpumode = PERF_RECORD_MISC_USER;
+				continue;
+			default:
+				/* perf: "invalid callchain context", the chain is discarded */
+				s->st.nr_corrupt_chains++;
+				out->nr_chain = 0;
+				return 0;
+			}
+		}
+		entries++;
+		const struct pk_loc *l = resolve__loc(s, t, cpumode, ip);
+		if (!l)
+			return -ENOMEM;
+		s->chain[n++] = l;
+	}
+	out->nr_chain = n;
+	return 0;
+}
+
+int pk_session__resolve(struct pk_session *s, const struct pk_data_event *ev, unsigned flags,
+			struct pk_resolved *out, struct pk_error *err)
+{
+	if (ev->type != PERF_RECORD_SAMPLE || !ev->has_sample)
+		return pk_error__set(err, -EINVAL, "", 0, 0, "offset %#llx: not a sample",
+				     (unsigned long long)ev->offset);
+	const struct pk_sample *smp = &ev->sample;
+	out->ev = ev;
+	out->sample = smp;
+	out->attr = ev->attr;
+	out->cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	out->addr_loc = NULL;
+	out->nr_chain = 0;
+	out->chain = s->chain;
+	struct sess_thread *t = machine__findnew_thread(s, smp->pid, smp->tid);
+	if (!t)
+		goto nomem;
+	out->thread = &t->pub;
+	out->comm = t->pub.comm;
+	out->loc = resolve__loc(s, t, out->cpumode, smp->ip);
+	if (!out->loc)
+		goto nomem;
+	s->st.nr_samples++;
+	if (!out->loc->map)
+		s->st.nr_unresolved_maps++;
+	if ((flags & PK_RESOLVE_ADDR) && (smp->sample_type & PERF_SAMPLE_ADDR)) {
+		out->addr_loc = resolve__loc(s, t, out->cpumode, smp->addr);
+		if (!out->addr_loc)
+			goto nomem;
+	}
+	if ((flags & PK_RESOLVE_CALLCHAIN) && (smp->sample_type & PERF_SAMPLE_CALLCHAIN)) {
+		if (resolve_callchain(s, t, smp, out))
+			goto nomem;
+		out->chain = s->chain;
+	}
+	return 0;
+nomem:
+	return pk_error__set(err, -ENOMEM, "", 0, 0, "offset %#llx: out of memory resolving a sample",
+			     (unsigned long long)ev->offset);
+}

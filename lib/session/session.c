@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session/session.c — the session object: opens the reader and the
+ * symbolizer, applies each side-band record to the machine before handing
+ * the event out (perf's machine__process_event before the tool's handler),
+ * names events, counts.
+ */
+#include "session/session_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+
+/* The caller's options over the defaults, honouring its struct's size. */
+static void opts_copy(struct pk_session_opts *dst, const struct pk_session_opts *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	dst->sz = sizeof(*dst);
+	if (!src)
+		return;
+	size_t n = src->sz < sizeof(*dst) ? src->sz : sizeof(*dst);
+	memcpy(dst, src, n);
+	dst->sz = sizeof(*dst);
+}
+
+static int session_start(struct pk_session *s, struct pk_error *err)
+{
+	struct pk_symbolizer_opts so = { .sz = sizeof(so) };
+	if (s->o.symbolizer) {
+		size_t n = s->o.symbolizer->sz < sizeof(so) ? s->o.symbolizer->sz : sizeof(so);
+		memcpy(&so, s->o.symbolizer, n);
+		so.sz = sizeof(so);
+	}
+	if (s->o.symfs)
+		so.symfs = s->o.symfs;
+	int rc = pk_symbolizer__new(&s->sym, &so, err);
+	if (rc)
+		return rc;
+	if ((rc = machine__init(s)))
+		return pk_error__set(err, rc, "", 0, 0, "out of memory");
+	machine__take_build_ids(s);
+	if ((rc = workers__new(s)))
+		return pk_error__set(err, rc, "", 0, 0, "out of memory");
+	return 0;
+}
+
+static struct pk_session *session_alloc(const struct pk_session_opts *opts)
+{
+	struct pk_session *s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	opts_copy(&s->o, opts);
+	return s;
+}
+
+int pk_session__open(struct pk_session **out, const char *path, const struct pk_session_opts *opts,
+		     struct pk_error *err)
+{
+	*out = NULL;
+	struct pk_session *s = session_alloc(opts);
+	if (!s)
+		return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
+	int rc = pk_data_reader__open(&s->r, path, s->o.reader, err);
+	if (!rc)
+		rc = session_start(s, err);
+	if (rc) {
+		pk_session__free(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+int pk_session__open_fd(struct pk_session **out, int fd, const char *name,
+			const struct pk_session_opts *opts, struct pk_error *err)
+{
+	*out = NULL;
+	struct pk_session *s = session_alloc(opts);
+	if (!s)
+		return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
+	int rc = pk_data_reader__open_fd(&s->r, fd, name, s->o.reader, err);
+	if (!rc)
+		rc = session_start(s, err);
+	if (rc) {
+		pk_session__free(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+void pk_session__free(struct pk_session *s)
+{
+	if (!s)
+		return;
+	workers__free(s);
+	resolve__fini(s);
+	machine__fini(s);
+	free(s->evnames);
+	if (s->sym)
+		pk_symbolizer__delete(s->sym);
+	if (s->r)
+		pk_data_reader__free(s->r);
+	pk_arena__free(&s->arena);
+	free(s);
+}
+
+struct pk_data_reader *pk_session__reader(struct pk_session *s)
+{
+	return s->r;
+}
+
+struct pk_symbolizer *pk_session__symbolizer(struct pk_session *s)
+{
+	return s->sym;
+}
+
+int pk_session__next(struct pk_session *s, const struct pk_data_event **ev, struct pk_error *err)
+{
+	int rc = pk_data_reader__next(s->r, ev, err);
+	if (rc <= 0)
+		return rc;
+	switch ((*ev)->type) {
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		if ((rc = machine__process(s, *ev, err)))
+			return rc;
+		break;
+	case PK_RECORD_HEADER_BUILD_ID:
+		machine__take_build_ids(s);
+		break;
+	default:
+		break;
+	}
+	return 1;
+}
+
+const char *pk_session__event_name(struct pk_session *s, int attr)
+{
+	if (attr < 0 || (size_t)attr >= pk_data_reader__nr_attrs(s->r))
+		return NULL;
+	if ((size_t)attr >= s->nr_evnames) {
+		size_t n = pk_data_reader__nr_attrs(s->r);
+		const char **nv = realloc(s->evnames, n * sizeof(*nv));
+		if (!nv)
+			return NULL;
+		memset(nv + s->nr_evnames, 0, (n - s->nr_evnames) * sizeof(*nv));
+		s->evnames = nv;
+		s->nr_evnames = n;
+	}
+	if (!s->evnames[attr]) {
+		const struct pk_data_attr *a = pk_data_reader__attr(s->r, (size_t)attr);
+		s->evnames[attr] = a->name ? a->name : evname__derive(s, a);
+	}
+	return s->evnames[attr];
+}
+
+void pk_session__stats(const struct pk_session *s, struct pk_session_stats *st)
+{
+	*st = s->st;
+	st->nr_locs = s->nr_locs;
+	st->nr_threads = s->nr_threads;
+	st->nr_maps = s->nr_maps;
+}

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session/session_int.h — what the session's files share: the session
+ * object, threads and their address spaces (machine.c), interned locations
+ * (resolve.c), srclines and the worker pool (srcline.c, work.c), event
+ * names (evname.c).
+ */
+#ifndef PMUKIT_SESSION_INT_H
+#define PMUKIT_SESSION_INT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <pmukit/session.h>
+
+#include "util/arena.h"
+#include "util/u64map.h"
+
+/* A map as the session keeps it. */
+struct sess_map {
+	struct pk_map pub;		/* first: a pk_map * is a sess_map * */
+	uint64_t delta;			/* rip = ip - delta (perf's map_ip, linear in ip) */
+	const char *filename;		/* as recorded (arena) */
+};
+
+/* An address space: the maps of one process (shared by its threads), or the kernel's. */
+struct sess_maps {
+	struct sess_map **v;		/* sorted by start, not overlapping */
+	size_t nr, cap;
+	struct sess_maps *next_all;	/* every address space, for freeing */
+};
+
+struct sess_thread {
+	struct pk_thread pub;		/* first */
+	struct sess_maps *maps;
+};
+
+/* A location with its lazily computed srcline state. */
+struct sess_loc {
+	struct pk_loc pub;		/* first */
+	uint32_t hnext;			/* hash chain: id + 1 of the next loc, 0 at the end */
+	uint8_t srcline_done, inlines_done;
+	int inlines_err;
+	const char *srcline;
+	struct pk_srcline inl;
+};
+
+/* A build-id from the file's table, sorted by filename for lookups. */
+struct sess_bid {
+	const char *filename;
+	const uint8_t *id;
+	uint8_t size;
+	bool kernel;
+};
+
+struct sess_workers;
+
+struct pk_session {
+	struct pk_session_opts o;
+	struct pk_data_reader *r;
+	struct pk_symbolizer *sym;
+	bool own_reader;
+	struct pk_arena arena;		/* threads, maps, comms, names, locs */
+
+	/* threads */
+	struct pk_u64map tids;		/* tid -> id in threads */
+	struct sess_thread **threads;
+	size_t nr_threads, cap_threads;
+	struct sess_maps *all_maps;	/* every address space (list) */
+	struct sess_maps kmaps;		/* the kernel's (host) */
+	struct pk_dso *kernel;		/* [kernel.kallsyms] once known */
+	uint32_t nr_maps;
+
+	/* comms, interned */
+	struct pk_u64map comms;		/* string hash -> chain of comm nodes */
+
+	/* build-ids */
+	struct sess_bid *bids;
+	size_t nr_bids, cap_bids;
+	size_t bids_seen;		/* reader entries taken so far */
+	bool bids_sorted;
+
+	/* locations */
+	struct sess_loc **locs;
+	size_t nr_locs, cap_locs;
+	uint32_t *lhash;		/* buckets: id + 1 of the first loc */
+	size_t lhash_cap;
+	struct sess_map nomap;		/* key for addresses outside every map */
+
+	/* callchain cursor */
+	const struct pk_loc **chain;
+	size_t cap_chain;
+
+	/* event names by attr */
+	const char **evnames;
+	size_t nr_evnames;
+
+	struct pk_session_stats st;
+	struct sess_workers *workers;	/* NULL with nr_threads 1 */
+};
+
+/* machine.c */
+int machine__init(struct pk_session *s);
+void machine__fini(struct pk_session *s);
+int machine__process(struct pk_session *s, const struct pk_data_event *ev, struct pk_error *err);
+struct sess_thread *machine__findnew_thread(struct pk_session *s, int32_t pid, int32_t tid);
+struct sess_thread *machine__find_thread(const struct pk_session *s, int32_t tid);
+const struct sess_map *maps__find(const struct sess_maps *m, uint64_t addr);
+/* perf's thread__find_map: the maps searched for cpumode, level */
+const struct sess_maps *machine__maps_for(struct pk_session *s, const struct sess_thread *t,
+					  uint8_t cpumode, char *level);
+const char *machine__intern_comm(struct pk_session *s, const char *comm);
+void machine__take_build_ids(struct pk_session *s);
+
+/* resolve.c */
+const struct pk_loc *resolve__loc(struct pk_session *s, const struct sess_thread *t,
+				  uint8_t cpumode, uint64_t ip);
+void resolve__fini(struct pk_session *s);
+
+/* srcline.c / work.c */
+int workers__new(struct pk_session *s);
+void workers__free(struct pk_session *s);
+/* Load a DSO's symbols in the background (no-op without workers). */
+void workers__prefetch(struct pk_session *s, struct pk_dso *d);
+/* Run fn(arg, i) for i in [0, n) on the workers and the caller; returns when all are done. */
+void workers__run(struct pk_session *s, size_t n, void (*fn)(void *arg, size_t i), void *arg);
+
+/* evname.c */
+const char *evname__derive(struct pk_session *s, const struct pk_data_attr *a);
+
+#endif

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session/work.c — the session's worker threads (opts.nr_threads - 1 of
+ * them, the caller being the last): DSO symbol tables loaded in the
+ * background as soon as a map needs them, and parallel loops over
+ * independent items (pk_session__prepare_srclines). Nothing here decides
+ * what the session outputs: workers only fill caches whose contents do not
+ * depend on which thread fills them or when.
+ */
+#include "session/session_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+struct sess_workers {
+	pthread_mutex_t lock;
+	pthread_cond_t wake, done;
+	pthread_t *tids;
+	int nr;
+	bool stop;
+	/* prefetch queue */
+	struct pk_dso **q;
+	size_t qhead, qtail, qcap;
+	/* the current parallel loop */
+	void (*fn)(void *arg, size_t i);
+	void *arg;
+	size_t n, next, finished;
+};
+
+/* Take one index of the loop, or prefetch one DSO; false when there is nothing to do. */
+static bool work_one(struct sess_workers *w, bool loop_only)
+{
+	if (w->fn && w->next < w->n) {
+		size_t i = w->next++;
+		void (*fn)(void *, size_t) = w->fn;
+		void *arg = w->arg;
+		pthread_mutex_unlock(&w->lock);
+		fn(arg, i);
+		pthread_mutex_lock(&w->lock);
+		if (++w->finished == w->n)
+			pthread_cond_broadcast(&w->done);
+		return true;
+	}
+	if (!loop_only && w->qhead < w->qtail) {
+		struct pk_dso *d = w->q[w->qhead++ % w->qcap];
+		pthread_mutex_unlock(&w->lock);
+		(void)pk_dso__nr_syms(d);	/* loads the symbol table once */
+		pthread_mutex_lock(&w->lock);
+		return true;
+	}
+	return false;
+}
+
+static void *worker(void *p)
+{
+	struct sess_workers *w = p;
+	pthread_mutex_lock(&w->lock);
+	while (!w->stop) {
+		if (!work_one(w, false))
+			pthread_cond_wait(&w->wake, &w->lock);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+int workers__new(struct pk_session *s)
+{
+	int nr = s->o.nr_threads ? s->o.nr_threads : 2;
+	if (nr <= 1)
+		return 0;
+	struct sess_workers *w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w->tids = calloc((size_t)nr - 1, sizeof(*w->tids));
+	if (!w->tids) {
+		free(w);
+		return -ENOMEM;
+	}
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->wake, NULL);
+	pthread_cond_init(&w->done, NULL);
+	for (int i = 0; i < nr - 1; i++) {
+		if (pthread_create(&w->tids[i], NULL, worker, w))
+			break;
+		w->nr++;
+	}
+	s->workers = w;
+	return 0;
+}
+
+void workers__free(struct pk_session *s)
+{
+	struct sess_workers *w = s->workers;
+	if (!w)
+		return;
+	pthread_mutex_lock(&w->lock);
+	w->stop = true;
+	pthread_cond_broadcast(&w->wake);
+	pthread_mutex_unlock(&w->lock);
+	for (int i = 0; i < w->nr; i++)
+		pthread_join(w->tids[i], NULL);
+	pthread_mutex_destroy(&w->lock);
+	pthread_cond_destroy(&w->wake);
+	pthread_cond_destroy(&w->done);
+	free(w->tids);
+	free(w->q);
+	free(w);
+	s->workers = NULL;
+}
+
+void workers__prefetch(struct pk_session *s, struct pk_dso *d)
+{
+	struct sess_workers *w = s->workers;
+	if (!w || !w->nr || !d || (s->o.flags & PK_SESSION_NO_SYMBOLS))
+		return;
+	pthread_mutex_lock(&w->lock);
+	if (w->qtail - w->qhead == w->qcap) {
+		size_t ncap = w->qcap ? w->qcap * 2 : 64;
+		struct pk_dso **nq = malloc(ncap * sizeof(*nq));
+		if (!nq) {
+			pthread_mutex_unlock(&w->lock);
+			return;	/* the DSO loads on first use instead */
+		}
+		size_t n = 0;
+		for (size_t i = w->qhead; i < w->qtail; i++)
+			nq[n++] = w->q[i % w->qcap];
+		free(w->q);
+		w->q = nq;
+		w->qcap = ncap;
+		w->qhead = 0;
+		w->qtail = n;
+	}
+	w->q[w->qtail++ % w->qcap] = d;
+	pthread_cond_signal(&w->wake);
+	pthread_mutex_unlock(&w->lock);
+}
+
+void workers__run(struct pk_session *s, size_t n, void (*fn)(void *arg, size_t i), void *arg)
+{
+	struct sess_workers *w = s->workers;
+	if (!w || !w->nr || n < 2) {
+		for (size_t i = 0; i < n; i++)
+			fn(arg, i);
+		return;
+	}
+	pthread_mutex_lock(&w->lock);
+	w->fn = fn;
+	w->arg = arg;
+	w->n = n;
+	w->next = w->finished = 0;
+	pthread_cond_broadcast(&w->wake);
+	while (work_one(w, true))
+		;
+	while (w->finished < w->n)
+		pthread_cond_wait(&w->done, &w->lock);
+	w->fn = NULL;
+	w->n = 0;
+	pthread_mutex_unlock(&w->lock);
+}
