@@ -285,6 +285,12 @@ $(O)/tests/data_dump: tests/oracle/data_dump.c $(O)/libpmukit.a
 	@echo "  TEST-CC $<"
 	@$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
 
+# --- symbolizer: the command-line driver the symbol integration tests compare with perf/addr2line
+$(O)/tests/symq: tests/fixtures/symbol/symq.c $(O)/libpmukit.a
+	@mkdir -p $(dir $@)
+	@echo "  TEST-CC $<"
+	@$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
+
 # pmukit script prints tracepoint data with libtraceevent, as perf does
 LDLIBS += -ltraceevent
 
@@ -297,3 +303,4 @@ $(O)/tests/workloads/report_many: tests/workloads/report_many.c
 	@$(CC) -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer \
 		-fno-inline-functions -fno-optimize-sibling-calls $(WARN) -pthread -o $@ $<
 tests: $(O)/tests/workloads/report_many
+tests: $(O)/tests/symq

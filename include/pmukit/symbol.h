@@ -201,6 +201,13 @@ int pk_dso__srcline(struct pk_dso *d, uint64_t rip, struct pk_srcline *out);
  */
 const char *pk_dso__srcline_str(struct pk_dso *d, uint64_t rip);
 
+/*
+ * perf's map__rip_2objdump: the address objdump/addr2line use for rip
+ * (user DSOs: rip + .text's sh_addr - sh_offset; others: rip). perf prints
+ * "dso_short_name[hex objdump address]" where a srcline is unknown.
+ */
+uint64_t pk_dso__objdump_addr(struct pk_dso *d, uint64_t rip);
+
 /* Demangle as perf 6.1 does with these flags (PK_SYMBOLIZER_*); malloc'd, NULL when not mangled. */
 char *pk_demangle(const char *name, unsigned flags);
 

@@ -572,3 +572,11 @@ int pk_dso__load_error(struct pk_dso *d)
 	ensure_loaded(d);
 	return d->load_error;
 }
+
+uint64_t pk_dso__objdump_addr(struct pk_dso *d, uint64_t rip)
+{
+	if (!d || (d->kind != PK_DSO_USER && d->kind != PK_DSO_VDSO))
+		return rip;
+	ensure_loaded(d);
+	return rip + d->text_offset;
+}

@@ -20,6 +20,7 @@
  * Answers are cached per address.
  */
 #include "symbol/symbol_int.h"
+#include "symbol/linetab.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,7 +43,7 @@ struct func {
 	bool is_linkage;
 	const char *name;	/* raw (mangled) */
 	uint64_t low;		/* first range's low (binutils' arange.low) */
-	const char *call_file;
+	uint64_t call_file;	/* DW_AT_call_file, resolved through the unit's line table */
 	unsigned call_line;
 };
 
@@ -55,6 +56,10 @@ struct cu {
 	Dwarf_Off off;
 	bool scanned;
 	int lang;
+	int version;
+	const char *comp_dir;
+	bool lt_tried;
+	struct linetab *lt;
 	Dwarf_Die die;
 	struct func *funcs;
 	size_t nr_funcs, cap_funcs;
@@ -90,6 +95,7 @@ struct srcline_cache {
 	struct pk_elf file;	/* what addr2line reads: sections, symbols */
 	struct pk_elf dwfile;	/* a separate debug file, when used */
 	Dwarf *dw;
+	struct linetab_src lsrc;
 	struct cu *cus;
 	size_t nr_cus;
 	struct cu_range *cur;
@@ -226,6 +232,9 @@ static int index_cus(struct srcline_cache *c)
 		u->off = dwarf_dieoffset(&cudie);
 		u->die = cudie;
 		u->lang = dwarf_srclang(&cudie);
+		u->version = ver;
+		Dwarf_Attribute a;
+		u->comp_dir = dwarf_attr(&cudie, DW_AT_comp_dir, &a) ? dwarf_formstring(&a) : NULL;
 		Dwarf_Addr b, lo, hi;
 		ptrdiff_t o = 0;
 		while ((o = dwarf_ranges(&cudie, o, &b, &lo, &hi)) > 0) {
@@ -344,8 +353,24 @@ static struct srcline_cache *cache_open(struct pk_dso *d)
 		dwelf = c->dwfile.elf;
 	if (dwelf) {
 		c->dw = dwarf_begin_elf(dwelf, DWARF_C_READ, NULL);
-		if (c->dw && index_cus(c))
-			c->err = -ENOMEM;
+		if (c->dw) {
+			/* libdw has decompressed SHF_COMPRESSED sections in place by now */
+			static const char *const nm[] = { ".debug_line", ".debug_line_str", ".debug_str" };
+			struct pk_dwarf_sec *sec[] = { &c->lsrc.line, &c->lsrc.line_str, &c->lsrc.str };
+			for (int i = 0; i < 3; i++) {
+				Elf_Scn *scn = pkelf__section(dwelf, nm[i], NULL, NULL);
+				Elf_Data *dd = scn ? elf_getdata(scn, NULL) : NULL;
+				if (dd && dd->d_buf) {
+					sec[i]->data = dd->d_buf;
+					sec[i]->size = dd->d_size;
+				}
+			}
+			GElf_Ehdr eh;
+			c->lsrc.swap = gelf_getehdr(dwelf, &eh) &&
+				       (eh.e_ident[EI_DATA] == ELFDATA2MSB) != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+			if (index_cus(c))
+				c->err = -ENOMEM;
+		}
 	}
 	return c;
 }
@@ -357,6 +382,7 @@ void srcline__free(struct srcline_cache *c)
 	for (size_t i = 0; i < c->nr_cus; i++) {
 		free(c->cus[i].funcs);
 		free(c->cus[i].ranges);
+		linetab__free(c->cus[i].lt);
 	}
 	free(c->cus);
 	free(c->cur);
@@ -372,7 +398,7 @@ void srcline__free(struct srcline_cache *c)
 
 /* --- functions of a CU -------------------------------------------------------- */
 
-static int add_func(struct cu *u, Dwarf_Die *die, int parent, Dwarf_Files *files)
+static int add_func(struct cu *u, Dwarf_Die *die, int parent)
 {
 	if (u->nr_funcs == u->cap_funcs) {
 		u->cap_funcs = u->cap_funcs ? u->cap_funcs * 2 : 64;
@@ -390,20 +416,21 @@ static int add_func(struct cu *u, Dwarf_Die *die, int parent, Dwarf_Files *files
 	f->low = UINT64_MAX;
 	Dwarf_Attribute a;
 	Dwarf_Word w;
-	if (files && dwarf_attr(die, DW_AT_call_file, &a) && !dwarf_formudata(&a, &w))
-		f->call_file = dwarf_filesrc(files, w, NULL, NULL);
+	f->call_file = UINT64_MAX;
+	if (dwarf_attr(die, DW_AT_call_file, &a) && !dwarf_formudata(&a, &w))
+		f->call_file = w;
 	if (dwarf_attr(die, DW_AT_call_line, &a) && !dwarf_formudata(&a, &w))
 		f->call_line = (unsigned)w;
 	Dwarf_Addr b, lo, hi;
 	ptrdiff_t o = 0;
 	bool first = true;
 	while ((o = dwarf_ranges(die, o, &b, &lo, &hi)) > 0) {
+		if (hi <= lo)
+			continue;	/* binutils drops empty ranges, also as the first one */
 		if (first) {
 			f->low = lo;
 			first = false;
 		}
-		if (hi <= lo)
-			continue;
 		if (u->nr_ranges == u->cap_ranges) {
 			u->cap_ranges = u->cap_ranges ? u->cap_ranges * 2 : 64;
 			struct frange *n = realloc(u->ranges, u->cap_ranges * sizeof(*n));
@@ -427,10 +454,6 @@ static int cmp_frange(const void *a, const void *b)
 static int scan_cu(struct cu *u)
 {
 	u->scanned = true;
-	Dwarf_Files *files = NULL;
-	size_t nfiles;
-	if (dwarf_getsrcfiles(&u->die, &files, &nfiles))
-		files = NULL;
 	/* depth-first over every DIE; a stack of (die, enclosing function) */
 	struct { Dwarf_Die die; int func; } stack[256];
 	int sp = 0;
@@ -451,7 +474,7 @@ static int scan_cu(struct cu *u)
 		int tag = dwarf_tag(&die), me = parent;
 		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
 		    tag == DW_TAG_entry_point) {
-			me = add_func(u, &die, parent, files);
+			me = add_func(u, &die, parent);
 			if (me < 0)
 				return me;
 		}
@@ -593,6 +616,29 @@ static struct cu *find_cu(struct srcline_cache *c, uint64_t pc)
 	return best == SIZE_MAX ? NULL : &c->cus[best];
 }
 
+/*
+ * binutils adds each line sequence's range to its unit's once it has read
+ * the unit's line table: from then on (only) addresses between functions
+ * find that unit too.
+ */
+static void add_seq_ranges(struct srcline_cache *c, struct cu *u)
+{
+	size_t n = linetab__nr_seqs(u->lt), cui = (size_t)(u - c->cus);
+	if (!n)
+		return;
+	struct cu_range *r = realloc(c->cur, (c->nr_cur + n) * sizeof(*r));
+	if (!r)
+		return;
+	c->cur = r;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t lo, hi;
+		linetab__seq(u->lt, i, &lo, &hi);
+		if (hi > lo)
+			c->cur[c->nr_cur++] = (struct cu_range){ lo, hi, cui };
+	}
+	qsort(c->cur, c->nr_cur, sizeof(*c->cur), cmp_cur);
+}
+
 static size_t lookup_dwarf(struct srcline_cache *c, uint64_t pc, size_t shndx,
 			   struct raw_frame *out, size_t max)
 {
@@ -601,15 +647,19 @@ static size_t lookup_dwarf(struct srcline_cache *c, uint64_t pc, size_t shndx,
 		return 0;
 	if (!u->scanned && scan_cu(u))
 		return 0;
-	const char *file = NULL;
-	int line = 0;
-	Dwarf_Line *l = dwarf_getsrc_die(&u->die, pc);
-	if (l) {
-		file = dwarf_linesrc(l, NULL, NULL);
-		dwarf_lineno(l, &line);
+	if (!u->lt_tried) {
+		u->lt_tried = true;
+		Dwarf_Attribute a;
+		Dwarf_Word off;
+		if (dwarf_attr(&u->die, DW_AT_stmt_list, &a) && !dwarf_formudata(&a, &off) &&
+		    !linetab__parse(&u->lt, &c->lsrc, off, u->comp_dir))
+			add_seq_ranges(c, u);
 	}
+	const char *file = NULL;
+	unsigned line = 0;
+	bool have_line = u->lt && linetab__lookup(u->lt, pc, &file, &line);
 	int fi = find_func(u, pc);
-	if (!l && fi < 0)
+	if (!have_line && fi < 0)
 		return 0;
 	struct func *f = fi >= 0 ? &u->funcs[fi] : NULL;
 	const char *name = NULL;
@@ -629,12 +679,13 @@ static size_t lookup_dwarf(struct srcline_cache *c, uint64_t pc, size_t shndx,
 		}
 	}
 	size_t n = 0;
-	out[n++] = (struct raw_frame){ name, file, line > 0 ? (unsigned)line : 0 };
+	out[n++] = (struct raw_frame){ name, file, line };
 	/* the inline chain */
 	while (f && f->inlined && f->parent >= 0 && n < max) {
 		struct func *caller = &u->funcs[f->parent];
 		func_name(c, u, caller);
-		out[n++] = (struct raw_frame){ caller->name, f->call_file, f->call_line };
+		const char *cf = u->lt && f->call_file != UINT64_MAX ? linetab__file(u->lt, f->call_file) : NULL;
+		out[n++] = (struct raw_frame){ caller->name, cf, f->call_line };
 		f = caller;
 	}
 	return n;
@@ -730,8 +781,9 @@ static int fill(struct srcline_cache *c, struct entry *e, uint64_t pc)
 		f->func = keep(c, dm ? dm : fn);
 		free(dm);
 		/* addr2line prints "??" for no file; perf then reads the name "??" */
-		f->file = keep(c, raw[i].file);
-		const char *fb = raw[i].file ? raw[i].file : "??";
+		const char *path = raw[i].file;
+		f->file = keep(c, path);
+		const char *fb = path ? path : "??";
 		f->file_base = keep(c, c->flags & PK_SYMBOLIZER_FULL_SRCLINE ? fb : base(fb));
 		f->line = raw[i].line;
 		if (!f->func || !f->file_base || (raw[i].file && !f->file))
