@@ -9,6 +9,8 @@
 
 /* the reading commands (cmd-script.c, cmd-flamegraph.c, cmd-export.c) */
 int cmd_script(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -20,6 +22,8 @@ static const struct {
 	{ "check", cmd_check, "machine checks: user-access (userspace counter reads)" },
 	{ "stat", cmd_stat, "run a command and count its events (perf stat)" },
 	{ "script", cmd_script, "print the samples of a perf.data file (perf script)" },
+	{ "report", cmd_report, "the profile of a perf.data file (perf report --stdio)" },
+	{ "diff", cmd_diff, "compare the profiles of two perf.data files (perf diff)" },
 };
 
 static void usage(FILE *f)

@@ -35,9 +35,9 @@ struct fkey {
 
 struct rp_chains {
 	struct pk_buf nodes;		/* struct cnode[]; 0 unused */
-	struct pk_u64map map;		/* node << 32 | fkey -> child */
+	struct pk_idmap map;		/* node << 32 | fkey -> child */
 	struct pk_buf fkeys;		/* struct fkey[] */
-	struct pk_u64map fkey_map;	/* hash -> fkey (collisions chained) */
+	struct pk_idmap fkey_map;	/* hash -> fkey (collisions chained) */
 	struct pk_buf fkey_next;
 	struct pk_buf loc_fkey;		/* uint32_t[] by loc id: fkey + 1 */
 	uint32_t *kids;			/* children of each node, sorted */
@@ -61,9 +61,9 @@ void rp_chains_free(struct pk_report *r)
 	if (!c)
 		return;
 	pk_buf__free(&c->nodes);
-	pk_u64map__free(&c->map);
+	pk_idmap__free(&c->map);
 	pk_buf__free(&c->fkeys);
-	pk_u64map__free(&c->fkey_map);
+	pk_idmap__free(&c->fkey_map);
 	pk_buf__free(&c->fkey_next);
 	pk_buf__free(&c->loc_fkey);
 	free(c->kids);
@@ -89,11 +89,11 @@ static int64_t loc_fkey(struct pk_report *r, struct rp_chains *c, const struct p
 	struct fkey k = { .dso = loc->dso, .addr = loc->ip };
 	if (r->cg.key == RP_CCKEY_FUNCTION && loc->sym)
 		k.addr = loc->sym->start;
-	uint64_t h = pk_u64map__hash((uint64_t)(uintptr_t)k.dso * 31 + k.addr + (loc->sym ? 1 : 0));
+	uint64_t h = pk_idmap__hash((uint64_t)(uintptr_t)k.dso * 31 + k.addr + (loc->sym ? 1 : 0));
 	h = h * 2 + (r->cg.key == RP_CCKEY_FUNCTION && loc->sym);
 	uint32_t nr = (uint32_t)(c->fkeys.len / sizeof(k));
 	int added;
-	int64_t first = pk_u64map__get_or_put(&c->fkey_map, h, nr, &added);
+	int64_t first = pk_idmap__get_or_put(&c->fkey_map, h, nr, &added);
 	if (first < 0)
 		return -1;
 	int64_t id = -1;
@@ -155,7 +155,7 @@ static int append(struct pk_report *r, struct rp_entry *e, const uint32_t *frame
 		cn(c, node)->children_count += count;
 		uint32_t nr = (uint32_t)(c->nodes.len / sizeof(struct cnode));
 		int added;
-		int64_t child = pk_u64map__get_or_put(&c->map, (uint64_t)node << 32 | (uint32_t)f, nr,
+		int64_t child = pk_idmap__get_or_put(&c->map, (uint64_t)node << 32 | (uint32_t)f, nr,
 						      &added);
 		if (child < 0)
 			return -ENOMEM;
@@ -170,7 +170,7 @@ static int append(struct pk_report *r, struct rp_entry *e, const uint32_t *frame
 
 static struct rp_entry *target(struct pk_report *r, uint32_t ctx, uint32_t lc)
 {
-	int64_t i = pk_u64map__get(&r->entry_map, (uint64_t)ctx << 32 | lc);
+	int64_t i = pk_idmap__get(&r->entry_map, (uint64_t)ctx << 32 | lc);
 	if (i < 0)
 		return NULL;
 	struct rp_entry *e = rp_entry(r, (uint32_t)i);
@@ -215,14 +215,12 @@ static int sort_kids(struct rp_chains *c)
 		return -ENOMEM;
 	for (size_t i = 0; i < nn; i++)
 		cn(c, (uint32_t)i)->nr_children = 0;
+	/* roots (parent 0) are the entries' trees */
 	for (size_t i = 1; i < nn; i++) {
 		uint32_t p = cn(c, (uint32_t)i)->parent;
 		if (p)
 			cn(c, p)->nr_children++;
-		else if (cn(c, (uint32_t)i)->loc || cn(c, (uint32_t)i)->fkey)
-			; /* a root has no parent and no frame */
 	}
-	/* roots (loc 0, fkey 0, parent 0) are the entries' trees; children of node p follow p */
 	uint32_t pos = 0;
 	for (size_t i = 0; i < nn; i++) {
 		cn(c, (uint32_t)i)->first_child = pos;
@@ -313,7 +311,7 @@ int rp_chains_build(struct pk_report *r, bool all)
 		}
 		for (size_t k = 0; k < n; k++) {
 			const struct pk_loc *loc = pk_session__loc_at(r->s, pa[k]);
-			uint32_t lc = rp_loc_lclass(r, loc);
+			uint32_t lc = rp_loc_lclass_chain(r, loc);
 			const uint32_t *cc = (const uint32_t *)cache.data;
 			size_t nc = cache.len / sizeof(uint32_t), j;
 			for (j = 0; j < nc && cc[j] != lc; j++)
@@ -555,16 +553,42 @@ static int print_graph(struct pctx *p, uint32_t root, uint64_t total, uint64_t p
 	return rc;
 }
 
+/* perf's rb_root_in order of siblings: its match key (DSO, then address), descending */
+static const struct rp_chains *key_chains;
+
+static int key_cmp(const void *pa, const void *pb)
+{
+	const struct rp_chains *c = key_chains;
+	const struct fkey *ka = fk(c, cn(c, *(const uint32_t *)pa)->fkey);
+	const struct fkey *kb = fk(c, cn(c, *(const uint32_t *)pb)->fkey);
+	if (ka->dso != kb->dso)
+		return (uintptr_t)ka->dso > (uintptr_t)kb->dso ? -1 : 1;
+	if (ka->addr != kb->addr)
+		return ka->addr > kb->addr ? -1 : 1;
+	return 0;
+}
+
 /* flat and folded: nodes with hits, by hits (perf's sort_chain_flat: post-order) */
 static int collect_flat(struct pctx *p, uint32_t n, struct pk_buf *out)
 {
 	struct rp_chains *c = p->c;
 	const struct cnode *x = cn(c, n);
-	for (uint32_t i = 0; i < x->nr_children; i++) {
-		int rc = collect_flat(p, c->kids[x->first_child + i], out);
-		if (rc)
+	uint32_t nk = x->nr_children;
+	uint32_t *kids = malloc((nk ? nk : 1) * sizeof(*kids));
+	if (!kids)
+		return -ENOMEM;
+	memcpy(kids, c->kids + x->first_child, nk * sizeof(*kids));
+	key_chains = c;
+	qsort(kids, nk, sizeof(*kids), key_cmp);
+	key_chains = NULL;
+	for (uint32_t i = 0; i < nk; i++) {
+		int rc = collect_flat(p, kids[i], out);
+		if (rc) {
+			free(kids);
 			return rc;
+		}
 	}
+	free(kids);
 	x = cn(c, n);
 	if (x->hit && x->hit >= p->min_hit && pk_buf__append(out, &n, sizeof(n)) < 0)
 		return -ENOMEM;

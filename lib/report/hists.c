@@ -41,13 +41,13 @@ static bool ctx_eq(const struct rp_ctx *a, const struct rp_ctx *b)
 }
 
 /* Intern by a 64-bit hash in map, chained through next (uint32_t[]) on collisions. */
-static int64_t intern(struct pk_u64map *map, struct pk_buf *store, struct pk_buf *next,
+static int64_t intern(struct pk_idmap *map, struct pk_buf *store, struct pk_buf *next,
 		      size_t recsz, uint64_t h, const void *rec,
 		      bool (*eq)(const void *, const void *))
 {
 	uint32_t nr = (uint32_t)(store->len / recsz);
 	int added;
-	int64_t first = pk_u64map__get_or_put(map, h, nr, &added);
+	int64_t first = pk_idmap__get_or_put(map, h, nr, &added);
 	if (first < 0)
 		return -1;
 	if (!added) {
@@ -76,36 +76,66 @@ static bool ctx_eq_v(const void *a, const void *b)
 static bool lclass_eq_v(const void *va, const void *vb)
 {
 	const struct rp_lclass *a = va, *b = vb;
-	return a->dso == b->dso && a->sym == b->sym && a->addr == b->addr;
+	return a->dso == b->dso && a->sym == b->sym && a->addr == b->addr && a->raw == b->raw;
 }
 
-uint32_t rp_loc_lclass(struct pk_report *r, const struct pk_loc *loc)
+static uint32_t *cache_slot(struct pk_buf *cache, uint32_t id)
 {
-	size_t have = r->loc_lclass.len / sizeof(uint32_t);
-	if (loc->id < have) {
-		uint32_t v = ((uint32_t *)r->loc_lclass.data)[loc->id];
-		if (v)
-			return v - 1;
-	} else {
-		size_t want = (size_t)loc->id + 1024;
-		if (pk_buf__reserve(&r->loc_lclass, (want - have) * sizeof(uint32_t)))
-			return UINT32_MAX;
-		memset(r->loc_lclass.data + r->loc_lclass.len, 0, (want - have) * sizeof(uint32_t));
-		r->loc_lclass.len = want * sizeof(uint32_t);
+	size_t have = cache->len / sizeof(uint32_t);
+	if (id >= have) {
+		size_t want = (size_t)id + 1024;
+		if (pk_buf__reserve(cache, (want - have) * sizeof(uint32_t)))
+			return NULL;
+		memset(cache->data + cache->len, 0, (want - have) * sizeof(uint32_t));
+		cache->len = want * sizeof(uint32_t);
 	}
+	return &((uint32_t *)cache->data)[id];
+}
+
+static uint32_t lclass_of(struct pk_report *r, const struct pk_loc *loc, bool chain)
+{
+	uint32_t *slot = cache_slot(chain ? &r->loc_lclass_chain : &r->loc_lclass, loc->id);
+	if (!slot)
+		return UINT32_MAX;
+	if (*slot)
+		return *slot - 1;
 	struct rp_lclass lc = { .loc = loc };
 	if (r->lc_dso || r->lc_sym || r->lc_addr)
 		lc.dso = loc->dso;
 	if (r->lc_sym)
 		lc.sym = loc->sym;
-	if ((r->lc_sym && !loc->sym) || r->lc_addr)
+	if ((r->lc_sym && !loc->sym) || r->lc_addr) {
 		lc.addr = loc->addr;
-	uint64_t h = hash_mix(hash_mix(hash_mix(7, (uintptr_t)lc.dso), (uintptr_t)lc.sym), lc.addr);
+		if (chain && loc->ip != loc->addr) {
+			lc.addr = loc->ip;
+			lc.raw = true;
+		}
+	}
+	uint64_t h = hash_mix(hash_mix(hash_mix(hash_mix(7, (uintptr_t)lc.dso), (uintptr_t)lc.sym),
+				       lc.addr), lc.raw);
 	int64_t id = intern(&r->lc_map, &r->lclasses, &r->lc_next, sizeof(lc), h, &lc, lclass_eq_v);
 	if (id < 0)
 		return UINT32_MAX;
-	((uint32_t *)r->loc_lclass.data)[loc->id] = (uint32_t)id + 1;
+	slot = cache_slot(chain ? &r->loc_lclass_chain : &r->loc_lclass, loc->id);
+	*slot = (uint32_t)id + 1;
 	return (uint32_t)id;
+}
+
+uint32_t rp_loc_lclass(struct pk_report *r, const struct pk_loc *loc)
+{
+	return lclass_of(r, loc, false);
+}
+
+uint32_t rp_loc_lclass_chain(struct pk_report *r, const struct pk_loc *loc)
+{
+	return lclass_of(r, loc, true);
+}
+
+char rp_chain_level(const struct pk_loc *loc)
+{
+	if (!loc->map)
+		return loc->sym ? '.' : 0;
+	return loc->dso && pk_dso__kind(loc->dso) == PK_DSO_KERNEL ? 'k' : '.';
 }
 
 struct rp_entry *rp_entry_findnew(struct pk_report *r, uint32_t ctx, uint32_t lclass,
@@ -113,7 +143,7 @@ struct rp_entry *rp_entry_findnew(struct pk_report *r, uint32_t ctx, uint32_t lc
 {
 	uint32_t nr = (uint32_t)rp_nr_entries(r);
 	int added;
-	int64_t i = pk_u64map__get_or_put(&r->entry_map, (uint64_t)ctx << 32 | lclass, nr, &added);
+	int64_t i = pk_idmap__get_or_put(&r->entry_map, (uint64_t)ctx << 32 | lclass, nr, &added);
 	if (i < 0)
 		return NULL;
 	if (added) {
@@ -180,18 +210,19 @@ void pk_report__free(struct pk_report *r)
 	for (size_t i = 0; i < n; i++)
 		free(rp_entry(r, (uint32_t)i)->pairs);
 	pk_buf__free(&r->ctxs);
-	pk_u64map__free(&r->ctx_map);
+	pk_idmap__free(&r->ctx_map);
 	pk_buf__free(&r->ctx_next);
 	pk_buf__free(&r->lclasses);
-	pk_u64map__free(&r->lc_map);
+	pk_idmap__free(&r->lc_map);
 	pk_buf__free(&r->lc_next);
 	pk_buf__free(&r->loc_lclass);
+	pk_buf__free(&r->loc_lclass_chain);
 	pk_buf__free(&r->entries);
-	pk_u64map__free(&r->entry_map);
+	pk_idmap__free(&r->entry_map);
 	pk_buf__free(&r->tnodes);
-	pk_u64map__free(&r->tmap);
+	pk_idmap__free(&r->tmap);
 	pk_buf__free(&r->ctx_root);
-	pk_u64map__free(&r->read_ids);
+	pk_idmap__free(&r->read_ids);
 	pk_buf__free(&r->read_prev);
 	pk_arena__free(&r->arena);
 	free(r->sections);
@@ -290,7 +321,7 @@ static int64_t tnode_child(struct pk_report *r, uint32_t parent, uint32_t loc)
 {
 	uint32_t nr = (uint32_t)(r->tnodes.len / sizeof(struct rp_tnode));
 	int added;
-	int64_t i = pk_u64map__get_or_put(&r->tmap, (uint64_t)parent << 32 | loc, nr, &added);
+	int64_t i = pk_idmap__get_or_put(&r->tmap, (uint64_t)parent << 32 | loc, nr, &added);
 	if (i < 0)
 		return -1;
 	if (added) {
@@ -349,6 +380,7 @@ static int add_one(struct pk_report *r, int h, const struct pk_resolved *rs, uin
 		e->weight[0] = rs->sample->weight;
 		e->weight[1] = rs->sample->weight_var2;
 		e->weight[2] = rs->sample->weight_var3;
+		e->level = rs->loc->level;
 	}
 	e->has_self = true;
 	stat_add(&e->stat, rs->cpumode, period, rs->sample);
@@ -408,7 +440,7 @@ int pk_report__add(struct pk_report *r, const struct pk_resolved *rs, struct pk_
 				continue;
 			size_t nprev = r->read_prev.len / sizeof(uint64_t);
 			int added;
-			int64_t slot = pk_u64map__get_or_put(&r->read_ids, v.id, (uint32_t)nprev, &added);
+			int64_t slot = pk_idmap__get_or_put(&r->read_ids, v.id, (uint32_t)nprev, &added);
 			if (slot < 0)
 				return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
 			if (added) {

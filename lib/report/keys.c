@@ -304,6 +304,7 @@ int rp_setup_columns(struct pk_report *r, struct pk_error *err)
 	for (int i = 0; i < r->nr_fields; i++)
 		if (!rp_col__is_topdown(r->fields[i]) && add_to(r->sorts, &r->nr_sorts, r->fields[i]))
 			return pk_error__set(err, -E2BIG, "", 0, 0, "too many sort keys");
+	r->overhead_self = children && !r->field_order;
 	memset(r->has_key, 0, sizeof(r->has_key));
 	for (int i = 0; i < r->nr_sorts; i++)
 		r->has_key[r->sorts[i]] = true;

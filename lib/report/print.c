@@ -178,7 +178,7 @@ int rp_col_snprintf(struct pk_report *r, int col, const struct rp_entry *e, int 
 		return snprintf(buf, size, "%-*.*s", w, w, name);
 	}
 	case RP_KEY_SYM: {
-		int n = snprintf(buf, size, "[%c] ", loc->level ? loc->level : '.');
+		int n = snprintf(buf, size, "[%c] ", e->level ? e->level : '.');
 		if (n < 0 || (size_t)n >= size)
 			return n;
 		if (lc->sym && loc->map) {
@@ -214,6 +214,11 @@ int rp_col_snprintf(struct pk_report *r, int col, const struct rp_entry *e, int 
 	}
 }
 
+static const char *header(const struct pk_report *r, int c)
+{
+	return c == RP_COL_OVERHEAD && r->overhead_self ? "Self" : rp_col__header(c);
+}
+
 static void print_headers(struct pk_report *r, const unsigned *w, FILE *fp)
 {
 	fputs("# ", fp);
@@ -222,9 +227,9 @@ static void print_headers(struct pk_report *r, const unsigned *w, FILE *fp)
 		if (i)
 			fputs("  ", fp);
 		if (rp_col__is_key(c))
-			fprintf(fp, "%-*.*s", (int)w[c], (int)w[c], rp_col__header(c));
+			fprintf(fp, "%-*.*s", (int)w[c], (int)w[c], header(r, c));
 		else
-			fprintf(fp, "%*s", (int)w[c], rp_col__header(c));
+			fprintf(fp, "%*s", (int)w[c], header(r, c));
 	}
 	fputs("\n# ", fp);
 	for (int i = 0; i < r->nr_fields; i++) {

@@ -27,7 +27,7 @@
 
 #include "util/arena.h"
 #include "util/buf.h"
-#include "util/u64map.h"
+#include "util/idmap.h"
 
 /* ---- columns (perf's hpp formats) -------------------------------------------------- */
 
@@ -106,6 +106,11 @@ struct rp_lclass {
 	/* a representative location (the first seen), for printing */
 	const struct pk_loc *loc;
 	const char *srcline;		/* with the srcline key, at finish */
+	/*
+	 * A callchain frame's class as perf's cumulative entries key it: its
+	 * he->ip is the raw ip (fill_callchain_info), not the map-relative one.
+	 */
+	bool raw;
 };
 
 struct rp_stat {
@@ -126,6 +131,7 @@ struct rp_entry {
 	uint32_t merged;		/* collapse: index of the entry it merged into + 1 */
 	uint32_t chain;			/* its callchain tree (chain.c), 0 none */
 	uint32_t order;			/* collapse order */
+	char level;			/* perf's he->level: '.', 'k', ... */
 	bool filtered;
 	bool has_self;			/* created by a sample (not only cumulatively) */
 	bool is_dummy;			/* group view: exists only in a member's hists */
@@ -190,6 +196,7 @@ struct pk_report {
 	int sorts[32], nr_sorts;
 	bool has_key[RP_COL_NR];	/* in the sort list */
 	bool field_order;		/* -F given (perf's is_strict_order(field_order)) */
+	bool overhead_self;		/* the Overhead column is called Self (children) */
 	bool sort_starts_with_sym;	/* callchain printing skips the entry's own symbol */
 	bool ctx_thread, ctx_comm, ctx_cpu, ctx_weight[3];
 	bool lc_dso, lc_sym, lc_addr;
@@ -198,18 +205,19 @@ struct pk_report {
 	size_t nr_hists;
 	/* interned contexts and location classes */
 	struct pk_buf ctxs;		/* struct rp_ctx[] */
-	struct pk_u64map ctx_map;	/* hash -> first ctx id with it (chained by ctx_next) */
+	struct pk_idmap ctx_map;	/* hash -> first ctx id with it (chained by ctx_next) */
 	struct pk_buf ctx_next;		/* uint32_t[] */
 	struct pk_buf lclasses;		/* struct rp_lclass[] */
-	struct pk_u64map lc_map;
+	struct pk_idmap lc_map;
 	struct pk_buf lc_next;
 	struct pk_buf loc_lclass;	/* uint32_t[] by pk_loc id: lclass + 1, 0 unknown */
+	struct pk_buf loc_lclass_chain;	/* the same for callchain frames (rp_loc_lclass_chain) */
 	/* entries */
 	struct pk_buf entries;		/* struct rp_entry[] */
-	struct pk_u64map entry_map;	/* ctx << 32 | lclass -> entry */
+	struct pk_idmap entry_map;	/* ctx << 32 | lclass -> entry */
 	/* callchain prefix tree */
 	struct pk_buf tnodes;		/* struct rp_tnode[] (0 unused) */
-	struct pk_u64map tmap;		/* parent << 32 | loc -> node */
+	struct pk_idmap tmap;		/* parent << 32 | loc -> node */
 	struct pk_buf ctx_root;		/* uint32_t[] by ctx: root node */
 	/* last-context cache */
 	const struct pk_thread *last_thread;
@@ -219,7 +227,7 @@ struct pk_report {
 	uint32_t last_ctx;
 	bool last_valid;
 	/* PERF_SAMPLE_READ: previous value per sample id */
-	struct pk_u64map read_ids;
+	struct pk_idmap read_ids;
 	struct pk_buf read_prev;	/* uint64_t[] */
 	uint64_t total_lost_samples;
 	/* chain.c's trees */
@@ -276,6 +284,10 @@ int rp_decide(struct pk_report *r, struct pk_error *err);
 struct rp_entry *rp_entry_findnew(struct pk_report *r, uint32_t ctx, uint32_t lclass,
 				  uint32_t *idx);
 uint32_t rp_loc_lclass(struct pk_report *r, const struct pk_loc *loc);	/* UINT32_MAX: ENOMEM */
+/* a callchain frame's class for cumulative entries (raw ip without a symbol or with srcline) */
+uint32_t rp_loc_lclass_chain(struct pk_report *r, const struct pk_loc *loc);
+/* perf's fill_callchain_info: the level a frame gives its cumulative entry (0: unchanged) */
+char rp_chain_level(const struct pk_loc *loc);
 
 /* resort.c */
 int rp_finish(struct pk_report *r, struct pk_error *err);

@@ -100,6 +100,7 @@ static int cumulate(struct pk_report *r)
 		const struct pk_thread *thr = e0->thread;
 		const char *comm = e0->comm;
 		int32_t cpu = e0->cpu;
+		char level = e0->level;
 		e0->acc.period += hit;
 		e0->acc.nr_events += count;
 		if (r->cg.enabled && n > e0->max_depth)
@@ -114,7 +115,10 @@ static int cumulate(struct pk_report *r)
 		for (size_t k = 0; k < n; k++) {
 			size_t i = r->cg.caller ? n - 1 - k : k;
 			const struct pk_loc *loc = pk_session__loc_at(r->s, fr[i]);
-			uint32_t lc = rp_loc_lclass(r, loc);
+			uint32_t lc = rp_loc_lclass_chain(r, loc);
+			char lv = rp_chain_level(loc);
+			if (lv)
+				level = lv;
 			if (lc == UINT32_MAX) {
 				rc = -ENOMEM;
 				break;
@@ -139,6 +143,7 @@ static int cumulate(struct pk_report *r)
 				e->thread = thr;
 				e->comm = comm;
 				e->cpu = cpu;
+				e->level = level;
 			}
 			e->acc.period += hit;
 			e->acc.nr_events += count;
@@ -162,19 +167,22 @@ const char *rp_lclass_srcline(struct pk_report *r, uint32_t lci)
 	const struct pk_loc *loc = lc->loc;
 	const char *s = NULL;
 	char buf[512];
+	uint64_t addr = lc->raw ? lc->addr : loc->addr;
 	if (!loc->map) {
 		s = "??:0";	/* perf's SRCLINE_UNKNOWN */
 	} else {
-		s = r->s ? pk_session__loc_srcline(r->s, loc) : NULL;
+		if (lc->raw)
+			s = loc->dso ? pk_dso__srcline_str(loc->dso, addr) : NULL;
+		else
+			s = r->s ? pk_session__loc_srcline(r->s, loc) : NULL;
 		if (!s) {
 			/* perf's fallbacks: sym+offset (decimal), else dso[addr] */
 			if (loc->sym)
 				snprintf(buf, sizeof(buf), "%s+%" PRIu64, loc->sym->name,
-					 loc->addr - loc->sym->start);
+					 addr - loc->sym->start);
 			else
 				snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]",
-					 loc->dso ? pk_dso__short_name(loc->dso) : "",
-					 loc->addr);
+					 loc->dso ? pk_dso__short_name(loc->dso) : "", addr);
 			s = pk_arena__strdup(&r->arena, buf);
 			if (!s)
 				s = "??:0";
@@ -201,7 +209,7 @@ static int prepare_srclines(struct pk_report *r, struct pk_error *err)
 			continue;
 		seen[lc] = 1;
 		const struct pk_loc *loc = rp_lclass(r, lc)->loc;
-		if (loc->map)
+		if (loc->map && !rp_lclass(r, lc)->raw)
 			locs[k++] = loc;
 	}
 	int rc = 0;
