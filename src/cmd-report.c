@@ -18,6 +18,7 @@
 #include <pmukit/session.h>
 
 #include "report-cli.h"
+#include "script.h"
 
 static void usage(FILE *f)
 {
@@ -90,6 +91,34 @@ static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* tracepoint text for the trace sort key, through pmukit script's libtraceevent setup */
+struct trace_ctx {
+	struct pk_data_reader *rd;
+	struct script_trace *t;
+	struct obuf ob;		/* 1 MiB: a record's text always fits */
+	bool tried;
+};
+
+static const char *trace_output(void *vctx, const struct pk_resolved *rs)
+{
+	struct trace_ctx *c = vctx;
+	if (!c->tried) {
+		c->tried = true;
+		if (obuf__init(&c->ob, stdout) || script_trace__new(&c->t, c->rd))
+			c->t = NULL;
+	}
+	if (!c->t)
+		return NULL;
+	const struct pk_data_attr *a = pk_data_reader__attr(c->rd, (size_t)rs->attr);
+	c->ob.len = 0;
+	/* perf's get_trace_output leaves the record's cpu 0 */
+	if (!a || !script_trace__print(c->t, a->attr.config, 0, rs->sample->raw.data,
+				       rs->sample->raw.size, &c->ob) || c->ob.len >= c->ob.cap)
+		return NULL;
+	c->ob.p[c->ob.len] = 0;
+	return c->ob.p;
+}
 
 static int fail(const char *what, const struct pk_error *err)
 {
@@ -254,11 +283,14 @@ int cmd_report(int argc, char **argv)
 			return 255;
 		}
 	}
+	struct trace_ctx tc = { .rd = rd };
+	ro.trace_output = trace_output;
+	ro.trace_ctx = &tc;
 	if (pk_report__new(&r, s, &ro, &err)) {
 		fflush(stdout);
 		fprintf(stderr, "Error:\n%s\n", err.msg);
 		pk_session__free(s);
-		return 255;
+		return 255;	/* (nothing of tc allocated yet) */
 	}
 	if (pk_report__process(r, &err) || pk_report__finish(r, &err)) {
 		rc = fail("", &err);
@@ -272,5 +304,10 @@ int cmd_report(int argc, char **argv)
 out:
 	pk_report__free(r);
 	pk_session__free(s);
+	script_trace__free(tc.t);
+	if (tc.ob.p) {
+		tc.ob.len = 0;	/* obuf__free writes what is left: nothing here */
+		obuf__free(&tc.ob);
+	}
 	return rc;
 }

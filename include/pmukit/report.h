@@ -82,6 +82,14 @@ struct pk_report_opts {
 	 * 1 on, 0 off, -1 default (on for such groups shown with --group).
 	 */
 	int topdown;
+	/*
+	 * The text of a tracepoint sample (its print format applied, as perf's
+	 * trace_output): enables the "trace" sort key, the default when every
+	 * event is a tracepoint, as in perf. The string may be reused after the
+	 * call. NULL: no trace key.
+	 */
+	const char *(*trace_output)(void *ctx, const struct pk_resolved *rs);
+	void *trace_ctx;
 };
 
 int pk_report__new(struct pk_report **out, struct pk_session *s, const struct pk_report_opts *opts,

@@ -71,6 +71,9 @@ void rp_chains_free(struct pk_report *r)
 	r->chains = NULL;
 }
 
+static const char *chain_srcline(struct pk_report *r, const struct pk_loc *loc, char *buf,
+				 size_t size);
+
 /* perf's match_chain key of a location */
 static int64_t loc_fkey(struct pk_report *r, struct rp_chains *c, const struct pk_loc *loc)
 {
@@ -89,6 +92,16 @@ static int64_t loc_fkey(struct pk_report *r, struct rp_chains *c, const struct p
 	struct fkey k = { .dso = loc->dso, .addr = loc->ip };
 	if (r->cg.key == RP_CCKEY_FUNCTION && loc->sym)
 		k.addr = loc->sym->start;
+	char tmp[64];
+	const char *sl = r->cg.key == RP_CCKEY_SRCLINE ? chain_srcline(r, loc, tmp, sizeof(tmp)) : NULL;
+	if (sl) {
+		/* perf's match_chain_strings: equal srclines are one node */
+		long id = pk_intern__add(&r->cclasses, sl, strlen(sl), 0);
+		if (id < 0)
+			return -1;
+		k.dso = NULL;
+		k.addr = ~(uint64_t)id;
+	}
 	uint64_t h = pk_idmap__hash((uint64_t)(uintptr_t)k.dso * 31 + k.addr + (loc->sym ? 1 : 0));
 	h = h * 2 + (r->cg.key == RP_CCKEY_FUNCTION && loc->sym);
 	uint32_t nr = (uint32_t)(c->fkeys.len / sizeof(k));
@@ -305,20 +318,22 @@ int rp_chains_build(struct pk_report *r, bool all)
 			continue;
 		/* cumulative entries: the callchain from their frame on, once per sample */
 		cache.len = 0;
-		if (pk_buf__append(&cache, &lc0, sizeof(lc0)) < 0) {
+		uint32_t cc0 = rp_lclass_cclass(r, lc0);
+		if (pk_buf__append(&cache, &cc0, sizeof(cc0)) < 0) {
 			rc = -ENOMEM;
 			break;
 		}
 		for (size_t k = 0; k < n; k++) {
 			const struct pk_loc *loc = pk_session__loc_at(r->s, pa[k]);
 			uint32_t lc = rp_loc_lclass_chain(r, loc);
+			uint32_t ccl = rp_lclass_cclass(r, lc);
 			const uint32_t *cc = (const uint32_t *)cache.data;
 			size_t nc = cache.len / sizeof(uint32_t), j;
-			for (j = 0; j < nc && cc[j] != lc; j++)
+			for (j = 0; j < nc && cc[j] != ccl; j++)
 				;
 			if (j < nc)
 				continue;
-			if (pk_buf__append(&cache, &lc, sizeof(lc)) < 0) {
+			if (pk_buf__append(&cache, &ccl, sizeof(ccl)) < 0) {
 				rc = -ENOMEM;
 				break;
 			}
@@ -358,12 +373,33 @@ static uint64_t cumul(const struct cnode *n)
 	return n->hit + n->children_hit;
 }
 
+/*
+ * perf's callchain_srcline (get_srcline without the symbol): the file:line,
+ * else "+offset" (address key) or "??:0" (srcline key); NULL without a map.
+ */
+static const char *chain_srcline(struct pk_report *r, const struct pk_loc *loc, char *buf,
+				 size_t size)
+{
+	if (!loc->map)
+		return NULL;
+	const char *sl = pk_session__loc_srcline(r->s, loc);
+	if (sl)
+		return sl;
+	if (r->cg.key == RP_CCKEY_SRCLINE)
+		return "??:0";
+	if (!loc->sym)
+		return NULL;
+	snprintf(buf, size, "+%" PRIu64, loc->addr - loc->sym->start);
+	return buf;
+}
+
 static void name_of(struct pctx *p, const struct cnode *n, char *buf, size_t size)
 {
 	const struct pk_loc *loc = pk_session__loc_at(p->r->s, n->loc);
 	rp_chain_sym_name(loc, buf, size);
 	if (p->r->cg.key == RP_CCKEY_ADDRESS || p->r->cg.key == RP_CCKEY_SRCLINE) {
-		const char *sl = loc->map ? pk_session__loc_srcline(p->r->s, loc) : NULL;
+		char tmp[64];
+		const char *sl = chain_srcline(p->r, loc, tmp, sizeof(tmp));
 		if (sl && loc->sym) {
 			size_t len = strlen(buf);
 			snprintf(buf + len, size - len, " %s", sl);

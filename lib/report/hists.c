@@ -29,6 +29,7 @@ static uint64_t ctx_hash(const struct rp_ctx *c)
 	h = hash_mix(h, (uint64_t)(uint32_t)c->cpu);
 	h = hash_mix(h, (uint64_t)(uintptr_t)c->thread);
 	h = hash_mix(h, (uint64_t)(uintptr_t)c->comm);
+	h = hash_mix(h, (uint64_t)(uintptr_t)c->trace);
 	for (int i = 0; i < 3; i++)
 		h = hash_mix(h, c->weight[i]);
 	return h;
@@ -37,7 +38,8 @@ static uint64_t ctx_hash(const struct rp_ctx *c)
 static bool ctx_eq(const struct rp_ctx *a, const struct rp_ctx *b)
 {
 	return a->hists == b->hists && a->cpu == b->cpu && a->thread == b->thread &&
-	       a->comm == b->comm && !memcmp(a->weight, b->weight, sizeof(a->weight));
+	       a->comm == b->comm && a->trace == b->trace &&
+	       !memcmp(a->weight, b->weight, sizeof(a->weight));
 }
 
 /* Intern by a 64-bit hash in map, chained through next (uint32_t[]) on collisions. */
@@ -147,7 +149,7 @@ struct rp_entry *rp_entry_findnew(struct pk_report *r, uint32_t ctx, uint32_t lc
 	if (i < 0)
 		return NULL;
 	if (added) {
-		struct rp_entry e = { .ctx = ctx, .lclass = lclass };
+		struct rp_entry e = { .ctx = ctx, .lclass = lclass, .first_seq = UINT64_MAX };
 		if (pk_buf__append(&r->entries, &e, sizeof(e)) < 0)
 			return NULL;
 	}
@@ -174,6 +176,9 @@ int pk_report__new(struct pk_report **out, struct pk_session *s, const struct pk
 	}
 	r->opts.sz = sizeof(r->opts);
 	int rc = rp_parse_callchain(&r->cg, r->opts.call_graph, err);
+	/* perf's --percent-limit is the callchain threshold too */
+	if (!rc && !r->cg.min_set && r->opts.percent_limit > 0)
+		r->cg.min_percent = (float)r->opts.percent_limit;
 	if (!rc) {
 		/* check the keys now; rp_decide sets them up again once the attrs are known */
 		r->children = r->opts.children != 0;
@@ -217,6 +222,9 @@ void pk_report__free(struct pk_report *r)
 	pk_buf__free(&r->lc_next);
 	pk_buf__free(&r->loc_lclass);
 	pk_buf__free(&r->loc_lclass_chain);
+	pk_buf__free(&r->lc_cclass);
+	pk_intern__free(&r->cclasses);
+	pk_intern__free(&r->traces);
 	pk_buf__free(&r->entries);
 	pk_idmap__free(&r->entry_map);
 	pk_buf__free(&r->tnodes);
@@ -259,15 +267,30 @@ int rp_decide(struct pk_report *r, struct pk_error *err)
 	if (r->decided)
 		return 0;
 	bool callchains = false;
+	r->all_tracepoints = false;
 	if (r->s) {
 		struct pk_data_reader *rd = pk_session__reader(r->s);
-		for (size_t i = 0; i < pk_data_reader__nr_attrs(rd); i++)
-			if (pk_data_reader__attr(rd, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+		size_t n = pk_data_reader__nr_attrs(rd);
+		r->all_tracepoints = n > 0;
+		for (size_t i = 0; i < n; i++) {
+			const struct pk_data_attr *a = pk_data_reader__attr(rd, i);
+			if (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
 				callchains = true;
+			if (a->attr.type != PERF_TYPE_TRACEPOINT)
+				r->all_tracepoints = false;
+		}
 	}
-	/* perf: cumulation is silently off without callchains; caller order with it */
-	r->children = r->opts.children != 0 && callchains;
-	if (r->children && !r->cg.order_set)
+	/*
+	 * perf: cumulation is silently off without callchains; caller order
+	 * with it. perf decides before a pipe's attrs arrive: no children, and
+	 * the default sort keys, for pipes.
+	 */
+	bool pipe = r->s && pk_data_reader__is_pipe(pk_session__reader(r->s));
+	if (pipe)
+		r->all_tracepoints = false;
+	r->children = r->opts.children != 0 && callchains && !pipe;
+	/* (perf sets the order before it turns cumulation off) */
+	if (r->opts.children != 0 && !r->cg.order_set)
 		r->cg.caller = true;
 	r->need_chain = callchains && (r->children || r->cg.enabled);
 	int rc = rp_setup_columns(r, err);
@@ -283,7 +306,7 @@ static int64_t sample_ctx(struct pk_report *r, int hists, const struct pk_resolv
 	const struct pk_sample *smp = rs->sample;
 	if (r->last_valid && r->last_hists == hists && r->last_thread == rs->thread &&
 	    r->last_comm == rs->comm && r->last_cpu == smp->cpu && !r->ctx_weight[0] &&
-	    !r->ctx_weight[1] && !r->ctx_weight[2])
+	    !r->ctx_weight[1] && !r->ctx_weight[2] && !r->ctx_trace)
 		return r->last_ctx;
 	struct rp_ctx c = { .hists = hists };
 	if (r->ctx_cpu)
@@ -292,6 +315,19 @@ static int64_t sample_ctx(struct pk_report *r, int hists, const struct pk_resolv
 		c.thread = rs->thread;
 	if (r->ctx_comm)
 		c.comm = rs->comm;
+	if (r->ctx_trace) {
+		struct pk_data_reader *rd = pk_session__reader(r->s);
+		const struct pk_data_attr *a = pk_data_reader__attr(rd, (size_t)rs->attr);
+		if (a && a->attr.type == PERF_TYPE_TRACEPOINT) {
+			const char *t = r->opts.trace_output(r->opts.trace_ctx, rs);
+			if (!t)
+				t = "";
+			long off = pk_intern__add(&r->traces, t, strlen(t), 1);
+			if (off < 0)
+				return -1;
+			c.trace = (const char *)(uintptr_t)(off + 1);	/* resolved at finish */
+		}
+	}
 	if (r->ctx_weight[0])
 		c.weight[0] = smp->weight;
 	if (r->ctx_weight[1])
@@ -373,7 +409,9 @@ static int add_one(struct pk_report *r, int h, const struct pk_resolved *rs, uin
 	struct rp_entry *e = rp_entry_findnew(r, (uint32_t)ctx, lc, &ei);
 	if (!e)
 		return -ENOMEM;
+	uint64_t seq = r->nr_delivered++;
 	if (!e->has_self && !e->thread) {
+		e->first_seq = seq;
 		e->thread = rs->thread;
 		e->comm = rs->comm;
 		e->cpu = rs->sample->cpu;
@@ -410,6 +448,10 @@ static int add_one(struct pk_report *r, int h, const struct pk_resolved *rs, uin
 	if (n < 0)
 		return -ENOMEM;
 	struct rp_tnode *t = rp_tnode(r, (uint32_t)n);
+	if (!t->count) {
+		t->thread = rs->thread ? rs->thread->id + 1 : 0;
+		t->seq = seq;
+	}
 	t->hit += period;
 	t->count++;
 	return 0;

@@ -50,6 +50,7 @@ static const struct {
 	[RP_KEY_LOCAL_P_STAGE_CYC] = { "local_p_stage_cyc", "Local Pipeline Stage Cycle" },
 	[RP_KEY_P_STAGE_CYC] = { "p_stage_cyc", "Pipeline Stage Cycle" },
 	[RP_KEY_TID] = { "tid", "    Tid:Command" },
+	[RP_KEY_TRACE] = { "trace", "Trace output" },
 };
 
 /*
@@ -64,7 +65,7 @@ static const struct {
 	{ "symbol", RP_KEY_SYM }, { "parent", -1 }, { "cpu", RP_KEY_CPU },
 	{ "socket", -1 }, { "srcline", RP_KEY_SRCLINE }, { "srcfile", -1 },
 	{ "local_weight", RP_KEY_LOCAL_WEIGHT }, { "weight", RP_KEY_WEIGHT },
-	{ "transaction", -1 }, { "trace", -1 }, { "symbol_size", -1 }, { "dso_size", -1 },
+	{ "transaction", -1 }, { "trace", RP_KEY_TRACE }, { "symbol_size", -1 }, { "dso_size", -1 },
 	{ "cgroup", -1 }, { "cgroup_id", -1 }, { "ipc_null", -1 }, { "time", -1 },
 	{ "code_page_size", -1 }, { "local_ins_lat", RP_KEY_LOCAL_INS_LAT },
 	{ "ins_lat", RP_KEY_INS_LAT }, { "local_p_stage_cyc", RP_KEY_LOCAL_P_STAGE_CYC },
@@ -186,7 +187,7 @@ int rp_parse_callchain(struct rp_callchain_param *p, const char *arg, struct pk_
 			char *end;
 			if (!min_set) {
 				p->min_percent = strtod(tok, &end);
-				min_set = true;
+				min_set = p->min_set = true;
 			} else {
 				p->print_limit = (uint32_t)strtoul(tok, &end, 0);
 			}
@@ -259,8 +260,9 @@ int rp_setup_columns(struct pk_report *r, struct pk_error *err)
 		if (!sort && r->field_order) {
 			buf[0] = 0;	/* -F alone: no default sort keys */
 		} else {
-			snprintf(buf, sizeof(buf), "comm,dso,symbol%s%s", sort ? "," : "",
-				 sort ? sort + 1 : "");
+			snprintf(buf, sizeof(buf), "%s%s%s",
+				 r->all_tracepoints && r->opts.trace_output ? "trace" : "comm,dso,symbol",
+				 sort ? "," : "", sort ? sort + 1 : "");
 		}
 		sort = buf;
 	}
@@ -314,6 +316,10 @@ int rp_setup_columns(struct pk_report *r, struct pk_error *err)
 	r->ctx_comm = r->has_key[RP_KEY_COMM];
 	r->ctx_thread = r->has_key[RP_KEY_PID] || r->has_key[RP_KEY_TID];
 	r->ctx_cpu = r->has_key[RP_KEY_CPU];
+	r->ctx_trace = r->has_key[RP_KEY_TRACE];
+	if (r->ctx_trace && !r->opts.trace_output)
+		return pk_error__set(err, -EINVAL, "", 0, 0,
+				     "The --sort key `trace' needs the tracepoints' formats");
 	r->ctx_weight[0] = r->has_key[RP_KEY_LOCAL_WEIGHT] || r->has_key[RP_KEY_WEIGHT];
 	r->ctx_weight[1] = r->has_key[RP_KEY_LOCAL_INS_LAT] || r->has_key[RP_KEY_INS_LAT];
 	r->ctx_weight[2] = r->has_key[RP_KEY_LOCAL_P_STAGE_CYC] || r->has_key[RP_KEY_P_STAGE_CYC];
@@ -400,6 +406,12 @@ int64_t rp_key_cmp(const struct pk_report *r, int key, const struct rp_entry *a,
 		return tid_of(b) - tid_of(a);
 	case RP_KEY_COMM:
 		return scmp(b->comm, a->comm);
+	case RP_KEY_TRACE: {
+		const char *ta = rp_ctx_trace(r, rp_ctx(r, a->ctx)), *tb = rp_ctx_trace(r, rp_ctx(r, b->ctx));
+		if (!ta || !tb)
+			return 0;	/* not a tracepoint */
+		return scmp(tb, ta);
+	}
 	case RP_KEY_DSO:
 		return dso_cmp(r, a, b);
 	case RP_KEY_SYM:

@@ -32,9 +32,8 @@ void rp_calc_widths(struct pk_report *r, int h, unsigned *w)
 	const struct rp_hists *hs = &r->hists[h];
 	bool any = false;
 	for (size_t i = 0; i < hs->nr_out; i++) {
+		/* perf's widths count the entries under --percent-limit too */
 		const struct rp_entry *e = rp_entry(r, hs->out[i]);
-		if (e->filtered)
-			continue;
 		any = true;
 		const struct rp_lclass *lc = rp_lclass(r, e->lclass);
 		const struct pk_loc *loc = lc->loc;
@@ -51,6 +50,9 @@ void rp_calc_widths(struct pk_report *r, int h, unsigned *w)
 		}
 		if (loc->map && loc->dso)
 			w[RP_KEY_DSO] = umax(w[RP_KEY_DSO], (unsigned)strlen(pk_dso__short_name(loc->dso)));
+		const char *tr = rp_ctx_trace(r, rp_ctx(r, e->ctx));
+		if (tr)
+			w[RP_KEY_TRACE] = umax(w[RP_KEY_TRACE], (unsigned)strlen(tr));
 		if (r->has_key[RP_KEY_SRCLINE] && lc->srcline)
 			w[RP_KEY_SRCLINE] = umax(w[RP_KEY_SRCLINE],
 						 umax((unsigned)strlen(lc->srcline), 11));
@@ -195,6 +197,10 @@ int rp_col_snprintf(struct pk_report *r, int col, const struct rp_entry *e, int 
 	}
 	case RP_KEY_CPU:
 		return snprintf(buf, size, "%*.*d", w, w, e->cpu);
+	case RP_KEY_TRACE: {
+		const char *tr = rp_ctx_trace(r, rp_ctx(r, e->ctx));
+		return snprintf(buf, size, "%-.*s", w, tr ? tr : "N/A");
+	}
 	case RP_KEY_SRCLINE:
 		return snprintf(buf, size, "%-.*s", w, lc->srcline ? lc->srcline : "??:0");
 	case RP_KEY_LOCAL_WEIGHT:

@@ -28,6 +28,7 @@
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/idmap.h"
+#include "util/intern.h"
 
 /* ---- columns (perf's hpp formats) -------------------------------------------------- */
 
@@ -69,6 +70,7 @@ enum rp_col {
 	RP_KEY_LOCAL_P_STAGE_CYC,
 	RP_KEY_P_STAGE_CYC,
 	RP_KEY_TID,		/* pmukit: perf's pid key under its real name */
+	RP_KEY_TRACE,
 	RP_COL_NR,
 };
 
@@ -95,6 +97,7 @@ struct rp_ctx {
 	int32_t cpu;			/* with the cpu key, else 0 */
 	const struct pk_thread *thread;	/* with pid/tid keys, else NULL */
 	const char *comm;		/* with the comm key, else NULL (interned by the session) */
+	const char *trace;		/* with the trace key (interned here), else NULL */
 	uint64_t weight[3];		/* with weight keys, else 0 */
 };
 
@@ -121,7 +124,8 @@ struct rp_stat {
 
 struct rp_entry {
 	uint32_t ctx, lclass;
-	const struct pk_thread *thread;	/* first sample's */
+	const struct pk_thread *thread;	/* first sample's (self or cumulative, as perf creates it) */
+	uint64_t first_seq;		/* that sample's number (UINT64_MAX: none yet) */
 	const char *comm;		/* first sample's comm */
 	int32_t cpu;
 	uint64_t weight[3];		/* first sample's (weight keys) */
@@ -169,6 +173,8 @@ struct rp_tnode {
 	uint32_t loc;			/* pk_loc id; self nodes: id | RP_SELF */
 	uint64_t hit;			/* self nodes: period of the samples ending here */
 	uint64_t count;
+	uint32_t thread;		/* self nodes: the first sample's thread (pk_thread id + 1) */
+	uint64_t seq;			/* self nodes: the first sample's number */
 };
 #define RP_SELF 0x80000000u
 
@@ -179,6 +185,7 @@ struct rp_callchain_param {
 	enum { RP_CCKEY_FUNCTION, RP_CCKEY_ADDRESS, RP_CCKEY_SRCLINE } key;
 	enum { RP_CCVAL_PERCENT, RP_CCVAL_PERIOD, RP_CCVAL_COUNT } value;
 	double min_percent;
+	bool min_set;			/* given in -g (else --percent-limit sets it, as in perf) */
 	uint32_t print_limit;
 	bool enabled;			/* use_callchain */
 };
@@ -198,7 +205,9 @@ struct pk_report {
 	bool field_order;		/* -F given (perf's is_strict_order(field_order)) */
 	bool overhead_self;		/* the Overhead column is called Self (children) */
 	bool sort_starts_with_sym;	/* callchain printing skips the entry's own symbol */
-	bool ctx_thread, ctx_comm, ctx_cpu, ctx_weight[3];
+	bool ctx_thread, ctx_comm, ctx_cpu, ctx_weight[3], ctx_trace;
+	bool all_tracepoints;		/* every attr is a tracepoint: perf's default sort is "trace" */
+	struct pk_intern traces;	/* trace_output strings */
 	bool lc_dso, lc_sym, lc_addr;
 	/* hists, one per attr */
 	struct rp_hists *hists;
@@ -212,6 +221,9 @@ struct pk_report {
 	struct pk_buf lc_next;
 	struct pk_buf loc_lclass;	/* uint32_t[] by pk_loc id: lclass + 1, 0 unknown */
 	struct pk_buf loc_lclass_chain;	/* the same for callchain frames (rp_loc_lclass_chain) */
+	/* lclasses equal by perf 6.1's hist_entry__cmp (names, srclines): uint32_t[] cclass + 1 */
+	struct pk_buf lc_cclass;
+	struct pk_intern cclasses;
 	/* entries */
 	struct pk_buf entries;		/* struct rp_entry[] */
 	struct pk_idmap entry_map;	/* ctx << 32 | lclass -> entry */
@@ -230,6 +242,7 @@ struct pk_report {
 	struct pk_idmap read_ids;
 	struct pk_buf read_prev;	/* uint64_t[] */
 	uint64_t total_lost_samples;
+	uint64_t nr_delivered;		/* samples added (each group member's counts) */
 	/* chain.c's trees */
 	struct rp_chains *chains;
 	struct pk_arena arena;
@@ -248,6 +261,12 @@ static inline struct rp_entry *rp_entry(const struct pk_report *r, uint32_t i)
 static inline struct rp_ctx *rp_ctx(const struct pk_report *r, uint32_t i)
 {
 	return &((struct rp_ctx *)r->ctxs.data)[i];
+}
+
+/* the trace_output of a context (stored as an offset + 1 into r->traces), NULL: none */
+static inline const char *rp_ctx_trace(const struct pk_report *r, const struct rp_ctx *c)
+{
+	return c->trace ? (const char *)r->traces.buf.data + ((uintptr_t)c->trace - 1) : NULL;
 }
 
 static inline struct rp_lclass *rp_lclass(const struct pk_report *r, uint32_t i)
@@ -313,6 +332,8 @@ void rp_topdown_setup(struct pk_report *r);
 double rp_topdown_value(const struct pk_report *r, int col, const struct rp_entry *e, int h,
 			bool *valid);
 
+/* resort.c: the class of lc under perf 6.1's hist_entry__cmp (UINT32_MAX: ENOMEM) */
+uint32_t rp_lclass_cclass(struct pk_report *r, uint32_t lc);
 /* srcline of an lclass as perf's map__srcline would give it (cached) */
 const char *rp_lclass_srcline(struct pk_report *r, uint32_t lc);
 

@@ -17,6 +17,7 @@
 
 #include "report/report_int.h"
 #include "util/error.h"
+#include "util/rbtree.h"
 
 /* ---- hists metadata ------------------------------------------------------------------ */
 
@@ -97,7 +98,9 @@ static int cumulate(struct pk_report *r)
 			break;
 		}
 		uint64_t hit = t->hit, count = t->count;
-		const struct pk_thread *thr = e0->thread;
+		/* cumulative entries get the thread of the first sample with this path */
+		const struct pk_thread *thr = t->thread ? pk_session__thread_at(r->s, t->thread - 1)
+							: e0->thread;
 		const char *comm = e0->comm;
 		int32_t cpu = e0->cpu;
 		char level = e0->level;
@@ -108,7 +111,8 @@ static int cumulate(struct pk_report *r)
 		if (!r->children)
 			continue;
 		cache.len = 0;
-		if (pk_buf__append(&cache, &lc0, sizeof(lc0)) < 0) {
+		uint32_t cc0 = rp_lclass_cclass(r, lc0);
+		if (cc0 == UINT32_MAX || pk_buf__append(&cache, &cc0, sizeof(cc0)) < 0) {
 			rc = -ENOMEM;
 			break;
 		}
@@ -123,13 +127,18 @@ static int cumulate(struct pk_report *r)
 				rc = -ENOMEM;
 				break;
 			}
+			uint32_t cc = rp_lclass_cclass(r, lc);
+			if (cc == UINT32_MAX) {
+				rc = -ENOMEM;
+				break;
+			}
 			const uint32_t *c = (const uint32_t *)cache.data;
 			size_t nc = cache.len / sizeof(uint32_t), j;
-			for (j = 0; j < nc && c[j] != lc; j++)
+			for (j = 0; j < nc && c[j] != cc; j++)
 				;
 			if (j < nc)
-				continue;	/* recursion: once per sample */
-			if (pk_buf__append(&cache, &lc, sizeof(lc)) < 0) {
+				continue;	/* recursion (or an equal entry): once per sample */
+			if (pk_buf__append(&cache, &cc, sizeof(cc)) < 0) {
 				rc = -ENOMEM;
 				break;
 			}
@@ -139,10 +148,14 @@ static int cumulate(struct pk_report *r)
 				rc = -ENOMEM;
 				break;
 			}
-			if (!e->thread) {
+			if (t->seq < e->first_seq) {
+				/* perf creates the entry at its first sample, self or not */
+				e->first_seq = t->seq;
 				e->thread = thr;
-				e->comm = comm;
-				e->cpu = cpu;
+				if (!e->has_self) {
+					e->comm = comm;
+					e->cpu = cpu;
+				}
 				e->level = level;
 			}
 			e->acc.period += hit;
@@ -192,8 +205,58 @@ const char *rp_lclass_srcline(struct pk_report *r, uint32_t lci)
 	return s;
 }
 
+uint32_t rp_lclass_cclass(struct pk_report *r, uint32_t lci)
+{
+	size_t have = r->lc_cclass.len / sizeof(uint32_t);
+	if (lci >= have) {
+		size_t want = (size_t)lci + 1024;
+		if (pk_buf__reserve(&r->lc_cclass, (want - have) * sizeof(uint32_t)))
+			return UINT32_MAX;
+		memset(r->lc_cclass.data + r->lc_cclass.len, 0, (want - have) * sizeof(uint32_t));
+		r->lc_cclass.len = want * sizeof(uint32_t);
+	}
+	uint32_t *slot = &((uint32_t *)r->lc_cclass.data)[lci];
+	if (*slot)
+		return *slot - 1;
+	/* the values perf 6.1's cmp functions compare, as bytes */
+	const struct rp_lclass *lc = rp_lclass(r, lci);
+	char key[1024];
+	int n = 0;
+	const char *dname = lc->dso ? pk_dso__short_name(lc->dso) : NULL;
+	if (r->lc_dso || (r->lc_sym && lc->sym && !r->lc_dso))
+		n += snprintf(key + n, sizeof(key) - (size_t)n, "d%c%s", dname ? '+' : '-',
+			      dname ? dname : "");
+	if (r->lc_sym && (size_t)n < sizeof(key)) {
+		if (lc->sym)
+			n += snprintf(key + n, sizeof(key) - (size_t)n, "|s%" PRIx64 ",%" PRIx64,
+				      lc->sym->start, lc->sym->end);
+		else
+			n += snprintf(key + n, sizeof(key) - (size_t)n, "|a%" PRIx64, lc->addr);
+	}
+	if (r->lc_addr && (size_t)n < sizeof(key))
+		n += snprintf(key + n, sizeof(key) - (size_t)n, "|l%s", rp_lclass_srcline(r, lci));
+	if (n < 0 || (size_t)n >= sizeof(key))
+		n = (int)sizeof(key) - 1;
+	long id = pk_intern__add(&r->cclasses, key, (size_t)n, 0);
+	if (id < 0)
+		return UINT32_MAX;
+	*slot = (uint32_t)id + 1;
+	return (uint32_t)id;
+}
+
 static int prepare_srclines(struct pk_report *r, struct pk_error *err)
 {
+	/* every location of the prefix trees (perf 6.1 compares their srclines when adding) */
+	size_t nt = r->tnodes.len / sizeof(struct rp_tnode);
+	for (size_t i = 1; i < nt; i++) {
+		const struct rp_tnode *t = rp_tnode(r, (uint32_t)i);
+		if (!t->parent)
+			continue;
+		const struct pk_loc *loc = pk_session__loc_at(r->s, t->loc & ~RP_SELF);
+		if (((t->loc & RP_SELF) ? rp_loc_lclass(r, loc) : rp_loc_lclass_chain(r, loc)) ==
+		    UINT32_MAX)
+			return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
+	}
 	size_t n = rp_nr_entries(r), nl = r->lclasses.len / sizeof(struct rp_lclass);
 	const struct pk_loc **locs = malloc((nl ? nl : 1) * sizeof(*locs));
 	uint8_t *seen = calloc(nl ? nl : 1, 1);
@@ -203,13 +266,17 @@ static int prepare_srclines(struct pk_report *r, struct pk_error *err)
 		return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
 	}
 	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		uint32_t lc = rp_entry(r, (uint32_t)i)->lclass;
-		if (seen[lc])
-			continue;
-		seen[lc] = 1;
-		const struct pk_loc *loc = rp_lclass(r, lc)->loc;
-		if (loc->map && !rp_lclass(r, lc)->raw)
+	for (size_t i = 0; i < n; i++)
+		seen[rp_entry(r, (uint32_t)i)->lclass] = 1;
+	for (size_t i = 0; i < nt; i++)
+		if (rp_tnode(r, (uint32_t)i)->parent) {
+			const struct rp_tnode *t = rp_tnode(r, (uint32_t)i);
+			const struct pk_loc *loc = pk_session__loc_at(r->s, t->loc & ~RP_SELF);
+			seen[(t->loc & RP_SELF) ? rp_loc_lclass(r, loc) : rp_loc_lclass_chain(r, loc)] = 1;
+		}
+	for (size_t i = 0; i < nl; i++) {
+		const struct pk_loc *loc = rp_lclass(r, (uint32_t)i)->loc;
+		if (seen[i] && loc->map && !rp_lclass(r, (uint32_t)i)->raw)
 			locs[k++] = loc;
 	}
 	int rc = 0;
@@ -426,13 +493,41 @@ static float percent_of(uint64_t v, uint64_t total)
 	return total ? (float)(v * 100.0 / total) : 0.0f;
 }
 
+struct out_ctx {
+	const struct pk_report *r;
+	const uint32_t *idx;
+};
+
+/* perf's __hists__insert_output_entry: left when hist_entry__sort(he, iter) > 0 */
+static bool out_left(void *vctx, uint32_t node, uint32_t other)
+{
+	const struct out_ctx *c = vctx;
+	return sort_all(c->r, rp_entry(c->r, c->idx[node]), rp_entry(c->r, c->idx[other])) > 0;
+}
+
 static int output_sort(struct pk_report *r, int h, uint32_t *idx, size_t n)
 {
+	/*
+	 * A red-black tree as perf's: its "callers first" tie-break holds only
+	 * within a thread, so the order depends on the tree's shape.
+	 */
+	struct pk_rbnode *nodes = malloc((n ? n : 1) * sizeof(*nodes));
 	uint32_t *tmp = malloc((n ? n : 1) * sizeof(*tmp));
-	if (!tmp)
+	if (!nodes || !tmp) {
+		free(nodes);
+		free(tmp);
 		return -ENOMEM;
-	msort(r, idx, tmp, n, sort_all);
+	}
+	struct out_ctx oc = { r, idx };
+	uint32_t root = PK_RB_NIL;
+	for (size_t i = 0; i < n; i++)
+		pk_rbtree__insert(nodes, &root, (uint32_t)i, out_left, &oc);
+	size_t k = 0;
+	for (uint32_t i = pk_rbtree__first(nodes, root); i != PK_RB_NIL; i = pk_rbtree__next(nodes, i))
+		tmp[k++] = idx[i];
+	memcpy(idx, tmp, n * sizeof(*idx));
 	free(tmp);
+	free(nodes);
 	struct rp_hists *hs = &r->hists[h];
 	hs->out = idx;
 	hs->nr_out = n;
@@ -559,10 +654,10 @@ int rp_finish(struct pk_report *r, struct pk_error *err)
 		if (!r->need_chain || !r->hists[h].has_callchain)
 			e->acc = e->stat;
 	}
-	if (r->need_chain && (rc = cumulate(r)))
-		return pk_error__set(err, rc, "", 0, 0, "out of memory");
 	if (r->has_key[RP_KEY_SRCLINE] && (rc = prepare_srclines(r, err)))
 		return rc;
+	if (r->need_chain && (rc = cumulate(r)))
+		return pk_error__set(err, rc, "", 0, 0, "out of memory");
 	uint32_t **lists = calloc(r->nr_hists ? r->nr_hists : 1, sizeof(*lists));
 	size_t *nrs = calloc(r->nr_hists ? r->nr_hists : 1, sizeof(*nrs));
 	if (!lists || !nrs) {
