@@ -304,3 +304,10 @@ $(O)/tests/workloads/report_many: tests/workloads/report_many.c
 		-fno-inline-functions -fno-optimize-sibling-calls $(WARN) -pthread -o $@ $<
 tests: $(O)/tests/workloads/report_many
 tests: $(O)/tests/symq
+# --- perf.data writer: the synthetic-file tool of tests/integration/data_write*.sh ------
+$(O)/tests/data_gen: tests/oracle/data_gen.c $(O)/libpmukit.a
+	@mkdir -p $(dir $@)
+	@echo "  TEST-CC $<"
+	@$(CC) $(BASEFLAGS) $(CFLAGS) -fno-inline -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
+
+tests: $(O)/tests/data_gen

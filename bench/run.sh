@@ -64,3 +64,17 @@ if command -v perf >/dev/null; then
 	echo "explain_startup_ms ${e%% *}"
 	echo "true_startup_ms ${t%% *}"
 fi
+
+# stat --counts: time over the number of distinct events (linear: the 40k/5k ratio near 8)
+counts_file() {	# counts_file N FILE: N distinct events as perf stat -j writes them
+	awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++)
+		printf "{\"counter-value\" : \"%d\", \"unit\" : \"\", \"event\" : \"ev%d\", \"event-runtime\" : 100, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}\n", 1000 + i, i }' > "$2"
+}
+counts_file 5000 /tmp/pmukit-bench-c5k.json
+counts_file 40000 /tmp/pmukit-bench-c40k.json
+c5=$(median_ms 3 "$B/pmukit" stat --counts /tmp/pmukit-bench-c5k.json)
+c40=$(median_ms 3 "$B/pmukit" stat --counts /tmp/pmukit-bench-c40k.json)
+echo "stat_counts_5k_events_ms $c5"
+echo "stat_counts_40k_events_ms $c40"
+echo "stat_counts_40k_over_5k $(awk -v a="$c40" -v b="$c5" 'BEGIN {printf "%.2f", a / b}')"
+rm -f /tmp/pmukit-bench-c5k.json /tmp/pmukit-bench-c40k.json

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <locale.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -61,6 +62,9 @@ static void usage(FILE *f)
 		"  -j, --json-output     one JSON object per line\n"
 		"  -B, --big-num         thousands separators (default); --no-big-num: none\n"
 		"  -o, --output FILE     counts to FILE instead of stderr; --append adds to it\n"
+		"      --timeout MS      stop after MS milliseconds (the command gets SIGTERM)\n"
+		"  -D, --delay MS        start counting MS milliseconds after the command starts\n"
+		"  -n, --null            no counters: the elapsed time only\n"
 		CLI_ENV_HELP
 		"  -h, --help            this help\n"
 		"Without COMMAND, -a, -C, -p or -t count until interrupted (Ctrl-C).\n");
@@ -69,7 +73,7 @@ static void usage(FILE *f)
 enum {
 	OPT_PER_CORE = 0x200, OPT_PER_SOCKET, OPT_PER_DIE, OPT_INTERVAL_COUNT,
 	OPT_APPEND, OPT_NO_BIG_NUM, OPT_TOPDOWN, OPT_TD_LEVEL, OPT_TPEBS, OPT_NO_GROUP,
-	OPT_NO_MERGE, OPT_NO_THRESHOLD, OPT_COUNTS, OPT_METRIC_ONLY, OPT_PER_THREAD,
+	OPT_NO_MERGE, OPT_NO_THRESHOLD, OPT_COUNTS, OPT_METRIC_ONLY, OPT_PER_THREAD, OPT_TIMEOUT,
 };
 
 static int parse_number(const char *opt, const char *arg, double min, double *out)
@@ -83,6 +87,21 @@ static int parse_number(const char *opt, const char *arg, double min, double *ou
 	}
 	*out = v;
 	return 0;
+}
+
+/* A usage error, as perf: the reason, then the usage; parse_args returns STAT_USAGE_ERROR. */
+#define STAT_USAGE_ERROR (-129)
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("pmukit stat: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputs("\n\n", stderr);
+	va_end(ap);
+	usage(stderr);
+	return STAT_USAGE_ERROR;
 }
 
 static int parse_args(int argc, char **argv, struct stat_config *cfg, struct cli_env *env,
@@ -118,15 +137,19 @@ static int parse_args(int argc, char **argv, struct stat_config *cfg, struct cli
 		{ "no-big-num", no_argument, NULL, OPT_NO_BIG_NUM },
 		{ "output", required_argument, NULL, 'o' },
 		{ "append", no_argument, NULL, OPT_APPEND },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "delay", required_argument, NULL, 'D' },
+		{ "null", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_ENV_OPTIONS,
 		{ 0 },
 	};
 	double d;
-	int c;
+	int c, td_level = 0;
 
-	/* '+': options stop at the command */
-	while ((c = getopt_long(argc, argv, "+e:M:aC:Ap:t:iI:r:x:jBo:h", opts, NULL)) != -1) {
+	/* '+': options stop at the command; ':' first: getopt prints nothing, we do */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:e:M:aC:Ap:t:iI:r:x:jBo:hD:n", opts, NULL)) != -1) {
 		if (cli_env__option(env, c, optarg))
 			continue;
 		switch (c) {
@@ -134,13 +157,9 @@ static int parse_args(int argc, char **argv, struct stat_config *cfg, struct cli
 		case 'M': cfg->metrics = optarg; break;
 		case OPT_TOPDOWN: if (!cfg->topdown_level) cfg->topdown_level = 1; break;
 		case OPT_TD_LEVEL:
-			if (parse_number("--td-level", optarg, 1, &d))
-				return -1;
-			if (d != 1 && d != 2) {
-				fprintf(stderr, "pmukit stat: --td-level: 1 or 2, not '%s'\n", optarg);
-				return -1;
-			}
-			cfg->topdown_level = (int)d;
+			if (parse_number("--td-level", optarg, 1, &d) || (d != 1 && d != 2))
+				return usage_error("--td-level: 1 or 2, not '%s'", optarg);
+			td_level = (int)d;	/* perf: only with --topdown */
 			break;
 		case OPT_TPEBS: cfg->record_tpebs = true; break;
 		case OPT_NO_GROUP: cfg->metric_no_group = true; break;
@@ -158,22 +177,20 @@ static int parse_args(int argc, char **argv, struct stat_config *cfg, struct cli
 		case 'p': cfg->pid_list = optarg; break;
 		case 't': cfg->tid_list = optarg; break;
 		case 'i': cfg->no_inherit = true; break;
-		case 'I':
-			if (parse_number("-I", optarg, 1, &cfg->interval_ms))
-				return -1;
-			if (cfg->interval_ms < 10) {
-				fprintf(stderr, "pmukit stat: -I: at least 10 ms, as perf\n");
-				return -1;
-			}
+		case 'I':	/* perf: 0 is no interval */
+			if (parse_number("-I", optarg, 0, &cfg->interval_ms) || cfg->interval_ms > 4e9)
+				return usage_error("-I: invalid value '%s'", optarg);
 			break;
-		case OPT_INTERVAL_COUNT:
-			if (parse_number("--interval-count", optarg, 1, &d))
-				return -1;
+		case OPT_INTERVAL_COUNT:	/* perf: 0 is no limit */
+			if (parse_number("--interval-count", optarg, 0, &d) || d > 4e9)
+				return usage_error("--interval-count: invalid value '%s'", optarg);
 			cfg->interval_count = (unsigned)d;
 			break;
-		case 'r':
-			if (parse_number("-r", optarg, 1, &d) || d > 1e6)
-				return -1;
+		case 'r':	/* perf: 0 repeats until interrupted */
+			if (parse_number("-r", optarg, -2e9, &d) || d != (int)d)
+				return usage_error("-r: invalid value '%s'", optarg);
+			if (d < 0)
+				return usage_error("Run count must be a positive number");
 			cfg->runs = (int)d;
 			break;
 		case 'x': cfg->sep = optarg; break;
@@ -182,10 +199,28 @@ static int parse_args(int argc, char **argv, struct stat_config *cfg, struct cli
 		case OPT_NO_BIG_NUM: cfg->big_num = false; break;
 		case 'o': cfg->output_path = optarg; break;
 		case OPT_APPEND: cfg->append = true; break;
+		case OPT_TIMEOUT:
+			if (parse_number("--timeout", optarg, 0, &cfg->timeout_ms) || cfg->timeout_ms > 4e9)
+				return usage_error("--timeout: invalid value '%s'", optarg);
+			if (cfg->timeout_ms > 0 && cfg->timeout_ms < 10)
+				return usage_error("timeout must be >= 10ms.");
+			break;
+		case 'D':	/* perf: -1 waits for a control command, which pmukit has not */
+			if (parse_number("-D", optarg, 0, &cfg->delay_ms) || cfg->delay_ms > 4e9)
+				return usage_error("-D: invalid value '%s' (milliseconds)", optarg);
+			break;
+		case 'n': cfg->null_run = true; break;
 		case 'h': *help = true; return 0;
-		default: usage(stderr); return -1;
+		case ':':
+			return usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			if (optopt)
+				return usage_error("unknown switch '%c'", optopt);
+			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
+	if (cfg->topdown_level)
+		cfg->topdown_level = td_level ? td_level : 1;
 	if (optind < argc)
 		cfg->argv = argv + optind;
 	/* perf: --per-thread with no command and no target is every thread of the machine */
@@ -195,6 +230,21 @@ static int parse_args(int argc, char **argv, struct stat_config *cfg, struct cli
 	return 0;
 }
 
+/*
+ * Combinations perf resolves: -p/-t win over -a/-C (with perf's warning); no
+ * command and no target is system-wide.
+ */
+static void settle_args(struct stat_config *cfg)
+{
+	if ((cfg->pid_list || cfg->tid_list) && (cfg->system_wide || cfg->cpu_list)) {
+		fprintf(stderr, "PID/TID switch overriding %s\n", cfg->cpu_list ? "CPU" : "SYSTEM");
+		cfg->system_wide = false;
+		cfg->cpu_list = NULL;
+	}
+	if (!cfg->argv && !cfg->counts_path && !cfg->cpu_list && !cfg->pid_list && !cfg->tid_list)
+		cfg->system_wide = true;
+}
+
 /* Combinations perf refuses, with its reasons. */
 static int check_args(const struct stat_config *cfg)
 {
@@ -202,14 +252,10 @@ static int check_args(const struct stat_config *cfg)
 
 	if (cfg->sep && cfg->json)
 		why = "-x and -j cannot be used together";
-	else if (cfg->interval_ms > 0 && cfg->runs > 1)
-		why = "--interval-print and --repeat cannot be used together";
 	else if (cfg->interval_count && cfg->interval_ms <= 0)
-		why = "--interval-count needs --interval-print";
-	else if (cfg->append && !cfg->output_path)
-		why = "--append needs --output";
-	else if ((cfg->pid_list || cfg->tid_list) && (cfg->system_wide || cfg->cpu_list))
-		why = "-p/-t and -a/-C cannot be used together";
+		why = "interval-count option should be used together with interval-print.";
+	else if (cfg->timeout_ms > 0 && cfg->interval_ms > 0)
+		why = "timeout option is not supported with interval-print.";
 	else if (cfg->aggr == STAT_AGGR_THREAD && (cfg->metric_only || cfg->topdown_level))
 		why = "--metric-only is not supported with --per-thread";
 	else if (cfg->aggr == STAT_AGGR_THREAD && !cfg->pid_list && !cfg->tid_list &&
@@ -223,9 +269,6 @@ static int check_args(const struct stat_config *cfg)
 				      cfg->pid_list || cfg->tid_list || cfg->runs > 1 ||
 				      cfg->interval_ms > 0))
 		why = "--counts reads saved counts: no command, target, -r or -I";
-	else if (!cfg->argv && !cfg->counts_path && !cfg->system_wide && !cfg->cpu_list &&
-		 !cfg->pid_list && !cfg->tid_list)
-		why = "no command given (and no -a, -C, -p or -t)";
 	if (!why)
 		return 0;
 	fprintf(stderr, "pmukit stat: %s\n", why);
@@ -257,8 +300,9 @@ static int add_specs(struct pk_evlist *el, const struct stat_config *cfg, struct
 		.pmus = env->pmus,
 		.system_wide = cfg->system_wide || cfg->cpu_list,
 		.no_inherit = cfg->no_inherit,
+		/* -D: perf drops enable_on_exec and enables the counters after the delay */
 		.workload = cfg->argv && !cfg->pid_list && !cfg->tid_list && !cfg->system_wide &&
-			    !cfg->cpu_list,
+			    !cfg->cpu_list && !cfg->delay_ms,
 	};
 	for (size_t s = 0; s < nr; s++) {
 		struct pk_spec_error err = { 0 };
@@ -326,16 +370,22 @@ int cmd_stat(int argc, char **argv)
 	cfg.specs = calloc((size_t)argc + 2, sizeof(*cfg.specs));
 	if (!cfg.specs)
 		return 1;
-	if (parse_args(argc, argv, &cfg, &env, &help))
+	int pr_ret = parse_args(argc, argv, &cfg, &env, &help);
+	if (pr_ret) {
+		ret = pr_ret == STAT_USAGE_ERROR ? 129 : 1;
 		goto out;
+	}
 	if (help) {
 		usage(stdout);
 		ret = 0;
 		goto out;
 	}
-	if (check_args(&cfg))
+	settle_args(&cfg);
+	if (check_args(&cfg)) {
+		ret = 129;
 		goto out;
-	if (!cfg.nr_specs && !cfg.metrics && !cfg.topdown_level && !cfg.counts_path)
+	}
+	if (!cfg.nr_specs && !cfg.metrics && !cfg.topdown_level && !cfg.counts_path && !cfg.null_run)
 		cfg.specs[cfg.nr_specs++] = cfg.system_wide || cfg.cpu_list ? DEFAULT_EVENTS_CPUS
 									    : DEFAULT_EVENTS;
 	if (needs_env(&cfg, &env)) {
@@ -350,6 +400,7 @@ int cmd_stat(int argc, char **argv)
 	struct stat_print_opts po = {
 		.out = cfg.out, .aggr = cfg.aggr, .sep = cfg.sep, .json = cfg.json,
 		.interval = cfg.interval_ms > 0, .runs = cfg.runs, .big_num = cfg.big_num,
+		.null_run = cfg.null_run,
 		.color = !cfg.sep && !cfg.json && !cfg.output_path && isatty(STDERR_FILENO),
 		.metric_only = (cfg.metric_only || cfg.topdown_level) && (cfg.metrics || cfg.topdown_level),
 	};

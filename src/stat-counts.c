@@ -15,6 +15,7 @@
 #include <pmukit/metricgroup.h>
 
 #include "stat-metrics.h"
+#include "util/strmap.h"
 
 struct counts_frame {
 	const struct pk_counts *c;
@@ -25,6 +26,7 @@ struct counts_frame {
 	struct stat_id *id;
 	struct stat_cell *cell;
 	size_t nr_ev, nr_id;
+	struct pk_strmap by_name;	/* event name -> column */
 };
 
 static enum stat_aggr aggr_of(enum pk_counts_aggr a)
@@ -75,10 +77,8 @@ static int eval_set(void *ctx, const struct stat_frame *fr, size_t id, struct pk
 
 static long find_name(const struct counts_frame *cf, const char *name)
 {
-	for (size_t e = 0; e < cf->nr_ev; e++)
-		if (!strcmp(cf->names[e], name))
-			return (long)e;
-	return -1;
+	size_t e;
+	return pk_strmap__get(&cf->by_name, name, &e) ? -1 : (long)e;
 }
 
 /* Columns, ids and cells of sets [first, first + n). */
@@ -109,6 +109,8 @@ static int build(struct counts_frame *cf)
 				id->nr = r->aggr_nr;
 			if (find_name(cf, r->event) >= 0)
 				continue;
+			if (pk_strmap__set(&cf->by_name, r->event, cf->nr_ev))
+				return -1;
 			struct stat_ev *ev = &cf->ev[cf->nr_ev];
 			cf->names[cf->nr_ev++] = r->event;
 			ev->name = r->event;
@@ -156,6 +158,7 @@ static void frame_free(struct counts_frame *cf)
 	free(cf->ev);
 	free(cf->id);
 	free(cf->cell);
+	pk_strmap__free(&cf->by_name);
 }
 
 int stat_counts__run(const struct stat_config *cfg, struct cli_env *env, struct stat_metrics *sm,
@@ -184,8 +187,10 @@ int stat_counts__run(const struct stat_config *cfg, struct cli_env *env, struct 
 	for (size_t i = 0; i < pk_counts__nr_records(c); i++)
 		if (!isnan(pk_counts__record(c, i)->variance))
 			has_variance = true;
-	if (has_variance && pr->o.runs < 2)
+	if (has_variance && pr->o.runs < 2) {
 		pr->o.runs = 2;	/* print the saved noise; the number of runs is not saved */
+		pr->o.runs_unknown = true;
+	}
 
 	char target[1100];
 	snprintf(target, sizeof(target), "'%s' (saved counts)", cfg->counts_path);

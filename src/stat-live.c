@@ -226,10 +226,19 @@ static void fill_tools(struct stat_live *st, struct stat_cell *cells, double wal
 			v = ru ? tv_s(&ru->ru_utime) * 1e9 : 0;
 		else if (st->tool[e] == STAT_TOOL_SYSTEM)
 			v = ru ? tv_s(&ru->ru_stime) * 1e9 : 0;
+		/*
+		 * perf: a tool event's run time is its own value, and a value of 0
+		 * (no system time yet) was never running: <not counted>.
+		 */
 		for (size_t id = 0; id < st->nr_ids; id++) {
 			struct stat_cell *c = &cells[id * st->nr_ev + e];
 			*c = (struct stat_cell){ .status = PK_COUNT_OK, .val = id ? 0 : v,
 						 .ena = (uint64_t)wall_ns, .run = (uint64_t)wall_ns };
+			if (!id) {
+				c->ena = c->run = (uint64_t)llround(v);
+				if (!c->run)
+					c->status = PK_COUNT_NOT_COUNTED;
+			}
 		}
 	}
 }
@@ -302,7 +311,10 @@ static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_re
 	}
 	child_pid = pid;
 	double t0 = now_ns();
-	if (st->enable_after_open && pk_counter__enable(st->cnt, &perr))
+	bool delayed = cfg->delay_ms > 0;	/* -D: enabled by hand once the delay is over */
+	if (delayed)
+		fprintf(stderr, "Events disabled\n");
+	else if (st->enable_after_open && pk_counter__enable(st->cnt, &perr))
 		fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&perr, msg, sizeof(msg)));
 	if (pid > 0) {
 		if (write(w.go, "g", 1) != 1)
@@ -317,10 +329,35 @@ static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_re
 		if (n != (ssize_t)sizeof(rr->exec_errno))
 			rr->exec_errno = 0;
 	}
+	if (delayed) {
+		double until = now_ns() + cfg->delay_ms * 1e6;
+		for (double left; !got_signal && (left = until - now_ns()) > 0;) {
+			struct pollfd pfd = { .fd = wake_pipe[0], .events = POLLIN };
+			if (poll(&pfd, 1, (int)ceil(left / 1e6)) > 0)
+				wake_drain();
+			if (pid > 0 && waitpid(pid, NULL, WNOHANG | WNOWAIT) == pid)
+				break;	/* it ended before the delay: nothing was counted */
+		}
+		if (pk_counter__enable(st->cnt, &perr))
+			fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&perr, msg, sizeof(msg)));
+		fprintf(stderr, "Events enabled\n");
+		t0 = now_ns();
+	}
 	double next = cfg->interval_ms > 0 ? t0 + cfg->interval_ms * 1e6 : 0;
+	/* --timeout: the workload gets SIGTERM, as perf sends it; a target alone stops */
+	double deadline = cfg->timeout_ms > 0 ? t0 + cfg->timeout_ms * 1e6 : 0;
+	bool timed_out = false;
 	unsigned intervals = 0;
 	bool child_done = pid <= 0;
 	while (!rr->exec_errno) {
+		if (deadline && !timed_out && now_ns() >= deadline) {
+			timed_out = true;
+			if (pid <= 0) {
+				rr->stopped = true;
+				break;
+			}
+			kill(pid, SIGTERM);
+		}
 		if (pid > 0 && !child_done) {
 			if (wait4(pid, &rr->status, WNOHANG, &rr->ru) == pid) {
 				child_done = true;
@@ -333,11 +370,16 @@ static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_re
 			break;
 		}
 		int timeout = pid <= 0 && st->tids ? 100 : -1;	/* -p/-t alone: notice the tasks exit */
+		if (deadline && !timed_out) {
+			int t = (int)ceil((deadline - now_ns()) / 1e6);
+			timeout = timeout < 0 || t < timeout ? (t > 0 ? t : 0) : timeout;
+		}
 		if (next) {
 			double left = next - now_ns();
 			if (left <= 0) {
 				print_interval(st, pr, (now_ns() - t0) / 1e9, cfg->interval_ms * 1e6);
-				next += cfg->interval_ms * 1e6;
+				/* as perf: the next interval starts now (late ticks drift, never crowd) */
+				next = now_ns() + cfg->interval_ms * 1e6;
 				if (cfg->interval_count && ++intervals >= cfg->interval_count) {
 					rr->stopped = true;
 					break;
@@ -352,7 +394,7 @@ static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_re
 			wake_drain();
 	}
 	double t1 = now_ns();
-	if (st->enable_after_open)
+	if (st->enable_after_open || delayed)
 		pk_counter__disable(st->cnt, &perr);
 	if (pid > 0 && !child_done) {
 		/* --interval-count ran out: perf stops printing and waits for the workload */
@@ -413,6 +455,32 @@ static double acc_noise(const struct acc *a)
 	return a->mean ? 100.0 * acc_stderr(a) / a->mean : 0;
 }
 
+/* The counts of the runs so far: means, noise, elapsed time and rusage. */
+static void print_summary(struct stat_live *st, struct stat_printer *pr, const char *target,
+			  const struct acc *acc, const struct acc *wall, const struct run_result *rr)
+{
+	const struct stat_config *cfg = st->cfg;
+	size_t cells = st->nr_ev * st->nr_ids;
+	stat_printer__header(pr, target);
+	for (size_t i = 0; i < cells; i++) {
+		struct stat_cell *c = &st->cells[i];
+		*c = (struct stat_cell){ .status = acc[i].status, .val = acc[i].mean,
+					 .ena = (uint64_t)acc[i].ena, .run = (uint64_t)acc[i].run,
+					 .noise = acc_noise(&acc[i]) };
+	}
+	struct stat_frame fr = st->frame;
+	fr.interval = -1;
+	fr.wall_ns = wall->mean;
+	fr.cell = st->cells;
+	fr.seq = ++st->seq;
+	st->frame.cell = st->cells;	/* the last frame, for reports */
+	fr.user_ns = tv_s(&rr->ru.ru_utime) * 1e9;
+	fr.sys_ns = tv_s(&rr->ru.ru_stime) * 1e9;
+	stat_printer__frame(pr, &fr);
+	stat_printer__footer(pr, wall->mean / 1e9, acc_stderr(wall) / 1e9, tv_s(&rr->ru.ru_utime),
+			     tv_s(&rr->ru.ru_stime), st->show_rusage && cfg->runs <= 1);
+}
+
 int stat_live__run(struct stat_live *st, struct stat_printer *pr, const char *target, int *exit_code)
 {
 	const struct stat_config *cfg = st->cfg;
@@ -429,7 +497,9 @@ int stat_live__run(struct stat_live *st, struct stat_printer *pr, const char *ta
 		return -1;
 	}
 	*exit_code = 0;
-	for (int r = 0; r < cfg->runs; r++) {
+	/* -r 0: perf repeats until interrupted, printing the counts of each run */
+	bool forever = cfg->runs == 0;
+	for (long r = 0; forever || r < cfg->runs; r++) {
 		if (run_once(st, pr, &rr)) {
 			if (rr.fatal)
 				*exit_code = 255;
@@ -448,31 +518,18 @@ int stat_live__run(struct stat_live *st, struct stat_printer *pr, const char *ta
 				acc_add(&acc[i], &st->cells[i]);
 			struct stat_cell w = { .status = PK_COUNT_OK, .val = rr.wall_ns };
 			acc_add(&wall, &w);
+			if (forever) {
+				print_summary(st, pr, target, acc, &wall, &rr);
+				memset(acc, 0, cells * sizeof(*acc));
+				wall = (struct acc){ 0 };
+			}
 		}
 		stat_live__close(st);
 		if (got_signal)
 			break;	/* Ctrl-C: print what was counted so far */
 	}
-	if (cfg->interval_ms <= 0 && runs) {
-		stat_printer__header(pr, target);
-		for (size_t i = 0; i < cells; i++) {
-			struct stat_cell *c = &st->cells[i];
-			*c = (struct stat_cell){ .status = acc[i].status, .val = acc[i].mean,
-						 .ena = (uint64_t)acc[i].ena, .run = (uint64_t)acc[i].run,
-						 .noise = acc_noise(&acc[i]) };
-		}
-		struct stat_frame fr = st->frame;
-		fr.interval = -1;
-		fr.wall_ns = wall.mean;
-		fr.cell = st->cells;
-		fr.seq = ++st->seq;
-		st->frame.cell = st->cells;	/* the last frame, for reports */
-		fr.user_ns = tv_s(&rr.ru.ru_utime) * 1e9;
-		fr.sys_ns = tv_s(&rr.ru.ru_stime) * 1e9;
-		stat_printer__frame(pr, &fr);
-		stat_printer__footer(pr, wall.mean / 1e9, acc_stderr(&wall) / 1e9, tv_s(&rr.ru.ru_utime),
-				     tv_s(&rr.ru.ru_stime), st->show_rusage && cfg->runs == 1);
-	}
+	if (cfg->interval_ms <= 0 && runs && !forever)
+		print_summary(st, pr, target, acc, &wall, &rr);
 	if (rr.have_status) {
 		if (WIFEXITED(rr.status))
 			*exit_code = WEXITSTATUS(rr.status);

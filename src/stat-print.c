@@ -40,7 +40,7 @@ void stat_printer__header(struct stat_printer *p, const char *target)
 	if (is_csv(p) || p->o.json || p->o.interval)
 		return;
 	fprintf(p->o.out, "\n Performance counter stats for %s", target);
-	if (p->o.runs > 1)
+	if (p->o.runs > 1 && !p->o.runs_unknown)
 		fprintf(p->o.out, " (%d runs)", p->o.runs);
 	fprintf(p->o.out, ":\n\n");
 }
@@ -164,10 +164,12 @@ static void json_string(FILE *f, const char *s)
 /* ---- shadow metrics (perf's built-in ones) ---- */
 
 /* The first event of KIND in this aggregation id (same PMU unless clocks) that counted, or NULL. */
-static const struct stat_cell *kind_cell(const struct stat_frame *fr, size_t id,
-					 const struct stat_ev *self, enum stat_kind kind,
+static const struct stat_cell *kind_cell(const struct stat_printer *p, const struct stat_frame *fr,
+					 size_t id, const struct stat_ev *self, enum stat_kind kind,
 					 bool or_not_counted)
 {
+	if (!(p->kinds & (1u << kind)))
+		return NULL;	/* none in this frame: no scan (thousands of events in --counts) */
 	for (size_t e = 0; e < fr->nr_ev; e++) {
 		const struct stat_ev *ev = &fr->ev[e];
 		const struct stat_cell *c = stat_frame__cell(fr, id, e);
@@ -183,10 +185,11 @@ static const struct stat_cell *kind_cell(const struct stat_frame *fr, size_t id,
 }
 
 /* Its value (0 when there is none). */
-static double find_kind(const struct stat_frame *fr, size_t id, const struct stat_ev *self,
+static double find_kind(const struct stat_printer *p, const struct stat_frame *fr, size_t id,
+			const struct stat_ev *self,
 			enum stat_kind kind)
 {
-	const struct stat_cell *c = kind_cell(fr, id, self, kind, false);
+	const struct stat_cell *c = kind_cell(p, fr, id, self, kind, false);
 	return c ? c->val : 0;
 }
 
@@ -236,7 +239,7 @@ static size_t shadow(const struct stat_printer *p, const struct stat_frame *fr, 
 		return 0;
 	for (size_t i = 0; i < sizeof(ratios) / sizeof(ratios[0]); i++)
 		if (ev->kind == ratios[i].kind)
-			return ratio(m, v, find_kind(fr, id, ev, ratios[i].of), ratios[i].label);
+			return ratio(m, v, find_kind(p, fr, id, ev, ratios[i].of), ratios[i].label);
 	switch (ev->kind) {
 	case STAT_K_NSECS: {
 		double wall = fr->wall_ns;
@@ -247,7 +250,7 @@ static size_t shadow(const struct stat_printer *p, const struct stat_frame *fr, 
 		return 1;
 	}
 	case STAT_K_CYCLES: {
-		double ns = find_kind(fr, id, ev, STAT_K_NSECS);
+		double ns = find_kind(p, fr, id, ev, STAT_K_NSECS);
 		if (v && ns)
 			set_metric(m, "%8.3f", v / ns, "GHz");
 		else
@@ -255,9 +258,9 @@ static size_t shadow(const struct stat_printer *p, const struct stat_frame *fr, 
 		return 1;
 	}
 	case STAT_K_INSTRUCTIONS: {
-		double cyc = find_kind(fr, id, ev, STAT_K_CYCLES);
-		double fe = find_kind(fr, id, ev, STAT_K_STALLED_FRONT);
-		double be = find_kind(fr, id, ev, STAT_K_STALLED_BACK);
+		double cyc = find_kind(p, fr, id, ev, STAT_K_CYCLES);
+		double fe = find_kind(p, fr, id, ev, STAT_K_STALLED_FRONT);
+		double be = find_kind(p, fr, id, ev, STAT_K_STALLED_BACK);
 		double stalled = fe > be ? fe : be;
 		if (cyc)
 			set_metric(&m[n++], "%7.2f ", v / cyc, "insn per cycle");
@@ -269,7 +272,7 @@ static size_t shadow(const struct stat_printer *p, const struct stat_frame *fr, 
 	}
 	default: {
 		/* perf 6.1: a rate wherever a clock was read, 0 /sec when it did not run */
-		const struct stat_cell *clk = kind_cell(fr, id, ev, STAT_K_NSECS, true);
+		const struct stat_cell *clk = kind_cell(p, fr, id, ev, STAT_K_NSECS, true);
 		if (!clk)
 			return 0;
 		double ns = clk->status == PK_COUNT_OK ? clk->val : 0;
@@ -518,6 +521,10 @@ void stat_printer__frame(struct stat_printer *p, const struct stat_frame *fr)
 {
 	size_t unit_width = UNIT_WIDTH;
 
+	p->kinds = 0;
+	for (size_t e = 0; e < fr->nr_ev; e++)
+		p->kinds |= 1u << fr->ev[e].kind;
+
 	for (size_t e = 0; e < fr->nr_ev; e++)
 		if (fr->ev[e].unit && strlen(fr->ev[e].unit) > unit_width)
 			unit_width = strlen(fr->ev[e].unit);
@@ -659,7 +666,8 @@ void stat_printer__footer(struct stat_printer *p, double elapsed_s, double elaps
 
 	if (p->o.interval || is_csv(p) || p->o.json)
 		return;
-	fputc('\n', f);
+	if (!p->o.null_run)
+		fputc('\n', f);
 	if (p->o.runs == 1) {
 		fprintf(f, " %17.9f seconds time elapsed", elapsed_s);
 		if (show_rusage) {

@@ -115,6 +115,8 @@ struct stat_print_opts {
 	bool json;		/* -j */
 	bool interval;		/* -I given: timestamps, the header every 25 prints */
 	int runs;		/* -r N (1 without) */
+	bool null_run;		/* -n: no counter lines */
+	bool runs_unknown;	/* saved counts with noise: no "(N runs)", the file does not say */
 	bool big_num;		/* thousands separators in text output (perf's default) */
 	bool color;		/* colour metrics past their threshold (a terminal) */
 	bool no_metric_shadow;	/* don't print perf's built-in metrics */
@@ -124,6 +126,7 @@ struct stat_print_opts {
 struct stat_printer {
 	struct stat_print_opts o;
 	unsigned nr_interval_prints;	/* perf repeats the interval header every 25 */
+	uint32_t kinds;			/* the frame being printed: 1 << kind of each event */
 };
 
 void stat_printer__init(struct stat_printer *p, const struct stat_print_opts *o);
@@ -153,6 +156,9 @@ struct stat_config {
 	double interval_ms;		/* -I; 0: off */
 	unsigned interval_count;	/* --interval-count; 0: no limit */
 	int runs;			/* -r */
+	double timeout_ms;		/* --timeout; 0: none */
+	double delay_ms;		/* -D; 0: none */
+	bool null_run;			/* -n: no counters, elapsed time only */
 	const char *sep;		/* -x */
 	bool json;			/* -j */
 	bool big_num;			/* -B (default on) / --no-big-num */

@@ -21,6 +21,25 @@
  * after begin(), a readable file: finish() rewrites it with the data size
  * of the last complete record and the feature sections; after a write error
  * finish() still rewrites the header for the records that reached the file.
+ *
+ * How it goes to disk (file mode): each write() is one pwrite() of the
+ * records followed by an update of the header's data size, so a recorder
+ * that dies leaves a file perf reads up to its last write (without feature
+ * sections). Callers pass many records a call (a ring buffer's worth), not
+ * one. With compression, records are staged and compressed a chunk at a
+ * time (at most 516 KiB, perf's decompression buffer) and at every
+ * finished_round(); the features known at begin() follow the compressed
+ * data at all times (perf can not decompress without HEADER_COMPRESSED), so
+ * a dead recorder's file holds what the last round flushed.
+ *
+ * Features written (as perf 6.1 does, each left out when its facts are
+ * missing): TRACING_DATA (tracepoint attrs: their formats from tracefs),
+ * BUILD_ID, HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC, CPUID,
+ * TOTAL_MEM, CMDLINE, EVENT_DESC, CPU_TOPOLOGY, NUMA_TOPOLOGY, BRANCH_STACK
+ * (an attr samples branch stacks), PMU_MAPPINGS, GROUP_DESC (groups added),
+ * CACHE, SAMPLE_TIME, MEM_TOPOLOGY, CLOCKID and CLOCK_DATA (use_clockid),
+ * COMPRESSED, CPU_PMU_CAPS, PMU_CAPS. A pipe carries those perf sends down a
+ * pipe, then the tracing data; its build-ids follow the data.
  */
 #ifndef PMUKIT_DATA_WRITE_H
 #define PMUKIT_DATA_WRITE_H
@@ -51,7 +70,8 @@ struct pk_data_writer_opts {
 	bool use_clockid;
 	/*
 	 * Root of the machine description the features are read from
-	 * (/proc, /sys); NULL: "/". Tests point it at a fixture tree.
+	 * (/proc, /sys); NULL: "/". Tests point it at a fixture tree. DSO
+	 * paths given to add_dso() are read under it too.
 	 */
 	const char *sysroot;
 };
@@ -64,6 +84,10 @@ void pk_data_writer__free(struct pk_data_writer *w);
  * One event as opened (its attr exactly as given to perf_event_open), perf's
  * name for it (EVENT_DESC), and the ids the kernel gave its fds
  * (PERF_EVENT_IOC_ID), one per CPU/thread it was opened on. Before begin().
+ * attr->size bytes are read (0: PERF_ATTR_SIZE_VER0; a multiple of 8 up to
+ * 4096): every attr of the file is written as large as the largest, zero
+ * padded — perf 6.1 reads attrs of up to 128 bytes (PERF_ATTR_SIZE_VER7).
+ * A tracepoint attr's name ("sys:event") finds its format in tracefs.
  */
 int pk_data_writer__add_attr(struct pk_data_writer *w, const struct perf_event_attr *attr,
 			     const char *name, const uint64_t *ids, size_t nr_ids,
@@ -71,7 +95,12 @@ int pk_data_writer__add_attr(struct pk_data_writer *w, const struct perf_event_a
 /* More ids for attr number idx (a task or CPU opened later). Before begin(). */
 int pk_data_writer__add_ids(struct pk_data_writer *w, size_t idx, const uint64_t *ids,
 			    size_t nr_ids, struct pk_error *err);
-/* GROUP_DESC: attrs leader..leader+nr_members-1 form a group called name ("{a,b}" or "anon"). */
+/*
+ * GROUP_DESC: attrs leader..leader+nr_members-1 form a group called name.
+ * perf shows a group by its members ("{a,b}"): a name that is NULL, "",
+ * "anon" or starts with '{' is stored as perf's "{anon_group}"; any other is
+ * the group's own name (perf prints it before the members).
+ */
 int pk_data_writer__add_group(struct pk_data_writer *w, size_t leader, size_t nr_members,
 			      const char *name, struct pk_error *err);
 
@@ -86,13 +115,22 @@ int pk_data_writer__finished_round(struct pk_data_writer *w, struct pk_error *er
 /*
  * A DSO that got a sample: its build-id goes into BUILD_ID at finish(), read
  * from the file's ELF notes (kernel: /sys/kernel/notes, filename
- * "[kernel.kallsyms]"). Files without a build-id note are left out. Any time
- * before finish(); duplicates are merged.
+ * "[kernel.kallsyms]"; a module named "[name]" with a kernel misc:
+ * /sys/module/name/notes). Files without a build-id note are left out. Any
+ * time before finish(); duplicates (same pid and filename) are merged.
+ * pid is perf's machine: -1 for this host (perf record writes -1; perf
+ * files a DSO under any other pid in a guest machine of that pid). misc:
+ * PERF_RECORD_MISC_USER or _KERNEL (_GUEST_* for guests).
+ * Returns 0, -EINVAL (no filename) or -ENOMEM.
  */
 int pk_data_writer__add_dso(struct pk_data_writer *w, int32_t pid, uint16_t misc,
 			    const char *filename);
 
-/* Bytes of data written so far (uncompressed record bytes, and as stored). */
+/*
+ * Bytes of data so far: the record bytes given to write() and
+ * finished_round(), and the bytes of the data section as stored (smaller
+ * when compressed; staged records not counted until compressed).
+ */
 uint64_t pk_data_writer__data_bytes(const struct pk_data_writer *w);
 uint64_t pk_data_writer__file_bytes(const struct pk_data_writer *w);
 

@@ -127,6 +127,20 @@ bool pk_pmu__matches_table_pmu(const struct pk_pmu *pmu, const char *table_pmu);
  * 0, or -EINVAL (f untouched) on anything else.
  */
 int pk_pmu_format__parse(const char *body, struct pk_pmu_format *f);
+/* The same, saying in why what is wrong ("the range '15-8' ends below its start"). */
+int pk_pmu_format__parse_why(const char *body, struct pk_pmu_format *f, char *why, size_t len);
+
+/*
+ * Why the format file of term name was left out of this PMU ("/sys/.../cpu/
+ * format/umask: the range '15-8' ends below its start"), or NULL when there
+ * is no such file or it was read.
+ */
+const char *pk_pmu__format_problem(const struct pk_pmu *pmu, const char *name);
+/*
+ * Why the tree's entry name is not a PMU (a type file missing or not a
+ * number), or NULL when there is no such entry or it is one.
+ */
+const char *pk_pmu_tree__pmu_problem(const struct pk_pmu_tree *tree, const char *name);
 
 /*
  * Put value into the bits of f's config word (config[f->config]), lowest

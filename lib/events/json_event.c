@@ -457,9 +457,16 @@ int json_entry__parse(struct json_ctx *ctx, json_object *obj, unsigned index,
 		int k = ctx->key_hint[prev];
 		if (k >= K__COUNT || strcmp(key, keys[k].name)) {
 			k = json_key__lookup(key);
-			if (k < 0)
-				return json_ctx__error(ctx, err, index, key, "unknown key \"%s\"",
-						       key);
+			if (k < 0) {
+				/*
+				 * perf's jevents uses the keys it knows and ignores the
+				 * rest: older trees have keys 6.12 dropped
+				 * (CollectPEBSRecord, PEBScounters, ...), newer ones will
+				 * add some. Counted, so a tool can say so.
+				 */
+				ctx->nr_ignored_keys++;
+				continue;
+			}
 			ctx->key_hint[prev] = (unsigned char)k;
 		}
 		prev = k;

@@ -78,6 +78,8 @@ struct json_ctx {
 	size_t last_unit_len;
 	/* key_hint[k]: the key that followed key k last time (entries share a key order) */
 	unsigned char key_hint[64];
+	/* keys no entry of perf 6.12 uses, skipped as jevents skips them */
+	unsigned long nr_ignored_keys;
 	struct json_strtab strtab; /* freed by the owner of the context */
 };
 

@@ -104,6 +104,9 @@ static int get_string(const struct pline *l, json_object *o, const char *key, co
 	*s = NULL;
 	if (!json_object_object_get_ex(o, key, &x) || json_object_is_type(x, json_type_null))
 		return 0;
+	if (json_object_is_type(x, json_type_string) &&
+	    strlen(json_object_get_string(x)) != (size_t)json_object_get_string_len(x))
+		return bad(l, key, "\"%s\" holds a NUL character", key);
 	if (json_object_is_type(x, json_type_string) ||
 	    (key_id && json_object_is_type(x, json_type_int))) {
 		*s = pk_arena__strdup(&l->c->arena, json_object_get_string(x));
@@ -141,13 +144,19 @@ static int take_object(const struct pline *l, json_object *o)
 	if ((rc = get_number(l, o, "interval", &r.interval)) < 0)
 		return rc;
 	r.has_interval = rc;
-	if (rc && !isfinite(r.interval))
-		return bad(l, "interval", "\"interval\" must be a finite number");
+	if (rc && !(isfinite(r.interval) && r.interval >= 0))
+		return bad(l, "interval", "\"interval\" must be a finite number >= 0");
+	if (l->c->nr && l->c->recs[0].has_interval != r.has_interval)
+		return bad(l, r.has_interval ? "interval" : "event",
+			   "interval and total counts mixed in one file (line %u has %s)",
+			   l->c->recs[0].line, r.has_interval ? "none" : "an interval");
 	r.aggr_id = "";
 	for (size_t i = 0; i < sizeof(aggr_keys) / sizeof(aggr_keys[0]); i++) {
 		const char *id;
 		if ((rc = get_string(l, o, aggr_keys[i].key, &id)) < 0)
 			return rc;
+		if (rc && aggr_keys[i].aggr == PK_COUNTS_CPU && id[strspn(id, "0123456789")])
+			return bad(l, "cpu", "\"cpu\" must be a CPU number, not \"%s\"", id);
 		if (rc && r.aggr == PK_COUNTS_GLOBAL) {
 			r.aggr = aggr_keys[i].aggr;
 			r.aggr_id = id;
@@ -169,6 +178,11 @@ static int take_object(const struct pline *l, json_object *o)
 	    (rc = get_number(l, o, "pcnt-running", &r.pcnt_running)) < 0 ||
 	    (rc = get_number(l, o, "variance", &r.variance)) < 0)
 		return rc;
+	static const char *const nonneg[] = { "event-runtime", "pcnt-running", "variance" };
+	const double *vals[] = { &r.runtime, &r.pcnt_running, &r.variance };
+	for (size_t i = 0; i < 3; i++)
+		if (!isnan(*vals[i]) && !(isfinite(*vals[i]) && *vals[i] >= 0))
+			return bad(l, nonneg[i], "\"%s\" must be a finite number >= 0", nonneg[i]);
 
 	json_object *x;
 	r.value = NAN;
@@ -187,6 +201,16 @@ static int take_object(const struct pline *l, json_object *o)
 				   "\"<not supported>\"");
 		if (!rc)
 			return bad(l, "counter-value", "\"counter-value\" is null");
+		if (!(isfinite(r.value) && r.value >= 0))
+		{
+			char shown[64];
+			if (*cv)
+				snprintf(shown, sizeof(shown), "\"%.40s\"", cv);
+			else
+				snprintf(shown, sizeof(shown), "%g", r.value);
+			return bad(l, "counter-value",
+				   "\"counter-value\" must be a finite count >= 0, not %s", shown);
+		}
 	}
 	return push_record(l->c, &r);
 }

@@ -28,9 +28,11 @@
 
 /* State of one pk_pmu_tree__open() call. */
 struct scan {
+	const char *root;		/* for messages */
 	struct pk_arena *arena;
 	char *buf;			/* READ_CAP + 1 bytes */
 	locale_t c_locale;		/* for .scale, written by the kernel in "C" */
+	struct pk_pmu_problem *tree_problems;	/* entries that are not PMUs, and why */
 };
 
 /* --- small helpers ---------------------------------------------------------- */
@@ -233,6 +235,21 @@ static int format_cmp(const void *a, const void *b)
 		      ((const struct pk_pmu_format *)b)->name);
 }
 
+/* Note why name was left out: "ROOT/PMU/SUB/FILE: why"; 0 or -ENOMEM. */
+static int add_problem(struct scan *s, struct pk_pmu_problem **list, const char *name,
+		       const char *pmu, const char *sub, const char *why)
+{
+	char msg[PATH_MAX + 256];
+	snprintf(msg, sizeof(msg), "%s/%s%s%s: %s", s->root, pmu, sub ? "/" : "", sub ? sub : "", why);
+	struct pk_pmu_problem *p = pk_arena__alloc(s->arena, sizeof(*p));
+	if (!p || !(p->msg = pk_arena__strdup(s->arena, msg)))
+		return -ENOMEM;
+	p->name = name;
+	p->next = *list;
+	*list = p;
+	return 0;
+}
+
 static int read_formats(int pmufd, struct scan *s, struct pk_pmu *pmu)
 {
 	struct vec v = { .elsize = sizeof(struct pk_pmu_format) };
@@ -250,8 +267,14 @@ static int read_formats(int pmufd, struct scan *s, struct pk_pmu *pmu)
 		const char *body = read_raw(dfd, names[i], s);
 		struct pk_pmu_format *slot;
 
-		if (!body || pk_pmu_format__parse(body, &f) != 0)
-			continue;	/* documented: a bad format is skipped */
+		char why[160], sub[NAME_MAX + 16];
+		if (!body || pk_pmu_format__parse_why(body, &f, why, sizeof(why)) != 0) {
+			/* skipped, and said when the term is used */
+			snprintf(sub, sizeof(sub), "format/%s", names[i]);
+			rc = add_problem(s, &pmu->format_problems, names[i], pmu->name, sub,
+					 body ? why : "cannot be read");
+			continue;
+		}
 		slot = vec_push(&v);
 		if (!slot)
 			rc = -ENOMEM;
@@ -420,7 +443,14 @@ static int read_pmu(int rootfd, const char *name, struct scan *s, struct pk_pmu 
 	raw = read_raw(fd, "type", s);
 	if (!raw || !parse_u32(raw, &pmu->type)) {
 		close(fd);
-		return 0;
+		char why[96];
+		if (raw)
+			snprintf(why, sizeof(why), "'%.*s' is not a PMU type number",
+				 (int)(strcspn(raw, "\n") > 40 ? 40 : strcspn(raw, "\n")), raw);
+		else
+			snprintf(why, sizeof(why), "missing or unreadable");
+		int r = add_problem(s, &s->tree_problems, name, name, "type", why);
+		return r ? r : 0;
 	}
 	pmu->name = name;
 	pmu->is_core = !strcmp(name, "cpu") || !strcmp(name, "cpum_cf") || exists_at(fd, "cpus");
@@ -473,6 +503,7 @@ int pk_pmu_tree__open(const char *root, struct pk_pmu_tree **out, struct pk_erro
 		return pk_error__set(err, -e, root, 0, 0, "cannot open PMU tree: %s", strerror(e));
 	}
 	tree = calloc(1, sizeof(*tree));
+	s.root = root;
 	s.buf = malloc(READ_CAP + 1);
 	s.c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
 	s.arena = tree ? &tree->arena : NULL;
@@ -503,6 +534,7 @@ int pk_pmu_tree__open(const char *root, struct pk_pmu_tree **out, struct pk_erro
 		qsort(pmus.data, pmus.n, pmus.elsize, pk_pmu__cmp);
 	tree->pmus = pmus.data;
 	tree->nr_pmus = pmus.n;
+	tree->pmu_problems = s.tree_problems;
 	if ((rc = pk_pmu_tree__derive(tree))) {
 		pk_pmu_tree__close(tree);
 		return pk_error__set(err, rc, root, 0, 0, "reading the PMU tree: %s", strerror(-rc));
@@ -657,4 +689,22 @@ const char *pk_pmu__cap(const struct pk_pmu *pmu, const char *name)
 		return NULL;
 	c = bsearch(&key, pmu->caps, pmu->nr_caps, sizeof(key), cap_cmp);
 	return c ? c->value : NULL;
+}
+
+static const char *find_problem(const struct pk_pmu_problem *p, const char *name)
+{
+	for (; p; p = p->next)
+		if (!strcmp(p->name, name))
+			return p->msg;
+	return NULL;
+}
+
+const char *pk_pmu__format_problem(const struct pk_pmu *pmu, const char *name)
+{
+	return pmu && name ? find_problem(pmu->format_problems, name) : NULL;
+}
+
+const char *pk_pmu_tree__pmu_problem(const struct pk_pmu_tree *tree, const char *name)
+{
+	return tree && name ? find_problem(tree->pmu_problems, name) : NULL;
 }

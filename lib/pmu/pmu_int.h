@@ -16,6 +16,13 @@ struct pk_pmu_cap {
 	const char *value;
 };
 
+/* Why a file of the tree was left out (a format term, a PMU), said to the user on lookup. */
+struct pk_pmu_problem {
+	const char *name;	/* the term or PMU */
+	const char *msg;	/* "PATH: what is wrong" */
+	struct pk_pmu_problem *next;
+};
+
 struct pk_pmu {
 	const char *name;
 	uint32_t type;
@@ -30,6 +37,7 @@ struct pk_pmu {
 	struct pk_pmu_cap *caps;	/* sorted by name (strcmp) */
 	size_t nr_caps;
 	struct pk_pmu_derived derived;	/* see pmu/derived.h */
+	struct pk_pmu_problem *format_problems;	/* format files that do not parse */
 };
 
 struct pk_pmu_tree {
@@ -37,6 +45,7 @@ struct pk_pmu_tree {
 	struct pk_pmu *pmus;		/* malloc'd, sorted, see pmu_cmp() */
 	size_t nr_pmus;
 	struct pk_pmu_tree_derived derived;	/* see pmu/derived.h; order is malloc'd */
+	struct pk_pmu_problem *pmu_problems;	/* entries with no valid type */
 };
 
 /* Recompute every derived fact after the PMU array was built or changed; 0 or -ENOMEM. */

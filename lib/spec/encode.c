@@ -481,6 +481,11 @@ int encode_format_terms(struct rctx *rc, struct ev *ev, const struct pk_pmu *pmu
 		if (xs[i].used || is_fixed_name(t))
 			continue;
 		const struct pk_pmu_format *f = pk_pmu__find_format(pmu, t->name);
+		const char *bad = f ? NULL : pk_pmu__format_problem(pmu, t->name);
+		if (bad)	/* the file is there but says nothing usable: say what is wrong */
+			return rctx_error(rc, 0, t->name_pos.len ? t->name_pos : t->pos, NULL,
+					  "term '%s' of PMU '%s' is unusable: %s", t->name,
+					  pk_pmu__name(pmu), bad);
 		if (!f)
 			return rctx_error(rc, 0, t->name_pos.len ? t->name_pos : t->pos,
 					  format_hint(pmu, t->name, hint, sizeof(hint)),

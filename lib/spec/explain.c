@@ -170,6 +170,12 @@ const char *pk_explain__acr_text(const struct pk_evlist *el, size_t idx, char *b
 	size_t lead = e->leader, n = pk_evlist__evsel(el, lead)->nr_members;
 	size_t used = 0;
 	int w;
+	if (!e->attr.sample_period && !e->attr.freq) {
+		/* counting: no period overflows, so nothing is reloaded */
+		snprintf(buf, len, "no effect when counting (reloads happen when a sampling period "
+			 "overflows: perf record)");
+		return buf;
+	}
 	/* when does this one sample: it reaches its period before those that reload it */
 	for (size_t j = 0; j < n; j++) {
 		const struct pk_evsel *o = pk_evlist__evsel(el, lead + j);
@@ -186,7 +192,7 @@ const char *pk_explain__acr_text(const struct pk_evlist *el, size_t idx, char *b
 		if (w > 0 && (size_t)w < len - used)
 			used += (size_t)w;
 	}
-	w = snprintf(buf + used, len - used, "%soverflow after %" PRIu64 " reloads", used ? "; " : "",
+	w = snprintf(buf + used, len - used, "%sat %" PRIu64 " it overflows and reloads", used ? "; " : "",
 		     (uint64_t)e->attr.sample_period);
 	if (w > 0 && (size_t)w < len - used)
 		used += (size_t)w;

@@ -740,6 +740,10 @@ static int resolve_inner(struct rctx *rc, const struct spec_event *e, struct ev_
 		}
 		if ((r = add_wildcard(rc, e, out, &found)) || found)
 			return r;
+		const char *bad = pk_pmu_tree__pmu_problem(rc->opts->pmus, e->name);
+		if (bad)
+			return rctx_error(rc, 0, e->name_pos, NULL, "PMU '%s' is unusable: %s", e->name,
+					  bad);
 		return rctx_error(rc, 0, e->name_pos, resolve_suggest_event(rc, e->name),
 				  "unknown PMU or event '%s'", e->name);
 	}

@@ -178,8 +178,17 @@ static uint64_t event_period(const struct rctx *rc, const struct ev *ev)
 	return rc->opts->period;
 }
 
+/* An acr_mask written in the spec (before ratio-to-prev adds any): its bits, else 0. */
+static uint64_t explicit_acr(const struct ev *ev)
+{
+	const struct pk_pmu_format *f = acr_format(ev);
+	struct perf_event_attr a = ev->attr0;
+	__u64 *w = f ? encode_config_word(&a, f->config) : NULL;
+	return w ? gather_bits(*w, f->mask) : 0;
+}
+
 static int ratio_to_prev(struct rctx *rc, struct ev **evs, size_t nr, size_t i,
-			 const struct ev_cterm *ct)
+			 const struct ev_cterm *ct, const uint64_t *given)
 {
 	struct ev *ev = evs[i];
 	size_t ld = ev->pub.leader;
@@ -195,6 +204,11 @@ static int ratio_to_prev(struct rctx *rc, struct ev **evs, size_t nr, size_t i,
 			break;
 	struct ev *prev = evs[p];
 	(void)nr;
+	/* perf refuses to merge the two ("has set config2 (acr_mask?) already") */
+	if (given[i] || given[p])
+		return rctx_error(rc, 0, ct->pos, "write the masks with acr_mask=, or the ratio, not both",
+				  "ratio-to-prev sets the acr_mask of %s, which the spec sets already",
+				  given[i] ? "this event" : "the previous event");
 	if (prev->pmu != ev->pmu || !ev->pmu)
 		return rctx_error(rc, 0, ct->pos, NULL,
 				  "ratio-to-prev compares events of one PMU; the previous event is on %s",
@@ -270,9 +284,19 @@ int rules_check(struct rctx *rc, struct ev **evs, size_t nr)
 	rctx_facts(rc);
 	for (size_t i = 0; i < nr; i++)
 		mark(rc, evs[i]);
-	for (size_t i = 0; i < nr; i++) {
+	/*
+	 * ratio-to-prev is a record option (perf applies it configuring a record
+	 * event); perf stat leaves it out, so the attrs count without reloads.
+	 */
+	uint64_t *given = NULL;
+	if (rc->opts->mode == PK_SPEC_RECORD &&
+	    !(given = pk_arena__alloc(rc->arena, (nr ? nr : 1) * sizeof(*given))))
+		return rctx_error(rc, -ENOMEM, spec_pos_make(0, 0), NULL, "out of memory");
+	for (size_t i = 0; given && i < nr; i++)
+		given[i] = explicit_acr(evs[i]);
+	for (size_t i = 0; given && i < nr; i++) {
 		const struct ev_cterm *ct = ev_find_cterm(evs[i], CT_RATIO_TO_PREV);
-		if (ct && (r = ratio_to_prev(rc, evs, nr, i, ct)))
+		if (ct && (r = ratio_to_prev(rc, evs, nr, i, ct, given)))
 			return r;
 	}
 	for (size_t i = 0; i < nr; i++) {

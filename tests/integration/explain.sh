@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib/tap.sh"
 FX="$SRC/tests/fixtures/sysfs"
 J="$SRC/tests/integration/lib/json.pl"
-echo "1..18"
+echo "1..21"
 
 ok "explain --help" "$PMUKIT" explain --help
 
@@ -57,6 +57,18 @@ ok "ACR ratio-to-prev encodes as the explicit masks" sh -c "
 	perl -MJSON::PP -e 'my @a = map { local \$/; open my \$f, \"<\", \$_; [ map { \$_->{attr} } @{ decode_json(<\$f>) } ] } @ARGV;
 		exit(JSON::PP->new->canonical->encode(\$a[0]) eq JSON::PP->new->canonical->encode(\$a[1]) ? 0 : 1)' '$T_TMP/x1' '$T_TMP/x2'"
 ok "ACR in words" sh -c "grep -q 'samples when instructions/cycles > 2' '$T_TMP/x1'"
+ok "an acr_mask when counting: said to have no effect (stat mode)" sh -c "
+	'$PMUKIT' explain --sysfs '$FX/x86-acr' --cpuid alderlake \
+		-e '{cpu_core/instructions/,cpu_core/branches,acr_mask=0x1/}' > '$T_TMP/xs' &&
+	grep -q 'mask 0x1: no effect when counting' '$T_TMP/xs' && ! grep -q 'overflows and reloads' '$T_TMP/xs'"
+ok "a format file that does not parse: the message names the file and what is wrong" sh -c "
+	cp -r '$FX/x86-skl' '$T_TMP/badfmt' && printf 'config:15-8\\n' > '$T_TMP/badfmt/cpu/format/umask' &&
+	! '$PMUKIT' explain --sysfs '$T_TMP/badfmt' --cpuid skylake -e 'cpu/event=0x3c,umask=1/' 2> '$T_TMP/bf' &&
+	grep -q \"term 'umask' of PMU 'cpu' is unusable: $T_TMP/badfmt/cpu/format/umask: the range '15-8' ends below its start\" '$T_TMP/bf'"
+ok "a PMU whose type file is not a number: said so, not 'unknown PMU'" sh -c "
+	cp -r '$FX/x86-skl' '$T_TMP/badtype' && echo xyz > '$T_TMP/badtype/cpu/type' &&
+	! '$PMUKIT' explain --sysfs '$T_TMP/badtype' --cpuid skylake -e 'cpu/event=0x3c/' 2> '$T_TMP/bt' &&
+	grep -q \"PMU 'cpu' is unusable: $T_TMP/badtype/cpu/type: 'xyz' is not a PMU type number\" '$T_TMP/bt'"
 fails "ratio-to-prev outside a group is refused" "$PMUKIT" explain --mode record --sysfs "$FX/x86-acr" \
 	--cpuid alderlake -e 'cpu_atom/cycles,period=100000,ratio-to-prev=0.5/'
 

@@ -43,7 +43,10 @@ ok "missing command: perf's message, non-zero" sh -c "
 	[ \$r != 0 ] && grep -q 'Workload failed: No such file or directory' '$O.m'"
 
 fails "invalid event specification" "$PMUKIT" stat -e 'nosuchevent-xyz' true
-fails "no command" "$PMUKIT" stat -e task-clock
+ok "no command and no target: system-wide until interrupted, as perf" sh -c "
+	'$PMUKIT' stat -e cpu-clock 2>'$O.nc' & p=\$!
+	sleep 0.4; kill -INT \$p; wait \$p
+	grep -q 'for .system wide.:' '$O.nc' && grep -Eq 'msec cpu-clock' '$O.nc'"
 
 ok "-x, fields: value,unit,event,run-time,percentage,metric,metric unit" sh -c "
 	'$PMUKIT' stat -x, -e task-clock,page-faults,cycles true 2>'$O.x' &&

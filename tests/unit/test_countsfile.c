@@ -582,6 +582,18 @@ static void test_errors(void **state)
 		  "\"cpu\" must be a string");
 	bad_input("{\"event\" : \"x\", \"counter-value\" : \"1\"}\n{\"event\" : \"y\", \"unit\" : 5, "
 		  "\"counter-value\" : \"1\"}", 2, 17, "\"unit\" must be a string");
+	/* values no counter has, and files mixing what perf never mixes */
+	bad_input("{\"event\" : \"x\", \"counter-value\" : \"1e999\"}", 1, 17, "finite count >= 0, not \"1e999\"");
+	bad_input("{\"event\" : \"x\", \"counter-value\" : \"-5\"}", 1, 17, "finite count >= 0");
+	bad_input("{\"event\" : \"x\", \"counter-value\" : \"NaN\"}", 1, 17, "finite count >= 0");
+	bad_input("{\"event\" : \"x\", \"counter-value\" : \"1\", \"event-runtime\" : -3}", 1, 40,
+		  "\"event-runtime\" must be a finite number >= 0");
+	bad_input("{\"cpu\" : \"-1\", \"event\" : \"x\", \"counter-value\" : \"1\"}", 1, 2,
+		  "\"cpu\" must be a CPU number, not \"-1\"");
+	bad_input("{\"event\" : \"a\\u0000b\", \"counter-value\" : \"1\"}", 1, 2, "holds a NUL");
+	bad_input("{\"interval\" : 1.0, \"event\" : \"x\", \"counter-value\" : \"1\"}\n"
+		  "{\"event\" : \"x\", \"counter-value\" : \"1\"}", 2, 2,
+		  "interval and total counts mixed in one file");
 	const char nul[] = "{\"event\" : \"x\", \"counter-value\" : \"1\"}\n{\"ev\0";
 	struct pk_counts *c;
 	struct pk_error err;

@@ -166,6 +166,24 @@ static void test_format_parse_invalid(void **state)
 		assert_int_equal(f.width, 7);
 	}
 	assert_int_equal(pk_pmu_format__parse(NULL, &(struct pk_pmu_format){ 0 }), -EINVAL);
+
+	/* what is wrong, in words */
+	static const char *const why[][2] = {
+		{ "config:70-80\n", "bit 70 is beyond 63 (a config word has 64 bits)" },
+		{ "config:0-80\n", "bit 80 is beyond 63 (a config word has 64 bits)" },
+		{ "config:15-8\n", "the range '15-8' ends below its start" },
+		{ "", "empty: expected config[123]:BITS, e.g. config:0-7" },
+		{ "garbage", "expected config, config1, config2 or config3 at 'garbage'" },
+		{ "config:0-7 junk\n", "unexpected 'junk' after the bits" },
+		{ "config5:1", "expected ':' after the config word at '5:1'" },
+		{ "config:-1", "expected a bit number at '-1'" },
+	};
+	for (size_t i = 0; i < sizeof(why) / sizeof(why[0]); i++) {
+		struct pk_pmu_format f = { 0 };
+		char msg[160];
+		assert_int_equal(pk_pmu_format__parse_why(why[i][0], &f, msg, sizeof(msg)), -EINVAL);
+		assert_string_equal(msg, why[i][1]);
+	}
 }
 
 /* --- errors ---------------------------------------------------------------------- */
@@ -625,6 +643,21 @@ static void test_odd_tree(void **state)
 	assert_int_equal(pk_pmu__type(odd), 7);
 	assert_int_equal(pk_pmu__nr_formats(odd), 1);
 	check_format(odd, "good", 0, 0xf, 4);
+	/* the files left out, and why, for the messages of whoever uses them */
+	char want[512];
+	snprintf(want, sizeof(want), "%s/odd/format/bad2: expected config, config1, config2 or config3 at 'garbage'", o->dir);
+	assert_string_equal(pk_pmu__format_problem(odd, "bad2"), want);
+	snprintf(want, sizeof(want), "%s/odd/format/empty: empty: expected config[123]:BITS, e.g. config:0-7", o->dir);
+	assert_string_equal(pk_pmu__format_problem(odd, "empty"), want);
+	assert_non_null(strstr(pk_pmu__format_problem(odd, "cfg5"), "expected ':' after the config word"));
+	assert_null(pk_pmu__format_problem(odd, "good"));
+	assert_null(pk_pmu__format_problem(odd, "nosuchterm"));
+	snprintf(want, sizeof(want), "%s/badtype/type: 'abc' is not a PMU type number", o->dir);
+	assert_string_equal(pk_pmu_tree__pmu_problem(t, "badtype"), want);
+	snprintf(want, sizeof(want), "%s/notype/type: missing or unreadable", o->dir);
+	assert_string_equal(pk_pmu_tree__pmu_problem(t, "notype"), want);
+	assert_null(pk_pmu_tree__pmu_problem(t, "odd"));
+	assert_null(pk_pmu_tree__pmu_problem(t, "nosuchpmu"));
 	assert_true(pk_pmu__is_uncore(odd));	/* cpumask exists, even empty */
 	assert_true(pk_pmu__is_core(odd));	/* and so does cpus */
 	assert_string_equal(pk_pmu__cpus(odd), "0-1");	/* empty cpumask: cpus */

@@ -674,6 +674,23 @@ static void test_acr(void **state)
 	refuse_at(st, "acr", "record", "", "{cpu_atom/instructions,acr_mask=0x4/,cpu_atom/cycles/}",
 		  "cpu_atom/instructions,acr_mask=0x4/", "acr_mask=0x4 names events beyond this group of 2",
 		  NULL);
+	/* perf refuses to merge a written acr_mask with the one ratio-to-prev sets */
+	refuse_at(st, "acr", "record", "",
+		  "{cpu_atom/instructions,acr_mask=0x2/,cpu_atom/cycles,period=100000,ratio-to-prev=0.5/}",
+		  "ratio-to-prev=0.5", "ratio-to-prev sets the acr_mask of the previous event, which the spec sets already",
+		  NULL);
+	refuse_at(st, "acr", "record", "",
+		  "{cpu_atom/instructions/,cpu_atom/cycles,period=100000,acr_mask=0x1,ratio-to-prev=0.5/}",
+		  "ratio-to-prev=0.5", "ratio-to-prev sets the acr_mask of this event", NULL);
+	/* perf stat leaves ratio-to-prev out (a record option): counting attrs, no masks */
+	assert_int_equal(encode(st, "acr", "stat", "",
+				"{cpu_atom/instructions/,cpu_atom/cycles,period=100000,ratio-to-prev=0.5/}",
+				&el, &err), 0);
+	assert_int_equal(pk_evlist__evsel(el, 0)->acr_mask, 0);
+	assert_int_equal(pk_evlist__evsel(el, 1)->acr_mask, 0);
+	assert_int_equal(pk_evlist__evsel(el, 0)->attr.config2, 0);
+	assert_int_equal(pk_evlist__evsel(el, 1)->attr.config2, 0);
+	pk_evlist__free(el);
 	/* the x86-hybrid fixture has no acr_mask format (a kernel before 6.16) */
 	refuse_at(st, "x86-hybrid", "record", "",
 		  "{cpu_atom/instructions/,cpu_atom/cycles,period=100000,ratio-to-prev=0.5/}",

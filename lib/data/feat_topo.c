@@ -1,0 +1,469 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * data/feat_topo.c — the feature sections read from the machine's sysfs
+ * (under the writer's sysroot): NRCPUS, CPU_TOPOLOGY (package and core
+ * sibling lists, per-CPU core and socket ids, die lists and ids where perf
+ * writes them: x86_64 and s390x with die_cpus_list), NUMA_TOPOLOGY, CACHE
+ * and MEM_TOPOLOGY (the memory blocks of each NUMA node).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <pmukit/cpumap.h>
+
+#include "data/write_int.h"
+
+#define CPU_DIR "sys/devices/system/cpu"
+#define NODE_DIR "sys/devices/system/node"
+
+/* the CPU list SYSROOT/rel; NULL when unreadable */
+static struct pk_cpu_map *read_map(struct pk_data_writer *w, const char *rel)
+{
+	char path[PATH_MAX];
+	struct pk_cpu_map *m = NULL;
+
+	if (pk_cpu_map__read(pkw_path(w, rel, path, sizeof(path)), &m, NULL))
+		return NULL;
+	return m;
+}
+
+/* perf's nr_cpus_avail: the highest present CPU + 1 (online when present is missing) */
+static int max_present(struct pk_data_writer *w)
+{
+	struct pk_cpu_map *m = read_map(w, CPU_DIR "/present");
+	if (!m)
+		m = read_map(w, CPU_DIR "/online");
+	if (!m)
+		return -1;
+	size_t n = pk_cpu_map__nr(m);
+	int r = n ? pk_cpu_map__cpu(m, n - 1) + 1 : 0;
+	pk_cpu_map__free(m);
+	return r;
+}
+
+int pkw_feat_nrcpus(struct pk_data_writer *w, struct pk_buf *b)
+{
+	int avail = max_present(w);
+	struct pk_cpu_map *on = read_map(w, CPU_DIR "/online");
+
+	if (avail < 0 || !on) {
+		pk_cpu_map__free(on);
+		return 0;
+	}
+	int r = pkw_put_u32(b, (uint32_t)avail) || pkw_put_u32(b, (uint32_t)pk_cpu_map__nr(on));
+	pk_cpu_map__free(on);
+	return r ? -ENOMEM : 1;
+}
+
+/* --- CPU_TOPOLOGY -------------------------------------------------------------- */
+
+struct strset {
+	char **s;
+	size_t n;
+};
+
+static int strset_add(struct strset *ss, const char *s)
+{
+	for (size_t i = 0; i < ss->n; i++)
+		if (!strcmp(ss->s[i], s))
+			return 0;
+	char **n = realloc(ss->s, (ss->n + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	ss->s = n;
+	if (!(ss->s[ss->n] = strdup(s)))
+		return -ENOMEM;
+	ss->n++;
+	return 0;
+}
+
+static void strset_free(struct strset *ss)
+{
+	for (size_t i = 0; i < ss->n; i++)
+		free(ss->s[i]);
+	free(ss->s);
+}
+
+static int put_strset(struct pk_buf *b, const struct strset *ss)
+{
+	if (pkw_put_u32(b, (uint32_t)ss->n))
+		return -ENOMEM;
+	for (size_t i = 0; i < ss->n; i++)
+		if (pkw_put_string(b, ss->s[i]))
+			return -ENOMEM;
+	return 0;
+}
+
+/* SYSROOT/CPU_DIR/cpuN/topology/name (first choice) or .../old into ss; -ENOMEM only */
+static int add_cpu_list(struct pk_data_writer *w, int cpu, const char *name, const char *old,
+			struct strset *ss, struct pk_buf *t)
+{
+	char rel[128];
+	int r;
+
+	snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/topology/%s", cpu, name);
+	r = pkw_read_text(w, rel, t);
+	if (r && r != -ENOMEM && old) {
+		snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/topology/%s", cpu, old);
+		r = pkw_read_text(w, rel, t);
+	}
+	if (r == -ENOMEM)
+		return r;
+	if (r)
+		return 0;
+	return strset_add(ss, (const char *)t->data);
+}
+
+/* cpuN/topology/name as a number; -1 when missing (perf's value then) */
+static uint32_t topo_id(struct pk_data_writer *w, int cpu, const char *name, struct pk_buf *t)
+{
+	char rel[128];
+
+	snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/topology/%s", cpu, name);
+	if (pkw_read_text(w, rel, t) || !t->len)
+		return (uint32_t)-1;
+	return (uint32_t)strtol((const char *)t->data, NULL, 10);
+}
+
+static bool has_dies(struct pk_data_writer *w)
+{
+	struct pk_buf t = { 0 };
+	char path[PATH_MAX];
+	struct stat st;
+	bool arch_ok = false;
+
+	if (pkw_read_text(w, "proc/sys/kernel/arch", &t) == 0)
+		arch_ok = !strcmp((char *)t.data, "x86_64") || !strcmp((char *)t.data, "s390x");
+	else if (!strcmp(w->sysroot, "/"))
+#if defined(__x86_64__) || defined(__s390x__)
+		arch_ok = true;
+#else
+		arch_ok = false;
+#endif
+	pk_buf__free(&t);
+	return arch_ok && stat(pkw_path(w, CPU_DIR "/cpu0/topology/die_cpus_list", path,
+					 sizeof(path)), &st) == 0;
+}
+
+int pkw_feat_cpu_topology(struct pk_data_writer *w, struct pk_buf *b)
+{
+	struct strset pkg = { 0 }, die = { 0 }, core = { 0 };
+	struct pk_buf t = { 0 };
+	int nr = max_present(w);
+	struct pk_cpu_map *on = read_map(w, CPU_DIR "/online");
+	bool dies = has_dies(w);
+	int r = 0;
+
+	if (nr < 0 || !on)
+		goto out;
+	for (int cpu = 0; cpu < nr && r == 0; cpu++) {
+		if (!pk_cpu_map__has(on, cpu))
+			continue;
+		r = add_cpu_list(w, cpu, "package_cpus_list", "core_siblings_list", &pkg, &t);
+		if (!r && dies)
+			r = add_cpu_list(w, cpu, "die_cpus_list", NULL, &die, &t);
+		if (!r)
+			r = add_cpu_list(w, cpu, "core_cpus_list", "thread_siblings_list", &core, &t);
+	}
+	if (r || (r = put_strset(b, &pkg)) || (r = put_strset(b, &core)))
+		goto out;
+	for (int cpu = 0; cpu < nr; cpu++)
+		if (pkw_put_u32(b, topo_id(w, cpu, "core_id", &t)) ||
+		    pkw_put_u32(b, topo_id(w, cpu, "physical_package_id", &t)))
+			goto nomem;
+	if (dies && die.n) {
+		if (put_strset(b, &die))
+			goto nomem;
+		for (int cpu = 0; cpu < nr; cpu++)
+			if (pkw_put_u32(b, topo_id(w, cpu, "die_id", &t)))
+				goto nomem;
+	}
+	r = 1;
+	goto out;
+nomem:
+	r = -ENOMEM;
+out:
+	strset_free(&pkg);
+	strset_free(&die);
+	strset_free(&core);
+	pk_buf__free(&t);
+	pk_cpu_map__free(on);
+	return r;
+}
+
+/* --- NUMA_TOPOLOGY ------------------------------------------------------------- */
+
+/* "Node 0 MemTotal:  5597400 kB" lines of nodeN/meminfo */
+static uint64_t node_mem(const char *text, const char *field)
+{
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		char f[32];
+		unsigned long long v;
+		if (sscanf(l, "%*s %*d %31s %llu", f, &v) == 2 && !strcmp(f, field))
+			return v;
+	}
+	return 0;
+}
+
+int pkw_feat_numa_topology(struct pk_data_writer *w, struct pk_buf *b)
+{
+	struct pk_cpu_map *nodes = read_map(w, NODE_DIR "/online");
+	struct pk_buf t = { 0 }, body = { 0 };
+	int r = 0;
+
+	if (!nodes)
+		return 0;
+	for (size_t i = 0; i < pk_cpu_map__nr(nodes); i++) {
+		int node = pk_cpu_map__cpu(nodes, i);
+		char rel[128];
+		snprintf(rel, sizeof(rel), NODE_DIR "/node%d/meminfo", node);
+		if ((r = pkw_read_text(w, rel, &t)))
+			goto out;
+		uint64_t total = node_mem((const char *)t.data, "MemTotal:");
+		uint64_t free_kb = node_mem((const char *)t.data, "MemFree:");
+		snprintf(rel, sizeof(rel), NODE_DIR "/node%d/cpulist", node);
+		if ((r = pkw_read_text(w, rel, &t)))
+			goto out;
+		if (pkw_put_u32(&body, (uint32_t)node) || pkw_put_u64(&body, total) ||
+		    pkw_put_u64(&body, free_kb) || pkw_put_string(&body, (const char *)t.data)) {
+			r = -ENOMEM;
+			goto out;
+		}
+	}
+	if (pkw_put_u32(b, (uint32_t)pk_cpu_map__nr(nodes)) ||
+	    pk_buf__append(b, body.data, body.len) < 0)
+		r = -ENOMEM;
+	else
+		r = 1;
+out:
+	if (r < 0 && r != -ENOMEM)
+		r = 0;	/* a node's files are missing: perf leaves the feature out */
+	pk_cpu_map__free(nodes);
+	pk_buf__free(&t);
+	pk_buf__free(&body);
+	return r;
+}
+
+/* --- CACHE --------------------------------------------------------------------- */
+
+struct cache_level {
+	uint32_t level, line, sets, ways;
+	char *type, *size, *map;
+};
+
+static void cache_free(struct cache_level *c)
+{
+	free(c->type);
+	free(c->size);
+	free(c->map);
+}
+
+/* cpuN/cache/indexI: 1 read, 0 no such index, -ENOENT unreadable, -ENOMEM */
+static int cache_read(struct pk_data_writer *w, int cpu, int idx, struct cache_level *c,
+		      struct pk_buf *t)
+{
+	static const char *const nums[] = { "level", "coherency_line_size", "number_of_sets",
+					    "ways_of_associativity" };
+	char rel[160], path[PATH_MAX];
+	struct stat st;
+	uint32_t v[4];
+
+	memset(c, 0, sizeof(*c));
+	snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/cache/index%d", cpu, idx);
+	if (stat(pkw_path(w, rel, path, sizeof(path)), &st))
+		return 0;
+	for (int i = 0; i < 4; i++) {
+		snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/cache/index%d/%s", cpu, idx, nums[i]);
+		int r = pkw_read_text(w, rel, t);
+		if (r)
+			return r == -ENOMEM ? r : -ENOENT;
+		v[i] = (uint32_t)strtoul((const char *)t->data, NULL, 10);
+	}
+	c->level = v[0], c->line = v[1], c->sets = v[2], c->ways = v[3];
+	char **dst[3] = { &c->type, &c->size, &c->map };
+	static const char *const strs[] = { "type", "size", "shared_cpu_list" };
+	for (int i = 0; i < 3; i++) {
+		snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/cache/index%d/%s", cpu, idx, strs[i]);
+		int r = pkw_read_text(w, rel, t);
+		if (r) {
+			cache_free(c);
+			return r == -ENOMEM ? r : -ENOENT;
+		}
+		if (!(*dst[i] = strdup((const char *)t->data))) {
+			cache_free(c);
+			return -ENOMEM;
+		}
+	}
+	return 1;
+}
+
+static bool cache_same(const struct cache_level *a, const struct cache_level *b)
+{
+	return a->level == b->level && a->line == b->line && a->sets == b->sets &&
+	       a->ways == b->ways && !strcmp(a->type, b->type) && !strcmp(a->size, b->size) &&
+	       !strcmp(a->map, b->map);
+}
+
+int pkw_feat_cache(struct pk_data_writer *w, struct pk_buf *b)
+{
+	struct cache_level *cs = NULL;
+	size_t n = 0;
+	struct pk_buf t = { 0 };
+	struct pk_cpu_map *poss = read_map(w, CPU_DIR "/possible");
+	int nr = poss && pk_cpu_map__nr(poss) ? pk_cpu_map__cpu(poss, pk_cpu_map__nr(poss) - 1) + 1
+					       : max_present(w);
+	int r = 0;
+
+	pk_cpu_map__free(poss);
+	for (int cpu = 0; cpu < nr && r >= 0; cpu++) {
+		for (int idx = 0; idx < 10; idx++) {
+			struct cache_level c;
+			r = cache_read(w, cpu, idx, &c, &t);
+			if (r <= 0)
+				break;
+			size_t i = 0;
+			while (i < n && !cache_same(&cs[i], &c))
+				i++;
+			if (i < n) {
+				cache_free(&c);
+				continue;
+			}
+			struct cache_level *g = realloc(cs, (n + 1) * sizeof(*g));
+			if (!g) {
+				cache_free(&c);
+				r = -ENOMEM;
+				break;
+			}
+			cs = g;
+			cs[n++] = c;
+		}
+	}
+	if (r < 0)	/* an unreadable cache: perf leaves the feature out */
+		goto out;
+	/* by level, in the order found within one level (perf's sort keeps it) */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && cs[j - 1].level > cs[j].level; j--) {
+			struct cache_level x = cs[j];
+			cs[j] = cs[j - 1];
+			cs[j - 1] = x;
+		}
+	r = -ENOMEM;
+	if (pkw_put_u32(b, 1) || pkw_put_u32(b, (uint32_t)n))
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		if (pkw_put_u32(b, cs[i].level) || pkw_put_u32(b, cs[i].line) ||
+		    pkw_put_u32(b, cs[i].sets) || pkw_put_u32(b, cs[i].ways) ||
+		    pkw_put_string(b, cs[i].type) || pkw_put_string(b, cs[i].size) ||
+		    pkw_put_string(b, cs[i].map))
+			goto out;
+	r = n ? 1 : 0;
+out:
+	if (r == -ENOENT)
+		r = 0;
+	for (size_t i = 0; i < n; i++)
+		cache_free(&cs[i]);
+	free(cs);
+	pk_buf__free(&t);
+	return r;
+}
+
+/* --- MEM_TOPOLOGY ------------------------------------------------------------------ */
+
+struct mem_node {
+	uint64_t node, size;	/* size: bits of the map (highest block + 1) */
+	uint64_t *map;
+};
+
+/* the memoryN entries of nodeI: a bitmap of block numbers */
+static int mem_node_read(struct pk_data_writer *w, unsigned idx, struct mem_node *n)
+{
+	char rel[64], path[PATH_MAX];
+	unsigned m, max = 0;
+	struct dirent *e;
+
+	snprintf(rel, sizeof(rel), NODE_DIR "/node%u", idx);
+	DIR *d = opendir(pkw_path(w, rel, path, sizeof(path)));
+	if (!d)
+		return -ENOENT;
+	while ((e = readdir(d)))
+		if (sscanf(e->d_name, "memory%u", &m) == 1 && m > max)
+			max = m;
+	n->node = idx;
+	n->size = (uint64_t)max + 1;
+	n->map = calloc((n->size + 63) / 64, 8);
+	if (!n->map) {
+		closedir(d);
+		return -ENOMEM;
+	}
+	rewinddir(d);
+	while ((e = readdir(d)))
+		if (sscanf(e->d_name, "memory%u", &m) == 1)
+			n->map[m / 64] |= UINT64_C(1) << (m % 64);
+	closedir(d);
+	return 0;
+}
+
+int pkw_feat_mem_topology(struct pk_data_writer *w, struct pk_buf *b)
+{
+	struct pk_buf t = { 0 };
+	char path[PATH_MAX];
+	struct mem_node *ns = NULL;
+	size_t nr = 0;
+	int r = pkw_read_text(w, "sys/devices/system/memory/block_size_bytes", &t);
+
+	if (r) {
+		pk_buf__free(&t);
+		return r == -ENOMEM ? r : 0;
+	}
+	uint64_t bsize = strtoull((const char *)t.data, NULL, 16);
+	pk_buf__free(&t);
+	DIR *d = opendir(pkw_path(w, NODE_DIR, path, sizeof(path)));
+	if (!d)
+		return 0;
+	struct dirent *e;
+	unsigned idx;
+	r = 0;
+	while (!r && (e = readdir(d))) {
+		if (sscanf(e->d_name, "node%u", &idx) != 1)
+			continue;
+		struct mem_node *g = realloc(ns, (nr + 1) * sizeof(*g));
+		if (!g) {
+			r = -ENOMEM;
+			break;
+		}
+		ns = g;
+		r = mem_node_read(w, idx, &ns[nr]);
+		if (!r)
+			nr++;
+	}
+	closedir(d);
+	if (r)
+		goto out;
+	for (size_t i = 1; i < nr; i++)		/* by node */
+		for (size_t j = i; j > 0 && ns[j - 1].node > ns[j].node; j--) {
+			struct mem_node x = ns[j];
+			ns[j] = ns[j - 1];
+			ns[j - 1] = x;
+		}
+	r = -ENOMEM;
+	if (pkw_put_u64(b, 1) || pkw_put_u64(b, bsize) || pkw_put_u64(b, nr))
+		goto out;
+	for (size_t i = 0; i < nr; i++)
+		if (pkw_put_u64(b, ns[i].node) || pkw_put_u64(b, ns[i].size) ||
+		    pkw_put_u64(b, ns[i].size) ||
+		    pk_buf__append(b, ns[i].map, (ns[i].size + 63) / 64 * 8) < 0)
+			goto out;
+	r = 1;
+out:
+	if (r == -ENOENT)
+		r = 0;
+	for (size_t i = 0; i < nr; i++)
+		free(ns[i].map);
+	free(ns);
+	return r;
+}

@@ -1,0 +1,79 @@
+#!/bin/sh
+# stat_options.sh — perf stat's option rules, checked against perf 6.1 where it
+# runs here: usage errors exit 129 with the reason first; -r 0 repeats until
+# interrupted; -I 0 is no interval and -I below 10 ms is accepted; -I with -r,
+# --interval-count 0, --append without -o and --td-level without --topdown
+# are accepted; -p with -a warns and counts the process; --timeout, -D
+# and -n as perf runs them.
+. "$(dirname "$0")/lib/tap.sh"
+echo "1..18"
+O=$T_TMP/opt
+HAVE_PERF=0
+command -v perf >/dev/null && perf stat -e task-clock true 2>/dev/null && HAVE_PERF=1
+export PMUKIT O HAVE_PERF
+
+# same exit status as perf for one set of arguments (skipped without perf)
+same_rc() {
+	name=$1; shift
+	if [ $HAVE_PERF = 0 ]; then T_N=$((T_N + 1)); echo "ok $T_N # SKIP perf not usable here"; return; fi
+	ok "$name" sh -c '
+		perf stat "$@" >/dev/null 2>&1; p=$?
+		"$PMUKIT" stat "$@" >/dev/null 2>&1; k=$?
+		[ $p = $k ] || { echo "perf $p, pmukit $k" >&2; exit 1; }' same_rc "$@"
+}
+
+ok "an unknown option: the reason with pmukit's prefix, then the usage, exit 129" sh -c '
+	"$PMUKIT" stat --bogus true 2>"$O.u"; [ $? = 129 ] &&
+	head -1 "$O.u" | grep -qx "pmukit stat: unknown option .--bogus." && grep -q "^usage:" "$O.u"'
+same_rc "... the exit status perf gives it" --bogus true
+ok "a missing value: exit 129" sh -c '"$PMUKIT" stat -e 2>"$O.m"; [ $? = 129 ] && grep -q "needs a value" "$O.m"'
+ok "-r -1: perf's words, exit 129" sh -c '
+	"$PMUKIT" stat -r -1 -e task-clock true 2>"$O.r"; [ $? = 129 ] &&
+	grep -q "Run count must be a positive number" "$O.r"'
+ok "-r 0 repeats until interrupted, printing each run" sh -c '
+	"$PMUKIT" stat -r 0 -e task-clock sleep 0.1 2>"$O.f" & p=$!
+	sleep 0.55; kill -INT $p; wait $p
+	n=$(grep -c "Performance counter stats" "$O.f"); echo "$n runs printed" >&2; [ "$n" -ge 3 ]'
+ok "-I 0 is no interval (one summary)" sh -c '
+	"$PMUKIT" stat -I 0 -e task-clock true 2>"$O.i0" && grep -q "seconds time elapsed" "$O.i0"'
+ok "-I 5 is accepted: intervals of 5 ms" sh -c '
+	"$PMUKIT" stat -I 5 -x, -e task-clock sleep 0.06 2>"$O.i5" && [ $(grep -c ",task-clock," "$O.i5") -ge 5 ]'
+ok "-I with -r: the intervals of every run, no summary" sh -c '
+	"$PMUKIT" stat -I 100 -r 2 -x, -e task-clock sleep 0.25 2>"$O.ir" &&
+	n=$(grep -c ",task-clock," "$O.ir") && [ "$n" -ge 4 ] && ! grep -q "time elapsed" "$O.ir"'
+same_rc "--interval-count 0 is no limit" -I 100 --interval-count 0 -e task-clock true
+same_rc "--append without -o is accepted" --append -e task-clock true
+same_rc "--td-level without --topdown is accepted" --td-level 2 -e task-clock true
+ok "-p with -a: perf's warning, the process is counted" sh -c '
+	sleep 1 & s=$!
+	"$PMUKIT" stat -p $s -a -e task-clock sleep 0.2 2>"$O.pa"; kill $s 2>/dev/null
+	grep -q "PID/TID switch overriding SYSTEM" "$O.pa" && grep -q "process id .$s." "$O.pa"'
+ok "--timeout 100: the command gets SIGTERM after 0.1 s (perf's psignal line), counts printed" sh -c '
+	s=$(date +%s%N); "$PMUKIT" stat --timeout 100 -e task-clock sleep 2 2>"$O.t"; r=$?; e=$(date +%s%N)
+	[ $r = 0 ] && [ $(( (e - s) / 1000000 )) -lt 1500 ] &&
+	grep -qx "sleep: Terminated" "$O.t" && grep -q "msec task-clock" "$O.t"'
+same_rc "... exit status as perf" --timeout 100 -e task-clock sleep 1
+ok "-D 150: counting starts 150 ms after the command (perf's two lines, elapsed from then)" sh -c '
+	"$PMUKIT" stat -D 150 -x, -e task-clock sleep 0.3 2>"$O.d" &&
+	[ "$(head -2 "$O.d")" = "$(printf "Events disabled\nEvents enabled")" ] &&
+	grep -q ",task-clock," "$O.d"'
+ok "tool events: the run time is the event's own, 0 is <not counted> (perf's CSV)" sh -c '
+	for i in 1 2 3 4 5; do "$PMUKIT" stat -x, -e duration_time,user_time,system_time true; done 2>"$O.tool"
+	awk -F, "
+		\$3 ~ /_time\$/ && \$1 == \"<not counted>\" && \$4 != 0 { bad++ }
+		\$3 ~ /_time\$/ && \$1 != \"<not counted>\" && \$1 != \$4 { bad++ }
+		\$1 == \"0\" { bad++ }
+		END { exit bad > 0 }" "$O.tool" || { cat "$O.tool" >&2; exit 1; }'
+ok "--counts of a -r 5 capture: the noise, and no run count (the file has none)" sh -c '
+	"$PMUKIT" stat -r 5 -j -e task-clock true 2>"$O.r5" &&
+	"$PMUKIT" stat --counts "$O.r5" 2>"$O.r5o" &&
+	grep -q "(saved counts):" "$O.r5o" && ! grep -q "runs)" "$O.r5o" && grep -q "( +-" "$O.r5o"'
+if [ $HAVE_PERF = 1 ]; then
+ok "-n: no counters, perf's shape (digits aside)" sh -c '
+	perf stat -n true 2>&1 | sed "s/[0-9]/N/g" > "$O.pn"
+	"$PMUKIT" stat -n true 2>&1 | sed "s/[0-9]/N/g" > "$O.kn"
+	diff "$O.pn" "$O.kn" >&2'
+else
+	T_N=$((T_N + 1)); echo "ok $T_N # SKIP perf not usable here"
+fi
+[ $T_FAIL -eq 0 ]
