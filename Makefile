@@ -311,3 +311,10 @@ $(O)/tests/data_gen: tests/oracle/data_gen.c $(O)/libpmukit.a
 	@$(CC) $(BASEFLAGS) $(CFLAGS) -fno-inline -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
 
 tests: $(O)/tests/data_gen
+
+# perf.data files this machine cannot record (weights, TopDown groups): tests/integration/report_values.sh
+$(O)/tests/workloads/report_mkdata: tests/workloads/report_mkdata.c $(O)/libpmukit.a
+	@mkdir -p $(dir $@)
+	@echo "  WORKLOAD $<"
+	@$(CC) $(BASEFLAGS) $(CFLAGS) -O0 -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
+tests: $(O)/tests/workloads/report_mkdata

@@ -120,9 +120,11 @@ static uint64_t stat_value(int c, const struct rp_entry *e, bool children)
 }
 
 static int value_snprintf(struct pk_report *r, int c, const struct rp_entry *e, int h, char *buf,
-			  size_t size)
+			  size_t size, unsigned width)
 {
 	unsigned len = base_len(c);
+	if (rp_col__is_topdown(c))
+		len = width;	/* pmukit's columns: right-aligned under their header */
 	if (c == RP_COL_CHILDREN && !r->children)
 		return snprintf(buf, size, " %*s", (int)len - 1, "N/A");
 	if (rp_col__is_topdown(c)) {
@@ -162,7 +164,7 @@ int rp_col_snprintf(struct pk_report *r, int col, const struct rp_entry *e, int 
 		    size_t size, unsigned width)
 {
 	if (!rp_col__is_key(col))
-		return value_snprintf(r, col, e, h, buf, size);
+		return value_snprintf(r, col, e, h, buf, size, width);
 	const struct rp_lclass *lc = rp_lclass(r, e->lclass);
 	const struct pk_loc *loc = lc->loc;
 	int w = (int)width;
@@ -281,7 +283,7 @@ static int print_entry(struct pk_report *r, int h, const struct rp_entry *e, con
 static void group_desc(struct pk_report *r, int h, char *buf, size_t size)
 {
 	const struct rp_hists *hs = &r->hists[h];
-	bool forced = !hs->group_name && r->opts.group == 1 &&
+	bool forced = !hs->group_name && r->opts.group != -1 &&
 		      (r->s == NULL ||
 		       pk_data_reader__attr(pk_session__reader(r->s), (size_t)h)->nr_members <= 1);
 	size_t off = 0;

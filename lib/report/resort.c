@@ -44,8 +44,11 @@ static void setup_hists(struct pk_report *r)
 			h->group_name = a->group_name;
 		}
 	}
-	/* --group on a file without groups: one group of every event (perf's force_leader) */
-	if (r->opts.group == 1 && r->nr_hists > 1) {
+	/*
+	 * --group or --no-group on a file without groups: one group of every
+	 * event (perf's evlist__force_leader when either option is given)
+	 */
+	if (r->opts.group != -1 && r->nr_hists > 1) {
 		bool any = false;
 		for (size_t i = 0; i < r->nr_hists; i++)
 			any |= r->hists[i].nr_members > 1;
