@@ -1,99 +1,76 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report/chain.c — each printed entry's callchain tree, as perf's
- * callchain_append builds it (frames matched by function: DSO and symbol
- * start, or DSO and address without a symbol; by address with -g address),
- * derived from the per-context prefix trees at print time; and perf's three
- * ways of printing it (graph with its percentages, dotted pipes and "---"
- * head; flat; folded), with the threshold, print limit and order of -g.
+ * callchain_append builds it: frames matched by function (DSO and symbol
+ * start, or DSO and address without a symbol), by address with -g address,
+ * by srcline with -g srcline.
  *
+ * The trees are derived from the per-context prefix trees of callchains
+ * (callers first), one entry at a time when it is printed. Each entry's
+ * jobs are collected once by a walk of the prefix trees: a self entry gets
+ * the whole callchain of each of its sample paths; with --children in
+ * caller order, the entry of the first frame of its class along a path
+ * (perf counts an entry once per sample) gets that frame's subtree, minus
+ * the samples whose own entry is of the same class (perf skips them). A
+ * subtree is merged in one walk instead of one callchain per sample path,
+ * and nodes are created only where samples land below them, as perf's
+ * callchain_append would create them. In callee order the cumulative
+ * callchains run from the frame to the root, so they are added per path.
  * Trees are kept uncompressed (one node per frame); perf's compressed nodes
- * are the runs of nodes with no hits of their own and a single child, so
- * the text is the same.
+ * are the runs of nodes without hits of their own and with one child.
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report_int.h"
+#include "report/chain_int.h"
 
-struct cnode {
-	uint32_t loc;			/* the first location added here (its name is printed) */
-	uint32_t fkey;
-	uint64_t hit, children_hit;
-	uint64_t count, children_count;
-	uint32_t first_child, nr_children;	/* in rp_chains.kids, after sorting */
-	uint32_t parent;
-};
+/* ---- frame keys ------------------------------------------------------------------- */
 
-struct fkey {
-	const struct pk_dso *dso;
-	uint64_t addr;
-};
-
-struct rp_chains {
-	struct pk_buf nodes;		/* struct cnode[]; 0 unused */
-	struct pk_idmap map;		/* node << 32 | fkey -> child */
-	struct pk_buf fkeys;		/* struct fkey[] */
-	struct pk_idmap fkey_map;	/* hash -> fkey (collisions chained) */
-	struct pk_buf fkey_next;
-	struct pk_buf loc_fkey;		/* uint32_t[] by loc id: fkey + 1 */
-	uint32_t *kids;			/* children of each node, sorted */
-	uint64_t min_hit;		/* per hists, graph (absolute) threshold */
-	bool sorted;
-};
-
-static struct cnode *cn(const struct rp_chains *c, uint32_t i)
+const char *rp_chain_srcline(struct pk_report *r, const struct pk_loc *loc, char *buf,
+			     size_t size)
 {
-	return &((struct cnode *)c->nodes.data)[i];
+	if (!loc->map)
+		return NULL;
+	const char *sl = pk_session__loc_srcline(r->s, loc);
+	if (sl)
+		return sl;
+	if (r->cg.key == RP_CCKEY_SRCLINE)
+		return "??:0";
+	if (!loc->sym)
+		return NULL;
+	snprintf(buf, size, "+%" PRIu64, loc->addr - loc->sym->start);
+	return buf;
 }
 
-static const struct fkey *fk(const struct rp_chains *c, uint32_t i)
+static uint32_t *slot_for(struct pk_buf *cache, uint32_t id)
 {
-	return &((const struct fkey *)c->fkeys.data)[i];
+	size_t have = cache->len / sizeof(uint32_t);
+	if (id >= have) {
+		size_t want = (size_t)id + 1024;
+		if (pk_buf__reserve(cache, (want - have) * sizeof(uint32_t)))
+			return NULL;
+		memset(cache->data + cache->len, 0, (want - have) * sizeof(uint32_t));
+		cache->len = want * sizeof(uint32_t);
+	}
+	return &((uint32_t *)cache->data)[id];
 }
 
-void rp_chains_free(struct pk_report *r)
-{
-	struct rp_chains *c = r->chains;
-	if (!c)
-		return;
-	pk_buf__free(&c->nodes);
-	pk_idmap__free(&c->map);
-	pk_buf__free(&c->fkeys);
-	pk_idmap__free(&c->fkey_map);
-	pk_buf__free(&c->fkey_next);
-	pk_buf__free(&c->loc_fkey);
-	free(c->kids);
-	free(c);
-	r->chains = NULL;
-}
-
-static const char *chain_srcline(struct pk_report *r, const struct pk_loc *loc, char *buf,
-				 size_t size);
-
-/* perf's match_chain key of a location */
+/* perf's match_chain key of a location, interned */
 static int64_t loc_fkey(struct pk_report *r, struct rp_chains *c, const struct pk_loc *loc)
 {
-	size_t have = c->loc_fkey.len / sizeof(uint32_t);
-	if (loc->id < have) {
-		uint32_t v = ((uint32_t *)c->loc_fkey.data)[loc->id];
-		if (v)
-			return v - 1;
-	} else {
-		size_t want = (size_t)loc->id + 1024;
-		if (pk_buf__reserve(&c->loc_fkey, (want - have) * sizeof(uint32_t)))
-			return -1;
-		memset(c->loc_fkey.data + c->loc_fkey.len, 0, (want - have) * sizeof(uint32_t));
-		c->loc_fkey.len = want * sizeof(uint32_t);
-	}
+	uint32_t *slot = slot_for(&c->loc_fkey, loc->id);
+	if (!slot)
+		return -1;
+	if (*slot)
+		return *slot - 1;
 	struct fkey k = { .dso = loc->dso, .addr = loc->ip };
 	if (r->cg.key == RP_CCKEY_FUNCTION && loc->sym)
 		k.addr = loc->sym->start;
 	char tmp[64];
-	const char *sl = r->cg.key == RP_CCKEY_SRCLINE ? chain_srcline(r, loc, tmp, sizeof(tmp)) : NULL;
+	const char *sl = r->cg.key == RP_CCKEY_SRCLINE ? rp_chain_srcline(r, loc, tmp, sizeof(tmp))
+						       : NULL;
 	if (sl) {
 		/* perf's match_chain_strings: equal srclines are one node */
 		long id = pk_intern__add(&r->cclasses, sl, strlen(sl), 0);
@@ -102,8 +79,7 @@ static int64_t loc_fkey(struct pk_report *r, struct rp_chains *c, const struct p
 		k.dso = NULL;
 		k.addr = ~(uint64_t)id;
 	}
-	uint64_t h = pk_idmap__hash((uint64_t)(uintptr_t)k.dso * 31 + k.addr + (loc->sym ? 1 : 0));
-	h = h * 2 + (r->cg.key == RP_CCKEY_FUNCTION && loc->sym);
+	uint64_t h = pk_idmap__hash((uint64_t)(uintptr_t)k.dso * 31 + k.addr);
 	uint32_t nr = (uint32_t)(c->fkeys.len / sizeof(k));
 	int added;
 	int64_t first = pk_idmap__get_or_put(&c->fkey_map, h, nr, &added);
@@ -132,78 +108,137 @@ static int64_t loc_fkey(struct pk_report *r, struct rp_chains *c, const struct p
 			return -1;
 		id = nr;
 	}
-	((uint32_t *)c->loc_fkey.data)[loc->id] = (uint32_t)id + 1;
+	slot = slot_for(&c->loc_fkey, loc->id);
+	*slot = (uint32_t)id + 1;
 	return id;
 }
 
-static int64_t new_node(struct rp_chains *c, uint32_t parent, uint32_t loc, uint32_t fkey)
+/* ---- the tree of one entry ------------------------------------------------------------- */
+
+static int64_t child(struct pk_report *r, struct rp_chains *c, uint32_t node, uint32_t loc)
 {
-	uint32_t nr = (uint32_t)(c->nodes.len / sizeof(struct cnode));
-	struct cnode n = { .loc = loc, .fkey = fkey, .parent = parent };
-	if (pk_buf__append(&c->nodes, &n, sizeof(n)) < 0)
+	int64_t f = loc_fkey(r, c, pk_session__loc_at(r->s, loc));
+	if (f < 0)
 		return -1;
-	return nr;
+	uint32_t nr = (uint32_t)(c->nodes.len / sizeof(struct cnode));
+	int added;
+	int64_t ch = pk_idmap__get_or_put(&c->map, (uint64_t)node << 32 | (uint32_t)f, nr, &added);
+	if (ch < 0)
+		return -1;
+	if (added) {
+		struct cnode n = { .loc = loc, .fkey = (uint32_t)f, .parent = node };
+		if (pk_buf__append(&c->nodes, &n, sizeof(n)) < 0)
+			return -1;
+	}
+	return ch;
 }
 
 /* perf's callchain_append of frames[0..n) (print order) with hit and count */
-static int append(struct pk_report *r, struct rp_entry *e, const uint32_t *frames, size_t n,
+static int append(struct pk_report *r, struct rp_chains *c, const uint32_t *frames, size_t n,
 		  uint64_t hit, uint64_t count)
 {
-	struct rp_chains *c = r->chains;
 	if (!n)
 		return 0;	/* an empty callchain adds nothing */
-	if (!e->chain) {
-		int64_t root = new_node(c, 0, 0, 0);
-		if (root < 0)
-			return -ENOMEM;
-		e->chain = (uint32_t)root;
-	}
-	uint32_t node = e->chain;
+	uint32_t node = 1;
 	for (size_t i = 0; i < n; i++) {
-		const struct pk_loc *loc = pk_session__loc_at(r->s, frames[i]);
-		int64_t f = loc_fkey(r, c, loc);
-		if (f < 0)
-			return -ENOMEM;
 		cn(c, node)->children_hit += hit;
 		cn(c, node)->children_count += count;
-		uint32_t nr = (uint32_t)(c->nodes.len / sizeof(struct cnode));
-		int added;
-		int64_t child = pk_idmap__get_or_put(&c->map, (uint64_t)node << 32 | (uint32_t)f, nr,
-						      &added);
-		if (child < 0)
+		int64_t ch = child(r, c, node, frames[i]);
+		if (ch < 0)
 			return -ENOMEM;
-		if (added && new_node(c, node, frames[i], (uint32_t)f) < 0)
-			return -ENOMEM;
-		node = (uint32_t)child;
+		node = (uint32_t)ch;
 	}
 	cn(c, node)->hit += hit;
 	cn(c, node)->count += count;
 	return 0;
 }
 
-static struct rp_entry *target(struct pk_report *r, uint32_t ctx, uint32_t lc)
+/* a subtree merge: the prefix-tree nodes from the job's node down, and their images */
+struct merge {
+	struct pk_report *r;
+	struct rp_chains *c;
+	uint32_t excl;			/* cclass whose samples are left out */
+	struct {
+		uint32_t tnode, image;	/* image 0: not created yet */
+	} *stk;				/* tdepth + 2 of them */
+};
+
+static int materialize(struct merge *m, int d)
 {
-	int64_t i = pk_idmap__get(&r->entry_map, (uint64_t)ctx << 32 | lc);
-	if (i < 0)
-		return NULL;
-	struct rp_entry *e = rp_entry(r, (uint32_t)i);
-	while (e->merged)
-		e = rp_entry(r, e->merged - 1);
-	return e->chain || !e->filtered ? e : NULL;
+	int i = d;
+	while (i > 0 && !m->stk[i].image)
+		i--;
+	for (i++; i <= d; i++) {
+		int64_t ch = child(m->r, m->c, m->stk[i - 1].image,
+				   rp_tnode(m->r, m->stk[i].tnode)->loc);
+		if (ch < 0)
+			return -ENOMEM;
+		m->stk[i].image = (uint32_t)ch;
+	}
+	return 0;
 }
 
-static const struct rp_ctx *ctx_printed(struct pk_report *r, uint32_t ctx)
+static bool is_self(const struct rp_tnode *t)
 {
-	const struct rp_ctx *c = rp_ctx(r, ctx);
-	const struct rp_hists *h = &r->hists[c->hists];
-	if (r->group && !h->is_leader)
-		return NULL;
-	return c;
+	return t->parent && (t->loc & RP_SELF);
 }
 
-/* sibling order: cumulative hits, then perf's match order (DSO, then address, descending) */
+static int merge(struct merge *m, int d, uint64_t *hit, uint64_t *count, bool *added)
+{
+	struct pk_report *r = m->r;
+	struct rp_chains *c = m->c;
+	uint32_t n = m->stk[d].tnode;
+	*hit = *count = 0;
+	*added = false;
+	for (uint32_t i = c->tfirst[n]; i < c->tfirst[n + 1]; i++) {
+		uint32_t x = c->tkids[i];
+		const struct rp_tnode *t = rp_tnode(r, x);
+		if (is_self(t)) {
+			const struct pk_loc *self = pk_session__loc_at(r->s, t->loc & ~RP_SELF);
+			if (rp_lclass_cclass(r, rp_loc_lclass(r, self)) == m->excl)
+				continue;	/* its own entry's sample: perf's he_cache skips it */
+			if (materialize(m, d))
+				return -ENOMEM;
+			struct cnode *img = cn(c, m->stk[d].image);
+			img->hit += t->hit;
+			img->count += t->count;
+			*hit += t->hit;
+			*count += t->count;
+			*added = true;
+			continue;
+		}
+		m->stk[d + 1].tnode = x;
+		m->stk[d + 1].image = 0;
+		uint64_t h, k;
+		bool a;
+		int rc = merge(m, d + 1, &h, &k, &a);
+		if (rc)
+			return rc;
+		if (a) {
+			struct cnode *img = cn(c, m->stk[d].image);
+			img->children_hit += h;
+			img->children_count += k;
+			*hit += h;
+			*count += k;
+			*added = true;
+		}
+	}
+	return 0;
+}
+
+/* the callchain of self node s, callee first, into buf; its length */
+static size_t path_of(struct pk_report *r, uint32_t s, struct pk_buf *buf)
+{
+	buf->len = 0;
+	for (uint32_t p = rp_tnode(r, s)->parent; rp_tnode(r, p)->parent; p = rp_tnode(r, p)->parent)
+		if (pk_buf__append(buf, &rp_tnode(r, p)->loc, sizeof(uint32_t)) < 0)
+			return SIZE_MAX;
+	return buf->len / sizeof(uint32_t);
+}
+
 static const struct rp_chains *sort_chains;
 
+/* sibling order: cumulative hits, then perf's match order (DSO, then address, descending) */
 static int kid_cmp(const void *pa, const void *pb)
 {
 	const struct rp_chains *c = sort_chains;
@@ -228,23 +263,16 @@ static int sort_kids(struct rp_chains *c)
 		return -ENOMEM;
 	for (size_t i = 0; i < nn; i++)
 		cn(c, (uint32_t)i)->nr_children = 0;
-	/* roots (parent 0) are the entries' trees */
-	for (size_t i = 1; i < nn; i++) {
-		uint32_t p = cn(c, (uint32_t)i)->parent;
-		if (p)
-			cn(c, p)->nr_children++;
-	}
+	for (size_t i = 2; i < nn; i++)
+		cn(c, cn(c, (uint32_t)i)->parent)->nr_children++;
 	uint32_t pos = 0;
 	for (size_t i = 0; i < nn; i++) {
 		cn(c, (uint32_t)i)->first_child = pos;
 		pos += cn(c, (uint32_t)i)->nr_children;
 		cn(c, (uint32_t)i)->nr_children = 0;
 	}
-	for (size_t i = 1; i < nn; i++) {
-		struct cnode *n = cn(c, (uint32_t)i);
-		if (!n->parent)
-			continue;
-		struct cnode *p = cn(c, n->parent);
+	for (size_t i = 2; i < nn; i++) {
+		struct cnode *p = cn(c, cn(c, (uint32_t)i)->parent);
 		c->kids[p->first_child + p->nr_children++] = (uint32_t)i;
 	}
 	sort_chains = c;
@@ -254,461 +282,316 @@ static int sort_kids(struct rp_chains *c)
 			qsort(c->kids + n->first_child, n->nr_children, sizeof(uint32_t), kid_cmp);
 	}
 	sort_chains = NULL;
-	c->sorted = true;
 	return 0;
 }
 
-int rp_chains_build(struct pk_report *r, bool all)
+int rp_chain_tree(struct pk_report *r, const struct rp_entry *e)
 {
-	(void)all;
-	if (r->chains)
-		return 0;
-	if (!r->need_chain || !r->cg.enabled || r->cg.mode == RP_CG_NONE)
-		return 0;
-	struct rp_chains *c = calloc(1, sizeof(*c));
-	if (!c)
-		return -ENOMEM;
-	r->chains = c;
+	struct rp_chains *c = r->chains;
+	size_t ei = (size_t)(e - rp_entry(r, 0));
+	if (!c || ei >= c->nr_entries || c->job_start[ei] == c->job_start[ei + 1])
+		return 1;
+	/* a fresh tree: node 0 unused, node 1 the root */
+	c->nodes.len = 0;
+	pk_idmap__free(&c->map);
 	struct cnode zero = { 0 };
-	if (pk_buf__append(&c->nodes, &zero, sizeof(zero)) < 0)
+	if (pk_buf__append(&c->nodes, &zero, sizeof(zero)) < 0 ||
+	    pk_buf__append(&c->nodes, &zero, sizeof(zero)) < 0)
 		return -ENOMEM;
-	size_t nn = r->tnodes.len / sizeof(struct rp_tnode);
-	struct pk_buf frames = { 0 }, path = { 0 }, cache = { 0 };
+	struct pk_buf path = { 0 }, order = { 0 };
+	struct merge *m = NULL;
 	int rc = 0;
-	for (uint32_t ni = 1; ni < nn && !rc; ni++) {
-		const struct rp_tnode *t = rp_tnode(r, ni);
-		if (!t->parent || !(t->loc & RP_SELF))
-			continue;
-		frames.len = 0;
-		uint32_t p = t->parent, ctx;
-		for (;;) {
-			const struct rp_tnode *pn = rp_tnode(r, p);
-			if (!pn->parent) {
-				ctx = pn->loc & ~RP_SELF;
-				break;
-			}
-			if (pk_buf__append(&frames, &pn->loc, sizeof(uint32_t)) < 0) {
+	for (uint32_t j = c->job_start[ei]; j < c->job_start[ei + 1] && !rc; j++) {
+		const struct job *jb = &c->jobs[j];
+		const struct rp_tnode *t = rp_tnode(r, jb->node);
+		if (jb->kind == JOB_SUBTREE) {
+			if (!m && (!(m = calloc(1, sizeof(*m))) ||
+				   !(m->stk = malloc((c->tdepth + 2) * sizeof(*m->stk))))) {
 				rc = -ENOMEM;
 				break;
 			}
-			p = pn->parent;
-		}
-		if (rc || !ctx_printed(r, ctx))
-			continue;
-		const uint32_t *fr = (const uint32_t *)frames.data;
-		size_t n = frames.len / sizeof(uint32_t);
-		/* the frames in print order: callers first (caller) or callees first */
-		path.len = 0;
-		for (size_t k = 0; k < n; k++) {
-			uint32_t v = fr[r->cg.caller ? n - 1 - k : k];
-			if (pk_buf__append(&path, &v, sizeof(v)) < 0) {
-				rc = -ENOMEM;
-				break;
+			m->r = r;
+			m->c = c;
+			m->excl = jb->aux;
+			m->stk[0].image = 1;
+			m->stk[1].tnode = jb->node;
+			m->stk[1].image = 0;
+			uint64_t h, k;
+			bool a;
+			rc = merge(m, 1, &h, &k, &a);
+			if (!rc && a) {
+				cn(c, 1)->children_hit += h;
+				cn(c, 1)->children_count += k;
 			}
-		}
-		if (rc)
-			break;
-		const uint32_t *pa = (const uint32_t *)path.data;
-		const struct pk_loc *self = pk_session__loc_at(r->s, t->loc & ~RP_SELF);
-		uint32_t lc0 = rp_loc_lclass(r, self);
-		struct rp_entry *e0 = target(r, ctx, lc0);
-		if (e0 && (rc = append(r, e0, pa, n, t->hit, t->count)))
-			break;
-		if (!r->children)
 			continue;
-		/* cumulative entries: the callchain from their frame on, once per sample */
-		cache.len = 0;
-		uint32_t cc0 = rp_lclass_cclass(r, lc0);
-		if (pk_buf__append(&cache, &cc0, sizeof(cc0)) < 0) {
+		}
+		size_t n = path_of(r, jb->node, &path);
+		if (n == SIZE_MAX) {
 			rc = -ENOMEM;
 			break;
 		}
-		for (size_t k = 0; k < n; k++) {
-			const struct pk_loc *loc = pk_session__loc_at(r->s, pa[k]);
-			uint32_t lc = rp_loc_lclass_chain(r, loc);
-			uint32_t ccl = rp_lclass_cclass(r, lc);
-			const uint32_t *cc = (const uint32_t *)cache.data;
-			size_t nc = cache.len / sizeof(uint32_t), j;
-			for (j = 0; j < nc && cc[j] != ccl; j++)
-				;
-			if (j < nc)
-				continue;
-			if (pk_buf__append(&cache, &ccl, sizeof(ccl)) < 0) {
-				rc = -ENOMEM;
-				break;
-			}
-			struct rp_entry *e = target(r, ctx, lc);
-			if (e && (rc = append(r, e, pa + k, n - k, t->hit, t->count)))
-				break;
+		const uint32_t *fr = (const uint32_t *)path.data;	/* callee first */
+		order.len = 0;
+		if (jb->kind == JOB_PATH) {
+			for (size_t k = 0; k < n && !rc; k++)
+				if (pk_buf__append(&order, &fr[r->cg.caller ? n - 1 - k : k],
+						   sizeof(uint32_t)) < 0)
+					rc = -ENOMEM;
+		} else {
+			for (size_t k = jb->aux; k < n && !rc; k++)
+				if (pk_buf__append(&order, &fr[k], sizeof(uint32_t)) < 0)
+					rc = -ENOMEM;
 		}
+		if (!rc)
+			rc = append(r, c, (const uint32_t *)order.data, order.len / sizeof(uint32_t),
+				    t->hit, t->count);
 	}
-	pk_buf__free(&frames);
+	if (m)
+		free(m->stk);
+	free(m);
 	pk_buf__free(&path);
-	pk_buf__free(&cache);
+	pk_buf__free(&order);
 	if (!rc)
 		rc = sort_kids(c);
 	return rc;
 }
 
-/* ---- printing ------------------------------------------------------------------------------ */
+/* ---- the jobs of the printed entries --------------------------------------------------------- */
 
-void rp_chain_sym_name(const struct pk_loc *loc, char *buf, size_t size)
+static uint32_t target(struct pk_report *r, uint32_t ctx, uint32_t lc)
 {
-	if (loc->sym)
-		snprintf(buf, size, "%s", loc->sym->name);
-	else
-		snprintf(buf, size, "%#" PRIx64, loc->ip);
-}
-
-struct pctx {
-	struct pk_report *r;
-	struct rp_chains *c;
-	FILE *fp;
-	uint64_t min_hit;		/* graph (absolute) and flat threshold */
-	size_t printed;
-};
-
-static uint64_t cumul(const struct cnode *n)
-{
-	return n->hit + n->children_hit;
-}
-
-/*
- * perf's callchain_srcline (get_srcline without the symbol): the file:line,
- * else "+offset" (address key) or "??:0" (srcline key); NULL without a map.
- */
-static const char *chain_srcline(struct pk_report *r, const struct pk_loc *loc, char *buf,
-				 size_t size)
-{
-	if (!loc->map)
-		return NULL;
-	const char *sl = pk_session__loc_srcline(r->s, loc);
-	if (sl)
-		return sl;
-	if (r->cg.key == RP_CCKEY_SRCLINE)
-		return "??:0";
-	if (!loc->sym)
-		return NULL;
-	snprintf(buf, size, "+%" PRIu64, loc->addr - loc->sym->start);
-	return buf;
-}
-
-static void name_of(struct pctx *p, const struct cnode *n, char *buf, size_t size)
-{
-	const struct pk_loc *loc = pk_session__loc_at(p->r->s, n->loc);
-	rp_chain_sym_name(loc, buf, size);
-	if (p->r->cg.key == RP_CCKEY_ADDRESS || p->r->cg.key == RP_CCKEY_SRCLINE) {
-		char tmp[64];
-		const char *sl = chain_srcline(p->r, loc, tmp, sizeof(tmp));
-		if (sl && loc->sym) {
-			size_t len = strlen(buf);
-			snprintf(buf + len, size - len, " %s", sl);
-		}
-	}
-}
-
-static void value(struct pctx *p, uint64_t period, uint64_t count, uint64_t total)
-{
-	switch (p->r->cg.value) {
-	case RP_CCVAL_PERIOD:
-		p->printed += (size_t)fprintf(p->fp, "%" PRIu64, period);
-		break;
-	case RP_CCVAL_COUNT:
-		p->printed += (size_t)fprintf(p->fp, "%u", (unsigned)count);
-		break;
-	default:
-		p->printed += (size_t)fprintf(p->fp, "%.2f%%", total ? period * 100.0 / total : 0.0);
-		break;
-	}
-}
-
-static void margin(struct pctx *p, int left)
-{
-	p->printed += (size_t)fprintf(p->fp, "            %*s", left, "");
-}
-
-/* perf's depth_mask is an int shifted by depth: x86 takes the count modulo 32 */
-static bool bit(uint32_t mask, int i)
-{
-	return mask & (1u << (i & 31));
-}
-
-static void graph_line(struct pctx *p, int depth, uint32_t mask, int left)
-{
-	margin(p, left);
-	for (int i = 0; i < depth; i++)
-		fputs(bit(mask, i) ? "|          " : "           ", p->fp);
-	fputc('\n', p->fp);
-	p->printed++;
-}
-
-static void graph_entry(struct pctx *p, const char *name, uint64_t period, uint64_t count,
-			int depth, uint32_t mask, int idx, uint64_t total, int left)
-{
-	margin(p, left);
-	for (int i = 0; i < depth; i++) {
-		fputc(bit(mask, i) ? '|' : ' ', p->fp);
-		if (!idx && i == depth - 1) {
-			fputs("--", p->fp);
-			value(p, period, count, total);
-			fputs("--", p->fp);
-		} else {
-			fputs("          ", p->fp);
-		}
-	}
-	fputs(name, p->fp);
-	fputc('\n', p->fp);
-	p->printed++;
-}
-
-/* the visible children of node (graph modes) */
-static size_t visible(struct pctx *p, const struct cnode *node, uint32_t *out)
-{
-	struct rp_chains *c = p->c;
-	uint64_t min_hit = p->min_hit;
-	if (p->r->cg.mode == RP_CG_GRAPH_REL)
-		min_hit = (uint64_t)ceil(node->children_hit * (p->r->cg.min_percent / 100.0));
-	size_t k = 0;
-	for (uint32_t i = 0; i < node->nr_children; i++) {
-		uint32_t ch = c->kids[node->first_child + i];
-		if (cumul(cn(c, ch)) >= min_hit)
-			out[k++] = ch;
-	}
+	int64_t i = pk_idmap__get(&r->entry_map, (uint64_t)ctx << 32 | lc);
+	if (i < 0)
+		return UINT32_MAX;
+	uint32_t k = (uint32_t)i;
+	while (rp_entry(r, k)->merged)
+		k = rp_entry(r, k)->merged - 1;
+	const struct rp_entry *e = rp_entry(r, k);
+	const struct rp_hists *h = &r->hists[rp_ctx(r, e->ctx)->hists];
+	if (e->filtered || (r->group && !h->is_leader))
+		return UINT32_MAX;
 	return k;
 }
 
-/* the last node of the compressed node that starts at n */
-static uint32_t run_end(struct pctx *p, uint32_t n)
+static int add_job(struct pk_buf *jobs, struct pk_buf *owners, uint32_t entry, uint32_t node,
+		   uint32_t aux, uint32_t kind)
 {
-	struct rp_chains *c = p->c;
-	while (!cn(c, n)->hit && cn(c, n)->nr_children == 1)
-		n = c->kids[cn(c, n)->first_child];
-	return n;
+	struct job j = { .node = node, .aux = aux, .kind = kind };
+	return pk_buf__append(jobs, &j, sizeof(j)) < 0 ||
+	       pk_buf__append(owners, &entry, sizeof(entry)) < 0 ? -ENOMEM : 0;
 }
 
-static int graph(struct pctx *p, uint32_t parent, uint64_t total, int depth, uint32_t mask,
-		 int left)
+/* the prefix trees' children lists */
+static int index_tree(struct pk_report *r, struct rp_chains *c)
 {
-	struct rp_chains *c = p->c;
-	const struct cnode *pn = cn(c, parent);
-	uint32_t *kids = malloc((pn->nr_children ? pn->nr_children : 1) * sizeof(*kids));
-	if (!kids)
+	size_t nn = r->tnodes.len / sizeof(struct rp_tnode);
+	c->tfirst = calloc(nn + 1, sizeof(uint32_t));
+	c->tkids = malloc((nn ? nn : 1) * sizeof(uint32_t));
+	if (!c->tfirst || !c->tkids)
 		return -ENOMEM;
-	size_t nk = visible(p, pn, kids);
-	uint64_t remaining = total, cumul_count = 0;
-	uint32_t new_mask = mask;
-	uint32_t printed = 0;
-	bool rel = p->r->cg.mode == RP_CG_GRAPH_REL;
-	char name[1024];
-	int rc = 0;
-	size_t i;
-	for (i = 0; i < nk && !rc; i++) {
-		const struct cnode *ch = cn(c, kids[i]);
-		remaining -= cumul(ch);
-		cumul_count += ch->count + ch->children_count;
-		if (i + 1 == nk && (!rel || !remaining))
-			new_mask &= ~(1u << ((depth - 1) & 31));
-		graph_line(p, depth, mask, left);
-		uint32_t n = kids[i], idx = 0;
-		for (;;) {
-			const struct cnode *x = cn(c, n);
-			name_of(p, x, name, sizeof(name));
-			graph_entry(p, name, cumul(ch), ch->count + ch->children_count, depth, new_mask,
-				    (int)idx++, total, left);
-			if (x->hit || x->nr_children != 1)
+	for (size_t i = 1; i < nn; i++)
+		if (rp_tnode(r, (uint32_t)i)->parent)
+			c->tfirst[rp_tnode(r, (uint32_t)i)->parent + 1]++;
+	for (size_t i = 0; i < nn; i++)
+		c->tfirst[i + 1] += c->tfirst[i];
+	uint32_t *fill = calloc(nn + 1, sizeof(uint32_t));
+	if (!fill)
+		return -ENOMEM;
+	c->tdepth = 0;
+	for (size_t i = 1; i < nn; i++) {
+		uint32_t p = rp_tnode(r, (uint32_t)i)->parent;
+		if (p)
+			c->tkids[c->tfirst[p] + fill[p]++] = (uint32_t)i;
+	}
+	uint32_t *depth = calloc(nn + 1, sizeof(uint32_t));
+	if (!depth) {
+		free(fill);
+		return -ENOMEM;
+	}
+	for (size_t i = 1; i < nn; i++) {
+		uint32_t p = rp_tnode(r, (uint32_t)i)->parent;
+		depth[i] = p ? depth[p] + 1 : 0;
+		if (depth[i] > c->tdepth)
+			c->tdepth = depth[i];
+	}
+	free(depth);
+	free(fill);
+	return 0;
+}
+
+/* walk a context's prefix tree; cnt counts each class on the path from the root */
+static int collect(struct pk_report *r, struct rp_chains *c, uint32_t root, uint32_t ctx,
+		   uint32_t *cnt, struct pk_buf *jobs, struct pk_buf *owners)
+{
+	struct frame {
+		uint32_t node, next, cc;
+	} *stk = malloc((c->tdepth + 2) * sizeof(*stk));
+	int sp = 0, rc = 0;
+	if (!stk)
+		return -ENOMEM;
+	stk[0].node = root;
+	stk[0].next = c->tfirst[root];
+	stk[0].cc = UINT32_MAX;
+	bool subtrees = r->children && r->cg.caller;
+	struct pk_buf path = { 0 }, cache = { 0 };
+	while (sp >= 0 && !rc) {
+		uint32_t n = stk[sp].node;
+		if (stk[sp].next == c->tfirst[n + 1]) {
+			if (stk[sp].cc != UINT32_MAX)
+				cnt[stk[sp].cc]--;
+			sp--;
+			continue;
+		}
+		uint32_t x = c->tkids[stk[sp].next++];
+		const struct rp_tnode *t = rp_tnode(r, x);
+		if (is_self(t)) {
+			const struct pk_loc *self = pk_session__loc_at(r->s, t->loc & ~RP_SELF);
+			uint32_t lc0 = rp_loc_lclass(r, self);
+			uint32_t e0 = target(r, ctx, lc0);
+			if (e0 != UINT32_MAX && (rc = add_job(jobs, owners, e0, x, 0, JOB_PATH)))
 				break;
-			n = c->kids[x->first_child];
-		}
-		uint64_t new_total = rel ? cn(c, n)->children_hit : total;
-		rc = graph(p, n, new_total, depth + 1, new_mask | (1u << (depth & 31)), left);
-		if (++printed == p->r->cg.print_limit)
-			break;
-	}
-	if (!rc && rel && remaining && remaining != total) {
-		uint64_t rem_count = 0;
-		bool skip = false;
-		if (p->r->cg.value == RP_CCVAL_COUNT && nk) {
-			rem_count = pn->children_count - cumul_count;
-			skip = (int64_t)rem_count <= 0;
-		}
-		if (!skip) {
-			new_mask &= ~(1u << ((depth - 1) & 31));
-			graph_entry(p, "[...]", remaining, rem_count, depth, new_mask, 0, total, left);
-		}
-	}
-	free(kids);
-	return rc;
-}
-
-static int print_graph(struct pctx *p, uint32_t root, uint64_t total, uint64_t parent_samples)
-{
-	struct rp_chains *c = p->c;
-	const struct cnode *rn = cn(c, root);
-	uint32_t *kids = malloc((rn->nr_children ? rn->nr_children : 1) * sizeof(*kids));
-	if (!kids)
-		return -ENOMEM;
-	size_t nk = visible(p, rn, kids), before = p->printed;
-	int left = 0;
-	uint32_t start = root;
-	if (nk && !(nk > 1 || cumul(cn(c, kids[0])) != parent_samples)) {
-		/* a single callchain root: its frames without a percentage */
-		bool printed = false;
-		uint32_t n = kids[0], i = 0, entries = 0;
-		char name[1024];
-		for (;;) {
-			const struct cnode *x = cn(c, n);
-			if (!(i++ == 0 && p->r->sort_starts_with_sym)) {
-				if (!printed) {
-					margin(p, left);
-					fputs("|\n", p->fp);
-					margin(p, left);
-					fputs("---", p->fp);
-					left += 3;
-					printed = true;
-				} else {
-					margin(p, left);
+			if (!r->children || subtrees)
+				continue;
+			/* callee order: each class's first frame from the leaf, once per sample */
+			size_t np = path_of(r, x, &path);
+			if (np == SIZE_MAX) {
+				rc = -ENOMEM;
+				break;
+			}
+			const uint32_t *fr = (const uint32_t *)path.data;
+			uint32_t cc0 = rp_lclass_cclass(r, lc0);
+			cache.len = 0;
+			if (pk_buf__append(&cache, &cc0, sizeof(cc0)) < 0) {
+				rc = -ENOMEM;
+				break;
+			}
+			for (size_t k = 0; k < np && !rc; k++) {
+				uint32_t lc = rp_loc_lclass_chain(r, pk_session__loc_at(r->s, fr[k]));
+				uint32_t cc = rp_lclass_cclass(r, lc);
+				const uint32_t *cv = (const uint32_t *)cache.data;
+				size_t nc = cache.len / sizeof(uint32_t), q;
+				for (q = 0; q < nc && cv[q] != cc; q++)
+					;
+				if (q < nc)
+					continue;
+				if (pk_buf__append(&cache, &cc, sizeof(cc)) < 0) {
+					rc = -ENOMEM;
+					break;
 				}
-				name_of(p, x, name, sizeof(name));
-				fprintf(p->fp, "%s\n", name);
-				p->printed++;
-				if (++entries == p->r->cg.print_limit)
+				uint32_t e = target(r, ctx, lc);
+				if (e != UINT32_MAX)
+					rc = add_job(jobs, owners, e, x, (uint32_t)k, JOB_CALLEE);
+			}
+			continue;
+		}
+		uint32_t cc = UINT32_MAX;
+		if (subtrees) {
+			uint32_t lc = rp_loc_lclass_chain(r, pk_session__loc_at(r->s, t->loc));
+			cc = rp_lclass_cclass(r, lc);
+			if (cc == UINT32_MAX) {
+				rc = -ENOMEM;
+				break;
+			}
+			if (!cnt[cc]) {
+				uint32_t e = target(r, ctx, lc);
+				if (e != UINT32_MAX && (rc = add_job(jobs, owners, e, x, cc, JOB_SUBTREE)))
 					break;
 			}
-			if (x->hit || x->nr_children != 1)
-				break;
-			n = c->kids[x->first_child];
+			cnt[cc]++;
 		}
-		start = run_end(p, kids[0]);
+		sp++;
+		stk[sp].node = x;
+		stk[sp].next = c->tfirst[x];
+		stk[sp].cc = cc;
 	}
-	free(kids);
-	if (p->r->cg.mode == RP_CG_GRAPH_REL)
-		total = parent_samples;
-	int rc = graph(p, start, total, 1, 1, left);
-	if (!rc && p->printed != before)
-		fputc('\n', p->fp);	/* perf: a blank line after a callchain that printed something */
+	free(stk);
+	pk_buf__free(&path);
+	pk_buf__free(&cache);
 	return rc;
 }
 
-/* perf's rb_root_in order of siblings: its match key (DSO, then address), descending */
-static const struct rp_chains *key_chains;
-
-static int key_cmp(const void *pa, const void *pb)
+int rp_chains_build(struct pk_report *r, bool all)
 {
-	const struct rp_chains *c = key_chains;
-	const struct fkey *ka = fk(c, cn(c, *(const uint32_t *)pa)->fkey);
-	const struct fkey *kb = fk(c, cn(c, *(const uint32_t *)pb)->fkey);
-	if (ka->dso != kb->dso)
-		return (uintptr_t)ka->dso > (uintptr_t)kb->dso ? -1 : 1;
-	if (ka->addr != kb->addr)
-		return ka->addr > kb->addr ? -1 : 1;
-	return 0;
-}
-
-/* flat and folded: nodes with hits, by hits (perf's sort_chain_flat: post-order) */
-static int collect_flat(struct pctx *p, uint32_t n, struct pk_buf *out)
-{
-	struct rp_chains *c = p->c;
-	const struct cnode *x = cn(c, n);
-	uint32_t nk = x->nr_children;
-	uint32_t *kids = malloc((nk ? nk : 1) * sizeof(*kids));
-	if (!kids)
+	(void)all;
+	if (r->chains || !r->need_chain || !r->cg.enabled || r->cg.mode == RP_CG_NONE)
+		return 0;
+	struct rp_chains *c = calloc(1, sizeof(*c));
+	if (!c)
 		return -ENOMEM;
-	memcpy(kids, c->kids + x->first_child, nk * sizeof(*kids));
-	key_chains = c;
-	qsort(kids, nk, sizeof(*kids), key_cmp);
-	key_chains = NULL;
-	for (uint32_t i = 0; i < nk; i++) {
-		int rc = collect_flat(p, kids[i], out);
-		if (rc) {
-			free(kids);
-			return rc;
-		}
-	}
-	free(kids);
-	x = cn(c, n);
-	if (x->hit && x->hit >= p->min_hit && pk_buf__append(out, &n, sizeof(n)) < 0)
-		return -ENOMEM;
-	return 0;
-}
-
-static void path_print(struct pctx *p, uint32_t n, bool folded, bool *first)
-{
-	struct rp_chains *c = p->c;
-	const struct cnode *x = cn(c, n);
-	if (!x->parent)
-		return;	/* the entry's root */
-	path_print(p, x->parent, folded, first);
-	char name[1024];
-	name_of(p, x, name, sizeof(name));
-	if (folded)
-		fprintf(p->fp, "%s%s", *first ? "" : ";", name);
-	else
-		fprintf(p->fp, "                %s\n", name);
-	*first = false;
-}
-
-static int print_flat(struct pctx *p, uint32_t root, uint64_t total, bool folded)
-{
-	struct pk_buf list = { 0 };
-	int rc = collect_flat(p, root, &list);
-	if (rc) {
-		pk_buf__free(&list);
+	r->chains = c;
+	int rc = index_tree(r, c);
+	if (rc)
 		return rc;
+	/* every class met on the way is known before the counts are sized */
+	size_t nt = r->tnodes.len / sizeof(struct rp_tnode);
+	for (size_t i = 1; i < nt; i++) {
+		const struct rp_tnode *t = rp_tnode(r, (uint32_t)i);
+		if (!t->parent)
+			continue;
+		const struct pk_loc *loc = pk_session__loc_at(r->s, t->loc & ~RP_SELF);
+		uint32_t lc = is_self(t) ? rp_loc_lclass(r, loc) : rp_loc_lclass_chain(r, loc);
+		if (lc == UINT32_MAX || rp_lclass_cclass(r, lc) == UINT32_MAX)
+			return -ENOMEM;
 	}
-	size_t n = list.len / sizeof(uint32_t);
-	uint32_t *ids = (uint32_t *)list.data;
-	/* by hits, equal ones in post-order (perf inserts them in that order, ties after) */
-	for (size_t i = 1; i < n; i++) {
-		uint32_t v = ids[i];
-		size_t j = i;
-		while (j > 0 && cn(p->c, ids[j - 1])->hit < cn(p->c, v)->hit) {
-			ids[j] = ids[j - 1];
-			j--;
-		}
-		ids[j] = v;
+	uint32_t *cnt = calloc(r->nr_cclasses + 1, sizeof(uint32_t));
+	struct pk_buf jobs = { 0 }, owners = { 0 };
+	if (!cnt)
+		return -ENOMEM;
+	for (size_t i = 1; i < nt && !rc; i++) {
+		const struct rp_tnode *t = rp_tnode(r, (uint32_t)i);
+		if (t->parent)
+			continue;
+		uint32_t ctx = t->loc & ~RP_SELF;
+		const struct rp_hists *h = &r->hists[rp_ctx(r, ctx)->hists];
+		if (r->group && !h->is_leader)
+			continue;
+		rc = collect(r, c, (uint32_t)i, ctx, cnt, &jobs, &owners);
 	}
-	for (size_t i = 0; i < n; i++) {
-		const struct cnode *x = cn(p->c, ids[i]);
-		bool first = true;
-		if (folded) {
-			value(p, x->hit, x->count, total);
-			fputc(' ', p->fp);
-			path_print(p, ids[i], true, &first);
-			fputc('\n', p->fp);
+	free(cnt);
+	/* group the jobs by entry, in the order found */
+	size_t nj = jobs.len / sizeof(struct job);
+	c->nr_entries = rp_nr_entries(r);
+	c->job_start = calloc(c->nr_entries + 1, sizeof(uint32_t));
+	c->jobs = malloc((nj ? nj : 1) * sizeof(struct job));
+	if (!rc && (!c->job_start || !c->jobs))
+		rc = -ENOMEM;
+	if (!rc) {
+		const uint32_t *own = (const uint32_t *)owners.data;
+		for (size_t j = 0; j < nj; j++)
+			c->job_start[own[j] + 1]++;
+		for (size_t i = 0; i < c->nr_entries; i++)
+			c->job_start[i + 1] += c->job_start[i];
+		uint32_t *fill = calloc(c->nr_entries + 1, sizeof(uint32_t));
+		if (!fill) {
+			rc = -ENOMEM;
 		} else {
-			fputs("           ", p->fp);
-			value(p, cumul(x), x->count + x->children_count, total);
-			fputc('\n', p->fp);
-			path_print(p, ids[i], false, &first);
-			fputc('\n', p->fp);
+			for (size_t j = 0; j < nj; j++)
+				c->jobs[c->job_start[own[j]] + fill[own[j]]++] =
+					((const struct job *)jobs.data)[j];
+			free(fill);
 		}
-		p->printed++;
-		if (i + 1 == p->r->cg.print_limit)
-			break;
 	}
-	pk_buf__free(&list);
-	return 0;
+	pk_buf__free(&jobs);
+	pk_buf__free(&owners);
+	return rc;
 }
 
-int rp_chain_fprintf(struct pk_report *r, const struct rp_entry *e, int h, FILE *fp)
+void rp_chains_free(struct pk_report *r)
 {
 	struct rp_chains *c = r->chains;
-	if (!c || !e->chain)
-		return 0;
-	const struct rp_hists *hs = &r->hists[h];
-	struct pctx p = { .r = r, .c = c, .fp = fp };
-	p.min_hit = (uint64_t)(hs->callchain_period * (r->cg.min_percent / 100));
-	uint64_t total = hs->total_period;
-	uint64_t parent = r->children ? e->acc.period : e->stat.period;
-	switch (r->cg.mode) {
-	case RP_CG_GRAPH_ABS:
-	case RP_CG_GRAPH_REL:
-		return print_graph(&p, e->chain, total, parent);
-	case RP_CG_FLAT:
-		return print_flat(&p, e->chain, total, false);
-	case RP_CG_FOLDED:
-		return print_flat(&p, e->chain, total, true);
-	default:
-		return 0;
-	}
+	if (!c)
+		return;
+	pk_buf__free(&c->nodes);
+	pk_idmap__free(&c->map);
+	free(c->kids);
+	pk_buf__free(&c->fkeys);
+	pk_idmap__free(&c->fkey_map);
+	pk_buf__free(&c->fkey_next);
+	pk_buf__free(&c->loc_fkey);
+	free(c->tfirst);
+	free(c->tkids);
+	free(c->job_start);
+	free(c->jobs);
+	free(c);
+	r->chains = NULL;
 }

@@ -224,12 +224,18 @@ void pk_report__free(struct pk_report *r)
 	pk_buf__free(&r->loc_lclass_chain);
 	pk_buf__free(&r->lc_cclass);
 	pk_intern__free(&r->cclasses);
+	pk_idmap__free(&r->cclass_ids);
 	pk_intern__free(&r->traces);
 	pk_buf__free(&r->entries);
 	pk_idmap__free(&r->entry_map);
 	pk_buf__free(&r->tnodes);
 	pk_idmap__free(&r->tmap);
 	pk_buf__free(&r->ctx_root);
+	for (size_t i = 0; i < r->path_cache.len / sizeof(struct rp_pathcache); i++) {
+		free(((struct rp_pathcache *)r->path_cache.data)[i].locs);
+		free(((struct rp_pathcache *)r->path_cache.data)[i].nodes);
+	}
+	pk_buf__free(&r->path_cache);
 	pk_idmap__free(&r->read_ids);
 	pk_buf__free(&r->read_prev);
 	pk_arena__free(&r->arena);
@@ -438,12 +444,44 @@ static int add_one(struct pk_report *r, int h, const struct pk_resolved *rs, uin
 		*root = (uint32_t)n;
 	}
 	uint32_t node = *root;
-	for (size_t i = rs->nr_chain; i-- > 0;) {
-		int64_t n = tnode_child(r, node, rs->chain[i]->id);
-		if (n < 0)
+	/* consecutive samples of a context share their callers: start after the common part */
+	size_t have = r->path_cache.len / sizeof(struct rp_pathcache);
+	if ((size_t)ctx >= have) {
+		size_t add = ((size_t)ctx + 16 - have) * sizeof(struct rp_pathcache);
+		if (pk_buf__reserve(&r->path_cache, add))
 			return -ENOMEM;
-		node = (uint32_t)n;
+		memset(r->path_cache.data + r->path_cache.len, 0, add);
+		r->path_cache.len += add;
 	}
+	struct rp_pathcache *pc = &((struct rp_pathcache *)r->path_cache.data)[ctx];
+	size_t nr = rs->nr_chain, k = 0;
+	while (k < pc->n && k < nr && pc->locs[k] == rs->chain[nr - 1 - k]->id)
+		k++;
+	if (k)
+		node = pc->nodes[k - 1];
+	if (nr > pc->cap) {
+		uint32_t cap = (uint32_t)nr + 32;
+		uint32_t *l = realloc(pc->locs, cap * sizeof(*l)), *nd;
+		if (!l)
+			return -ENOMEM;
+		pc->locs = l;
+		if (!(nd = realloc(pc->nodes, cap * sizeof(*nd))))
+			return -ENOMEM;
+		pc->nodes = nd;
+		pc->cap = cap;
+	}
+	for (size_t i = k; i < nr; i++) {
+		uint32_t loc = rs->chain[nr - 1 - i]->id;
+		int64_t n = tnode_child(r, node, loc);
+		if (n < 0) {
+			pc->n = (uint32_t)i;
+			return -ENOMEM;
+		}
+		node = (uint32_t)n;
+		pc->locs[i] = loc;
+		pc->nodes[i] = node;
+	}
+	pc->n = (uint32_t)nr;
 	int64_t n = tnode_child(r, node, rs->loc->id | RP_SELF);
 	if (n < 0)
 		return -ENOMEM;

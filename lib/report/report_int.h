@@ -167,6 +167,12 @@ struct rp_hists {
 	uint64_t *pub_group;
 };
 
+/* The last callchain added for a context: its locs (callers first) and their tree nodes. */
+struct rp_pathcache {
+	uint32_t n, cap;
+	uint32_t *locs, *nodes;
+};
+
 /* One node of the per-context prefix tree of callchains. */
 struct rp_tnode {
 	uint32_t parent;		/* 0: a root (ctx) */
@@ -224,6 +230,8 @@ struct pk_report {
 	/* lclasses equal by perf 6.1's hist_entry__cmp (names, srclines): uint32_t[] cclass + 1 */
 	struct pk_buf lc_cclass;
 	struct pk_intern cclasses;
+	struct pk_idmap cclass_ids;	/* offset in cclasses -> dense id */
+	uint32_t nr_cclasses;
 	/* entries */
 	struct pk_buf entries;		/* struct rp_entry[] */
 	struct pk_idmap entry_map;	/* ctx << 32 | lclass -> entry */
@@ -231,6 +239,7 @@ struct pk_report {
 	struct pk_buf tnodes;		/* struct rp_tnode[] (0 unused) */
 	struct pk_idmap tmap;		/* parent << 32 | loc -> node */
 	struct pk_buf ctx_root;		/* uint32_t[] by ctx: root node */
+	struct pk_buf path_cache;	/* struct rp_pathcache[] by ctx: the last sample's path */
 	/* last-context cache */
 	const struct pk_thread *last_thread;
 	const char *last_comm;
@@ -332,7 +341,7 @@ void rp_topdown_setup(struct pk_report *r);
 double rp_topdown_value(const struct pk_report *r, int col, const struct rp_entry *e, int h,
 			bool *valid);
 
-/* resort.c: the class of lc under perf 6.1's hist_entry__cmp (UINT32_MAX: ENOMEM) */
+/* resort.c: the class of lc under perf 6.1's hist_entry__cmp, a dense id (UINT32_MAX: ENOMEM) */
 uint32_t rp_lclass_cclass(struct pk_report *r, uint32_t lc);
 /* srcline of an lclass as perf's map__srcline would give it (cached) */
 const char *rp_lclass_srcline(struct pk_report *r, uint32_t lc);

@@ -240,9 +240,14 @@ uint32_t rp_lclass_cclass(struct pk_report *r, uint32_t lci)
 		n += snprintf(key + n, sizeof(key) - (size_t)n, "|l%s", rp_lclass_srcline(r, lci));
 	if (n < 0 || (size_t)n >= sizeof(key))
 		n = (int)sizeof(key) - 1;
-	long id = pk_intern__add(&r->cclasses, key, (size_t)n, 0);
+	long off = pk_intern__add(&r->cclasses, key, (size_t)n, 0);
+	int added;
+	int64_t id = off < 0 ? -1 : pk_idmap__get_or_put(&r->cclass_ids, (uint64_t)off,
+							    r->nr_cclasses, &added);
 	if (id < 0)
 		return UINT32_MAX;
+	if (added)
+		r->nr_cclasses++;
 	*slot = (uint32_t)id + 1;
 	return (uint32_t)id;
 }
@@ -642,6 +647,11 @@ const struct pk_report_entry *pk_report__entry(const struct pk_report *r, size_t
 
 int rp_finish(struct pk_report *r, struct pk_error *err)
 {
+	if (getenv("PMUKIT_REPORT_STATS"))
+		fprintf(stderr, "report: %zu entries, %zu contexts, %zu lclasses, %zu tree nodes, %" PRIu64
+			" samples\n", rp_nr_entries(r), r->ctxs.len / sizeof(struct rp_ctx),
+			r->lclasses.len / sizeof(struct rp_lclass),
+			r->tnodes.len / sizeof(struct rp_tnode), r->nr_delivered);
 	setup_hists(r);
 	bool any_group = false;
 	for (size_t i = 0; i < r->nr_hists; i++)
