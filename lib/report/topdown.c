@@ -71,7 +71,8 @@ void rp_topdown_setup(struct pk_report *r)
 			l2 |= hs->td[k] >= 0;
 	}
 	r->topdown = any && r->group && r->opts.topdown != 0;
-	if (!r->topdown)
+	/* with -F, the columns are the ones asked for */
+	if (!r->topdown || r->field_order)
 		return;
 	/* the columns go after the value columns, before the first sort key */
 	int cols[12], nc = 0;
