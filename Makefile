@@ -318,3 +318,5 @@ $(O)/tests/workloads/report_mkdata: tests/workloads/report_mkdata.c $(O)/libpmuk
 	@echo "  WORKLOAD $<"
 	@$(CC) $(BASEFLAGS) $(CFLAGS) -O0 -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
 tests: $(O)/tests/workloads/report_mkdata
+# bench/report.c profiles the report workload
+bench: $(O)/tests/workloads/report_many

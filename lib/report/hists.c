@@ -143,6 +143,14 @@ char rp_chain_level(const struct pk_loc *loc)
 struct rp_entry *rp_entry_findnew(struct pk_report *r, uint32_t ctx, uint32_t lclass,
 				  uint32_t *idx)
 {
+	uint32_t *fast = NULL;
+	if (ctx < sizeof(r->ctx_entries) / sizeof(r->ctx_entries[0])) {
+		fast = cache_slot(&r->ctx_entries[ctx], lclass);
+		if (fast && *fast) {
+			*idx = *fast - 1;
+			return rp_entry(r, *idx);
+		}
+	}
 	uint32_t nr = (uint32_t)rp_nr_entries(r);
 	int added;
 	int64_t i = pk_idmap__get_or_put(&r->entry_map, (uint64_t)ctx << 32 | lclass, nr, &added);
@@ -153,6 +161,8 @@ struct rp_entry *rp_entry_findnew(struct pk_report *r, uint32_t ctx, uint32_t lc
 		if (pk_buf__append(&r->entries, &e, sizeof(e)) < 0)
 			return NULL;
 	}
+	if (fast)
+		*fast = (uint32_t)i + 1;
 	*idx = (uint32_t)i;
 	return rp_entry(r, (uint32_t)i);
 }
@@ -222,6 +232,8 @@ void pk_report__free(struct pk_report *r)
 	pk_buf__free(&r->lc_next);
 	pk_buf__free(&r->loc_lclass);
 	pk_buf__free(&r->loc_lclass_chain);
+	for (size_t i = 0; i < sizeof(r->ctx_entries) / sizeof(r->ctx_entries[0]); i++)
+		pk_buf__free(&r->ctx_entries[i]);
 	pk_buf__free(&r->lc_cclass);
 	pk_intern__free(&r->cclasses);
 	pk_idmap__free(&r->cclass_ids);

@@ -240,6 +240,8 @@ struct pk_report {
 	struct pk_idmap tmap;		/* parent << 32 | loc -> node */
 	struct pk_buf ctx_root;		/* uint32_t[] by ctx: root node */
 	struct pk_buf path_cache;	/* struct rp_pathcache[] by ctx: the last sample's path */
+	/* the entry of each lclass in the few first contexts (entry + 1), ahead of entry_map */
+	struct pk_buf ctx_entries[16];
 	/* last-context cache */
 	const struct pk_thread *last_thread;
 	const char *last_comm;
@@ -343,6 +345,8 @@ double rp_topdown_value(const struct pk_report *r, int col, const struct rp_entr
 
 /* resort.c: the class of lc under perf 6.1's hist_entry__cmp, a dense id (UINT32_MAX: ENOMEM) */
 uint32_t rp_lclass_cclass(struct pk_report *r, uint32_t lc);
+/* srcline.c: srclines of every lclass, as perf 6.1 gets them; 0 or -errno */
+int rp_prepare_srclines(struct pk_report *r, struct pk_error *err);
 /* srcline of an lclass as perf's map__srcline would give it (cached) */
 const char *rp_lclass_srcline(struct pk_report *r, uint32_t lc);
 

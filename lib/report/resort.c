@@ -173,40 +173,7 @@ static int cumulate(struct pk_report *r)
 	return rc;
 }
 
-/* ---- srclines ------------------------------------------------------------------------------ */
-
-const char *rp_lclass_srcline(struct pk_report *r, uint32_t lci)
-{
-	struct rp_lclass *lc = rp_lclass(r, lci);
-	if (lc->srcline)
-		return lc->srcline;
-	const struct pk_loc *loc = lc->loc;
-	const char *s = NULL;
-	char buf[512];
-	uint64_t addr = lc->raw ? lc->addr : loc->addr;
-	if (!loc->map) {
-		s = "??:0";	/* perf's SRCLINE_UNKNOWN */
-	} else {
-		if (lc->raw)
-			s = loc->dso ? pk_dso__srcline_str(loc->dso, addr) : NULL;
-		else
-			s = r->s ? pk_session__loc_srcline(r->s, loc) : NULL;
-		if (!s) {
-			/* perf's fallbacks: sym+offset (decimal), else dso[addr] */
-			if (loc->sym)
-				snprintf(buf, sizeof(buf), "%s+%" PRIu64, loc->sym->name,
-					 addr - loc->sym->start);
-			else
-				snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]",
-					 loc->dso ? pk_dso__short_name(loc->dso) : "", addr);
-			s = pk_arena__strdup(&r->arena, buf);
-			if (!s)
-				s = "??:0";
-		}
-	}
-	lc->srcline = s;
-	return s;
-}
+/* ---- entry classes ---------------------------------------------------------------------- */
 
 uint32_t rp_lclass_cclass(struct pk_report *r, uint32_t lci)
 {
@@ -250,52 +217,6 @@ uint32_t rp_lclass_cclass(struct pk_report *r, uint32_t lci)
 		r->nr_cclasses++;
 	*slot = (uint32_t)id + 1;
 	return (uint32_t)id;
-}
-
-static int prepare_srclines(struct pk_report *r, struct pk_error *err)
-{
-	/* every location of the prefix trees (perf 6.1 compares their srclines when adding) */
-	size_t nt = r->tnodes.len / sizeof(struct rp_tnode);
-	for (size_t i = 1; i < nt; i++) {
-		const struct rp_tnode *t = rp_tnode(r, (uint32_t)i);
-		if (!t->parent)
-			continue;
-		const struct pk_loc *loc = pk_session__loc_at(r->s, t->loc & ~RP_SELF);
-		if (((t->loc & RP_SELF) ? rp_loc_lclass(r, loc) : rp_loc_lclass_chain(r, loc)) ==
-		    UINT32_MAX)
-			return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
-	}
-	size_t n = rp_nr_entries(r), nl = r->lclasses.len / sizeof(struct rp_lclass);
-	const struct pk_loc **locs = malloc((nl ? nl : 1) * sizeof(*locs));
-	uint8_t *seen = calloc(nl ? nl : 1, 1);
-	if (!locs || !seen) {
-		free(locs);
-		free(seen);
-		return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
-	}
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
-		seen[rp_entry(r, (uint32_t)i)->lclass] = 1;
-	for (size_t i = 0; i < nt; i++)
-		if (rp_tnode(r, (uint32_t)i)->parent) {
-			const struct rp_tnode *t = rp_tnode(r, (uint32_t)i);
-			const struct pk_loc *loc = pk_session__loc_at(r->s, t->loc & ~RP_SELF);
-			seen[(t->loc & RP_SELF) ? rp_loc_lclass(r, loc) : rp_loc_lclass_chain(r, loc)] = 1;
-		}
-	for (size_t i = 0; i < nl; i++) {
-		const struct pk_loc *loc = rp_lclass(r, (uint32_t)i)->loc;
-		if (seen[i] && loc->map && !rp_lclass(r, (uint32_t)i)->raw)
-			locs[k++] = loc;
-	}
-	int rc = 0;
-	if (k && r->s)
-		rc = pk_session__prepare_srclines(r->s, locs, k, PK_PREPARE_SRCLINE, err);
-	for (size_t i = 0; i < nl && !rc; i++)
-		if (seen[i])
-			rp_lclass_srcline(r, (uint32_t)i);
-	free(locs);
-	free(seen);
-	return rc;
 }
 
 /* ---- collapse and output order --------------------------------------------------------- */
@@ -667,7 +588,7 @@ int rp_finish(struct pk_report *r, struct pk_error *err)
 		if (!r->need_chain || !r->hists[h].has_callchain)
 			e->acc = e->stat;
 	}
-	if (r->has_key[RP_KEY_SRCLINE] && (rc = prepare_srclines(r, err)))
+	if (r->has_key[RP_KEY_SRCLINE] && (rc = rp_prepare_srclines(r, err)))
 		return rc;
 	if (r->need_chain && (rc = cumulate(r)))
 		return pk_error__set(err, rc, "", 0, 0, "out of memory");
