@@ -248,6 +248,7 @@ void pk_report__free(struct pk_report *r)
 		free(((struct rp_pathcache *)r->path_cache.data)[i].nodes);
 	}
 	pk_buf__free(&r->path_cache);
+	pk_buf__free(&r->srcline_seq);
 	pk_idmap__free(&r->read_ids);
 	pk_buf__free(&r->read_prev);
 	pk_arena__free(&r->arena);
@@ -412,6 +413,21 @@ static void stat_add(struct rp_stat *st, uint8_t cpumode, uint64_t period,
 	st->weight[2] += smp->weight_var3;
 }
 
+/* with the srcline key, the order of the samples' self nodes (or lclasses | RP_SELF) */
+static int seq_add(struct pk_report *r, uint32_t id)
+{
+	if (!r->has_key[RP_KEY_SRCLINE])
+		return 0;
+	size_t n = r->srcline_seq.len / sizeof(struct rp_run);
+	struct rp_run *last = n ? &((struct rp_run *)r->srcline_seq.data)[n - 1] : NULL;
+	if (last && last->id == id) {
+		last->reps++;
+		return 0;
+	}
+	struct rp_run run = { id, 1 };
+	return pk_buf__append(&r->srcline_seq, &run, sizeof(run)) < 0 ? -ENOMEM : 0;
+}
+
 /* One sample for hists h with period (perf's hist_entry_iter__add). */
 static int add_one(struct pk_report *r, int h, const struct pk_resolved *rs, uint64_t period)
 {
@@ -443,7 +459,7 @@ static int add_one(struct pk_report *r, int h, const struct pk_resolved *rs, uin
 	struct rp_hists *hs = &r->hists[h];
 	hs->nr_samples++;
 	if (!r->need_chain || !hs->has_callchain)
-		return 0;
+		return seq_add(r, lc | RP_SELF);
 	if (r->cg.enabled)
 		hs->callchain_period += period;
 	/* the prefix tree: root of the context, callers first, the sample's own loc last */
@@ -496,6 +512,8 @@ static int add_one(struct pk_report *r, int h, const struct pk_resolved *rs, uin
 	pc->n = (uint32_t)nr;
 	int64_t n = tnode_child(r, node, rs->loc->id | RP_SELF);
 	if (n < 0)
+		return -ENOMEM;
+	if (seq_add(r, (uint32_t)n))
 		return -ENOMEM;
 	struct rp_tnode *t = rp_tnode(r, (uint32_t)n);
 	if (!t->count) {

@@ -167,6 +167,10 @@ struct rp_hists {
 	uint64_t *pub_group;
 };
 
+struct rp_run {
+	uint32_t id, reps;
+};
+
 /* The last callchain added for a context: its locs (callers first) and their tree nodes. */
 struct rp_pathcache {
 	uint32_t n, cap;
@@ -254,6 +258,9 @@ struct pk_report {
 	struct pk_buf read_prev;	/* uint64_t[] */
 	uint64_t total_lost_samples;
 	uint64_t nr_delivered;		/* samples added (each group member's counts) */
+	/* with the srcline key: the samples' self nodes (or lclasses | RP_SELF without
+	 * callchains) in order, run-length coded, for perf's addr2line failure limit */
+	struct pk_buf srcline_seq;	/* struct rp_run[] */
 	/* chain.c's trees */
 	struct rp_chains *chains;
 	struct pk_arena arena;

@@ -9,7 +9,8 @@
  * asking for that DSO, so entries first seen after that get the fallback
  * even when the debug info has their line. That state is replayed here over
  * the lookups perf makes (one per sample, one or two per callchain frame of
- * cumulative entries), path by path in the order of their first sample.
+ * cumulative entries), in the order of the samples (a run of samples of one
+ * callchain is replayed until the state stops changing).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -138,13 +139,12 @@ static int query(struct a2l *a, uint32_t lci)
 }
 
 /* the lookups of one sample of self node t: its own, then each frame's (callers first) */
-static int replay_sample(struct a2l *a, const struct rp_tnode *t, const uint32_t *fr, size_t n,
+static int replay_sample(struct a2l *a, uint32_t lc0, const uint32_t *fr, size_t n,
 			 struct pk_buf *cache)
 {
 	struct pk_report *r = a->r;
-	uint32_t lc0 = rp_loc_lclass(r, pk_session__loc_at(r->s, t->loc & ~RP_SELF));
 	int rc = query(a, lc0);
-	if (rc || !r->children)
+	if (rc || !r->children || !fr)
 		return rc;
 	/* perf's cumulative iteration: a lookup to compare with the entries of the sample so far,
 	 * and one more in the histogram for a frame whose entry is new to the sample */
@@ -195,19 +195,26 @@ static int replay(struct pk_report *r, uint8_t *decided)
 	a.looked = calloc(nl, 1);
 	if (!a.dso_of || !a.real || !a.looked)
 		rc = -ENOMEM;
-	size_t nt = r->tnodes.len / sizeof(struct rp_tnode);
-	for (size_t ni = 1; ni < nt && !rc; ni++) {
-		const struct rp_tnode *t = rp_tnode(r, (uint32_t)ni);
-		if (!t->parent || !(t->loc & RP_SELF))
-			continue;
-		frames.len = 0;
-		for (uint32_t p = t->parent; rp_tnode(r, p)->parent; p = rp_tnode(r, p)->parent)
-			if (pk_buf__append(&frames, &rp_tnode(r, p)->loc, sizeof(uint32_t)) < 0)
-				rc = -ENOMEM;
-		const uint32_t *fr = (const uint32_t *)frames.data;
-		size_t n = frames.len / sizeof(uint32_t);
-		/* the path's samples one after the other, until the counts no longer change */
-		for (uint64_t k = 0; k < t->count && !rc; k++) {
+	size_t nruns = r->srcline_seq.len / sizeof(struct rp_run);
+	for (size_t ri = 0; ri < nruns && !rc; ri++) {
+		const struct rp_run *run = &((const struct rp_run *)r->srcline_seq.data)[ri];
+		const uint32_t *fr = NULL;
+		size_t n = 0;
+		uint32_t lc0;
+		if (run->id & RP_SELF) {
+			lc0 = run->id & ~RP_SELF;	/* a sample without a callchain */
+		} else {
+			const struct rp_tnode *t = rp_tnode(r, run->id);
+			lc0 = rp_loc_lclass(r, pk_session__loc_at(r->s, t->loc & ~RP_SELF));
+			frames.len = 0;
+			for (uint32_t p = t->parent; rp_tnode(r, p)->parent; p = rp_tnode(r, p)->parent)
+				if (pk_buf__append(&frames, &rp_tnode(r, p)->loc, sizeof(uint32_t)) < 0)
+					rc = -ENOMEM;
+			fr = (const uint32_t *)frames.data;
+			n = frames.len / sizeof(uint32_t);
+		}
+		/* the run's samples one after the other, until the counts no longer change */
+		for (uint64_t k = 0; k < run->reps && !rc; k++) {
 			size_t nb = a.nr;
 			if (nb > before_cap) {
 				struct dso_state *nbuf = realloc(before, nb * 2 * sizeof(*before));
@@ -219,7 +226,7 @@ static int replay(struct pk_report *r, uint8_t *decided)
 				before_cap = nb * 2;
 			}
 			memcpy(before, a.st, nb * sizeof(*before));
-			rc = replay_sample(&a, t, fr, n, &cache);
+			rc = replay_sample(&a, lc0, fr, n, &cache);
 			if (k && a.nr == nb && same_states(before, a.st, nb))
 				break;
 			if (k > A2L_FAIL_LIMIT + 2)
@@ -272,7 +279,7 @@ int rp_prepare_srclines(struct pk_report *r, struct pk_error *err)
 	if (k && r->s)
 		rc = pk_session__prepare_srclines(r->s, locs, k, PK_PREPARE_SRCLINE, err);
 	/* which answer each entry got, in perf's order of lookups */
-	if (!rc && r->need_chain && (rc = replay(r, decided)))
+	if (!rc && (rc = replay(r, decided)))
 		pk_error__set(err, rc, "", 0, 0, "out of memory");
 	for (size_t i = 0; i < nl && !rc; i++)
 		if (seen[i] && !decided[i])

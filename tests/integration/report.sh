@@ -85,7 +85,7 @@ ok "-g: -q" $C g -q
 ok "no -g: default" $C nog
 ok "no -g: --sort comm,dso,sym -n" $C nog --sort comm,dso,sym -n
 ok "no -g: --sort srcline" $C nog --sort srcline
-ok "no -g: --sort sym,srcline --percent-limit 1" $C nog --sort sym,srcline --percent-limit 1
+ok "no -g: --sort srcline,sym --percent-limit 1" $C nog --sort srcline,sym --percent-limit 1
 # threads, compression, pipes
 ok "two threads: default (callers above callees within a thread)" $C thr
 ok "two threads: --sort sym" $C thr --sort sym
