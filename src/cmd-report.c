@@ -257,7 +257,7 @@ int cmd_report(int argc, char **argv)
 		return fail("", &err);
 	struct pk_data_reader *rd = pk_session__reader(s);
 	if (header || header_only) {
-		if (report_header__fprintf(s, stdout, header_only)) {
+		if (report_header__fprintf(s, input, stdout)) {
 			pk_session__free(s);
 			return 255;
 		}

@@ -10,7 +10,7 @@
 W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 export PMUKIT W T_TMP
 
-PLAN=48
+PLAN=53
 echo "1..$PLAN"
 skip_all() {
 	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - report # SKIP $1"; done
@@ -111,6 +111,12 @@ ok "tracepoints: --sort comm,sym --no-children" $C tp --sort comm,sym --no-child
 # system wide: the same lines
 ok "-a: default, same lines" $C sys --sorted
 ok "-a: --no-children --sort comm,dso, same lines" $C sys --sorted --no-children --sort comm,dso
+# --header / --header-only: the file's header and features
+ok "--header-only: -g file" $C g --header-only
+ok "--header-only: group and tracepoint files" sh -c "$C grp --header-only && $C tp --header-only"
+ok "--header-only: -z (compressed) file" $C z --header-only
+ok "--header-only: pipe mode" $C pipe --header-only
+ok "--header: header, then the report" $C thr --header --no-children
 # errors as perf's
 ok "-g on a file without callchains: perf's error" sh -c '
 	perf report --stdio -i "$T_TMP/nog.data" -g > /dev/null 2> "$T_TMP/perf.err"
