@@ -251,6 +251,22 @@ clean:
 
 -include $(shell find $(O)/obj -name '*.d' 2>/dev/null)
 
+# --- perf.data writer: the synthetic-file tool of tests/integration/data_write*.sh ------
+$(O)/tests/data_gen: tests/oracle/data_gen.c $(O)/libpmukit.a
+	@mkdir -p $(dir $@)
+	@echo "  TEST-CC $<"
+	@$(CC) $(BASEFLAGS) $(CFLAGS) -fno-inline -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
+
+tests: $(O)/tests/data_gen
+
+# --- symbolizer: the command-line driver the symbol integration tests compare with perf/addr2line
+$(O)/tests/symq: tests/fixtures/symbol/symq.c $(O)/libpmukit.a
+	@mkdir -p $(dir $@)
+	@echo "  TEST-CC $<"
+	@$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
+
+tests: $(O)/tests/symq
+
 # --- lib/export: generated sources (in $(O)/gen, never committed) ----------------------
 # pprof's profile.proto through protoc-c, and the flame graph page's style and script as C
 # strings; their objects go into libpmukit.{a,so} with the rest of the library.
@@ -320,3 +336,7 @@ $(O)/tests/workloads/report_mkdata: tests/workloads/report_mkdata.c $(O)/libpmuk
 tests: $(O)/tests/workloads/report_mkdata
 # bench/report.c profiles the report workload
 bench: $(O)/tests/workloads/report_many
+
+# the pprof test decodes what it wrote with the same generated code
+$(O)/tests/test_export_pprof: $(EXPORT_GEN)/profile.pb-c.h
+$(O)/tests/test_export_pprof: BASEFLAGS += -I$(EXPORT_GEN)

@@ -100,7 +100,9 @@ int cli_env__open(struct cli_env *env, const char *prog)
 	int ret;
 
 	if (env->events_dir) {
-		struct pk_catalog_dir_opts o = { .sz = sizeof(o), .only_arch = wanted_arch(env) };
+		/* an identifier picks its model's files: a few ms instead of the whole tree */
+		struct pk_catalog_dir_opts o = { .sz = sizeof(o), .only_arch = wanted_arch(env),
+						 .only_cpuid = env->cpuid };
 		ret = pk_catalog__open_dir(env->events_dir, &o, &env->cat, &err);
 	} else {
 		ret = pk_catalog__open_builtin(&env->cat);

@@ -99,6 +99,12 @@ struct pk_catalog_dir_opts {
 	size_t sz;		/* sizeof(struct pk_catalog_dir_opts) */
 	const char *only_arch;
 	const char *only_model;
+	/*
+	 * Read only the model a mapfile row matches this identifier to (and the
+	 * arch's standard events): a few files instead of the whole tree. When
+	 * no row matches (a model name, say) every model is read.
+	 */
+	const char *only_cpuid;
 };
 int pk_catalog__open_dir(const char *dir, const struct pk_catalog_dir_opts *opts,
 			 struct pk_catalog **out, struct pk_error *err);

@@ -4,8 +4,8 @@
  * already use:
  *
  *   PK_EXPORT_FOLDED  folded stacks, as FlameGraph's stackcollapse-perf.pl
- *                     prints them for `perf script -F comm,pid,tid,cpu,time,
- *                     period,event,ip,sym,dso` of the same samples
+ *                     prints them for `perf script -F +pid` of the same
+ *                     samples (its rules, odd cases included)
  *   PK_EXPORT_PPROF   pprof's profile.proto, gzipped (go tool pprof, pprof-based
  *                     continuous profilers)
  *   PK_EXPORT_GECKO   the Firefox Profiler's processed-profile JSON (version 48;
@@ -71,7 +71,7 @@ struct pk_export_opts {
 	unsigned flags;			/* PK_EXPORT_* */
 	const char *title;		/* flame graphs; NULL: "Flame Graph" / "Icicle Graph" */
 	unsigned width;			/* SVG width in pixels; 0: 1200 */
-	int gzip_level;			/* pprof; 0: zlib's default */
+	int gzip_level;			/* pprof; 0: 1, the fastest (as Go's runtime/pprof) */
 };
 
 /* Write p in format to out. 0, or a negative errno with err filled. */

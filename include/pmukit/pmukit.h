@@ -7,6 +7,11 @@
 #include <pmukit/alias.h>
 #include <pmukit/count.h>
 #include <pmukit/countsfile.h>
+#include <pmukit/perf_data.h>
+#include <pmukit/data_write.h>
+#include <pmukit/profile.h>
+#include <pmukit/export.h>
+#include <pmukit/symbol.h>
 #include <pmukit/cpumap.h>
 #include <pmukit/cpuid.h>
 #include <pmukit/events.h>

@@ -197,7 +197,11 @@ int pk_dso__srcline(struct pk_dso *d, uint64_t rip, struct pk_srcline *out);
 
 /*
  * perf's srcline string for rip: "file:line" ("??:0" for an unknown file);
- * NULL when addr2line finds nothing there. Lives as long as the symbolizer.
+ * NULL when addr2line finds nothing there, where perf 6.1 prints instead
+ * "sym+DECIMAL_OFFSET" (sort key srcline: the symbol and rip - sym->start)
+ * or "dso_short_name[HEX pk_dso__objdump_addr]" (no symbol; perf script's
+ * srcline field, which omits answers starting with "??:0"). Lives as long
+ * as the symbolizer.
  */
 const char *pk_dso__srcline_str(struct pk_dso *d, uint64_t rip);
 

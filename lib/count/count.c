@@ -154,6 +154,23 @@ static bool placed(const struct pk_counter *c, size_t i, size_t s)
 	return !c->ev[i].cpus || pk_cpu_map__has(c->ev[i].cpus, c->cpu[s]);
 }
 
+/* Root of the initial user namespace, whom kernel.perf_event_paranoid does not limit. */
+static bool real_root(void)
+{
+	char line[128];
+	unsigned long inner, outer, count;
+	bool init_ns = false;
+	if (geteuid() != 0)
+		return false;
+	FILE *f = fopen("/proc/self/uid_map", "r");
+	if (!f)
+		return true;	/* no user namespaces here */
+	if (fgets(line, sizeof(line), f) && sscanf(line, "%lu %lu %lu", &inner, &outer, &count) == 3)
+		init_ns = inner == 0 && outer == 0 && count == 4294967295UL;
+	fclose(f);
+	return init_ns;
+}
+
 static int open_error(struct pk_error *err, int en, const char *name, int cpu, pid_t tid)
 {
 	char where[64] = "";
@@ -161,6 +178,11 @@ static int open_error(struct pk_error *err, int en, const char *name, int cpu, p
 		snprintf(where, sizeof(where), " (CPU %d, thread %d)", cpu, (int)tid);
 	else if (cpu >= 0)
 		snprintf(where, sizeof(where), " on CPU %d", cpu);
+	if ((en == EACCES || en == EPERM) && real_root())	/* the sysctl does not limit root */
+		return pk_error__set(err, -en, NULL, 0, 0, "%s%s: the kernel refuses this event even to "
+			"root (%s): some events take only some modifiers (ftrace:function counts the "
+			"kernel only), or a lockdown or security policy forbids it", name, where,
+			strerror(en));
 	if (en == EACCES || en == EPERM)
 		return pk_error__set(err, -en, NULL, 0, 0, "%s%s: permission denied (kernel.perf_event_paranoid is %d; "
 			"counting other processes' events needs /proc/sys/kernel/"

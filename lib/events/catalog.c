@@ -235,6 +235,8 @@ int pk_catalog__open_dir(const char *dir, const struct pk_catalog_dir_opts *opts
 	if (opts && opts->sz >= offsetof(struct pk_catalog_dir_opts, only_model) + sizeof(char *)) {
 		lo.only_arch = opts->only_arch;
 		lo.only_model = opts->only_model;
+		if (opts->sz >= offsetof(struct pk_catalog_dir_opts, only_cpuid) + sizeof(char *))
+			lo.only_cpuid = opts->only_cpuid;
 	}
 	struct ir_tree tree = { 0 };
 	int ret = ir_tree__load(&tree, dir, &lo, err);

@@ -88,6 +88,7 @@ struct ir_load_opts {
 	const char *only_arch;	/* NULL: every arch */
 	const char *only_model;	/* NULL: every model of the selected arches */
 	int threads;		/* 0: pick; files are parsed in parallel */
+	const char *only_cpuid;	/* the model a mapfile row matches it to, when one does */
 };
 
 /*

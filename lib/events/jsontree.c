@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include <pmukit/cpuid.h>
+
 #include "events/json_mapfile.h"
 #include "events/json_tree.h"
 
@@ -157,6 +159,7 @@ struct arch_rows {
 	char *mapfile;		/* scratch */
 	struct json_map_row *rows;
 	size_t nr;
+	const char *only;	/* the one model dir to read (only_cpuid matched a row), or NULL */
 };
 
 static int scan_arches(struct loader *L, struct pk_error *err)
@@ -221,6 +224,19 @@ static int load_arch(struct loader *L, size_t ai, struct arch_rows *ar, json_tok
 				 &ar->nr, err);
 	if (rc)
 		return rc;
+	/* a pattern that cannot match anything is a mistake in the file, said where it is */
+	const char *want = L->opts ? L->opts->only_cpuid : NULL;
+	for (size_t i = 0; i < ar->nr; i++) {
+		int m = pk_cpuid__match(A->name, ar->rows[i].cpuid, want ? want : "");
+		if (m == -EINVAL)
+			return pk_error__set(err, -EINVAL, ar->mapfile, ar->rows[i].line, 1,
+					     "CPUID pattern \"%s\" is not a valid %s", ar->rows[i].cpuid,
+					     strcmp(A->name, "arm64") ? "regular expression" : "MIDR");
+		if (!m && want && !only && !ar->only)
+			ar->only = ar->rows[i].dir;
+	}
+	if (!only)
+		only = ar->only;
 
 	char **dirs, **files;
 	size_t nr_dirs, nr_files;
@@ -235,7 +251,7 @@ static int load_arch(struct loader *L, size_t ai, struct arch_rows *ar, json_tok
 		struct stat st;
 		for (const char *p = only; *p; p++)
 			depth += *p == '/';
-		bool any_arch = !L->opts->only_arch;
+		bool any_arch = !L->opts->only_arch || ar->only;
 		if (!d)
 			rc = json_tree__oom(err);
 		else if (depth > MAX_MODEL_DEPTH || stat(d, &st) || !S_ISDIR(st.st_mode))
@@ -264,9 +280,10 @@ static int load_arch(struct loader *L, size_t ai, struct arch_rows *ar, json_tok
 /* Mapfile rows -> tree->maps, each pointing at a model that exists. */
 static int resolve_maps(struct loader *L, struct arch_rows *ars, struct pk_error *err)
 {
-	const char *only = L->opts ? L->opts->only_model : NULL;
+	const char *only_model = L->opts ? L->opts->only_model : NULL;
 	struct ir_tree *t = L->tree;
 	for (size_t ai = 0; ai < L->nr_arches; ai++) {
+		const char *only = only_model ? only_model : ars[ai].only;
 		for (size_t i = 0; i < ars[ai].nr; i++) {
 			const struct json_map_row *r = &ars[ai].rows[i];
 			size_t m;
@@ -277,10 +294,16 @@ static int resolve_maps(struct loader *L, struct arch_rows *ars, struct pk_error
 				char *d = json_tree__path(&L->scratch, L->arches[ai].dir, r->dir);
 				if (!d)
 					return json_tree__oom(err);
-				if (stat(d, &st) || !S_ISDIR(st.st_mode))
-					return pk_error__set(err, -ENOENT, ars[ai].mapfile, r->line,
-							     r->dir_col,
-							     "directory \"%s\" does not exist",
+				if (stat(d, &st)) {
+					int e = errno;
+					return pk_error__set(err, -e, ars[ai].mapfile, r->line,
+							     r->dir_col, e == ENOENT
+							     ? "directory \"%s\" does not exist"
+							     : "directory \"%s\": %s", r->dir, strerror(e));
+				}
+				if (!S_ISDIR(st.st_mode))
+					return pk_error__set(err, -ENOTDIR, ars[ai].mapfile, r->line,
+							     r->dir_col, "\"%s\" is not a directory",
 							     r->dir);
 				return pk_error__set(err, -EINVAL, ars[ai].mapfile, r->line,
 						     r->dir_col,

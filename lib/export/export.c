@@ -45,14 +45,15 @@ long pk_strtab__add(struct pk_strtab *t, const char *s, size_t n)
 	if (off < 0)
 		return -1;
 	uint32_t o = (uint32_t)off;
-	long id = pk_intern__add(&t->ids, &o, sizeof(o), 0);
-	return id < 0 ? -1 : id / (long)sizeof(o);
+	if (!t->ids.size)
+		pk_recset__init(&t->ids, sizeof(o));
+	return (long)pk_recset__add(&t->ids, &o);
 }
 
 void pk_strtab__free(struct pk_strtab *t)
 {
 	pk_intern__free(&t->strs);
-	pk_intern__free(&t->ids);
+	pk_recset__free(&t->ids);
 }
 
 const char *pk_export__basename(const char *path)
@@ -68,7 +69,12 @@ const char *pk_export__frame_label(const struct pk_profile *p, uint32_t frame, c
 	if (name)
 		return name;
 	const char *dso = pk_profile__str(p, r->dso);
-	snprintf(tmp, len, "[%s]", dso ? pk_export__basename(dso) : "unknown");
+	if (!dso)
+		return "[unknown]";
+	size_t n = strlen(dso);
+	if (n >= 2 && dso[0] == '[' && dso[n - 1] == ']')
+		return dso;	/* [kernel.kallsyms], [vdso]: already bracketed */
+	snprintf(tmp, len, "[%s]", pk_export__basename(dso));
 	return tmp;
 }
 

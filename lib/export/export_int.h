@@ -11,6 +11,7 @@
 
 #include "export/profile_int.h"
 #include "util/buf.h"
+#include "util/recset.h"
 
 /* The options with defaults applied (older callers' shorter structs included). */
 struct pk_xopts {
@@ -43,14 +44,18 @@ static inline int pk_export__puts(struct pk_buf *b, const char *s)
 	return pk_buf__append(b, s, strlen(s)) < 0 ? -1 : 0;
 }
 
-/* The frame's name as shown in flame graphs: "[unknown]" becomes "[dso-basename]". */
+/*
+ * The frame's name in flame graphs, pprof and the Firefox Profiler: an unknown one is
+ * "[dso-basename]", a bracketed dso as it is ("[kernel.kallsyms]"), else "[unknown]".
+ */
 const char *pk_export__frame_label(const struct pk_profile *p, uint32_t frame, char *tmp, size_t len);
 /* The part of a path after its last '/'. */
 const char *pk_export__basename(const char *path);
 
 /* Strings numbered densely in first-seen order (pprof's string_table, Firefox's stringArray). */
 struct pk_strtab {
-	struct pk_intern strs, ids;
+	struct pk_intern strs;
+	struct pk_recset ids;		/* offsets into strs */
 };
 
 long pk_strtab__add(struct pk_strtab *t, const char *s, size_t n);	/* index, -1 on ENOMEM */
@@ -60,11 +65,11 @@ static inline long pk_strtab__str(struct pk_strtab *t, const char *s)
 }
 static inline size_t pk_strtab__nr(const struct pk_strtab *t)
 {
-	return t->ids.buf.len / sizeof(uint32_t);
+	return pk_recset__nr(&t->ids);
 }
 static inline const char *pk_strtab__get(const struct pk_strtab *t, size_t i)
 {
-	return (const char *)t->strs.buf.data + ((const uint32_t *)t->ids.buf.data)[i];
+	return (const char *)t->strs.buf.data + *(const uint32_t *)pk_recset__get(&t->ids, i);
 }
 void pk_strtab__free(struct pk_strtab *t);
 

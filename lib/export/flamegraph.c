@@ -29,7 +29,7 @@ struct tnode_key {
 
 struct tree {
 	struct pk_strtab labels;
-	struct pk_intern nodes;		/* struct tnode_key; node 0 = "all" */
+	struct pk_recset nodes;		/* struct tnode_key; node 0 = "all" */
 	uint64_t *total, *self;
 	size_t cap, n;
 	/* preorder layout */
@@ -42,18 +42,18 @@ struct tree {
 
 static const struct tnode_key *tkey(const struct tree *t, uint32_t n)
 {
-	return (const struct tnode_key *)t->nodes.buf.data + n;
+	return (const struct tnode_key *)pk_recset__get(&t->nodes, n);
 }
 
 static uint32_t tnode(struct tree *t, uint32_t parent, uint32_t label, uint32_t kind)
 {
 	struct tnode_key k = { parent, label, kind };
-	long off = pk_intern__add(&t->nodes, &k, sizeof(k), 0);
-	if (off < 0) {
+	int64_t got = pk_recset__add(&t->nodes, &k);
+	if (got < 0) {
 		t->oom = 1;
 		return 0;
 	}
-	uint32_t id = (uint32_t)((size_t)off / sizeof(k));
+	uint32_t id = (uint32_t)got;
 	if (id >= t->n) {
 		if (id >= t->cap) {
 			size_t nc = t->cap ? t->cap * 2 : 1024;
@@ -82,90 +82,126 @@ static long label(struct tree *t, const char *s)
 	return i < 0 ? 0 : i;
 }
 
-struct agg {
-	uint32_t comm, stack;	/* label, profile stack */
+struct memo_key {
+	uint32_t comm, node;	/* label of the process, profile stack node */
 };
+
+struct builder {
+	const struct pk_profile *p;
+	struct tree *t;
+	struct pk_recset memo;		/* (comm, stack node) -> tree node */
+	uint32_t *memo_val;
+	size_t cap_memo;
+	long *flabel;			/* per frame: its label, -1 not yet */
+	uint32_t *chain;
+	size_t cap_chain;
+};
+
+static int remember(struct builder *b, const struct memo_key *k, uint32_t tn)
+{
+	int64_t id = pk_recset__add(&b->memo, k);
+	if (id < 0)
+		return -1;
+	if ((size_t)id >= b->cap_memo) {
+		size_t nc = b->cap_memo ? b->cap_memo * 2 : 1024;
+		uint32_t *v = realloc(b->memo_val, nc * sizeof(*v));
+		if (!v)
+			return -1;
+		b->memo_val = v;
+		b->cap_memo = nc;
+	}
+	b->memo_val[id] = tn;
+	return 0;
+}
+
+/* The tree node of a profile stack in process `comm`: each (comm, stack node) is made once. */
+static uint32_t tree_node(struct builder *b, uint32_t comm, uint32_t node)
+{
+	const struct pk_profile *p = b->p;
+	struct tree *t = b->t;
+	size_t n = 0;
+	uint32_t tn = 0;
+	for (;; node = pk_profile__node(p, node)->parent) {
+		struct memo_key k = { comm, node };
+		int64_t id = pk_recset__find(&b->memo, &k);
+		if (id >= 0) {
+			tn = b->memo_val[id];
+			break;
+		}
+		if (!node) {	/* the process itself, under "all" */
+			tn = tnode(t, 0, comm, K_OTHER);
+			if (t->oom || remember(b, &k, tn))
+				goto oom;
+			break;
+		}
+		if (n == b->cap_chain) {
+			size_t nc = b->cap_chain ? b->cap_chain * 2 : 64;
+			uint32_t *c = realloc(b->chain, nc * sizeof(*c));
+			if (!c)
+				goto oom;
+			b->chain = c;
+			b->cap_chain = nc;
+		}
+		b->chain[n++] = node;
+	}
+	while (n-- > 0) {	/* down from the known ancestor */
+		uint32_t nd = b->chain[n], f = pk_profile__node(p, nd)->frame;
+		if (b->flabel[f] < 0) {
+			char tmp[300];
+			b->flabel[f] = label(t, pk_export__frame_label(p, f, tmp, sizeof(tmp)));
+		}
+		const struct pk_frame_rec *r = pk_profile__frame_rec(p, f);
+		unsigned kind = r->flags & PK_FREC_INLINED ? K_INLINE :
+				(r->flags & PK_FREC_KIND) == PK_FRAME_KERNEL ? K_KERNEL :
+				(r->flags & PK_FREC_KIND) == PK_FRAME_JIT ? K_JIT : K_USER;
+		tn = tnode(t, tn, (uint32_t)b->flabel[f], kind);
+		struct memo_key k = { comm, nd };
+		if (t->oom || remember(b, &k, tn))
+			goto oom;
+	}
+	return tn;
+oom:
+	t->oom = 1;
+	return 0;
+}
 
 static int build(const struct pk_profile *p, const struct pk_xopts *x, struct tree *t)
 {
-	struct pk_intern aggs = { 0 };
-	uint64_t *vals = NULL;
-	size_t cap_vals = 0, nagg = 0;
+	struct builder b = { .p = p, .t = t };
 	size_t nfr = pk_profile__nr_frames(p), nthr = pk_profile__nr_threads(p);
-	long *flabel = malloc((nfr + 1) * sizeof(*flabel));
 	long *tlabel = malloc((nthr + 1) * sizeof(*tlabel));
-	uint32_t *fr = NULL;
-	size_t cap_fr = 0;
 	int ret = -ENOMEM;
-	if (!flabel || !tlabel)
+	b.flabel = malloc((nfr + 1) * sizeof(*b.flabel));
+	pk_recset__init(&b.memo, sizeof(struct memo_key));
+	pk_recset__init(&t->nodes, sizeof(struct tnode_key));
+	if (!b.flabel || !tlabel)
 		goto out;
 	label(t, "all");
 	tnode(t, UINT32_MAX, 0, K_OTHER);
 	for (size_t i = 0; i < nfr; i++)
-		flabel[i] = -1;
+		b.flabel[i] = -1;
 	for (size_t i = 0; i < nthr; i++)
 		tlabel[i] = label(t, pk_profile__str(p, pk_profile__thread_rec(p, (uint32_t)i)->comm));
 	for (size_t i = 0; i < p->nr_samples && !t->oom; i++) {
 		uint64_t v = pk_export__value(p, i, x->event, x->value);
 		if (!v)
 			continue;
-		struct agg a = { (uint32_t)tlabel[p->s_thread[i]], p->s_stack[i] };
-		long off = pk_intern__add(&aggs, &a, sizeof(a), 0);
-		if (off < 0)
-			goto out;
-		size_t ai = (size_t)off / sizeof(a);
-		if (ai >= nagg) {
-			if (ai >= cap_vals) {
-				size_t nc = cap_vals ? cap_vals * 2 : 1024;
-				uint64_t *nv = realloc(vals, nc * sizeof(*nv));
-				if (!nv)
-					goto out;
-				vals = nv;
-				cap_vals = nc;
-			}
-			vals[ai] = 0;
-			nagg = ai + 1;
-		}
-		vals[ai] += v;
-	}
-	for (size_t ai = 0; ai < nagg && !t->oom; ai++) {
-		const struct agg *a = (const struct agg *)aggs.buf.data + ai;
-		size_t depth = pk_profile__stack_depth(p, a->stack);
-		if (depth > cap_fr) {
-			free(fr);
-			cap_fr = depth * 2;
-			if (!(fr = malloc(cap_fr * sizeof(*fr))))
-				goto out;
-		}
-		pk_profile__stack_frames(p, a->stack, fr, depth);
-		uint64_t v = vals[ai];
-		t->total[0] += v;
-		uint32_t n = tnode(t, 0, a->comm, K_OTHER);
-		t->total[n] += v;
-		for (size_t d = depth; d-- > 0 && !t->oom;) {
-			uint32_t f = fr[d];
-			if (flabel[f] < 0) {
-				char tmp[300];
-				flabel[f] = label(t, pk_export__frame_label(p, f, tmp, sizeof(tmp)));
-			}
-			const struct pk_frame_rec *r = pk_profile__frame_rec(p, f);
-			unsigned kind = r->flags & PK_FREC_INLINED ? K_INLINE :
-					(r->flags & PK_FREC_KIND) == PK_FRAME_KERNEL ? K_KERNEL :
-					(r->flags & PK_FREC_KIND) == PK_FRAME_JIT ? K_JIT : K_USER;
-			n = tnode(t, n, (uint32_t)flabel[f], kind);
-			if (!t->oom)
-				t->total[n] += v;
-		}
+		uint32_t tn = tree_node(&b, (uint32_t)tlabel[p->s_thread[i]], p->s_stack[i]);
 		if (!t->oom)
-			t->self[n] += v;
+			t->self[tn] += v;
+	}
+	/* totals bottom up: a node's id is larger than its parent's */
+	for (size_t id = t->n; id-- > 1 && !t->oom;) {
+		t->total[id] += t->self[id];
+		t->total[tkey(t, (uint32_t)id)->parent] += t->total[id];
 	}
 	ret = t->oom ? -ENOMEM : 0;
 out:
-	pk_intern__free(&aggs);
-	free(vals);
-	free(flabel);
+	pk_recset__free(&b.memo);
+	free(b.memo_val);
+	free(b.flabel);
+	free(b.chain);
 	free(tlabel);
-	free(fr);
 	return ret;
 }
 
@@ -258,7 +294,7 @@ out:
 static void tree_free(struct tree *t)
 {
 	pk_strtab__free(&t->labels);
-	pk_intern__free(&t->nodes);
+	pk_recset__free(&t->nodes);
 	free(t->total);
 	free(t->self);
 	free(t->order);

@@ -8,7 +8,7 @@
 	'use strict';
 	var D = JSON.parse(document.getElementById('pk-data').textContent);
 	var N = D.name.length, FH = 17;
-	var parent = new Int32Array(N), end = new Int32Array(N), maxDepth = 0;
+	var parent = new Int32Array(N), end = new Int32Array(N);
 	var path = [];	// frames are in preorder: a frame's subtree is [i, end[i])
 	for (var i = 0; i < N; i++) {
 		var d = D.depth[i];
@@ -16,8 +16,6 @@
 			end[path.pop()] = i;
 		parent[i] = path.length ? path[path.length - 1] : -1;
 		path.push(i);
-		if (d > maxDepth)
-			maxDepth = d;
 	}
 	while (path.length)
 		end[path.pop()] = N;
@@ -59,35 +57,42 @@
 		}
 	}
 
-	function box(i, left, width, ancestor) {
+	function box(i, left, width, ancestor, top) {
 		var e = document.createElement('div');
 		e.className = 'f' + (ancestor ? ' anc' : '') + (matches && matches[i] ? ' match' : '');
 		e.setAttribute('data-id', i);
 		e.style.left = left + '%';
 		e.style.width = width + '%';
-		e.style.top = (D.inverted ? D.depth[i] : maxDepth - D.depth[i]) * FH + 'px';
+		e.style.top = (D.inverted ? D.depth[i] : top - D.depth[i]) * FH + 'px';
 		e.style.background = colour(i);
 		e.textContent = label(i);
 		return e;
 	}
 
+	// The zoomed frame, its ancestors, and its descendants at least half a pixel wide; the
+	// graph is as tall as the deepest of those (a hairline tower does not stretch it).
 	function render() {
-		var z = zoom, zx = D.x[z], zw = D.total[z] || 1;
-		var frag = document.createDocumentFragment();
-		graph.textContent = '';
-		graph.style.height = (maxDepth + 1) * FH + 'px';
-		for (var a = parent[z]; a >= 0; a = parent[a])
-			frag.appendChild(box(a, 0, 100, true));
-		var minFrac = 0.5 / (graph.clientWidth || 1200);	// under half a pixel: not drawn
+		var z = zoom, zx = D.x[z], zw = D.total[z] || 1, drawn = [], top = 0;
+		var minFrac = 0.5 / (graph.clientWidth || 1200);
 		for (var i = z; i < end[z];) {
-			var w = D.total[i] / zw;
-			if (w < minFrac) {
+			if (D.total[i] / zw < minFrac) {
 				i = end[i];
 				continue;
 			}
-			frag.appendChild(box(i, (D.x[i] - zx) / zw * 100, w * 100, false));
+			drawn.push(i);
+			if (D.depth[i] > top)
+				top = D.depth[i];
 			i++;
 		}
+		var frag = document.createDocumentFragment();
+		for (var a = parent[z]; a >= 0; a = parent[a])
+			frag.appendChild(box(a, 0, 100, true, top));
+		for (var k = 0; k < drawn.length; k++) {
+			var j = drawn[k];
+			frag.appendChild(box(j, (D.x[j] - zx) / zw * 100, D.total[j] / zw * 100, false, top));
+		}
+		graph.textContent = '';
+		graph.style.height = (top + 1) * FH + 'px';
 		graph.appendChild(frag);
 		document.body.setAttribute('data-zoom', String(z));
 		details.textContent = label(z) + ': ' + num(D.total[z]) + ' ' + D.unit + ' (' +

@@ -408,7 +408,8 @@ int pk_export__folded(const struct pk_profile *p, FILE *out, const struct pk_xop
 		      struct pk_error *err)
 {
 	struct folder f = { .p = p, .x = x };
-	struct pk_intern pnames = { 0 }, keys = { 0 };
+	struct pk_intern pnames = { 0 };
+	struct pk_recset keys;
 	uint64_t *counts = NULL;
 	size_t cap_counts = 0;
 	struct line *lines = NULL;
@@ -416,6 +417,7 @@ int pk_export__folded(const struct pk_profile *p, FILE *out, const struct pk_xop
 	size_t nfr = pk_profile__nr_frames(p), nthr = pk_profile__nr_threads(p);
 	int64_t *thr_pname = calloc(nthr ? nthr : 1, sizeof(*thr_pname));	/* 0 unknown, -1 per sample */
 	int ret = -ENOMEM;
+	pk_recset__init(&keys, sizeof(struct agg_key));
 	for (int j = 0; j < 2; j++) {
 		f.off[j] = calloc(nfr ? nfr : 1, sizeof(uint32_t));
 		f.len[j] = calloc(nfr ? nfr : 1, sizeof(uint32_t));
@@ -468,10 +470,10 @@ int pk_export__folded(const struct pk_profile *p, FILE *out, const struct pk_xop
 			pref = o + 1;
 		}
 		struct agg_key k = { .pname = (uint32_t)(pref - 1), .stack = p->s_stack[i] };
-		long ko = pk_intern__add(&keys, &k, sizeof(k), 0);
+		int64_t ko = pk_recset__add(&keys, &k);
 		if (ko < 0)
 			goto out;
-		size_t ki = (size_t)ko / sizeof(k);
+		size_t ki = (size_t)ko;
 		if (ki >= nkeys) {
 			if (ki >= cap_counts) {
 				size_t nc = cap_counts ? cap_counts * 2 : 1024;
@@ -496,7 +498,7 @@ int pk_export__folded(const struct pk_profile *p, FILE *out, const struct pk_xop
 	if (!loff || !lines)
 		goto out2;
 	for (size_t k = 0; k < nkeys; k++) {
-		const struct agg_key *key = (const struct agg_key *)keys.buf.data + k;
+		const struct agg_key *key = pk_recset__get(&keys, k);
 		const char *pnm = (const char *)pnames.buf.data + key->pname;
 		int java = !strcmp(pnm, "java");
 		size_t depth = pk_profile__stack_depth(p, key->stack);
@@ -556,7 +558,7 @@ out:
 	pk_buf__free(&hdr);
 	pk_buf__free(&pn);
 	pk_intern__free(&pnames);
-	pk_intern__free(&keys);
+	pk_recset__free(&keys);
 	free(counts);
 	free(lines);
 	free(thr_pname);

@@ -42,11 +42,13 @@ struct ff_stack {
 
 struct thread_tab {
 	struct pk_strtab st;
-	struct pk_intern funcs, res;
+	struct pk_recset funcs, res;
 	struct ff_frame *fr;
 	size_t nfr, cap_fr;
 	struct ff_stack *sk;
 	size_t nsk, cap_sk;
+	uint32_t *func_frame;		/* per func */
+	size_t nfunc, cap_ff;
 	int oom;
 };
 
@@ -57,7 +59,7 @@ struct gecko {
 	uint32_t *frame2ff, *node2ff;	/* per thread; reset through the touched lists */
 	uint32_t *touched_f, *touched_n;
 	size_t ntf, ntn;
-	struct pk_intern libs;		/* dso refs of the profile's libs list */
+	struct pk_recset libs;		/* dso refs of the profile's libs list */
 };
 
 static int grow(void **arr, size_t *cap, size_t need, size_t elem)
@@ -91,12 +93,12 @@ static uint32_t sidx(struct thread_tab *t, const char *s)
 	return i < 0 ? 0 : (uint32_t)i;
 }
 
-static uint32_t intern(struct thread_tab *t, struct pk_intern *in, const void *rec, size_t size)
+static uint32_t intern(struct thread_tab *t, struct pk_recset *set, const void *rec)
 {
-	long off = pk_intern__add(in, rec, size, 0);
-	if (off < 0)
+	int64_t id = pk_recset__add(set, rec);
+	if (id < 0)
 		t->oom = 1;
-	return off < 0 ? 0 : (uint32_t)((size_t)off / size);
+	return id < 0 ? 0 : (uint32_t)id;
 }
 
 static uint32_t frame_of(struct gecko *g, struct thread_tab *t, uint32_t node)
@@ -119,9 +121,16 @@ static uint32_t frame_of(struct gecko *g, struct thread_tab *t, uint32_t node)
 		}
 	}
 	struct func_key fk = { .name = f->name, .dso = f->dso, .file = f->file };
-	uint32_t func = intern(t, &t->funcs, &fk, sizeof(fk));
+	uint32_t func = intern(t, &t->funcs, &fk);
+	if (!t->oom && func == t->nfunc) {	/* a new function: a frame of it names it */
+		if (grow((void **)&t->func_frame, &t->cap_ff, t->nfunc + 1, sizeof(uint32_t))) {
+			t->oom = 1;
+			return 0;
+		}
+		t->func_frame[t->nfunc++] = id;
+	}
 	if (f->dso)
-		intern(t, &t->res, &f->dso, sizeof(f->dso));
+		intern(t, &t->res, &f->dso);
 	if (t->oom || grow((void **)&t->fr, &t->cap_fr, t->nfr + 1, sizeof(*t->fr))) {
 		t->oom = 1;
 		return 0;
@@ -195,6 +204,8 @@ static int write_thread(struct gecko *g, const struct tkey *key, const struct sa
 	const struct pk_profile *p = g->p;
 	FILE *out = g->out;
 	struct thread_tab t = { .oom = 0 };
+	pk_recset__init(&t.funcs, sizeof(struct func_key));
+	pk_recset__init(&t.res, sizeof(uint32_t));
 	uint32_t *stacks = malloc((n ? n : 1) * sizeof(*stacks));
 	int ret = -ENOMEM;
 	uint32_t *fn_name = NULL, *fn_file = NULL, *fn_res = NULL, *rs_name = NULL, *rs_lib = NULL;
@@ -202,8 +213,8 @@ static int write_thread(struct gecko *g, const struct tkey *key, const struct sa
 		goto out;
 	for (size_t i = 0; i < n && !t.oom; i++)
 		stacks[i] = stack_of(g, &t, p->s_stack[ss[i].idx]);
-	size_t nfunc = t.funcs.buf.len / sizeof(struct func_key);
-	size_t nres = t.res.buf.len / sizeof(uint32_t);
+	size_t nfunc = pk_recset__nr(&t.funcs);
+	size_t nres = pk_recset__nr(&t.res);
 	fn_name = calloc(nfunc + 1, sizeof(uint32_t));
 	fn_file = calloc(nfunc + 1, sizeof(uint32_t));
 	fn_res = calloc(nfunc + 1, sizeof(uint32_t));
@@ -212,28 +223,21 @@ static int write_thread(struct gecko *g, const struct tkey *key, const struct sa
 	if (!fn_name || !fn_file || !fn_res || !rs_name || !rs_lib || t.oom)
 		goto out;
 	for (size_t i = 0; i < nres; i++) {
-		uint32_t dso = ((const uint32_t *)t.res.buf.data)[i];
+		uint32_t dso = *(const uint32_t *)pk_recset__get(&t.res, i);
 		rs_name[i] = sidx(&t, pk_export__basename(pk_profile__str(p, dso)));
-		long off = pk_intern__add(&g->libs, &dso, sizeof(dso), 0);
-		if (off < 0)
+		int64_t lib = pk_recset__add(&g->libs, &dso);
+		if (lib < 0)
 			goto out;
-		rs_lib[i] = (uint32_t)((size_t)off / sizeof(dso));
+		rs_lib[i] = (uint32_t)lib;
 	}
 	for (size_t i = 0; i < nfunc; i++) {
-		const struct func_key *k = (const struct func_key *)t.funcs.buf.data + i;
-		const char *dso = pk_profile__str(p, k->dso);
+		const struct func_key *k = pk_recset__get(&t.funcs, i);
 		char tmp[300];
-		if (k->name) {
-			fn_name[i] = sidx(&t, pk_profile__str(p, k->name));
-		} else {
-			snprintf(tmp, sizeof(tmp), "[%s]", dso ? pk_export__basename(dso) : "unknown");
-			fn_name[i] = sidx(&t, tmp);
-		}
+		fn_name[i] = sidx(&t, pk_export__frame_label(p, t.func_frame[i], tmp, sizeof(tmp)));
 		fn_file[i] = k->file ? sidx(&t, pk_profile__str(p, k->file)) : NONE;
 		fn_res[i] = NONE;
 		if (k->dso)
-			fn_res[i] = (uint32_t)((size_t)pk_intern__find(&t.res, &k->dso, sizeof(k->dso)) /
-					       sizeof(uint32_t));
+			fn_res[i] = (uint32_t)pk_recset__find(&t.res, &k->dso);
 	}
 	if (t.oom)
 		goto out;
@@ -333,9 +337,10 @@ out:
 	free(rs_lib);
 	free(t.fr);
 	free(t.sk);
+	free(t.func_frame);
 	pk_strtab__free(&t.st);
-	pk_intern__free(&t.funcs);
-	pk_intern__free(&t.res);
+	pk_recset__free(&t.funcs);
+	pk_recset__free(&t.res);
 	return ret;
 }
 
@@ -359,12 +364,14 @@ int pk_export__gecko(const struct pk_profile *p, FILE *out, const struct pk_xopt
 	struct gecko g = { .p = p, .x = x, .out = out };
 	size_t nfr = pk_profile__nr_frames(p), nst = pk_profile__nr_stacks(p);
 	size_t nrec = pk_profile__nr_threads(p);
-	struct pk_intern tkeys = { 0 };
+	struct pk_recset tkeys;
 	uint32_t *rec2t = calloc(nrec + 1, sizeof(*rec2t));
 	struct ff_thread *th = NULL;
 	struct sample_ref *ss = NULL;
 	size_t *pos = NULL, nth = 0, nsel = 0;
 	int ret = -ENOMEM;
+	pk_recset__init(&tkeys, sizeof(struct tkey));
+	pk_recset__init(&g.libs, sizeof(uint32_t));
 	g.frame2ff = malloc((nfr + 1) * sizeof(uint32_t));
 	g.node2ff = malloc((nst + 1) * sizeof(uint32_t));
 	g.touched_f = malloc((nfr + 1) * sizeof(uint32_t));
@@ -377,12 +384,12 @@ int pk_export__gecko(const struct pk_profile *p, FILE *out, const struct pk_xopt
 	for (size_t r = 0; r < nrec; r++) {
 		const struct pk_thread_rec *tr = pk_profile__thread_rec(p, (uint32_t)r);
 		struct tkey k = { tr->pid, tr->tid };
-		long off = pk_intern__add(&tkeys, &k, sizeof(k), 0);
-		if (off < 0)
+		int64_t ti = pk_recset__add(&tkeys, &k);
+		if (ti < 0)
 			goto out;
-		rec2t[r] = (uint32_t)((size_t)off / sizeof(k));
+		rec2t[r] = (uint32_t)ti;
 	}
-	nth = tkeys.buf.len / sizeof(struct tkey);
+	nth = pk_recset__nr(&tkeys);
 	th = calloc(nth + 1, sizeof(*th));
 	pos = calloc(nth + 1, sizeof(*pos));
 	for (size_t i = 0; i < p->nr_samples; i++)
@@ -391,7 +398,7 @@ int pk_export__gecko(const struct pk_profile *p, FILE *out, const struct pk_xopt
 	if (!th || !pos || !ss)
 		goto out;
 	for (size_t i = 0; i < nth; i++)
-		th[i].key = ((const struct tkey *)tkeys.buf.data)[i];
+		th[i].key = *(const struct tkey *)pk_recset__get(&tkeys, i);
 	for (size_t i = 0; i < p->nr_samples; i++)
 		if (p->s_event[i] == x->event)
 			th[rec2t[p->s_thread[i]]].n++;
@@ -447,10 +454,11 @@ int pk_export__gecko(const struct pk_profile *p, FILE *out, const struct pk_xopt
 		if (!th[i].n)
 			continue;
 		const char *name = pk_profile__str(p, pk_profile__thread_rec(p, th[i].last_rec)->comm);
-		const char *pname = name;
-		for (size_t j = 0; j < nth; j++)
-			if (th[j].n && th[j].key.pid == th[i].key.pid && th[j].key.tid == th[j].key.pid)
-				pname = pk_profile__str(p, pk_profile__thread_rec(p, th[j].last_rec)->comm);
+		const char *pname = name;	/* the main thread's name, when it has samples */
+		struct ff_thread key = { .key = { th[i].key.pid, th[i].key.pid } };
+		const struct ff_thread *main_th = bsearch(&key, th, nth, sizeof(*th), cmp_thread);
+		if (main_th && main_th->n)
+			pname = pk_profile__str(p, pk_profile__thread_rec(p, main_th->last_rec)->comm);
 		if (!first)
 			fputc(',', out);
 		first = 0;
@@ -458,8 +466,8 @@ int pk_export__gecko(const struct pk_profile *p, FILE *out, const struct pk_xopt
 			goto out;
 	}
 	fputs("],\"libs\":[", out);
-	for (size_t i = 0; i < g.libs.buf.len / sizeof(uint32_t); i++) {
-		const char *dso = pk_profile__str(p, ((const uint32_t *)g.libs.buf.data)[i]);
+	for (size_t i = 0; i < pk_recset__nr(&g.libs); i++) {
+		const char *dso = pk_profile__str(p, *(const uint32_t *)pk_recset__get(&g.libs, i));
 		const char *base = pk_export__basename(dso);
 		fputs(i ? ",{\"arch\":\"\",\"name\":" : "{\"arch\":\"\",\"name\":", out);
 		jstr(out, base);
@@ -477,8 +485,8 @@ out:
 	if (ret)
 		pk_error__set(err, ret, NULL, 0, 0, ret == -EIO ? "write error" :
 			      "out of memory writing the Firefox Profiler profile");
-	pk_intern__free(&tkeys);
-	pk_intern__free(&g.libs);
+	pk_recset__free(&tkeys);
+	pk_recset__free(&g.libs);
 	free(rec2t);
 	free(th);
 	free(pos);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * export/profile.c — the in-memory profile (pmukit/profile.h). Strings,
- * frames, stack nodes and threads are interned through util/intern: each is
- * a fixed-size record stored once, so a record's offset divided by its size
- * is its dense id. Samples are kept in columns.
+ * export/profile.c — the in-memory profile (pmukit/profile.h). Strings are
+ * interned through util/intern; frames, stack nodes and threads through
+ * util/recset, as fixed-size records with dense ids in the order first seen.
+ * Samples are kept in columns.
  */
 #include "export/profile_int.h"
 
@@ -36,8 +36,15 @@ static int64_t str_ref(struct pk_profile *p, const char *s)
 {
 	if (!s)
 		return 0;
+	uintptr_t k = (uintptr_t)s;
+	struct pk_str_hint *hint = &p->hints[(k ^ (k >> 12) ^ (k >> 24)) & 4095];
+	if (hint->ptr == s && !strcmp((const char *)p->strs.buf.data + hint->ref - 1, s))
+		return hint->ref;
 	long off = pk_intern__add(&p->strs, s, strlen(s), 1);
-	return off < 0 ? -1 : (int64_t)off + 1;
+	if (off < 0)
+		return -1;
+	*hint = (struct pk_str_hint){ s, (uint32_t)off + 1 };
+	return (int64_t)off + 1;
 }
 
 const char *pk_profile__str(const struct pk_profile *p, uint32_t ref)
@@ -50,9 +57,12 @@ int pk_profile__new(struct pk_profile **out)
 	struct pk_profile *p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
+	pk_recset__init(&p->frames, sizeof(struct pk_frame_rec));
+	pk_recset__init(&p->nodes, sizeof(struct pk_stack_node));
+	pk_recset__init(&p->threads, sizeof(struct pk_thread_rec));
 	/* node 0: the empty stack */
 	struct pk_stack_node root = { .frame = NO_ID, .parent = NO_ID, .depth = 0 };
-	if (pk_intern__add(&p->nodes, &root, sizeof(root), 0) != 0) {
+	if (pk_recset__add(&p->nodes, &root) != 0) {
 		pk_profile__free(p);
 		return -ENOMEM;
 	}
@@ -65,9 +75,11 @@ void pk_profile__free(struct pk_profile *p)
 	if (!p)
 		return;
 	pk_intern__free(&p->strs);
-	pk_intern__free(&p->frames);
-	pk_intern__free(&p->nodes);
-	pk_intern__free(&p->threads);
+	pk_recset__free(&p->frames);
+	pk_recset__free(&p->nodes);
+	pk_recset__free(&p->threads);
+	free(p->stack_slots);
+	pk_buf__free(&p->stack_lists);
 	free(p->events);
 	free(p->s_stack);
 	free(p->s_thread);
@@ -100,14 +112,12 @@ int pk_profile__add_event(struct pk_profile *p, const struct pk_profile_event *e
 	return (int)p->nr_events++;
 }
 
-static int intern_rec(struct pk_intern *in, const void *rec, size_t size, uint32_t *id)
+static int intern_rec(struct pk_recset *set, const void *rec, uint32_t *id)
 {
-	long off = pk_intern__add(in, rec, size, 0);
-	if (off < 0)
-		return -ENOMEM;
-	if ((size_t)off / size >= NO_ID - 1)
-		return -E2BIG;
-	*id = (uint32_t)((size_t)off / size);
+	int64_t i = pk_recset__add(set, rec);
+	if (i < 0)
+		return pk_recset__nr(set) >= NO_ID - 2 ? -E2BIG : -ENOMEM;
+	*id = (uint32_t)i;
 	return 0;
 }
 
@@ -128,12 +138,12 @@ int pk_profile__intern_frame(struct pk_profile *p, const struct pk_profile_frame
 	r.file = (uint32_t)file;
 	r.line = f->line;
 	r.flags = (uint32_t)f->kind | (f->inlined ? PK_FREC_INLINED : 0);
-	return intern_rec(&p->frames, &r, sizeof(r), id);
+	return intern_rec(&p->frames, &r, id);
 }
 
 static inline const struct pk_stack_node *node(const struct pk_profile *p, uint32_t id)
 {
-	return (const struct pk_stack_node *)p->nodes.buf.data + id;
+	return pk_profile__node(p, id);
 }
 
 int pk_profile__stack_push(struct pk_profile *p, uint32_t parent, uint32_t frame, uint32_t *id)
@@ -142,19 +152,87 @@ int pk_profile__stack_push(struct pk_profile *p, uint32_t parent, uint32_t frame
 		return -EINVAL;
 	struct pk_stack_node n = { .frame = frame, .parent = parent,
 		.depth = node(p, parent)->depth + 1 };
-	return intern_rec(&p->nodes, &n, sizeof(n), id);
+	return intern_rec(&p->nodes, &n, id);
+}
+
+static uint32_t hash_frames(const uint32_t *f, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+	for (size_t i = 0; i < n; i++) {
+		h = (h ^ f[i]) * 0xff51afd7ed558ccdull;
+		h ^= h >> 29;
+	}
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+static struct pk_stack_slot *stack_slot(const struct pk_profile *p, const uint32_t *frames,
+					size_t n, uint32_t h)
+{
+	size_t mask = p->nr_stack_slots - 1;
+	for (size_t j = h & mask;; j = (j + 1) & mask) {
+		struct pk_stack_slot *s = &p->stack_slots[j];
+		if (!s->stack || (s->hash == h && s->len == n &&
+				  !memcmp((const uint32_t *)p->stack_lists.data + s->off, frames, n * 4)))
+			return s;
+	}
+}
+
+/* Remember a stack; a full or failing cache only costs speed. */
+static void stack_remember(struct pk_profile *p, const uint32_t *frames, size_t n, uint32_t h,
+			   uint32_t stack)
+{
+	if (p->stack_lists.len / 4 + n > UINT32_MAX / 2)
+		return;
+	if ((p->used_stack_slots + 1) * 2 > p->nr_stack_slots) {
+		size_t nn = p->nr_stack_slots ? p->nr_stack_slots * 2 : 4096;
+		struct pk_stack_slot *ns = calloc(nn, sizeof(*ns));
+		if (!ns)
+			return;
+		for (size_t i = 0; i < p->nr_stack_slots; i++) {
+			struct pk_stack_slot *o = &p->stack_slots[i];
+			if (!o->stack)
+				continue;
+			size_t j = o->hash & (nn - 1);
+			while (ns[j].stack)
+				j = (j + 1) & (nn - 1);
+			ns[j] = *o;
+		}
+		free(p->stack_slots);
+		p->stack_slots = ns;
+		p->nr_stack_slots = nn;
+	}
+	long off = pk_buf__append(&p->stack_lists, frames, n * 4);
+	if (off < 0)
+		return;
+	struct pk_stack_slot *s = stack_slot(p, frames, n, h);
+	*s = (struct pk_stack_slot){ .hash = h, .stack = stack, .off = (uint32_t)(off / 4),
+				     .len = (uint32_t)n };
+	p->used_stack_slots++;
 }
 
 int pk_profile__intern_stack(struct pk_profile *p, const uint32_t *frames, size_t n, uint32_t *id)
 {
 	if (!p || !id || (n && !frames))
 		return -EINVAL;
+	if (!n) {
+		*id = 0;
+		return 0;
+	}
+	uint32_t h = hash_frames(frames, n);
+	if (p->nr_stack_slots) {
+		const struct pk_stack_slot *s = stack_slot(p, frames, n, h);
+		if (s->stack) {
+			*id = s->stack;
+			return 0;
+		}
+	}
 	uint32_t s = 0;
 	for (size_t i = n; i-- > 0;) {
 		int r = pk_profile__stack_push(p, s, frames[i], &s);
 		if (r)
 			return r;
 	}
+	stack_remember(p, frames, n, h, s);
 	*id = s;
 	return 0;
 }
@@ -168,7 +246,7 @@ int pk_profile__intern_thread(struct pk_profile *p, int32_t pid, int32_t tid, co
 	if (c < 0)
 		return -ENOMEM;
 	struct pk_thread_rec t = { .pid = pid, .tid = tid, .comm = (uint32_t)c };
-	return intern_rec(&p->threads, &t, sizeof(t), id);
+	return intern_rec(&p->threads, &t, id);
 }
 
 int pk_profile__add_sample(struct pk_profile *p, const struct pk_profile_sample *s)
@@ -217,9 +295,9 @@ uint64_t pk_profile__wall_time(const struct pk_profile *p, uint64_t t)
 }
 
 size_t pk_profile__nr_events(const struct pk_profile *p) { return p->nr_events; }
-size_t pk_profile__nr_frames(const struct pk_profile *p) { return p->frames.buf.len / sizeof(struct pk_frame_rec); }
-size_t pk_profile__nr_stacks(const struct pk_profile *p) { return p->nodes.buf.len / sizeof(struct pk_stack_node); }
-size_t pk_profile__nr_threads(const struct pk_profile *p) { return p->threads.buf.len / sizeof(struct pk_thread_rec); }
+size_t pk_profile__nr_frames(const struct pk_profile *p) { return pk_recset__nr(&p->frames); }
+size_t pk_profile__nr_stacks(const struct pk_profile *p) { return pk_recset__nr(&p->nodes); }
+size_t pk_profile__nr_threads(const struct pk_profile *p) { return pk_recset__nr(&p->threads); }
 size_t pk_profile__nr_samples(const struct pk_profile *p) { return p->nr_samples; }
 
 int pk_profile__event(const struct pk_profile *p, size_t idx, struct pk_profile_event *ev)
@@ -243,7 +321,7 @@ int pk_profile__find_event(const struct pk_profile *p, const char *name)
 
 const struct pk_frame_rec *pk_profile__frame_rec(const struct pk_profile *p, uint32_t id)
 {
-	return (const struct pk_frame_rec *)p->frames.buf.data + id;
+	return (const struct pk_frame_rec *)pk_recset__get(&p->frames, id);
 }
 
 int pk_profile__frame(const struct pk_profile *p, uint32_t id, struct pk_profile_frame *f)
@@ -260,7 +338,7 @@ int pk_profile__frame(const struct pk_profile *p, uint32_t id, struct pk_profile
 
 const struct pk_thread_rec *pk_profile__thread_rec(const struct pk_profile *p, uint32_t id)
 {
-	return (const struct pk_thread_rec *)p->threads.buf.data + id;
+	return (const struct pk_thread_rec *)pk_recset__get(&p->threads, id);
 }
 
 int pk_profile__thread(const struct pk_profile *p, uint32_t id, struct pk_profile_thread *t)

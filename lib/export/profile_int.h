@@ -12,6 +12,7 @@
 #include <pmukit/profile.h>
 
 #include "util/intern.h"
+#include "util/recset.h"
 
 #define PK_FREC_KIND	0x3u
 #define PK_FREC_INLINED	0x4u
@@ -38,8 +39,22 @@ struct pk_event_rec {
 	uint64_t period, freq;
 };
 
+/* Whole stacks already interned, by their frame lists: one lookup for a repeated stack. */
+struct pk_stack_slot {
+	uint32_t hash, stack;	/* stack 0 = empty slot */
+	uint32_t off, len;	/* the frame list in stack_lists, in frames */
+};
+
+/* Recently interned strings by the caller's pointer (checked with strcmp: buffers get reused). */
+struct pk_str_hint {
+	const char *ptr;
+	uint32_t ref;
+};
+
 struct pk_profile {
-	struct pk_intern strs, frames, nodes, threads;
+	struct pk_intern strs;			/* strings, NUL-terminated */
+	struct pk_str_hint hints[4096];
+	struct pk_recset frames, nodes, threads;
 	struct pk_event_rec *events;
 	size_t nr_events;
 
@@ -51,6 +66,10 @@ struct pk_profile {
 	struct pk_profile_value *s_values;	/* nr_samples x nr_events */
 	size_t cap_stack, cap_thread, cap_cpu, cap_event, cap_time, cap_values;
 
+	struct pk_stack_slot *stack_slots;
+	size_t nr_stack_slots, used_stack_slots;
+	struct pk_buf stack_lists;	/* uint32_t frame ids, leaf first */
+
 	bool has_clock;
 	uint64_t clock_perf, clock_wall;
 };
@@ -61,7 +80,7 @@ const struct pk_thread_rec *pk_profile__thread_rec(const struct pk_profile *p, u
 
 static inline const struct pk_stack_node *pk_profile__node(const struct pk_profile *p, uint32_t id)
 {
-	return (const struct pk_stack_node *)p->nodes.buf.data + id;
+	return (const struct pk_stack_node *)pk_recset__get(&p->nodes, id);
 }
 
 #endif

@@ -22,6 +22,38 @@ struct spec_pos spec_pos_make(unsigned off, unsigned len)
 	return (struct spec_pos){ off, len };
 }
 
+/*
+ * Copy src into dst (len bytes): a quoted name ('...') longer than QUOTED_MAX
+ * keeps its start and its closing quote with "..." between, and a message
+ * still too long ends in "..." rather than mid-word.
+ */
+#define QUOTED_MAX 48
+static void shorten(char *dst, size_t len, const char *src)
+{
+	size_t o = 0;
+	for (const char *p = src; *p && o + 1 < len;) {
+		const char *close = *p == '\'' ? strchr(p + 1, '\'') : NULL;
+		if (close && (size_t)(close - p - 1) > QUOTED_MAX) {
+			int w = snprintf(dst + o, len - o, "'%.*s...'", QUOTED_MAX - 3, p + 1);
+			o = w < 0 ? o : o + (size_t)w >= len ? len - 1 : o + (size_t)w;
+			p = close + 1;
+			continue;
+		}
+		const char *end = close ? close + 1 : p + 1;	/* a short quote whole: quotes pair up */
+		while (p < end && o + 1 < len)
+			dst[o++] = *p++;
+		if (o + 1 == len && p[0]) {	/* out of room: end on "..." at a word break */
+			size_t cut = o > 3 ? o - 3 : 0;
+			while (cut > len / 2 && dst[cut - 1] != ' ')
+				cut--;
+			memcpy(dst + cut, "...", 3);
+			o = cut + 3;
+			break;
+		}
+	}
+	dst[o < len ? o : len - 1] = '\0';
+}
+
 int rctx_error(struct rctx *rc, int code, struct spec_pos pos, const char *hint, const char *fmt, ...)
 {
 	struct pk_spec_error *e = rc->err;
@@ -34,9 +66,13 @@ int rctx_error(struct rctx *rc, int code, struct spec_pos pos, const char *hint,
 	e->len = pos.len ? pos.len : 1;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	char *full = NULL;
+	if (vasprintf(&full, fmt, ap) < 0)
+		full = NULL;
 	va_end(ap);
-	snprintf(e->hint, sizeof(e->hint), "%s", hint ? hint : "");
+	shorten(e->msg, sizeof(e->msg), full ? full : "out of memory");
+	free(full);
+	shorten(e->hint, sizeof(e->hint), hint ? hint : "");
 	return code;
 }
 

@@ -144,7 +144,13 @@ char *debuginfod__find(struct pk_symbolizer *s, const uint8_t *bid, size_t n, bo
 		close(fd);
 	else
 		path = NULL;
-	say(s, "debuginfod: %s: %s (%.1f s)", c.what, path ? path : strerror(-fd), since(&c.start));
+	double took = since(&c.start);
+	if (path)
+		say(s, "debuginfod: %s: %s (%.1f s)", c.what, path, took);
+	else if (took > c.timeout)
+		say(s, "debuginfod: %s: gave up after %.0f s", c.what, took);
+	else
+		say(s, "debuginfod: %s: %s (%.1f s)", c.what, strerror(-fd), took);
 	g->end(cl);
 	return path;
 }

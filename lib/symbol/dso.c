@@ -154,8 +154,15 @@ static struct pk_dso *dso_get(struct pk_symbolizer *s, enum pk_dso_kind kind, co
 			memcpy(d->key_build_id, bid, n);
 		}
 		d->name = strdup(name);
-		/* perf's short name: a file's basename; "[...]" names as they are */
-		d->short_name = strdup(name[0] == '/' ? base_name(name) : name);
+		/* perf's short name: a file's basename ("[JIT] tid PID" for a perf map); "[...]" names as they are */
+		int tid;
+		char jit[64];
+		if (sscanf(name, "/tmp/perf-%d.map", &tid) == 1) {
+			snprintf(jit, sizeof(jit), "[JIT] tid %d", tid);
+			d->short_name = strdup(jit);
+		} else {
+			d->short_name = strdup(name[0] == '/' ? base_name(name) : name);
+		}
 		pthread_mutex_init(&d->lock, NULL);
 		symtab__init(&d->syms);
 		if (!d->name || !d->short_name) {
@@ -403,7 +410,7 @@ int dso__load_user(struct pk_dso *d)
 			pkelf__close(&e);
 		}
 	}
-	struct pk_elf ss[2], *syms = NULL, *rt = NULL, mini;
+	struct pk_elf ss[4], *syms = NULL, *rt = NULL, mini;
 	int nss = 0, err = -ENOENT;
 	memset(&mini, 0, sizeof(mini));
 	mini.fd = -1;
@@ -459,21 +466,29 @@ int dso__load_user(struct pk_dso *d)
 			}
 		}
 	}
+	/* not perf 6.1: debuginfod (when asked for), then MiniDebugInfo */
+	if (!syms && (flags & PK_SYMBOLIZER_DEBUGINFOD) && d->build_id_size) {
+		char *p = debuginfod__find(s, d->build_id, d->build_id_size, true);
+		if (p && !open_candidate(d, p, &ss[nss])) {
+			if (has_section(ss[nss].elf, ".symtab", SHT_SYMTAB)) {
+				syms = &ss[nss++];
+				free(d->symsrc);
+				d->symsrc = p;
+				p = NULL;
+			} else {
+				pkelf__close(&ss[nss]);
+			}
+		}
+		free(p);
+		if (!rt && (p = debuginfod__find(s, d->build_id, d->build_id_size, false))) {
+			if (!open_candidate(d, p, &ss[nss]))
+				rt = &ss[nss++];
+			free(p);
+		}
+	}
 	if (!syms && rt && !(flags & PK_SYMBOLIZER_NO_MINIDEBUGINFO) &&
 	    !pkelf__minidebuginfo(rt, &mini) && has_section(mini.elf, ".symtab", SHT_SYMTAB))
 		syms = &mini;
-	if (!syms && !rt && (flags & PK_SYMBOLIZER_DEBUGINFOD) && d->build_id_size) {
-		char *p = debuginfod__find(s, d->build_id, d->build_id_size, true);
-		if (!p)
-			p = debuginfod__find(s, d->build_id, d->build_id_size, false);
-		if (p && !open_candidate(d, p, &ss[nss])) {
-			syms = rt = &ss[nss++];
-			free(d->symsrc);
-			d->symsrc = p;
-			p = NULL;
-		}
-		free(p);
-	}
 	if (!syms && !rt) {
 		for (int i = 0; i < nss; i++)
 			pkelf__close(&ss[i]);

@@ -311,8 +311,9 @@ static int load_table(struct pk_sym_table *t, struct pk_elf *syms, struct pk_elf
 		added++;
 	}
 	if (added) {
-		symtab__sort(t);
-		symtab__fixup(t, false);
+		int r = symtab__fixup(t, false);
+		if (r)
+			return r;
 	}
 	return (int)added;
 }
@@ -373,8 +374,6 @@ static int synthesize_plt(struct pk_sym_table *t, struct pk_elf *rt, unsigned fl
 		off += ent;
 		added++;
 	}
-	if (added)
-		symtab__sort(t);
 	return (int)added;
 }
 
@@ -401,5 +400,7 @@ int pkelf__load_syms(struct pk_sym_table *t, struct pk_elf *syms, struct pk_elf 
 			return r;
 		total += r;
 	}
+	if ((r = symtab__finish(t)))
+		return r;
 	return total;
 }

@@ -110,15 +110,16 @@ static int parse_kallsyms(struct pk_sym_table *t, const char *p, size_t len, con
 		}
 		p = eol + 1;
 	}
-	symtab__sort(t);
-	symtab__fixup(t, true);
+	int r = symtab__fixup(t, true);
+	if (!r)
+		r = symtab__finish(t);
 	/* cut the "\t[module]" off the names */
-	for (size_t i = 0; i < t->nr; i++) {
+	for (size_t i = 0; !r && i < t->nr; i++) {
 		char *tab = strchr(t->syms[i].name, '\t');
 		if (tab)
 			*tab = '\0';
 	}
-	return 0;
+	return r;
 }
 
 int pk_sym_table__parse_kallsyms(struct pk_sym_table **out, const char *text, size_t len)
@@ -171,6 +172,9 @@ int dso__load_kernel(struct pk_dso *d)
 	struct pk_symbolizer *s = d->owner;
 	char path[4096];
 	const char *file = s->kallsyms;
+	/* perf: "do not try local files if a symfs was given" (vmlinux is not read here) */
+	if (s->symfs[0])
+		return -ENOENT;
 	if (d->build_id_size) {
 		uint8_t host[PK_BUILD_ID_MAX];
 		int n = notes_build_id(s->kernel_notes, host);
@@ -208,7 +212,7 @@ int dso__load_kernel(struct pk_dso *d)
 	free(buf);
 	if (r)
 		return r;
-	/* perf's kallsyms__delta: shift to the addresses of the recording */
+	/* perf's kallsyms__delta: shift to the addresses of the recording (order and tree stay) */
 	if (d->ref_sym && now && now != d->ref_addr) {
 		uint64_t delta = now - d->ref_addr;
 		for (size_t i = 0; i < d->syms.nr; i++) {
@@ -256,8 +260,7 @@ next:
 		if (line != stackbuf)
 			free(line);
 	}
-	symtab__sort(t);
-	return 0;
+	return symtab__finish(t);
 }
 
 int pk_sym_table__parse_perf_map(struct pk_sym_table **out, const char *text, size_t len)

@@ -21,6 +21,7 @@
  */
 #include "symbol/symbol_int.h"
 #include "symbol/linetab.h"
+#include "symbol/a2l.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -72,17 +73,6 @@ struct cu_range {
 	size_t cu;
 };
 
-/* a symbol of the addr2line file, as bfd sees it */
-struct bsym {
-	uint64_t value, size;	/* size: st_size, 1 when 0 (binutils' maybe_function_sym) */
-	size_t shndx;
-	const char *name;
-	const char *file;	/* the file name binutils would give with it */
-	bool func;		/* STT_FUNC / GNU_IFUNC */
-	bool notype;
-	unsigned order;
-};
-
 struct entry {
 	uint64_t pc;
 	size_t nr;
@@ -98,10 +88,15 @@ struct srcline_cache {
 	struct linetab_src lsrc;
 	struct cu *cus;
 	size_t nr_cus;
-	struct cu_range *cur;
+	struct cu_range *cur;	/* the units' own ranges, sorted */
 	size_t nr_cur;
+	struct cu_range *seqr;	/* line sequences of the units read so far */
+	size_t nr_seqr, cap_seqr;
+	bool seqr_dirty;
 	struct bsym *syms;	/* sorted by (shndx, value, order) */
 	size_t nr_syms;
+	struct bsym *dsyms;	/* the separate debug file's: binutils' DWARF code looks there */
+	size_t nr_dsyms;
 	struct entry *tab;	/* open addressing on pc */
 	size_t cap, used;
 	struct pk_arena arena;
@@ -128,80 +123,6 @@ static bool lang_plain(int lang)
 }
 
 /* --- opening ---------------------------------------------------------------- */
-
-static bool has_dwarf(Elf *elf)
-{
-	GElf_Shdr sh;
-	Elf_Scn *s = pkelf__section(elf, ".debug_info", &sh, NULL);
-	if (!s)
-		s = pkelf__section(elf, ".zdebug_info", &sh, NULL);
-	return s && sh.sh_type != SHT_NOBITS && sh.sh_size;
-}
-
-static bool crc_ok(const char *path, uint32_t want)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	unsigned char buf[65536];
-	uLong crc = crc32(0, Z_NULL, 0);
-	ssize_t r;
-	while ((r = read(fd, buf, sizeof(buf))) > 0)
-		crc = crc32(crc, buf, (uInt)r);
-	close(fd);
-	return r == 0 && (uint32_t)crc == want;
-}
-
-/* bfd's separate debug file: build-id link, then .gnu_debuglink (CRC checked) */
-static bool open_separate(struct srcline_cache *c, const struct pk_symbolizer *s)
-{
-	char path[4096];
-	uint8_t bid[PK_BUILD_ID_MAX];
-	int n = pkelf__build_id(c->file.elf, bid);
-	if (n > 0) {
-		char h[2 * PK_BUILD_ID_MAX + 1];
-		for (int i = 0; i < n; i++)
-			sprintf(h + 2 * i, "%02x", bid[i]);
-		sym__path(path, sizeof(path), "%s/.build-id/%.2s/%s.debug", s->debug_dir, h, h + 2);
-		if (!pkelf__open(&c->dwfile, path)) {
-			if (has_dwarf(c->dwfile.elf))
-				return true;
-			pkelf__close(&c->dwfile);
-		}
-	}
-	GElf_Shdr sh;
-	Elf_Scn *scn = pkelf__section(c->file.elf, ".gnu_debuglink", &sh, NULL);
-	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
-	if (!d || !d->d_buf || d->d_size < 8)
-		return false;
-	const char *link = d->d_buf;
-	size_t ll = strnlen(link, d->d_size);
-	size_t crcoff = (ll + 4) & ~(size_t)3;
-	if (ll == d->d_size || crcoff + 4 > d->d_size)
-		return false;
-	uint32_t crc;
-	memcpy(&crc, (char *)d->d_buf + crcoff, 4);
-	char dir[4096];
-	const char *slash = strrchr(c->file.path, '/');
-	sym__path(dir, sizeof(dir), "%.*s", slash ? (int)(slash - c->file.path) : 1,
-		 slash ? c->file.path : ".");
-	for (int i = 0; i < 3; i++) {
-		if (i == 0)
-			sym__path(path, sizeof(path), "%s/%.*s", dir, (int)ll, link);
-		else if (i == 1)
-			sym__path(path, sizeof(path), "%s/.debug/%.*s", dir, (int)ll, link);
-		else
-			sym__path(path, sizeof(path), "%s%s/%.*s", s->debug_dir, dir, (int)ll, link);
-		if (!strcmp(path, c->file.path) || !crc_ok(path, crc))
-			continue;
-		if (!pkelf__open(&c->dwfile, path)) {
-			if (has_dwarf(c->dwfile.elf))
-				return true;
-			pkelf__close(&c->dwfile);
-		}
-	}
-	return false;
-}
 
 static int cmp_cur(const void *a, const void *b)
 {
@@ -255,69 +176,6 @@ static int index_cus(struct srcline_cache *c)
 	return 0;
 }
 
-static int cmp_bsym(const void *a, const void *b)
-{
-	const struct bsym *x = a, *y = b;
-	if (x->shndx != y->shndx)
-		return x->shndx < y->shndx ? -1 : 1;
-	if (x->value != y->value)
-		return x->value < y->value ? -1 : 1;
-	return (x->order > y->order) - (x->order < y->order);
-}
-
-/* the symbols binutils' elf_find_function may pick, with their STT_FILE name */
-static int index_syms(struct srcline_cache *c)
-{
-	Elf *elf = c->file.elf;
-	GElf_Shdr sh;
-	Elf_Scn *scn = pkelf__section(elf, ".symtab", &sh, NULL);
-	if (!scn || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize) {
-		scn = pkelf__section(elf, ".dynsym", &sh, NULL);
-		if (!scn || sh.sh_type != SHT_DYNSYM || !sh.sh_entsize)
-			return 0;
-	}
-	Elf_Data *d = elf_getdata(scn, NULL);
-	if (!d)
-		return 0;
-	size_t nr = sh.sh_size / sh.sh_entsize;
-	c->syms = calloc(nr ? nr : 1, sizeof(*c->syms));
-	if (!c->syms)
-		return -ENOMEM;
-	enum { NOTHING, SYMBOL, FILE_AFTER_SYMBOL } state = NOTHING;
-	const char *file = NULL;
-	for (size_t i = 1; i < nr; i++) {
-		GElf_Sym s;
-		if (!gelf_getsym(d, (int)i, &s))
-			break;
-		int type = GELF_ST_TYPE(s.st_info), bind = GELF_ST_BIND(s.st_info);
-		const char *name = elf_strptr(elf, sh.sh_link, s.st_name);
-		if (type == STT_FILE) {
-			file = name;
-			if (state == SYMBOL)
-				state = FILE_AFTER_SYMBOL;
-			continue;
-		}
-		if (state == NOTHING)
-			state = SYMBOL;
-		if (type == STT_SECTION || type == STT_OBJECT || type == STT_TLS || type == STT_COMMON)
-			continue;
-		if (s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE || !name)
-			continue;
-		if (!s.st_size && bind == STB_LOCAL && type == STT_NOTYPE &&
-		    GELF_ST_VISIBILITY(s.st_other) == STV_HIDDEN)
-			continue;
-		c->syms[c->nr_syms++] = (struct bsym){
-			.value = s.st_value, .size = s.st_size ? s.st_size : 1,
-			.shndx = s.st_shndx, .name = name,
-			.file = file && (bind == STB_LOCAL || state != FILE_AFTER_SYMBOL) ? file : NULL,
-			.func = type == STT_FUNC || type == STT_GNU_IFUNC,
-			.notype = type == STT_NOTYPE, .order = (unsigned)i,
-		};
-	}
-	qsort(c->syms, c->nr_syms, sizeof(*c->syms), cmp_bsym);
-	return 0;
-}
-
 static struct srcline_cache *cache_open(struct pk_dso *d)
 {
 	struct srcline_cache *c = calloc(1, sizeof(*c));
@@ -337,20 +195,19 @@ static struct srcline_cache *cache_open(struct pk_dso *d)
 		c->err = -ENOENT;
 		return c;
 	}
-	char path[4096];
-	if (!d->symsrc) {
-		dso__symfs_path(d->owner, name, path, sizeof(path));
-		name = path;
-	}
+	/* (perf runs addr2line on the long name itself, not under --symfs, when no symbol file was found) */
 	if ((c->err = pkelf__open(&c->file, name)))
 		return c;
-	if ((c->err = index_syms(c)))
+	if ((c->err = a2l__index_syms(c->file.elf, &c->syms, &c->nr_syms)))
 		return c;
 	Elf *dwelf = NULL;
-	if (has_dwarf(c->file.elf))
+	if (a2l__has_dwarf(c->file.elf))
 		dwelf = c->file.elf;
-	else if (open_separate(c, d->owner))
+	else if (a2l__open_separate(&c->file, &c->dwfile, d->owner)) {
 		dwelf = c->dwfile.elf;
+		if ((c->err = a2l__index_syms(dwelf, &c->dsyms, &c->nr_dsyms)))
+			return c;
+	}
 	if (dwelf) {
 		c->dw = dwarf_begin_elf(dwelf, DWARF_C_READ, NULL);
 		if (c->dw) {
@@ -386,7 +243,9 @@ void srcline__free(struct srcline_cache *c)
 	}
 	free(c->cus);
 	free(c->cur);
+	free(c->seqr);
 	free(c->syms);
+	free(c->dsyms);
 	if (c->dw)
 		dwarf_end(c->dw);
 	pkelf__close(&c->dwfile);
@@ -543,50 +402,6 @@ static void func_name(struct srcline_cache *c, struct cu *u, struct func *f)
 	f->is_linkage = f->name && lang_plain(u->lang);
 }
 
-/* --- symbol-table answers (binutils' elf_find_function) ----------------------- */
-
-static const struct bsym *find_sym(struct srcline_cache *c, size_t shndx, uint64_t pc)
-{
-	/* the last symbol of the section at or below pc */
-	size_t lo = 0, hi = c->nr_syms;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct bsym *s = &c->syms[mid];
-		if (s->shndx < shndx || (s->shndx == shndx && s->value <= pc))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo || c->syms[lo - 1].shndx != shndx)
-		return NULL;
-	uint64_t v = c->syms[lo - 1].value;
-	size_t first = lo - 1;
-	while (first > 0 && c->syms[first - 1].shndx == shndx && c->syms[first - 1].value == v)
-		first--;
-	/* binutils' better_fit over the symbols at that address, in table order */
-	const struct bsym *best = NULL;
-	for (size_t i = first; i < lo; i++) {
-		const struct bsym *s = &c->syms[i];
-		bool take;
-		if (!best) {
-			take = true;
-		} else if (best->value + best->size <= pc) {
-			take = s->size > best->size;
-		} else if (s->value + s->size <= pc) {
-			take = false;
-		} else if (best->func != s->func) {
-			take = s->func;
-		} else if (best->notype != s->notype) {
-			take = best->notype;
-		} else {
-			take = s->size < best->size;
-		}
-		if (take)
-			best = s;
-	}
-	return best;
-}
-
 /* --- one lookup ----------------------------------------------------------------- */
 
 struct raw_frame {
@@ -594,24 +409,37 @@ struct raw_frame {
 	unsigned line;
 };
 
-static struct cu *find_cu(struct srcline_cache *c, uint64_t pc)
+/* of the ranges in r[0..n) (sorted) holding pc, the first unit's index; SIZE_MAX: none */
+static size_t range_cu(const struct cu_range *r, size_t n, uint64_t pc)
 {
-	size_t lo = 0, hi = c->nr_cur;
+	size_t lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (c->cur[mid].lo <= pc)
+		if (r[mid].lo <= pc)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	/* of the ranges holding pc, the first CU (binutils walks units in order) */
 	size_t best = SIZE_MAX;
-	for (size_t i = lo; i > 0; i--) {
-		const struct cu_range *r = &c->cur[i - 1];
-		if (pc < r->hi && r->cu < best)
-			best = r->cu;
-		if (lo - i > 64)
-			break;
+	for (size_t i = lo; i > 0 && lo - i <= 64; i--)
+		if (pc < r[i - 1].hi && r[i - 1].cu < best)
+			best = r[i - 1].cu;
+	return best;
+}
+
+/*
+ * The unit holding pc: by the units' own ranges (binutils walks units in
+ * order: the first), else by the line sequences of units already read.
+ */
+static struct cu *find_cu(struct srcline_cache *c, uint64_t pc)
+{
+	size_t best = range_cu(c->cur, c->nr_cur, pc);
+	if (best == SIZE_MAX && c->nr_seqr) {
+		if (c->seqr_dirty) {
+			qsort(c->seqr, c->nr_seqr, sizeof(*c->seqr), cmp_cur);
+			c->seqr_dirty = false;
+		}
+		best = range_cu(c->seqr, c->nr_seqr, pc);
 	}
 	return best == SIZE_MAX ? NULL : &c->cus[best];
 }
@@ -626,17 +454,56 @@ static void add_seq_ranges(struct srcline_cache *c, struct cu *u)
 	size_t n = linetab__nr_seqs(u->lt), cui = (size_t)(u - c->cus);
 	if (!n)
 		return;
-	struct cu_range *r = realloc(c->cur, (c->nr_cur + n) * sizeof(*r));
-	if (!r)
-		return;
-	c->cur = r;
+	if (c->nr_seqr + n > c->cap_seqr) {
+		size_t cap = (c->nr_seqr + n) * 2;
+		struct cu_range *r = realloc(c->seqr, cap * sizeof(*r));
+		if (!r)
+			return;
+		c->seqr = r;
+		c->cap_seqr = cap;
+	}
 	for (size_t i = 0; i < n; i++) {
 		uint64_t lo, hi;
 		linetab__seq(u->lt, i, &lo, &hi);
 		if (hi > lo)
-			c->cur[c->nr_cur++] = (struct cu_range){ lo, hi, cui };
+			c->seqr[c->nr_seqr++] = (struct cu_range){ lo, hi, cui };
 	}
-	qsort(c->cur, c->nr_cur, sizeof(*c->cur), cmp_cur);
+	c->seqr_dirty = true;
+}
+
+/* the debug file's section of the main file's section shndx: the one of that name */
+static size_t dshndx(struct srcline_cache *c, size_t shndx)
+{
+	size_t a, b;
+	GElf_Shdr sh;
+	Elf_Scn *scn = elf_getscn(c->file.elf, shndx);
+	if (elf_getshdrstrndx(c->file.elf, &a) || elf_getshdrstrndx(c->dwfile.elf, &b) || !scn ||
+	    !gelf_getshdr(scn, &sh))
+		return SIZE_MAX;
+	const char *name = elf_strptr(c->file.elf, a, sh.sh_name);
+	size_t idx;
+	return name && pkelf__section(c->dwfile.elf, name, NULL, &idx) ? idx : SIZE_MAX;
+}
+
+/*
+ * Nothing in the DWARF: binutils' DWARF reader still asks the symbol table
+ * it keeps (the separate debug file's when the DWARF is there) and
+ * answers with that symbol and its STT_FILE, before the caller's own
+ * symbol-table fallback would.
+ */
+static size_t stash_sym(struct srcline_cache *c, uint64_t pc, size_t shndx, struct raw_frame *out)
+{
+	const struct bsym *s = NULL;
+	if (c->dsyms) {
+		size_t d = dshndx(c, shndx);
+		s = d != SIZE_MAX ? a2l__find_sym(c->dsyms, c->nr_dsyms, d, pc) : a2l__find_sym(c->syms, c->nr_syms, shndx, pc);
+	} else {
+		s = a2l__find_sym(c->syms, c->nr_syms, shndx, pc);
+	}
+	if (!s)
+		return 0;
+	out[0] = (struct raw_frame){ s->name, s->file, 0 };
+	return 1;
 }
 
 static size_t lookup_dwarf(struct srcline_cache *c, uint64_t pc, size_t shndx,
@@ -644,7 +511,7 @@ static size_t lookup_dwarf(struct srcline_cache *c, uint64_t pc, size_t shndx,
 {
 	struct cu *u = find_cu(c, pc);
 	if (!u)
-		return 0;
+		return stash_sym(c, pc, shndx, out);
 	if (!u->scanned && scan_cu(u))
 		return 0;
 	if (!u->lt_tried) {
@@ -660,7 +527,7 @@ static size_t lookup_dwarf(struct srcline_cache *c, uint64_t pc, size_t shndx,
 	bool have_line = u->lt && linetab__lookup(u->lt, pc, &file, &line);
 	int fi = find_func(u, pc);
 	if (!have_line && fi < 0)
-		return 0;
+		return stash_sym(c, pc, shndx, out);
 	struct func *f = fi >= 0 ? &u->funcs[fi] : NULL;
 	const char *name = NULL;
 	if (f) {
@@ -668,8 +535,11 @@ static size_t lookup_dwarf(struct srcline_cache *c, uint64_t pc, size_t shndx,
 		name = f->name;
 	}
 	if (!f || !f->is_linkage) {
-		/* binutils asks the symbol table; a symbol at the function's start renames it */
-		const struct bsym *s = find_sym(c, shndx, pc);
+		/* binutils asks the symbol table (the debug file's, when the DWARF is there); a symbol at
+		 * the function's start renames it */
+		size_t dsec = c->dsyms ? dshndx(c, shndx) : SIZE_MAX;
+		const struct bsym *s = dsec != SIZE_MAX ? a2l__find_sym(c->dsyms, c->nr_dsyms, dsec, pc)
+							: a2l__find_sym(c->syms, c->nr_syms, shndx, pc);
 		if (s)
 			name = s->name;
 		if (f) {
@@ -704,7 +574,7 @@ static size_t lookup(struct srcline_cache *c, uint64_t pc, struct raw_frame *out
 		size_t n = c->dw ? lookup_dwarf(c, pc, shndx, out, max) : 0;
 		if (n)
 			return n;
-		const struct bsym *s = find_sym(c, shndx, pc);
+		const struct bsym *s = a2l__find_sym(c->syms, c->nr_syms, shndx, pc);
 		if (s) {
 			out[0] = (struct raw_frame){ s->name, s->file, 0 };
 			return 1;

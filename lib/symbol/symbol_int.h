@@ -23,23 +23,34 @@
 
 /* --- symbol tables (symtab.c) --------------------------------------------- */
 
+struct rbn;
+
 struct pk_sym_table {
+	/* as loading builds it: perf's red-black tree */
+	struct rbn *nodes;
+	size_t nr_nodes, cap_nodes, nr_live;
+	int32_t root;
+	/* after symtab__finish: the symbols in order, with the tree's links (indices, -1 none) */
 	struct pk_sym *syms;
-	size_t nr, cap;
-	size_t sorted;		/* syms[0..sorted) are in order and fixed up */
+	int32_t (*links)[2];
+	int32_t top;
+	size_t nr;
 	struct pk_arena names;
 };
 
 void symtab__init(struct pk_sym_table *t);
 void symtab__fini(struct pk_sym_table *t);
-/* Add a symbol (perf's symbol__new: end = start + len, or start when len is 0). -ENOMEM. */
+/* Insert a symbol as perf's symbol__new + __symbols__insert (end = start + len, or start). */
 int symtab__add(struct pk_sym_table *t, uint64_t start, uint64_t len, uint8_t binding,
 		uint8_t type, const char *name, size_t namelen);
-/* Order what was added after what is there (equal starts: older first, as perf's rb-tree inserts). */
-void symtab__sort(struct pk_sym_table *t);
 /* perf's symbols__fixup_end (kallsyms: module-aware) then symbols__fixup_duplicate. */
-void symtab__fixup(struct pk_sym_table *t, bool kallsyms);
+int symtab__fixup(struct pk_sym_table *t, bool kallsyms);
+/* Done adding: the sorted array and search links lookups use. */
+int symtab__finish(struct pk_sym_table *t);
+/* perf's symbols__find (after symtab__finish). */
 const struct pk_sym *symtab__find(const struct pk_sym_table *t, uint64_t addr);
+/* Tests: the black height of a valid red-black search tree (before symtab__finish), else -1. */
+int symtab__check(const struct pk_sym_table *t);
 /* perf's choose_best_symbol: true when a wins over b. */
 bool symtab__choose_a(const struct pk_sym *a, const struct pk_sym *b);
 

@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * symbol/symtab.c — a DSO's symbols as perf keeps them: a sorted array in
- * place of perf's rb-tree (equal starts in insertion order, as its insert
- * puts them), perf's fix-ups (zero-sized symbols end where the next one
- * starts, the last one at the next page; at one address only the best
- * symbol stays: sized over zero-sized, global over weak over local, fewer
- * leading underscores, longer name) and lookups (start <= addr < end, or
- * addr == start for a symbol still empty).
+ * symbol/symtab.c — a DSO's symbols as perf keeps them. perf stores them in
+ * a red-black tree and answers a lookup with the first symbol on the search
+ * path that holds the address; where symbols overlap (a zero-sized _init
+ * stretched over the .plt entries inserted after it, JIT map entries) the
+ * answer depends on the tree's shape, so the tree is built here with the
+ * same insertions, the same red-black rebalancing (Linux's lib/rbtree
+ * algorithm: insert fix-up; erase with the in-order successor) and the same
+ * erasures as perf's, then flattened into a sorted array that keeps the
+ * links. Fix-ups as perf's: a zero-sized symbol ends where the next one
+ * starts (the last one at the next page; in kallsyms, at a kernel/module
+ * boundary, at the next page too); at one address only the best symbol
+ * stays (sized over zero-sized, non-weak over weak, global over local,
+ * fewer leading underscores, longer name).
  */
 #include "symbol/symbol_int.h"
 
@@ -14,85 +20,369 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define NIL (-1)
+
+struct rbn {
+	struct pk_sym sym;
+	int32_t l, r, p;
+	bool red;
+};
+
 void symtab__init(struct pk_sym_table *t)
 {
 	memset(t, 0, sizeof(*t));
+	t->root = NIL;
 }
 
 void symtab__fini(struct pk_sym_table *t)
 {
+	free(t->nodes);
 	free(t->syms);
+	free(t->links);
 	pk_arena__free(&t->names);
 	memset(t, 0, sizeof(*t));
+	t->root = NIL;
 }
+
+/* --- Linux's red-black tree, on indices ------------------------------------ */
+
+#define N(i) (t->nodes[i])
+
+static void change_child(struct pk_sym_table *t, int32_t old, int32_t new, int32_t parent)
+{
+	if (parent != NIL) {
+		if (N(parent).l == old)
+			N(parent).l = new;
+		else
+			N(parent).r = new;
+	} else {
+		t->root = new;
+	}
+}
+
+/* new takes old's place and color; old becomes new's child with color */
+static void rotate_set_parents(struct pk_sym_table *t, int32_t old, int32_t new, bool red)
+{
+	int32_t parent = N(old).p;
+	N(new).p = parent;
+	N(new).red = N(old).red;
+	N(old).p = new;
+	N(old).red = red;
+	change_child(t, old, new, parent);
+}
+
+static void insert_fixup(struct pk_sym_table *t, int32_t node)
+{
+	int32_t parent = N(node).p, gparent, tmp;
+	for (;;) {
+		if (parent == NIL) {
+			N(node).red = false;
+			break;
+		}
+		if (!N(parent).red)
+			break;
+		gparent = N(parent).p;
+		tmp = N(gparent).r;
+		if (parent != tmp) {	/* parent is gparent's left child */
+			if (tmp != NIL && N(tmp).red) {
+				N(tmp).red = false;
+				N(parent).red = false;
+				node = gparent;
+				parent = N(node).p;
+				N(node).red = true;
+				continue;
+			}
+			tmp = N(parent).r;
+			if (node == tmp) {
+				tmp = N(node).l;
+				N(parent).r = tmp;
+				N(node).l = parent;
+				if (tmp != NIL) {
+					N(tmp).p = parent;
+					N(tmp).red = false;
+				}
+				N(parent).p = node;
+				N(parent).red = true;
+				parent = node;
+				tmp = N(node).r;
+			}
+			N(gparent).l = tmp;
+			N(parent).r = gparent;
+			if (tmp != NIL) {
+				N(tmp).p = gparent;
+				N(tmp).red = false;
+			}
+			rotate_set_parents(t, gparent, parent, true);
+			break;
+		} else {
+			tmp = N(gparent).l;
+			if (tmp != NIL && N(tmp).red) {
+				N(tmp).red = false;
+				N(parent).red = false;
+				node = gparent;
+				parent = N(node).p;
+				N(node).red = true;
+				continue;
+			}
+			tmp = N(parent).l;
+			if (node == tmp) {
+				tmp = N(node).r;
+				N(parent).l = tmp;
+				N(node).r = parent;
+				if (tmp != NIL) {
+					N(tmp).p = parent;
+					N(tmp).red = false;
+				}
+				N(parent).p = node;
+				N(parent).red = true;
+				parent = node;
+				tmp = N(node).l;
+			}
+			N(gparent).r = tmp;
+			N(parent).l = gparent;
+			if (tmp != NIL) {
+				N(tmp).p = gparent;
+				N(tmp).red = false;
+			}
+			rotate_set_parents(t, gparent, parent, true);
+			break;
+		}
+	}
+}
+
+static bool is_black(const struct pk_sym_table *t, int32_t n)
+{
+	return n == NIL || !N(n).red;
+}
+
+static void erase_color(struct pk_sym_table *t, int32_t parent)
+{
+	int32_t node = NIL, sibling, tmp1, tmp2;
+	for (;;) {
+		sibling = N(parent).r;
+		if (node != sibling) {	/* node is parent's left child */
+			if (N(sibling).red) {
+				tmp1 = N(sibling).l;
+				N(parent).r = tmp1;
+				N(sibling).l = parent;
+				N(tmp1).p = parent;
+				N(tmp1).red = false;
+				rotate_set_parents(t, parent, sibling, true);
+				sibling = tmp1;
+			}
+			tmp1 = N(sibling).r;
+			if (is_black(t, tmp1)) {
+				tmp2 = N(sibling).l;
+				if (is_black(t, tmp2)) {
+					N(sibling).p = parent;
+					N(sibling).red = true;
+					if (N(parent).red) {
+						N(parent).red = false;
+					} else {
+						node = parent;
+						parent = N(node).p;
+						if (parent != NIL)
+							continue;
+					}
+					break;
+				}
+				tmp1 = N(tmp2).r;
+				N(sibling).l = tmp1;
+				N(tmp2).r = sibling;
+				N(parent).r = tmp2;
+				if (tmp1 != NIL) {
+					N(tmp1).p = sibling;
+					N(tmp1).red = false;
+				}
+				tmp1 = sibling;
+				sibling = tmp2;
+			}
+			tmp2 = N(sibling).l;
+			N(parent).r = tmp2;
+			N(sibling).l = parent;
+			N(tmp1).p = sibling;
+			N(tmp1).red = false;
+			if (tmp2 != NIL)
+				N(tmp2).p = parent;
+			rotate_set_parents(t, parent, sibling, false);
+			break;
+		} else {
+			sibling = N(parent).l;
+			if (N(sibling).red) {
+				tmp1 = N(sibling).r;
+				N(parent).l = tmp1;
+				N(sibling).r = parent;
+				N(tmp1).p = parent;
+				N(tmp1).red = false;
+				rotate_set_parents(t, parent, sibling, true);
+				sibling = tmp1;
+			}
+			tmp1 = N(sibling).l;
+			if (is_black(t, tmp1)) {
+				tmp2 = N(sibling).r;
+				if (is_black(t, tmp2)) {
+					N(sibling).p = parent;
+					N(sibling).red = true;
+					if (N(parent).red) {
+						N(parent).red = false;
+					} else {
+						node = parent;
+						parent = N(node).p;
+						if (parent != NIL)
+							continue;
+					}
+					break;
+				}
+				tmp1 = N(tmp2).l;
+				N(sibling).r = tmp1;
+				N(tmp2).l = sibling;
+				N(parent).l = tmp2;
+				if (tmp1 != NIL) {
+					N(tmp1).p = sibling;
+					N(tmp1).red = false;
+				}
+				tmp1 = sibling;
+				sibling = tmp2;
+			}
+			tmp2 = N(sibling).r;
+			N(parent).l = tmp2;
+			N(sibling).r = parent;
+			N(tmp1).p = sibling;
+			N(tmp1).red = false;
+			if (tmp2 != NIL)
+				N(tmp2).p = parent;
+			rotate_set_parents(t, parent, sibling, false);
+			break;
+		}
+	}
+}
+
+static void rb_erase(struct pk_sym_table *t, int32_t node)
+{
+	int32_t child = N(node).r, tmp = N(node).l, parent, rebalance;
+	if (tmp == NIL) {
+		parent = N(node).p;
+		change_child(t, node, child, parent);
+		if (child != NIL) {
+			N(child).p = parent;
+			N(child).red = N(node).red;
+			rebalance = NIL;
+		} else {
+			rebalance = N(node).red ? NIL : parent;
+		}
+	} else if (child == NIL) {
+		parent = N(node).p;
+		N(tmp).p = parent;
+		N(tmp).red = N(node).red;
+		change_child(t, node, tmp, parent);
+		rebalance = NIL;
+	} else {
+		int32_t successor = child, child2;
+		tmp = N(child).l;
+		if (tmp == NIL) {
+			parent = successor;
+			child2 = N(successor).r;
+		} else {
+			do {
+				parent = successor;
+				successor = tmp;
+				tmp = N(tmp).l;
+			} while (tmp != NIL);
+			child2 = N(successor).r;
+			N(parent).l = child2;
+			N(successor).r = child;
+			N(child).p = successor;
+		}
+		tmp = N(node).l;
+		N(successor).l = tmp;
+		N(tmp).p = successor;
+		int32_t gp = N(node).p;
+		change_child(t, node, successor, gp);
+		if (child2 != NIL) {
+			N(child2).p = parent;
+			N(child2).red = false;
+			rebalance = NIL;
+		} else {
+			rebalance = N(successor).red ? NIL : parent;
+		}
+		N(successor).p = gp;
+		N(successor).red = N(node).red;
+	}
+	if (rebalance != NIL)
+		erase_color(t, rebalance);
+	N(node).l = N(node).r = N(node).p = NIL;
+}
+
+/* --- symbols ---------------------------------------------------------------- */
 
 int symtab__add(struct pk_sym_table *t, uint64_t start, uint64_t len, uint8_t binding,
 		uint8_t type, const char *name, size_t namelen)
 {
-	if (t->nr == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 256;
-		struct pk_sym *n = realloc(t->syms, cap * sizeof(*n));
+	if (t->nr_nodes == t->cap_nodes) {
+		size_t cap = t->cap_nodes ? t->cap_nodes * 2 : 256;
+		struct rbn *n = realloc(t->nodes, cap * sizeof(*n));
 		if (!n)
 			return -ENOMEM;
-		t->syms = n;
-		t->cap = cap;
+		t->nodes = n;
+		t->cap_nodes = cap;
 	}
 	char *s = pk_arena__strndup(&t->names, name, namelen);
 	if (!s)
 		return -ENOMEM;
-	t->syms[t->nr++] = (struct pk_sym){
-		.start = start, .end = len ? start + len : start,
-		.name = s, .binding = binding, .type = type,
+	int32_t me = (int32_t)t->nr_nodes++;
+	N(me) = (struct rbn){
+		.sym = { .start = start, .end = len ? start + len : start, .name = s,
+			 .binding = binding, .type = type },
+		.l = NIL, .r = NIL, .p = NIL, .red = true,
 	};
+	/* perf's __symbols__insert: smaller start to the left, else right */
+	int32_t parent = NIL, cur = t->root;
+	bool left = false;
+	while (cur != NIL) {
+		parent = cur;
+		left = start < N(cur).sym.start;
+		cur = left ? N(cur).l : N(cur).r;
+	}
+	N(me).p = parent;
+	if (parent == NIL)
+		t->root = me;
+	else if (left)
+		N(parent).l = me;
+	else
+		N(parent).r = me;
+	insert_fixup(t, me);
+	t->nr_live++;
 	return 0;
 }
 
-/* stable merge sort by start */
-static void merge_sort(struct pk_sym *a, struct pk_sym *tmp, size_t n)
+/* the tree's nodes in order */
+static int32_t *inorder(struct pk_sym_table *t, size_t *nr)
 {
-	for (size_t w = 1; w < n; w *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * w) {
-			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-			if (mid >= hi || a[mid - 1].start <= a[mid].start)
-				continue;
-			size_t i = lo, j = mid, k = 0;
-			while (i < mid && j < hi)
-				tmp[k++] = a[j].start < a[i].start ? a[j++] : a[i++];
-			while (i < mid)
-				tmp[k++] = a[i++];
-			while (j < hi)
-				tmp[k++] = a[j++];
-			memcpy(a + lo, tmp, k * sizeof(*a));
-		}
-	}
-}
-
-void symtab__sort(struct pk_sym_table *t)
-{
-	if (t->nr < 2) {
-		t->sorted = t->nr;
-		return;
-	}
-	bool in_order = true;
-	for (size_t i = 1; i < t->nr && in_order; i++)
-		in_order = t->syms[i - 1].start <= t->syms[i].start;
-	if (!in_order) {
-		struct pk_sym *tmp = malloc(t->nr * sizeof(*tmp));
-		if (tmp) {
-			merge_sort(t->syms, tmp, t->nr);
-			free(tmp);
+	int32_t *v = malloc((t->nr_live ? t->nr_live : 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	size_t n = 0;
+	int32_t cur = t->root;
+	if (cur != NIL)
+		while (N(cur).l != NIL)
+			cur = N(cur).l;
+	while (cur != NIL && n < t->nr_live) {
+		v[n++] = cur;
+		if (N(cur).r != NIL) {
+			cur = N(cur).r;
+			while (N(cur).l != NIL)
+				cur = N(cur).l;
 		} else {
-			/* no memory for the buffer: insertion sort, stable too */
-			for (size_t i = 1; i < t->nr; i++) {
-				struct pk_sym s = t->syms[i];
-				size_t j = i;
-				for (; j > 0 && t->syms[j - 1].start > s.start; j--)
-					t->syms[j] = t->syms[j - 1];
-				t->syms[j] = s;
+			int32_t p = N(cur).p;
+			while (p != NIL && cur == N(p).r) {
+				cur = p;
+				p = N(p).p;
 			}
+			cur = p;
 		}
 	}
-	t->sorted = t->nr;
+	*nr = n;
+	return v;
 }
 
 static size_t underscores(const char *s)
@@ -128,7 +418,7 @@ bool symtab__choose_a(const struct pk_sym *a, const struct pk_sym *b)
 	size_t na = strlen(a->name), nb = strlen(b->name);
 	if (na != nb)
 		return na > nb;
-	/* perf's x86 arch__choose_best_symbol: avoid the "SyS" syscall aliases */
+	/* perf's arch__choose_best_symbol: avoid the "SyS" syscall aliases */
 	if (!strncmp(a->name, "SyS", 3) || !strncmp(a->name, "compat_SyS", 10))
 		return false;
 	return true;
@@ -139,15 +429,19 @@ static uint64_t page_roundup(uint64_t x)
 	return (x + 4095) / 4096 * 4096;
 }
 
-void symtab__fixup(struct pk_sym_table *t, bool kallsyms)
+int symtab__fixup(struct pk_sym_table *t, bool kallsyms)
 {
-	struct pk_sym *s = t->syms;
-	size_t n = t->nr;
-	if (!n)
-		return;
+	size_t n;
+	int32_t *v = inorder(t, &n);
+	if (!v)
+		return -ENOMEM;
+	if (!n) {
+		free(v);
+		return 0;
+	}
 	/* symbols__fixup_end */
 	for (size_t i = 1; i < n; i++) {
-		struct pk_sym *prev = &s[i - 1], *curr = &s[i];
+		struct pk_sym *prev = &N(v[i - 1]).sym, *curr = &N(v[i]).sym;
 		if (prev->end != prev->start)
 			continue;
 		if (kallsyms && !strchr(prev->name, '[') != !strchr(curr->name, '['))
@@ -155,40 +449,73 @@ void symtab__fixup(struct pk_sym_table *t, bool kallsyms)
 		else
 			prev->end = curr->start;
 	}
-	if (s[n - 1].end == s[n - 1].start)
-		s[n - 1].end = page_roundup(s[n - 1].start) + 4096;
-	/* symbols__fixup_duplicate: walk pairs at one start, keep the better one */
-	size_t out = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (out && s[out - 1].start == s[i].start) {
-			if (!symtab__choose_a(&s[out - 1], &s[i]))
-				s[out - 1] = s[i];
+	struct pk_sym *last = &N(v[n - 1]).sym;
+	if (last->end == last->start)
+		last->end = page_roundup(last->start) + 4096;
+	/* symbols__fixup_duplicate: of two at one start, the loser leaves the tree */
+	int32_t curr = v[0];
+	for (size_t i = 1; i < n; i++) {
+		int32_t next = v[i];
+		if (N(curr).sym.start != N(next).sym.start) {
+			curr = next;
 			continue;
 		}
-		s[out++] = s[i];
+		if (symtab__choose_a(&N(curr).sym, &N(next).sym)) {
+			rb_erase(t, next);
+		} else {
+			rb_erase(t, curr);
+			curr = next;
+		}
+		t->nr_live--;
 	}
-	t->nr = t->sorted = out;
+	free(v);
+	return 0;
 }
 
-static bool contains(const struct pk_sym *s, uint64_t addr)
+int symtab__finish(struct pk_sym_table *t)
 {
-	return addr >= s->start && (addr < s->end || (addr == s->start && s->end == s->start));
+	size_t n;
+	int32_t *v = inorder(t, &n);
+	if (!v)
+		return -ENOMEM;
+	free(t->syms);
+	free(t->links);
+	t->syms = malloc((n ? n : 1) * sizeof(*t->syms));
+	t->links = malloc((n ? n : 1) * sizeof(*t->links));
+	int32_t *pos = malloc((t->nr_nodes ? t->nr_nodes : 1) * sizeof(*pos));
+	if (!t->syms || !t->links || !pos) {
+		free(v);
+		free(pos);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		pos[v[i]] = (int32_t)i;
+		t->syms[i] = N(v[i]).sym;
+	}
+	for (size_t i = 0; i < n; i++) {
+		t->links[i][0] = N(v[i]).l == NIL ? NIL : pos[N(v[i]).l];
+		t->links[i][1] = N(v[i]).r == NIL ? NIL : pos[N(v[i]).r];
+	}
+	t->top = t->root == NIL ? NIL : pos[t->root];
+	t->nr = n;
+	free(v);
+	free(pos);
+	return 0;
 }
 
+/* perf's symbols__find: the first symbol on the search path holding addr */
 const struct pk_sym *symtab__find(const struct pk_sym_table *t, uint64_t addr)
 {
-	size_t lo = 0, hi = t->nr;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (t->syms[mid].start <= addr)
-			lo = mid + 1;
+	int32_t i = t->nr ? t->top : NIL;
+	while (i != NIL) {
+		const struct pk_sym *s = &t->syms[i];
+		if (addr < s->start)
+			i = t->links[i][0];
+		else if (addr > s->end || (addr == s->end && addr != s->start))
+			i = t->links[i][1];
 		else
-			hi = mid;
+			return s;
 	}
-	/* lo: first symbol past addr; look back a little for one that covers it (overlaps are rare) */
-	for (size_t k = 0; k < 8 && lo > 0; k++, lo--)
-		if (contains(&t->syms[lo - 1], addr))
-			return &t->syms[lo - 1];
 	return NULL;
 }
 
@@ -213,4 +540,26 @@ void pk_sym_table__delete(struct pk_sym_table *t)
 		return;
 	symtab__fini(t);
 	free(t);
+}
+
+/* for the tests: the tree's black height when it is a valid red-black search tree, else -1 */
+static int check(const struct pk_sym_table *t, int32_t n, int32_t parent, uint64_t lo, uint64_t hi)
+{
+	if (n == NIL)
+		return 1;
+	if (N(n).p != parent || N(n).sym.start < lo || N(n).sym.start > hi)
+		return -1;
+	if (N(n).red && ((N(n).l != NIL && N(N(n).l).red) || (N(n).r != NIL && N(N(n).r).red)))
+		return -1;
+	int a = check(t, N(n).l, n, lo, N(n).sym.start), b = check(t, N(n).r, n, N(n).sym.start, hi);
+	if (a < 0 || a != b)
+		return -1;
+	return a + !N(n).red;
+}
+
+int symtab__check(const struct pk_sym_table *t)
+{
+	if (t->root != NIL && N(t->root).red)
+		return -1;
+	return check(t, t->root, NIL, 0, UINT64_MAX);
 }

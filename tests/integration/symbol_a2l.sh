@@ -8,13 +8,13 @@
 # MiniDebugInfo; a build-id that does not match; two threads on one DSO.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
 . "$SRC/tests/fixtures/symbol/helpers.sh"
-echo "1..16"
+echo "1..18"
 B=$T_TMP/b
 export HOME=$T_TMP/home
 mkdir -p "$HOME"
 
 if ! command -v addr2line >/dev/null || ! command -v cc >/dev/null || ! [ -x "$SYMQ" ]; then
-	for i in $(seq 16); do skip "symbolizer vs binutils" "needs cc, binutils and $SYMQ"; done
+	for i in $(seq 18); do skip "symbolizer vs binutils" "needs cc, binutils and $SYMQ"; done
 	exit 0
 fi
 sym_build "$B" || { echo "Bail out! fixtures do not build"; exit 1; }
@@ -102,4 +102,29 @@ fi
 
 ok "two threads on one DSO: every symbol found and symbolized" sh -c "
 	\"$SYMQ\" threads '$B/cxx' 2 | awk '{ exit !(\$2 == \$4 && \$2 > 0) }'"
+# debuginfod (only when asked for): a local stand-in server, then one that never answers
+if command -v python3 >/dev/null && [ -e /usr/lib/x86_64-linux-gnu/libdebuginfod.so.1 -o -e /usr/lib64/libdebuginfod.so.1 -o -e /usr/lib/libdebuginfod.so.1 ]; then
+	mkdir -p "$B/di/buildid/$bid"
+	cp "$B/inl.debug" "$B/di/buildid/$bid/debuginfo"
+	python3 "$FIX/httpd.py" "$B/di" "$B/port" & srv=$!
+	python3 "$FIX/httpd.py" "$B/di" "$B/port2" --hang & hang=$!
+	i=0; while { [ ! -s "$B/port" ] || [ ! -s "$B/port2" ]; } && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	ok "debuginfod: the debug file fetched by build-id (progress lines); nothing without --debuginfod" sh -c "
+		DEBUGINFOD_URLS=http://127.0.0.1:\$(cat '$B/port') DEBUGINFOD_CACHE_PATH='$B/dc1' \
+			\"$SYMQ\" --debuginfod 20 syms '$B/inl_stripped' > '$B/syms.di' 2> '$B/di.err' &&
+		diff '$B/syms.full' '$B/syms.di' >&2 && grep -q '^symq: debuginfod: $bid debuginfo: asking' '$B/di.err' &&
+		DEBUGINFOD_URLS=http://127.0.0.1:\$(cat '$B/port') DEBUGINFOD_CACHE_PATH='$B/dc1b' \
+			\"$SYMQ\" syms '$B/inl_stripped' 2> '$B/di2.err' | diff -q '$B/syms.full' - >/dev/null; [ \$? = 1 ] && [ ! -s '$B/di2.err' ]"
+	ok "debuginfod: a server that never answers is given up after the timeout, with progress" sh -c "
+		s=\$(date +%s)
+		DEBUGINFOD_URLS=http://127.0.0.1:\$(cat '$B/port2') DEBUGINFOD_CACHE_PATH='$B/dc2' \
+			\"$SYMQ\" --debuginfod 2 syms '$B/inl_stripped' > /dev/null 2> '$B/hang.err'
+		e=\$(date +%s)
+		[ \$((e - s)) -lt 15 ] && grep -q 'gave up after' '$B/hang.err' && [ \$(grep -c ' s\$' '$B/hang.err') -ge 2 ]"
+	kill $srv $hang 2>/dev/null
+	wait $srv $hang 2>/dev/null
+else
+	skip "debuginfod: the debug file fetched by build-id" "no python3 or libdebuginfod"
+	skip "debuginfod: a server that never answers" "no python3 or libdebuginfod"
+fi
 exit $((T_FAIL > 0))

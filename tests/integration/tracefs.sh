@@ -4,10 +4,10 @@
 # Each case runs in a private mount namespace, so the machine's own mounts
 # are left as they are.
 . "$(dirname "$0")/lib/tap.sh"
-echo "1..4"
+echo "1..6"
 
 if [ "$(id -u)" -ne 0 ] || ! unshare -m true 2>/dev/null; then
-	for i in 1 2 3 4; do echo "ok $i # SKIP needs root and unshare -m"; done
+	for i in 1 2 3 4 5 6; do echo "ok $i # SKIP needs root and unshare -m"; done
 	exit 0
 fi
 
@@ -43,5 +43,15 @@ if command -v setpriv >/dev/null; then
 	ok "... saying how to mount it" sh -c "grep -q 'mount -t tracefs' '$T_TMP/e2'"
 else
 	echo "ok 3 # SKIP no setpriv"; echo "ok 4 # SKIP no setpriv"
+fi
+# root refused for another reason than the sysctl: no perf_event_paranoid advice
+if "$PMUKIT" explain -e ftrace:function >/dev/null 2>&1; then
+	fails "as root, ftrace:function:u is refused by the kernel (it traces the kernel only)" \
+		"$PMUKIT" stat -e ftrace:function:u true
+	ok "... and the message says so, with no perf_event_paranoid advice" sh -c "
+		'$PMUKIT' stat -e ftrace:function:u true 2>'$T_TMP/ff'
+		grep -q 'refuses this event even to root' '$T_TMP/ff' && ! grep -q paranoid '$T_TMP/ff'"
+else
+	echo "ok 5 # SKIP no ftrace:function tracepoint"; echo "ok 6 # SKIP no ftrace:function tracepoint"
 fi
 [ $T_FAIL -eq 0 ]

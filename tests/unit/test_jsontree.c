@@ -548,9 +548,38 @@ static void test_older_keys(void **state)
 	ir_tree__free(&t);
 }
 
+/* only_cpuid: the matched model's files alone are read (a broken other model does not matter) */
+static void test_only_cpuid(void **state)
+{
+	struct ir_tree t;
+	struct pk_error err;
+	char root[1024];
+	(void)state;
+	fixture(root, sizeof(root), "bad");
+	struct ir_load_opts o = { .only_arch = "only_cpuid", .threads = 1,
+				  .only_cpuid = "GenuineIntel-6-55-4" };
+	assert_int_equal(ir_tree__load(&t, root, &o, &err), 0);
+	assert_int_equal(t.nr_models, 1);
+	assert_string_equal(event(model(&t, "only_cpuid", "good"), "good.event", "default_core")->encoding,
+			    "event=0x3c");
+	assert_int_equal(t.nr_maps, 1);
+	ir_tree__free(&t);
+	/* every model read: the broken one stops it */
+	o.only_cpuid = NULL;
+	assert_int_equal(ir_tree__load(&t, root, &o, &err), -EINVAL);
+	assert_non_null(strstr(err.file, "broken/a.json"));
+	/* an identifier no row matches (a model name): every model, as before */
+	o.only_cpuid = "skylake";
+	assert_int_equal(ir_tree__load(&t, root, &o, &err), -EINVAL);
+}
+
 static void test_errors_entries(void **state)
 {
 	(void)state;
+	expect_error("loop", -ELOOP, "loop/mapfile.csv", 2, 13,
+		     "directory \"loop\": Too many levels of symbolic links");
+	expect_error("bad_regex", -EINVAL, "bad_regex/mapfile.csv", 2, 1,
+		     "CPUID pattern \"GenuineIntel-6-(55\" is not a valid regular expression");
 	expect_error("wrong_type", -EINVAL, "wrong_type/m/a.json", 5, 9,
 		     "\"UMask\" must be a string, not int");
 	expect_error("number", -EINVAL, "number/m/a.json", 5, 9,
@@ -695,6 +724,7 @@ int main(void)
 		cmocka_unit_test(test_threads_deterministic),
 		cmocka_unit_test(test_errors_json),
 		cmocka_unit_test(test_older_keys),
+		cmocka_unit_test(test_only_cpuid),
 		cmocka_unit_test(test_errors_entries),
 		cmocka_unit_test(test_errors_mapfile),
 		cmocka_unit_test(test_corruptions),

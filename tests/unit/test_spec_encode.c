@@ -558,6 +558,19 @@ static void test_refusals(void **state)
 	refuse(st, "x86-skl", "stat", "", "sched:nosuch", 0, 12, "unknown tracepoint sched:nosuch", NULL);
 	refuse(st, "x86-skl", "stat", "", "L1-icache-stores", 0, 16, "not a valid cache event", NULL);
 	refuse(st, "x86-skl", "stat", "", "{cycles:pp,instructions}:pp", 25, 2, "too many 'p'", NULL);
+	/* a 100k-character name: quoted short with an ellipsis, the quote closed */
+	{
+		char *huge = malloc(100001), want[128];
+		struct pk_evlist *el;
+		struct pk_spec_error err;
+		assert_non_null(huge);
+		memset(huge, 'a', 100000);
+		huge[100000] = '\0';
+		assert_int_equal(encode(st, "x86-skl", "stat", "", huge, &el, &err), -EINVAL);
+		snprintf(want, sizeof(want), "unknown event '%.45s...'", huge);
+		assert_string_equal(err.msg, want);
+		free(huge);
+	}
 	refuse(st, "x86-skl", "record", "", "cpu/event=0x3c,aux-sample-size=4096/", 15, 20,
 	       "aux-sample-size needs an AUX area event", NULL);
 	/* amd-zen3: caps/max_precise 0 — the PMU (and perf's oracle shim) refuse any 'p' */
