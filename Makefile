@@ -242,6 +242,8 @@ fuzz-smoke: fuzz
 	@for f in build/fuzz/bin/*; do n=$$(basename $$f); echo "  FUZZ    $$n (20 s)"; \
 		rm -rf build/fuzz/corpus-$$n && mkdir -p build/fuzz/corpus-$$n && \
 		seeds=; [ $$n = fuzz_counts_file ] && seeds=tests/fixtures/counts; \
+		[ $$n = fuzz_data_read ] && $(MAKE) --no-print-directory build/fuzz/seeds-data_read && \
+			seeds=build/fuzz/seeds-data_read; \
 		$$f -max_total_time=20 -print_final_stats=1 build/fuzz/corpus-$$n $$seeds \
 			> build/fuzz/$$n.log 2>&1 || { tail -30 build/fuzz/$$n.log; exit 1; }; \
 		grep -E "stat::number_of_executed_units" build/fuzz/$$n.log; done
@@ -297,6 +299,8 @@ $(O)/libpmukit.a $(O)/libpmukit.so: $(EXPORT_GEN_OBJS)
 
 # The perf.data reader's dump tool (tests/integration/data_read*.sh).
 $(O)/tests/data_dump: tests/oracle/data_dump.c $(O)/libpmukit.a
+# --- symbolizer: the command-line driver the symbol integration tests compare with perf/addr2line
+$(O)/tests/symq: tests/fixtures/symbol/symq.c $(O)/libpmukit.a
 	@mkdir -p $(dir $@)
 	@echo "  TEST-CC $<"
 	@$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
@@ -337,6 +341,42 @@ tests: $(O)/tests/workloads/report_mkdata
 # bench/report.c profiles the report workload
 bench: $(O)/tests/workloads/report_many
 
+tests: $(O)/tests/symq
 # the pprof test decodes what it wrote with the same generated code
 $(O)/tests/test_export_pprof: $(EXPORT_GEN)/profile.pb-c.h
 $(O)/tests/test_export_pprof: BASEFLAGS += -I$(EXPORT_GEN)
+# --- perf.data writer: the synthetic-file tool of tests/integration/data_write*.sh ------
+$(O)/tests/data_gen: tests/oracle/data_gen.c $(O)/libpmukit.a
+	@mkdir -p $(dir $@)
+	@echo "  TEST-CC $<"
+	@$(CC) $(BASEFLAGS) $(CFLAGS) -fno-inline -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
+
+tests: $(O)/tests/data_gen
+
+# --- deterministic workloads for the sampling tests (frame pointers, not inlined) ---------
+WORKLOAD_SRCS := $(sort $(wildcard tests/workloads/*.c))
+WORKLOAD_BINS := $(WORKLOAD_SRCS:tests/workloads/%.c=$(O)/workloads/%)
+$(O)/workloads/%: tests/workloads/%.c
+	@mkdir -p $(dir $@)
+	@echo "  WORKLOAD $<"
+	@$(CC) -std=c11 -O1 -g -fno-omit-frame-pointer -fno-inline -fno-optimize-sibling-calls -o $@ $<
+tests: $(WORKLOAD_BINS)
+
+# the yardstick bench/record.c compares record's start-up with, static like the CLI
+$(O)/bench/record_floor: bench/support/record_floor.c
+	@mkdir -p $(dir $@)
+	@echo "  BENCH-CC $<"
+	@$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(LDFLAGS) $(CLI_LDFLAGS)
+bench: $(O)/bench/record_floor $(WORKLOAD_BINS)
+# Seeds for fuzz_data_read, recorded at fuzz time with perf (none without it); the first
+# byte of a seed picks how the target reads it (0: mapped file, 1: pipe).
+build/fuzz/seeds-data_read:
+	@mkdir -p $@.tmp
+	@-cd $@.tmp && for a in "-e cpu-clock" "-e cpu-clock -g" "-z -e cpu-clock -g" \
+		"-e sched:sched_switch -a" "-e {task-clock,page-faults}:S"; do \
+		n=$$(echo "$$a" | tr -c 'a-z0-9' _); \
+		perf record -q -F 5000 $$a -o $$n.data -- ls / >/dev/null 2>&1 && \
+		{ printf '\000'; cat $$n.data; } > seed-$$n && rm -f $$n.data; \
+		perf record -q -F 5000 $$a -o - -- ls / 2>/dev/null | head -c 60000 > $$n.pipe && \
+		{ printf '\001'; cat $$n.pipe; } > seed-pipe-$$n; rm -f $$n.pipe; done; true
+	@mv $@.tmp $@

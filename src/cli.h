@@ -69,5 +69,15 @@ int cmd_list(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+
+/*
+ * record's options that change the attrs, shared by `record` and `explain
+ * --mode record` (cmd-record.c): -c -F -g --call-graph -W -d --sample-cpu
+ * -a -i into o. 1 consumed, 0 not one of them, -1 bad value (message printed).
+ */
+#define RECORD_OPT_CALL_GRAPH 0x180
+#define RECORD_OPT_SAMPLE_CPU 0x181
+int record_spec_option(struct pk_spec_opts *o, int c, const char *arg, const char *prog);
 
 #endif

@@ -250,6 +250,13 @@ static void usage(FILE *f)
 		"  -c, --count N         record: sample period\n"
 		"  -F, --freq N          record: sample frequency\n"
 		"  -g                    record: call graphs\n"
+		"      --call-graph MODE record: fp, dwarf[,SIZE] or lbr\n"
+		"  -C, --cpu LIST        as record -C (system-wide)\n"
+		"  -p, --pid PIDS        as record -p (running tasks)\n"
+		"  -t, --tid TIDS        as record -t (running threads, no inherit)\n"
+		"  -W, --weight          record: sample weights\n"
+		"  -d, --data            record: data addresses and sources\n"
+		"      --sample-cpu      record: sample the CPU\n"
 		CLI_ENV_HELP
 		"  -h, --help            this help\n");
 }
@@ -264,6 +271,13 @@ int cmd_explain(int argc, char **argv)
 		{ "no-inherit", no_argument, NULL, 'i' },
 		{ "count", required_argument, NULL, 'c' },
 		{ "freq", required_argument, NULL, 'F' },
+		{ "call-graph", required_argument, NULL, RECORD_OPT_CALL_GRAPH },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "weight", no_argument, NULL, 'W' },
+		{ "data", no_argument, NULL, 'd' },
+		{ "sample-cpu", no_argument, NULL, RECORD_OPT_SAMPLE_CPU },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_ENV_OPTIONS,
 		{ 0 },
@@ -272,20 +286,24 @@ int cmd_explain(int argc, char **argv)
 					    .workload = true } };
 	struct cli_env env;
 	int c, ret = 1;
-	char *end;
 	cli_env__init(&env);
 	o.specs = calloc((size_t)argc + 1, sizeof(*o.specs));
 	if (!o.specs)
 		return 1;
-	while ((c = getopt_long(argc, argv, "e:jaic:F:gh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "e:jaic:F:gC:p:t:Wdh", opts, NULL)) != -1) {
 		if (cli_env__option(&env, c, optarg))
+			continue;
+		int r = record_spec_option(&o.spec, c, optarg, "pmukit explain");
+		if (r < 0)
+			goto out;
+		if (r)
 			continue;
 		switch (c) {
 		case 'e': o.specs[o.nr_specs++] = optarg; break;
 		case 'j': o.json = true; break;
-		case 'a': o.spec.system_wide = true; break;
-		case 'i': o.spec.no_inherit = true; break;
-		case 'g': o.spec.call_graph = true; break;
+		case 'C': o.spec.system_wide = true; break;	/* CPUs: system-wide, as -a */
+		case 'p': o.spec.task_target = true; break;
+		case 't': o.spec.task_target = o.spec.no_inherit = true; break;
 		case 'm':
 			if (!strcmp(optarg, "stat"))
 				o.spec.mode = PK_SPEC_STAT;
@@ -297,20 +315,14 @@ int cmd_explain(int argc, char **argv)
 				goto out;
 			}
 			break;
-		case 'c':
-		case 'F':
-			*(c == 'c' ? &o.spec.period : &o.spec.freq) = strtoull(optarg, &end, 0);
-			if (*end || !*optarg) {
-				fprintf(stderr, "pmukit explain: -%c needs a number, got '%s'\n", c, optarg);
-				goto out;
-			}
-			break;
 		case 'h': usage(stdout); ret = 0; goto out;
 		default: usage(stderr); goto out;
 		}
 	}
 	for (; optind < argc; optind++)	/* a spec may also come last, without -e */
 		o.specs[o.nr_specs++] = argv[optind];
+	if (o.spec.task_target)
+		o.spec.workload = false;	/* -p/-t: tasks that run already */
 	if (!o.nr_specs) {
 		fprintf(stderr, "pmukit explain: no event given (-e SPEC)\n");
 		usage(stderr);

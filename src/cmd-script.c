@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,7 +27,7 @@ static void usage(FILE *f)
 		"Print the samples of a perf.data file as perf script prints them.\n\n"
 		"  -i, --input FILE        perf.data to read (default perf.data; - reads stdin)\n"
 		"  -F, --fields LIST       fields to print, as perf: comm,tid,pid,time,cpu,event,\n"
-		"                          trace,ip,sym,symoff,dso,dsoff,addr,period,srcline,misc,\n"
+		"                          trace,ip,sym,symoff,dso,addr,period,srcline,misc,\n"
 		"                          weight,phys_addr; TYPE:LIST for one event type\n"
 		"                          (hw, sw, trace, raw, break); +f / -f add or remove\n"
 		"      --symfs DIR         look for binaries and debug files under DIR\n"
@@ -35,13 +36,14 @@ static void usage(FILE *f)
 		"  -G, --hide-call-graph   do not print callchains\n"
 		"      --max-stack N       callchain entries to print (default 127)\n"
 		"      --ns                time stamps in nanoseconds\n"
+		"      --header            the file's header first (--header-only: only it)\n"
 		"  -j, --threads N         threads for symbol loading (default 2)\n"
 		"  -h, --help              this help\n");
 }
 
 enum {
 	OPT_SYMFS = 0x200, OPT_NO_DEMANGLE, OPT_DEMANGLE, OPT_FULL_PATH, OPT_MAX_STACK, OPT_NS,
-	OPT_INLINE, OPT_NO_INLINE, OPT_FORCE,
+	OPT_INLINE, OPT_NO_INLINE, OPT_FORCE, OPT_HEADER, OPT_HEADER_ONLY,
 };
 
 static const struct option longopts[] = {
@@ -58,6 +60,8 @@ static const struct option longopts[] = {
 	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
 	{ "force", no_argument, NULL, 'f' },
 	{ "threads", required_argument, NULL, 'j' },
+	{ "header", no_argument, NULL, OPT_HEADER },
+	{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -128,8 +132,18 @@ static int run(struct script *sc)
 	}
 	while ((rc = pk_session__next(sc->s, &ev, &err)) > 0) {
 		if (ev->type == PK_RECORD_HEADER_ATTR) {
-			if (check_attrs(sc, &checked))
-				return -1;
+			if (check_attrs(sc, &checked)) {
+				/* perf: the attr record fails, -EINVAL is the exit status */
+				fprintf(stderr, "%#" PRIx64 " [%#x]: failed to process type: %u\n",
+					ev->offset, ev->size, ev->type);
+				return -EINVAL;
+			}
+			continue;
+		}
+		if (ev->type == PK_RECORD_HEADER_FEATURE && sc->header) {
+			obuf__flush(&sc->ob);
+			pk_session__fprintf_feature(sc->s, stdout, (unsigned)ev->u.feature.feat);
+			fflush(stdout);
 			continue;
 		}
 		if (ev->type == PK_RECORD_HEADER_TRACING_DATA && !sc->trace) {
@@ -175,6 +189,7 @@ int cmd_script(int argc, char **argv)
 	unsigned sym_flags = 0;
 	int nr_threads = 0, c;
 	unsigned max_stack = 0;
+	int header = 0;
 	memset(&sc, 0, sizeof(sc));
 	script_fields__defaults(&sc);
 	sc.use_callchain = true;
@@ -186,7 +201,7 @@ int cmd_script(int argc, char **argv)
 			break;
 		case 'F':
 			if (script_fields__parse(&sc, optarg))
-				return 255;
+				return 129;	/* perf's usage exit */
 			break;
 		case OPT_SYMFS:
 			symfs = optarg;
@@ -217,6 +232,12 @@ int cmd_script(int argc, char **argv)
 		case 'j':
 			nr_threads = atoi(optarg);
 			break;
+		case OPT_HEADER:
+			header = 1;
+			break;
+		case OPT_HEADER_ONLY:
+			header = 2;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -245,11 +266,23 @@ int cmd_script(int argc, char **argv)
 		pk_session__free(sc.s);
 		return 255;
 	}
-	int rc = run(&sc);
+	int rc = 0;
+	if (header) {
+		/* perf: the header between "# ========" lines, then "#" */
+		printf("# ========\n");
+		if (pk_session__fprintf_header(sc.s, stdout, &err))
+			fprintf(stderr, "pmukit script: %s\n", err.msg);
+		printf("# ========\n#\n");
+		fflush(stdout);
+	}
+	sc.header = header != 0;
+	if (header != 2)
+		rc = run(&sc);
 	obuf__free(&sc.ob);
+	script__free_caches(&sc);
 	script_trace__free(sc.trace);
 	pk_session__free(sc.s);
-	if (fflush(stdout))
+	if (fflush(stdout) && !rc)
 		rc = -1;
-	return rc ? 255 : 0;
+	return rc ? rc & 0xff : 0;
 }

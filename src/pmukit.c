@@ -11,6 +11,8 @@
 int cmd_script(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_flamegraph(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -24,6 +26,9 @@ static const struct {
 	{ "script", cmd_script, "print the samples of a perf.data file (perf script)" },
 	{ "report", cmd_report, "the profile of a perf.data file (perf report --stdio)" },
 	{ "diff", cmd_diff, "compare the profiles of two perf.data files (perf diff)" },
+	{ "flamegraph", cmd_flamegraph, "draw a flame graph (HTML or SVG) of a perf.data file" },
+	{ "export", cmd_export, "write a perf.data file as folded stacks, pprof or Firefox Profiler JSON" },
+	{ "record", cmd_record, "sample a command, CPUs or tasks into perf.data (perf record)" },
 };
 
 static void usage(FILE *f)

@@ -21,23 +21,27 @@ static const struct {
 	{ "pid", SF_PID },		{ "time", SF_TIME },
 	{ "cpu", SF_CPU },		{ "event", SF_EVNAME },
 	{ "trace", SF_TRACE },		{ "ip", SF_IP },
-	{ "sym", SF_SYM },		{ "dso", SF_DSO },
-	{ "dsoff", SF_DSOFF },		{ "addr", SF_ADDR },
+	{ "sym", SF_SYM },		{ "dso", SF_DSO },		{ "addr", SF_ADDR },
 	{ "symoff", SF_SYMOFFSET },	{ "srcline", SF_SRCLINE },
 	{ "period", SF_PERIOD },	{ "data_src", SF_DATA_SRC },
 	{ "weight", SF_WEIGHT },	{ "bpf-output", SF_BPF_OUTPUT },
 	{ "phys_addr", SF_PHYS_ADDR },	{ "misc", SF_MISC },
 	{ "data_page_size", SF_DATA_PAGE_SIZE },
 	{ "code_page_size", SF_CODE_PAGE_SIZE },
-	{ "ins_lat", SF_INS_LAT },	{ "retire_lat", SF_RETIRE_LAT },
-	{ "cgroup", SF_CGROUP },
+	{ "ins_lat", SF_INS_LAT },
+	/* guest samples only: nothing to print for the host's */
+	{ "machine_pid", SF_OTHER },	{ "vcpu", SF_OTHER },
 };
 
-/* perf's fields that need hardware, tools or data pmukit does not print */
+/*
+ * perf 6.1's other fields (the list is 6.1's: later ones such as dsoff or
+ * cgroup are refused as 6.1 refuses them): they need hardware tracing,
+ * registers or tools that pmukit does not print.
+ */
 static const char *const unsupported[] = {
-	"iregs", "uregs", "brstack", "brstacksym", "callindent", "insn", "disasm", "insnlen",
+	"iregs", "uregs", "brstack", "brstacksym", "callindent", "insn", "insnlen",
 	"brstackinsn", "brstackoff", "synth", "metric", "srccode", "ipc", "tod",
-	"brstackinsnlen", "machine_pid", "vcpu", "brstackdisasm", "brcntr",
+	"brstackinsnlen",
 };
 
 #define DEF_COMMON (SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVNAME)
@@ -55,8 +59,7 @@ void script_fields__defaults(struct script *sc)
 	sc->out[PERF_TYPE_TRACEPOINT].fields = DEF_COMMON | SF_TRACE;
 	sc->out[PERF_TYPE_TRACEPOINT].invalid_fields = 0;
 	sc->out[PERF_TYPE_RAW].fields |= SF_ADDR | SF_DATA_SRC | SF_WEIGHT | SF_PHYS_ADDR |
-					 SF_DATA_PAGE_SIZE | SF_CODE_PAGE_SIZE | SF_INS_LAT |
-					 SF_RETIRE_LAT;
+					 SF_DATA_PAGE_SIZE | SF_CODE_PAGE_SIZE | SF_INS_LAT;
 	sc->out[ST_SYNTH].fields = DEF_COMMON | DEF_IP;
 }
 

@@ -44,6 +44,18 @@ void obuf__free(struct obuf *b)
 /* Room for n more bytes: flush, and grow for a single piece larger than the buffer. */
 static char *room(struct obuf *b, size_t n)
 {
+	if (b->len + n > b->cap && !b->f) {
+		size_t ncap = b->cap ? b->cap * 2 : 4096;
+		while (ncap < b->len + n)
+			ncap *= 2;
+		char *np = realloc(b->p, ncap);
+		if (!np) {
+			b->err = true;
+			return NULL;
+		}
+		b->p = np;
+		b->cap = ncap;
+	}
 	if (b->len + n > b->cap) {
 		obuf__flush(b);
 		if (n > b->cap) {
@@ -100,9 +112,16 @@ static char *fmt_u64(char *end, uint64_t v, unsigned base)
 {
 	static const char dig[] = "0123456789abcdef";
 	char *p = end;
+	if (base == 16) {
+		do {
+			*--p = dig[v & 15];
+			v >>= 4;
+		} while (v);
+		return p;
+	}
 	do {
-		*--p = dig[v % base];
-		v /= base;
+		*--p = (char)('0' + v % 10);
+		v /= 10;
 	} while (v);
 	return p;
 }
@@ -183,11 +202,19 @@ static void put_srcline(struct script *sc, struct obuf *b, const struct pk_loc *
 	if (!l || !l->map || !l->dso)
 		return;
 	const char *sl = pk_session__loc_srcline(sc->s, l);
-	put(b, "\n  ", 3);
-	if (sl && strncmp(sl, "??:", 3)) {
-		puts_(b, sl);
+	/*
+	 * perf 6.1 runs addr2line: "??:?" (a function but no line) becomes its
+	 * "??:0", which it does not print; "??:0" (nothing known) or no file to
+	 * ask (the kernel, perf-PID.map) prints perf's fallback dso[addr].
+	 */
+	if (sl) {
+		if (strncmp(sl, "??:", 3)) {
+			put(b, "\n  ", 3);
+			puts_(b, sl);
+		}
 		return;
 	}
+	put(b, "\n  ", 3);
 	puts_(b, pk_dso__short_name(l->dso));
 	putc_(b, '[');
 	put_hex(b, l->addr, 0);
@@ -253,12 +280,10 @@ static void put_misc(struct obuf *b, uint16_t misc)
 		putc_(b, ' ');
 }
 
-/* the callchain, one line per entry (perf's sample__fprintf_callchain) */
-static void put_callchain(struct script *sc, struct obuf *b, const struct pk_resolved *rs,
-			  uint32_t f)
+/* one callchain line (perf's sample__fprintf_callchain for one node) */
+static void put_chain_line(struct script *sc, struct obuf *b, const struct pk_loc *l, uint32_t f)
 {
-	for (size_t i = 0; i < rs->nr_chain; i++) {
-		const struct pk_loc *l = rs->chain[i];
+	{
 		if (f & SF_IP) {
 			putc_(b, '\t');
 			/* perf 6.1 shows user-space entries as offsets in their binary */
@@ -274,6 +299,58 @@ static void put_callchain(struct script *sc, struct obuf *b, const struct pk_res
 		if (f & SF_SRCLINE)
 			put_srcline(sc, b, l);
 		putc_(b, '\n');
+	}
+}
+
+/*
+ * The callchain, one line per entry. A location's line depends only on the
+ * location and the fields, so it is formatted once and copied afterwards.
+ */
+static void put_callchain(struct script *sc, struct obuf *b, const struct pk_resolved *rs,
+			  int type, uint32_t f)
+{
+	struct line_cache *c = &sc->chain_lines[type];
+	for (size_t i = 0; i < rs->nr_chain; i++) {
+		const struct pk_loc *l = rs->chain[i];
+		if (l->id >= c->cap) {
+			size_t ncap = c->cap ? c->cap : 4096;
+			while (ncap <= l->id)
+				ncap *= 2;
+			uint64_t *no = realloc(c->off, ncap * sizeof(*no));
+			if (no)
+				c->off = no;
+			uint32_t *nl = no ? realloc(c->len, ncap * sizeof(*nl)) : NULL;
+			if (!nl) {
+				put_chain_line(sc, b, l, f);	/* no memory for the cache */
+				continue;
+			}
+			c->len = nl;
+			memset(c->off + c->cap, 0, (ncap - c->cap) * sizeof(*no));
+			c->cap = ncap;
+		}
+		if (!c->off[l->id]) {
+			size_t start = c->text.len;
+			put_chain_line(sc, &c->text, l, f);
+			if (c->text.err) {
+				c->text.err = false;
+				c->text.len = start;
+				put_chain_line(sc, b, l, f);
+				continue;
+			}
+			c->off[l->id] = start + 1;
+			c->len[l->id] = (uint32_t)(c->text.len - start);
+		}
+		put(b, c->text.p + c->off[l->id] - 1, c->len[l->id]);
+	}
+}
+
+void script__free_caches(struct script *sc)
+{
+	for (int t = 0; t < ST_MAX; t++) {
+		free(sc->chain_lines[t].off);
+		free(sc->chain_lines[t].len);
+		free(sc->chain_lines[t].text.p);
+		memset(&sc->chain_lines[t], 0, sizeof(sc->chain_lines[t]));
 	}
 }
 
@@ -357,7 +434,7 @@ int script__print_sample(struct script *sc, const struct pk_resolved *rs,
 	if (f & SF_IP) {
 		if (chain) {
 			putc_(b, '\n');
-			put_callchain(sc, b, rs, f);
+			put_callchain(sc, b, rs, type, f);
 		} else {
 			putc_(b, ' ');
 			put_hex(b, smp->ip, 16);

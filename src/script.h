@@ -64,6 +64,14 @@ struct obuf {
 
 struct script_trace;
 
+/* Callchain lines already formatted, by location id (one cache per output type). */
+struct line_cache {
+	uint64_t *off;			/* offset + 1 into text; 0: not formatted yet */
+	uint32_t *len;
+	size_t cap;
+	struct obuf text;		/* no FILE: grows */
+};
+
 struct script {
 	struct script_output out[ST_MAX];
 	bool ns;			/* --ns */
@@ -71,12 +79,14 @@ struct script {
 	bool use_callchain;		/* perf's symbol_conf.use_callchain */
 	bool show_task, show_mmap, show_comm;
 	bool debug_ordering;
+	bool header;			/* --header: pipe features as they arrive */
 	int name_width;
 	bool checked[ST_MAX];		/* evsel__check_attr done for the type's first event */
 	struct pk_session *s;
 	struct script_trace *trace;
 	struct obuf ob;
 	uint64_t nr_printed;
+	struct line_cache chain_lines[ST_MAX];
 };
 
 static inline int script__type(uint32_t attr_type)
@@ -104,6 +114,7 @@ void obuf__flush(struct obuf *b);
 void obuf__free(struct obuf *b);
 int script__print_sample(struct script *sc, const struct pk_resolved *rs,
 			 const struct pk_data_attr *a);
+void script__free_caches(struct script *sc);
 
 /* script-trace.c: tracepoint fields printed with libtraceevent as perf prints them */
 int script_trace__new(struct script_trace **t, struct pk_data_reader *r);

@@ -75,7 +75,7 @@ struct pk_data_reader_opts {
 	size_t sz;			/* sizeof(struct pk_data_reader_opts) */
 	enum pk_data_order order;
 	size_t queue_bytes;		/* ordering queue limit; 0: 64 MiB */
-	size_t window_bytes;		/* bytes of the file mapped at once; 0: 32 MiB
+	size_t window_bytes;		/* bytes of the file mapped at once; 0: 8 MiB
 					 * (at least 256 KiB: smaller values are raised) */
 };
 

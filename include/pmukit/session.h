@@ -50,6 +50,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <pmukit/data_read.h>
 #include <pmukit/error.h>
@@ -258,6 +259,49 @@ int pk_session__resolve(struct pk_session *s, const struct pk_data_event *ev, un
  * "sched:sched_switch", "raw 0x1234"). Lives as long as the session.
  */
 const char *pk_session__event_name(struct pk_session *s, int attr);
+
+/* ---- profiles ----------------------------------------------------------------------- */
+
+struct pk_profile;
+
+/* pk_session_profile_opts.flags */
+enum {
+	/* Inline frames (pk_session__loc_inlines) as frames of their own, marked inlined. */
+	PK_PROFILE_INLINE	= 1u << 0,
+	/* Source file and line of each frame (addr2line's answer), in the frame. */
+	PK_PROFILE_SRCLINE	= 1u << 1,
+};
+
+struct pk_session_profile_opts {
+	size_t sz;			/* sizeof(struct pk_session_profile_opts) */
+	unsigned flags;			/* PK_PROFILE_* */
+};
+
+/*
+ * Read the rest of the session's events into p (pmukit/profile.h): one
+ * event per recorded attr (dummy events left out), one thread per
+ * (pid, tid, comm at the sample), one frame per distinct symbol (or address
+ * without one) with perf script's names, and the stacks as perf script
+ * prints them, leaf first: the callchain when recorded (perf's cursor, no
+ * inline frames, as perf 6.1 shows frame-pointer chains), else the
+ * sample's ip alone. Guest samples are left out as perf script does.
+ * 0, or a negative errno with err filled.
+ */
+int pk_session__fill_profile(struct pk_session *s, struct pk_profile *p,
+			     const struct pk_session_profile_opts *opts, struct pk_error *err);
+
+/*
+ * perf's header as perf script/report --header print it (perf 6.1's
+ * perf_header__fprintf_info without -I): captured on, layout, each present
+ * feature, missing features. File mode only (a pipe prints nothing). 0 or
+ * a negative errno with err filled.
+ */
+int pk_session__fprintf_header(struct pk_session *s, FILE *f, struct pk_error *err);
+/*
+ * One feature section as the header shows it: in pipe mode perf prints each
+ * as its HEADER_FEATURE record arrives (after the layout lines above).
+ */
+int pk_session__fprintf_feature(struct pk_session *s, FILE *f, unsigned feat);
 
 /* Counts of what the session processed so far. */
 struct pk_session_stats {

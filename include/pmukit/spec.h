@@ -31,6 +31,13 @@ enum pk_spec_mode {
 	PK_SPEC_RECORD,		/* perf record's defaults */
 };
 
+/* How call graphs are recorded (record --call-graph MODE). */
+enum pk_call_graph_mode {
+	PK_CALL_GRAPH_FP,	/* frame pointers: the kernel walks the stack */
+	PK_CALL_GRAPH_DWARF,	/* user registers and a copy of the user stack */
+	PK_CALL_GRAPH_LBR,	/* the CPU's call-stack LBR */
+};
+
 struct pk_spec_opts {
 	size_t sz;			/* sizeof(struct pk_spec_opts) */
 	enum pk_spec_mode mode;
@@ -44,6 +51,13 @@ struct pk_spec_opts {
 	uint64_t period;		/* record -c N (0: not given) */
 	uint64_t freq;			/* record -F N (0: perf's default 4000) */
 	bool call_graph;		/* record -g */
+	/* record options (perf record's of the same name); older callers' structs end above */
+	bool task_target;		/* -p / -t: running tasks (no enable_on_exec, no CPU sample) */
+	bool sample_addr;		/* -d: ADDR and DATA_SRC, mmap_data on the tracking event */
+	bool sample_weight;		/* -W: the weight (WEIGHT_STRUCT on x86, WEIGHT elsewhere) */
+	bool sample_cpu;		/* --sample-cpu */
+	enum pk_call_graph_mode call_graph_mode;	/* with call_graph: fp (default), dwarf, lbr */
+	uint32_t call_graph_dump;	/* dwarf: user stack bytes (0: 8192), rounded up to 8 */
 };
 
 /* One event as it will be opened. */
@@ -96,6 +110,13 @@ bool pk_spec__needs_context(const char *spec, enum pk_spec_mode mode);
 
 size_t pk_evlist__nr(const struct pk_evlist *el);
 const struct pk_evsel *pk_evlist__evsel(const struct pk_evlist *el, size_t idx);
+/*
+ * Record mode: the tracking event perf record adds after the list's events,
+ * a software dummy ("dummy:HG") that gets the side-band records (mmap, comm,
+ * task) when the first event cannot (system-wide, hybrid); NULL when the
+ * first event tracks, in stat mode, or for an empty list.
+ */
+const struct pk_evsel *pk_evlist__tracking(const struct pk_evlist *el);
 
 /*
  * Three lines: the spec, a caret under the offending bytes, and the message

@@ -54,21 +54,27 @@ const char *dr_cur_str(struct pk_data_reader *r, struct dr_cur *c)
 	return out;
 }
 
-/* n strings into an arena array. */
-static const char *const *cur_strs(struct pk_data_reader *r, struct dr_cur *c, uint32_t n)
+/* A u32 count, then that many strings, into an arena array: the count, or 0 (*out NULL)
+ * when they are not all there (the env never holds a count without its strings). */
+static uint32_t cur_strs(struct pk_data_reader *r, struct dr_cur *c, const char *const **out)
 {
-	if (n > (size_t)(c->end - c->p) / 4) {
+	*out = NULL;
+	uint32_t n = dr_cur_u32(c);
+	if (c->bad || n > (size_t)(c->end - c->p) / 4) {
 		c->bad = true;
-		return NULL;
+		return 0;
 	}
 	const char **v = pk_arena__alloc(&r->arena, (n + 1) * sizeof(*v));
 	if (!v) {
 		c->bad = true;
-		return NULL;
+		return 0;
 	}
 	for (uint32_t i = 0; i < n && !c->bad; i++)
 		v[i] = dr_cur_str(r, c);
-	return v;
+	if (c->bad)
+		return 0;
+	*out = v;
+	return n;
 }
 
 int dr_add_build_id(struct pk_data_reader *r, int32_t pid, uint16_t misc, const uint8_t *id,
@@ -152,6 +158,9 @@ static int feat_event_desc(struct pk_data_reader *r, struct dr_cur *c, uint64_t 
 	if (!names)
 		return dr_fail(r, -ENOMEM, pos, "out of memory");
 	for (uint32_t i = 0; i < nre; i++) {
+		if ((size_t)(c->end - c->p) < sz)
+			return dr_fail(r, -EINVAL, pos, "EVENT_DESC: event %u runs past the section",
+				       i);
 		c->p += sz;	/* the attr: the attrs section has it already */
 		uint32_t nr = dr_cur_u32(c);
 		names[i] = dr_cur_str(r, c);
@@ -170,10 +179,8 @@ static int feat_event_desc(struct pk_data_reader *r, struct dr_cur *c, uint64_t 
 static int feat_cpu_topology(struct pk_data_reader *r, struct dr_cur *c, uint64_t pos)
 {
 	struct pk_data_env *e = &r->env;
-	e->nr_core_siblings = dr_cur_u32(c);
-	e->core_siblings = cur_strs(r, c, e->nr_core_siblings);
-	e->nr_thread_siblings = dr_cur_u32(c);
-	e->thread_siblings = cur_strs(r, c, e->nr_thread_siblings);
+	e->nr_core_siblings = cur_strs(r, c, &e->core_siblings);
+	e->nr_thread_siblings = cur_strs(r, c, &e->thread_siblings);
 	if (c->bad)
 		return dr_fail(r, -EINVAL, pos, "CPU_TOPOLOGY: sibling lists run past the section");
 	uint32_t n = e->nr_cpus_avail;
@@ -191,8 +198,7 @@ static int feat_cpu_topology(struct pk_data_reader *r, struct dr_cur *c, uint64_
 	e->nr_cpu_topo = n;
 	if (c->p == c->end)
 		return 0;	/* before dies */
-	e->nr_die_siblings = dr_cur_u32(c);
-	e->die_siblings = cur_strs(r, c, e->nr_die_siblings);
+	e->nr_die_siblings = cur_strs(r, c, &e->die_siblings);
 	if (c->bad || (size_t)(c->end - c->p) < (size_t)n * 4)
 		return dr_fail(r, -EINVAL, pos, "CPU_TOPOLOGY: die ids run past the section");
 	for (uint32_t i = 0; i < n; i++)
@@ -246,8 +252,7 @@ static int feat_decode(struct pk_data_reader *r, unsigned feat, const uint8_t *d
 		name = "TOTAL_MEM";
 		break;
 	case PK_FEAT_CMDLINE:
-		e->nr_cmdline = dr_cur_u32(&c);
-		e->cmdline = cur_strs(r, &c, e->nr_cmdline);
+		e->nr_cmdline = cur_strs(r, &c, &e->cmdline);
 		name = "CMDLINE";
 		break;
 	case PK_FEAT_EVENT_DESC:
@@ -266,8 +271,10 @@ static int feat_decode(struct pk_data_reader *r, unsigned feat, const uint8_t *d
 			m[i].type = dr_cur_u32(&c);
 			m[i].name = dr_cur_str(r, &c);
 		}
-		e->nr_pmu_mappings = n;
-		e->pmu_mappings = m;
+		if (!c.bad) {
+			e->nr_pmu_mappings = n;
+			e->pmu_mappings = m;
+		}
 		break;
 	}
 	case PK_FEAT_GROUP_DESC: {
@@ -283,10 +290,11 @@ static int feat_decode(struct pk_data_reader *r, unsigned feat, const uint8_t *d
 			g[i].leader_idx = dr_cur_u32(&c);
 			g[i].nr_members = dr_cur_u32(&c);
 		}
-		e->nr_groups = n;
-		e->groups = g;
-		if (!c.bad)
+		if (!c.bad) {
+			e->nr_groups = n;
+			e->groups = g;
 			dr_apply_groups(r);
+		}
 		break;
 	}
 	case PK_FEAT_CLOCKID:

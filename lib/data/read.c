@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #define DEFAULT_QUEUE	(64u << 20)
-#define DEFAULT_WINDOW	(32u << 20)
+#define DEFAULT_WINDOW	(8u << 20)
 #define MIN_WINDOW	(256u << 10)
 
 int dr_fail(struct pk_data_reader *r, int code, uint64_t pos, const char *fmt, ...)
@@ -129,6 +129,7 @@ int dr_add_attr(struct pk_data_reader *r, const void *attr, size_t size, const u
 					    PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
 					    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD));
 	a->id_pos = calc_id_pos(t);
+	a->time_pos = popcount64(t & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID));
 	a->is_pos = calc_is_pos(t);
 	if (pa->sample_id_all)
 		a->pub.id_hdr_size = (uint16_t)(8 * popcount64(t & (PERF_SAMPLE_TID |
@@ -210,6 +211,7 @@ static struct dr_id *id_lookup(const struct pk_data_reader *r, uint64_t id)
 /* Map id to attr (attr < 0: only annotate a known id with cpu/tid). */
 int dr_add_id(struct pk_data_reader *r, uint64_t id, int attr, int32_t cpu, int32_t tid)
 {
+	r->last_id_attr = -1;
 	struct dr_id *e = id_lookup(r, id);
 	if (e) {
 		if (attr >= 0)
@@ -287,11 +289,15 @@ int dr_attr_index(const struct pk_data_reader *r, const struct perf_event_header
 	}
 	if (!id)
 		return 0;	/* synthesized records carry id 0 */
+	if (id == r->last_id && r->last_id_attr >= 0)
+		return r->last_id_attr;
 	int idx = dr_find_id(r, id);
 	if (idx < 0)
 		return dr_fail((struct pk_data_reader *)r, -EINVAL, pos,
 			       "record type %u: id %llu belongs to no attr", h->type,
 			       (unsigned long long)id);
+	((struct pk_data_reader *)r)->last_id = id;
+	((struct pk_data_reader *)r)->last_id_attr = idx;
 	return idx;
 }
 
@@ -390,22 +396,22 @@ static int read_file_attrs(struct pk_data_reader *r, struct pk_error *err)
 	return rc;
 }
 
-/* Features bitmap of a swapped file: u64 words, or u32 words from a 32-bit writer. */
+/*
+ * Features bitmap of a swapped file: u64 words from a 64-bit writer, or u32
+ * words from a 32-bit one (told apart, as perf does, by the HOSTNAME bit
+ * every perf since 2.6.38 sets; without it, u64 words).
+ */
 static void swap_features(uint64_t *f)
 {
-	uint64_t orig[PK_FEAT_BITS / 64];
-	memcpy(orig, f, sizeof(orig));
-	swap_u64s(f, PK_FEAT_BITS / 64);
-	if (f[0] & (1ULL << PK_FEAT_HOSTNAME))
-		return;
-	uint32_t *w = (uint32_t *)orig;
+	uint64_t w64[PK_FEAT_BITS / 64], w32[PK_FEAT_BITS / 64];
+	memcpy(w64, f, sizeof(w64));
+	memcpy(w32, f, sizeof(w32));
+	swap_u64s(w64, PK_FEAT_BITS / 64);
+	uint32_t *w = (uint32_t *)w32;
 	for (size_t i = 0; i < PK_FEAT_BITS / 32; i++)
 		w[i] = dr_bswap32(w[i]);
-	memcpy(f, orig, sizeof(orig));
-	if (f[0] & (1ULL << PK_FEAT_HOSTNAME))
-		return;
-	memset(f, 0, sizeof(orig));
-	f[0] = 1ULL << PK_FEAT_BUILD_ID;
+	bool h64 = w64[0] & (1ULL << PK_FEAT_HOSTNAME), h32 = w32[0] & (1ULL << PK_FEAT_HOSTNAME);
+	memcpy(f, !h64 && h32 ? w32 : w64, sizeof(w64));
 }
 
 static int read_header(struct pk_data_reader *r, int fd, const struct pk_data_reader_opts *o,
@@ -524,6 +530,7 @@ int pk_data_reader__open_fd(struct pk_data_reader **rp, int fd, const char *name
 		return pk_error__set(err, -ENOMEM, name, 0, 0, "out of memory");
 	snprintf(r->name, sizeof(r->name), "%s", name ? name : "");
 	r->src.fd = -1;
+	r->last_id_attr = -1;
 	struct pk_data_reader_opts o = { .sz = sizeof(o) };
 	if (opts)
 		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
@@ -539,7 +546,7 @@ int pk_data_reader__open_fd(struct pk_data_reader **rp, int fd, const char *name
 		r->file_size = (uint64_t)st.st_size;
 	if (S_ISREG(st.st_mode) && !st.st_size) {
 		free(r);
-		return pk_error__set(err, -EINVAL, name, 0, 0, "empty file");
+		return pk_error__set(err, -EINVAL, name, 0, 0, "offset 0: empty file");
 	}
 	int rc = dr_queue_init(&r->q, qlimit);
 	if (!rc)
@@ -591,6 +598,7 @@ void pk_data_reader__free(struct pk_data_reader *r)
 	free(r->feat_buf);
 	free(r->build_ids);
 	dr_tracing_free(r->tracing);
+	pk_buf__free(&r->tracing_buf);
 	pk_arena__free(&r->arena);
 	free(r);
 }

@@ -8,6 +8,7 @@
  * of the tool records' fields.
  */
 #include "data/reader_int.h"
+#include "util/buf.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -47,7 +48,8 @@ static void event_start(struct pk_data_reader *r, const struct perf_event_header
 	ev->raw = h;
 	ev->attr = attr;
 	ev->has_sample = false;
-	memset(&ev->u, 0, sizeof(ev->u));
+	if (h->type != PERF_RECORD_SAMPLE)
+		memset(&ev->u, 0, sizeof(ev->u));
 }
 
 static int apply_event_update(struct pk_data_reader *r, struct pk_data_event *ev)
@@ -220,13 +222,22 @@ static int read_payloads(struct pk_data_reader *r, const struct dr_raw *raw)
 		ev->u.tracing_data.size = size;
 		if (size > MAX_TRACING_DATA)
 			return dr_fail(r, -EINVAL, raw->pos, "tracing data of %u bytes", size);
-		uint8_t *data = pk_arena__alloc(&r->arena, size ? size : 1);
-		if (!data)
-			return dr_fail(r, -ENOMEM, raw->pos, "out of memory");
-		int rc = dr_payload(r, raw, data, size);
-		if (rc)
-			return rc;
-		return dr_tracing_parse(r, data, size, raw->pos);
+		/* read in steps: a corrupt size costs no more memory than the data there is */
+		struct pk_buf *tb = &r->tracing_buf;
+		dr_tracing_free(r->tracing);	/* it points into tb */
+		r->tracing = NULL;
+		tb->len = 0;
+		for (uint32_t done = 0; done < size;) {
+			uint32_t step = size - done < (1u << 20) ? size - done : (1u << 20);
+			if (pk_buf__reserve(tb, step))
+				return dr_fail(r, -ENOMEM, raw->pos, "out of memory");
+			int rc = dr_payload(r, raw, tb->data + tb->len, step);
+			if (rc)
+				return rc;
+			tb->len += step;
+			done += step;
+		}
+		return dr_tracing_parse(r, tb->data, tb->len, raw->pos);
 	}
 	if (h->type == PK_RECORD_AUXTRACE) {
 		if (len < 40)
@@ -304,6 +315,11 @@ int pk_data_reader__next(struct pk_data_reader *r, const struct pk_data_event **
 				dr_queue_round(&r->q);
 			*ev = &r->ev;
 			return 1;
+		}
+		if (h->size % 8) {
+			dr_fail(r, -EINVAL, raw.pos,
+				"record type %u: size %u is not a multiple of 8", h->type, h->size);
+			return failed(r, err);
 		}
 		int attr = dr_attr_index(r, h, raw.pos);
 		if (attr < -1)

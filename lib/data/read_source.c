@@ -215,6 +215,16 @@ static void read_header(const struct pk_data_reader *r, const void *p,
 	}
 }
 
+/*
+ * Records perf writes with sizes that are not multiples of 8: realigning the
+ * pipe buffer after each would move it all; they are copied (unalign()).
+ */
+static inline bool byte_record(uint32_t type)
+{
+	return type == PK_RECORD_COMPRESSED || type == PK_RECORD_COMPRESSED2 ||
+	       type == PK_RECORD_FINISHED_ROUND || type == PK_RECORD_FINISHED_INIT;
+}
+
 static int src_next(struct pk_data_reader *r, struct perf_event_header **out, uint64_t *pos)
 {
 	struct dr_src *s = &r->src;
@@ -275,7 +285,7 @@ static int src_next(struct pk_data_reader *r, struct perf_event_header **out, ui
 				       "truncated?",
 				       h.type, h.size);
 		p = s->buf + (s->pos - s->buf_off);
-		if ((uintptr_t)p & 7) {
+		if (((uintptr_t)p & 7) && !byte_record(h.type)) {
 			/* a record of unaligned size went before (pipe features, COMPRESSED):
 			 * move the rest of the buffer so that this one is aligned */
 			if (r->q.nr_src) {
@@ -413,7 +423,7 @@ static int unalign(struct pk_data_reader *r, struct dr_raw *raw, struct perf_eve
 			return dr_fail(r, -ENOMEM, raw->pos, "out of memory");
 	}
 	uint16_t size;
-	memcpy(&size, &(*h)->size, 2);
+	memcpy(&size, (const uint8_t *)*h + 6, 2);
 	if (r->swap)
 		size = dr_bswap16(size);
 	memcpy(r->scratch, *h, size);

@@ -46,12 +46,34 @@ static void swap64_n(void *p, size_t n)
 		swap64_at(b + 8 * i);
 }
 
-static uint8_t revbyte(uint8_t b)
+/*
+ * The attr's flags word: bitfields (15 one-bit fields, precise_ip:2, 21 more
+ * one-bit fields, 26 reserved bits) that the other byte order's compiler
+ * allocated from the other end of the u64. perf reverses the bits of each
+ * byte, which is right for the one-bit fields but turns precise_ip 1 into 2:
+ * here each field is moved whole.
+ */
+static void swap_attr_flags(uint8_t *p)
 {
-	b = (uint8_t)((b >> 4) | (b << 4));
-	b = (uint8_t)(((b & 0xcc) >> 2) | ((b & 0x33) << 2));
-	b = (uint8_t)(((b & 0xaa) >> 1) | ((b & 0x55) << 1));
-	return b;
+	static const uint8_t widths[] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2,
+					  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+					  1, 1, 1, 1, 1, 26 };
+	uint64_t v, out = 0;
+	memcpy(&v, p, 8);
+	v = dr_bswap64(v);	/* the value as the writer saw it */
+	unsigned at = 0;
+	for (size_t i = 0; i < sizeof(widths); i++) {
+		unsigned w = widths[i];
+		uint64_t mask = (1ULL << w) - 1;
+		/* field i starts at bit at from one end, at 64 - at - w from the other */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		out |= ((v >> (64 - at - w)) & mask) << at;
+#else
+		out |= ((v >> at) & mask) << (64 - at - w);
+#endif
+		at += w;
+	}
+	memcpy(p, &out, 8);
 }
 
 /* perf_event_attr's fields by offset: width 8/4/2, or 1 for the flags bitfield word. */
@@ -98,8 +120,7 @@ void dr_swap_attr(void *attr, size_t size)
 		else if (w == 2)
 			swap16_at(a + off);
 		else
-			for (size_t b = 0; b < 8; b++)
-				a[off + b] = revbyte(a[off + b]);
+			swap_attr_flags(a + off);
 	}
 	/* fields newer than config3: u64 words, as every later addition has been */
 	for (size_t off = DR_ATTR_SIZE_VER8; off + 8 <= size; off += 8)
@@ -137,12 +158,6 @@ static uint64_t branch_flags_to_native(uint64_t v)
 #endif
 	}
 	return out;
-}
-
-uint16_t dr_swap_branch_flags_be(uint64_t *flags)
-{
-	*flags = branch_flags_to_native(dr_bswap64(*flags));
-	return 0;
 }
 
 /* ---- which attr: as dr_attr_index, reading the other order ------------------------------ */
@@ -280,7 +295,7 @@ static int swap_sample(struct pk_data_reader *r, const struct dr_attr *a,
 			swap64_at(p);
 			swap64_at(p + 8);
 			memcpy(&f, p + 16, 8);
-			dr_swap_branch_flags_be(&f);
+			f = branch_flags_to_native(dr_bswap64(f));
 			memcpy(p + 16, &f, 8);
 		}
 		if (a->br_counters) {

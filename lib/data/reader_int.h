@@ -16,6 +16,7 @@
 #include <pmukit/data_read.h>
 
 #include "util/arena.h"
+#include "util/buf.h"
 #include "util/error.h"
 
 /* Bits and sizes newer than the system's <linux/perf_event.h> may know. */
@@ -53,6 +54,7 @@ struct dr_attr {
 	uint64_t read_format;
 	unsigned fixed_size;		/* bytes of the fixed u64 fields up to PERIOD */
 	int id_pos, is_pos;		/* as perf: -1 without ID/IDENTIFIER */
+	unsigned time_pos;		/* u64 index of TIME in a sample */
 	unsigned nr_regs_user, nr_regs_intr;
 	bool hw_idx, br_counters;
 	uint8_t *raw;			/* the attr bytes as in the file (native after swap) */
@@ -154,6 +156,8 @@ struct pk_data_reader {
 	struct dr_id *ids;
 	size_t nr_id_slots, nr_ids_used;
 	size_t nr_ids_total;
+	uint64_t last_id;	/* the last id looked up, and its attr */
+	int last_id_attr;
 
 	struct dr_src src;
 	struct dr_decomp dc;
@@ -172,6 +176,7 @@ struct pk_data_reader {
 	struct pk_data_build_id *build_ids;
 	size_t nr_build_ids, cap_build_ids;
 	struct dr_tracing *tracing;
+	struct pk_buf tracing_buf;	/* a pipe's HEADER_TRACING_DATA bytes */
 	const char **evdesc_names;	/* EVENT_DESC names by attr index */
 	size_t nr_evdesc;
 	struct pk_arena arena;	/* strings, env arrays, pipe features */
@@ -203,7 +208,7 @@ int dr_decomp_feed(struct pk_data_reader *r, const struct dr_raw *raw);
 /* read_swap.c */
 void dr_swap_attr(void *attr, size_t size);
 int dr_swap_record(struct pk_data_reader *r, struct perf_event_header *h, uint64_t pos);
-uint16_t dr_swap_branch_flags_be(uint64_t *flags);
+
 
 /* order.c */
 int dr_queue_init(struct dr_queue *q, size_t limit);
@@ -231,7 +236,7 @@ int dr_record_time(const struct pk_data_reader *r, const struct perf_event_heade
 		   uint64_t *ts, uint64_t pos);
 int dr_decode_kernel(struct pk_data_reader *r, struct pk_data_event *ev, uint64_t pos);
 int dr_decode_read_values(const struct dr_attr *a, const uint64_t *p, const uint64_t *end,
-			  struct pk_sample_read *rd, bool in_sample);
+			  struct pk_sample_read *rd);
 
 /* read_next.c */
 int dr_decode_user(struct pk_data_reader *r, struct pk_data_event *ev, uint64_t pos);

@@ -9,6 +9,7 @@
 #include "data/reader_int.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #define FAIL(...) dr_fail((struct pk_data_reader *)r, -EINVAL, pos, __VA_ARGS__)
@@ -40,9 +41,8 @@ void dr_sample_defaults(const struct dr_attr *a, const struct perf_event_header 
 
 /* The read_format layout at p (u64s up to end): words used, or -1 when it runs past end. */
 int dr_decode_read_values(const struct dr_attr *a, const uint64_t *p, const uint64_t *end,
-			  struct pk_sample_read *rd, bool in_sample)
+			  struct pk_sample_read *rd)
 {
-	(void)in_sample;
 	const uint64_t *start = p;
 	uint64_t rf = a->read_format;
 	size_t left = (size_t)(end - p);
@@ -88,58 +88,22 @@ int dr_decode_read_values(const struct dr_attr *a, const uint64_t *p, const uint
 			goto overrun;                                                         \
 	} while (0)
 
-int dr_parse_sample(const struct pk_data_reader *r, const struct dr_attr *a,
-		    const struct perf_event_header *h, struct pk_sample *s, uint64_t pos)
+#define RARE_BITS                                                                              \
+	(PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER |                 \
+	 PERF_SAMPLE_STACK_USER | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT |             \
+	 PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_REGS_INTR |              \
+	 PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE |             \
+	 PERF_SAMPLE_CODE_PAGE_SIZE | PERF_SAMPLE_AUX)
+#define TAIL_BYTES (offsetof(struct pk_sample, aux) + sizeof(((struct pk_sample *)0)->aux) - \
+		    offsetof(struct pk_sample, raw))
+
+/* The fields after the callchain, when any of them is recorded. */
+static int parse_rare(const struct pk_data_reader *r, const struct dr_attr *a,
+		      const struct perf_event_header *h, struct pk_sample *s, const uint64_t *p,
+		      const uint64_t *end, uint64_t pos)
 {
-	const uint64_t *p = (const uint64_t *)(h + 1);
-	const uint64_t *end = p + (h->size - sizeof(*h)) / 8;
 	uint64_t t = a->sample_type;
-	dr_sample_defaults(a, h, s);
-	if ((size_t)(h->size - sizeof(*h)) < a->fixed_size)
-		return FAIL("sample of %u bytes is shorter than its fixed fields (%u bytes)",
-			    h->size, a->fixed_size + 8);
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		s->id = *p++;
-	if (t & PERF_SAMPLE_IP)
-		s->ip = *p++;
-	if (t & PERF_SAMPLE_TID) {
-		s->pid = (int32_t)lo32(*p);
-		s->tid = (int32_t)hi32(*p);
-		p++;
-	}
-	if (t & PERF_SAMPLE_TIME)
-		s->time = *p++;
-	if (t & PERF_SAMPLE_ADDR)
-		s->addr = *p++;
-	if (t & PERF_SAMPLE_ID)
-		s->id = *p++;
-	if (t & PERF_SAMPLE_STREAM_ID)
-		s->stream_id = *p++;
-	if (t & PERF_SAMPLE_CPU) {
-		s->cpu = (int32_t)lo32(*p);
-		s->cpu_res = hi32(*p);
-		p++;
-	}
-	if (t & PERF_SAMPLE_PERIOD)
-		s->period = *p++;
-	if (t & PERF_SAMPLE_READ) {
-		int n = dr_decode_read_values(a, p, end, &s->read, true);
-		if (n < 0)
-			return FAIL("sample of %u bytes: its read values run past its end",
-				    h->size);
-		p += n;
-	}
-	if (t & PERF_SAMPLE_CALLCHAIN) {
-		NEED(1);
-		uint64_t nr = *p++;
-		if (nr > (uint64_t)(end - p))
-			return FAIL("sample of %u bytes: callchain of %llu entries runs past its "
-				    "end",
-				    h->size, (unsigned long long)nr);
-		s->callchain.nr = nr;
-		s->callchain.ips = p;
-		p += nr;
-	}
+	memset(&s->raw, 0, TAIL_BYTES);
 	if (t & PERF_SAMPLE_RAW) {
 		NEED(1);
 		uint32_t sz;
@@ -267,6 +231,74 @@ overrun:
 	return FAIL("sample of %u bytes: its fields run past its end", h->size);
 }
 
+int dr_parse_sample(const struct pk_data_reader *r, const struct dr_attr *a,
+		    const struct perf_event_header *h, struct pk_sample *s, uint64_t pos)
+{
+	const uint64_t *p = (const uint64_t *)(h + 1);
+	const uint64_t *end = p + (h->size - sizeof(*h)) / 8;
+	uint64_t t = a->sample_type;
+	/* every field is written once, parsed or perf's default: no memset per sample */
+	s->sample_type = t;
+	if ((size_t)(h->size - sizeof(*h)) < a->fixed_size)
+		return FAIL("sample of %u bytes is shorter than its fixed fields (%u bytes)",
+			    h->size, a->fixed_size + 8);
+	s->id = (t & PERF_SAMPLE_IDENTIFIER) ? *p++ : ~(uint64_t)0;
+	s->ip = (t & PERF_SAMPLE_IP) ? *p++ : 0;
+	if (t & PERF_SAMPLE_TID) {
+		s->pid = (int32_t)lo32(*p);
+		s->tid = (int32_t)hi32(*p);
+		p++;
+	} else {
+		s->pid = s->tid = -1;
+	}
+	s->time = (t & PERF_SAMPLE_TIME) ? *p++ : ~(uint64_t)0;
+	s->addr = (t & PERF_SAMPLE_ADDR) ? *p++ : 0;
+	if (t & PERF_SAMPLE_ID)
+		s->id = *p++;
+	s->stream_id = (t & PERF_SAMPLE_STREAM_ID) ? *p++ : ~(uint64_t)0;
+	if (t & PERF_SAMPLE_CPU) {
+		s->cpu = (int32_t)lo32(*p);
+		s->cpu_res = hi32(*p);
+		p++;
+	} else {
+		s->cpu = -1;
+		s->cpu_res = 0;
+	}
+	s->period = (t & PERF_SAMPLE_PERIOD) ? *p++ : a->pub.attr.sample_period;
+	if (t & PERF_SAMPLE_READ) {
+		memset(&s->read, 0, sizeof(s->read));
+		int n = dr_decode_read_values(a, p, end, &s->read);
+		if (n < 0)
+			return FAIL("sample of %u bytes: its read values run past its end",
+				    h->size);
+		p += n;
+	} else {
+		memset(&s->read, 0, sizeof(s->read));
+		s->read.read_format = a->read_format;
+	}
+	if (t & PERF_SAMPLE_CALLCHAIN) {
+		if (p == end)
+			goto overrun;
+		uint64_t nr = *p++;
+		if (nr > (uint64_t)(end - p))
+			return FAIL("sample of %u bytes: callchain of %llu entries runs past its "
+				    "end",
+				    h->size, (unsigned long long)nr);
+		s->callchain.nr = nr;
+		s->callchain.ips = p;
+		p += nr;
+	} else {
+		s->callchain.nr = 0;
+		s->callchain.ips = NULL;
+	}
+	if (t & RARE_BITS)
+		return parse_rare(r, a, h, s, p, end, pos);
+	memset(&s->raw, 0, TAIL_BYTES);
+	return 0;
+overrun:
+	return FAIL("sample of %u bytes: its fields run past its end", h->size);
+}
+
 int dr_parse_id_trailer(const struct dr_attr *a, const struct perf_event_header *h,
 			struct pk_sample *s)
 {
@@ -314,8 +346,7 @@ int dr_record_time(const struct pk_data_reader *r, const struct perf_event_heade
 			return FAIL("sample of %u bytes is shorter than its fixed fields (%u "
 				    "bytes)",
 				    h->size, a->fixed_size + 8);
-		*ts = w[__builtin_popcountll(t & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
-						  PERF_SAMPLE_TID))];
+		*ts = w[a->time_pos];
 		return 0;
 	}
 	if (!a->pub.attr.sample_id_all)
@@ -518,7 +549,7 @@ int dr_decode_kernel(struct pk_data_reader *r, struct pk_data_event *ev, uint64_
 		if (!a)
 			break;
 		if (dr_decode_read_values(a, (const uint64_t *)(b + 8), (const uint64_t *)end,
-					  &ev->u.read.values, false) < 0)
+					  &ev->u.read.values) < 0)
 			return FAIL("READ: values run past its end");
 		break;
 	}

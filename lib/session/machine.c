@@ -162,6 +162,8 @@ static int maps_insert(struct pk_session *s, struct sess_maps *m, struct sess_ma
 /* Copy the parent's maps into a new process (perf's maps__clone). */
 static int maps_clone_into(struct pk_session *s, struct sess_maps *dst, const struct sess_maps *src)
 {
+	if (!src->nr)
+		return 0;
 	if (!dst->nr) {
 		if (maps_reserve(dst, src->nr))
 			return -ENOMEM;
@@ -498,6 +500,9 @@ static int process_mmap(struct pk_session *s, const struct pk_data_event *ev)
 	if (!m->pub.dso)
 		return -ENOMEM;
 	m->delta = m->pub.start - pk_sym_map__map_ip(&sm, m->pub.start);
+	/* code of a file: its symbols are loaded on the other thread meanwhile */
+	if ((prot & PROT_EXEC) && m->filename[0] == '/')
+		workers__prefetch(s, m->pub.dso);
 	if (!t->maps)
 		return 0;
 	return maps_insert(s, t->maps, m);

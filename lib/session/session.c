@@ -63,6 +63,8 @@ int pk_session__open(struct pk_session **out, const char *path, const struct pk_
 	if (!s)
 		return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
 	int rc = pk_data_reader__open(&s->r, path, s->o.reader, err);
+	if (!rc && !(s->path = strdup(path)))
+		rc = pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
 	if (!rc)
 		rc = session_start(s, err);
 	if (rc) {
@@ -80,6 +82,7 @@ int pk_session__open_fd(struct pk_session **out, int fd, const char *name,
 	struct pk_session *s = session_alloc(opts);
 	if (!s)
 		return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
+	s->fd = fd;
 	int rc = pk_data_reader__open_fd(&s->r, fd, name, s->o.reader, err);
 	if (!rc)
 		rc = session_start(s, err);
@@ -104,6 +107,7 @@ void pk_session__free(struct pk_session *s)
 	if (s->r)
 		pk_data_reader__free(s->r);
 	pk_arena__free(&s->arena);
+	free(s->path);
 	free(s);
 }
 

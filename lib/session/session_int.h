@@ -62,6 +62,8 @@ struct pk_session {
 	struct pk_data_reader *r;
 	struct pk_symbolizer *sym;
 	bool own_reader;
+	char *path;			/* as opened (NULL: an fd) */
+	int fd;				/* the fd opened with, or 0 for "-" */
 	struct pk_arena arena;		/* threads, maps, comms, names, locs */
 
 	/* threads */

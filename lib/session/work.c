@@ -21,6 +21,7 @@ struct sess_workers {
 	/* prefetch queue */
 	struct pk_dso **q;
 	size_t qhead, qtail, qcap;
+	struct pk_u64map queued;	/* DSOs ever queued (each is loaded once) */
 	/* the current parallel loop */
 	void (*fn)(void *arg, size_t i);
 	void *arg;
@@ -104,6 +105,7 @@ void workers__free(struct pk_session *s)
 	pthread_cond_destroy(&w->done);
 	free(w->tids);
 	free(w->q);
+	pk_u64map__free(&w->queued);
 	free(w);
 	s->workers = NULL;
 }
@@ -114,6 +116,11 @@ void workers__prefetch(struct pk_session *s, struct pk_dso *d)
 	if (!w || !w->nr || !d || (s->o.flags & PK_SESSION_NO_SYMBOLS))
 		return;
 	pthread_mutex_lock(&w->lock);
+	if (pk_u64map__find(&w->queued, (uint64_t)(uintptr_t)d) ||
+	    pk_u64map__set(&w->queued, (uint64_t)(uintptr_t)d, 1)) {
+		pthread_mutex_unlock(&w->lock);
+		return;
+	}
 	if (w->qtail - w->qhead == w->qcap) {
 		size_t ncap = w->qcap ? w->qcap * 2 : 64;
 		struct pk_dso **nq = malloc(ncap * sizeof(*nq));

@@ -48,6 +48,16 @@ static uint64_t user_regs_mask(void)
 #endif
 }
 
+/* The weight -W asks for: perf's arch_evsel__set_sample_weight (x86: the struct). */
+static uint64_t weight_bit(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	return PERF_SAMPLE_WEIGHT_STRUCT;
+#else
+	return PERF_SAMPLE_WEIGHT;
+#endif
+}
+
 static void set_callchain(struct perf_event_attr *a, const struct cg *p)
 {
 	a->sample_type |= PERF_SAMPLE_CALLCHAIN;
@@ -80,6 +90,7 @@ static void reset_callchain(struct perf_event_attr *a, const struct cg *p)
 
 struct rec_opts {
 	bool user_freq, user_interval, has_cpu, target_none, no_inherit;
+	bool sample_addr, sample_weight, sample_cpu;
 	uint64_t freq, interval;
 	struct cg global;
 };
@@ -223,11 +234,20 @@ static void record_config(const struct ev *ev, struct perf_event_attr *a, const 
 	}
 	if (a->freq)
 		a->sample_type |= PERF_SAMPLE_PERIOD;
+	if (o->sample_addr) {
+		a->sample_type |= PERF_SAMPLE_ADDR;
+		a->mmap_data = track;
+	}
 	if (o->global.enabled)
 		set_callchain(a, &o->global);
-	if (o->has_cpu)
+	if (o->has_cpu || o->sample_cpu)
 		a->sample_type |= PERF_SAMPLE_CPU;
 	a->sample_type |= PERF_SAMPLE_TIME;	/* perf's per-CPU default target samples time */
+	if (o->sample_addr)
+		a->sample_type |= PERF_SAMPLE_DATA_SRC;
+	/* -W; and pmukit's :R (retire latency, perf stat --record-tpebs samples it so) */
+	if (o->sample_weight || (ev && ev->pub.tpebs))
+		a->sample_type |= weight_bit();
 	a->task = a->mmap = a->mmap2 = a->comm = track;
 	a->ksymbol = a->bpf_event = track;
 	a->comm_exec = track;
@@ -276,19 +296,33 @@ static void configure_stat(struct ev **evs, size_t nr, const struct pk_spec_opts
 	}
 }
 
-static void configure_record(struct ev **evs, size_t nr, const struct pk_spec_opts *opts,
-			     const struct ev_machine *m)
+static bool configure_record(struct ev **evs, size_t nr, const struct pk_spec_opts *opts,
+			     const struct ev_machine *m, struct perf_event_attr *tracking)
 {
+	enum cg_mode mode = CG_FP;
+	if (opts->call_graph_mode == PK_CALL_GRAPH_DWARF)
+		mode = CG_DWARF;
+	else if (opts->call_graph_mode == PK_CALL_GRAPH_LBR)
+		mode = CG_LBR;
 	struct rec_opts o = {
 		.user_freq = opts->freq != 0,
 		.user_interval = opts->period != 0,
-		.has_cpu = opts->system_wide || !opts->workload,
+		.has_cpu = opts->system_wide || (!opts->workload && !opts->task_target),
 		.no_inherit = opts->no_inherit,
 		.freq = opts->freq ? opts->freq : 4000,
 		.interval = opts->period,
-		.global = { .enabled = opts->call_graph, .mode = opts->call_graph ? CG_FP : CG_NONE },
+		.global = { .enabled = opts->call_graph, .mode = opts->call_graph ? mode : CG_NONE },
+		.sample_addr = opts->sample_addr,
+		.sample_weight = opts->sample_weight,
+		.sample_cpu = opts->sample_cpu,
 	};
-	o.target_none = !o.has_cpu;
+	if (o.global.mode == CG_DWARF) {
+		/* perf: the user stack dump, rounded up to 8; dwarf unwinding wants data addresses */
+		uint64_t dump = opts->call_graph_dump ? opts->call_graph_dump : 8192;
+		o.global.dump_size = (uint32_t)((dump + 7) & ~UINT64_C(7));
+		o.sample_addr = true;
+	}
+	o.target_none = !o.has_cpu && !opts->task_target;
 	if (o.user_interval)
 		o.freq = 0;
 	if (o.freq > 100000)	/* kernel.perf_event_max_sample_rate's default caps -F */
@@ -328,22 +362,30 @@ static void configure_record(struct ev **evs, size_t nr, const struct pk_spec_op
 			a->write_backward = 0;
 		a->sample_type = evs[sampler]->pub.attr.sample_type | ld->pub.attr.sample_type;
 	}
+	/* the tracking dummy, after the list's events */
+	struct perf_event_attr d = { .type = PERF_TYPE_SOFTWARE,
+				     .config = PERF_COUNT_SW_DUMMY,
+				     .size = EV_ATTR_SIZE,
+				     .sample_period = 1 };	/* perf: no freq timers for it */
+	if (dummy && nr)
+		record_config(NULL, &d, &o, true, 1, true, true, m->max_precise);
 	/* sample ids: more than one event (the dummy counts) */
 	size_t total = nr + (dummy ? 1 : 0);
 	if (total > 1 && nr) {
-		struct perf_event_attr d = { .type = PERF_TYPE_SOFTWARE,
-					     .config = PERF_COUNT_SW_DUMMY,
-					     .size = EV_ATTR_SIZE,
-					     .sample_period = 1 };	/* perf: no freq timers for it */
-		if (dummy)
-			record_config(NULL, &d, &o, true, 1, true, true, m->max_precise);
 		uint64_t st = evs[0]->pub.attr.sample_type;
 		bool differ = dummy && d.sample_type != st;
 		for (size_t i = 1; i < nr && !differ; i++)
 			differ = evs[i]->pub.attr.sample_type != st;
 		for (size_t i = 0; i < nr; i++)
 			set_sample_id(&evs[i]->pub.attr, differ);
+		if (dummy)
+			set_sample_id(&d, differ);
 	}
+	if (dummy && nr && tracking) {
+		*tracking = d;
+		return true;
+	}
+	return false;
 }
 
 /* CAP_PERFMON (38) or CAP_SYS_ADMIN (21) in /proc/self/status's CapEff. */
@@ -382,20 +424,28 @@ bool defaults_paranoid_excludes_kernel(void)
 	return euid != 0 && !perf_capable();
 }
 
-void encode_configure(struct ev **evs, size_t nr, const struct pk_spec_opts *opts,
-		      const struct ev_machine *m)
+/* perf's EACCES retry: the kernel left out unless the event counts the kernel only. */
+static void exclude_kernel(struct perf_event_attr *a)
 {
+	if (!a->exclude_kernel && !a->exclude_user) {
+		a->exclude_kernel = 1;
+		a->exclude_hv = 1;
+	}
+}
+
+bool encode_configure(struct ev **evs, size_t nr, const struct pk_spec_opts *opts,
+		      const struct ev_machine *m, struct perf_event_attr *tracking)
+{
+	bool track = false;
 	if (opts->mode == PK_SPEC_RECORD)
-		configure_record(evs, nr, opts, m);
+		track = configure_record(evs, nr, opts, m, tracking);
 	else
 		configure_stat(evs, nr, opts);
 	if (!nr || !m->exclude_kernel)
-		return;
-	for (size_t i = 0; i < nr; i++) {
-		struct perf_event_attr *a = &evs[i]->pub.attr;
-		if (!a->exclude_kernel && !a->exclude_user) {
-			a->exclude_kernel = 1;
-			a->exclude_hv = 1;
-		}
-	}
+		return track;
+	for (size_t i = 0; i < nr; i++)
+		exclude_kernel(&evs[i]->pub.attr);
+	if (track)
+		exclude_kernel(tracking);
+	return track;
 }

@@ -50,6 +50,7 @@ struct pk_evlist {
 	size_t nr, cap;
 	struct ev_machine machine;
 	int privilege;		/* -1 not checked yet, else 1 when perf would exclude the kernel */
+	struct pk_evsel *tracking;	/* record: the dummy perf adds, when it does (in the arena) */
 	struct ev *inl[EL_INLINE];	/* evs while it fits */
 	max_align_t chunk[(EL_CHUNK + sizeof(max_align_t) - 1) / sizeof(max_align_t)];
 };
@@ -65,6 +66,7 @@ struct pk_evlist *pk_evlist__new(void)
 	el->cap = EL_INLINE;
 	el->machine = (struct ev_machine){ 0 };
 	el->privilege = -1;
+	el->tracking = NULL;
 	pk_arena__init_buf(&el->arena, el->chunk, sizeof(el->chunk));
 	return el;
 }
@@ -350,8 +352,21 @@ int pk_evlist__add(struct pk_evlist *el, const char *spec, const struct pk_spec_
 	rctx_fini(&rc);
 	ev_vec__free(&v);
 	pk_arena__free(&scratch);
-	encode_configure(el->evs, el->nr, &o, &el->machine);
+	struct perf_event_attr track;
+	bool tracked = encode_configure(el->evs, el->nr, &o, &el->machine, &track);
+	if (tracked && !el->tracking)
+		el->tracking = pk_arena__alloc(&el->arena, sizeof(*el->tracking));
+	if (tracked && el->tracking)
+		*el->tracking = (struct pk_evsel){ .attr = track, .name = "dummy:HG", .pmu = "software",
+						   .leader = el->nr, .nr_members = 1 };
+	else if (el->tracking)
+		el->tracking->name = NULL;	/* none any more */
 	return 0;
+}
+
+const struct pk_evsel *pk_evlist__tracking(const struct pk_evlist *el)
+{
+	return el && el->tracking && el->tracking->name ? el->tracking : NULL;
 }
 
 /* --- context-free specs -------------------------------------------------------------------- */

@@ -202,9 +202,13 @@ struct ev_machine {
 };
 /* Would perf's EACCES fallback exclude the kernel for this process? (reads /proc) */
 bool defaults_paranoid_excludes_kernel(void);
-/* Recompute every event's attr from attr0 for the command (stat/record). */
-void encode_configure(struct ev **evs, size_t nr, const struct pk_spec_opts *opts,
-		      const struct ev_machine *m);
+/*
+ * Recompute every event's attr from attr0 for the command (stat/record).
+ * Record mode: true with *tracking the dummy perf record adds after the
+ * events when the first event does not track (system-wide, hybrid).
+ */
+bool encode_configure(struct ev **evs, size_t nr, const struct pk_spec_opts *opts,
+		      const struct ev_machine *m, struct perf_event_attr *tracking);
 /* perf's parse_branch_str (ORs into *mode); 0 or -EINVAL. */
 int encode_branch_parse(const char *s, uint64_t *mode);
 /* Bits of a value placed into a (possibly split) mask, as perf's pmu_format_value. */

@@ -403,16 +403,17 @@ static void dump_event(const struct pk_data_reader *r, const struct pk_data_even
 /* ---- perf script -F lines --------------------------------------------------------------- */
 
 enum { F_PID = 1, F_TID = 2, F_CPU = 4, F_TIME = 8, F_PERIOD = 16, F_EVENT = 32, F_IP = 64,
-       F_ADDR = 128 };
+       F_ADDR = 128, F_TRACE = 256 };
 
 static unsigned parse_fields(const char *s)
 {
-	static const char *names[] = { "pid", "tid", "cpu", "time", "period", "event", "ip", "addr" };
+	static const char *names[] = { "pid", "tid", "cpu", "time", "period", "event", "ip", "addr",
+				       "trace" };
 	unsigned f = 0;
 	char buf[256];
 	snprintf(buf, sizeof(buf), "%s", s);
 	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ","))
-		for (unsigned i = 0; i < 8; i++)
+		for (unsigned i = 0; i < 9; i++)
 			if (!strcmp(tok, names[i]))
 				f |= 1u << i;
 	return f;
@@ -437,6 +438,30 @@ static void script_line(const struct pk_data_reader *r, const struct pk_data_eve
 		printf("%s: ", a && a->name ? a->name : "unknown");
 	if (f & F_ADDR)
 		printf("%" PRIx64 " ", s->addr);
+	if ((f & F_TRACE) && s->raw.data && a && a->attr.type == PERF_TYPE_TRACEPOINT) {
+		/* the raw tracepoint fields as name=value (integers and strings) */
+		const struct pk_tp_format *tf = pk_data_reader__tp_format(r, a->attr.config);
+		const uint8_t *raw = s->raw.data;
+		for (size_t i = 0; tf && i < tf->nr_fields; i++) {
+			const struct pk_tp_field *fl = &tf->fields[i];
+			if ((uint64_t)fl->offset + fl->size > s->raw.size)
+				continue;
+			if (fl->is_string && fl->is_array) {
+				printf("%s=%.*s ", fl->name, (int)strnlen((const char *)raw + fl->offset,
+									fl->size),
+				       (const char *)raw + fl->offset);
+			} else if (!fl->is_array && !fl->is_dynamic && fl->size <= 8) {
+				uint64_t v = 0;
+				memcpy(&v, raw + fl->offset, fl->size);
+				if (fl->is_signed && fl->size < 8 && (v >> (8 * fl->size - 1)) & 1)
+					v |= ~0ULL << (8 * fl->size);
+				if (fl->is_signed)
+					printf("%s=%" PRId64 " ", fl->name, (int64_t)v);
+				else
+					printf("%s=%" PRIu64 " ", fl->name, v);
+			}
+		}
+	}
 	if (f & F_IP) {
 		if (s->sample_type & PERF_SAMPLE_CALLCHAIN) {
 			printf("\n");

@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "test_data_read.h"
+#include "test_data_read_rich.h"
 
 static struct pk_data_reader *open_bytes(const struct pk_buf *b, int *fd,
 					 const struct pk_data_reader_opts *o)

@@ -1,0 +1,748 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd-record.c — `pmukit record`: perf record's options over the recording
+ * library (pmukit/record.h) and the perf.data writer (pmukit/data_write.h).
+ * A command runs with its events enabled at exec; -a/-C/-p/-t (or nothing:
+ * system-wide, as perf) record until Ctrl-C. The side-band perf synthesizes
+ * (kernel map, running tasks) goes first; each pass over the ring buffers
+ * ends with FINISHED_ROUND; DSOs that got samples give BUILD_ID. Ctrl-C,
+ * SIGTERM, the workload's end and a write error all finish a readable file.
+ *
+ * Also the options that change the attrs (record_spec_option), shared with
+ * `explain --mode record` so both encode alike.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include <pmukit/attr.h>
+#include <pmukit/count.h>
+#include <pmukit/data_write.h>
+#include <pmukit/record.h>
+#include <pmukit/spec.h>
+
+#include "cli.h"
+
+#define PROG "pmukit record"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: pmukit record [options] [--] [COMMAND [ARGS]]\n"
+		"Sample COMMAND, CPUs or running tasks into perf.data, as perf record does.\n\n"
+		"  -e, --event SPEC      event specification, perf syntax (repeatable); default:\n"
+		"                        cycles, or cpu-clock where there is no hardware PMU\n"
+		"  -c, --count N         sample every N events\n"
+		"  -F, --freq N          sample N times a second (default 4000)\n"
+		"  -g                    call graphs (frame pointers)\n"
+		"      --call-graph MODE fp, dwarf[,SIZE] (user stack copies) or lbr\n"
+		"  -a, --all-cpus        every online CPU (system-wide)\n"
+		"  -C, --cpu LIST        these CPUs (\"0-3,6\"), system-wide\n"
+		"  -p, --pid PIDS        running processes (comma list)\n"
+		"  -t, --tid TIDS        running threads (comma list; implies -i)\n"
+		"  -i, --no-inherit      do not follow child tasks\n"
+		"  -o, --output FILE     perf.data by default; '-' writes a pipe to stdout; an\n"
+		"                        existing FILE is first renamed FILE.old\n"
+		"  -W, --weight          sample weights\n"
+		"  -d, --data            sample data addresses (and their sources)\n"
+		"      --sample-cpu      sample the CPU\n"
+		"  -z, --compression-level[=N]  zstd-compress the data (N 1-22, default 1)\n"
+		"  -m, --mmap-pages N    data pages per ring buffer, a power of two (or a size:\n"
+		"                        512K, 2M)\n"
+		"  -q, --quiet           no summary\n"
+		"  -v, --verbose         each event's attr, as opened, as JSON on stderr\n"
+		CLI_ENV_HELP
+		"  -h, --help            this help\n"
+		"Without COMMAND, -a, -C, -p or -t record every CPU until interrupted (Ctrl-C).\n");
+}
+
+/* ---- the options that change the attr (explain --mode record takes them too) ---- */
+
+int record_spec_option(struct pk_spec_opts *o, int c, const char *arg, const char *prog)
+{
+	char *end;
+	switch (c) {
+	case 'c':
+	case 'F':
+		errno = 0;
+		*(c == 'c' ? &o->period : &o->freq) = strtoull(arg, &end, 0);
+		if (errno || *end || !*arg || arg[0] == '-' || (c == 'F' && !o->freq)) {
+			fprintf(stderr, "%s: -%c needs a positive number, got '%s'\n", prog, c, arg);
+			return -1;
+		}
+		if (c == 'c')
+			o->freq = 0;
+		else
+			o->period = 0;
+		return 1;
+	case 'g':
+		o->call_graph = true;
+		o->call_graph_mode = PK_CALL_GRAPH_FP;
+		return 1;
+	case RECORD_OPT_CALL_GRAPH: {
+		const char *comma = strchr(arg, ',');
+		size_t n = comma ? (size_t)(comma - arg) : strlen(arg);
+		o->call_graph = true;
+		o->call_graph_dump = 0;
+		if (n == 2 && !strncmp(arg, "fp", 2)) {
+			o->call_graph_mode = PK_CALL_GRAPH_FP;
+		} else if (n == 3 && !strncmp(arg, "lbr", 3)) {
+			o->call_graph_mode = PK_CALL_GRAPH_LBR;
+		} else if (n == 5 && !strncmp(arg, "dwarf", 5)) {
+			o->call_graph_mode = PK_CALL_GRAPH_DWARF;
+			if (comma) {
+				errno = 0;
+				unsigned long long sz = strtoull(comma + 1, &end, 0);
+				/* perf: at most USHRT_MAX rounded down to 8 */
+				if (errno || *end || !sz || sz > (65535 & ~7u)) {
+					fprintf(stderr, "%s: --call-graph dwarf,SIZE: SIZE from 8 to %u, "
+						"not '%s'\n", prog, 65535 & ~7u, comma + 1);
+					return -1;
+				}
+				o->call_graph_dump = (uint32_t)sz;
+			}
+			return 1;
+		} else if (n == 2 && !strncmp(arg, "no", 2)) {
+			o->call_graph = false;
+		} else {
+			fprintf(stderr, "%s: --call-graph: fp, dwarf[,SIZE] or lbr, not '%s'\n", prog, arg);
+			return -1;
+		}
+		if (comma) {
+			fprintf(stderr, "%s: --call-graph %.*s takes no size\n", prog, (int)n, arg);
+			return -1;
+		}
+		return 1;
+	}
+	case 'W': o->sample_weight = true; return 1;
+	case 'd': o->sample_addr = true; return 1;
+	case RECORD_OPT_SAMPLE_CPU: o->sample_cpu = true; return 1;
+	case 'a': o->system_wide = true; return 1;
+	case 'i': o->no_inherit = true; return 1;
+	default: return 0;
+	}
+}
+
+/* ---- command-line state ---- */
+
+struct rec_cfg {
+	const char **specs;
+	size_t nr_specs;
+	struct pk_spec_opts spec;
+	const char *cpu_list, *pid_list, *tid_list;
+	const char *output;
+	int compress;
+	size_t mmap_pages;
+	bool quiet, verbose;
+	char **argv;		/* the command, or NULL */
+};
+
+enum { OPT_COMPRESS = 0x210 };
+
+/* -m: pages (a power of two) or a size with B/K/M/G. 0 or -1. */
+static int parse_mmap_pages(const char *arg, size_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(arg, &end, 0);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	if (errno || end == arg || arg[0] == '-')
+		goto bad;
+	if (*end) {
+		unsigned long long mul = 0;
+		switch (*end | 0x20) {
+		case 'b': mul = 1; break;
+		case 'k': mul = 1ull << 10; break;
+		case 'm': mul = 1ull << 20; break;
+		case 'g': mul = 1ull << 30; break;
+		default: goto bad;
+		}
+		if (end[1] && !((end[1] | 0x20) == 'b' && !end[2]))
+			goto bad;
+		v = v * mul / page;
+	}
+	if (!v || (v & (v - 1)) || v > (1ull << 30))
+		goto bad;
+	*out = (size_t)v;
+	return 0;
+bad:
+	fprintf(stderr, PROG ": -m: a power of two of pages (or a size such as 512K), not '%s'\n", arg);
+	return -1;
+}
+
+static int parse_args(int argc, char **argv, struct rec_cfg *cfg, struct cli_env *env, bool *help)
+{
+	static const struct option opts[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "freq", required_argument, NULL, 'F' },
+		{ "call-graph", required_argument, NULL, RECORD_OPT_CALL_GRAPH },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "no-inherit", no_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "weight", no_argument, NULL, 'W' },
+		{ "data", no_argument, NULL, 'd' },
+		{ "sample-cpu", no_argument, NULL, RECORD_OPT_SAMPLE_CPU },
+		{ "compression-level", optional_argument, NULL, OPT_COMPRESS },
+		{ "mmap-pages", required_argument, NULL, 'm' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		CLI_ENV_OPTIONS,
+		{ 0 },
+	};
+	int c, r;
+	char *end;
+
+	while ((c = getopt_long(argc, argv, "+e:c:F:gaC:p:t:io:WdzZm:qvh", opts, NULL)) != -1) {
+		if (cli_env__option(env, c, optarg))
+			continue;
+		if ((r = record_spec_option(&cfg->spec, c, optarg, PROG)) < 0)
+			return -1;
+		if (r)
+			continue;
+		switch (c) {
+		case 'e': cfg->specs[cfg->nr_specs++] = optarg; break;
+		case 'C': cfg->cpu_list = optarg; break;
+		case 'p': cfg->pid_list = optarg; break;
+		case 't': cfg->tid_list = optarg; break;
+		case 'o': cfg->output = optarg; break;
+		case 'z': cfg->compress = 1; break;
+		case OPT_COMPRESS:
+			cfg->compress = 1;
+			if (optarg) {
+				long v = strtol(optarg, &end, 10);
+				if (*end || v < 1 || v > 22) {
+					fprintf(stderr, PROG ": --compression-level: 1 to 22, not '%s'\n", optarg);
+					return -1;
+				}
+				cfg->compress = (int)v;
+			}
+			break;
+		case 'm':
+			if (parse_mmap_pages(optarg, &cfg->mmap_pages))
+				return -1;
+			break;
+		case 'q': cfg->quiet = true; break;
+		case 'v': cfg->verbose = true; break;
+		case 'h': *help = true; return 0;
+		default: usage(stderr); return -1;
+		}
+	}
+	if (optind < argc)
+		cfg->argv = argv + optind;
+	return 0;
+}
+
+static int check_args(struct rec_cfg *cfg)
+{
+	const char *why = NULL;
+	bool cpus = cfg->spec.system_wide || cfg->cpu_list;
+	if ((cfg->pid_list || cfg->tid_list) && cpus)
+		why = "-p/-t and -a/-C cannot be used together";
+	else if ((cfg->pid_list || cfg->tid_list) && cfg->argv)
+		why = "-p/-t record running tasks: no command with them";
+	else if (cfg->output && !strcmp(cfg->output, "-") && cfg->compress)
+		why = "-z writes files only: not with -o -";
+	if (why) {
+		fprintf(stderr, PROG ": %s\n", why);
+		return -1;
+	}
+	/* perf: nothing to run and no target is every CPU */
+	if (!cfg->argv && !cpus && !cfg->pid_list && !cfg->tid_list)
+		cfg->spec.system_wide = true;
+	if (cfg->cpu_list)
+		cfg->spec.system_wide = true;
+	cfg->spec.task_target = cfg->pid_list || cfg->tid_list;
+	if (cfg->tid_list)
+		cfg->spec.no_inherit = true;	/* perf: -t follows only the threads named */
+	cfg->spec.workload = cfg->argv != NULL;
+	return 0;
+}
+
+/* ---- signals: the CLI's state (the library has none) ---- */
+
+static volatile sig_atomic_t got_signal;
+static volatile sig_atomic_t child_exited;
+static int wake_pipe[2] = { -1, -1 };
+
+static void on_signal(int sig)
+{
+	int saved = errno;
+	if (sig == SIGCHLD)
+		child_exited = 1;
+	else
+		got_signal = sig;
+	if (wake_pipe[1] >= 0 && write(wake_pipe[1], "x", 1) < 0) {
+		/* full: a wake-up is pending anyway */
+	}
+	errno = saved;
+}
+
+static int signals_install(void)
+{
+	if (pipe2(wake_pipe, O_CLOEXEC | O_NONBLOCK))
+		return -1;
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGCHLD, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);	/* a closed pipe (-o -) is a write error, not death */
+	return 0;
+}
+
+static void wake_drain(void)
+{
+	char buf[64];
+	while (read(wake_pipe[0], buf, sizeof(buf)) > 0)
+		;
+}
+
+/* ---- events ---- */
+
+static int build_evlist(struct pk_evlist **out, struct rec_cfg *cfg, struct cli_env *env,
+			const char *const *specs, size_t nr)
+{
+	struct pk_evlist *el = pk_evlist__new();
+	struct pk_spec_opts so = cfg->spec;
+	so.sz = sizeof(so);
+	so.mode = PK_SPEC_RECORD;
+	so.cat = env->cat;
+	so.model = env->have_model ? env->model : PK_NO_MODEL;
+	so.pmus = env->pmus;
+	*out = NULL;
+	if (!el) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return -1;
+	}
+	for (size_t s = 0; s < nr; s++) {
+		struct pk_spec_error err = { 0 };
+		if (pk_evlist__add(el, specs[s], &so, &err)) {
+			char msg[4096];
+			fprintf(stderr, PROG ": invalid event specification\n%s\n",
+				pk_spec_error__format(&err, specs[s], msg, sizeof(msg)));
+			pk_evlist__free(el);
+			return -1;
+		}
+	}
+	*out = el;
+	return 0;
+}
+
+/* -v: each event as opened, one JSON object a line. */
+static void print_attrs(const struct pk_record *r)
+{
+	for (size_t i = 0; i < pk_record__nr_events(r); i++) {
+		struct pk_record_event ev;
+		json_object *a = NULL;
+		if (pk_record__event(r, i, &ev) || pk_attr__to_json(ev.attr, &a))
+			continue;
+		json_object *o = json_object_new_object();
+		json_object_object_add(o, "name", json_object_new_string(ev.name ? ev.name : ""));
+		json_object_object_add(o, "leader", json_object_new_int((int)ev.leader));
+		json_object_object_add(o, "fds", json_object_new_int((int)ev.nr_ids));
+		json_object_object_add(o, "attr", a);
+		fprintf(stderr, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		json_object_put(o);
+	}
+}
+
+/*
+ * --sysfs names a tree the events were encoded against; the kernel opens
+ * them by this machine's PMU types. Every PMU an event names must be this
+ * machine's, with the same type, or the attrs mean something else here.
+ */
+static int check_tree(const struct pk_evlist *el, const char *sysfs)
+{
+	struct pk_pmu_tree *real = NULL;
+	int ret = 0;
+	if (pk_pmu_tree__open(NULL, &real, NULL))
+		real = NULL;
+	for (size_t i = 0; i < pk_evlist__nr(el) && !ret; i++) {
+		const struct pk_evsel *e = pk_evlist__evsel(el, i);
+		if (!e->pmu)
+			continue;
+		const struct pk_pmu *p = real ? pk_pmu_tree__find(real, e->pmu) : NULL;
+		char feat[768];
+		if (p && pk_pmu__type(p) == (e->attr.type >= PERF_TYPE_MAX ? e->attr.type
+						: pk_pmu__type(p)))
+			continue;
+		pk_record__features(&e->attr, e->acr_mask, feat, sizeof(feat));
+		fprintf(stderr, PROG ": %s: PMU '%s' of --sysfs %s is not this machine's (%s): "
+			"events can only be recorded on the PMUs this kernel has%s\n",
+			e->name, e->pmu, sysfs, p ? "another type here" : "none here", feat);
+		ret = -1;
+	}
+	pk_pmu_tree__close(real);
+	return ret;
+}
+
+/* ---- the output ---- */
+
+struct out {
+	struct pk_data_writer *w;
+	struct pk_record_stats *stats;
+	const char *path;	/* NULL: stdout pipe */
+	int fd;
+	struct pk_error err;	/* the first write error */
+	bool failed;
+};
+
+static int out_sink(void *ctx, const void *recs, size_t len)
+{
+	struct out *o = ctx;
+	int r = pk_data_writer__write(o->w, recs, len, &o->err);
+	if (r) {
+		o->failed = true;
+		return r;
+	}
+	if (o->stats && pk_record_stats__feed(o->stats, recs, len))
+		return -ENOMEM;
+	return 0;
+}
+
+static int add_dso(void *ctx, int32_t pid, uint16_t misc, const char *filename)
+{
+	return pk_data_writer__add_dso(ctx, pid, misc, filename);
+}
+
+/* perf's backup: an existing non-empty FILE becomes FILE.old. Then open FILE. */
+static int open_output(const char *path)
+{
+	struct stat st;
+	if (!stat(path, &st) && S_ISREG(st.st_mode) && st.st_size) {
+		size_t n = strlen(path) + 5;
+		char *old = malloc(n);
+		if (!old)
+			return -1;
+		snprintf(old, n, "%s.old", path);
+		if (rename(path, old)) {
+			fprintf(stderr, PROG ": cannot rename %s to %s: %s\n", path, old, strerror(errno));
+			free(old);
+			return -1;
+		}
+		free(old);
+	}
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		fprintf(stderr, PROG ": cannot open %s: %s\n", path, strerror(errno));
+	return fd;
+}
+
+static int setup_writer(struct out *o, struct pk_record *r, const struct rec_cfg *cfg, int argc,
+			char **argv)
+{
+	const char **av = calloc((size_t)argc + 2, sizeof(*av));
+	if (!av)
+		return -1;
+	av[0] = "pmukit";
+	for (int i = 0; i < argc; i++)
+		av[i + 1] = argv[i];
+	struct pk_data_writer_opts wo = { .sz = sizeof(wo), .pipe = !o->path,
+					  .compress_level = cfg->compress, .argc = argc + 1,
+					  .argv = av };
+	int rc = pk_data_writer__new(&o->w, o->fd, &wo, &o->err);
+	free(av);
+	if (rc)
+		goto fail;
+	for (size_t i = 0; i < pk_record__nr_events(r); i++) {
+		struct pk_record_event ev;
+		pk_record__event(r, i, &ev);
+		if ((rc = pk_data_writer__add_attr(o->w, ev.attr, ev.name, ev.ids, ev.nr_ids, &o->err)))
+			goto fail;
+	}
+	for (size_t i = 0; i < pk_record__nr_events(r); i++) {
+		struct pk_record_event ev;
+		pk_record__event(r, i, &ev);
+		if (ev.leader == i && ev.nr_members > 1 &&
+		    (rc = pk_data_writer__add_group(o->w, i, ev.nr_members, NULL, &o->err)))
+			goto fail;
+	}
+	if ((rc = pk_data_writer__begin(o->w, &o->err)))
+		goto fail;
+	return 0;
+fail:;
+	char buf[1024];
+	fprintf(stderr, PROG ": %s: %s\n", o->path ? o->path : "stdout",
+		pk_error__format(&o->err, buf, sizeof(buf)));
+	return -1;
+}
+
+/* The side-band of what ran before: the kernel's map, and the tasks being recorded. */
+static int synthesize(struct out *o, struct pk_record *r, const struct rec_cfg *cfg,
+		      const pid_t *tids, size_t nr_tids)
+{
+	struct pk_record_event ev;
+	pk_record__event(r, 0, &ev);
+	size_t idsz = ev.attr->sample_id_all ? pk_sample__id_size(ev.attr->sample_type) : 0;
+	struct pk_error err = { 0 };
+	int rc = pk_synth__kernel_mmap(NULL, idsz, out_sink, o, &err);
+	if (rc == -EPERM) {
+		if (!cfg->quiet)
+			fprintf(stderr, PROG ": warning: %s\n", err.msg);
+		rc = 0;
+	}
+	if (rc)
+		return rc;
+	if (cfg->spec.system_wide) {
+		rc = pk_synth__tasks(NULL, NULL, 0, cfg->spec.sample_addr, idsz, out_sink, o, &err);
+	} else if (nr_tids) {
+		/* the processes of the threads: their maps and every thread */
+		pid_t *pids = malloc(nr_tids * sizeof(*pids));
+		size_t n = 0;
+		if (!pids)
+			return -ENOMEM;
+		for (size_t i = 0; i < nr_tids; i++) {
+			char path[64], buf[256];
+			pid_t tgid = tids[i];
+			snprintf(path, sizeof(path), "/proc/%d/status", (int)tids[i]);
+			FILE *f = fopen(path, "re");
+			while (f && fgets(buf, sizeof(buf), f))
+				if (!strncmp(buf, "Tgid:", 5)) {
+					tgid = (pid_t)atoi(buf + 5);
+					break;
+				}
+			if (f)
+				fclose(f);
+			bool seen = false;
+			for (size_t k = 0; k < n && !seen; k++)
+				seen = pids[k] == tgid;
+			if (!seen)
+				pids[n++] = tgid;
+		}
+		rc = pk_synth__tasks(NULL, pids, n, cfg->spec.sample_addr, idsz, out_sink, o, &err);
+		free(pids);
+	}
+	return rc;
+}
+
+/* What a wait status means as an exit code. */
+static int exit_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 1;
+}
+
+static bool is_default_cycles_failure(int code)
+{
+	return code == -ENOENT || code == -EOPNOTSUPP || code == -ENODEV || code == -ENXIO ||
+	       code == -EINVAL;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct rec_cfg cfg = { .spec = { .sz = sizeof(cfg.spec) } };
+	struct cli_env env;
+	struct pk_evlist *el = NULL;
+	struct pk_record *r = NULL;
+	struct pk_workload *wl = NULL;
+	struct pk_cpu_map *cpus = NULL;
+	pid_t *tids = NULL;
+	size_t nr_tids = 0;
+	struct out o = { .fd = -1 };
+	struct pk_error err = { 0 };
+	char ebuf[1024];
+	bool help = false;
+	int ret = 1;
+
+	cli_env__init(&env);
+	cfg.specs = calloc((size_t)argc + 1, sizeof(*cfg.specs));
+	if (!cfg.specs)
+		return 1;
+	if (parse_args(argc, argv, &cfg, &env, &help))
+		goto out;
+	if (help) {
+		usage(stdout);
+		ret = 0;
+		goto out;
+	}
+	if (check_args(&cfg) || signals_install())
+		goto out;
+	if (cli_env__open(&env, PROG))
+		goto out;
+	cli_env__add_missing_core(&env);
+	bool dflt = !cfg.nr_specs;
+	static const char *const cycles = "cycles", *const cpu_clock = "cpu-clock";
+	if (build_evlist(&el, &cfg, &env, cfg.nr_specs ? cfg.specs : &cycles,
+			 cfg.nr_specs ? cfg.nr_specs : 1))
+		goto out;
+
+	if (env.sysfs && check_tree(el, env.sysfs))
+		goto out;
+
+	/* the target */
+	if (cfg.cpu_list && pk_cpu_map__parse(cfg.cpu_list, &cpus, &err))
+		goto target_error;
+	if (cfg.pid_list && pk_threads__from_pids(cfg.pid_list, NULL, &tids, &nr_tids, &err))
+		goto target_error;
+	if (cfg.tid_list && pk_threads__parse(cfg.tid_list, NULL, &tids, &nr_tids, &err))
+		goto target_error;
+	if (cfg.argv && pk_workload__start(&wl, cfg.argv, &err))
+		goto target_error;
+	struct pk_record_opts ro = {
+		.sz = sizeof(ro), .pid = wl ? pk_workload__pid(wl) : -1, .tids = tids,
+		.nr_tids = nr_tids, .cpus = cpus, .cpu_list = cpus != NULL, .pmus = env.pmus,
+		.mmap_pages = cfg.mmap_pages,
+	};
+	if (cfg.spec.system_wide)
+		ro.pid = -1;
+	int rc = pk_record__open(&r, el, &ro, &err);
+	if (rc && dflt && is_default_cycles_failure(rc)) {
+		/* perf's fallback: no hardware cycles here, sample the CPU clock */
+		fprintf(stderr, PROG ": no 'cycles' event here (%s): sampling cpu-clock instead\n",
+			env.pmus && pk_pmu_tree__has_core(env.pmus) ? strerror(-rc)
+								    : "no hardware PMU");
+		pk_evlist__free(el);
+		if (build_evlist(&el, &cfg, &env, &cpu_clock, 1))
+			goto out;
+		memset(&err, 0, sizeof(err));
+		rc = pk_record__open(&r, el, &ro, &err);
+	}
+	if (rc)
+		goto target_error;
+	if (cfg.verbose)
+		print_attrs(r);
+
+	/* the output */
+	o.path = cfg.output && !strcmp(cfg.output, "-") ? NULL : cfg.output ? cfg.output : "perf.data";
+	o.fd = o.path ? open_output(o.path) : STDOUT_FILENO;
+	if (o.fd < 0)
+		goto out;
+	if (pk_record_stats__new(&o.stats, r, 0)) {
+		fprintf(stderr, PROG ": out of memory\n");
+		goto out;
+	}
+	if (setup_writer(&o, r, &cfg, argc, argv))
+		goto out;
+	if ((rc = synthesize(&o, r, &cfg, tids, nr_tids)))
+		goto write_error;
+
+	/* go */
+	if (!wl || cfg.spec.system_wide) {
+		if (pk_record__enable(r, &err))
+			goto target_error;
+	}
+	if (wl && pk_workload__go(wl, &err)) {
+		fprintf(stderr, PROG ": %s\n", err.msg);
+		ret = 127;
+		goto finish;
+	}
+	int status = 0;
+	bool have_status = false, done = false, stopped = false, hup = false;
+	unsigned long wakeups = 0;
+	while (!done) {
+		long long n = pk_record__drain(r, out_sink, &o, &err);
+		if (n < 0)
+			break;
+		if (n > 0 && pk_data_writer__finished_round(o.w, &o.err)) {
+			o.failed = true;
+			break;
+		}
+		if (got_signal) {
+			stopped = true;
+			break;
+		}
+		if (wl && child_exited) {
+			child_exited = 0;
+			if (pk_workload__wait(wl, !hup, &status) == 1) {
+				have_status = true;
+				break;
+			}
+		}
+		int p = pk_record__poll(r, -1, wake_pipe[0]);
+		wakeups++;	/* perf counts every return of its poll */
+		if (p == PK_RECORD_WAKE)
+			wake_drain();
+		else if (p == PK_RECORD_HUP && !wl)
+			done = true;	/* every task recorded is gone (-p, -t) */
+		else if (p == PK_RECORD_HUP)
+			child_exited = hup = true;	/* it has exited: reap it (a blocking wait) */
+	}
+	/* the end: stop sampling, the last records, the features */
+	if (!wl || cfg.spec.system_wide)
+		pk_record__disable(r, NULL);
+	if (wl && !have_status) {
+		pk_workload__free(wl, SIGTERM);	/* perf ends its workload so too */
+		wl = NULL;
+	}
+	if (!o.failed) {
+		long long n = pk_record__drain(r, out_sink, &o, &err);
+		if (n > 0 && !o.failed && pk_data_writer__finished_round(o.w, &o.err))
+			o.failed = true;
+	}
+	if (o.failed)
+		goto write_error;
+	ret = have_status ? exit_code(status) : 0;
+	if (stopped && !wl && !have_status)
+		ret = 0;
+	pk_record_stats__for_each_dso(o.stats, add_dso, o.w);
+	if (pk_data_writer__finish(o.w, &o.err)) {
+		o.failed = true;
+		goto write_error;
+	}
+	if (!cfg.quiet) {
+		uint64_t lost = pk_record_stats__lost(o.stats);
+		fprintf(stderr, "[ pmukit record: Woken up %lu times to write data ]\n", wakeups);
+		if (lost)
+			fprintf(stderr, PROG ": %" PRIu64 " samples lost in %" PRIu64 " chunks (the ring "
+				"buffers were full: a larger -m or a lower -F helps)\n", lost,
+				pk_record_stats__lost_records(o.stats));
+		fprintf(stderr, "[ pmukit record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
+			(double)pk_data_writer__file_bytes(o.w) / 1024.0 / 1024.0,
+			o.path ? o.path : "(pipe)", pk_record_stats__samples(o.stats));
+	}
+	goto out;
+
+write_error:
+	fprintf(stderr, PROG ": writing %s: %s; recording stopped\n", o.path ? o.path : "stdout",
+		o.err.msg[0] ? o.err.msg : strerror(-rc));
+	if (o.w)
+		pk_data_writer__finish(o.w, NULL);	/* the header for what reached the file */
+	ret = 1;
+	goto out;
+finish:
+	if (o.w)
+		pk_data_writer__finish(o.w, NULL);
+	goto out;
+target_error:
+	fprintf(stderr, PROG ": %s\n", pk_error__format(&err, ebuf, sizeof(ebuf)));
+out:
+	if (wl)
+		pk_workload__free(wl, SIGTERM);
+	pk_record__close(r);
+	pk_data_writer__free(o.w);
+	pk_record_stats__free(o.stats);
+	if (o.fd > STDOUT_FILENO)
+		close(o.fd);
+	pk_cpu_map__free(cpus);
+	free(tids);
+	pk_evlist__free(el);
+	free(cfg.specs);
+	cli_env__close(&env);
+	if (got_signal && ret != 1) {
+		/* as perf: die of the signal that ended the recording, once the file is complete */
+		signal(got_signal, SIG_DFL);
+		raise(got_signal);
+	}
+	return ret;
+}

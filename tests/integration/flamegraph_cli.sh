@@ -1,0 +1,65 @@
+#!/bin/sh
+# flamegraph_cli.sh — `pmukit flamegraph` on a file perf 6.1 records here (TAP): the HTML
+# page loads in headless Chromium, draws its frames with the hottest symbol of
+# perf report --no-children among them, zooms and searches from its hash; the screenshot is
+# a drawn graph; the SVG names the hottest symbol too; --inverted and --title; the default
+# output is flamegraph.html.
+. "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
+
+CHROMIUM=${CHROMIUM:-chromium}
+for c in perf cc; do
+	command -v $c >/dev/null 2>&1 || { echo "1..0 # SKIP $c is not installed"; exit 0; }
+done
+W="$T_TMP/wl"
+cc -O2 -g -fno-omit-frame-pointer -o "$W" "$SRC/tests/integration/script_wl.c" 2>/dev/null ||
+	{ echo "1..0 # SKIP the workload does not build"; exit 0; }
+if ! perf record -q -e cpu-clock -c 100000 -g -o "$T_TMP/g.data" "$W" 300 >/dev/null 2>"$T_TMP/rec.err"; then
+	echo "1..0 # SKIP perf record cannot sample cpu-clock here: $(tail -1 "$T_TMP/rec.err")"
+	exit 0
+fi
+hot=$(perf report -i "$T_TMP/g.data" --stdio --no-children --sort sym 2>/dev/null |
+	awk '/^ *[0-9.]+%/ && $2 ~ /^\[/ { print $3; exit }')
+echo "1..11"
+ok "perf report names a hottest symbol ($hot)" test -n "$hot"
+ok "flamegraph -o page.html" "$PMUKIT" flamegraph -i "$T_TMP/g.data" -o "$T_TMP/page.html" --title "pmukit test"
+ok "flamegraph -o graph.svg --inverted" "$PMUKIT" flamegraph -i "$T_TMP/g.data" -o "$T_TMP/graph.svg" --inverted
+ok "the SVG names the hottest symbol" grep -q ">$hot<\|>$hot " "$T_TMP/graph.svg"
+ABS_PMUKIT="$(cd "$(dirname "$PMUKIT")" && pwd)/$(basename "$PMUKIT")"
+default_out() { (cd "$T_TMP" && "$ABS_PMUKIT" flamegraph -i g.data && [ -s flamegraph.html ]); }
+ok "the default output is flamegraph.html" default_out
+
+if ! command -v "$CHROMIUM" >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; then
+	for i in 6 7 8 9 10 11; do echo "ok $i # SKIP chromium or python3 is not installed"; done
+	[ "$T_FAIL" = 0 ]
+	exit
+fi
+run=0
+chrome() {	# chrome OUT ARGS... — headless, a fresh profile, no network services
+	out=$1; shift
+	run=$((run + 1))
+	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--disable-extensions --user-data-dir="$T_TMP/profile$run" --window-size=1200,600 "$@" \
+		>"$out" 2>"$T_TMP/chrome$run.err"
+}
+frames() { grep -o '<div class="f[^"]*" data-id="[0-9]*" style="[^"]*">[^<]*</div>' "$1" |
+	sed 's/<div class="\([^"]*\)" data-id="\([0-9]*\)" style="[^"]*">\([^<]*\)<\/div>/\1|\2|\3/'; }
+chrome "$T_TMP/page.dom" --dump-dom "file://$T_TMP/page.html"
+frames "$T_TMP/page.dom" >"$T_TMP/page.frames"
+ok "Chromium draws the page's frames" test "$(wc -l <"$T_TMP/page.frames")" -ge 8
+ok "the hottest symbol ($hot) is a frame on the page" grep -q "|$hot\$" "$T_TMP/page.frames"
+ok "the title is the page's" grep -q '>pmukit test</h1>' "$T_TMP/page.dom"
+hot_id=$(awk -F'|' -v h="$hot" '$3 == h { print $2; exit }' "$T_TMP/page.frames")
+chrome "$T_TMP/zoom.dom" --dump-dom "file://$T_TMP/page.html#zoom=$hot_id"
+ok "#zoom=$hot_id: the hottest frame spans the width" \
+	grep -q "data-id=\"$hot_id\" style=\"left: 0%; width: 100%;" "$T_TMP/zoom.dom"
+chrome "$T_TMP/search.dom" --dump-dom "file://$T_TMP/page.html#search=$hot"
+ok "#search=$hot: its frames are highlighted" grep -q "class=\"f match\" data-id=\"[0-9]*\" style=\"[^\"]*\">$hot<" "$T_TMP/search.dom"
+chrome "$T_TMP/shot.out" --screenshot="$T_TMP/page.png" --hide-scrollbars "file://$T_TMP/page.html"
+shot() {
+	python3 "$SRC/tests/fixtures/export/pngstat.py" "$T_TMP/page.png" >"$T_TMP/png.txt" || return 1
+	cat "$T_TMP/png.txt" >&2
+	awk '{ exit !($3 >= 20 && $4 >= 100 && $5 >= 2000) }' "$T_TMP/png.txt"
+}
+ok "the screenshot is a drawn flame graph (colours, flame reds)" shot
+[ "$T_FAIL" = 0 ]
