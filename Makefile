@@ -297,61 +297,18 @@ $(O)/obj/lib/export/pprof.o $(XO)/obj/lib/export/pprof.o: BASEFLAGS += -I$(EXPOR
 
 $(O)/libpmukit.a $(O)/libpmukit.so: $(EXPORT_GEN_OBJS)
 
+# the pprof test decodes what it wrote with the same generated code
+$(O)/tests/test_export_pprof: $(EXPORT_GEN)/profile.pb-c.h
+$(O)/tests/test_export_pprof: BASEFLAGS += -I$(EXPORT_GEN)
+
 # The perf.data reader's dump tool (tests/integration/data_read*.sh).
 $(O)/tests/data_dump: tests/oracle/data_dump.c $(O)/libpmukit.a
-# --- symbolizer: the command-line driver the symbol integration tests compare with perf/addr2line
-$(O)/tests/symq: tests/fixtures/symbol/symq.c $(O)/libpmukit.a
-	@mkdir -p $(dir $@)
-	@echo "  TEST-CC $<"
-	@$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
-
-# --- symbolizer: the command-line driver the symbol integration tests compare with perf/addr2line
-$(O)/tests/symq: tests/fixtures/symbol/symq.c $(O)/libpmukit.a
 	@mkdir -p $(dir $@)
 	@echo "  TEST-CC $<"
 	@$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
 
 # pmukit script prints tracepoint data with libtraceevent, as perf does
 LDLIBS += -ltraceevent
-
-# --- report/diff: a workload with many functions (tests/integration/report*.sh, bench/report.sh)
-# Frame pointers in every function (leaves too) and -g, so callchains and srclines are full;
-# never sanitized (it is profiled, not tested).
-$(O)/tests/workloads/report_many: tests/workloads/report_many.c
-	@mkdir -p $(dir $@)
-	@echo "  WORKLOAD $<"
-	@$(CC) -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer \
-		-fno-inline-functions -fno-optimize-sibling-calls $(WARN) -pthread -o $@ $<
-tests: $(O)/tests/workloads/report_many
-tests: $(O)/tests/symq
-# --- perf.data writer: the synthetic-file tool of tests/integration/data_write*.sh ------
-$(O)/tests/data_gen: tests/oracle/data_gen.c $(O)/libpmukit.a
-	@mkdir -p $(dir $@)
-	@echo "  TEST-CC $<"
-	@$(CC) $(BASEFLAGS) $(CFLAGS) -fno-inline -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
-
-tests: $(O)/tests/data_gen
-
-# perf.data files this machine cannot record (weights, TopDown groups): tests/integration/report_values.sh
-$(O)/tests/workloads/report_mkdata: tests/workloads/report_mkdata.c $(O)/libpmukit.a
-	@mkdir -p $(dir $@)
-	@echo "  WORKLOAD $<"
-	@$(CC) $(BASEFLAGS) $(CFLAGS) -O0 -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
-tests: $(O)/tests/workloads/report_mkdata
-# bench/report.c profiles the report workload
-bench: $(O)/tests/workloads/report_many
-
-tests: $(O)/tests/symq
-# the pprof test decodes what it wrote with the same generated code
-$(O)/tests/test_export_pprof: $(EXPORT_GEN)/profile.pb-c.h
-$(O)/tests/test_export_pprof: BASEFLAGS += -I$(EXPORT_GEN)
-# --- perf.data writer: the synthetic-file tool of tests/integration/data_write*.sh ------
-$(O)/tests/data_gen: tests/oracle/data_gen.c $(O)/libpmukit.a
-	@mkdir -p $(dir $@)
-	@echo "  TEST-CC $<"
-	@$(CC) $(BASEFLAGS) $(CFLAGS) -fno-inline -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
-
-tests: $(O)/tests/data_gen
 
 # --- deterministic workloads for the sampling tests (frame pointers, not inlined) ---------
 WORKLOAD_SRCS := $(sort $(wildcard tests/workloads/*.c))
@@ -380,3 +337,22 @@ build/fuzz/seeds-data_read:
 		perf record -q -F 5000 $$a -o - -- ls / 2>/dev/null | head -c 60000 > $$n.pipe && \
 		{ printf '\001'; cat $$n.pipe; } > seed-pipe-$$n; rm -f $$n.pipe; done; true
 	@mv $@.tmp $@
+
+# --- report/diff: a workload with many functions (tests/integration/report*.sh, bench/report.c)
+# Frame pointers and -g, so callchains and srclines are full; never sanitized (it is profiled,
+# not tested).
+$(O)/tests/workloads/report_many: tests/workloads/report_many.c
+	@mkdir -p $(dir $@)
+	@echo "  WORKLOAD $<"
+	@$(CC) -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer \
+		-fno-inline-functions -fno-optimize-sibling-calls $(WARN) -pthread -o $@ $<
+tests: $(O)/tests/workloads/report_many
+
+# perf.data files this machine cannot record (weights, TopDown groups): tests/integration/report_values.sh
+$(O)/tests/workloads/report_mkdata: tests/workloads/report_mkdata.c $(O)/libpmukit.a
+	@mkdir -p $(dir $@)
+	@echo "  WORKLOAD $<"
+	@$(CC) $(BASEFLAGS) $(CFLAGS) -DPMUKIT_MKDATA -O0 -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
+tests: $(O)/tests/workloads/report_mkdata
+# bench/report.c profiles the report workload
+bench: $(O)/tests/workloads/report_many

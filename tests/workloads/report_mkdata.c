@@ -19,7 +19,20 @@
  * For topdown files it prints, per function, the TopDown shares the samples
  * it wrote add up to ("td_func1 retiring=12.34 bad_spec=... [heavy_ops=...]"),
  * computed with topdown.txt's formulas from its own deltas.
+ *
+ * It needs the library (its perf.data writer): the Makefile's rule for it
+ * defines PMUKIT_MKDATA. Built as a plain workload (by the rule for every
+ * tests/workloads source, without the library), it only says so.
  */
+#ifndef PMUKIT_MKDATA
+#include <stdio.h>
+
+int main(void)
+{
+	fprintf(stderr, "report_mkdata: built without pmukit's library; use build/tests/workloads/report_mkdata\n");
+	return 2;
+}
+#else
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -275,3 +288,4 @@ int main(int argc, char **argv)
 	close(fd);
 	return rc;
 }
+#endif
