@@ -225,7 +225,8 @@ static int replay(struct pk_report *r, uint8_t *decided)
 				before = nbuf;
 				before_cap = nb * 2;
 			}
-			memcpy(before, a.st, nb * sizeof(*before));
+			if (nb)
+				memcpy(before, a.st, nb * sizeof(*before));
 			rc = replay_sample(&a, lc0, fr, n, &cache);
 			if (k && a.nr == nb && same_states(before, a.st, nb))
 				break;
