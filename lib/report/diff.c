@@ -3,10 +3,10 @@
  * report/diff.c — perf diff's default output over two finished reports
  * (made with perf diff's sort keys, dso,sym, no children or callchains):
  * each event of the baseline matched with the new file's event of the same
- * type and config; entries paired by perf's collapse comparison of the sort
- * keys (DSO names, then symbol start and end, or the address without a
- * symbol — so a function that moved is a new entry, as in perf); the new
- * file's unpaired entries added with no baseline (perf's hists__link);
+ * type and config; entries merged and paired by perf diff's collapse
+ * comparison of the sort keys (DSO names; symbols by name, as perf diff
+ * compares them across binaries, the unresolved addresses of a DSO as one);
+ * the new file's unpaired entries added with no baseline (hists__link);
  * "Baseline" (the old share) and "Delta Abs" (new share minus old share)
  * columns, rows ordered by the size of the delta (paired ones first), then
  * the baseline, then the keys' names, as perf's sort does.
@@ -25,6 +25,7 @@
 struct drow {
 	struct pk_report *br, *pr;	/* the reports of be and pe */
 	const struct rp_entry *be, *pe;
+	uint64_t bp, pp;		/* their (collapsed) periods */
 	double delta;
 };
 
@@ -63,21 +64,12 @@ static int64_t xcollapse(int key, bool has_dso, const struct pk_report *ra, cons
 		if (!da || !db)
 			return cmp_null(da, db);
 		return sgn(strcmp(pk_dso__short_name(db), pk_dso__short_name(da)));
-	case RP_KEY_SYM: {
-		if (!la->sym && !lb->sym)
-			return (int64_t)(lb->addr - la->addr);
-		if (!has_dso) {
-			int64_t r = !da || !db ? cmp_null(da, db) :
-				    sgn(strcmp(pk_dso__short_name(db), pk_dso__short_name(da)));
-			if (r)
-				return r;
-		}
+	case RP_KEY_SYM:
+		/* perf diff's collapse of symbols: sort__sym_sort, names (no symbol: equal) */
+		(void)has_dso;
 		if (!la->sym || !lb->sym)
 			return cmp_null(la->sym, lb->sym);
-		if (la->sym->start != lb->sym->start)
-			return (int64_t)(lb->sym->start - la->sym->start);
-		return (int64_t)(lb->sym->end - la->sym->end);
-	}
+		return sgn(strcmp(lb->sym->name, la->sym->name));
 	case RP_KEY_SRCLINE:
 		return sgn(strcmp(lb->srcline ? lb->srcline : "", la->srcline ? la->srcline : ""));
 	default:
@@ -99,15 +91,22 @@ static int64_t xcollapse_all(const struct pk_report *ra, const struct rp_entry *
 
 struct side {
 	struct pk_report *r;
-	const struct rp_entry **e;
+	const struct rp_entry **e;	/* the first entry of each collapsed group */
+	uint64_t *period;		/* the group's period */
 	size_t n;
 };
 
 static int side_cmp_r(const void *pa, const void *pb, void *arg)
 {
 	const struct pk_report *r = arg;
-	int64_t c = xcollapse_all(r, *(const struct rp_entry *const *)pa, r,
-				  *(const struct rp_entry *const *)pb);
+	const struct rp_entry *a = *(const struct rp_entry *const *)pa;
+	const struct rp_entry *b = *(const struct rp_entry *const *)pb;
+	int64_t c = xcollapse_all(r, a, r, b);
+	if (!c) {
+		/* equal for perf diff: the first one perf adds (its report's order) stands for all */
+		for (int i = 0; i < r->nr_sorts && !c; i++)
+			c = rp_key_collapse(r, r->sorts[i], a, b);
+	}
 	return c > 0 ? -1 : c < 0;	/* in-order: x before y when collapse(x, y) > 0 */
 }
 
@@ -123,12 +122,26 @@ static int side_of(struct pk_report *r, int h, struct side *s)
 	for (size_t i = 0; i < s->n; i++)
 		s->e[i] = rp_entry(r, hs->out[i]);
 	qsort_r(s->e, s->n, sizeof(*s->e), side_cmp_r, r);
+	/* perf diff collapses its entries with its own comparison: merge the equal ones */
+	s->period = malloc((s->n ? s->n : 1) * sizeof(*s->period));
+	if (!s->period)
+		return -ENOMEM;
+	size_t m = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		if (m && !xcollapse_all(r, s->e[m - 1], r, s->e[i])) {
+			s->period[m - 1] += s->e[i]->stat.period;
+			continue;
+		}
+		s->e[m] = s->e[i];
+		s->period[m++] = s->e[i]->stat.period;
+	}
+	s->n = m;
 	return 0;
 }
 
 static int64_t base_period(const struct drow *d)
 {
-	return d->be ? (int64_t)d->be->stat.period : 0;
+	return d->be ? (int64_t)d->bp : 0;
 }
 
 /* perf diff's sort list: compute (paired first, |delta|), baseline, delta, then the keys */
@@ -188,6 +201,8 @@ static int print_event(struct pk_report *old, int ho, struct pk_report *new_, in
 	if (rc || !rows) {
 		free(a.e);
 		free(b.e);
+		free(a.period);
+		free(b.period);
 		free(rows);
 		return -ENOMEM;
 	}
@@ -199,17 +214,17 @@ static int print_event(struct pk_report *old, int ho, struct pk_report *new_, in
 		int64_t c = i < a.n && j < b.n ? xcollapse_all(old, a.e[i], new_, b.e[j]) :
 			    i < a.n ? 1 : -1;
 		struct drow d = { .br = old, .pr = new_ };
-		if (c > 0) {
+		if (c >= 0) {
+			d.bp = a.period[i];
 			d.be = a.e[i++];
-		} else if (c < 0) {
-			d.pe = b.e[j++];
-		} else {
-			d.be = a.e[i++];
+		}
+		if (c <= 0) {
+			d.pp = b.period[j];
 			d.pe = b.e[j++];
 		}
 		if (d.pe) {
-			double oldp = d.be && btotal ? d.be->stat.period * 100.0 / btotal : 0;
-			double newp = ntotal ? d.pe->stat.period * 100.0 / ntotal : 0;
+			double oldp = d.be && btotal ? d.bp * 100.0 / btotal : 0;
+			double newp = ntotal ? d.pp * 100.0 / ntotal : 0;
 			d.delta = newp - oldp;
 		}
 		rows[n++] = d;
@@ -219,6 +234,8 @@ static int print_event(struct pk_report *old, int ho, struct pk_report *new_, in
 	if (!nodes) {
 		free(a.e);
 		free(b.e);
+		free(a.period);
+		free(b.period);
 		free(rows);
 		return -ENOMEM;
 	}
@@ -260,8 +277,7 @@ static int print_event(struct pk_report *old, int ho, struct pk_report *new_, in
 		const struct drow *d = &rows[q];
 		char base[32] = " ", delta[32] = " ";
 		if (d->be)
-			snprintf(base, sizeof(base), "%6.2f%%",
-				 btotal ? 100.0 * d->be->stat.period / btotal : 0.0);
+			snprintf(base, sizeof(base), "%6.2f%%", btotal ? 100.0 * d->bp / btotal : 0.0);
 		if (d->pe)
 			snprintf(delta, sizeof(delta), "%+4.2F%%", d->delta);
 		fprintf(fp, "  %8s  %9s", base, delta);
@@ -286,6 +302,8 @@ static int print_event(struct pk_report *old, int ho, struct pk_report *new_, in
 	free(rows);
 	free(a.e);
 	free(b.e);
+	free(a.period);
+	free(b.period);
 	return 0;
 }
 

@@ -568,11 +568,6 @@ const struct pk_report_entry *pk_report__entry(const struct pk_report *r, size_t
 
 int rp_finish(struct pk_report *r, struct pk_error *err)
 {
-	if (getenv("PMUKIT_REPORT_STATS"))
-		fprintf(stderr, "report: %zu entries, %zu contexts, %zu lclasses, %zu tree nodes, %" PRIu64
-			" samples\n", rp_nr_entries(r), r->ctxs.len / sizeof(struct rp_ctx),
-			r->lclasses.len / sizeof(struct rp_lclass),
-			r->tnodes.len / sizeof(struct rp_tnode), r->nr_delivered);
 	setup_hists(r);
 	bool any_group = false;
 	for (size_t i = 0; i < r->nr_hists; i++)

@@ -2,13 +2,13 @@
 # diff.sh — pmukit diff against perf 6.1's perf diff (TAP): two recordings of
 # tests/workloads/report_many that differ (-v 1 triples the odd leaves and
 # doubles top_a), with its default and other sort keys, -q, a pair of
-# recordings with threads and callchains, files with two events, and a
-# file against itself (every delta +0.00%).
+# recordings with threads and callchains, files with two events, another
+# build of the workload (pairs by symbol name), and a file against itself.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
 W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 export PMUKIT W T_TMP
 
-PLAN=9
+PLAN=11
 echo "1..$PLAN"
 skip_all() {
 	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - diff # SKIP $1"; done
@@ -23,6 +23,11 @@ perf record -q -e cpu-clock -c 100000 -g -o "$T_TMP/g0.data" "$W" -t 2 1500 >/de
 perf record -q -e cpu-clock -c 100000 -g -o "$T_TMP/g1.data" "$W" -t 2 -v 1 1500 >/dev/null 2>&1
 perf record -q -e cpu-clock,task-clock -c 100000 -o "$T_TMP/e0.data" "$W" 1500 >/dev/null 2>&1
 perf record -q -e task-clock,cpu-clock -c 100000 -o "$T_TMP/e1.data" "$W" -v 1 1500 >/dev/null 2>&1
+# the same program built otherwise (-O2): its functions are elsewhere, so only their
+# names pair them, as perf diff pairs them
+W2="$T_TMP/report_many_o2"
+${CC:-cc} -O2 -g -fno-omit-frame-pointer -pthread -o "$W2" "${PMUKIT_SRC:-.}/tests/workloads/report_many.c" 2>/dev/null &&
+	perf record -q -e cpu-clock -c 100000 -o "$T_TMP/b1.data" "$W2" -v 1 3000 >/dev/null 2>&1
 
 cat > "$T_TMP/compare" <<'EOF2'
 a=$1; b=$2; shift 2
@@ -45,6 +50,12 @@ ok "two workloads: -s comm,sym" $C v0 v1 -s comm,sym
 ok "two workloads: -q" $C v0 v1 -q
 ok "threads and callchains (not used by diff)" $C g0 g1
 ok "two events each, matched by type and config" $C e0 e1
+if [ -f "$T_TMP/b1.data" ]; then
+	ok "another build of the workload: pairs by symbol name" $C v0 b1
+	ok "another build, reversed" $C b1 v0
+else
+	T_N=$((T_N + 2)); echo "ok $((T_N - 1)) - another build # SKIP no C compiler"; echo "ok $T_N - reversed # SKIP no C compiler"
+fi
 ok "a file against itself: every delta +0.00%" sh -c '
 	"$PMUKIT" diff "$T_TMP/v0.data" "$T_TMP/v0.data" > "$T_TMP/o" &&
 	n=$(grep -c "%  " "$T_TMP/o") && [ "$n" -gt 10 ] &&
