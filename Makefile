@@ -338,6 +338,7 @@ $(O)/tests/test_export_pprof: $(EXPORT_GEN)/profile.pb-c.h
 $(O)/tests/test_export_pprof: BASEFLAGS += -I$(EXPORT_GEN)
 
 # --- perf.data reader: the dump tool of tests/integration/data_read.sh, fuzz seeds ---------
+# The perf.data reader's dump tool (tests/integration/data_read*.sh).
 $(O)/tests/data_dump: tests/oracle/data_dump.c $(O)/libpmukit.a
 	@mkdir -p $(dir $@)
 	@echo "  TEST-CC $<"
@@ -355,6 +356,9 @@ build/fuzz/seeds-data_read:
 		perf record -q -F 5000 $$a -o - -- ls / 2>/dev/null | head -c 60000 > $$n.pipe && \
 		{ printf '\001'; cat $$n.pipe; } > seed-pipe-$$n; rm -f $$n.pipe; done; true
 	@mv $@.tmp $@
+# pmukit script prints tracepoint data with libtraceevent, as perf does
+LDLIBS += -ltraceevent
+
 # --- deterministic workloads for the sampling tests (frame pointers, not inlined) ---------
 WORKLOAD_SRCS := $(sort $(wildcard tests/workloads/*.c))
 WORKLOAD_BINS := $(WORKLOAD_SRCS:tests/workloads/%.c=$(O)/workloads/%)
@@ -382,3 +386,34 @@ $(XO)/obj/gen/export/%.o: $(EXPORT_GEN)/%.c
 	@$(CROSS)gcc $(BASEFLAGS) $(CFLAGS) -I$(EXPORT_GEN) -c $< -o $@
 
 $(XO)/libpmukit.a $(XO)/libpmukit.so: $(X_EXPORT_GEN_OBJS)
+# Seeds for fuzz_data_read, recorded at fuzz time with perf (none without it); the first
+# byte of a seed picks how the target reads it (0: mapped file, 1: pipe).
+build/fuzz/seeds-data_read:
+	@mkdir -p $@.tmp
+	@-cd $@.tmp && for a in "-e cpu-clock" "-e cpu-clock -g" "-z -e cpu-clock -g" \
+		"-e sched:sched_switch -a" "-e {task-clock,page-faults}:S"; do \
+		n=$$(echo "$$a" | tr -c 'a-z0-9' _); \
+		perf record -q -F 5000 $$a -o $$n.data -- ls / >/dev/null 2>&1 && \
+		{ printf '\000'; cat $$n.data; } > seed-$$n && rm -f $$n.data; \
+		perf record -q -F 5000 $$a -o - -- ls / 2>/dev/null | head -c 60000 > $$n.pipe && \
+		{ printf '\001'; cat $$n.pipe; } > seed-pipe-$$n; rm -f $$n.pipe; done; true
+	@mv $@.tmp $@
+
+# --- report/diff: a workload with many functions (tests/integration/report*.sh, bench/report.c)
+# Frame pointers and -g, so callchains and srclines are full; never sanitized (it is profiled,
+# not tested).
+$(O)/tests/workloads/report_many: tests/workloads/report_many.c
+	@mkdir -p $(dir $@)
+	@echo "  WORKLOAD $<"
+	@$(CC) -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer \
+		-fno-inline-functions -fno-optimize-sibling-calls $(WARN) -pthread -o $@ $<
+tests: $(O)/tests/workloads/report_many
+
+# perf.data files this machine cannot record (weights, TopDown groups): tests/integration/report_values.sh
+$(O)/tests/workloads/report_mkdata: tests/workloads/report_mkdata.c $(O)/libpmukit.a
+	@mkdir -p $(dir $@)
+	@echo "  WORKLOAD $<"
+	@$(CC) $(BASEFLAGS) $(CFLAGS) -DPMUKIT_MKDATA -O0 -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
+tests: $(O)/tests/workloads/report_mkdata
+# bench/report.c profiles the report workload
+bench: $(O)/tests/workloads/report_many

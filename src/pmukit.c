@@ -9,6 +9,8 @@
 
 /* the reading commands (cmd-script.c, cmd-flamegraph.c, cmd-export.c) */
 int cmd_script(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 
@@ -22,6 +24,8 @@ static const struct {
 	{ "check", cmd_check, "machine checks: user-access (userspace counter reads)" },
 	{ "stat", cmd_stat, "run a command and count its events (perf stat)" },
 	{ "script", cmd_script, "print the samples of a perf.data file (perf script)" },
+	{ "report", cmd_report, "the profile of a perf.data file (perf report --stdio)" },
+	{ "diff", cmd_diff, "compare the profiles of two perf.data files (perf diff)" },
 	{ "flamegraph", cmd_flamegraph, "draw a flame graph (HTML or SVG) of a perf.data file" },
 	{ "export", cmd_export, "write a perf.data file as folded stacks, pprof or Firefox Profiler JSON" },
 	{ "record", cmd_record, "sample a command, CPUs or tasks into perf.data (perf record)" },

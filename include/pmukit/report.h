@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pmukit/report.h — perf report's histograms over a session: entries keyed
+ * by sort keys (comm, pid/tid, dso, sym, srcline, cpu, weights), their
+ * periods and sample counts, cumulative ("children") values and callchain
+ * trees, group members' values and a TopDown Level 1 breakdown for
+ * {slots,...,topdown-*}:S groups; and perf report --stdio's text for them.
+ *
+ *   struct pk_report *r;
+ *   struct pk_report_opts o = { .sz = sizeof(o), .sort = "dso,sym" };
+ *   if (pk_report__new(&r, session, &o, &err) ||
+ *       pk_report__process(r, &err) ||      // reads the rest of the session
+ *       pk_report__finish(r, &err))         // collapse, cumulate, sort
+ *           die(&err);
+ *   pk_report__fprintf(r, stdout, 0);       // one section per event
+ *   for (size_t i = 0; i < pk_report__nr_entries(r, 0); i++) {
+ *           const struct pk_report_entry *e = pk_report__entry(r, 0, i);
+ *           printf("%s %" PRIu64 "\n", e->sym ? e->sym->name : "?", e->period);
+ *   }
+ *   pk_report__free(r);
+ *
+ * Semantics are perf 6.1's: which samples make which entries (perf's
+ * hist_entry__cmp / collapse), their order (perf's output sort and its
+ * tie-breaks), cumulation along callchains counted once per entry and
+ * sample, callchain trees matched by function, group members' values as
+ * deltas of PERF_SAMPLE_READ values per sample id. Work per sample is a few
+ * hash lookups (no allocation): callchains go into one prefix tree per
+ * context, and each entry's cumulative values and callchain tree are
+ * derived from it once, at finish.
+ *
+ * The session must outlive the report (entries point at its threads, DSOs
+ * and symbols). Not thread-safe; pk_report__finish uses the session's
+ * worker threads for srclines.
+ */
+#ifndef PMUKIT_REPORT_H
+#define PMUKIT_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <pmukit/error.h>
+#include <pmukit/session.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct pk_report;
+
+/* Fields past sz (an older caller's struct) take their defaults. */
+struct pk_report_opts {
+	size_t sz;			/* sizeof(struct pk_report_opts) */
+	/*
+	 * --sort: perf's keys, comma separated (comm, pid, tid, dso, sym|symbol,
+	 * srcline, cpu, local_weight, weight, local_ins_lat, ins_lat,
+	 * local_p_stage_cyc, p_stage_cyc, local_retire_lat, retire_lat, and the
+	 * value columns overhead, overhead_children, sample, period, ...);
+	 * "+KEYS" appends to the default. NULL: "comm,dso,sym".
+	 */
+	const char *sort;
+	/* -F / --fields: output columns (value columns and sort keys); NULL: perf's default. */
+	const char *fields;
+	/*
+	 * -g / --call-graph: perf's report syntax
+	 * "print_type,threshold,print_limit,order,sort_key,value" (graph, flat,
+	 * fractal, folded, none; caller, callee; function, address; percent,
+	 * period, count). NULL: perf's default (graph,0.5,callee; caller with
+	 * children).
+	 */
+	const char *call_graph;
+	int children;			/* 1 --children, 0 --no-children, -1 perf's default (on) */
+	int group;			/* 1 --group, 0 --no-group, -1 perf's default (on) */
+	double percent_limit;		/* --percent-limit: entries (and callchains) under it hidden */
+	bool show_nr_samples;		/* -n: a Samples column */
+	bool show_total_period;		/* --show-total-period: a Period column */
+	bool show_cpu_utilization;	/* --show-cpu-utilization: sys and usr columns */
+	/*
+	 * TopDown Level 1 columns (Retiring, Bad Spec, FE Bound, BE Bound, and
+	 * Level 2 when recorded) for groups led by slots with topdown-* members:
+	 * 1 on, 0 off, -1 default (on for such groups shown with --group).
+	 */
+	int topdown;
+	/*
+	 * The text of a tracepoint sample (its print format applied, as perf's
+	 * trace_output): enables the "trace" sort key, the default when every
+	 * event is a tracepoint, as in perf. The string may be reused after the
+	 * call. NULL: no trace key.
+	 */
+	const char *(*trace_output)(void *ctx, const struct pk_resolved *rs);
+	void *trace_ctx;
+};
+
+int pk_report__new(struct pk_report **out, struct pk_session *s, const struct pk_report_opts *opts,
+		   struct pk_error *err);
+void pk_report__free(struct pk_report *r);
+
+/*
+ * Read the session to its end and add its samples (PERF_SAMPLE_READ groups
+ * split into their members' values as perf does). 0 or a negative errno.
+ */
+int pk_report__process(struct pk_report *r, struct pk_error *err);
+/* Add one resolved sample (what pk_report__process does for each). */
+int pk_report__add(struct pk_report *r, const struct pk_resolved *rs, struct pk_error *err);
+/* After the last sample: srclines, collapse, cumulative values, output order. */
+int pk_report__finish(struct pk_report *r, struct pk_error *err);
+
+/* pk_report__fprintf flags */
+enum {
+	PK_REPORT_PRINT_QUIET	= 1u << 0,	/* -q: no header lines, no column headers */
+	PK_REPORT_PRINT_NO_TIP	= 1u << 1,	/* no closing "# (...)" line */
+};
+
+/*
+ * perf report --stdio's text after the file header: "# Total Lost
+ * Samples", then for each event (or group) "# Samples: ... of event '...'",
+ * "# Event count (approx.): ...", the column headers and dotted lines, the
+ * entries and their callchains. 0 or a negative errno (write error).
+ */
+int pk_report__fprintf(struct pk_report *r, FILE *fp, unsigned flags);
+
+/* ---- results ---------------------------------------------------------------------- */
+
+/* One row of a section, in output order. */
+struct pk_report_entry {
+	const struct pk_thread *thread;	/* the first sample's thread */
+	const char *comm;		/* the comm at that sample */
+	int32_t cpu;
+	const struct pk_map *map;	/* NULL: [unknown] */
+	struct pk_dso *dso;		/* NULL: [unknown] */
+	const struct pk_sym *sym;	/* NULL: unresolved (addr printed) */
+	uint64_t ip, addr;		/* as perf's he->ip (map-relative) */
+	char level;			/* '.', 'k', ... */
+	const char *srcline;		/* with the srcline key, else NULL */
+	uint64_t weight;		/* with a weight key: the sample weight of the entry */
+	uint64_t period;		/* self */
+	uint64_t nr_samples;
+	uint64_t period_children;	/* cumulative (children), = period without children */
+	uint64_t nr_samples_children;
+	uint64_t weight_sum[3];		/* sums of the weight struct's parts over the samples */
+	/* --group: each member's period and samples (member 0 is the leader); else NULL */
+	const uint64_t *group_period;
+	const uint64_t *group_samples;
+	uint32_t nr_group;
+	bool filtered;			/* under --percent-limit (not printed) */
+};
+
+struct pk_report_section {
+	int attr;			/* leader's attr index */
+	const char *name;		/* perf's event name, or its group description */
+	uint64_t nr_samples;		/* group: all members' */
+	uint64_t total_period;		/* group: all members' */
+	size_t nr_entries;
+};
+
+size_t pk_report__nr_sections(const struct pk_report *r);
+const struct pk_report_section *pk_report__section(const struct pk_report *r, size_t i);
+size_t pk_report__nr_entries(const struct pk_report *r, size_t section);
+const struct pk_report_entry *pk_report__entry(const struct pk_report *r, size_t section, size_t i);
+/* LOST_SAMPLES records' total (perf's "Total Lost Samples"). */
+uint64_t pk_report__total_lost_samples(const struct pk_report *r);
+
+/* ---- perf diff ---------------------------------------------------------------------- */
+
+struct pk_diff_opts {
+	size_t sz;			/* sizeof(struct pk_diff_opts) */
+	const char *sort;		/* NULL: "dso,sym" (perf diff's default) */
+	double percent_limit;		/* hide pairs whose baseline and new are both under it */
+	bool show_nr_samples;		/* -n / --show-period are not supported yet */
+};
+
+/*
+ * perf diff OLD NEW --stdio: entries of each event paired by the sort keys
+ * (dso and symbol by default), printed with perf's Baseline and Delta
+ * columns. The sessions must be finished reading (pk_report__finish).
+ */
+int pk_report__fprintf_diff(struct pk_report *old, struct pk_report *new_, const char *old_name,
+			    const char *new_name, FILE *fp, const struct pk_diff_opts *opts,
+			    struct pk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,381 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report/print.c — perf report --stdio's text: the section header of each
+ * event ("# Samples: ...", "# Event count (approx.): ..."), the column
+ * headers and dotted lines with perf's widths (hists__calc_col_len over the
+ * shown entries), each entry's columns formatted as perf's hpp and sort
+ * entry printers do, and its callchain.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <elf.h>
+
+#include "report/report_int.h"
+
+static unsigned umax(unsigned a, unsigned b)
+{
+	return a > b ? a : b;
+}
+
+static const char *thread_comm(const struct rp_entry *e)
+{
+	return e->thread && e->thread->comm ? e->thread->comm : "";
+}
+
+/* perf's hists__calc_col_len (over the entries shown) and reset_sort_width */
+void rp_calc_widths(struct pk_report *r, int h, unsigned *w)
+{
+	memset(w, 0, RP_COL_NR * sizeof(*w));
+	const struct rp_hists *hs = &r->hists[h];
+	bool any = false;
+	for (size_t i = 0; i < hs->nr_out; i++) {
+		/* perf's widths count the entries under --percent-limit too */
+		const struct rp_entry *e = rp_entry(r, hs->out[i]);
+		any = true;
+		const struct rp_lclass *lc = rp_lclass(r, e->lclass);
+		const struct pk_loc *loc = lc->loc;
+		if (lc->sym) {
+			w[RP_KEY_SYM] = umax(w[RP_KEY_SYM], (unsigned)strlen(lc->sym->name) + 4);
+		} else {
+			w[RP_KEY_SYM] = umax(w[RP_KEY_SYM], 16 + 4 + 2);
+			w[RP_KEY_DSO] = umax(w[RP_KEY_DSO], 16);	/* unresolved addresses */
+		}
+		unsigned cl = (unsigned)strlen(thread_comm(e));
+		if (cl > w[RP_KEY_COMM]) {
+			w[RP_KEY_COMM] = cl;
+			w[RP_KEY_PID] = cl + 8;
+		}
+		if (loc->map && loc->dso)
+			w[RP_KEY_DSO] = umax(w[RP_KEY_DSO], (unsigned)strlen(pk_dso__short_name(loc->dso)));
+		const char *tr = rp_ctx_trace(r, rp_ctx(r, e->ctx));
+		if (tr)
+			w[RP_KEY_TRACE] = umax(w[RP_KEY_TRACE], (unsigned)strlen(tr));
+		if (r->has_key[RP_KEY_SRCLINE] && lc->srcline)
+			w[RP_KEY_SRCLINE] = umax(w[RP_KEY_SRCLINE],
+						 umax((unsigned)strlen(lc->srcline), 11));
+	}
+	if (any) {
+		w[RP_KEY_CPU] = 3;
+		w[RP_KEY_LOCAL_WEIGHT] = w[RP_KEY_WEIGHT] = 12;
+		w[RP_KEY_LOCAL_INS_LAT] = w[RP_KEY_INS_LAT] = 13;
+		w[RP_KEY_LOCAL_P_STAGE_CYC] = w[RP_KEY_P_STAGE_CYC] = 13;
+	}
+	w[RP_KEY_TID] = w[RP_KEY_PID];
+	/* the headers' lengths, at print time */
+	for (int c = RP_KEY_PID; c < RP_COL_NR; c++)
+		w[c] = umax(w[c], (unsigned)strlen(rp_col__header(c)));
+	/* value columns: perf's fmt->len, times the group's members */
+	int nm = r->group ? hs->nr_members : 1;
+	int shown = 0;
+	for (int m = 0; m < nm; m++)
+		if (r->hists[h + m].nr_samples)
+			shown++;
+	for (int c = 0; c < RP_COL_NR_VALUE; c++) {
+		unsigned len = 8;
+		if (c == RP_COL_OVERHEAD_GUEST_SYS || c == RP_COL_OVERHEAD_GUEST_US)
+			len = 9;
+		else if (c == RP_COL_SAMPLES || c == RP_COL_PERIOD)
+			len = 12;
+		if (r->group && nm > 1 && !rp_col__is_topdown(c))
+			len = umax(len, (unsigned)shown * len);
+		w[c] = umax(len, (unsigned)strlen(rp_col__header(c)));
+	}
+}
+
+/* the fmt->len of a value column (one member's share of its width) */
+static unsigned base_len(int c)
+{
+	if (c == RP_COL_OVERHEAD_GUEST_SYS || c == RP_COL_OVERHEAD_GUEST_US)
+		return 9;
+	if (c == RP_COL_SAMPLES || c == RP_COL_PERIOD)
+		return 12;
+	return 8;
+}
+
+static uint64_t stat_value(int c, const struct rp_entry *e, bool children)
+{
+	switch (c) {
+	case RP_COL_OVERHEAD:
+		return e->stat.period;
+	case RP_COL_OVERHEAD_SYS:
+		return e->stat.period_sys;
+	case RP_COL_OVERHEAD_US:
+		return e->stat.period_us;
+	case RP_COL_OVERHEAD_GUEST_SYS:
+		return e->stat.period_guest_sys;
+	case RP_COL_OVERHEAD_GUEST_US:
+		return e->stat.period_guest_us;
+	case RP_COL_CHILDREN:
+		return children ? e->acc.period : 0;
+	case RP_COL_SAMPLES:
+		return e->stat.nr_events;
+	case RP_COL_PERIOD:
+		return e->stat.period;
+	default:
+		return 0;
+	}
+}
+
+static int value_snprintf(struct pk_report *r, int c, const struct rp_entry *e, int h, char *buf,
+			  size_t size, unsigned width)
+{
+	unsigned len = base_len(c);
+	if (rp_col__is_topdown(c))
+		len = width;	/* pmukit's columns: right-aligned under their header */
+	if (c == RP_COL_CHILDREN && !r->children)
+		return snprintf(buf, size, " %*s", (int)len - 1, "N/A");
+	if (rp_col__is_topdown(c)) {
+		bool valid;
+		double v = rp_topdown_value(r, c, e, h, &valid);
+		if (!valid)
+			return snprintf(buf, size, " %*s", (int)len - 1, "");
+		return snprintf(buf, size, " %*.2f%%", (int)len - 2, v);
+	}
+	int nm = r->group && e->pairs ? r->hists[h].nr_members : 1;
+	size_t off = 0;
+	for (int m = 0; m < nm && off < size; m++) {
+		const struct rp_entry *pe = e;
+		int hm = h + m;
+		if (m) {
+			if (!r->hists[hm].nr_samples)
+				continue;	/* perf's skip_empty */
+			pe = e->pairs[m] != UINT32_MAX ? rp_entry(r, e->pairs[m]) : NULL;
+		}
+		uint64_t v = pe ? stat_value(c, pe, r->children) : 0;
+		int n;
+		if (c == RP_COL_SAMPLES || c == RP_COL_PERIOD) {
+			n = snprintf(buf + off, size - off, " %*" PRIu64, (int)len - 1, v);
+		} else {
+			uint64_t total = r->hists[hm].total_period;
+			double pct = total ? 100.0 * v / total : 0.0;
+			n = snprintf(buf + off, size - off, " %*.2f%%", (int)len - 2, pct);
+		}
+		if (n < 0)
+			return -1;
+		off += (size_t)n;
+	}
+	return (int)(off < size ? off : size - 1);
+}
+
+int rp_col_snprintf(struct pk_report *r, int col, const struct rp_entry *e, int h, char *buf,
+		    size_t size, unsigned width)
+{
+	if (!rp_col__is_key(col))
+		return value_snprintf(r, col, e, h, buf, size, width);
+	const struct rp_lclass *lc = rp_lclass(r, e->lclass);
+	const struct pk_loc *loc = lc->loc;
+	int w = (int)width;
+	switch (col) {
+	case RP_KEY_PID:
+	case RP_KEY_TID: {
+		int cw = (int)umax(7, width) - 8;
+		return snprintf(buf, size, "%7d:%-*.*s", e->thread ? e->thread->tid : -1, cw, cw,
+				thread_comm(e));
+	}
+	case RP_KEY_COMM:
+		return snprintf(buf, size, "%-*.*s", w, w, e->comm ? e->comm : "");
+	case RP_KEY_DSO: {
+		const char *name = loc->map && loc->dso ? pk_dso__short_name(loc->dso) : "[unknown]";
+		return snprintf(buf, size, "%-*.*s", w, w, name);
+	}
+	case RP_KEY_SYM: {
+		int n = snprintf(buf, size, "[%c] ", e->level ? e->level : '.');
+		if (n < 0 || (size_t)n >= size)
+			return n;
+		if (lc->sym && loc->map) {
+			if (lc->sym->type == STT_OBJECT)
+				n += snprintf(buf + n, size - (size_t)n, "%s+0x%" PRIx64, lc->sym->name,
+					      loc->ip - pk_map__unmap_ip(loc->map, lc->sym->start));
+			else
+				n += snprintf(buf + n, size - (size_t)n, "%.*s", w - n, lc->sym->name);
+		} else {
+			n += snprintf(buf + n, size - (size_t)n, "%-#.*" PRIx64, 16,
+				      lc->sym ? loc->addr : lc->addr);
+		}
+		return n;
+	}
+	case RP_KEY_CPU:
+		return snprintf(buf, size, "%*.*d", w, w, e->cpu);
+	case RP_KEY_TRACE: {
+		const char *tr = rp_ctx_trace(r, rp_ctx(r, e->ctx));
+		return snprintf(buf, size, "%-.*s", w, tr ? tr : "N/A");
+	}
+	case RP_KEY_SRCLINE:
+		return snprintf(buf, size, "%-.*s", w, lc->srcline ? lc->srcline : "??:0");
+	case RP_KEY_LOCAL_WEIGHT:
+		return snprintf(buf, size, "%-*" PRIu64, w, e->weight[0]);
+	case RP_KEY_WEIGHT:
+		return snprintf(buf, size, "%-*" PRIu64, w, e->weight[0] * e->stat.nr_events);
+	case RP_KEY_LOCAL_INS_LAT:
+		return snprintf(buf, size, "%-*u", w, (unsigned)e->weight[1]);
+	case RP_KEY_INS_LAT:
+		return snprintf(buf, size, "%-*" PRIu64, w, e->weight[1] * e->stat.nr_events);
+	case RP_KEY_LOCAL_P_STAGE_CYC:
+		return snprintf(buf, size, "%-*u", w, (unsigned)e->weight[2]);
+	case RP_KEY_P_STAGE_CYC:
+		return snprintf(buf, size, "%-*" PRIu64, w, e->weight[2] * e->stat.nr_events);
+	default:
+		return 0;
+	}
+}
+
+static const char *header(const struct pk_report *r, int c)
+{
+	return c == RP_COL_OVERHEAD && r->overhead_self ? "Self" : rp_col__header(c);
+}
+
+static void print_headers(struct pk_report *r, const unsigned *w, FILE *fp)
+{
+	fputs("# ", fp);
+	for (int i = 0; i < r->nr_fields; i++) {
+		int c = r->fields[i];
+		if (i)
+			fputs("  ", fp);
+		if (rp_col__is_key(c))
+			fprintf(fp, "%-*.*s", (int)w[c], (int)w[c], header(r, c));
+		else
+			fprintf(fp, "%*s", (int)w[c], header(r, c));
+	}
+	fputs("\n# ", fp);
+	for (int i = 0; i < r->nr_fields; i++) {
+		if (i)
+			fputs("  ", fp);
+		for (unsigned k = 0; k < w[r->fields[i]]; k++)
+			fputc('.', fp);
+	}
+	fputs("\n#\n", fp);
+}
+
+static int print_entry(struct pk_report *r, int h, const struct rp_entry *e, const unsigned *w,
+		       char *line, size_t size, FILE *fp)
+{
+	size_t off = 0;
+	for (int i = 0; i < r->nr_fields && off + 2 < size; i++) {
+		int c = r->fields[i];
+		memcpy(line + off, "  ", 2);
+		off += 2;
+		int n = rp_col_snprintf(r, c, e, h, line + off, size - off, w[c]);
+		if (n < 0)
+			n = 0;
+		if ((size_t)n >= size - off)
+			n = (int)(size - off - 1);
+		/* perf's hist_entry__snprintf_alignment: pad all but the last column */
+		if (i + 1 < r->nr_fields && (unsigned)n < w[c]) {
+			unsigned pad = w[c] - (unsigned)n;
+			if (off + (size_t)n + pad >= size)
+				pad = (unsigned)(size - off - (size_t)n - 1);
+			memset(line + off + n, ' ', pad);
+			n += (int)pad;
+		}
+		off += (size_t)n;
+	}
+	line[off] = 0;
+	fputs(line, fp);
+	fputc('\n', fp);
+	if (r->hists[h].has_callchain && r->cg.enabled)
+		return rp_chain_fprintf(r, e, h, fp);
+	return 0;
+}
+
+static void group_desc(struct pk_report *r, int h, char *buf, size_t size)
+{
+	const struct rp_hists *hs = &r->hists[h];
+	bool forced = !hs->group_name && r->opts.group != -1 &&
+		      (r->s == NULL ||
+		       pk_data_reader__attr(pk_session__reader(r->s), (size_t)h)->nr_members <= 1);
+	size_t off = 0;
+	if (!forced)
+		off += (size_t)snprintf(buf, size, "%s { ", hs->group_name ? hs->group_name : "anon group");
+	bool first = true;
+	for (int m = 0; m < hs->nr_members && off < size; m++) {
+		if (!r->hists[h + m].nr_samples)
+			continue;
+		off += (size_t)snprintf(buf + off, size - off, "%s%s", first ? "" : ", ",
+					r->hists[h + m].name);
+		first = false;
+	}
+	if (!forced && off < size)
+		snprintf(buf + off, size - off, " }");
+}
+
+int rp_fprintf_hists(struct pk_report *r, int h, FILE *fp, unsigned flags)
+{
+	struct rp_hists *hs = &r->hists[h];
+	bool quiet = flags & PK_REPORT_PRINT_QUIET;
+	bool group = r->group && hs->nr_members > 1;
+	if (!quiet) {
+		uint64_t nr = hs->nr_samples, total = hs->total_period;
+		char desc[1024];
+		const char *name = hs->name;
+		if (group) {
+			group_desc(r, h, desc, sizeof(desc));
+			name = desc;
+			for (int m = 1; m < hs->nr_members; m++) {
+				nr += r->hists[h + m].nr_samples;
+				total += r->hists[h + m].total_period;
+			}
+		}
+		/* perf's convert_unit */
+		double v = (double)nr;
+		char unit = ' ';
+		if (v > 1000.0)
+			v /= 1000.0, unit = 'K';
+		if (v > 1000.0)
+			v /= 1000.0, unit = 'M';
+		if (v > 1000.0)
+			v /= 1000.0, unit = 'G';
+		fprintf(fp, "# Samples: %lu%c of event%s '%s'\n", (unsigned long)v, unit,
+			hs->nr_members > 1 ? "s" : "", name);
+		fprintf(fp, "# Event count (approx.): %" PRIu64 "\n#\n", total);
+	}
+	unsigned w[RP_COL_NR];
+	rp_calc_widths(r, h, w);
+	if (!quiet)
+		print_headers(r, w, fp);
+	size_t size = 4;
+	for (int i = 0; i < r->nr_fields; i++)
+		size += w[r->fields[i]] + 2;
+	size += 1024 * 4;
+	char *line = malloc(size);
+	if (!line)
+		return -ENOMEM;
+	int rc = 0;
+	for (size_t i = 0; i < hs->nr_out && !rc; i++) {
+		const struct rp_entry *e = rp_entry(r, hs->out[i]);
+		if (e->filtered)
+			continue;
+		rc = print_entry(r, h, e, w, line, size, fp);
+	}
+	free(line);
+	fputs("\n\n", fp);
+	return rc;
+}
+
+int pk_report__fprintf(struct pk_report *r, FILE *fp, unsigned flags)
+{
+	if (!r->finished)
+		return -EINVAL;
+	int rc = rp_chains_build(r, false);
+	if (rc)
+		return rc;
+	bool quiet = flags & PK_REPORT_PRINT_QUIET;
+	if (!quiet)
+		fprintf(fp, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", r->total_lost_samples);
+	for (size_t i = 0; i < r->nr_hists && !rc; i++) {
+		struct rp_hists *hs = &r->hists[i];
+		if (r->group && !hs->is_leader)
+			continue;
+		if (!hs->nr_samples)
+			continue;	/* perf's --skip-empty (its default) */
+		rc = rp_fprintf_hists(r, (int)i, fp, flags);
+	}
+	if (!rc && !quiet && !(flags & PK_REPORT_PRINT_NO_TIP))
+		fputs("#\n# (Tip: pmukit report --sort KEYS, -g caller|callee|none, "
+		      "--percent-limit N)\n#\n", fp);
+	if (!rc && ferror(fp))
+		rc = -EIO;
+	return rc;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * util/rbtree.h — a red-black tree over an array of nodes (indexes, not
+ * pointers), with the classic insert-and-recolor algorithm. For orders that
+ * must come out exactly as another program's red-black tree gives them:
+ * with a comparison that is not a strict weak order (perf report's
+ * "callers above callees" tie-break applies only within one thread), the
+ * in-order result depends on the tree's shape, which this reproduces.
+ */
+#ifndef PMUKIT_UTIL_RBTREE_H
+#define PMUKIT_UTIL_RBTREE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define PK_RB_NIL UINT32_MAX
+
+struct pk_rbnode {
+	uint32_t left, right, parent;
+	bool red;
+};
+
+/*
+ * Insert node idx: from the root, go left when goes_left(ctx, idx, node),
+ * else right (equal keys go right, after the ones already there); then
+ * rebalance. *root is PK_RB_NIL for an empty tree.
+ */
+void pk_rbtree__insert(struct pk_rbnode *nodes, uint32_t *root, uint32_t idx,
+		       bool (*goes_left)(void *ctx, uint32_t node, uint32_t other), void *ctx);
+/* In-order: the first node, and the one after idx (PK_RB_NIL at the end). */
+uint32_t pk_rbtree__first(const struct pk_rbnode *nodes, uint32_t root);
+uint32_t pk_rbtree__next(const struct pk_rbnode *nodes, uint32_t idx);
+
+#endif

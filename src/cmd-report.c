@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd-report.c — `pmukit report --stdio`: perf report's text for a
+ * perf.data file (file or pipe, perf's or pmukit's recordings), over the
+ * session (pmukit/session.h) and the report library (pmukit/report.h):
+ * options as perf 6.1 takes them, its header lines and errors.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <linux/perf_event.h>
+
+#include <pmukit/report.h>
+#include <pmukit/session.h>
+
+#include "report-cli.h"
+#include "script.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: pmukit report [--stdio] [-i FILE] [options]\n\n"
+		"Print the profile of a perf.data file as perf report --stdio does.\n\n"
+		"  -i, --input FILE          perf.data to read (default perf.data; - reads stdin)\n"
+		"      --stdio               text output (the only one)\n"
+		"  -s, --sort KEYS           sort keys: comm, pid, tid, dso, sym, srcline, cpu,\n"
+		"                            local_weight, weight, ins_lat, p_stage_cyc, retire_lat\n"
+		"                            (+KEYS: added to the default comm,dso,sym)\n"
+		"  -F, --fields KEYS         output columns: overhead, overhead_children, sample,\n"
+		"                            period, td_* and sort keys\n"
+		"  -g, --call-graph [ARGS]   graph|flat|fractal|folded|none, threshold, print\n"
+		"                            limit, caller|callee, function|address, percent|\n"
+		"                            period|count (default graph,0.5,caller with children)\n"
+		"      --children            cumulative (Children) values (the default)\n"
+		"      --no-children         self values only\n"
+		"      --percent-limit N     hide entries (and callchains) under N%%\n"
+		"      --group               group members side by side (the default for groups)\n"
+		"      --no-group            one section per event\n"
+		"      --no-topdown          no TopDown columns for {slots,...,topdown-*} groups\n"
+		"  -n, --show-nr-samples     a Samples column\n"
+		"      --show-total-period   a Period column\n"
+		"      --show-cpu-utilization  sys and usr columns\n"
+		"      --header              the file's header before the report\n"
+		"      --header-only         the file's header only\n"
+		"  -q, --quiet               no header lines\n"
+		"      --symfs DIR           look for binaries and debug files under DIR\n"
+		"      --no-demangle         C++/Rust symbol names as in the binary\n"
+		"      --max-stack N         callchain entries used (default 127)\n"
+		"  -j, --threads N           threads for symbols and srclines (default 2)\n"
+		"  -h, --help                this help\n");
+}
+
+enum {
+	OPT_STDIO = 0x200, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_PERCENT_LIMIT, OPT_GROUP,
+	OPT_NO_GROUP, OPT_HEADER, OPT_HEADER_ONLY, OPT_SYMFS, OPT_NO_DEMANGLE, OPT_MAX_STACK,
+	OPT_TOTAL_PERIOD, OPT_CPU_UTIL, OPT_TOPDOWN, OPT_NO_TOPDOWN, OPT_TUI, OPT_CALL_GRAPH,
+	OPT_NO_CALL_GRAPH,
+};
+
+static const struct option longopts[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "stdio", no_argument, NULL, OPT_STDIO },
+	{ "tui", no_argument, NULL, OPT_TUI },
+	{ "gtk", no_argument, NULL, OPT_TUI },
+	{ "sort", required_argument, NULL, 's' },
+	{ "fields", required_argument, NULL, 'F' },
+	{ "call-graph", optional_argument, NULL, OPT_CALL_GRAPH },
+	{ "no-call-graph", no_argument, NULL, OPT_NO_CALL_GRAPH },
+	{ "children", no_argument, NULL, OPT_CHILDREN },
+	{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
+	{ "percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT },
+	{ "group", no_argument, NULL, OPT_GROUP },
+	{ "no-group", no_argument, NULL, OPT_NO_GROUP },
+	{ "topdown", no_argument, NULL, OPT_TOPDOWN },
+	{ "no-topdown", no_argument, NULL, OPT_NO_TOPDOWN },
+	{ "show-nr-samples", no_argument, NULL, 'n' },
+	{ "show-total-period", no_argument, NULL, OPT_TOTAL_PERIOD },
+	{ "show-cpu-utilization", no_argument, NULL, OPT_CPU_UTIL },
+	{ "header", no_argument, NULL, OPT_HEADER },
+	{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "symfs", required_argument, NULL, OPT_SYMFS },
+	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
+	{ "threads", required_argument, NULL, 'j' },
+	{ "force", no_argument, NULL, 'f' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* tracepoint text for the trace sort key, through pmukit script's libtraceevent setup */
+struct trace_ctx {
+	struct pk_data_reader *rd;
+	struct script_trace *t;
+	struct obuf ob;		/* 1 MiB: a record's text always fits */
+	bool tried;
+};
+
+static const char *trace_output(void *vctx, const struct pk_resolved *rs)
+{
+	struct trace_ctx *c = vctx;
+	if (!c->tried) {
+		c->tried = true;
+		if (obuf__init(&c->ob, stdout) || script_trace__new(&c->t, c->rd))
+			c->t = NULL;
+	}
+	if (!c->t)
+		return NULL;
+	const struct pk_data_attr *a = pk_data_reader__attr(c->rd, (size_t)rs->attr);
+	c->ob.len = 0;
+	/* perf's get_trace_output leaves the record's cpu 0 */
+	if (!a || !script_trace__print(c->t, a->attr.config, 0, rs->sample->raw.data,
+				       rs->sample->raw.size, &c->ob) || c->ob.len >= c->ob.cap)
+		return NULL;
+	c->ob.p[c->ob.len] = 0;
+	return c->ob.p;
+}
+
+static int fail(const char *what, const struct pk_error *err)
+{
+	char buf[1024];
+	fprintf(stderr, "pmukit report: %s%s\n", what, pk_error__format(err, buf, sizeof(buf)));
+	return 255;
+}
+
+/* perf's -g takes the next argument unless it is the last or an option */
+static int take_call_graph_arg(int argc, char **argv, const char **arg)
+{
+	if (optind < argc && argv[optind][0] != '-') {
+		*arg = argv[optind++];
+		return 1;
+	}
+	*arg = NULL;
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	const char *input = NULL, *symfs = NULL, *call_graph = NULL;
+	bool header = false, header_only = false, quiet = false, cg_given = false;
+	unsigned sym_flags = 0, max_stack = 0;
+	int nr_threads = 0, c;
+	struct pk_report_opts ro = { .sz = sizeof(ro), .children = -1, .group = -1, .topdown = -1 };
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:s:F:g::nqj:fh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			input = optarg;
+			break;
+		case OPT_STDIO:
+			break;
+		case OPT_TUI:
+			fprintf(stderr, "pmukit report: only --stdio output is available\n");
+			return 129;
+		case 's':
+			ro.sort = optarg;
+			break;
+		case 'F':
+			ro.fields = optarg;
+			break;
+		case 'g':
+		case OPT_CALL_GRAPH:
+			cg_given = true;
+			call_graph = optarg;
+			if (!call_graph)
+				take_call_graph_arg(argc, argv, &call_graph);
+			if (!call_graph)
+				call_graph = "graph,0.5,caller,function,percent";	/* perf's default -g */
+			break;
+		case OPT_NO_CALL_GRAPH:
+			call_graph = "none";
+			break;
+		case OPT_CHILDREN:
+			ro.children = 1;
+			break;
+		case OPT_NO_CHILDREN:
+			ro.children = 0;
+			break;
+		case OPT_PERCENT_LIMIT:
+			ro.percent_limit = strtof(optarg, NULL);
+			break;
+		case OPT_GROUP:
+			ro.group = 1;
+			break;
+		case OPT_NO_GROUP:
+			ro.group = 0;
+			break;
+		case OPT_TOPDOWN:
+			ro.topdown = 1;
+			break;
+		case OPT_NO_TOPDOWN:
+			ro.topdown = 0;
+			break;
+		case 'n':
+			ro.show_nr_samples = true;
+			break;
+		case OPT_TOTAL_PERIOD:
+			ro.show_total_period = true;
+			break;
+		case OPT_CPU_UTIL:
+			ro.show_cpu_utilization = true;
+			break;
+		case OPT_HEADER:
+			header = true;
+			break;
+		case OPT_HEADER_ONLY:
+			header_only = true;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case OPT_SYMFS:
+			symfs = optarg;
+			break;
+		case OPT_NO_DEMANGLE:
+			sym_flags |= PK_SYMBOLIZER_NO_DEMANGLE;
+			break;
+		case OPT_MAX_STACK:
+			max_stack = (unsigned)strtoul(optarg, NULL, 0);
+			break;
+		case 'j':
+			nr_threads = atoi(optarg);
+			break;
+		case 'f':
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 129;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "pmukit report: unexpected argument '%s'\n", argv[optind]);
+		usage(stderr);
+		return 129;
+	}
+	ro.call_graph = call_graph;
+	if (!input) {
+		struct stat st;
+		input = !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
+	}
+
+	struct pk_error err = { 0 };
+	struct pk_symbolizer_opts so = { .sz = sizeof(so), .flags = sym_flags };
+	struct pk_session_opts o = { .sz = sizeof(o), .symbolizer = &so, .symfs = symfs,
+				     .nr_threads = nr_threads, .max_stack = max_stack };
+	struct pk_session *s = NULL;
+	struct pk_report *r = NULL;
+	int rc = 255;
+	if (pk_session__open(&s, input, &o, &err))
+		return fail("", &err);
+	struct pk_data_reader *rd = pk_session__reader(s);
+	if (header || header_only) {
+		if (report_header__fprintf(s, input, stdout)) {
+			pk_session__free(s);
+			return 255;
+		}
+		if (header_only) {
+			pk_session__free(s);
+			return fflush(stdout) ? 255 : 0;
+		}
+	} else if (!quiet) {
+		fputs("# To display the perf.data header info, please use --header/--header-only "
+		      "options.\n#\n", stdout);
+	}
+	/* perf refuses -g on a file recorded without callchains (not for pipes) */
+	if (cg_given && call_graph && strncmp(call_graph, "none", 1) && !pk_data_reader__is_pipe(rd)) {
+		bool any = false;
+		for (size_t i = 0; i < pk_data_reader__nr_attrs(rd); i++)
+			any |= !!(pk_data_reader__attr(rd, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
+		if (!any) {
+			fflush(stdout);
+			fprintf(stderr, "Error:\nSelected -g or --branch-history.\n"
+					"But no callchain or branch data.\n"
+					"Did you call 'perf record' without -g or -b?\n");
+			pk_session__free(s);
+			return 255;
+		}
+	}
+	struct trace_ctx tc = { .rd = rd };
+	ro.trace_output = trace_output;
+	ro.trace_ctx = &tc;
+	if (pk_report__new(&r, s, &ro, &err)) {
+		fflush(stdout);
+		fprintf(stderr, "Error:\n%s\n", err.msg);
+		pk_session__free(s);
+		return 255;	/* (nothing of tc allocated yet) */
+	}
+	if (pk_report__process(r, &err) || pk_report__finish(r, &err)) {
+		rc = fail("", &err);
+		goto out;
+	}
+	if (pk_report__fprintf(r, stdout, quiet ? PK_REPORT_PRINT_QUIET : 0)) {
+		rc = 255;
+		goto out;
+	}
+	rc = fflush(stdout) ? 255 : 0;
+out:
+	pk_report__free(r);
+	pk_session__free(s);
+	script_trace__free(tc.t);
+	if (tc.ob.p) {
+		tc.ob.len = 0;	/* obuf__free writes what is left: nothing here */
+		obuf__free(&tc.ob);
+	}
+	return rc;
+}

@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_mkdata.c — writes perf.data files that this machine cannot record
+ * (no hardware PMU), for tests/integration/report_values.sh: samples in this
+ * program's own functions (its text mapping is recorded, so perf and pmukit
+ * name them), with
+ *
+ *   weights   PERF_SAMPLE_WEIGHT_STRUCT (weight, ins_lat, p_stage_cyc) that
+ *             differ per function and per sample;
+ *   topdown   a {slots,inst_retired.any,topdown-retiring,topdown-bad-spec,
+ *             topdown-fe-bound,topdown-be-bound}:S sampling read group, as
+ *             topdown.txt describes it (the second event samples; the kernel
+ *             reads each topdown-* member as its share of slots);
+ *   topdown2  the same with the Level 2 members (heavy-ops, br-mispredict,
+ *             fetch-lat, mem-bound).
+ *
+ *   report_mkdata weights|topdown|topdown2 OUT.data
+ *
+ * For topdown files it prints, per function, the TopDown shares the samples
+ * it wrote add up to ("td_func1 retiring=12.34 bad_spec=... [heavy_ops=...]"),
+ * computed with topdown.txt's formulas from its own deltas.
+ *
+ * It needs the library (its perf.data writer): the Makefile's rule for it
+ * defines PMUKIT_MKDATA. Built as a plain workload (by the rule for every
+ * tests/workloads source, without the library), it only says so.
+ */
+#ifndef PMUKIT_MKDATA
+#include <stdio.h>
+
+int main(void)
+{
+	fprintf(stderr, "report_mkdata: built without pmukit's library; use build/tests/workloads/report_mkdata\n");
+	return 2;
+}
+#else
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/perf_event.h>
+
+#include <pmukit/data_write.h>
+
+#include "util/buf.h"
+
+#define PID 4242
+#define NOINL __attribute__((noinline, used))
+
+NOINL int td_func1(int x) { return x * 3 + 1; }
+NOINL int td_func2(int x) { return x * 5 + 2; }
+NOINL int td_func3(int x) { return x * 7 + 3; }
+
+static const void *const funcs[] = { (const void *)td_func1, (const void *)td_func2,
+				     (const void *)td_func3 };
+static const char *const func_names[] = { "td_func1", "td_func2", "td_func3" };
+
+static void put64(struct pk_buf *b, uint64_t v) { pk_buf__append(b, &v, 8); }
+static void put32(struct pk_buf *b, uint32_t v) { pk_buf__append(b, &v, 4); }
+
+static size_t begin_rec(struct pk_buf *b, uint32_t type, uint16_t misc)
+{
+	struct perf_event_header h = { .type = type, .misc = misc };
+	return (size_t)pk_buf__append(b, &h, sizeof(h));
+}
+
+static void end_rec(struct pk_buf *b, size_t at)
+{
+	uint16_t size = (uint16_t)(b->len - at);
+	memcpy(b->data + at + 6, &size, 2);
+}
+
+static void put_str(struct pk_buf *b, const char *s)
+{
+	size_t n = strlen(s) + 1, padded = (n + 7) / 8 * 8;
+	static const char zeros[8];
+	pk_buf__append(b, s, n);
+	pk_buf__append(b, zeros, padded - n);
+}
+
+/* side-band trailer for sample_type IDENTIFIER|IP|TID|TIME|... (TID, TIME, IDENTIFIER) */
+static void put_trailer(struct pk_buf *b, uint64_t st, uint64_t time, uint64_t id)
+{
+	if (st & PERF_SAMPLE_TID)
+		put32(b, PID), put32(b, PID);
+	if (st & PERF_SAMPLE_TIME)
+		put64(b, time);
+	if (st & PERF_SAMPLE_ID)
+		put64(b, id);
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		put64(b, id);
+}
+
+/* COMM and MMAP2 of this program's text */
+static int put_sideband(struct pk_buf *b, uint64_t st, uint64_t id)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[4352];
+	uintptr_t a = (uintptr_t)funcs[0];
+	int rc = -1;
+	if (!f)
+		return -1;
+	size_t at = begin_rec(b, PERF_RECORD_COMM, 0);
+	put32(b, PID), put32(b, PID);
+	put_str(b, "mkdata");
+	put_trailer(b, st, 1000, id);
+	end_rec(b, at);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long s, e, off;
+		int n = 0;
+		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s%n", &s, &e, &off, &n) != 3 ||
+		    a < s || a >= e)
+			continue;
+		char *p = line + n;
+		while (*p == ' ')
+			p++;
+		p[strcspn(p, "\n")] = 0;
+		at = begin_rec(b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+		put32(b, PID), put32(b, PID);
+		put64(b, s), put64(b, e - s), put64(b, off);
+		put64(b, 0), put64(b, 0), put64(b, 0);
+		put32(b, 5), put32(b, 2);
+		put_str(b, p);
+		put_trailer(b, st, 1001, id);
+		end_rec(b, at);
+		rc = 0;
+		break;
+	}
+	fclose(f);
+	return rc;
+}
+
+static int die(const char *what, const struct pk_error *err)
+{
+	fprintf(stderr, "report_mkdata: %s: %s\n", what, err ? err->msg : strerror(errno));
+	return 1;
+}
+
+static int weights(struct pk_data_writer *w, struct pk_buf *b)
+{
+	struct pk_error err = { 0 };
+	const uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+			    PERF_SAMPLE_PERIOD | PERF_SAMPLE_WEIGHT_STRUCT;
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_RAW, .size = sizeof(a), .config = 0x1cd, .config1 = 3,
+		.sample_period = 4000, .sample_type = st, .sample_id_all = 1, .precise_ip = 3,
+	};
+	uint64_t id = 77;
+	if (pk_data_writer__add_attr(w, &a, "mem-loads", &id, 1, &err) ||
+	    pk_data_writer__begin(w, &err))
+		return die("weights", &err);
+	if (put_sideband(b, st, id))
+		return die("maps", NULL);
+	/* function k: 3 + 2k samples, weights 10k + (j % 3) * 5, ins_lat k + j, p_stage 2j */
+	uint64_t time = 2000;
+	for (int k = 0; k < 3; k++) {
+		for (int j = 0; j < 3 + 2 * k; j++) {
+			uint64_t weight = (uint64_t)(10 * k + (j % 3) * 5 + 1) |
+					  (uint64_t)(k + j) << 32 | (uint64_t)(2 * j) << 48;
+			size_t at = begin_rec(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+			put64(b, (uint64_t)(uintptr_t)funcs[k] + 1);
+			put32(b, PID), put32(b, PID);
+			put64(b, time++);
+			put64(b, id);
+			put64(b, 4000);
+			put64(b, weight);
+			end_rec(b, at);
+		}
+	}
+	return 0;
+}
+
+enum { SLOTS, EV, RET, BAD, FE, BE, HEAVY, BRMIS, FETCHLAT, MEM, NR };
+
+static int topdown(struct pk_data_writer *w, struct pk_buf *b, bool l2)
+{
+	struct pk_error err = { 0 };
+	static const char *const names[NR] = {
+		"slots", "inst_retired.any", "topdown-retiring", "topdown-bad-spec",
+		"topdown-fe-bound", "topdown-be-bound", "topdown-heavy-ops",
+		"topdown-br-mispredict", "topdown-fetch-lat", "topdown-mem-bound",
+	};
+	static const uint64_t configs[NR] = { 0x400, 0xc0, 0x8000, 0x8100, 0x8200, 0x8300,
+					      0x8400, 0x8500, 0x8600, 0x8700 };
+	const int n = l2 ? NR : HEAVY;
+	const uint64_t st = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			    PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ;
+	const uint64_t rf = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+	for (int i = 0; i < n; i++) {
+		struct perf_event_attr a = {
+			.type = PERF_TYPE_RAW, .size = sizeof(a), .config = configs[i],
+			.sample_type = st, .read_format = rf, .sample_id_all = 1,
+			.sample_period = i == EV ? 100003 : 0, .disabled = i == 0,
+		};
+		uint64_t id = 500 + (uint64_t)i;
+		if (pk_data_writer__add_attr(w, &a, names[i], &id, 1, &err))
+			return die("topdown", &err);
+	}
+	char gname[256] = "{";
+	for (int i = 0; i < n; i++)
+		snprintf(gname + strlen(gname), sizeof(gname) - strlen(gname), "%s%s", i ? "," : "",
+			 names[i]);
+	strcat(gname, "}");
+	if (pk_data_writer__add_group(w, 0, (size_t)n, gname, &err) ||
+	    pk_data_writer__begin(w, &err))
+		return die("topdown", &err);
+	if (put_sideband(b, st, 501))
+		return die("maps", NULL);
+	uint64_t value[NR] = { 0 }, sum[3][NR] = { { 0 } };
+	uint64_t time = 3000;
+	/* function k: 4 + 3k samples; its shares move with the sample number */
+	for (int k = 0; k < 3; k++) {
+		for (int j = 0; j < 4 + 3 * k; j++) {
+			uint64_t d[NR] = { 0 };
+			d[SLOTS] = 10000 + 1000 * (uint64_t)j;
+			d[EV] = 100003;
+			d[RET] = d[SLOTS] * (uint64_t)(20 + 10 * k + j) / 100;
+			d[BAD] = d[SLOTS] * (uint64_t)(5 + k) / 100;
+			d[FE] = d[SLOTS] * (uint64_t)(15 + 2 * j) / 100;
+			d[BE] = d[SLOTS] - d[RET] - d[BAD] - d[FE];
+			d[HEAVY] = d[RET] / (uint64_t)(2 + k);
+			d[BRMIS] = d[BAD] * 2 / 3;
+			d[FETCHLAT] = d[FE] / 4;
+			d[MEM] = d[BE] * (uint64_t)(1 + k) / 5;
+			size_t at = begin_rec(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+			put64(b, 501);					/* IDENTIFIER: the sampling member */
+			put64(b, (uint64_t)(uintptr_t)funcs[k] + 2);	/* IP */
+			put32(b, PID), put32(b, PID);
+			put64(b, time++);
+			put64(b, 100003);
+			put64(b, (uint64_t)n);				/* READ: nr, then value, id */
+			for (int i = 0; i < n; i++) {
+				value[i] += d[i];
+				sum[k][i] += d[i];
+				put64(b, value[i]);
+				put64(b, 500 + (uint64_t)i);
+			}
+			end_rec(b, at);
+		}
+	}
+	/* what topdown.txt's formulas give for each function's samples */
+	for (int k = 0; k < 3; k++) {
+		double s = (double)sum[k][SLOTS];
+		printf("%s retiring=%.2f bad_spec=%.2f fe_bound=%.2f be_bound=%.2f", func_names[k],
+		       100.0 * sum[k][RET] / s, 100.0 * sum[k][BAD] / s, 100.0 * sum[k][FE] / s,
+		       100.0 * sum[k][BE] / s);
+		if (l2)
+			printf(" heavy_ops=%.2f light_ops=%.2f br_mispredict=%.2f machine_clears=%.2f"
+			       " fetch_lat=%.2f fetch_bw=%.2f mem_bound=%.2f core_bound=%.2f",
+			       100.0 * sum[k][HEAVY] / s, 100.0 * sum[k][RET] / s - 100.0 * sum[k][HEAVY] / s,
+			       100.0 * sum[k][BRMIS] / s, 100.0 * sum[k][BAD] / s - 100.0 * sum[k][BRMIS] / s,
+			       100.0 * sum[k][FETCHLAT] / s, 100.0 * sum[k][FE] / s - 100.0 * sum[k][FETCHLAT] / s,
+			       100.0 * sum[k][MEM] / s, 100.0 * sum[k][BE] / s - 100.0 * sum[k][MEM] / s);
+		printf("\n");
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2 OUT.data\n");
+		return 2;
+	}
+	int fd = open(argv[2], O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		return die(argv[2], NULL);
+	struct pk_error err = { 0 };
+	struct pk_data_writer *w;
+	struct pk_data_writer_opts o = { .sz = sizeof(o), .argc = argc, .argv = (const char *const *)argv };
+	if (pk_data_writer__new(&w, fd, &o, &err))
+		return die("writer", &err);
+	struct pk_buf b = { 0 };
+	int rc;
+	if (!strcmp(argv[1], "weights"))
+		rc = weights(w, &b);
+	else if (!strcmp(argv[1], "topdown") || !strcmp(argv[1], "topdown2"))
+		rc = topdown(w, &b, !strcmp(argv[1], "topdown2"));
+	else
+		rc = die("unknown kind", NULL);
+	if (!rc && (pk_data_writer__write(w, b.data, b.len, &err) || pk_data_writer__finish(w, &err)))
+		rc = die("write", &err);
+	pk_data_writer__free(w);
+	pk_buf__free(&b);
+	close(fd);
+	return rc;
+}
+#endif
