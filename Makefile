@@ -31,7 +31,8 @@ CFLAGS   ?= $(OPT) -g
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-overlength-strings
 BASEFLAGS := -std=c11 -D_GNU_SOURCE -fPIC -MMD -MP $(WARN) -Iinclude -Ilib $(SANFLAGS)
 # libdw/libelf: symbols; libiberty: demangling; protobuf-c + zlib: pprof; lzma: MiniDebugInfo
-LDLIBS   := -ljson-c -ldw -lelf -lprotobuf-c -liberty -lz -llzma -lbz2 -lzstd -lpthread -lm
+# libtraceevent: tracepoint fields printed as perf prints them (pmukit script)
+LDLIBS   := -ljson-c -ltraceevent -ldw -lelf -lprotobuf-c -liberty -lz -llzma -lbz2 -lzstd -lpthread -lm
 LDFLAGS  += $(SANFLAGS)
 
 # Vendor JSON: extracted once from Debian's linux-source-6.12 into build/arch.
@@ -356,8 +357,6 @@ build/fuzz/seeds-data_read:
 		perf record -q -F 5000 $$a -o - -- ls / 2>/dev/null | head -c 60000 > $$n.pipe && \
 		{ printf '\001'; cat $$n.pipe; } > seed-pipe-$$n; rm -f $$n.pipe; done; true
 	@mv $@.tmp $@
-# pmukit script prints tracepoint data with libtraceevent, as perf does
-LDLIBS += -ltraceevent
 
 # --- deterministic workloads for the sampling tests (frame pointers, not inlined) ---------
 WORKLOAD_SRCS := $(sort $(wildcard tests/workloads/*.c))
@@ -375,8 +374,6 @@ $(O)/bench/record_floor: bench/support/record_floor.c
 	@$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(LDFLAGS) $(CLI_LDFLAGS)
 bench: $(O)/bench/record_floor $(WORKLOAD_BINS)
 
-# pmukit script prints tracepoint data with libtraceevent, as perf does
-LDLIBS += -ltraceevent
 # --- check-arm64: the generated export sources (above) in the aarch64 library too --------
 X_EXPORT_GEN_OBJS := $(XO)/obj/gen/export/profile.pb-c.o $(XO)/obj/gen/export/flame_assets.o
 
@@ -386,18 +383,7 @@ $(XO)/obj/gen/export/%.o: $(EXPORT_GEN)/%.c
 	@$(CROSS)gcc $(BASEFLAGS) $(CFLAGS) -I$(EXPORT_GEN) -c $< -o $@
 
 $(XO)/libpmukit.a $(XO)/libpmukit.so: $(X_EXPORT_GEN_OBJS)
-# Seeds for fuzz_data_read, recorded at fuzz time with perf (none without it); the first
-# byte of a seed picks how the target reads it (0: mapped file, 1: pipe).
-build/fuzz/seeds-data_read:
-	@mkdir -p $@.tmp
-	@-cd $@.tmp && for a in "-e cpu-clock" "-e cpu-clock -g" "-z -e cpu-clock -g" \
-		"-e sched:sched_switch -a" "-e {task-clock,page-faults}:S"; do \
-		n=$$(echo "$$a" | tr -c 'a-z0-9' _); \
-		perf record -q -F 5000 $$a -o $$n.data -- ls / >/dev/null 2>&1 && \
-		{ printf '\000'; cat $$n.data; } > seed-$$n && rm -f $$n.data; \
-		perf record -q -F 5000 $$a -o - -- ls / 2>/dev/null | head -c 60000 > $$n.pipe && \
-		{ printf '\001'; cat $$n.pipe; } > seed-pipe-$$n; rm -f $$n.pipe; done; true
-	@mv $@.tmp $@
+
 
 # --- report/diff: a workload with many functions (tests/integration/report*.sh, bench/report.c)
 # Frame pointers and -g, so callchains and srclines are full; never sanitized (it is profiled,

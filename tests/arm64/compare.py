@@ -271,8 +271,10 @@ def check_sample(tap, run):
         tap.ok(mrep[1] == 0 and "# Samples:" in mrep[0],
                "%s perf report reads pmukit's perf.data of %s" % (boot, ev), mrep[0].splitlines()[:15])
         (pn, pe), (mn, me) = samples(prep[0]), samples(mrep[0])
-        tap.ok(pn and mn and abs(pn - mn) <= 0.01 * pn,
-               "%s sampling %s: %s samples of %s vs perf record's %s of %s (1 %%)" % (boot, ev, mn, me, pn, pe))
+        # QEMU raises few overflow interrupts for instructions (16 for 30M at
+        # -c 100000, in both tools): 1 %, or 2 samples when the counts are that small
+        tap.ok(pn and mn and abs(pn - mn) <= max(0.01 * pn, 2),
+               "%s sampling %s: %s samples of %s vs perf record's %s of %s (1 %% or 2)" % (boot, ev, mn, me, pn, pe))
         tap.ok(pe == me, "%s sampling %s: the event is named as perf names it" % (boot, ev),
                ["perf %s, pmukit %s" % (pe, me)])
 
