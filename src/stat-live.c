@@ -11,23 +11,17 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
-#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <pmukit/count.h>
+#include <pmukit/record.h>	/* pk_workload: the one workload starter */
 #include <pmukit/spec.h>
-#if defined(__has_include)
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>	/* RUNNING_ON_VALGRIND, when installed */
-#endif
-#endif
 
 #include "stat-live.h"
 
@@ -86,127 +80,6 @@ static double now_ns(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-/*
- * The workload is started with clone(CLONE_VM): it shares pmukit's memory
- * until it execs, as posix_spawn's child does, so neither side pays for
- * copying page tables or for copy-on-write faults (the largest part of
- * start-up on a VM). Unlike posix_spawn's, the child waits for a byte on
- * a pipe before exec, so that the counters can be opened on its pid first.
- * It runs on its own stack, touches no shared memory but that stack, and
- * makes only system calls (errno aside, which pmukit does not read meanwhile).
- * Valgrind supports no such clone: under it the child is forked.
- */
-static bool under_valgrind(void)
-{
-#ifdef RUNNING_ON_VALGRIND
-	return RUNNING_ON_VALGRIND;
-#else
-	return false;
-#endif
-}
-
-struct workload {
-	pid_t pid;
-	int go;			/* write a byte: exec now; close: give up */
-	int status_fd;		/* the exec's errno, or EOF once it succeeded */
-	void *stack;
-	size_t stack_len;
-};
-
-struct child_args {		/* on the child's stack: outlives the parent's frame */
-	char **argv;
-	int go, status;		/* the child's pipe ends */
-	int close_go, close_status;	/* the parent's ends, closed in the child */
-	sigset_t mask;		/* the signal mask to exec with */
-};
-
-static int workload_child(void *arg)
-{
-	struct child_args *a = arg;
-	char c;
-
-	close(a->close_go);
-	close(a->close_status);
-	/* the workload gets the default dispositions and pmukit's mask back */
-	for (size_t i = 0; i < sizeof(handled_signals) / sizeof(handled_signals[0]); i++)
-		signal(handled_signals[i], SIG_DFL);
-	sigprocmask(SIG_SETMASK, &a->mask, NULL);
-	if (read(a->go, &c, 1) != 1)
-		_exit(127);	/* the parent gave up */
-	execvp(a->argv[0], a->argv);
-	int e = errno;
-	if (write(a->status, &e, sizeof(e)) < 0)
-		_exit(127);
-	_exit(127);
-}
-
-/* Start argv, held before exec until a byte is written on w->go. 0 or -1 (errno). */
-static int workload_start(char **argv, struct workload *w)
-{
-	int gp[2], sp[2], e;
-	size_t argc = 0;
-
-	while (argv[argc])
-		argc++;
-	/* execvp's PATH walk and script fallback use the stack: room as posix_spawn gives */
-	w->stack_len = ((argc + 2) * sizeof(char *) + 64 * 1024 + 4095) & ~(size_t)4095;
-	w->stack = mmap(NULL, w->stack_len, PROT_READ | PROT_WRITE,
-			MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE, -1, 0);
-	if (w->stack == MAP_FAILED)
-		return -1;
-	if (pipe2(gp, O_CLOEXEC))
-		goto unmap;
-	if (pipe2(sp, O_CLOEXEC))
-		goto close_gp;
-
-	/* the arguments at the top, on the page the child's first frames use */
-	struct child_args *a = (struct child_args *)((char *)w->stack + w->stack_len) - 1;
-	*a = (struct child_args){ .argv = argv, .go = gp[0], .status = sp[1],
-				  .close_go = gp[1], .close_status = sp[0] };
-	sigset_t all;
-	sigfillset(&all);
-	/* no handler of pmukit's may run in the child before it resets them */
-	sigprocmask(SIG_BLOCK, &all, &a->mask);
-	if (under_valgrind()) {		/* it runs no clone() but a thread's or fork's */
-		w->pid = fork();
-		if (!w->pid)
-			workload_child(a);
-	} else {
-		w->pid = clone(workload_child, (void *)((uintptr_t)a & ~(uintptr_t)15),
-			       CLONE_VM | SIGCHLD, a);
-	}
-	e = errno;
-	sigprocmask(SIG_SETMASK, &a->mask, NULL);
-	close(gp[0]);
-	close(sp[1]);
-	if (w->pid < 0) {
-		close(gp[1]);
-		close(sp[0]);
-		errno = e;
-		goto unmap;
-	}
-	w->go = gp[1];
-	w->status_fd = sp[0];
-	return 0;
-close_gp:
-	close(gp[0]);
-	close(gp[1]);
-unmap:
-	e = errno;
-	munmap(w->stack, w->stack_len);
-	w->stack = NULL;
-	errno = e;
-	return -1;
-}
-
-/* Once the child has exec'd or exited: its stack is no longer in use. */
-static void workload_release(struct workload *w)
-{
-	if (w->stack)
-		munmap(w->stack, w->stack_len);
-	w->stack = NULL;
 }
 
 static double tv_s(const struct timeval *tv)
@@ -281,18 +154,19 @@ static bool tasks_gone(const struct stat_live *st)
 static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_result *rr)
 {
 	const struct stat_config *cfg = st->cfg;
-	struct workload w = { .pid = -1, .go = -1, .status_fd = -1 };
+	struct pk_workload *wl = NULL;
 	pid_t pid = -1;
 	struct pk_error perr = { 0 };
 	char msg[1024];
 
 	memset(rr, 0, sizeof(*rr));
 	if (cfg->argv) {
-		if (workload_start(cfg->argv, &w)) {
-			fprintf(stderr, "pmukit stat: cannot start the workload: %s\n", strerror(errno));
+		if (pk_workload__start(&wl, cfg->argv, &perr)) {
+			fprintf(stderr, "pmukit stat: cannot start the workload: %s\n",
+				strerror(-perr.code));
 			return -1;
 		}
-		pid = w.pid;
+		pid = pk_workload__pid(wl);
 	}
 	if (stat_live__open(st, pid, &perr)) {
 		if (perr.code == STAT_GROUP_UNSUPPORTED) {	/* perf's words, exit 255 */
@@ -301,12 +175,7 @@ static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_re
 		} else {
 			fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&perr, msg, sizeof(msg)));
 		}
-		if (pid > 0) {
-			close(w.go);	/* the child reads EOF and exits */
-			close(w.status_fd);
-			waitpid(pid, NULL, 0);
-			workload_release(&w);
-		}
+		pk_workload__free(wl, 0);	/* not let go: it exits before exec */
 		return -1;
 	}
 	child_pid = pid;
@@ -316,19 +185,8 @@ static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_re
 		fprintf(stderr, "Events disabled\n");
 	else if (st->enable_after_open && pk_counter__enable(st->cnt, &perr))
 		fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&perr, msg, sizeof(msg)));
-	if (pid > 0) {
-		if (write(w.go, "g", 1) != 1)
-			fprintf(stderr, "pmukit stat: cannot start the workload: %s\n", strerror(errno));
-		close(w.go);
-		ssize_t n;
-		/* only EINTR can fail it; the child may be writing errno meanwhile */
-		do
-			n = read(w.status_fd, &rr->exec_errno, sizeof(rr->exec_errno));
-		while (n < 0);
-		close(w.status_fd);
-		if (n != (ssize_t)sizeof(rr->exec_errno))
-			rr->exec_errno = 0;
-	}
+	if (pid > 0 && pk_workload__go(wl, &perr))
+		rr->exec_errno = -perr.code;	/* "Workload failed: ..." below, as perf */
 	if (delayed) {
 		double until = now_ns() + cfg->delay_ms * 1e6;
 		for (double left; !got_signal && (left = until - now_ns()) > 0;) {
@@ -359,7 +217,8 @@ static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_re
 			kill(pid, SIGTERM);
 		}
 		if (pid > 0 && !child_done) {
-			if (wait4(pid, &rr->status, WNOHANG, &rr->ru) == pid) {
+			if (pk_workload__wait(wl, true, &rr->status) == 1) {
+				pk_workload__rusage(wl, &rr->ru);
 				child_done = true;
 				rr->have_status = true;
 				break;
@@ -398,14 +257,14 @@ static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_re
 		pk_counter__disable(st->cnt, &perr);
 	if (pid > 0 && !child_done) {
 		/* --interval-count ran out: perf stops printing and waits for the workload */
-		while (wait4(pid, &rr->status, 0, &rr->ru) < 0 && errno == EINTR)
-			;
+		if (pk_workload__wait(wl, false, &rr->status) == 1)
+			pk_workload__rusage(wl, &rr->ru);
 		rr->have_status = !rr->exec_errno;
 	}
 	if (rr->have_status && WIFSIGNALED(rr->status))	/* as perf's psignal() */
 		fprintf(stderr, "%s: %s\n", cfg->argv[0], strsignal(WTERMSIG(rr->status)));
 	child_pid = -1;
-	workload_release(&w);	/* exec'd and reaped: its stack is free */
+	pk_workload__free(wl, 0);	/* reaped */
 	rr->wall_ns = t1 - t0;
 	if (rr->exec_errno)
 		return 0;

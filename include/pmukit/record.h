@@ -154,6 +154,9 @@ int pk_workload__go(struct pk_workload *w, struct pk_error *err);
  * still runs and nohang, -errno.
  */
 int pk_workload__wait(struct pk_workload *w, bool nohang, int *status);
+struct rusage;
+/* Its resource use (wait4's) once pk_workload__wait has reaped it: 0, else -EBUSY. */
+int pk_workload__rusage(const struct pk_workload *w, struct rusage *ru);
 /* Kill (if not yet reaped: SIGKILL before go, else sig), reap and free it. */
 void pk_workload__free(struct pk_workload *w, int sig);
 

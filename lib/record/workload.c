@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -62,6 +63,7 @@ struct pk_workload {
 	bool reaped;
 	bool started;		/* go was sent */
 	int status;
+	struct rusage ru;	/* its resource use, once reaped */
 	char name[64];
 };
 
@@ -188,7 +190,7 @@ int pk_workload__wait(struct pk_workload *w, bool nohang, int *status)
 	int st;
 	pid_t p;
 	do
-		p = waitpid(w->pid, &st, nohang ? WNOHANG : 0);
+		p = wait4(w->pid, &st, nohang ? WNOHANG : 0, &w->ru);
 	while (p < 0 && errno == EINTR);
 	if (p < 0)
 		return -errno;
@@ -199,6 +201,14 @@ int pk_workload__wait(struct pk_workload *w, bool nohang, int *status)
 	release(w);	/* it exited: its stack is no longer in use */
 	*status = st;
 	return 1;
+}
+
+int pk_workload__rusage(const struct pk_workload *w, struct rusage *ru)
+{
+	if (!w->reaped)
+		return -EBUSY;
+	*ru = w->ru;
+	return 0;
 }
 
 int pk_workload__go(struct pk_workload *w, struct pk_error *err)

@@ -569,6 +569,7 @@ static void test_refusals(void **state)
 		assert_int_equal(encode(st, "x86-skl", "stat", "", huge, &el, &err), -EINVAL);
 		snprintf(want, sizeof(want), "unknown event '%.45s...'", huge);
 		assert_string_equal(err.msg, want);
+		pk_evlist__free(el);
 		free(huge);
 	}
 	refuse(st, "x86-skl", "record", "", "cpu/event=0x3c,aux-sample-size=4096/", 15, 20,
