@@ -104,18 +104,18 @@ int cmd_check(int argc, char **argv)
 		case 'S': o.sysctl = optarg; break;
 		case 'n': o.no_probe = true; break;
 		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		default: usage(stderr); return 129;
 		}
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "pmukit check: which check? (user-access)\n");
 		usage(stderr);
-		return 2;
+		return 129;
 	}
 	if (strcmp(argv[optind], "user-access") || optind + 1 < argc) {
 		fprintf(stderr, "pmukit check: unknown check '%s' (known: user-access)\n",
 			argv[optind + (strcmp(argv[optind], "user-access") ? 0 : 1)]);
-		return 2;
+		return 129;
 	}
 	o.sysfs = env.sysfs;
 	pk_user_access__check(&o, &ua);

@@ -228,7 +228,8 @@ static void print_text(json_object *o)
 	printf("  perf_event_attr:\n");
 	json_object_object_foreach(json_object_object_get(o, "attr"), key, val) {
 		const char *s = json_object_get_string(val);
-		if (!strcmp(s, "0") || !strcmp(s, "0x0"))
+		/* zero fields are left out, but the type always shows (0 is PERF_TYPE_HARDWARE) */
+		if ((!strcmp(s, "0") || !strcmp(s, "0x0")) && strcmp(key, "type"))
 			continue;
 		char names[512];
 		if (!strcmp(key, "sample_type") || !strcmp(key, "read_format"))
@@ -245,10 +246,10 @@ static void usage(FILE *f)
 		"  -e, --event SPEC      event specification, perf syntax (repeatable)\n"
 		"      --mode MODE       stat (default) or record: that command's defaults\n"
 		"  -j, --json            one JSON array, an object per event with \"attr\"\n"
-		"  -a, --all-cpus        as stat/record -a (system-wide: no inherit)\n"
+		"  -a, --all-cpus        as stat/record -a (system-wide: every CPU)\n"
 		"  -i, --no-inherit      as stat/record -i\n"
 		"  -c, --count N         record: sample period\n"
-		"  -F, --freq N          record: sample frequency\n"
+		"  -F, --freq N          record: sample frequency (or max)\n"
 		"  -g                    record: call graphs\n"
 		"      --call-graph MODE record: fp, dwarf[,SIZE] or lbr\n"
 		"  -C, --cpu LIST        as record -C (system-wide)\n"
@@ -316,7 +317,7 @@ int cmd_explain(int argc, char **argv)
 			}
 			break;
 		case 'h': usage(stdout); ret = 0; goto out;
-		default: usage(stderr); goto out;
+		default: usage(stderr); ret = 129; goto out;
 		}
 	}
 	for (; optind < argc; optind++)	/* a spec may also come last, without -e */

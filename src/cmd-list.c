@@ -377,7 +377,54 @@ static void jstr(json_object *o, const char *k, const char *v)
 		json_object_object_add(o, k, json_object_new_string(v));
 }
 
-static int print_json(const struct items *it)
+/* perf's tracepoint encoding: "tracepoint/config=0xID/", the id from tracefs. */
+static char *tracepoint_encoding(const char *name)
+{
+	const char *root = pk_tracefs__root(NULL), *colon = strchr(name, ':');
+	char path[PATH_MAX], *enc = NULL;
+	unsigned long long id;
+	if (!root || !colon)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/events/%.*s/%s/id", root, (int)(colon - name), name,
+		 colon + 1);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	if (fscanf(f, "%llu", &id) == 1 && asprintf(&enc, "tracepoint/config=0x%llx/", id) < 0)
+		enc = NULL;
+	fclose(f);
+	return enc;
+}
+
+/*
+ * What perf's list -j says of the events without JSON of their own: the PMU
+ * (the core PMU for hardware and cache events, software, tool, tracepoint),
+ * a description, a cache event's PMU-qualified alias, a tracepoint's encoding.
+ */
+static void json_fill(json_object *o, const struct item *p, const char *core_pmu)
+{
+	char buf[128];
+	if (p->kind == IT_SYMBOL) {
+		bool hw = !strcmp(p->type_desc, "Hardware event");
+		jstr(o, "pmu", hw ? core_pmu : !strcmp(p->type_desc, "Tool event") ? "tool" : "software");
+		jstr(o, "desc", list_symbol_desc(p->name));
+	} else if (p->kind == IT_CACHE) {
+		jstr(o, "pmu", core_pmu);
+		if (!list_cache_desc(p->name, buf, sizeof(buf)))
+			jstr(o, "desc", buf);
+		snprintf(buf, sizeof(buf), "%s/%s/", core_pmu, p->name);
+		jstr(o, "alias", buf);
+	} else if (p->kind == IT_TRACEPOINT) {
+		char *enc = tracepoint_encoding(p->name);
+		jstr(o, "pmu", "tracepoint");
+		jstr(o, "encoding", enc);
+		free(enc);
+		snprintf(buf, sizeof(buf), "Tracepoint %s", p->name);
+		jstr(o, "desc", buf);
+	}
+}
+
+static int print_json(const struct items *it, const char *core_pmu)
 {
 	static const char *const types[] = { "symbol", "cache", "sysfs", "tracepoint", "table" };
 	json_object *arr = json_object_new_array();
@@ -406,6 +453,8 @@ static int print_json(const struct items *it)
 			json_object_object_add(o, "deprecated", json_object_new_boolean(p->deprecated));
 			json_object_object_add(o, "perpkg", json_object_new_boolean(p->perpkg));
 		}
+		if (!p->pmu && !p->desc && p->kind != IT_METRIC)
+			json_fill(o, p, core_pmu);
 		jstr(o, "pmu", p->pmu);
 		jstr(o, "desc", p->desc);
 		jstr(o, "long_desc", p->long_desc);
@@ -502,7 +551,7 @@ int cmd_list(int argc, char **argv)
 		case 'd': o.details = true; break;
 		case 'R': o.cpu_root = optarg; break;
 		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 1;
+		default: usage(stderr); return 129;	/* perf's usage status */
 		}
 	}
 	if (optind + 1 < argc) {
@@ -527,10 +576,17 @@ int cmd_list(int argc, char **argv)
 		  add_tracepoints(&it, &env, &o) || list_add_tables(&it, &env, &o);
 	if (ret)
 		fprintf(stderr, "pmukit list: out of memory\n");
-	else if (o.json)
-		ret = print_json(&it);
-	else
+	else if (o.json) {
+		const char *core = "cpu";	/* where the tree has no core PMU: x86's name */
+		for (size_t i = 0; env.pmus && i < pk_pmu_tree__nr_pmus(env.pmus); i++)
+			if (pk_pmu__is_core(pk_pmu_tree__pmu(env.pmus, i))) {
+				core = pk_pmu__name(pk_pmu_tree__pmu(env.pmus, i));
+				break;
+			}
+		ret = print_json(&it, core);
+	} else {
 		print_text(&env, &it, &o);
+	}
 	for (size_t i = 0; i < it.n; i++)
 		for (int k = 0; k < 3; k++)
 			free(it.v[i].owned[k]);

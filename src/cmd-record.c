@@ -45,7 +45,8 @@ static void usage(FILE *f)
 		"  -e, --event SPEC      event specification, perf syntax (repeatable); default:\n"
 		"                        cycles, or cpu-clock where there is no hardware PMU\n"
 		"  -c, --count N         sample every N events\n"
-		"  -F, --freq N          sample N times a second (default 4000)\n"
+		"  -F, --freq N          sample N times a second (default 4000; 'max': the\n"
+		"                        kernel's limit, perf_event_max_sample_rate)\n"
 		"  -g                    call graphs (frame pointers)\n"
 		"      --call-graph MODE fp, dwarf[,SIZE] (user stack copies) or lbr\n"
 		"  -a, --all-cpus        every online CPU (system-wide)\n"
@@ -70,6 +71,19 @@ static void usage(FILE *f)
 
 /* ---- the options that change the attr (explain --mode record takes them too) ---- */
 
+/* kernel.perf_event_max_sample_rate, or its default where it cannot be read. */
+static int max_sample_rate(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
+	int v = 0;
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v > 0 ? v : 100000;
+}
+
 int record_spec_option(struct pk_spec_opts *o, int c, const char *arg, const char *prog)
 {
 	char *end;
@@ -77,10 +91,25 @@ int record_spec_option(struct pk_spec_opts *o, int c, const char *arg, const cha
 	case 'c':
 	case 'F':
 		errno = 0;
-		*(c == 'c' ? &o->period : &o->freq) = strtoull(arg, &end, 0);
+		if (c == 'F' && !strcmp(arg, "max")) {	/* perf: the kernel's limit */
+			o->freq = (uint64_t)max_sample_rate();
+			end = (char *)arg + 3;
+		} else {
+			*(c == 'c' ? &o->period : &o->freq) = strtoull(arg, &end, 0);
+		}
 		if (errno || *end || !*arg || arg[0] == '-' || (c == 'F' && !o->freq)) {
 			fprintf(stderr, "%s: -%c needs a positive number, got '%s'\n", prog, c, arg);
 			return -1;
+		}
+		if (c == 'F' && o->freq > (uint64_t)max_sample_rate()) {
+			/* perf throttles -F to the kernel's limit and says so */
+			fprintf(stderr,
+				"warning: Maximum frequency rate (%d Hz) exceeded, throttling from %" PRIu64
+				" Hz to %d Hz.\n"
+				"         The limit can be raised via /proc/sys/kernel/perf_event_max_sample_rate.\n"
+				"         The kernel will lower it when pmukit's interrupts take too long.\n",
+				max_sample_rate(), o->freq, max_sample_rate());
+			o->freq = (uint64_t)max_sample_rate();
 		}
 		if (c == 'c')
 			o->freq = 0;
@@ -589,8 +618,10 @@ int cmd_record(int argc, char **argv)
 	cfg.specs = calloc((size_t)argc + 1, sizeof(*cfg.specs));
 	if (!cfg.specs)
 		return 1;
-	if (parse_args(argc, argv, &cfg, &env, &help))
+	if (parse_args(argc, argv, &cfg, &env, &help)) {
+		ret = 129;	/* perf's status for a bad command line */
 		goto out;
+	}
 	if (help) {
 		usage(stdout);
 		ret = 0;

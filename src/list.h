@@ -45,6 +45,9 @@ struct item *list_push(struct items *it);
 
 /* Class filter ("hw", "pmu", "metric", ...): does it let cls through? */
 bool list_class_ok(const struct list_opts *o, const char *cls);
+/* list-desc.c: descriptions for --json of the symbols and generic cache events. */
+const char *list_symbol_desc(const char *name);
+int list_cache_desc(const char *name, char *buf, size_t len);
 /* Glob filter: does it match a or b (either may be NULL)? True without one. */
 bool list_glob_ok(const struct list_opts *o, const char *a, const char *b);
 

@@ -55,8 +55,13 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
+		if (!strcmp(argv[1], commands[i].name)) {
+			/* getopt's own messages then start "pmukit CMD:", as the commands' do */
+			char prog[64];
+			snprintf(prog, sizeof(prog), "pmukit %s", commands[i].name);
+			argv[1] = prog;
 			return commands[i].fn(argc - 1, argv + 1);
+		}
 	fprintf(stderr, "pmukit: '%s' is not a pmukit command. See 'pmukit --help'.\n", argv[1]);
 	return 1;
 }

@@ -22,5 +22,5 @@ t "$P check user-access --json --sysfs $F/arm64-het --arch arm64 --sysctl $T/ua 
 	"arm64 sysctl off, as JSON"
 t "$P check user-access > $T/out; r=\$?; [ \$r -le 1 ] && grep -q '^user-access: ' $T/out" \
 	"this machine: a yes or a no with its reason"
-t "$P check > /dev/null 2>&1; [ \$? = 2 ]" "no check named: usage error"
-t "$P check nonsense > /dev/null 2>&1; [ \$? = 2 ]" "unknown check: usage error"
+t "$P check > /dev/null 2>&1; [ \$? = 129 ]" "no check named: usage error (perf's 129)"
+t "$P check nonsense > /dev/null 2>&1; [ \$? = 129 ]" "unknown check: usage error"

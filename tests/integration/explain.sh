@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib/tap.sh"
 FX="$SRC/tests/fixtures/sysfs"
 J="$SRC/tests/integration/lib/json.pl"
-echo "1..21"
+echo "1..29"
 
 ok "explain --help" "$PMUKIT" explain --help
 
@@ -79,4 +79,27 @@ ok "... with a caret under it and a suggestion" sh -c "
 ok "a misspelt event suggests the nearest" sh -c "
 	! '$PMUKIT' explain --cpuid skylake -e l1d.replacment 2> '$T_TMP/s' && grep -q 'l1d.replacement' '$T_TMP/s'"
 fails "an empty spec is refused" "$PMUKIT" explain -e ''
+# sampling options: perf refuses negatives and throttles -F to the kernel's limit, saying so
+for bad in "-c -5" "-c 99999999999999999999999" "-F -1" "-F 0" "-c abc"; do
+	ok "record $bad is refused, not wrapped or clamped" sh -c "
+		! '$PMUKIT' explain --mode record -e cpu-clock $bad 2>'$T_TMP/n' >/dev/null &&
+		grep -q 'needs a positive number' '$T_TMP/n'"
+done
+ok "-F over perf_event_max_sample_rate: throttled to it with perf's warning; -F max is the limit" sh -c "
+	max=\$(cat /proc/sys/kernel/perf_event_max_sample_rate 2>/dev/null || echo 100000)
+	'$PMUKIT' explain --mode record -e cpu-clock -F 99999999999999 2>'$T_TMP/w' >'$T_TMP/wo' &&
+	grep -q \"Maximum frequency rate (\$max Hz) exceeded, throttling from 99999999999999 Hz to \$max Hz\" '$T_TMP/w' &&
+	grep -Eq \"sample_freq +\$max\\\$\" '$T_TMP/wo' &&
+	'$PMUKIT' explain --mode record -e cpu-clock -F max 2>'$T_TMP/m' >'$T_TMP/mo' &&
+	! grep -q warning '$T_TMP/m' && grep -Eq \"sample_freq +\$max\\\$\" '$T_TMP/mo'"
+ok "the text view always shows the type, 0 included (cycles:u), and -a's help says system-wide" sh -c "
+	'$PMUKIT' explain --sysfs '$FX/x86-skl' --cpuid skylake -e cycles:u > '$T_TMP/t' &&
+	grep -Eq '^    type +0\$' '$T_TMP/t' &&
+	'$PMUKIT' explain --help | grep -E '^  -a, ' | grep -q 'every CPU'"
+ok "every command: getopt's messages start 'pmukit CMD:' and a bad option exits 129, as perf" sh -c "
+	for c in list explain record report script diff flamegraph export check stat; do
+		'$PMUKIT' \$c --bogus-option >/dev/null 2>'$T_TMP/g'; rc=\$?
+		[ \$rc = 129 ] || { echo \"\$c: exit \$rc\" >&2; exit 1; }
+		head -1 '$T_TMP/g' | grep -q \"^pmukit \$c: \" || { echo \"\$c: \$(head -1 '$T_TMP/g')\" >&2; exit 1; }
+	done"
 [ $T_FAIL -eq 0 ]

@@ -4,7 +4,7 @@
 # reader), --events-dir, unknown --cpuid, PMU trees given with --sysfs.
 . "$(dirname "$0")/lib/tap.sh"
 L="$SRC/tests/integration/lib"
-echo "1..17"
+echo "1..19"
 
 ok "list --help" "$PMUKIT" list --help
 
@@ -49,4 +49,12 @@ ok "uncore events are hidden without their PMU, shown with --all" sh -c "
 	! grep -q '\"pmu\": \"uncore_cha\"' '$T_TMP/e' &&
 	'$PMUKIT' list --json --all --cpuid skylakex --sysfs '$SRC/tests/fixtures/sysfs/x86-hybrid' |
 		grep -q '\"pmu\": \"uncore_cha\"'"
+# --json: what perf's list -j gives the events without JSON of their own
+TFS=$(sed -n 's/^[^ ]* \([^ ]*\) tracefs .*/\1/p' /proc/mounts | head -1)
+ok "--json: hw/sw/tool/cache/tracepoint events carry pmu, desc; cache aliases; tracepoint encodings" sh -c "
+	'$PMUKIT' list --json --sysfs '$SRC/tests/fixtures/sysfs/x86-skl' --cpuid skylake |
+		perl '$SRC/tests/integration/lib/listfill.pl' cpu '$TFS' > '$T_TMP/f' && [ \$(cat '$T_TMP/f') -gt 100 ]"
+ok "... on a hybrid tree the first core PMU in name order, as perf scans them (cpu_atom)" sh -c "
+	'$PMUKIT' list --json hw --sysfs '$SRC/tests/fixtures/sysfs/x86-hybrid' --cpuid alderlake |
+		perl '$SRC/tests/integration/lib/listfill.pl' cpu_atom '' > '$T_TMP/h' && [ \$(cat '$T_TMP/h') -ge 10 ]"
 [ $T_FAIL -eq 0 ]
