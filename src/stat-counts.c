@@ -72,6 +72,9 @@ static int eval_set(void *ctx, const struct stat_frame *fr, size_t id, struct pk
 				out[m] = alt[m];
 	}
 	free(alt);
+	for (size_t m = 0; m < nr; m++)
+		if (out[m].error || isnan(out[m].value))
+			stat_metrics__tell_missing(cf->sm, m);
 	return 0;
 }
 
@@ -227,6 +230,8 @@ int stat_counts__run(const struct stat_config *cfg, struct cli_env *env, struct 
 			stat_metrics__attach(sm, &fr);
 		}
 		stat_printer__frame(pr, &fr);
+		if (sm)
+			stat_metrics__flush_missing(sm);
 		frame_free(&cf);
 		s += n;
 	}

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -37,6 +38,8 @@ struct stat_metrics {
 	struct pk_metricgroup_value *val;
 	/* offline: the counts file's event names per frame column */
 	const char *const *names;
+	size_t nr_names;
+	unsigned char *told;		/* [metric]: 1 cannot be computed, 2 said so */
 	stat_metrics_eval_fn eval;
 	void *eval_ctx;
 };
@@ -177,6 +180,7 @@ void stat_metrics__free(struct stat_metrics *sm)
 	pk_topology__free(sm->topo);
 	free(sm->list);
 	free(sm->event_of);
+	free(sm->told);
 	free(sm->anchor);
 	free(sm->val);
 	free(sm);
@@ -244,6 +248,45 @@ static bool named_reads(struct stat_metrics *sm, size_t evsel, size_t event)
 	return pk_metricgroup__event_matches(sm->mg, event, sm->names[evsel]);
 }
 
+/*
+ * A metric the counts file cannot give (it reads an event the file has no
+ * line for): once the frame is printed, name the missing events, once,
+ * rather than leave its place empty.
+ */
+void stat_metrics__tell_missing(struct stat_metrics *sm, size_t m)
+{
+	size_t nr_m = pk_metricgroup__nr_metrics(sm->mg);
+	if (!sm->names || m >= nr_m)
+		return;
+	if (!sm->told && !(sm->told = calloc(nr_m, sizeof(*sm->told))))
+		return;
+	if (!sm->told[m])
+		sm->told[m] = 1;	/* pending */
+}
+
+void stat_metrics__flush_missing(struct stat_metrics *sm)
+{
+	for (size_t m = 0; sm->told && m < pk_metricgroup__nr_metrics(sm->mg); m++) {
+		if (sm->told[m] != 1)
+			continue;
+		sm->told[m] = 2;	/* said */
+		const struct pk_metricgroup_metric *mm = pk_metricgroup__metric(sm->mg, m);
+		size_t missing = 0;
+		for (size_t k = 0; k < mm->nr_events; k++) {
+			size_t i = 0;
+			while (i < sm->nr_names && !named_reads(sm, i, mm->events[k]))
+				i++;
+			if (i < sm->nr_names)
+				continue;
+			const struct pk_metricgroup_event *e = pk_metricgroup__event(sm->mg, mm->events[k]);
+			fprintf(stderr, "%s%s", missing++ ? ", " : "pmukit stat: --counts: ",
+				e->name ? e->name : e->id);
+		}
+		if (missing)
+			fprintf(stderr, ": no count in the file: metric %s not computed\n", mm->name);
+	}
+}
+
 int stat_metrics__bind_names(struct stat_metrics *sm, const char *const *names, size_t nr,
 			     stat_metrics_eval_fn eval, void *ctx)
 {
@@ -251,6 +294,7 @@ int stat_metrics__bind_names(struct stat_metrics *sm, const char *const *names, 
 	sm->eval = eval;
 	sm->eval_ctx = ctx;
 	sm->have = false;
+	sm->nr_names = nr;
 	choose_anchors(sm, nr, named_reads);
 	return 0;
 }

@@ -43,6 +43,12 @@ struct pk_metricgroup *stat_metrics__group(struct stat_metrics *sm);
 void stat_metrics__assume(struct stat_metrics *sm, int smt_on, int core_wide);
 int stat_metrics__bind_names(struct stat_metrics *sm, const char *const *names, size_t nr,
 			     stat_metrics_eval_fn eval, void *ctx);
+/*
+ * Offline: metric m could not be computed; __flush_missing (after the frame
+ * is printed) names the events the file lacks, once per metric.
+ */
+void stat_metrics__tell_missing(struct stat_metrics *sm, size_t m);
+void stat_metrics__flush_missing(struct stat_metrics *sm);
 
 /* --counts FILE: read saved -j counts, print them with the metrics. 0 or -1. */
 int stat_counts__run(const struct stat_config *cfg, struct cli_env *env, struct stat_metrics *sm,

@@ -5,7 +5,7 @@
 # (expected percentages computed here from TopDown's formulas), a -j round
 # trip, and TopDown refusing in one line where it cannot run.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
-echo "1..30"
+echo "1..31"
 O=$T_TMP/more
 FX=$SRC/tests/fixtures/counts
 export PMUKIT O FX SRC
@@ -203,5 +203,11 @@ ok "-p without a command stops when the process exits" sh -c '
 	while kill -0 $p 2>/dev/null && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
 	if kill -0 $p 2>/dev/null; then kill -INT $p; echo "still running" >&2; exit 1; fi
 	wait $p; grep -Eq "msec task-clock" "$O.pe"'
+
+ok "--counts: a metric whose events the file lacks is named with them, once; those it can compute are not" sh -c '
+	"$PMUKIT" stat --counts "$FX/skl-tma.json" --cpuid skylake -M TopdownL1,tma_info_inst_mix_ipbranch 2>"$O.miss" >&2
+	[ "$(grep -c "no count in the file" "$O.miss")" = 1 ] &&
+	grep -q "^pmukit stat: --counts: BR_INST_RETIRED.ALL_BRANCHES: no count in the file: metric tma_info_inst_mix_ipbranch not computed\$" "$O.miss" &&
+	grep -q "tma_retiring" "$O.miss"'
 
 [ "$T_FAIL" = 0 ]
