@@ -56,8 +56,10 @@ static int build_events(struct stat_live *st)
 		ev->pmu = e->pmu;
 		ev->kind = stat_kind__of_attr(&e->attr);
 		ev->ctx = stat_ctx__of_attr(&e->attr);
-		ev->scale = 1;
-		ev->unit = "";
+		/* an alias's unit and scale (power/energy-pkg/: Joules, 2.3e-10) */
+		ev->scale = e->scale > 0 ? e->scale : 1;
+		ev->unit = e->unit ? e->unit : "";
+		ev->frac = e->unit || ev->scale != 1;
 		/*
 		 * perf gives cpu-clock and task-clock msec; written as PMU terms
 		 * ("software/config=1/") the PMU alias's unit replaces it: none.

@@ -79,6 +79,13 @@ struct pk_evsel {
 	 */
 	bool per_pkg;
 	unsigned spec_off, spec_len;	/* where in the spec it was written */
+	/*
+	 * What a count means, as its alias says: sysfs NAME.unit and NAME.scale, or
+	 * the table's ScaleUnit ("64Bytes"; the table's word wins). A printed value
+	 * is count * scale, in unit. NULL and 1.0 when it has neither.
+	 */
+	const char *unit;
+	double scale;
 };
 
 struct pk_evlist;

@@ -146,6 +146,7 @@ struct ev *ev_new(struct rctx *rc, const struct spec_event *e)
 	ev->attr0.size = EV_ATTR_SIZE;
 	ev->attr0.exclude_guest = 1;	/* perf's event_attr_init: not a guest tool */
 	ev->max_precise = -1;
+	ev->pub.scale = 1.0;
 	if (e) {
 		ev->pub.spec_off = e->pos.off;
 		ev->pub.spec_len = e->pos.len;

@@ -168,14 +168,28 @@ static int alias_find(struct rctx *rc, const struct pk_pmu *pmu, const char *nam
 	return pk_alias__brief(rc->opts->cat, p, out);
 }
 
-/* The alias's per-package flag: the table event's PerPkg when it has one, else sysfs's .per-pkg. */
-static bool alias_per_pkg(struct rctx *rc, const struct pk_alias_parts *parts)
+/*
+ * What the alias says of its counts: per package (the table event's PerPkg
+ * when it has one, else sysfs's .per-pkg; any alias of the event, as perf),
+ * and their unit and scale (the table's ScaleUnit, else sysfs's .unit/.scale).
+ */
+static void alias_count_facts(struct rctx *rc, const struct pk_alias_parts *parts, struct ev *ev)
 {
-	struct pk_event e;
-	if (parts->table && rc->opts->cat &&
-	    !pk_catalog__event_brief(rc->opts->cat, parts->model, parts->idx, &e))
-		return e.perpkg;
-	return parts->sysfs && parts->sysfs->per_pkg;
+	struct pk_alias a;
+	if (parts->table && rc->opts->cat) {
+		if (pk_alias__from_parts(rc->opts->cat, parts, &a))
+			return;
+	} else if (parts->sysfs) {
+		a = (struct pk_alias){ .unit = parts->sysfs->unit, .scale = parts->sysfs->scale,
+				       .per_pkg = parts->sysfs->per_pkg };
+	} else {
+		return;
+	}
+	ev->pub.per_pkg |= a.per_pkg;
+	if (a.unit && *a.unit)
+		ev->pub.unit = a.unit;
+	if (a.scale > 0 && a.scale != 1.0)
+		ev->pub.scale = a.scale;
 }
 
 /* --- events without a PMU --------------------------------------------------------------- */
@@ -362,7 +376,7 @@ static int expand_aliases(struct rctx *rc, const struct pk_pmu *pmu, const struc
 				ev->pub.table_event = a.name;
 				ev->pub.table_desc = a.desc;
 			}
-			ev->pub.per_pkg |= alias_per_pkg(rc, &parts);	/* any of its aliases, as perf */
+			alias_count_facts(rc, &parts, ev);
 		} else {
 			at = (struct spec_term *)t;
 			na = 1;

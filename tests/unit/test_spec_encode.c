@@ -785,6 +785,18 @@ static void test_api(void **state)
 	assert_int_equal(pk_evlist__evsel(el, 4)->leader, 3);
 	assert_int_equal(pk_evlist__evsel(el, 4)->attr.type, PERF_TYPE_SOFTWARE);
 	assert_null(pk_evlist__evsel(el, 5));
+	assert_null(pk_evlist__evsel(el, 0)->unit);
+	assert_true(pk_evlist__evsel(el, 0)->scale == 1.0);
+	pk_evlist__free(el);
+
+	/* an alias's .unit and .scale (sysfs) say what its counts mean */
+	el = pk_evlist__new();
+	assert_int_equal(pk_evlist__add(el, "uncore_imc_0/cas_count_read/,uncore_imc_0/event=4/", &o, &err), 0);
+	e = pk_evlist__evsel(el, 0);
+	assert_string_equal(e->unit, "MiB");
+	assert_true(e->scale == 6.103515625e-5);
+	assert_null(pk_evlist__evsel(el, 1)->unit);	/* raw terms: no alias, no unit */
+	assert_true(pk_evlist__evsel(el, 1)->scale == 1.0);
 	pk_evlist__free(el);
 
 	/* no tables, no PMU tree: symbolic events only */
