@@ -197,7 +197,9 @@ int main(int argc, char **argv)
 	bool have_floor = !access(floor, X_OK);
 	int n = 0, nf = 0;
 	for (int r = 0; r < RUNS; r++) {
+		/* every run creates its file: a new inode for each tool, none reused */
 		unlink(f_pk);
+		unlink(f_fl);
 		unlink(f_pf);
 		if (run(p_start, &sp[n]) || (have_floor && run(l_start, &sl[n]))) {
 			printf("record_startup failed\n");
