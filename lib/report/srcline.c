@@ -5,9 +5,11 @@
  * session's workers), else perf's fallbacks ("sym+offset" in decimal, or
  * "dso[addr]"), "??:0" outside every map; cumulative entries asked at their
  * raw address (perf's fill_callchain_info); and perf's addr2line failure
- * limit: after more than 123 failed lookups in a row in one DSO, perf stops
- * asking for that DSO, so entries first seen after that get the fallback
- * even when the debug info has their line. That state is replayed here over
+ * limit: when a DSO's first 123 lookups all fail, perf stops asking for
+ * that DSO, so entries first seen after that get the fallback even when
+ * the debug info has their line (once a lookup succeeded, 6.1 never counts
+ * failures again: its counter starts at 1, a success sets it to 0, and only
+ * a non-zero counter is incremented). That state is replayed here over
  * the lookups perf makes (one per sample, one or two per callchain frame of
  * cumulative entries), in the order of the samples (a run of samples of one
  * callchain is replayed until the state stops changing).
@@ -94,7 +96,7 @@ static struct dso_state *state_of(struct a2l *a, const struct pk_dso *d)
 		a->st = n;
 		a->cap = cap;
 	}
-	a->st[a->nr] = (struct dso_state){ .dso = d };
+	a->st[a->nr] = (struct dso_state){ .dso = d, .fails = 1 };	/* perf's dso__new */
 	return &a->st[a->nr++];
 }
 
@@ -126,7 +128,7 @@ static int query(struct a2l *a, uint32_t lci)
 		s = a->real[lci];
 		if (s)
 			ds->fails = 0;
-		else if (++ds->fails > A2L_FAIL_LIMIT)
+		else if (ds->fails && ++ds->fails > A2L_FAIL_LIMIT)
 			ds->disabled = true;
 	}
 	if (!a->decided[lci]) {

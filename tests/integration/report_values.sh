@@ -9,7 +9,7 @@
 M="${PMUKIT_BUILD:-build}/tests/workloads/report_mkdata"
 export PMUKIT M T_TMP
 
-PLAN=11
+PLAN=13
 echo "1..$PLAN"
 skip_all() {
 	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - report_values # SKIP $1"; done
@@ -19,6 +19,7 @@ skip_all() {
 "$M" weights "$T_TMP/w.data" || skip_all "report_mkdata failed"
 "$M" topdown "$T_TMP/td.data" > "$T_TMP/td.want" || skip_all "report_mkdata failed"
 "$M" topdown2 "$T_TMP/td2.data" > "$T_TMP/td2.want" || skip_all "report_mkdata failed"
+"$M" a2l_after "$T_TMP/aa.data" && "$M" a2l_fresh "$T_TMP/af.data" || skip_all "report_mkdata failed"
 have_perf=1
 command -v perf >/dev/null 2>&1 && perf --version >/dev/null 2>&1 || have_perf=0
 
@@ -45,6 +46,10 @@ perf_ok "weights: --sort ins_lat,sym and local_ins_lat" sh -c "$C w --sort ins_l
 perf_ok "topdown: group members' values as perf's group view" $C td -- --no-topdown
 perf_ok "topdown: Level 2 group members' values as perf's group view" $C td2 -- --no-topdown
 perf_ok "topdown: --no-group sections as perf" $C td --no-group
+# perf 6.1's addr2line failure limit: a DSO whose first 123 lookups fail gets no more
+# lines; once one succeeded, failures are never counted again
+perf_ok "srcline: 130 failed lookups after a success: later lines still found, as perf 6.1" $C aa --sort srcline
+perf_ok "srcline: a DSO's first 123 lookups failed: no more lines, as perf 6.1" $C af --sort srcline
 
 # TopDown columns: the values printed for each function, as "name col=value ..."
 cat > "$T_TMP/shares" <<'EOF'

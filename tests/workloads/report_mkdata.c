@@ -13,8 +13,18 @@
  *             reads each topdown-* member as its share of slots);
  *   topdown2  the same with the Level 2 members (heavy-ops, br-mispredict,
  *             fetch-lat, mem-bound).
+ *   a2l_after cpu-clock samples for perf 6.1's addr2line failure limit: one
+ *             in td_func1 (it has a line), 130 at distinct addresses of
+ *             nodebug_pad (no line rows: a section of its own; addr2line
+ *             still answers "??:?", which perf takes as an answer), 130 past
+ *             the end of the text segment (the MMAP2 says it is one page
+ *             longer; no section there: addr2line's "??:0", perf's failure),
+ *             then one in td_func2: perf 6.1 gives its line (after a
+ *             success it never counts failures again);
+ *   a2l_fresh only the samples past the end, then td_func2: the DSO's
+ *             first 123 lookups fail, so perf gives up: td_func2 gets no line.
  *
- *   report_mkdata weights|topdown|topdown2 OUT.data
+ *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh OUT.data
  *
  * For topdown files it prints, per function, the TopDown shares the samples
  * it wrote add up to ("td_func1 retiring=12.34 bad_spec=... [heavy_ops=...]"),
@@ -53,6 +63,13 @@ int main(void)
 NOINL int td_func1(int x) { return x * 3 + 1; }
 NOINL int td_func2(int x) { return x * 5 + 2; }
 NOINL int td_func3(int x) { return x * 7 + 3; }
+
+/* 256 bytes of code without line rows: a section of its own, so no row covers it */
+__asm__(".pushsection .text.nodebug,\"ax\",@progbits\n"
+	".globl nodebug_pad\n.type nodebug_pad,@function\n"
+	"nodebug_pad:\n.fill 255,1,0x90\nret\n"
+	".size nodebug_pad,.-nodebug_pad\n.popsection\n");
+extern char nodebug_pad[];
 
 static const void *const funcs[] = { (const void *)td_func1, (const void *)td_func2,
 				     (const void *)td_func3 };
@@ -94,8 +111,8 @@ static void put_trailer(struct pk_buf *b, uint64_t st, uint64_t time, uint64_t i
 		put64(b, id);
 }
 
-/* COMM and MMAP2 of this program's text */
-static int put_sideband(struct pk_buf *b, uint64_t st, uint64_t id)
+/* COMM and MMAP2 of this program's text, EXTRA bytes longer than it is (*end: where it ends) */
+static int put_sideband_ext(struct pk_buf *b, uint64_t st, uint64_t id, uint64_t extra, uint64_t *end)
 {
 	FILE *f = fopen("/proc/self/maps", "r");
 	char line[4352];
@@ -120,7 +137,9 @@ static int put_sideband(struct pk_buf *b, uint64_t st, uint64_t id)
 		p[strcspn(p, "\n")] = 0;
 		at = begin_rec(b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
 		put32(b, PID), put32(b, PID);
-		put64(b, s), put64(b, e - s), put64(b, off);
+		put64(b, s), put64(b, e - s + extra), put64(b, off);
+		if (end)
+			*end = e;
 		put64(b, 0), put64(b, 0), put64(b, 0);
 		put32(b, 5), put32(b, 2);
 		put_str(b, p);
@@ -131,6 +150,11 @@ static int put_sideband(struct pk_buf *b, uint64_t st, uint64_t id)
 	}
 	fclose(f);
 	return rc;
+}
+
+static int put_sideband(struct pk_buf *b, uint64_t st, uint64_t id)
+{
+	return put_sideband_ext(b, st, id, 0, NULL);
 }
 
 static int die(const char *what, const struct pk_error *err)
@@ -170,6 +194,42 @@ static int weights(struct pk_data_writer *w, struct pk_buf *b)
 			end_rec(b, at);
 		}
 	}
+	return 0;
+}
+
+static void put_ip_sample(struct pk_buf *b, uint64_t ip, uint64_t time, uint64_t id)
+{
+	size_t at = begin_rec(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+	put64(b, ip);
+	put32(b, PID), put32(b, PID);
+	put64(b, time);
+	put64(b, id);
+	put64(b, 250000);
+	end_rec(b, at);
+}
+
+static int a2l(struct pk_data_writer *w, struct pk_buf *b, bool after_success)
+{
+	struct pk_error err = { 0 };
+	const uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+			    PERF_SAMPLE_PERIOD;
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(a), .config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 250000, .sample_type = st, .sample_id_all = 1,
+	};
+	uint64_t id = 91, time = 2000, end = 0;
+	if (pk_data_writer__add_attr(w, &a, "cpu-clock", &id, 1, &err) ||
+	    pk_data_writer__begin(w, &err))
+		return die("a2l", &err);
+	if (put_sideband_ext(b, st, id, 4096, &end))
+		return die("maps", NULL);
+	if (after_success)
+		put_ip_sample(b, (uint64_t)(uintptr_t)funcs[0] + 1, time++, id);
+	for (int i = 0; after_success && i < 130; i++)
+		put_ip_sample(b, (uint64_t)(uintptr_t)nodebug_pad + (uint64_t)i, time++, id);
+	for (int i = 0; i < 130; i++)
+		put_ip_sample(b, end + 64 + (uint64_t)i, time++, id);
+	put_ip_sample(b, (uint64_t)(uintptr_t)funcs[1] + 1, time++, id);
 	return 0;
 }
 
@@ -262,7 +322,7 @@ static int topdown(struct pk_data_writer *w, struct pk_buf *b, bool l2)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2 OUT.data\n");
+		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh OUT.data\n");
 		return 2;
 	}
 	int fd = open(argv[2], O_RDWR | O_CREAT | O_TRUNC, 0644);
@@ -279,6 +339,8 @@ int main(int argc, char **argv)
 		rc = weights(w, &b);
 	else if (!strcmp(argv[1], "topdown") || !strcmp(argv[1], "topdown2"))
 		rc = topdown(w, &b, !strcmp(argv[1], "topdown2"));
+	else if (!strcmp(argv[1], "a2l_after") || !strcmp(argv[1], "a2l_fresh"))
+		rc = a2l(w, &b, !strcmp(argv[1], "a2l_after"));
 	else
 		rc = die("unknown kind", NULL);
 	if (!rc && (pk_data_writer__write(w, b.data, b.len, &err) || pk_data_writer__finish(w, &err)))
