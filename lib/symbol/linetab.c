@@ -321,11 +321,21 @@ int linetab__parse(struct linetab **out, const struct linetab_src *src, uint64_t
 				fmt[i][1] = uleb(&r);
 			}
 			uint64_t cnt = uleb(&r);
+			/* each entry takes input bytes: a count beyond them is a corrupt table */
+			if (cnt > (uint64_t)(r.end - r.p) || (cnt && !nfmt)) {
+				err = -EINVAL;
+				break;
+			}
 			for (uint64_t i = 0; i < cnt && !r.bad && !err; i++) {
 				const char *path;
 				uint64_t d;
+				const uint8_t *before = r.p;
 				if (!read_entry(&r, (const uint64_t(*)[2])fmt, nfmt, offsz, src, &path, &d))
 					break;
+				if (r.p == before) {	/* forms of no size: nothing bounds the count */
+					err = -EINVAL;
+					break;
+				}
 				err = push(pass ? &files : &dirs, path, d);
 			}
 		}
