@@ -21,6 +21,9 @@
 #include <pmukit/symbols.h>
 
 #include "metrics/mg_int.h"
+#include "util/edit_distance.h"
+#include "util/error.h"
+#include "util/grow.h"
 
 int mg_idx__push(struct mg_idx *a, size_t x)
 {
@@ -40,24 +43,6 @@ bool mg_is_tool(const char *name)
 {
 	return !strcmp(name, "duration_time") || !strcmp(name, "user_time") ||
 	       !strcmp(name, "system_time");
-}
-
-static int set_err(struct pk_spec_error *err, int code, size_t off, size_t len, const char *hint,
-		   const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-
-static int set_err(struct pk_spec_error *err, int code, size_t off, size_t len, const char *hint,
-		   const char *fmt, ...)
-{
-	if (!err)
-		return code;
-	va_list ap;
-	*err = (struct pk_spec_error){ .code = code, .off = (unsigned)off, .len = (unsigned)len };
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	if (hint)
-		snprintf(err->hint, sizeof(err->hint), "%s", hint);
-	return code;
 }
 
 /* --- perf's match_metric --------------------------------------------------------------- */
@@ -390,7 +375,8 @@ static int select_item(struct pk_metricgroup *mg, const struct source *src, size
 			found = true;
 			int rc = add_metric(mg, src[s].model, i, &m, it);
 			if (rc)
-				return set_err(err, rc, it->off, it->len, NULL, "out of memory");
+				return pk_spec_error__set(err, rc, it->off, it->len, NULL,
+						"out of memory");
 		}
 	}
 	if (found)
@@ -410,9 +396,9 @@ static int select_item(struct pk_metricgroup *mg, const struct source *src, size
 	char hint[128] = "";
 	if (sg.best <= 2 * (2 + it->name_len / 4))
 		snprintf(hint, sizeof(hint), "did you mean '%s'?", sg.name);
-	return set_err(err, -EINVAL, it->off, it->name_len, hint,
-		       "no metric or metric group '%.*s'%s", (int)it->name_len, name,
-		       nsrc ? "" : " (no metric tables for this CPU)");
+	return pk_spec_error__set(err, -EINVAL, it->off, it->name_len, hint,
+			"no metric or metric group '%.*s'%s", (int)it->name_len, name,
+			nsrc ? "" : " (no metric tables for this CPU)");
 }
 
 /* --- the events of each metric ---------------------------------------------------------------- */
@@ -451,7 +437,7 @@ static int expand(struct pk_metricgroup *mg, struct mg_metric *r, const struct i
 	const struct item *it = &items[r->pub.item];
 	struct pk_metric_eval *ev = mg_evaluator(mg, r->pub.model);
 	if (!ev)
-		return set_err(err, -ENOMEM, it->off, it->len, NULL, "out of memory");
+		return pk_spec_error__set(err, -ENOMEM, it->off, it->len, NULL, "out of memory");
 	struct collect c = { mg, r };
 	int rc = pk_metric_eval__for_each_event(ev, r->pub.idx, !mg->opts.no_threshold, mg_consts,
 						mg, collect_id, &c);
@@ -460,13 +446,13 @@ static int expand(struct pk_metricgroup *mg, struct mg_metric *r, const struct i
 	const char *which = r->pub.metric;
 	const struct pk_mexpr_error *pe = pk_metric_eval__error(ev, &which);
 	if (rc == -ENOMEM)
-		return set_err(err, rc, it->off, it->len, NULL, "out of memory");
+		return pk_spec_error__set(err, rc, it->off, it->len, NULL, "out of memory");
 	if (rc == -ELOOP)
-		return set_err(err, rc, it->off, it->len, NULL,
-			       "metric %s: %s", r->pub.metric, pe ? pe->msg : "reference cycle");
-	return set_err(err, rc, it->off, it->len, NULL, "metric %s: %s%s%s (error %d)",
-		       r->pub.metric, pe ? "expression of " : "cannot be evaluated", pe ? which : "",
-		       pe ? " does not parse" : "", rc);
+		return pk_spec_error__set(err, rc, it->off, it->len, NULL, "metric %s: %s",
+				r->pub.metric, pe ? pe->msg : "reference cycle");
+	return pk_spec_error__set(err, rc, it->off, it->len, NULL, "metric %s: %s%s%s (error %d)",
+			r->pub.metric, pe ? "expression of " : "cannot be evaluated",
+			pe ? which : "", pe ? " does not parse" : "", rc);
 }
 
 /* --- the object -------------------------------------------------------------------------------- */
@@ -523,10 +509,10 @@ int pk_metricgroup__new(struct pk_catalog *cat, size_t model, const char *list,
 {
 	*out = NULL;
 	if (!list)
-		return set_err(err, -EINVAL, 0, 0, NULL, "no metric list");
+		return pk_spec_error__set(err, -EINVAL, 0, 0, NULL, "no metric list");
 	struct pk_metricgroup *mg = calloc(1, sizeof(*mg));
 	if (!mg)
-		return set_err(err, -ENOMEM, 0, 0, NULL, "out of memory");
+		return pk_spec_error__set(err, -ENOMEM, 0, 0, NULL, "out of memory");
 	mg->cat = cat;
 	mg->model = model;
 	if (opts) {
@@ -542,22 +528,22 @@ int pk_metricgroup__new(struct pk_catalog *cat, size_t model, const char *list,
 	char *mods = NULL;
 	int rc = split_items(list, &items, &nitems, &mods);
 	if (!rc && (rc = sources(mg, &src, &nsrc)))
-		rc = set_err(err, rc, 0, 0, NULL, "out of memory");
+		rc = pk_spec_error__set(err, rc, 0, 0, NULL, "out of memory");
 	for (size_t i = 0; !rc && i < nitems; i++) {
 		const struct item *it = &items[i];
 		if (!it->name_len)
-			rc = set_err(err, -EINVAL, it->off, it->len ? it->len : 1, NULL,
-				     "empty metric name");
+			rc = pk_spec_error__set(err, -EINVAL, it->off, it->len ? it->len : 1, NULL,
+					"empty metric name");
 		else if (it->mod && !*it->mod)
-			rc = set_err(err, -EINVAL, it->off + it->name_len, 1, NULL,
-				     "no modifier after ':'");
+			rc = pk_spec_error__set(err, -EINVAL, it->off + it->name_len, 1, NULL,
+					"no modifier after ':'");
 		else
 			rc = select_item(mg, src, nsrc, it, err);
 	}
 	for (size_t i = 0; !rc && i < mg->nr_metrics; i++)
 		rc = expand(mg, &mg->metrics[i], items, err);
 	if (!rc && (rc = mg_schedule(mg, !strcmp(list, "Default"))))
-		set_err(err, rc, 0, 0, NULL, "out of memory");
+		pk_spec_error__set(err, rc, 0, 0, NULL, "out of memory");
 	free(items);
 	free(src);
 	free(mods);

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * spec/error.c — reporting spec errors: filling a struct spec_error, and
- * pk_spec_error__format, which shows the spec with carets under the
+ * spec/error.c — showing spec errors: pk_spec_error__format, which shows the spec with carets under the
  * offending bytes:
  *
  *   cpu/event=0x3c,umsak=1/
@@ -23,22 +22,6 @@
 #include "spec/lex.h"
 
 #define SHOW_MAX 72	/* spec bytes shown on the first line */
-
-int spec_error__set(struct spec_error *err, int code, unsigned off, unsigned len, const char *hint,
-		    const char *fmt, ...)
-{
-	if (!err)
-		return code;
-	err->code = code;
-	err->off = off;
-	err->len = len;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	snprintf(err->hint, sizeof(err->hint), "%s", hint ? hint : "");
-	return code;
-}
 
 /* A bounded writer: truncates, always NUL-terminates. */
 struct out {

@@ -267,16 +267,14 @@ static int grow(struct pk_evlist *el, size_t more)
 	return 0;
 }
 
-static int from_parse_error(struct pk_spec_error *err, const struct spec_error *pe)
+static int from_parse_error(struct pk_spec_error *err, const struct pk_spec_error *pe)
 {
+	int code = pe->code ? pe->code : -EINVAL;
 	if (err) {
-		err->code = pe->code ? pe->code : -EINVAL;
-		err->off = pe->off;
-		err->len = pe->len;
-		memcpy(err->msg, pe->msg, sizeof(err->msg));
-		memcpy(err->hint, pe->hint, sizeof(err->hint));
+		*err = *pe;
+		err->code = code;
 	}
-	return pe->code ? pe->code : -EINVAL;
+	return code;
 }
 
 int pk_evlist__add(struct pk_evlist *el, const char *spec, const struct pk_spec_opts *opts,
@@ -284,7 +282,7 @@ int pk_evlist__add(struct pk_evlist *el, const char *spec, const struct pk_spec_
 {
 	struct pk_spec_opts o = { .sz = sizeof(o) };
 	struct spec_ast ast = { 0 };
-	struct spec_error pe;	/* spec_parse_in fills it */
+	struct pk_spec_error pe;	/* spec_parse_in fills it */
 	struct ev_vec v = { 0 };
 	struct rctx rc;
 	struct pk_arena scratch;
@@ -392,7 +390,7 @@ static bool event_software_only(const struct spec_event *e)
 bool pk_spec__needs_context(const char *spec, enum pk_spec_mode mode)
 {
 	struct spec_ast ast = { 0 };
-	struct spec_error pe;
+	struct pk_spec_error pe;
 	struct pk_arena scratch;
 	max_align_t scratch_buf[(ADD_SCRATCH + sizeof(max_align_t) - 1) / sizeof(max_align_t)];
 	bool needs = false;
