@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/edit_distance.h"
+
 enum rules { RULES_REGEX, RULES_X86, RULES_ARM64, RULES_POWERPC, RULES_RISCV };
 
 static enum rules rules_of(const char *arch, const char *cpuid)
@@ -503,28 +505,10 @@ static unsigned edit_distance(const char *a, const char *b)
 	size_t la = strlen(a), lb = strlen(b);
 	if (la > 4096 || lb > 4096)
 		return UINT_MAX - 1;
-	unsigned *row = malloc((lb + 1) * sizeof(*row));
-	if (!row)
+	size_t d = pk_edit_distance(a, la, b, lb, 0, SIZE_MAX);
+	if (d == SIZE_MAX)
 		return UINT_MAX - 1;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = (unsigned)j;
-	for (size_t i = 1; i <= la; i++) {
-		unsigned diag = row[0];
-		row[0] = (unsigned)i;
-		for (size_t j = 1; j <= lb; j++) {
-			unsigned up = row[j];
-			unsigned best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	unsigned d = row[lb];
-	free(row);
-	return d ? d : 1;
+	return d ? (unsigned)d : 1;
 }
 
 /* riscv: different literal mvendorids are unrelated CPUs. */

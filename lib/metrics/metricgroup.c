@@ -67,31 +67,6 @@ static bool match_list(const char *list, const char *sought, size_t n)
 
 /* --- the nearest name for a hint ------------------------------------------------------------ */
 
-static unsigned distance(const char *a, size_t na, const char *b, size_t nb)
-{
-	unsigned row[128];
-	if (na >= 127 || nb >= 127)
-		return 1000;
-	for (size_t j = 0; j <= nb; j++)
-		row[j] = (unsigned)j;
-	for (size_t i = 1; i <= na; i++) {
-		unsigned diag = row[0];
-		row[0] = (unsigned)i;
-		for (size_t j = 1; j <= nb; j++) {
-			unsigned up = row[j];
-			unsigned cost = (a[i - 1] | 0x20) == (b[j - 1] | 0x20) ? 0 : 1;
-			unsigned best = diag + cost;
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	return row[nb];
-}
-
 struct suggest {
 	const char *item;
 	size_t n;
@@ -114,7 +89,10 @@ static void consider(struct suggest *s, const char *cand, size_t len)
 {
 	if (!len || len >= sizeof(s->name))
 		return;
-	unsigned d = 2 * distance(s->item, s->n, cand, len);
+	/* an item of 127 bytes or more is close to nothing (cand is shorter than name[]) */
+	unsigned d = s->n >= 127 ? 2000
+				 : 2 * (unsigned)pk_edit_distance(s->item, s->n, cand, len,
+								  PK_EDIT_NOCASE, SIZE_MAX);
 	/* a prefix of a long name ("tma_retir") is as good as a typo */
 	if (len > s->n && !strncasecmp(cand, s->item, s->n) && s->n >= 4 && d > 2)
 		d = 2;
