@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/bsearch.h"
+
 struct dr_tracing {
 	const uint8_t *data;
 	size_t size;
@@ -276,19 +278,17 @@ int dr_tracing_parse(struct pk_data_reader *r, const uint8_t *data, size_t size,
 	return 0;
 }
 
+static bool fmt_before(const void *elem, const void *id)
+{
+	return ((const struct pk_tp_format *)elem)->id < *(const uint64_t *)id;
+}
+
 const struct pk_tp_format *pk_data_reader__tp_format(const struct pk_data_reader *r, uint64_t id)
 {
 	const struct dr_tracing *t = r->tracing;
 	if (!t)
 		return NULL;
-	size_t lo = 0, hi = t->nr;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (t->fmts[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = pk_bsearch(&id, t->fmts, t->nr, sizeof(*t->fmts), fmt_before);
 	return lo < t->nr && t->fmts[lo].id == id ? &t->fmts[lo] : NULL;
 }
 

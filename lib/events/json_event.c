@@ -28,6 +28,7 @@
 #include <pmukit/events.h>
 
 #include "events/json_text.h"
+#include "util/bsearch.h"
 #include "util/error.h"
 
 enum json_key {
@@ -164,19 +165,16 @@ static const struct {
 	{ 0x3f7, "frontend=" },
 };
 
+/* keys[] elements start with their name */
+static bool key_before(const void *elem, const void *name)
+{
+	return strcmp(*(const char *const *)elem, name) < 0;
+}
+
 int json_key__lookup(const char *name)
 {
-	int lo = 0, hi = K__COUNT - 1;
-	while (lo <= hi) {
-		int mid = (lo + hi) / 2, c = strcmp(name, keys[mid].name);
-		if (!c)
-			return mid;
-		if (c < 0)
-			hi = mid - 1;
-		else
-			lo = mid + 1;
-	}
-	return -1;
+	size_t k = pk_bsearch(name, keys, K__COUNT, sizeof(keys[0]), key_before);
+	return k < K__COUNT && !strcmp(keys[k].name, name) ? (int)k : -1;
 }
 
 /* A string builder on the stack that spills to the heap when it must. */

@@ -22,6 +22,7 @@
 
 #include "events/json_mapfile.h"
 #include "events/json_tree.h"
+#include "util/bsearch.h"
 
 /* Sorted names of the sub-directories and of the regular *.json files of dir. */
 static int list_dir(struct pk_arena *a, const char *dir, char ***dirs, size_t *nr_dirs,
@@ -136,23 +137,19 @@ static int cmp_model(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+static bool model_before(const void *elem, const void *key)
+{
+	return cmp_model(elem, key) < 0;
+}
+
 static int find_model(const struct loader *L, size_t arch, const char *name, size_t *idx)
 {
-	size_t lo = 0, hi = L->nr_models;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		const struct model_tmp *m = &L->models[mid];
-		int c = m->arch != arch ? (m->arch < arch ? -1 : 1) : strcmp(m->name, name);
-		if (!c) {
-			*idx = mid;
-			return 0;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -ENOENT;
+	const struct model_tmp key = { .arch = arch, .name = name };
+	size_t i = pk_bsearch(&key, L->models, L->nr_models, sizeof(key), model_before);
+	if (i == L->nr_models || cmp_model(&L->models[i], &key))
+		return -ENOENT;
+	*idx = i;
+	return 0;
 }
 
 struct arch_rows {

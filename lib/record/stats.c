@@ -14,6 +14,7 @@
 
 #include <pmukit/record.h>
 
+#include "util/bsearch.h"
 #include "util/hash.h"
 
 struct st_map {
@@ -274,19 +275,16 @@ static int map_insert(struct st_proc *p, uint64_t start, uint64_t len, uint32_t 
 	return 0;
 }
 
+static bool st_map_ends_by(const void *elem, const void *ip)
+{
+	return ((const struct st_map *)elem)->end <= *(const uint64_t *)ip;
+}
+
+/* The maps are sorted and do not overlap: the first ending after ip holds it, or none does. */
 static const struct st_map *map_find(const struct st_proc *p, uint64_t ip)
 {
-	size_t lo = 0, hi = p->nr;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (p->maps[mid].end <= ip)
-			lo = mid + 1;
-		else if (p->maps[mid].start > ip)
-			hi = mid;
-		else
-			return &p->maps[mid];
-	}
-	return NULL;
+	size_t i = pk_bsearch(&ip, p->maps, p->nr, sizeof(*p->maps), st_map_ends_by);
+	return i < p->nr && p->maps[i].start <= ip ? &p->maps[i] : NULL;
 }
 
 static void hit(struct pk_record_stats *s, int32_t pid, uint16_t cpumode, uint64_t ip,

@@ -19,6 +19,7 @@
 
 #include <linux/perf_event.h>
 
+#include "util/bsearch.h"
 #include "util/error.h"
 
 /* ---- comms ------------------------------------------------------------------------- */
@@ -81,17 +82,14 @@ static int maps_reserve(struct sess_maps *m, size_t more)
 }
 
 /* Index of the first map whose end is past addr (ends are sorted as the maps do not overlap). */
+static bool map_ends_by(const void *elem, const void *addr)
+{
+	return (*(struct sess_map *const *)elem)->pub.end <= *(const uint64_t *)addr;
+}
+
 static size_t maps_first_after(const struct sess_maps *m, uint64_t addr)
 {
-	size_t lo = 0, hi = m->nr;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (m->v[mid]->pub.end > addr)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
+	return pk_bsearch(&addr, m->v, m->nr, sizeof(*m->v), map_ends_by);
 }
 
 const struct sess_map *maps__find(const struct sess_maps *m, uint64_t addr)
@@ -319,6 +317,11 @@ static int process_exit(struct pk_session *s, const struct pk_data_event *ev)
 
 /* ---- build-ids ------------------------------------------------------------------------- */
 
+static bool bid_before(const void *elem, const void *filename)
+{
+	return strcmp(((const struct sess_bid *)elem)->filename, filename) < 0;
+}
+
 static int bid_cmp(const void *a, const void *b)
 {
 	const struct sess_bid *x = a, *y = b;
@@ -362,14 +365,7 @@ static const struct sess_bid *find_bid(struct pk_session *s, const char *filenam
 		qsort(s->bids, s->nr_bids, sizeof(*s->bids), bid_cmp);
 		s->bids_sorted = true;
 	}
-	size_t lo = 0, hi = s->nr_bids;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (strcmp(s->bids[mid].filename, filename) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = pk_bsearch(filename, s->bids, s->nr_bids, sizeof(*s->bids), bid_before);
 	if (lo < s->nr_bids && !strcmp(s->bids[lo].filename, filename))
 		return &s->bids[lo];
 	return NULL;

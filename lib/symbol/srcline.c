@@ -35,6 +35,9 @@
 #include <elfutils/libdw.h>
 #include <zlib.h>
 
+#include "util/bsearch.h"
+#include "util/grow.h"
+
 /* one function DIE (subprogram, inlined_subroutine, entry_point) */
 struct func {
 	Dwarf_Off off;
@@ -351,16 +354,14 @@ static int scan_cu(struct cu *u)
 }
 
 /* binutils' lookup_address_in_function_table: the smallest range, the later DIE on a tie */
+static bool frange_starts_by(const void *elem, const void *pc)
+{
+	return ((const struct frange *)elem)->lo <= *(const uint64_t *)pc;
+}
+
 static int find_func(struct cu *u, uint64_t pc)
 {
-	size_t lo = 0, hi = u->nr_ranges;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (u->ranges[mid].lo <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = pk_bsearch(&pc, u->ranges, u->nr_ranges, sizeof(*u->ranges), frange_starts_by);
 	int best = -1;
 	uint64_t best_len = UINT64_MAX;
 	for (size_t i = lo; i > 0; i--) {
@@ -410,16 +411,14 @@ struct raw_frame {
 };
 
 /* of the ranges in r[0..n) (sorted) holding pc, the first unit's index; SIZE_MAX: none */
+static bool cu_range_starts_by(const void *elem, const void *pc)
+{
+	return ((const struct cu_range *)elem)->lo <= *(const uint64_t *)pc;
+}
+
 static size_t range_cu(const struct cu_range *r, size_t n, uint64_t pc)
 {
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (r[mid].lo <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = pk_bsearch(&pc, r, n, sizeof(*r), cu_range_starts_by);
 	size_t best = SIZE_MAX;
 	for (size_t i = lo; i > 0 && lo - i <= 64; i--)
 		if (pc < r[i - 1].hi && r[i - 1].cu < best)
