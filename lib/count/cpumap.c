@@ -284,15 +284,9 @@ int pk_cpu_map_parse_in(const char *s, const char *file, struct pk_cpu_map **out
 				goto out;
 			}
 			seen[c / 8] |= (uint8_t)(1u << (c % 8));
-			if (nr == cap) {
-				size_t ncap = cap ? cap * 2 : 16;
-				int *n = realloc(cpus, ncap * sizeof(int));
-				if (!n) {
-					ret = pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
-					goto out;
-				}
-				cpus = n;
-				cap = ncap;
+			if (PK_GROW(cpus, cap, nr + 1)) {
+				ret = pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
+				goto out;
 			}
 			cpus[nr++] = (int)c;
 		}

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "events/json_tree.h"
+#include "util/grow.h"
 
 #define MAX_THREADS 64
 
@@ -88,11 +89,6 @@ static int parse_one(struct json_ctx *ctx, json_object *top, size_t i, struct js
 	return json_entry__parse(ctx, o, (unsigned)i, e, err);
 }
 
-static int grow_to(void *pp, size_t *cap, size_t need, size_t elsz)
-{
-	return json_tree__grow(pp, cap, need, elsz);
-}
-
 /* An event file's entries, appended to the model. */
 static int add_entries(struct worker *w, json_object *top, struct model_tmp *M, unsigned file,
 		       const char *rel, const char *topic, struct ev_src **src,
@@ -103,8 +99,8 @@ static int add_entries(struct worker *w, json_object *top, struct model_tmp *M, 
 	if (rc)
 		return rc;
 	size_t n = json_object_array_length(top), cap_src = out->cap_events;
-	if (grow_to(&out->events, &out->cap_events, out->nr_events + n, sizeof(*out->events)) ||
-	    grow_to(src, &cap_src, out->cap_events, sizeof(**src)))
+	if (pk_grow(&out->events, &out->cap_events, out->nr_events + n, sizeof(*out->events)) ||
+	    pk_grow(src, &cap_src, out->cap_events, sizeof(**src)))
 		return json_tree__oom(err);
 	for (size_t i = 0; i < n; i++) {
 		struct json_entry e;
@@ -115,7 +111,7 @@ static int add_entries(struct worker *w, json_object *top, struct model_tmp *M, 
 			json_entry__to_event(&e, topic, rel, &out->events[out->nr_events++]);
 		}
 		if (e.metric_name) {
-			if (grow_to(&out->metrics, &out->cap_metrics, out->nr_metrics + 1,
+			if (pk_grow(&out->metrics, &out->cap_metrics, out->nr_metrics + 1,
 				    sizeof(*out->metrics)))
 				return json_tree__oom(err);
 			json_entry__to_metric(&e, rel, &out->metrics[out->nr_metrics++]);
@@ -133,7 +129,7 @@ static int add_groups(struct json_ctx *ctx, json_object *top, struct ir_model *o
 				       "metricgroups.json must hold an object, not %s",
 				       json_type_to_name(json_object_get_type(top)));
 	size_t n = (size_t)json_object_object_length(top);
-	if (grow_to(&out->groups, &out->cap_groups, out->nr_groups + n, sizeof(*out->groups)))
+	if (pk_grow(&out->groups, &out->cap_groups, out->nr_groups + n, sizeof(*out->groups)))
 		return json_tree__oom(err);
 	json_object_object_foreach(top, key, val) {
 		enum json_type t = json_object_get_type(val);

@@ -56,21 +56,6 @@ struct loader {
 	atomic_size_t next, first_err;
 };
 
-static inline int json_tree__grow(void *pp, size_t *cap, size_t need, size_t elsz)
-{
-	if (need <= *cap)
-		return 0;
-	size_t ncap = *cap ? *cap * 2 : 16;
-	while (ncap < need)
-		ncap *= 2;
-	void *n = realloc(*(void **)pp, ncap * elsz);
-	if (!n)
-		return -ENOMEM;
-	*(void **)pp = n;
-	*cap = ncap;
-	return 0;
-}
-
 static inline char *json_tree__path(struct pk_arena *a, const char *x, const char *y)
 {
 	size_t lx = strlen(x), ly = strlen(y);

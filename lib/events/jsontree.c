@@ -23,6 +23,7 @@
 #include "events/json_mapfile.h"
 #include "events/json_tree.h"
 #include "util/bsearch.h"
+#include "util/grow.h"
 
 /* Sorted names of the sub-directories and of the regular *.json files of dir. */
 static int list_dir(struct pk_arena *a, const char *dir, char ***dirs, size_t *nr_dirs,
@@ -62,7 +63,7 @@ static int list_dir(struct pk_arena *a, const char *dir, char ***dirs, size_t *n
 			*bytes += (size_t)fst.st_size;
 		size_t *nr = is_dir ? nr_dirs : nr_files, *cap = is_dir ? &cap_d : &cap_f;
 		char *copy = pk_arena__strdup(a, n);
-		if (!copy || json_tree__grow(list, cap, *nr + 1, sizeof(char *))) {
+		if (!copy || pk_grow(list, cap, *nr + 1, sizeof(char *))) {
 			rc = json_tree__oom(err);
 			break;
 		}
@@ -86,7 +87,7 @@ static int list_dir(struct pk_arena *a, const char *dir, char ***dirs, size_t *n
 static int add_model(struct loader *L, size_t arch, const char *name, const char *dir,
 		     char **files, size_t nr_files, size_t bytes, struct pk_error *err)
 {
-	if (json_tree__grow(&L->models, &L->cap_models, L->nr_models + 1, sizeof(*L->models)))
+	if (pk_grow(&L->models, &L->cap_models, L->nr_models + 1, sizeof(*L->models)))
 		return json_tree__oom(err);
 	char **f = pk_arena__alloc(&L->scratch, nr_files * sizeof(char *));
 	const char *nm = pk_arena__strdup(&L->tree->arena, name);
@@ -186,7 +187,7 @@ static int scan_arches(struct loader *L, struct pk_error *err)
 		/* perf's own test arch is not a CPU; hidden directories are not arches */
 		if (!only && (!strcmp(names[i], "test") || names[i][0] == '.'))
 			continue;
-		if (json_tree__grow(&L->arches, &L->cap_arches, L->nr_arches + 1,
+		if (pk_grow(&L->arches, &L->cap_arches, L->nr_arches + 1,
 				    sizeof(*L->arches))) {
 			rc = json_tree__oom(err);
 			break;
@@ -308,7 +309,7 @@ static int resolve_maps(struct loader *L, struct arch_rows *ars, struct pk_error
 						     "files 1..%d levels below the arch)",
 						     r->dir, MAX_MODEL_DEPTH);
 			}
-			if (json_tree__grow(&t->maps, &t->cap_maps, t->nr_maps + 1,
+			if (pk_grow(&t->maps, &t->cap_maps, t->nr_maps + 1,
 					    sizeof(*t->maps)))
 				return json_tree__oom(err);
 			t->maps[t->nr_maps++] = (struct ir_map){

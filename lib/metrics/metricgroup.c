@@ -27,14 +27,8 @@
 
 int mg_idx__push(struct mg_idx *a, size_t x)
 {
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? 2 * a->cap : 8;
-		size_t *nv = realloc(a->v, cap * sizeof(*nv));
-		if (!nv)
-			return -ENOMEM;
-		a->v = nv;
-		a->cap = cap;
-	}
+	if (PK_GROW(a->v, a->cap, a->n + 1))
+		return -ENOMEM;
 	a->v[a->n++] = x;
 	return 0;
 }
@@ -156,14 +150,9 @@ static int sources(struct pk_metricgroup *mg, struct source **out, size_t *nr)
 	for (size_t i = 0; mg->opts.pmus && i < pk_catalog__nr_models(mg->cat); i++) {
 		if (!sys_model_applies(mg, i))
 			continue;
-		if (n == cap) {
-			struct source *ns = realloc(s, 2 * cap * sizeof(*s));
-			if (!ns) {
-				free(s);
-				return -ENOMEM;
-			}
-			s = ns;
-			cap *= 2;
+		if (PK_GROW(s, cap, n + 1)) {
+			free(s);
+			return -ENOMEM;
 		}
 		pk_catalog__model(mg->cat, i, &md);
 		s[n++] = (struct source){ i, md.nr_metrics };
@@ -232,10 +221,8 @@ struct pk_metric_eval *mg_evaluator(struct pk_metricgroup *mg, size_t model)
 	for (size_t i = 0; i < mg->nr_evs; i++)
 		if (mg->evs[i].model == model)
 			return mg->evs[i].ev;
-	struct mg_evaluator *ne = realloc(mg->evs, (mg->nr_evs + 1) * sizeof(*ne));
-	if (!ne)
+	if (PK_GROW(mg->evs, mg->cap_evs, mg->nr_evs + 1))
 		return NULL;
-	mg->evs = ne;
 	struct pk_metric_eval *ev;
 	if (pk_metric_eval__new(mg->cat, model, &ev))
 		return NULL;
@@ -294,14 +281,8 @@ static int add_metric(struct pk_metricgroup *mg, size_t model, size_t idx,
 		    !strcmp(o->pub.modifier ? o->pub.modifier : "", it->mod ? it->mod : ""))
 			return 0;
 	}
-	if (mg->nr_metrics == mg->cap_metrics) {
-		size_t cap = mg->cap_metrics ? 2 * mg->cap_metrics : 16;
-		struct mg_metric *nm = realloc(mg->metrics, cap * sizeof(*nm));
-		if (!nm)
-			return -ENOMEM;
-		mg->metrics = nm;
-		mg->cap_metrics = cap;
-	}
+	if (PK_GROW(mg->metrics, mg->cap_metrics, mg->nr_metrics + 1))
+		return -ENOMEM;
 	struct mg_metric *r = &mg->metrics[mg->nr_metrics];
 	*r = (struct mg_metric){ .m = *m, .seq = mg->nr_metrics, .set = (size_t)-1 };
 	char *name = it->mod ? malloc(strlen(m->name) + strlen(it->mod) + 2) : NULL;
@@ -393,14 +374,8 @@ static int collect_id(void *ctx, const struct pk_mexpr_id *id)
 	for (size_t i = 0; i < r->nr_ids; i++)
 		if (!strcmp(r->ids[i].name, id->name))
 			return 0;	/* EVENT and SOURCE_COUNT of one name are one event */
-	if (r->nr_ids == r->cap_ids) {
-		size_t cap = r->cap_ids ? 2 * r->cap_ids : 8;
-		struct mg_id *ni = realloc(r->ids, cap * sizeof(*ni));
-		if (!ni)
-			return -ENOMEM;
-		r->ids = ni;
-		r->cap_ids = cap;
-	}
+	if (PK_GROW(r->ids, r->cap_ids, r->nr_ids + 1))
+		return -ENOMEM;
 	const char *name = pk_arena__strdup(&c->mg->arena, id->name);
 	if (!name)
 		return -ENOMEM;

@@ -47,14 +47,8 @@ struct vec {
 
 static void *vec_push(struct vec *v)
 {
-	if (v->n == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 16;
-		void *d = realloc(v->data, cap * v->elsize);
-		if (!d)
-			return NULL;
-		v->data = d;
-		v->cap = cap;
-	}
+	if (pk_grow(&v->data, &v->cap, v->n + 1, v->elsize))
+		return NULL;
 	void *slot = (char *)v->data + v->n++ * v->elsize;
 	memset(slot, 0, v->elsize);
 	return slot;

@@ -19,6 +19,7 @@
 
 #include "spec/evlist_int.h"
 #include "spec/suggest.h"
+#include "util/grow.h"
 
 /*
  * Sizes of what a list holds inline, so that a list of a few events costs one
@@ -252,19 +253,9 @@ static void stat_check_cpu_maps(struct ev_vec *v, const struct pk_spec_opts *o)
 
 static int grow(struct pk_evlist *el, size_t more)
 {
-	if (el->nr + more <= el->cap)
-		return 0;
-	size_t n = el->cap * 2;
-	while (n < el->nr + more)
-		n *= 2;
-	struct ev **v = el->evs == el->inl ? malloc(n * sizeof(*v)) : realloc(el->evs, n * sizeof(*v));
-	if (!v)
+	if (more > SIZE_MAX - el->nr)
 		return -ENOMEM;
-	if (el->evs == el->inl)
-		memcpy(v, el->inl, el->nr * sizeof(*v));
-	el->evs = v;
-	el->cap = n;
-	return 0;
+	return PK_GROW_FROM(el->evs, el->cap, el->nr + more, el->inl);
 }
 
 static int from_parse_error(struct pk_spec_error *err, const struct pk_spec_error *pe)
@@ -419,14 +410,8 @@ struct cands {
 
 static void cand_add(struct cands *c, const char *s)
 {
-	if (c->n == c->cap) {
-		size_t n = c->cap ? c->cap * 2 : 256;
-		const char **v = realloc(c->v, n * sizeof(*v));
-		if (!v)
-			return;
-		c->v = v;
-		c->cap = n;
-	}
+	if (PK_GROW(c->v, c->cap, c->n + 1))
+		return;
 	c->v[c->n++] = s;
 }
 

@@ -90,14 +90,8 @@ struct parser {
 static void *vec_push(struct vec *v)
 {
 	if (v->n == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 8;
-		void *d = v->heap ? realloc(v->data, cap * v->size) : malloc(cap * v->size);
-		if (!d)
+		if (pk_grow__realloc(&v->data, &v->cap, v->n + 1, v->size, v->heap ? NULL : v->data))
 			return NULL;
-		if (!v->heap && v->n)
-			memcpy(d, v->data, v->n * v->size);
-		v->data = d;
-		v->cap = cap;
 		v->heap = true;
 	}
 	void *p = (char *)v->data + v->n++ * v->size;
