@@ -85,11 +85,11 @@ static inline bool json_tree__ends_with(const char *s, const char *sfx)
 }
 
 /* Read and parse one file (UTF-8 checked; errors located). */
-int json_tree__read_parse(json_tokener *tok, struct json_buf *b, const char *path,
+int json_tree__read_parse(json_tokener *tok, struct pk_buf *b, const char *path,
 			  json_object **out, struct pk_error *err);
 /* The arch's top-level files, in order, into A->std. */
 int json_tree__load_std(struct loader *L, struct arch *A, char **files, size_t nr,
-			json_tokener *tok, struct json_buf *buf, struct pk_error *err);
+			json_tokener *tok, struct pk_buf *buf, struct pk_error *err);
 /*
  * Parse every model (L->models, sorted) on a few threads into its .out, with
  * perf's duplicate-event check. On failure, the error of the first failing

@@ -207,7 +207,7 @@ static int scan_arches(struct loader *L, struct pk_error *err)
 
 /* Mapfile, standard events and model directories of one arch. */
 static int load_arch(struct loader *L, size_t ai, struct arch_rows *ar, json_tokener *tok,
-		     struct json_buf *buf, struct pk_error *err)
+		     struct pk_buf *buf, struct pk_error *err)
 {
 	struct arch *A = &L->arches[ai];
 	const char *only = L->opts ? L->opts->only_model : NULL;
@@ -218,8 +218,8 @@ static int load_arch(struct loader *L, size_t ai, struct arch_rows *ar, json_tok
 	if (rc)
 		return pk_error__set(err, rc, ar->mapfile, 0, 0, "cannot read mapfile: %s",
 				     strerror(-rc));
-	rc = json_mapfile__parse(ar->mapfile, buf->data, buf->len, &L->tree->arena, &ar->rows,
-				 &ar->nr, err);
+	rc = json_mapfile__parse(ar->mapfile, (const char *)buf->data, buf->len, &L->tree->arena,
+				 &ar->rows, &ar->nr, err);
 	if (rc)
 		return rc;
 	/* a pattern that cannot match anything is a mistake in the file, said where it is */
@@ -370,7 +370,7 @@ int ir_tree__load(struct ir_tree *tree, const char *root, const struct ir_load_o
 	memset(tree, 0, sizeof(*tree));
 	struct loader L = { .tree = tree, .opts = opts };
 	struct arch_rows *ars = NULL;
-	struct json_buf buf = { 0 };
+	struct pk_buf buf = { 0 };
 	json_tokener *tok = json_tokener_new();
 	char *r = pk_arena__strdup(&L.scratch, root);
 	int rc = 0;
@@ -404,7 +404,7 @@ int ir_tree__load(struct ir_tree *tree, const char *root, const struct ir_load_o
 out:
 	if (tok)
 		json_tokener_free(tok);
-	json_buf__free(&buf);
+	pk_buf__free(&buf);
 	loader_fini(&L, ars);
 	if (rc)
 		ir_tree__free(tree);
