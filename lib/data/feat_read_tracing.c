@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "util/bsearch.h"
+#include "util/grow.h"
 
 struct dr_tracing {
 	const uint8_t *data;
@@ -188,14 +189,8 @@ static int parse_format(struct dr_tracing *t, const char *sys, const uint8_t *te
 	fmt.nr_common = ncommon;
 	fmt.fields = fv + ncommon;
 	fmt.nr_fields = nf - ncommon;
-	if (t->nr == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 32;
-		struct pk_tp_format *n = realloc(t->fmts, cap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		t->fmts = n;
-		t->cap = cap;
-	}
+	if (PK_GROW(t->fmts, t->cap, t->nr + 1))
+		return -ENOMEM;
 	t->fmts[t->nr++] = fmt;
 	return 0;
 }

@@ -21,6 +21,7 @@
 
 #include "util/bsearch.h"
 #include "util/error.h"
+#include "util/grow.h"
 
 /* ---- comms ------------------------------------------------------------------------- */
 
@@ -68,17 +69,9 @@ static struct sess_maps *maps_new(struct pk_session *s)
 
 static int maps_reserve(struct sess_maps *m, size_t more)
 {
-	if (m->nr + more <= m->cap)
-		return 0;
-	size_t ncap = m->cap ? m->cap * 2 : 16;
-	while (ncap < m->nr + more)
-		ncap *= 2;
-	struct sess_map **nv = realloc(m->v, ncap * sizeof(*nv));
-	if (!nv)
+	if (more > SIZE_MAX - m->nr)
 		return -ENOMEM;
-	m->v = nv;
-	m->cap = ncap;
-	return 0;
+	return PK_GROW(m->v, m->cap, m->nr + more);
 }
 
 /* Index of the first map whose end is past addr (ends are sorted as the maps do not overlap). */
@@ -187,14 +180,8 @@ struct sess_thread *machine__find_thread(const struct pk_session *s, int32_t tid
 
 static struct sess_thread *thread_new(struct pk_session *s, int32_t pid, int32_t tid)
 {
-	if (s->nr_threads == s->cap_threads) {
-		size_t ncap = s->cap_threads ? s->cap_threads * 2 : 64;
-		struct sess_thread **nv = realloc(s->threads, ncap * sizeof(*nv));
-		if (!nv)
-			return NULL;
-		s->threads = nv;
-		s->cap_threads = ncap;
-	}
+	if (PK_GROW(s->threads, s->cap_threads, s->nr_threads + 1))
+		return NULL;
 	struct sess_thread *t = pk_arena__alloc(&s->arena, sizeof(*t));
 	if (!t)
 		return NULL;
@@ -340,14 +327,8 @@ void machine__take_build_ids(struct pk_session *s)
 		if (!b->filename || !b->size ||
 		    (mode != PERF_RECORD_MISC_KERNEL && mode != PERF_RECORD_MISC_USER))
 			continue;	/* guests' build-ids belong to their machines */
-		if (s->nr_bids == s->cap_bids) {
-			size_t ncap = s->cap_bids ? s->cap_bids * 2 : 32;
-			struct sess_bid *nv = realloc(s->bids, ncap * sizeof(*nv));
-			if (!nv)
-				return;
-			s->bids = nv;
-			s->cap_bids = ncap;
-		}
+		if (PK_GROW(s->bids, s->cap_bids, s->nr_bids + 1))
+			return;
 		s->bids[s->nr_bids++] = (struct sess_bid){ .filename = b->filename, .id = b->id,
 							   .size = b->size,
 							   .kernel = mode == PERF_RECORD_MISC_KERNEL };
