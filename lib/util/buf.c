@@ -191,13 +191,19 @@ const char *pk_buf__str(struct pk_buf *b)
 	return (const char *)b->data;
 }
 
+void pk_buf__truncate(struct pk_buf *b, size_t len)
+{
+	if (len < b->len)
+		b->len = len;
+	b->err = 0;
+	if (b->len < b->cap)
+		b->data[b->len] = '\0';
+}
+
 void pk_buf__reset(struct pk_buf *b)
 {
-	b->len = 0;
 	b->cut = 0;
-	b->err = 0;
-	if (b->cap)
-		b->data[0] = '\0';
+	pk_buf__truncate(b, 0);
 }
 
 char *pk_buf__detach(struct pk_buf *b, size_t *len)

@@ -68,6 +68,8 @@ const char *pk_buf__str(struct pk_buf *b);
  */
 int pk_buf__read_fd(struct pk_buf *b, int fd, size_t hint);
 
+/* Keep the first len bytes (len <= b->len), clearing err: undo appends that failed. */
+void pk_buf__truncate(struct pk_buf *b, size_t len);
 /* Empty the buffer, keeping its memory (and clearing err). */
 void pk_buf__reset(struct pk_buf *b);
 /*

@@ -191,6 +191,15 @@ static void test_overflow_and_sticky(void **state)
 	assert_string_equal(pk_buf__str(&b), "");
 	assert_null(pk_buf__detach(&b, NULL));	/* and the buffer is freed */
 	assert_null(b.data);
+	/* truncate undoes failed appends and clears the error, keeping the rest */
+	assert_int_equal(pk_buf__puts(&b, "abcdef"), 0);
+	assert_int_equal(pk_buf__reserve(&b, SIZE_MAX), -ENOMEM);
+	pk_buf__truncate(&b, 3);
+	assert_int_equal(b.err, 0);
+	assert_string_equal(pk_buf__str(&b), "abc");
+	pk_buf__truncate(&b, 10);	/* longer than the contents: nothing cut */
+	assert_string_equal(pk_buf__str(&b), "abc");
+	pk_buf__reset(&b);
 	/* a text append of SIZE_MAX bytes (its NUL would wrap) */
 	assert_int_equal(pk_buf__add(&b, "", SIZE_MAX), -ENOMEM);
 	pk_buf__reset(&b);
