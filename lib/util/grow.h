@@ -21,6 +21,7 @@
 /*
  * The slow half of pk_grow: (re)allocates. When *pp == first (not NULL), the
  * array is not the heap's: a new one is allocated and the *cap elements copied.
+ * Called directly only for arrays whose element size is known at run time.
  */
 int pk_grow__realloc(void *pp, size_t *cap, size_t need, size_t elem, const void *first);
 
