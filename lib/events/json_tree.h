@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * events/json_tree.h — internal to the arch/ tree reader: the loader state
- * shared by jsontree.c (directory walk, mapfiles, ir_tree__load) and
+ * shared by json_tree.c (directory walk, mapfiles, ir_tree__load) and
  * json_jobs.c (parsing files on worker threads, standard events, merging the
  * per-file results into models with the duplicate check).
  */

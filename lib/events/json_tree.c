@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * events/jsontree.c — ir_tree__load(): read a JSON arch/ tree (the layout of
+ * events/json_tree.c — ir_tree__load(): read a JSON arch/ tree (the layout of
  * perf's tools/perf/pmu-events/arch) into the IR.
  *
  *   root/ARCH/mapfile.csv          CPUID,Version,Dir,Type rows (header ignored)
