@@ -499,8 +499,12 @@ static unsigned powerpc_distance(const regex_t *re, const char *id)
 	return UINT_MAX;
 }
 
-/* Levenshtein distance, at least 1 (the strings are known not to match). */
-static unsigned edit_distance(const char *a, const char *b)
+/*
+ * The rule of the arches without their own: pk_edit_distance (Levenshtein,
+ * case counts), at least 1 (the identifiers are known not to match), and
+ * "far" (UINT_MAX - 1) for identifiers over 4096 bytes.
+ */
+static unsigned levenshtein_rule(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
 	if (la > 4096 || lb > 4096)
@@ -523,7 +527,7 @@ static unsigned riscv_distance(const char *map, const char *id)
 		if (parse_hex(mv, &a) && parse_hex(iv, &b) && a != b)
 			return UINT_MAX;
 	}
-	return edit_distance(map, id);
+	return levenshtein_rule(map, id);
 }
 
 unsigned pk_cpuid_cache__distance(struct pk_cpuid_cache *cache, const char *arch,
@@ -549,7 +553,7 @@ unsigned pk_cpuid_cache__distance(struct pk_cpuid_cache *cache, const char *arch
 	else if (rules == RULES_RISCV)
 		d = riscv_distance(map_cpuid, cpuid);
 	else
-		d = edit_distance(map_cpuid, cpuid);
+		d = levenshtein_rule(map_cpuid, cpuid);
 	compiled_put(&c);
 	return d;
 }

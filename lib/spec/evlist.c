@@ -251,13 +251,6 @@ static void stat_check_cpu_maps(struct ev_vec *v, const struct pk_spec_opts *o)
 	}
 }
 
-static int grow(struct pk_evlist *el, size_t more)
-{
-	if (more > SIZE_MAX - el->nr)
-		return -ENOMEM;
-	return PK_GROW_FROM(el->evs, el->cap, el->nr + more, el->inl);
-}
-
 static int from_parse_error(struct pk_spec_error *err, const struct pk_spec_error *pe)
 {
 	int code = pe->code ? pe->code : -EINVAL;
@@ -317,7 +310,7 @@ int pk_evlist__add(struct pk_evlist *el, const char *spec, const struct pk_spec_
 	if (!r)
 		r = rules_check(&rc, v.v, v.nr);
 	if (!r)
-		r = grow(el, v.nr);
+		r = PK_GROW_FROM(el->evs, el->cap, el->nr + v.nr, el->inl);
 	if (r) {
 		if (err && !err->msg[0]) {
 			err->code = r;
