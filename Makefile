@@ -19,8 +19,8 @@ else
 O        ?= build
 SANFLAGS :=
 endif
-# The CLI is linked statically (no dynamic loader work at start-up: `pmukit stat`
-# starts in about 2/3 of the time); STATIC=0 links it against the shared libraries.
+# The CLI is linked statically: no dynamic loader work at start-up (stat_startup_pmukit_ms
+# of `make bench` against `make bench STATIC=0`, which links the shared libraries).
 STATIC   ?= 1
 ifeq ($(STATIC),1)
 CLI_LDFLAGS := -static

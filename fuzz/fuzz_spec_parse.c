@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	spec[size] = '\0';
 
 	struct spec_ast ast;
-	struct spec_error err;
+	struct pk_spec_error err;
 	if (spec_parse(spec, &ast, &err) == 0) {
 		walk(&ast, strlen(spec));
 		spec_ast__free(&ast);

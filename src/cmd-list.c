@@ -18,18 +18,13 @@
 #include <json-c/json.h>
 
 #include "list.h"
+#include "util/grow.h"
 #include "util/tracefs.h"
 
 struct item *list_push(struct items *it)
 {
-	if (it->n == it->cap) {
-		size_t cap = it->cap ? it->cap * 2 : 1024;
-		struct item *v = realloc(it->v, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		it->v = v;
-		it->cap = cap;
-	}
+	if (PK_GROW(it->v, it->cap, it->n + 1))
+		return NULL;
 	struct item *p = &it->v[it->n++];
 	memset(p, 0, sizeof(*p));
 	return p;
@@ -184,13 +179,8 @@ static int add_tracepoints(struct items *it, const struct cli_env *env, const st
 				snprintf(id, sizeof(id), "%s/id", ev->d_name);
 				if (ftrace && faccessat(sfd, id, F_OK, 0))
 					continue;
-				if (n == cap) {
-					cap = cap ? cap * 2 : 4096;
-					char **v = realloc(names, cap * sizeof(*v));
-					if (!v)
-						break;
-					names = v;
-				}
+				if (PK_GROW(names, cap, n + 1))
+					break;
 				if (asprintf(&names[n], "%s:%s", s->d_name, ev->d_name) > 0)
 					n++;
 			}
@@ -291,13 +281,8 @@ static void print_metric_groups(struct cli_env *env, struct items *it, const str
 		const char *g = p->groups && *p->groups ? p->groups : "No_group";
 		while (*g) {
 			size_t len = strcspn(g, ";");
-			if (n == cap) {
-				cap = cap ? cap * 2 : 256;
-				void *v = realloc(rows, cap * sizeof(*rows));
-				if (!v)
-					goto out;
-				rows = v;
-			}
+			if (PK_GROW(rows, cap, n + 1))
+				goto out;
 			char *name = strndup(g, len);
 			rows[n].group = name;
 			rows[n++].item = i;

@@ -564,8 +564,8 @@ static int synthesize(struct out *o, struct pk_record *r, const struct rec_cfg *
 
 /*
  * Software and tool events alone encode the same without the tables and the
- * PMU tree (reading them is a third of `record -e cpu-clock true`), unless
- * the machine is hybrid: then perf record adds its tracking dummy, which the
+ * PMU tree (not reading them is start-up time: `make bench`, record_startup_*),
+ * unless the machine is hybrid: then perf record adds its tracking dummy, which the
  * encoder learns from the tree. pk_spec__needs_context answers for stat;
  * record differs from it only by that dummy.
  */

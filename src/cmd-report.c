@@ -111,13 +111,12 @@ static const char *trace_output(void *vctx, const struct pk_resolved *rs)
 	if (!c->t)
 		return NULL;
 	const struct pk_data_attr *a = pk_data_reader__attr(c->rd, (size_t)rs->attr);
-	c->ob.len = 0;
+	c->ob.buf.len = 0;
 	/* perf's get_trace_output leaves the record's cpu 0 */
 	if (!a || !script_trace__print(c->t, a->attr.config, 0, rs->sample->raw.data,
-				       rs->sample->raw.size, &c->ob) || c->ob.len >= c->ob.cap)
+				       rs->sample->raw.size, &c->ob) || c->ob.buf.len >= c->ob.buf.cap)
 		return NULL;
-	c->ob.p[c->ob.len] = 0;
-	return c->ob.p;
+	return pk_buf__str(&c->ob.buf);
 }
 
 static int fail(const char *what, const struct pk_error *err)
@@ -305,8 +304,8 @@ out:
 	pk_report__free(r);
 	pk_session__free(s);
 	script_trace__free(tc.t);
-	if (tc.ob.p) {
-		tc.ob.len = 0;	/* obuf__free writes what is left: nothing here */
+	if (tc.ob.buf.data) {
+		tc.ob.buf.len = 0;	/* obuf__free writes what is left: nothing here */
 		obuf__free(&tc.ob);
 	}
 	return rc;

@@ -334,8 +334,9 @@ static bool numeric_locale_wanted(void)
 
 /*
  * Software and tool events alone, without metrics, encode the same without
- * the tables and the PMU tree: reading them (and matching this CPU's
- * identifier) would be most of the start-up time of `stat -e task-clock`.
+ * the tables and the PMU tree, so `stat -e task-clock` skips reading them
+ * (and matching this CPU's identifier): start-up time, see `make bench`
+ * (stat_startup_*).
  */
 static bool needs_env(const struct stat_config *cfg, const struct cli_env *env)
 {

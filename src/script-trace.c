@@ -208,11 +208,11 @@ bool script_trace__print(struct script_trace *t, uint64_t config, int cpu, const
 	tep_print_event(t->tep, &t->seq, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&t->seq);
 	size_t n = strlen(t->seq.buffer);
-	if (b->len + n > b->cap)
+	if (b->buf.cap - b->buf.len < n)
 		obuf__flush(b);
-	if (b->len + n <= b->cap) {
-		memcpy(b->p + b->len, t->seq.buffer, n);
-		b->len += n;
+	if (b->buf.cap - b->buf.len >= n) {
+		memcpy(b->buf.data + b->buf.len, t->seq.buffer, n);
+		b->buf.len += n;
 	} else {
 		obuf__flush(b);
 		if (fwrite(t->seq.buffer, 1, n, b->f) != n)

@@ -15,6 +15,8 @@
 
 #include <pmukit/session.h>
 
+#include "util/buf.h"
+
 /* perf script's output fields (the bits are pmukit's own) */
 enum {
 	SF_COMM		= 1u << 0,
@@ -54,12 +56,11 @@ struct script_output {
 	uint32_t fields, invalid_fields, user_set_fields, user_unset_fields;
 };
 
-/* A growing output buffer written to a FILE in large blocks. */
+/* Output gathered in a pk_buf and written to a FILE in large blocks (no FILE: it grows). */
 struct obuf {
-	char *p;
-	size_t len, cap;
+	struct pk_buf buf;
 	FILE *f;
-	bool err;
+	bool err;		/* a write or an allocation failed: the rest is dropped */
 };
 
 struct script_trace;

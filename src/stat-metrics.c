@@ -17,6 +17,7 @@
 #include <pmukit/topology.h>
 
 #include "stat-metrics.h"
+#include "util/buf.h"
 
 struct stat_metrics {
 	const struct stat_config *cfg;
@@ -83,17 +84,10 @@ static bool nmi_watchdog_on(void)
 	return v != 0;
 }
 
-static int append(char **list, const char *item)
+/* item appended to the comma-separated list */
+static int append(struct pk_buf *list, const char *item)
 {
-	size_t a = *list ? strlen(*list) : 0, b = strlen(item);
-	char *n = realloc(*list, a + b + 2);
-	if (!n)
-		return -1;
-	if (a)
-		n[a++] = ',';
-	memcpy(n + a, item, b + 1);
-	*list = n;
-	return 0;
+	return (list->len && pk_buf__putc(list, ',')) || pk_buf__puts(list, item) ? -1 : 0;
 }
 
 int stat_metrics__new(struct stat_metrics **out, const struct stat_config *cfg, struct cli_env *env)
@@ -101,6 +95,7 @@ int stat_metrics__new(struct stat_metrics **out, const struct stat_config *cfg, 
 	struct stat_metrics *sm;
 	struct pk_error terr = { 0 };
 	char why[512] = "";
+	struct pk_buf list = { 0 };
 
 	*out = NULL;
 	if (!cfg->metrics && !cfg->topdown_level)
@@ -140,7 +135,7 @@ int stat_metrics__new(struct stat_metrics **out, const struct stat_config *cfg, 
 				fprintf(stderr, "pmukit stat: --topdown: %s\n", why);
 				goto fail;
 			}
-			if (append(&sm->list, buf))
+			if (append(&list, buf))
 				goto nomem;
 		}
 		if (!cfg->counts_path &&
@@ -150,7 +145,9 @@ int stat_metrics__new(struct stat_metrics **out, const struct stat_config *cfg, 
 			goto fail;
 		}
 	}
-	if (cfg->metrics && append(&sm->list, cfg->metrics))
+	if (cfg->metrics && append(&list, cfg->metrics))
+		goto nomem;
+	if (!(sm->list = pk_buf__detach(&list, NULL)))
 		goto nomem;
 	struct pk_spec_error err = { 0 };
 	if (pk_metricgroup__new(env->cat, env->model, sm->list, &o, &sm->mg, &err)) {
@@ -168,6 +165,7 @@ int stat_metrics__new(struct stat_metrics **out, const struct stat_config *cfg, 
 nomem:
 	fprintf(stderr, "pmukit stat: out of memory\n");
 fail:
+	pk_buf__free(&list);
 	stat_metrics__free(sm);
 	return -1;
 }

@@ -17,7 +17,9 @@
 #include <pmukit/cpumap.h>
 
 #include "count/count_int.h"
+#include "util/bsearch.h"
 #include "util/error.h"
+#include "util/grow.h"
 
 struct pk_cpu_map {
 	size_t nr;
@@ -83,19 +85,16 @@ int pk_cpu_map__cpu(const struct pk_cpu_map *map, size_t idx)
 	return map && idx < map->nr ? map->cpu[idx] : -1;
 }
 
+static bool cpu_before(const void *elem, const void *key)
+{
+	return *(const int *)elem < *(const int *)key;
+}
+
 int pk_cpu_map__idx(const struct pk_cpu_map *map, int cpu)
 {
-	size_t lo = 0, hi = pk_cpu_map__nr(map);
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (map->cpu[mid] == cpu)
-			return (int)mid;
-		if (map->cpu[mid] < cpu)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	size_t nr = pk_cpu_map__nr(map);
+	size_t i = nr ? pk_bsearch(&cpu, map->cpu, nr, sizeof(int), cpu_before) : 0;
+	return i < nr && map->cpu[i] == cpu ? (int)i : -1;
 }
 
 bool pk_cpu_map__has(const struct pk_cpu_map *map, int cpu)
@@ -285,15 +284,9 @@ int pk_cpu_map_parse_in(const char *s, const char *file, struct pk_cpu_map **out
 				goto out;
 			}
 			seen[c / 8] |= (uint8_t)(1u << (c % 8));
-			if (nr == cap) {
-				size_t ncap = cap ? cap * 2 : 16;
-				int *n = realloc(cpus, ncap * sizeof(int));
-				if (!n) {
-					ret = pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
-					goto out;
-				}
-				cpus = n;
-				cap = ncap;
+			if (PK_GROW(cpus, cap, nr + 1)) {
+				ret = pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
+				goto out;
 			}
 			cpus[nr++] = (int)c;
 		}

@@ -17,6 +17,7 @@
 
 #include "count/count_int.h"
 #include "util/error.h"
+#include "util/grow.h"
 
 #define PROCFS_DEFAULT "/proc"
 
@@ -30,14 +31,8 @@ static int push(struct ids *l, pid_t id, bool uniq)
 	for (size_t i = 0; uniq && i < l->nr; i++)
 		if (l->v[i] == id)
 			return 0;
-	if (l->nr == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 16;
-		pid_t *n = realloc(l->v, cap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		l->v = n;
-		l->cap = cap;
-	}
+	if (PK_GROW(l->v, l->cap, l->nr + 1))
+		return -ENOMEM;
 	l->v[l->nr++] = id;
 	return 0;
 }

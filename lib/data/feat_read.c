@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
+
 uint32_t dr_cur_u32(struct dr_cur *c)
 {
 	uint32_t v = 0;
@@ -80,14 +82,8 @@ static uint32_t cur_strs(struct pk_data_reader *r, struct dr_cur *c, const char 
 int dr_add_build_id(struct pk_data_reader *r, int32_t pid, uint16_t misc, const uint8_t *id,
 		    uint8_t size, const char *filename, size_t fn_len)
 {
-	if (r->nr_build_ids == r->cap_build_ids) {
-		size_t cap = r->cap_build_ids ? 2 * r->cap_build_ids : 16;
-		struct pk_data_build_id *n = realloc(r->build_ids, cap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		r->build_ids = n;
-		r->cap_build_ids = cap;
-	}
+	if (PK_GROW(r->build_ids, r->cap_build_ids, r->nr_build_ids + 1))
+		return -ENOMEM;
 	struct pk_data_build_id *b = &r->build_ids[r->nr_build_ids];
 	memset(b, 0, sizeof(*b));
 	b->pid = pid;

@@ -16,6 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/bsearch.h"
+#include "util/grow.h"
+
 struct dr_tracing {
 	const uint8_t *data;
 	size_t size;
@@ -186,14 +189,8 @@ static int parse_format(struct dr_tracing *t, const char *sys, const uint8_t *te
 	fmt.nr_common = ncommon;
 	fmt.fields = fv + ncommon;
 	fmt.nr_fields = nf - ncommon;
-	if (t->nr == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 32;
-		struct pk_tp_format *n = realloc(t->fmts, cap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		t->fmts = n;
-		t->cap = cap;
-	}
+	if (PK_GROW(t->fmts, t->cap, t->nr + 1))
+		return -ENOMEM;
 	t->fmts[t->nr++] = fmt;
 	return 0;
 }
@@ -276,19 +273,17 @@ int dr_tracing_parse(struct pk_data_reader *r, const uint8_t *data, size_t size,
 	return 0;
 }
 
+static bool fmt_before(const void *elem, const void *id)
+{
+	return ((const struct pk_tp_format *)elem)->id < *(const uint64_t *)id;
+}
+
 const struct pk_tp_format *pk_data_reader__tp_format(const struct pk_data_reader *r, uint64_t id)
 {
 	const struct dr_tracing *t = r->tracing;
 	if (!t)
 		return NULL;
-	size_t lo = 0, hi = t->nr;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (t->fmts[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = pk_bsearch(&id, t->fmts, t->nr, sizeof(*t->fmts), fmt_before);
 	return lo < t->nr && t->fmts[lo].id == id ? &t->fmts[lo] : NULL;
 }
 

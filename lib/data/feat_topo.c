@@ -17,6 +17,7 @@
 #include <pmukit/cpumap.h>
 
 #include "data/write_int.h"
+#include "util/grow.h"
 
 #define CPU_DIR "sys/devices/system/cpu"
 #define NODE_DIR "sys/devices/system/node"
@@ -64,7 +65,7 @@ int pkw_feat_nrcpus(struct pk_data_writer *w, struct pk_buf *b)
 
 struct strset {
 	char **s;
-	size_t n;
+	size_t n, cap;
 };
 
 static int strset_add(struct strset *ss, const char *s)
@@ -72,10 +73,8 @@ static int strset_add(struct strset *ss, const char *s)
 	for (size_t i = 0; i < ss->n; i++)
 		if (!strcmp(ss->s[i], s))
 			return 0;
-	char **n = realloc(ss->s, (ss->n + 1) * sizeof(*n));
-	if (!n)
+	if (PK_GROW(ss->s, ss->cap, ss->n + 1))
 		return -ENOMEM;
-	ss->s = n;
 	if (!(ss->s[ss->n] = strdup(s)))
 		return -ENOMEM;
 	ss->n++;
@@ -312,7 +311,7 @@ static bool cache_same(const struct cache_level *a, const struct cache_level *b)
 int pkw_feat_cache(struct pk_data_writer *w, struct pk_buf *b)
 {
 	struct cache_level *cs = NULL;
-	size_t n = 0;
+	size_t n = 0, cap_cs = 0;
 	struct pk_buf t = { 0 };
 	struct pk_cpu_map *poss = read_map(w, CPU_DIR "/possible");
 	int nr = poss && pk_cpu_map__nr(poss) ? pk_cpu_map__cpu(poss, pk_cpu_map__nr(poss) - 1) + 1
@@ -333,13 +332,11 @@ int pkw_feat_cache(struct pk_data_writer *w, struct pk_buf *b)
 				cache_free(&c);
 				continue;
 			}
-			struct cache_level *g = realloc(cs, (n + 1) * sizeof(*g));
-			if (!g) {
+			if (PK_GROW(cs, cap_cs, n + 1)) {
 				cache_free(&c);
 				r = -ENOMEM;
 				break;
 			}
-			cs = g;
 			cs[n++] = c;
 		}
 	}
@@ -413,7 +410,7 @@ int pkw_feat_mem_topology(struct pk_data_writer *w, struct pk_buf *b)
 	struct pk_buf t = { 0 };
 	char path[PATH_MAX];
 	struct mem_node *ns = NULL;
-	size_t nr = 0;
+	size_t nr = 0, cap_ns = 0;
 	int r = pkw_read_text(w, "sys/devices/system/memory/block_size_bytes", &t);
 
 	if (r) {
@@ -431,12 +428,10 @@ int pkw_feat_mem_topology(struct pk_data_writer *w, struct pk_buf *b)
 	while (!r && (e = readdir(d))) {
 		if (sscanf(e->d_name, "node%u", &idx) != 1)
 			continue;
-		struct mem_node *g = realloc(ns, (nr + 1) * sizeof(*g));
-		if (!g) {
+		if (PK_GROW(ns, cap_ns, nr + 1)) {
 			r = -ENOMEM;
 			break;
 		}
-		ns = g;
 		r = mem_node_read(w, idx, &ns[nr]);
 		if (!r)
 			nr++;

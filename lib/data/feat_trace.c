@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "data/write_int.h"
+#include "util/grow.h"
 
 struct tp {
 	char *sys, *name;
@@ -33,7 +34,7 @@ struct tp {
 
 struct tps {
 	struct tp *v;
-	size_t n;
+	size_t n, cap;
 };
 
 static void tps_free(struct tps *t)
@@ -79,10 +80,9 @@ static long long event_id(const char *dir, const char *sys, const char *name, st
 
 static int add_tp(struct tps *t, const char *sys, size_t sl, const char *name)
 {
-	struct tp *v = realloc(t->v, (t->n + 1) * sizeof(*v));
-	if (!v)
+	if (PK_GROW(t->v, t->cap, t->n + 1))
 		return -ENOMEM;
-	t->v = v;
+	struct tp *v = t->v;
 	v[t->n].sys = strndup(sys, sl);
 	v[t->n].name = strdup(name);
 	if (!v[t->n].sys || !v[t->n].name) {

@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
+
 #define CHUNK_SIZE	((size_t)1 << 20)
 #define CHUNK_HDR	64
 
@@ -265,16 +267,11 @@ static int grow(struct dr_queue *q)
 		if (q->n < q->cap)
 			return 0;
 	}
-	size_t cap = q->cap ? q->cap * 2 : 4096;
-	struct dr_ent *e = realloc(q->ents, cap * sizeof(*e));
-	if (!e)
+	/* ents and tmp trade places when sorted: one capacity, the same policy for both */
+	size_t cap_ents = q->cap, cap_tmp = q->cap;
+	if (PK_GROW(q->ents, cap_ents, q->cap + 1) || PK_GROW(q->tmp, cap_tmp, q->cap + 1))
 		return -ENOMEM;
-	q->ents = e;
-	e = realloc(q->tmp, cap * sizeof(*e));
-	if (!e)
-		return -ENOMEM;
-	q->tmp = e;
-	q->cap = cap;
+	q->cap = cap_ents < cap_tmp ? cap_ents : cap_tmp;
 	return 0;
 }
 

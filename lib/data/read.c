@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/grow.h"
+
 #define DEFAULT_QUEUE	(64u << 20)
 #define DEFAULT_WINDOW	(8u << 20)
 #define MIN_WINDOW	(256u << 10)
@@ -143,16 +145,10 @@ int dr_add_attr(struct pk_data_reader *r, const void *attr, size_t size, const u
 	a->hw_idx = pa->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX;
 	a->br_counters = pa->branch_sample_type & DR_SAMPLE_BRANCH_COUNTERS;
 	a->pub.leader = (int)idx;
-	if (r->nr_attrs == r->cap_attrs) {
-		size_t cap = r->cap_attrs ? r->cap_attrs * 2 : 8;
-		struct dr_attr **n = realloc(r->attrs, cap * sizeof(*n));
-		if (!n) {
-			free(a->raw);
-			free(a);
-			return dr_fail(r, -ENOMEM, pos, "out of memory");
-		}
-		r->attrs = n;
-		r->cap_attrs = cap;
+	if (PK_GROW(r->attrs, r->cap_attrs, r->nr_attrs + 1)) {
+		free(a->raw);
+		free(a);
+		return dr_fail(r, -ENOMEM, pos, "out of memory");
 	}
 	r->attrs[r->nr_attrs++] = a;
 	if (idx < r->nr_evdesc)
@@ -233,14 +229,8 @@ int dr_add_id(struct pk_data_reader *r, uint64_t id, int attr, int32_t cpu, int3
 	r->ids[s] = (struct dr_id){ .id = id, .attr = attr, .cpu = cpu, .tid = tid };
 	r->nr_ids_used++;
 	struct dr_attr *a = r->attrs[attr];
-	if (a->nr_ids == a->cap_ids) {
-		size_t cap = a->cap_ids ? a->cap_ids * 2 : 4;
-		uint64_t *n = realloc(a->ids, cap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		a->ids = n;
-		a->cap_ids = cap;
-	}
+	if (PK_GROW(a->ids, a->cap_ids, a->nr_ids + 1))
+		return -ENOMEM;
 	a->ids[a->nr_ids++] = id;
 	a->pub.ids = a->ids;
 	a->pub.nr_ids = a->nr_ids;

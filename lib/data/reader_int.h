@@ -115,8 +115,7 @@ struct dr_chunk;
 struct dr_queue {
 	struct dr_ent *ents;
 	size_t head, n, cap;	/* queued: ents[head..n) */
-	struct dr_ent *tmp;
-	size_t tmp_cap;
+	struct dr_ent *tmp;	/* as large as ents */
 	size_t flush_end;	/* flushing: deliver ents[head..flush_end) */
 	bool flushing;
 	uint64_t next_flush, max_timestamp, tail_ts, last_ts, last_flush;

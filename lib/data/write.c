@@ -20,6 +20,7 @@
 
 #include "data/write_int.h"
 #include "util/error.h"
+#include "util/grow.h"
 
 #define PKW_DEFAULT_VERSION "pmukit 0.1.0"
 
@@ -140,11 +141,9 @@ int pk_data_writer__add_attr(struct pk_data_writer *w, const struct perf_event_a
 	if (size < PERF_ATTR_SIZE_VER0 || size > 4096 || size % 8)
 		return pk_error__set(err, -EINVAL, NULL, 0, 0, "perf_event_attr size %u not valid",
 				     attr->size);
-	struct pkw_attr *a = realloc(w->attrs, (w->nr_attrs + 1) * sizeof(*a));
-	if (!a)
+	if (PK_GROW(w->attrs, w->cap_attrs, w->nr_attrs + 1))
 		return pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
-	w->attrs = a;
-	a = &w->attrs[w->nr_attrs];
+	struct pkw_attr *a = &w->attrs[w->nr_attrs];
 	memset(a, 0, sizeof(*a));
 	a->size = size;
 	a->attr = malloc(size);
@@ -180,11 +179,9 @@ int pk_data_writer__add_ids(struct pk_data_writer *w, size_t idx, const uint64_t
 		return 0;
 	if (nr_ids > (SIZE_MAX / 8) - a->nr_ids)
 		return pk_error__set(err, -EOVERFLOW, NULL, 0, 0, "too many ids");
-	uint64_t *n = realloc(a->ids, (a->nr_ids + nr_ids) * sizeof(*n));
-	if (!n)
+	if (PK_GROW(a->ids, a->cap_ids, a->nr_ids + nr_ids))
 		return pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
-	memcpy(n + a->nr_ids, ids, nr_ids * sizeof(*n));
-	a->ids = n;
+	memcpy(a->ids + a->nr_ids, ids, nr_ids * sizeof(*a->ids));
 	a->nr_ids += nr_ids;
 	return 0;
 }
@@ -210,11 +207,9 @@ int pk_data_writer__add_group(struct pk_data_writer *w, size_t leader, size_t nr
 	/* perf's name of a group without one; a name written "{a,b}" is that case too */
 	if (!name || !*name || name[0] == '{' || !strcmp(name, "anon"))
 		name = "{anon_group}";
-	struct pkw_group *g = realloc(w->groups, (w->nr_groups + 1) * sizeof(*g));
-	if (!g)
+	if (PK_GROW(w->groups, w->cap_groups, w->nr_groups + 1))
 		return pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
-	w->groups = g;
-	g = &w->groups[w->nr_groups];
+	struct pkw_group *g = &w->groups[w->nr_groups];
 	g->leader = (uint32_t)leader;
 	g->nr = (uint32_t)nr_members;
 	g->name = strdup(name);
@@ -232,11 +227,9 @@ int pk_data_writer__add_dso(struct pk_data_writer *w, int32_t pid, uint16_t misc
 	for (size_t i = 0; i < w->nr_dsos; i++)
 		if (w->dsos[i].pid == pid && !strcmp(w->dsos[i].filename, filename))
 			return 0;
-	struct pkw_dso *d = realloc(w->dsos, (w->nr_dsos + 1) * sizeof(*d));
-	if (!d)
+	if (PK_GROW(w->dsos, w->cap_dsos, w->nr_dsos + 1))
 		return -ENOMEM;
-	w->dsos = d;
-	d = &w->dsos[w->nr_dsos];
+	struct pkw_dso *d = &w->dsos[w->nr_dsos];
 	d->pid = pid;
 	d->misc = misc;
 	d->filename = strdup(filename);

@@ -29,7 +29,7 @@ struct pkw_attr {
 	uint32_t size;		/* the attr's own size (attr->size, 0 read as VER0) */
 	char *name;
 	uint64_t *ids;
-	size_t nr_ids;
+	size_t nr_ids, cap_ids;
 };
 
 struct pkw_group {
@@ -62,12 +62,12 @@ struct pk_data_writer {
 
 	enum pkw_state state;
 	struct pkw_attr *attrs;
-	size_t nr_attrs;
+	size_t nr_attrs, cap_attrs;
 	uint32_t attr_size;	/* the largest attr's size: every entry in the file has it */
 	struct pkw_group *groups;
-	size_t nr_groups;
+	size_t nr_groups, cap_groups;
 	struct pkw_dso *dsos;
-	size_t nr_dsos;
+	size_t nr_dsos, cap_dsos;
 
 	/* file mode */
 	uint64_t data_offset;	/* where the data section starts */

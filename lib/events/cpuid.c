@@ -11,7 +11,7 @@
 #define _POSIX_C_SOURCE 200809L	/* getline, strdup, strtok_r */
 #endif
 #include <pmukit/cpuid.h>
-#include "events/cpuid_internal.h"
+#include "events/cpuid_int.h"
 
 #include <ctype.h>
 #include <dirent.h>

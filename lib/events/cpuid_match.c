@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/edit_distance.h"
+
 enum rules { RULES_REGEX, RULES_X86, RULES_ARM64, RULES_POWERPC, RULES_RISCV };
 
 static enum rules rules_of(const char *arch, const char *cpuid)
@@ -497,34 +499,20 @@ static unsigned powerpc_distance(const regex_t *re, const char *id)
 	return UINT_MAX;
 }
 
-/* Levenshtein distance, at least 1 (the strings are known not to match). */
-static unsigned edit_distance(const char *a, const char *b)
+/*
+ * The rule of the arches without their own: pk_edit_distance (Levenshtein,
+ * case counts), at least 1 (the identifiers are known not to match), and
+ * "far" (UINT_MAX - 1) for identifiers over 4096 bytes.
+ */
+static unsigned levenshtein_rule(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
 	if (la > 4096 || lb > 4096)
 		return UINT_MAX - 1;
-	unsigned *row = malloc((lb + 1) * sizeof(*row));
-	if (!row)
+	size_t d = pk_edit_distance(a, la, b, lb, 0, SIZE_MAX);
+	if (d == SIZE_MAX)
 		return UINT_MAX - 1;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = (unsigned)j;
-	for (size_t i = 1; i <= la; i++) {
-		unsigned diag = row[0];
-		row[0] = (unsigned)i;
-		for (size_t j = 1; j <= lb; j++) {
-			unsigned up = row[j];
-			unsigned best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	unsigned d = row[lb];
-	free(row);
-	return d ? d : 1;
+	return d ? (unsigned)d : 1;
 }
 
 /* riscv: different literal mvendorids are unrelated CPUs. */
@@ -539,7 +527,7 @@ static unsigned riscv_distance(const char *map, const char *id)
 		if (parse_hex(mv, &a) && parse_hex(iv, &b) && a != b)
 			return UINT_MAX;
 	}
-	return edit_distance(map, id);
+	return levenshtein_rule(map, id);
 }
 
 unsigned pk_cpuid_cache__distance(struct pk_cpuid_cache *cache, const char *arch,
@@ -565,7 +553,7 @@ unsigned pk_cpuid_cache__distance(struct pk_cpuid_cache *cache, const char *arch
 	else if (rules == RULES_RISCV)
 		d = riscv_distance(map_cpuid, cpuid);
 	else
-		d = edit_distance(map_cpuid, cpuid);
+		d = levenshtein_rule(map_cpuid, cpuid);
 	compiled_put(&c);
 	return d;
 }

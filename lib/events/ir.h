@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * events/ir.h — the intermediate representation of a JSON arch/ tree: what
- * jsontree.c reads (mapfiles, models, events already translated to perf's
+ * json_tree.c reads (mapfiles, models, events already translated to perf's
  * alias encoding, metrics, metric-group descriptions) and what image_build.c
  * turns into the compact image used at run time. eventc and the run-time
  * loader share it, so built-in and --events-dir tables agree by construction.

@@ -28,6 +28,8 @@
 #include <pmukit/events.h>
 
 #include "events/json_text.h"
+#include "util/bsearch.h"
+#include "util/buf.h"
 #include "util/error.h"
 
 enum json_key {
@@ -164,70 +166,16 @@ static const struct {
 	{ 0x3f7, "frontend=" },
 };
 
+/* keys[] elements start with their name */
+static bool key_before(const void *elem, const void *name)
+{
+	return strcmp(*(const char *const *)elem, name) < 0;
+}
+
 int json_key__lookup(const char *name)
 {
-	int lo = 0, hi = K__COUNT - 1;
-	while (lo <= hi) {
-		int mid = (lo + hi) / 2, c = strcmp(name, keys[mid].name);
-		if (!c)
-			return mid;
-		if (c < 0)
-			hi = mid - 1;
-		else
-			lo = mid + 1;
-	}
-	return -1;
-}
-
-/* A string builder on the stack that spills to the heap when it must. */
-struct sbuf {
-	char *p;
-	size_t len, cap;
-	bool oom;
-	char inl[512];
-};
-
-static void sb_init(struct sbuf *b)
-{
-	b->p = b->inl;
-	b->len = 0;
-	b->cap = sizeof(b->inl);
-	b->oom = false;
-	b->p[0] = '\0';
-}
-
-static void sb_add(struct sbuf *b, const char *s, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->len + n + 1 > b->cap) {
-		size_t ncap = b->cap * 2;
-		while (ncap < b->len + n + 1)
-			ncap *= 2;
-		char *np = b->p == b->inl ? malloc(ncap) : realloc(b->p, ncap);
-		if (!np) {
-			b->oom = true;
-			return;
-		}
-		if (b->p == b->inl)
-			memcpy(np, b->inl, b->len);
-		b->p = np;
-		b->cap = ncap;
-	}
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-}
-
-static void sb_str(struct sbuf *b, const char *s)
-{
-	sb_add(b, s, strlen(s));
-}
-
-static void sb_free(struct sbuf *b)
-{
-	if (b->p != b->inl)
-		free(b->p);
+	size_t k = pk_bsearch(name, keys, K__COUNT, sizeof(keys[0]), key_before);
+	return k < K__COUNT && !strcmp(keys[k].name, name) ? (int)k : -1;
 }
 
 int json_ctx__error(const struct json_ctx *ctx, struct pk_error *err, long index,
@@ -381,7 +329,7 @@ static int bad_number(const struct json_ctx *ctx, unsigned index, int k, const c
 
 /* One optional encoding term (perf's is_zero + canonicalize_value). */
 static int add_field(const struct json_ctx *ctx, unsigned index, int k, json_object *o,
-		     const char *term, struct sbuf *enc, struct pk_error *err)
+		     const char *term, struct pk_buf *enc, struct pk_error *err)
 {
 	const char *s = json_object_get_string(o);
 	size_t len = (size_t)json_object_get_string_len(o);
@@ -393,9 +341,9 @@ static int add_field(const struct json_ctx *ctx, unsigned index, int k, json_obj
 		return 0;
 	char num[32];
 	size_t n = hex ? json_fmt_llx(num, neg, v) : json_fmt_num(num, neg, v, false);
-	sb_add(enc, ",", 1);
-	sb_str(enc, term);
-	sb_add(enc, num, n);
+	pk_buf__putc(enc, ',');
+	pk_buf__puts(enc, term);
+	pk_buf__add(enc, num, n);
 	return 0;
 }
 
@@ -482,102 +430,94 @@ int json_entry__parse(struct json_ctx *ctx, json_object *obj, unsigned index,
 	return translate(ctx, v, index, out, err);
 }
 
-static int translate(struct json_ctx *ctx, json_object *const *v, unsigned index,
-		     struct json_entry *e, struct pk_error *err)
+/* The encoding's start: config=, eventid= or event= (EventCode's first item | ExtSel << 8). */
+static int encode_code(const struct json_ctx *ctx, json_object *const *v, unsigned index,
+		       struct pk_buf *enc, struct pk_error *err)
 {
-	bool oom = false, neg;
+	bool neg;
 	unsigned long long code = 0, x;
-	int rc = 0;
 	char num[40];
-	struct sbuf enc, extra;
-	sb_init(&enc);
-	sb_init(&extra);
-
-	if (v[K_EVENT_CODE]) {
-		if (!first_int(v[K_EVENT_CODE], &neg, &code) || neg) {
-			rc = bad_number(ctx, index, K_EVENT_CODE,
-					json_object_get_string(v[K_EVENT_CODE]), err);
-			goto out;
-		}
-	}
+	if (v[K_EVENT_CODE] && (!first_int(v[K_EVENT_CODE], &neg, &code) || neg))
+		return bad_number(ctx, index, K_EVENT_CODE, json_object_get_string(v[K_EVENT_CODE]),
+				  err);
 	if (v[K_EXT_SEL]) {
 		struct val ev;
 		get_val(v[K_EXT_SEL], &ev);
 		bool ok = ev.is_int ? (x = (unsigned long long)ev.i, ev.i >= 0)
 				    : json_py_int(ev.s, ev.len, 10, &neg, &x) && !neg;
-		if (!ok || x > (ULLONG_MAX >> 8)) {
-			rc = bad_number(ctx, index, K_EXT_SEL, ev.s, err);
-			goto out;
-		}
+		if (!ok || x > (ULLONG_MAX >> 8))
+			return bad_number(ctx, index, K_EXT_SEL, ev.s, err);
 		code |= x << 8;
 	}
 	if (v[K_CONFIG_CODE] || v[K_EVENTID_CODE]) {
 		int k = v[K_CONFIG_CODE] ? K_CONFIG_CODE : K_EVENTID_CODE;
 		const char *s = json_object_get_string(v[k]);
-		if (!json_py_int(s, (size_t)json_object_get_string_len(v[k]), 0, &neg, &x)) {
-			rc = bad_number(ctx, index, k, s, err);
-			goto out;
-		}
+		if (!json_py_int(s, (size_t)json_object_get_string_len(v[k]), 0, &neg, &x))
+			return bad_number(ctx, index, k, s, err);
 		/* A bad EventidCode after a good ConfigCode still fails in perf. */
 		if (k == K_CONFIG_CODE && v[K_EVENTID_CODE]) {
 			bool n2;
 			unsigned long long x2;
 			const char *s2 = json_object_get_string(v[K_EVENTID_CODE]);
 			size_t l2 = (size_t)json_object_get_string_len(v[K_EVENTID_CODE]);
-			if (!json_py_int(s2, l2, 0, &n2, &x2)) {
-				rc = bad_number(ctx, index, K_EVENTID_CODE, s2, err);
-				goto out;
-			}
+			if (!json_py_int(s2, l2, 0, &n2, &x2))
+				return bad_number(ctx, index, K_EVENTID_CODE, s2, err);
 		}
-		sb_str(&enc, k == K_CONFIG_CODE ? "config=" : "eventid=");
+		pk_buf__puts(enc, k == K_CONFIG_CODE ? "config=" : "eventid=");
 	} else {
 		neg = false;
 		x = code;
-		sb_str(&enc, "event=");
+		pk_buf__puts(enc, "event=");
 	}
-	sb_add(&enc, num, json_fmt_llx(num, neg, x));
+	pk_buf__add(enc, num, json_fmt_llx(num, neg, x));
+	return 0;
+}
 
+/* The term MSRIndex (the first of a list) stands for, or NULL without one. */
+static int find_msr_term(const struct json_ctx *ctx, json_object *const *v, unsigned index,
+			 const char **term, struct pk_error *err)
+{
+	bool neg;
+	unsigned long long x;
+	*term = NULL;
+	if (!v[K_MSR_INDEX] || !json_object_get_string_len(v[K_MSR_INDEX]))
+		return 0;
+	if (first_int(v[K_MSR_INDEX], &neg, &x) && !neg)
+		for (size_t k = 0; k < sizeof(msr_terms) / sizeof(msr_terms[0]); k++)
+			if (msr_terms[k].msr == x)
+				*term = msr_terms[k].term;
+	if (!*term)
+		return json_ctx__error(ctx, err, index, "MSRIndex",
+				       "\"MSRIndex\": unknown MSR \"%s\" (known: 0x3f6, 0x1a6, "
+				       "0x1a7, 0x3f7)",
+				       json_object_get_string(v[K_MSR_INDEX]));
+	return 0;
+}
+
+/* Name, compat, PMU and unit: what names the event. */
+static void fill_names(struct json_ctx *ctx, json_object *const *v, struct json_entry *e,
+		       bool *oom)
+{
 	if (v[K_EVENT_NAME] && json_object_get_string_len(v[K_EVENT_NAME]))
 		e->name = dup_lower(ctx->arena, json_object_get_string(v[K_EVENT_NAME]),
-				    (size_t)json_object_get_string_len(v[K_EVENT_NAME]), &oom);
-	e->compat = dup_val(ctx->arena, v[K_COMPAT], &oom);
+				    (size_t)json_object_get_string_len(v[K_EVENT_NAME]), oom);
+	e->compat = dup_val(ctx->arena, v[K_COMPAT], oom);
+	e->pmu = unit_to_pmu(ctx, v[K_UNIT], oom);
+	e->unit = dup_val(ctx->arena, v[K_SCALE_UNIT], oom);
+}
 
-	/* MSR term */
-	const char *msr_term = NULL;
-	if (v[K_MSR_INDEX] && json_object_get_string_len(v[K_MSR_INDEX])) {
-		if (first_int(v[K_MSR_INDEX], &neg, &x) && !neg)
-			for (size_t k = 0; k < sizeof(msr_terms) / sizeof(msr_terms[0]); k++)
-				if (msr_terms[k].msr == x)
-					msr_term = msr_terms[k].term;
-		if (!msr_term) {
-			rc = json_ctx__error(ctx, err, index, "MSRIndex",
-					     "\"MSRIndex\": unknown MSR \"%s\" (known: 0x3f6, "
-					     "0x1a6, 0x1a7, 0x3f7)",
-					     json_object_get_string(v[K_MSR_INDEX]));
-			goto out;
-		}
-	}
-
-	/* Notes appended to the descriptions. */
-	if (v[K_DATA_LA]) {
-		sb_str(&extra, "  Supports address when precise");
-		if (v[K_ERRATA])
-			sb_str(&extra, ".");
-	}
-	if (v[K_ERRATA]) {
-		sb_str(&extra, "  Spec update: ");
-		sb_str(&extra, json_object_get_string(v[K_ERRATA]));
-	}
-
-	e->pmu = unit_to_pmu(ctx, v[K_UNIT], &oom);
-	e->unit = dup_val(ctx->arena, v[K_SCALE_UNIT], &oom);
+/* PerPkg, Deprecated, Experimental and AggregationMode. */
+static int fill_flags(const struct json_ctx *ctx, json_object *const *v, unsigned index,
+		      struct json_entry *e, struct pk_error *err)
+{
+	int rc;
 	if ((rc = parse_flag(ctx, v[K_PER_PKG], index, K_PER_PKG, &e->perpkg, err)) ||
 	    (rc = parse_flag(ctx, v[K_DEPRECATED], index, K_DEPRECATED, &e->deprecated, err)))
-		goto out;
+		return rc;
 	if (v[K_EXPERIMENTAL]) {
 		unsigned char f = 0;
 		if ((rc = parse_flag(ctx, v[K_EXPERIMENTAL], index, K_EXPERIMENTAL, &f, err)))
-			goto out;
+			return rc;
 		e->experimental = f == JSON_FLAG_ONE;
 	}
 	if (v[K_AGGREGATION_MODE] && json_object_get_string_len(v[K_AGGREGATION_MODE])) {
@@ -586,52 +526,67 @@ static int translate(struct json_ctx *ctx, json_object *const *v, unsigned index
 			e->aggr_mode = PK_AGGR_PER_CHIP;
 		else if (!strcmp(s, "PerCore"))
 			e->aggr_mode = PK_AGGR_PER_CORE;
-		else {
-			rc = json_ctx__error(ctx, err, index, "AggregationMode",
-					     "\"AggregationMode\": unknown value \"%s\" (known: "
-					     "PerChip, PerCore)", s);
-			goto out;
-		}
+		else
+			return json_ctx__error(ctx, err, index, "AggregationMode",
+					       "\"AggregationMode\": unknown value \"%s\" (known: "
+					       "PerChip, PerCore)", s);
 	}
+	return 0;
+}
+
+/* The metric's fields: name, groups, constraint, expression, threshold. */
+static int fill_metric(struct json_ctx *ctx, json_object *const *v, unsigned index,
+		       struct json_entry *e, bool *oom, struct pk_error *err)
+{
+	static const struct {
+		const char *name;
+		unsigned char val;
+	} mc[] = {
+		{ "NO_GROUP_EVENTS", PK_GROUPING_NO_GROUP_EVENTS },
+		{ "NO_GROUP_EVENTS_NMI", PK_GROUPING_NO_GROUP_EVENTS_NMI },
+		{ "NO_NMI_WATCHDOG", PK_GROUPING_NO_GROUP_EVENTS_NMI },
+		{ "NO_GROUP_EVENTS_SMT", PK_GROUPING_NO_GROUP_EVENTS_SMT },
+	};
 	if (v[K_METRIC_NAME] && json_object_get_string_len(v[K_METRIC_NAME]))
-		e->metric_name = dup_val(ctx->arena, v[K_METRIC_NAME], &oom);
-	e->metric_group = dup_val(ctx->arena, v[K_METRIC_GROUP], &oom);
-	e->nogroup = dup_val(ctx->arena, v[K_METRICGROUP_NO_GROUP], &oom);
-	e->default_group = dup_val(ctx->arena, v[K_DEFAULT_METRICGROUP_NAME], &oom);
+		e->metric_name = dup_val(ctx->arena, v[K_METRIC_NAME], oom);
+	e->metric_group = dup_val(ctx->arena, v[K_METRIC_GROUP], oom);
+	e->nogroup = dup_val(ctx->arena, v[K_METRICGROUP_NO_GROUP], oom);
+	e->default_group = dup_val(ctx->arena, v[K_DEFAULT_METRICGROUP_NAME], oom);
 	if (v[K_METRIC_CONSTRAINT] && json_object_get_string_len(v[K_METRIC_CONSTRAINT])) {
-		static const struct {
-			const char *name;
-			unsigned char val;
-		} mc[] = {
-			{ "NO_GROUP_EVENTS", PK_GROUPING_NO_GROUP_EVENTS },
-			{ "NO_GROUP_EVENTS_NMI", PK_GROUPING_NO_GROUP_EVENTS_NMI },
-			{ "NO_NMI_WATCHDOG", PK_GROUPING_NO_GROUP_EVENTS_NMI },
-			{ "NO_GROUP_EVENTS_SMT", PK_GROUPING_NO_GROUP_EVENTS_SMT },
-		};
 		const char *s = json_object_get_string(v[K_METRIC_CONSTRAINT]);
 		for (size_t k = 0; k < sizeof(mc) / sizeof(mc[0]); k++)
 			if (!strcmp(s, mc[k].name))
 				e->grouping = mc[k].val;
-		if (!e->grouping) {
-			rc = json_ctx__error(ctx, err, index, "MetricConstraint",
-					     "\"MetricConstraint\": unknown value \"%s\" (known: "
-					     "NO_GROUP_EVENTS, NO_GROUP_EVENTS_NMI, "
-					     "NO_NMI_WATCHDOG, NO_GROUP_EVENTS_SMT)", s);
-			goto out;
-		}
+		if (!e->grouping)
+			return json_ctx__error(ctx, err, index, "MetricConstraint",
+					       "\"MetricConstraint\": unknown value \"%s\" (known: "
+					       "NO_GROUP_EVENTS, NO_GROUP_EVENTS_NMI, "
+					       "NO_NMI_WATCHDOG, NO_GROUP_EVENTS_SMT)", s);
 	}
 	if (v[K_METRIC_EXPR]) {
 		/* perf parses it and fails on an empty expression */
-		if (!json_object_get_string_len(v[K_METRIC_EXPR])) {
-			rc = json_ctx__error(ctx, err, index, "MetricExpr",
-					     "\"MetricExpr\" is empty");
-			goto out;
-		}
-		e->metric_expr = dup_val(ctx->arena, v[K_METRIC_EXPR], &oom);
+		if (!json_object_get_string_len(v[K_METRIC_EXPR]))
+			return json_ctx__error(ctx, err, index, "MetricExpr",
+					       "\"MetricExpr\" is empty");
+		e->metric_expr = dup_val(ctx->arena, v[K_METRIC_EXPR], oom);
 	}
-	e->metric_threshold = dup_val(ctx->arena, v[K_METRIC_THRESHOLD], &oom);
+	e->metric_threshold = dup_val(ctx->arena, v[K_METRIC_THRESHOLD], oom);
+	return 0;
+}
 
-	/* Descriptions, after perf's fix-ups. */
+/* The descriptions after perf's fix-ups, with the Data_LA, Errata and PEBS notes. */
+static void fill_descs(struct json_ctx *ctx, json_object *const *v, struct json_entry *e,
+		       struct pk_buf *extra, bool *oom)
+{
+	if (v[K_DATA_LA]) {
+		pk_buf__puts(extra, "  Supports address when precise");
+		if (v[K_ERRATA])
+			pk_buf__puts(extra, ".");
+	}
+	if (v[K_ERRATA]) {
+		pk_buf__puts(extra, "  Spec update: ");
+		pk_buf__puts(extra, json_object_get_string(v[K_ERRATA]));
+	}
 	const char *bd = NULL, *pd = NULL;
 	size_t bdl = 0, pdl = 0;
 	if (v[K_BRIEF_DESCRIPTION]) {
@@ -646,63 +601,68 @@ static int translate(struct json_ctx *ctx, json_object *const *v, unsigned index
 		struct val pv;
 		get_val(v[K_PEBS], &pv);
 		if (val_true(&pv))
-			sb_str(&extra, !pv.is_int && pv.len == 1 && pv.s[0] == '2'
-					       ? " (Must be precise)"
-					       : " (Precise event)");
+			pk_buf__puts(extra, !pv.is_int && pv.len == 1 && pv.s[0] == '2'
+						    ? " (Must be precise)"
+						    : " (Precise event)");
 	}
+	if (extra->err)
+		return;	/* the caller sees it */
 	if (bdl)
-		e->desc = join_desc(ctx, bd, bdl, extra.p, extra.len, &oom);
+		e->desc = join_desc(ctx, bd, bdl, (const char *)extra->data, extra->len, oom);
 	if (pdl) /* interned: equal to desc, it is the same pointer */
-		e->long_desc = join_desc(ctx, pd, pdl, extra.p, extra.len, &oom);
+		e->long_desc = join_desc(ctx, pd, pdl, (const char *)extra->data, extra->len, oom);
+}
 
-	/* The optional terms, Filter and the MSR term. */
+/* The encoding's rest: the optional terms, Filter and the MSR term. */
+static int encode_terms(const struct json_ctx *ctx, json_object *const *v, unsigned index,
+			const char *msr_term, struct pk_buf *enc, struct pk_error *err)
+{
+	int rc;
 	for (size_t k = 0; k < sizeof(event_fields) / sizeof(event_fields[0]); k++) {
 		int key = event_fields[k].key;
-		if (v[key] && (rc = add_field(ctx, index, key, v[key], event_fields[k].term, &enc,
+		if (v[key] && (rc = add_field(ctx, index, key, v[key], event_fields[k].term, enc,
 					      err)))
-			goto out;
+			return rc;
 	}
 	if (v[K_FILTER]) {
 		struct val fv;
 		get_val(v[K_FILTER], &fv);
 		if (val_true(&fv)) {
-			sb_add(&enc, ",", 1);
-			sb_add(&enc, fv.s, fv.len);
+			pk_buf__putc(enc, ',');
+			pk_buf__add(enc, fv.s, fv.len);
 		}
 	}
 	if (msr_term) {
-		sb_add(&enc, ",", 1);
-		sb_str(&enc, msr_term);
+		pk_buf__putc(enc, ',');
+		pk_buf__puts(enc, msr_term);
 		if (v[K_MSR_VALUE]) {
 			struct val mv;
 			get_val(v[K_MSR_VALUE], &mv);
-			sb_add(&enc, mv.s, mv.len);
+			pk_buf__add(enc, mv.s, mv.len);
 		} else {
 			/* jevents formats Python's None: keep its output byte for byte */
-			sb_str(&enc, "None");
+			pk_buf__puts(enc, "None");
 		}
 	}
-	if (enc.oom || extra.oom) {
-		oom = true;
-		goto out;
-	}
-	e->event = pk_arena__strndup(ctx->arena, enc.p, enc.len);
-	if (!e->event)
-		oom = true;
+	return 0;
+}
 
+/* The encoding built, replaced by the ArchStdEvent's (whose values fill the gaps) or perf's own. */
+static int resolve_event(struct json_ctx *ctx, json_object *const *v, unsigned index,
+			 struct json_entry *e, const struct pk_buf *enc, bool *oom,
+			 struct pk_error *err)
+{
+	e->event = pk_arena__strndup(ctx->arena, (const char *)enc->data, enc->len);
+	if (!e->event)
+		*oom = true;
 	if (v[K_ARCH_STD_EVENT]) {
 		const char *s = json_object_get_string(v[K_ARCH_STD_EVENT]);
-		const struct json_entry *std =
-			ctx->std ? json_std__find(ctx->std, s,
-						  (size_t)json_object_get_string_len(
-							  v[K_ARCH_STD_EVENT]))
-				 : NULL;
-		if (!std) {
-			rc = json_ctx__error(ctx, err, index, "ArchStdEvent",
-					     "unknown ArchStdEvent \"%s\" (not in the %s standard "
-					     "event files)", s, ctx->arch ? ctx->arch : "arch's");
-			goto out;
-		}
+		size_t len = (size_t)json_object_get_string_len(v[K_ARCH_STD_EVENT]);
+		const struct json_entry *std = ctx->std ? json_std__find(ctx->std, s, len) : NULL;
+		if (!std)
+			return json_ctx__error(ctx, err, index, "ArchStdEvent",
+					       "unknown ArchStdEvent \"%s\" (not in the %s standard "
+					       "event files)", s, ctx->arch ? ctx->arch : "arch's");
 		e->event = std->event;
 		inherit(e, std);
 	}
@@ -711,9 +671,43 @@ static int translate(struct json_ctx *ctx, json_object *const *v, unsigned index
 			if (!strcmp(e->name, fixed_events[k].name))
 				e->event = fixed_events[k].event;
 	}
-out:
-	sb_free(&enc);
-	sb_free(&extra);
+	return 0;
+}
+
+/*
+ * The rest of json_entry__parse, once the keys are checked. Errors come in
+ * the order jevents meets them: the event code, MSRIndex, the flags, the
+ * metric fields, the optional terms, ArchStdEvent.
+ */
+static int translate(struct json_ctx *ctx, json_object *const *v, unsigned index,
+		     struct json_entry *e, struct pk_error *err)
+{
+	bool oom = false;
+	const char *msr_term = NULL;
+	char enc_mem[512], extra_mem[512];	/* on the heap only when too small */
+	struct pk_buf enc, extra;
+	pk_buf__init_spill(&enc, enc_mem, sizeof(enc_mem));
+	pk_buf__init_spill(&extra, extra_mem, sizeof(extra_mem));
+
+	int rc = encode_code(ctx, v, index, &enc, err);
+	if (!rc) {
+		fill_names(ctx, v, e, &oom);
+		rc = find_msr_term(ctx, v, index, &msr_term, err);
+	}
+	if (!rc)
+		rc = fill_flags(ctx, v, index, e, err);
+	if (!rc)
+		rc = fill_metric(ctx, v, index, e, &oom, err);
+	if (!rc) {
+		fill_descs(ctx, v, e, &extra, &oom);
+		rc = encode_terms(ctx, v, index, msr_term, &enc, err);
+	}
+	if (!rc && (enc.err || extra.err))
+		oom = true;
+	else if (!rc)
+		rc = resolve_event(ctx, v, index, e, &enc, &oom, err);
+	pk_buf__free(&enc);
+	pk_buf__free(&extra);
 	if (!rc && oom)
 		rc = pk_error__set(err, -ENOMEM, ctx->path, 0, 0, "out of memory");
 	return rc;

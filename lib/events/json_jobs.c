@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "events/json_tree.h"
+#include "util/grow.h"
 
 #define MAX_THREADS 64
 
@@ -23,7 +24,7 @@ struct worker {
 	struct loader *L;
 	struct pk_arena arena;
 	json_tokener *tok;
-	struct json_buf buf;
+	struct pk_buf buf;
 	struct json_ctx ctx;
 	struct pk_error err;
 	char path[PATH_MAX];
@@ -34,22 +35,22 @@ struct ev_src {
 	unsigned file, index;
 };
 
-static int parse_text(json_tokener *tok, const struct json_buf *b, const char *path,
+static int parse_text(json_tokener *tok, const struct pk_buf *b, const char *path,
 		      json_object **out, struct pk_error *err)
 {
 	size_t bad;
 	unsigned line, col;
-	if (!json_text__utf8_ok(b->data, b->len, &bad)) {
-		json_text__linecol(b->data, b->len, bad, &line, &col);
+	if (!json_text__utf8_ok((const char *)b->data, b->len, &bad)) {
+		json_text__linecol((const char *)b->data, b->len, bad, &line, &col);
 		return pk_error__set(err, -EINVAL, path, line, col, "invalid UTF-8");
 	}
 	json_tokener_reset(tok);
 	/* Pass the NUL too, so that a truncated file reads as "unexpected end". */
-	json_object *o = json_tokener_parse_ex(tok, b->data, (int)b->len + 1);
+	json_object *o = json_tokener_parse_ex(tok, (const char *)b->data, (int)b->len + 1);
 	if (!o) {
 		enum json_tokener_error je = json_tokener_get_error(tok);
 		size_t off = json_tokener_get_parse_end(tok);
-		json_text__linecol(b->data, b->len, off, &line, &col);
+		json_text__linecol((const char *)b->data, b->len, off, &line, &col);
 		return pk_error__set(err, -EINVAL, path, line, col, "invalid JSON: %s",
 				     json_tokener_error_desc(je));
 	}
@@ -57,7 +58,7 @@ static int parse_text(json_tokener *tok, const struct json_buf *b, const char *p
 	return 0;
 }
 
-int json_tree__read_parse(json_tokener *tok, struct json_buf *b, const char *path,
+int json_tree__read_parse(json_tokener *tok, struct pk_buf *b, const char *path,
 			  json_object **out, struct pk_error *err)
 {
 	int rc = json_text__read(path, b);
@@ -88,11 +89,6 @@ static int parse_one(struct json_ctx *ctx, json_object *top, size_t i, struct js
 	return json_entry__parse(ctx, o, (unsigned)i, e, err);
 }
 
-static int grow_to(void *pp, size_t *cap, size_t need, size_t elsz)
-{
-	return json_tree__grow(pp, cap, need, elsz);
-}
-
 /* An event file's entries, appended to the model. */
 static int add_entries(struct worker *w, json_object *top, struct model_tmp *M, unsigned file,
 		       const char *rel, const char *topic, struct ev_src **src,
@@ -103,8 +99,8 @@ static int add_entries(struct worker *w, json_object *top, struct model_tmp *M, 
 	if (rc)
 		return rc;
 	size_t n = json_object_array_length(top), cap_src = out->cap_events;
-	if (grow_to(&out->events, &out->cap_events, out->nr_events + n, sizeof(*out->events)) ||
-	    grow_to(src, &cap_src, out->cap_events, sizeof(**src)))
+	if (pk_grow(&out->events, &out->cap_events, out->nr_events + n, sizeof(*out->events)) ||
+	    pk_grow(src, &cap_src, out->cap_events, sizeof(**src)))
 		return json_tree__oom(err);
 	for (size_t i = 0; i < n; i++) {
 		struct json_entry e;
@@ -115,7 +111,7 @@ static int add_entries(struct worker *w, json_object *top, struct model_tmp *M, 
 			json_entry__to_event(&e, topic, rel, &out->events[out->nr_events++]);
 		}
 		if (e.metric_name) {
-			if (grow_to(&out->metrics, &out->cap_metrics, out->nr_metrics + 1,
+			if (pk_grow(&out->metrics, &out->cap_metrics, out->nr_metrics + 1,
 				    sizeof(*out->metrics)))
 				return json_tree__oom(err);
 			json_entry__to_metric(&e, rel, &out->metrics[out->nr_metrics++]);
@@ -133,7 +129,7 @@ static int add_groups(struct json_ctx *ctx, json_object *top, struct ir_model *o
 				       "metricgroups.json must hold an object, not %s",
 				       json_type_to_name(json_object_get_type(top)));
 	size_t n = (size_t)json_object_object_length(top);
-	if (grow_to(&out->groups, &out->cap_groups, out->nr_groups + n, sizeof(*out->groups)))
+	if (pk_grow(&out->groups, &out->cap_groups, out->nr_groups + n, sizeof(*out->groups)))
 		return json_tree__oom(err);
 	json_object_object_foreach(top, key, val) {
 		enum json_type t = json_object_get_type(val);
@@ -157,14 +153,14 @@ static int add_groups(struct json_ctx *ctx, json_object *top, struct ir_model *o
 /* Name the line of an event (its EventName key, else its '{') by reading the file again. */
 static void locate(const char *path, unsigned index, unsigned *line, unsigned *col)
 {
-	struct json_buf b = { 0 };
+	struct pk_buf b = { 0 };
 	*line = *col = 0;
 	if (!json_text__read(path, &b)) {
-		size_t off = json_text__find(b.data, b.len, index, "EventName");
+		size_t off = json_text__find((const char *)b.data, b.len, index, "EventName");
 		if (off != JSON_TEXT_NOT_FOUND)
-			json_text__linecol(b.data, b.len, off, line, col);
+			json_text__linecol((const char *)b.data, b.len, off, line, col);
 	}
-	json_buf__free(&b);
+	pk_buf__free(&b);
 }
 
 static uint32_t hash_event(const struct ir_event *e)
@@ -253,7 +249,7 @@ static int parse_model(struct worker *w, struct model_tmp *M, struct pk_error *e
 			rc = json_tree__read_parse(w->tok, &w->buf, w->path, &top, err);
 		if (rc)
 			break;
-		w->ctx.text = w->buf.data;
+		w->ctx.text = (const char *)w->buf.data;
 		w->ctx.len = w->buf.len;
 		if (!strcmp(M->files[f], "metricgroups.json")) {
 			rc = add_groups(&w->ctx, top, &M->out, err);
@@ -353,7 +349,7 @@ int json_tree__parse_models(struct loader *L, struct pk_error *err)
 		if (ws[i].tok)
 			json_tokener_free(ws[i].tok);
 		json_strtab__free(&ws[i].ctx.strtab);
-		json_buf__free(&ws[i].buf);
+		pk_buf__free(&ws[i].buf);
 		pk_arena__merge(&L->tree->arena, &ws[i].arena);
 	}
 	free(ws);
@@ -373,7 +369,7 @@ int json_tree__parse_models(struct loader *L, struct pk_error *err)
 /* The arch's top-level *.json files, in name order: each one's entries may refer
  * to the standard events of the files before it (as perf builds its table). */
 int json_tree__load_std(struct loader *L, struct arch *A, char **files, size_t nr,
-			json_tokener *tok, struct json_buf *buf, struct pk_error *err)
+			json_tokener *tok, struct pk_buf *buf, struct pk_error *err)
 {
 	struct json_ctx ctx = { .arena = &L->tree->arena, .std = &A->std, .arch = A->name };
 	int rc = 0;
@@ -385,7 +381,7 @@ int json_tree__load_std(struct loader *L, struct arch *A, char **files, size_t n
 		rc = json_tree__read_parse(tok, buf, path, &top, err);
 		if (!rc) {
 			ctx.path = path;
-			ctx.text = buf->data;
+			ctx.text = (const char *)buf->data;
 			ctx.len = buf->len;
 			rc = check_array(&ctx, top, err);
 		}

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/grow.h"
 
 int json_mapfile__parse(const char *path, const char *text, size_t len, struct pk_arena *arena,
 			struct json_map_row **rows, size_t *nr, struct pk_error *err)
@@ -52,15 +53,9 @@ int json_mapfile__parse(const char *path, const char *text, size_t len, struct p
 				err, -EINVAL, path, line, 0,
 				"expected 4 columns (CPUID,Version,Dir,Type), found %zu", k);
 		}
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 32;
-			struct json_map_row *nrw = realloc(r, ncap * sizeof(*r));
-			if (!nrw) {
-				free(r);
-				return pk_error__set(err, -ENOMEM, path, 0, 0, "out of memory");
-			}
-			r = nrw;
-			cap = ncap;
+		if (PK_GROW(r, cap, n + 1)) {
+			free(r);
+			return pk_error__set(err, -ENOMEM, path, 0, 0, "out of memory");
 		}
 		struct json_map_row *row = &r[n++];
 		const char **dst[4] = { &row->cpuid, &row->version, &row->dir, &row->type };

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int json_text__read(const char *path, struct json_buf *buf)
+int json_text__read(const char *path, struct pk_buf *buf)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -26,46 +26,11 @@ int json_text__read(const char *path, struct json_buf *buf)
 		close(fd);
 		return e;
 	}
-	size_t want = (size_t)st.st_size + 1;
-	buf->len = 0;
-	for (;;) {
-		if (buf->cap < want) {
-			size_t ncap = buf->cap ? buf->cap : 4096;
-			while (ncap < want)
-				ncap *= 2;
-			char *n = realloc(buf->data, ncap);
-			if (!n) {
-				close(fd);
-				return -ENOMEM;
-			}
-			buf->data = n;
-			buf->cap = ncap;
-		}
-		/* One read() for a regular file; loop only on a short read. */
-		ssize_t r = read(fd, buf->data + buf->len, buf->cap - 1 - buf->len);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			int e = -errno;
-			close(fd);
-			return e;
-		}
-		if (r == 0)
-			break;
-		buf->len += (size_t)r;
-		if (buf->len == buf->cap - 1)
-			want = buf->cap * 2; /* the file grew: make room and go on */
-	}
+	pk_buf__reset(buf);
+	/* one read() for a regular file; more only when it grew meanwhile */
+	int rc = pk_buf__read_fd(buf, fd, (size_t)st.st_size);
 	close(fd);
-	buf->data[buf->len] = '\0';
-	return 0;
-}
-
-void json_buf__free(struct json_buf *buf)
-{
-	free(buf->data);
-	buf->data = NULL;
-	buf->len = buf->cap = 0;
+	return rc;
 }
 
 void json_text__linecol(const char *text, size_t len, size_t off, unsigned *line, unsigned *col)

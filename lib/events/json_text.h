@@ -12,15 +12,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* A growable read buffer, reused from file to file by one thread. */
-struct json_buf {
-	char *data;
-	size_t len, cap;
-};
+#include "util/buf.h"
 
-/* Read the whole file into buf (NUL-terminated). Returns 0 or a negative errno. */
-int json_text__read(const char *path, struct json_buf *buf);
-void json_buf__free(struct json_buf *buf);
+/*
+ * Read the whole file into buf (emptied first; NUL-terminated), a buffer one
+ * thread reuses from file to file. Returns 0 or a negative errno.
+ */
+int json_text__read(const char *path, struct pk_buf *buf);
 
 /* 1-based line and column (in bytes) of offset off. */
 void json_text__linecol(const char *text, size_t len, size_t off, unsigned *line,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * events/json_tree.h — internal to the arch/ tree reader: the loader state
- * shared by jsontree.c (directory walk, mapfiles, ir_tree__load) and
+ * shared by json_tree.c (directory walk, mapfiles, ir_tree__load) and
  * json_jobs.c (parsing files on worker threads, standard events, merging the
  * per-file results into models with the duplicate check).
  */
@@ -56,21 +56,6 @@ struct loader {
 	atomic_size_t next, first_err;
 };
 
-static inline int json_tree__grow(void *pp, size_t *cap, size_t need, size_t elsz)
-{
-	if (need <= *cap)
-		return 0;
-	size_t ncap = *cap ? *cap * 2 : 16;
-	while (ncap < need)
-		ncap *= 2;
-	void *n = realloc(*(void **)pp, ncap * elsz);
-	if (!n)
-		return -ENOMEM;
-	*(void **)pp = n;
-	*cap = ncap;
-	return 0;
-}
-
 static inline char *json_tree__path(struct pk_arena *a, const char *x, const char *y)
 {
 	size_t lx = strlen(x), ly = strlen(y);
@@ -100,11 +85,11 @@ static inline bool json_tree__ends_with(const char *s, const char *sfx)
 }
 
 /* Read and parse one file (UTF-8 checked; errors located). */
-int json_tree__read_parse(json_tokener *tok, struct json_buf *b, const char *path,
+int json_tree__read_parse(json_tokener *tok, struct pk_buf *b, const char *path,
 			  json_object **out, struct pk_error *err);
 /* The arch's top-level files, in order, into A->std. */
 int json_tree__load_std(struct loader *L, struct arch *A, char **files, size_t nr,
-			json_tokener *tok, struct json_buf *buf, struct pk_error *err);
+			json_tokener *tok, struct pk_buf *buf, struct pk_error *err);
 /*
  * Parse every model (L->models, sorted) on a few threads into its .out, with
  * perf's duplicate-event check. On failure, the error of the first failing

@@ -17,6 +17,7 @@
 
 #include "export/export_int.h"
 #include "util/error.h"
+#include "util/grow.h"
 
 extern const char pk_flamegraph_css[], pk_flamegraph_js[];
 
@@ -55,18 +56,14 @@ static uint32_t tnode(struct tree *t, uint32_t parent, uint32_t label, uint32_t 
 	}
 	uint32_t id = (uint32_t)got;
 	if (id >= t->n) {
-		if (id >= t->cap) {
-			size_t nc = t->cap ? t->cap * 2 : 1024;
-			uint64_t *a = realloc(t->total, nc * sizeof(*a)), *b;
-			if (a)
-				t->total = a;
-			b = a ? realloc(t->self, nc * sizeof(*b)) : NULL;
-			if (!b) {
+		if (id >= t->cap) {	/* two arrays, one capacity: the same policy, the same size */
+			size_t cap_total = t->cap, cap_self = t->cap;
+			if (PK_GROW(t->total, cap_total, (size_t)id + 1) ||
+			    PK_GROW(t->self, cap_self, (size_t)id + 1)) {
 				t->oom = 1;
 				return 0;
 			}
-			t->self = b;
-			t->cap = nc;
+			t->cap = cap_total < cap_self ? cap_total : cap_self;
 		}
 		t->total[id] = t->self[id] = 0;
 		t->n = id + 1;
@@ -102,14 +99,8 @@ static int remember(struct builder *b, const struct memo_key *k, uint32_t tn)
 	int64_t id = pk_recset__add(&b->memo, k);
 	if (id < 0)
 		return -1;
-	if ((size_t)id >= b->cap_memo) {
-		size_t nc = b->cap_memo ? b->cap_memo * 2 : 1024;
-		uint32_t *v = realloc(b->memo_val, nc * sizeof(*v));
-		if (!v)
-			return -1;
-		b->memo_val = v;
-		b->cap_memo = nc;
-	}
+	if (PK_GROW(b->memo_val, b->cap_memo, (size_t)id + 1))
+		return -1;
 	b->memo_val[id] = tn;
 	return 0;
 }
@@ -134,14 +125,8 @@ static uint32_t tree_node(struct builder *b, uint32_t comm, uint32_t node)
 				goto oom;
 			break;
 		}
-		if (n == b->cap_chain) {
-			size_t nc = b->cap_chain ? b->cap_chain * 2 : 64;
-			uint32_t *c = realloc(b->chain, nc * sizeof(*c));
-			if (!c)
-				goto oom;
-			b->chain = c;
-			b->cap_chain = nc;
-		}
+		if (PK_GROW(b->chain, b->cap_chain, n + 1))
+			goto oom;
 		b->chain[n++] = node;
 	}
 	while (n-- > 0) {	/* down from the known ancestor */

@@ -30,6 +30,7 @@
 
 #include "export/export_int.h"
 #include "util/error.h"
+#include "util/grow.h"
 
 static int is_ws(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 static int is_digit(int c) { return c >= '0' && c <= '9'; }
@@ -475,14 +476,8 @@ int pk_export__folded(const struct pk_profile *p, FILE *out, const struct pk_xop
 			goto out;
 		size_t ki = (size_t)ko;
 		if (ki >= nkeys) {
-			if (ki >= cap_counts) {
-				size_t nc = cap_counts ? cap_counts * 2 : 1024;
-				uint64_t *c = realloc(counts, nc * sizeof(*c));
-				if (!c)
-					goto out;
-				counts = c;
-				cap_counts = nc;
-			}
+			if (PK_GROW(counts, cap_counts, ki + 1))
+				goto out;
 			counts[ki] = 0;
 			nkeys = ki + 1;
 		}

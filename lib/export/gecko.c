@@ -19,6 +19,7 @@
 
 #include "export/export_int.h"
 #include "util/error.h"
+#include "util/grow.h"
 
 #define NONE UINT32_MAX
 
@@ -61,21 +62,6 @@ struct gecko {
 	size_t ntf, ntn;
 	struct pk_recset libs;		/* dso refs of the profile's libs list */
 };
-
-static int grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return 0;
-	size_t n = *cap ? *cap : 256;
-	while (n < need)
-		n *= 2;
-	void *a = realloc(*arr, n * elem);
-	if (!a)
-		return -1;
-	*arr = a;
-	*cap = n;
-	return 0;
-}
 
 static void jstr(FILE *out, const char *s)
 {
@@ -123,7 +109,7 @@ static uint32_t frame_of(struct gecko *g, struct thread_tab *t, uint32_t node)
 	struct func_key fk = { .name = f->name, .dso = f->dso, .file = f->file };
 	uint32_t func = intern(t, &t->funcs, &fk);
 	if (!t->oom && func == t->nfunc) {	/* a new function: a frame of it names it */
-		if (grow((void **)&t->func_frame, &t->cap_ff, t->nfunc + 1, sizeof(uint32_t))) {
+		if (pk_grow(&t->func_frame, &t->cap_ff, t->nfunc + 1, sizeof(uint32_t))) {
 			t->oom = 1;
 			return 0;
 		}
@@ -131,7 +117,7 @@ static uint32_t frame_of(struct gecko *g, struct thread_tab *t, uint32_t node)
 	}
 	if (f->dso)
 		intern(t, &t->res, &f->dso);
-	if (t->oom || grow((void **)&t->fr, &t->cap_fr, t->nfr + 1, sizeof(*t->fr))) {
+	if (t->oom || pk_grow(&t->fr, &t->cap_fr, t->nfr + 1, sizeof(*t->fr))) {
 		t->oom = 1;
 		return 0;
 	}
@@ -153,7 +139,7 @@ static uint32_t stack_of(struct gecko *g, struct thread_tab *t, uint32_t node)
 		return g->node2ff[node];
 	uint32_t prefix = stack_of(g, t, pk_profile__node(g->p, node)->parent);
 	uint32_t frame = frame_of(g, t, node);
-	if (t->oom || grow((void **)&t->sk, &t->cap_sk, t->nsk + 1, sizeof(*t->sk))) {
+	if (t->oom || pk_grow(&t->sk, &t->cap_sk, t->nsk + 1, sizeof(*t->sk))) {
 		t->oom = 1;
 		return NONE;
 	}

@@ -23,6 +23,7 @@
 
 #include "export/export_int.h"
 #include "util/error.h"
+#include "util/grow.h"
 
 typedef Perftools__Profiles__Profile PProfile;
 typedef Perftools__Profiles__ValueType PValueType;
@@ -160,21 +161,6 @@ static uint32_t intern(struct builder *b, struct pk_recset *set, const void *rec
 	return (uint32_t)id;
 }
 
-static int grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return 0;
-	size_t n = *cap ? *cap : 256;
-	while (n < need)
-		n *= 2;
-	void *a = realloc(*arr, n * elem);
-	if (!a)
-		return -1;
-	*arr = a;
-	*cap = n;
-	return 0;
-}
-
 /* Locations of every stack node; parents have smaller ids, so one pass in id order. */
 static void build_locations(struct builder *b)
 {
@@ -202,7 +188,7 @@ static uint32_t mapping_of(struct builder *b, const struct pk_frame_rec *f)
 {
 	uint32_t dso = f->dso;
 	uint32_t m = intern(b, &b->maps, &dso);
-	if (b->oom || grow((void **)&b->mi, &b->cap_mi, m + 1, sizeof(*b->mi))) {
+	if (b->oom || pk_grow(&b->mi, &b->cap_mi, m + 1, sizeof(*b->mi))) {
 		b->oom = 1;
 		return 0;
 	}
@@ -278,7 +264,7 @@ static int aggregate(struct builder *b, uint64_t *tmin, uint64_t *tmax)
 		struct sample_key k = { .stack = p->s_stack[i], .thread = threads ? p->s_thread[i] : 0 };
 		uint32_t si = intern(b, &b->samples, &k);
 		if (si >= b->nsamples) {
-			if (grow((void **)&b->values, &b->cap_values, (si + 1) * nvals, sizeof(*b->values)))
+			if (pk_grow(&b->values, &b->cap_values, (si + 1) * nvals, sizeof(*b->values)))
 				return -ENOMEM;
 			memset(b->values + (size_t)si * nvals, 0, nvals * sizeof(*b->values));
 			b->nsamples = si + 1;
@@ -324,7 +310,7 @@ static int write_samples(struct builder *b)
 			for (uint32_t s = k->stack; s; s = b->node_next[s])
 				nref++;
 		}
-		if (grow((void **)&locids, &cap_loc, nref + 1, sizeof(*locids)))
+		if (pk_grow(&locids, &cap_loc, nref + 1, sizeof(*locids)))
 			goto out;
 		size_t li = 0;
 		for (size_t i = 0; i < n; i++) {

@@ -11,25 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NO_ID UINT32_MAX
+#include "util/grow.h"
 
-static int grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return 0;
-	size_t n = *cap ? *cap : 1024;
-	while (n < need) {
-		if (n > SIZE_MAX / 2 / elem)
-			return -ENOMEM;
-		n *= 2;
-	}
-	void *a = realloc(*arr, n * elem);
-	if (!a)
-		return -ENOMEM;
-	*arr = a;
-	*cap = n;
-	return 0;
-}
+#define NO_ID UINT32_MAX
 
 /* Offset + 1 of s in the string store (0 = NULL); -1 on ENOMEM. */
 static int64_t str_ref(struct pk_profile *p, const char *s)
@@ -98,11 +82,9 @@ int pk_profile__add_event(struct pk_profile *p, const struct pk_profile_event *e
 		return -EBUSY;
 	if (p->nr_events >= 0x10000)
 		return -E2BIG;
-	/* exact-size growth: events are few */
-	struct pk_event_rec *e = realloc(p->events, (p->nr_events + 1) * sizeof(*e));
-	if (!e)
+	if (PK_GROW(p->events, p->cap_events, p->nr_events + 1))
 		return -ENOMEM;
-	p->events = e;
+	struct pk_event_rec *e = p->events;
 	int64_t name = str_ref(p, ev->name), unit = str_ref(p, ev->unit ? ev->unit : "count");
 	int64_t wunit = str_ref(p, ev->weight_unit);
 	if (name < 0 || unit < 0 || wunit < 0)
@@ -255,12 +237,12 @@ int pk_profile__add_sample(struct pk_profile *p, const struct pk_profile_sample 
 	    s->thread >= pk_profile__nr_threads(p) || s->event >= p->nr_events)
 		return -EINVAL;
 	size_t n = p->nr_samples + 1, nev = p->nr_events;
-	if (grow((void **)&p->s_stack, &p->cap_stack, n, sizeof(*p->s_stack)) ||
-	    grow((void **)&p->s_thread, &p->cap_thread, n, sizeof(*p->s_thread)) ||
-	    grow((void **)&p->s_cpu, &p->cap_cpu, n, sizeof(*p->s_cpu)) ||
-	    grow((void **)&p->s_event, &p->cap_event, n, sizeof(*p->s_event)) ||
-	    grow((void **)&p->s_time, &p->cap_time, n, sizeof(*p->s_time)) ||
-	    grow((void **)&p->s_values, &p->cap_values, n * nev, sizeof(*p->s_values)))
+	if (pk_grow(&p->s_stack, &p->cap_stack, n, sizeof(*p->s_stack)) ||
+	    pk_grow(&p->s_thread, &p->cap_thread, n, sizeof(*p->s_thread)) ||
+	    pk_grow(&p->s_cpu, &p->cap_cpu, n, sizeof(*p->s_cpu)) ||
+	    pk_grow(&p->s_event, &p->cap_event, n, sizeof(*p->s_event)) ||
+	    pk_grow(&p->s_time, &p->cap_time, n, sizeof(*p->s_time)) ||
+	    pk_grow(&p->s_values, &p->cap_values, n * nev, sizeof(*p->s_values)))
 		return -ENOMEM;
 	size_t i = p->nr_samples;
 	p->s_stack[i] = s->stack;

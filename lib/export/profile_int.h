@@ -56,7 +56,7 @@ struct pk_profile {
 	struct pk_str_hint hints[4096];
 	struct pk_recset frames, nodes, threads;
 	struct pk_event_rec *events;
-	size_t nr_events;
+	size_t nr_events, cap_events;
 
 	size_t nr_samples;
 	uint32_t *s_stack, *s_thread;

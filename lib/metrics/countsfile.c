@@ -21,7 +21,9 @@
 #include <pmukit/countsfile.h>
 
 #include "metrics/countsfile_int.h"
+#include "util/buf.h"
 #include "util/error.h"
+#include "util/grow.h"
 
 const char *pk_counts_aggr__name(enum pk_counts_aggr aggr)
 {
@@ -117,14 +119,8 @@ static int get_string(const struct pline *l, json_object *o, const char *key, co
 
 static int push_record(struct pk_counts *c, const struct pk_counts_record *r)
 {
-	if (c->nr == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 64;
-		struct pk_counts_record *nr = realloc(c->recs, cap * sizeof(*nr));
-		if (!nr)
-			return -ENOMEM;
-		c->recs = nr;
-		c->cap = cap;
-	}
+	if (PK_GROW(c->recs, c->cap, c->nr + 1))
+		return -ENOMEM;
 	c->recs[c->nr++] = *r;
 	return 0;
 }
@@ -342,14 +338,8 @@ static int build_sets(struct pk_counts *c)
 				break;
 			}
 		if (s == c->nr_sets) {
-			if (c->nr_sets == c->cap_sets) {
-				size_t cap = c->cap_sets ? 2 * c->cap_sets : 16;
-				struct counts_set *ns = realloc(c->sets, cap * sizeof(*ns));
-				if (!ns)
-					goto nomem;
-				c->sets = ns;
-				c->cap_sets = cap;
-			}
+			if (PK_GROW(c->sets, c->cap_sets, c->nr_sets + 1))
+				goto nomem;
 			c->sets[c->nr_sets++] = (struct counts_set){
 				.pub = { .has_interval = r->has_interval, .interval = r->interval,
 					 .aggr = r->aggr, .aggr_id = r->aggr_id, .cgroup = r->cgroup,
@@ -358,14 +348,8 @@ static int build_sets(struct pk_counts *c)
 			};
 		}
 		struct counts_set *cs = &c->sets[s];
-		if (cs->n == cs->cap) {
-			size_t cap = cs->cap ? 2 * cs->cap : 8;
-			size_t *nv = realloc(cs->idx, cap * sizeof(*nv));
-			if (!nv)
-				goto nomem;
-			cs->idx = nv;
-			cs->cap = cap;
-		}
+		if (PK_GROW(cs->idx, cs->cap, cs->n + 1))
+			goto nomem;
 		cs->idx[cs->n++] = i;
 		set_of[i] = s;
 	}
@@ -464,35 +448,17 @@ int pk_counts__read(const char *path, struct pk_counts **out, struct pk_error *e
 	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
 	if (fd < 0)
 		return pk_error__set(err, -errno, path, 0, 0, "cannot open: %s", strerror(errno));
-	size_t len = 0, cap = 65536;
-	char *buf = malloc(cap);
-	int rc = buf ? 0 : -ENOMEM;
-	while (!rc) {
-		if (len == cap) {
-			char *nb = realloc(buf, cap *= 2);
-			if (!nb) {
-				rc = -ENOMEM;
-				break;
-			}
-			buf = nb;
-		}
-		ssize_t n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			rc = pk_error__set(err, -errno, path, 0, 0, "cannot read: %s", strerror(errno));
-		else if (n == 0)
-			break;
-		else
-			len += (size_t)n;
-	}
+	struct pk_buf b = { 0 };
+	int rc = pk_buf__read_fd(&b, fd, 65536);
 	if (fd > 0)
 		close(fd);
 	if (!rc)
-		rc = pk_counts__parse(buf, len, path, out, err);
+		rc = pk_counts__parse((const char *)b.data, b.len, path, out, err);
 	else if (rc == -ENOMEM)
 		pk_error__set(err, rc, path, 0, 0, "out of memory");
-	free(buf);
+	else
+		pk_error__set(err, rc, path, 0, 0, "cannot read: %s", strerror(-rc));
+	pk_buf__free(&b);
 	return rc;
 }
 

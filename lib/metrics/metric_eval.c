@@ -19,6 +19,7 @@
 #include <pmukit/metric.h>
 
 #include "metrics/mexpr.h"
+#include "util/grow.h"
 
 /* References nested deeper than this are refused (real trees stay under 20). */
 #define MAX_REF_DEPTH 100
@@ -284,14 +285,8 @@ static int emit(struct walk *w, const struct pk_mexpr_id *id)
 	for (size_t i = 0; i < w->nr_seen; i++)
 		if (w->seen[i]->kind == id->kind && !strcmp(w->seen[i]->name, id->name))
 			return 0;
-	if (w->nr_seen == w->cap_seen) {
-		size_t cap = w->cap_seen ? 2 * w->cap_seen : 32;
-		const struct pk_mexpr_id **ns = realloc(w->seen, cap * sizeof(*ns));
-		if (!ns)
-			return -ENOMEM;
-		w->seen = ns;
-		w->cap_seen = cap;
-	}
+	if (PK_GROW(w->seen, w->cap_seen, w->nr_seen + 1))
+		return -ENOMEM;
 	w->seen[w->nr_seen++] = id;
 	return w->each(w->each_ctx, id);
 }

@@ -21,17 +21,14 @@
 #include <pmukit/symbols.h>
 
 #include "metrics/mg_int.h"
+#include "util/edit_distance.h"
+#include "util/error.h"
+#include "util/grow.h"
 
 int mg_idx__push(struct mg_idx *a, size_t x)
 {
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? 2 * a->cap : 8;
-		size_t *nv = realloc(a->v, cap * sizeof(*nv));
-		if (!nv)
-			return -ENOMEM;
-		a->v = nv;
-		a->cap = cap;
-	}
+	if (PK_GROW(a->v, a->cap, a->n + 1))
+		return -ENOMEM;
 	a->v[a->n++] = x;
 	return 0;
 }
@@ -40,24 +37,6 @@ bool mg_is_tool(const char *name)
 {
 	return !strcmp(name, "duration_time") || !strcmp(name, "user_time") ||
 	       !strcmp(name, "system_time");
-}
-
-static int set_err(struct pk_spec_error *err, int code, size_t off, size_t len, const char *hint,
-		   const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-
-static int set_err(struct pk_spec_error *err, int code, size_t off, size_t len, const char *hint,
-		   const char *fmt, ...)
-{
-	if (!err)
-		return code;
-	va_list ap;
-	*err = (struct pk_spec_error){ .code = code, .off = (unsigned)off, .len = (unsigned)len };
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	if (hint)
-		snprintf(err->hint, sizeof(err->hint), "%s", hint);
-	return code;
 }
 
 /* --- perf's match_metric --------------------------------------------------------------- */
@@ -82,31 +61,6 @@ static bool match_list(const char *list, const char *sought, size_t n)
 
 /* --- the nearest name for a hint ------------------------------------------------------------ */
 
-static unsigned distance(const char *a, size_t na, const char *b, size_t nb)
-{
-	unsigned row[128];
-	if (na >= 127 || nb >= 127)
-		return 1000;
-	for (size_t j = 0; j <= nb; j++)
-		row[j] = (unsigned)j;
-	for (size_t i = 1; i <= na; i++) {
-		unsigned diag = row[0];
-		row[0] = (unsigned)i;
-		for (size_t j = 1; j <= nb; j++) {
-			unsigned up = row[j];
-			unsigned cost = (a[i - 1] | 0x20) == (b[j - 1] | 0x20) ? 0 : 1;
-			unsigned best = diag + cost;
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	return row[nb];
-}
-
 struct suggest {
 	const char *item;
 	size_t n;
@@ -129,7 +83,10 @@ static void consider(struct suggest *s, const char *cand, size_t len)
 {
 	if (!len || len >= sizeof(s->name))
 		return;
-	unsigned d = 2 * distance(s->item, s->n, cand, len);
+	/* an item of 127 bytes or more is close to nothing (cand is shorter than name[]) */
+	unsigned d = s->n >= 127 ? 2000
+				 : 2 * (unsigned)pk_edit_distance(s->item, s->n, cand, len,
+								  PK_EDIT_NOCASE, SIZE_MAX);
 	/* a prefix of a long name ("tma_retir") is as good as a typo */
 	if (len > s->n && !strncasecmp(cand, s->item, s->n) && s->n >= 4 && d > 2)
 		d = 2;
@@ -193,14 +150,9 @@ static int sources(struct pk_metricgroup *mg, struct source **out, size_t *nr)
 	for (size_t i = 0; mg->opts.pmus && i < pk_catalog__nr_models(mg->cat); i++) {
 		if (!sys_model_applies(mg, i))
 			continue;
-		if (n == cap) {
-			struct source *ns = realloc(s, 2 * cap * sizeof(*s));
-			if (!ns) {
-				free(s);
-				return -ENOMEM;
-			}
-			s = ns;
-			cap *= 2;
+		if (PK_GROW(s, cap, n + 1)) {
+			free(s);
+			return -ENOMEM;
 		}
 		pk_catalog__model(mg->cat, i, &md);
 		s[n++] = (struct source){ i, md.nr_metrics };
@@ -269,10 +221,8 @@ struct pk_metric_eval *mg_evaluator(struct pk_metricgroup *mg, size_t model)
 	for (size_t i = 0; i < mg->nr_evs; i++)
 		if (mg->evs[i].model == model)
 			return mg->evs[i].ev;
-	struct mg_evaluator *ne = realloc(mg->evs, (mg->nr_evs + 1) * sizeof(*ne));
-	if (!ne)
+	if (PK_GROW(mg->evs, mg->cap_evs, mg->nr_evs + 1))
 		return NULL;
-	mg->evs = ne;
 	struct pk_metric_eval *ev;
 	if (pk_metric_eval__new(mg->cat, model, &ev))
 		return NULL;
@@ -331,14 +281,8 @@ static int add_metric(struct pk_metricgroup *mg, size_t model, size_t idx,
 		    !strcmp(o->pub.modifier ? o->pub.modifier : "", it->mod ? it->mod : ""))
 			return 0;
 	}
-	if (mg->nr_metrics == mg->cap_metrics) {
-		size_t cap = mg->cap_metrics ? 2 * mg->cap_metrics : 16;
-		struct mg_metric *nm = realloc(mg->metrics, cap * sizeof(*nm));
-		if (!nm)
-			return -ENOMEM;
-		mg->metrics = nm;
-		mg->cap_metrics = cap;
-	}
+	if (PK_GROW(mg->metrics, mg->cap_metrics, mg->nr_metrics + 1))
+		return -ENOMEM;
 	struct mg_metric *r = &mg->metrics[mg->nr_metrics];
 	*r = (struct mg_metric){ .m = *m, .seq = mg->nr_metrics, .set = (size_t)-1 };
 	char *name = it->mod ? malloc(strlen(m->name) + strlen(it->mod) + 2) : NULL;
@@ -390,7 +334,8 @@ static int select_item(struct pk_metricgroup *mg, const struct source *src, size
 			found = true;
 			int rc = add_metric(mg, src[s].model, i, &m, it);
 			if (rc)
-				return set_err(err, rc, it->off, it->len, NULL, "out of memory");
+				return pk_spec_error__set(err, rc, it->off, it->len, NULL,
+						"out of memory");
 		}
 	}
 	if (found)
@@ -410,9 +355,9 @@ static int select_item(struct pk_metricgroup *mg, const struct source *src, size
 	char hint[128] = "";
 	if (sg.best <= 2 * (2 + it->name_len / 4))
 		snprintf(hint, sizeof(hint), "did you mean '%s'?", sg.name);
-	return set_err(err, -EINVAL, it->off, it->name_len, hint,
-		       "no metric or metric group '%.*s'%s", (int)it->name_len, name,
-		       nsrc ? "" : " (no metric tables for this CPU)");
+	return pk_spec_error__set(err, -EINVAL, it->off, it->name_len, hint,
+			"no metric or metric group '%.*s'%s", (int)it->name_len, name,
+			nsrc ? "" : " (no metric tables for this CPU)");
 }
 
 /* --- the events of each metric ---------------------------------------------------------------- */
@@ -429,14 +374,8 @@ static int collect_id(void *ctx, const struct pk_mexpr_id *id)
 	for (size_t i = 0; i < r->nr_ids; i++)
 		if (!strcmp(r->ids[i].name, id->name))
 			return 0;	/* EVENT and SOURCE_COUNT of one name are one event */
-	if (r->nr_ids == r->cap_ids) {
-		size_t cap = r->cap_ids ? 2 * r->cap_ids : 8;
-		struct mg_id *ni = realloc(r->ids, cap * sizeof(*ni));
-		if (!ni)
-			return -ENOMEM;
-		r->ids = ni;
-		r->cap_ids = cap;
-	}
+	if (PK_GROW(r->ids, r->cap_ids, r->nr_ids + 1))
+		return -ENOMEM;
 	const char *name = pk_arena__strdup(&c->mg->arena, id->name);
 	if (!name)
 		return -ENOMEM;
@@ -451,7 +390,7 @@ static int expand(struct pk_metricgroup *mg, struct mg_metric *r, const struct i
 	const struct item *it = &items[r->pub.item];
 	struct pk_metric_eval *ev = mg_evaluator(mg, r->pub.model);
 	if (!ev)
-		return set_err(err, -ENOMEM, it->off, it->len, NULL, "out of memory");
+		return pk_spec_error__set(err, -ENOMEM, it->off, it->len, NULL, "out of memory");
 	struct collect c = { mg, r };
 	int rc = pk_metric_eval__for_each_event(ev, r->pub.idx, !mg->opts.no_threshold, mg_consts,
 						mg, collect_id, &c);
@@ -460,13 +399,13 @@ static int expand(struct pk_metricgroup *mg, struct mg_metric *r, const struct i
 	const char *which = r->pub.metric;
 	const struct pk_mexpr_error *pe = pk_metric_eval__error(ev, &which);
 	if (rc == -ENOMEM)
-		return set_err(err, rc, it->off, it->len, NULL, "out of memory");
+		return pk_spec_error__set(err, rc, it->off, it->len, NULL, "out of memory");
 	if (rc == -ELOOP)
-		return set_err(err, rc, it->off, it->len, NULL,
-			       "metric %s: %s", r->pub.metric, pe ? pe->msg : "reference cycle");
-	return set_err(err, rc, it->off, it->len, NULL, "metric %s: %s%s%s (error %d)",
-		       r->pub.metric, pe ? "expression of " : "cannot be evaluated", pe ? which : "",
-		       pe ? " does not parse" : "", rc);
+		return pk_spec_error__set(err, rc, it->off, it->len, NULL, "metric %s: %s",
+				r->pub.metric, pe ? pe->msg : "reference cycle");
+	return pk_spec_error__set(err, rc, it->off, it->len, NULL, "metric %s: %s%s%s (error %d)",
+			r->pub.metric, pe ? "expression of " : "cannot be evaluated",
+			pe ? which : "", pe ? " does not parse" : "", rc);
 }
 
 /* --- the object -------------------------------------------------------------------------------- */
@@ -523,10 +462,10 @@ int pk_metricgroup__new(struct pk_catalog *cat, size_t model, const char *list,
 {
 	*out = NULL;
 	if (!list)
-		return set_err(err, -EINVAL, 0, 0, NULL, "no metric list");
+		return pk_spec_error__set(err, -EINVAL, 0, 0, NULL, "no metric list");
 	struct pk_metricgroup *mg = calloc(1, sizeof(*mg));
 	if (!mg)
-		return set_err(err, -ENOMEM, 0, 0, NULL, "out of memory");
+		return pk_spec_error__set(err, -ENOMEM, 0, 0, NULL, "out of memory");
 	mg->cat = cat;
 	mg->model = model;
 	if (opts) {
@@ -542,22 +481,22 @@ int pk_metricgroup__new(struct pk_catalog *cat, size_t model, const char *list,
 	char *mods = NULL;
 	int rc = split_items(list, &items, &nitems, &mods);
 	if (!rc && (rc = sources(mg, &src, &nsrc)))
-		rc = set_err(err, rc, 0, 0, NULL, "out of memory");
+		rc = pk_spec_error__set(err, rc, 0, 0, NULL, "out of memory");
 	for (size_t i = 0; !rc && i < nitems; i++) {
 		const struct item *it = &items[i];
 		if (!it->name_len)
-			rc = set_err(err, -EINVAL, it->off, it->len ? it->len : 1, NULL,
-				     "empty metric name");
+			rc = pk_spec_error__set(err, -EINVAL, it->off, it->len ? it->len : 1, NULL,
+					"empty metric name");
 		else if (it->mod && !*it->mod)
-			rc = set_err(err, -EINVAL, it->off + it->name_len, 1, NULL,
-				     "no modifier after ':'");
+			rc = pk_spec_error__set(err, -EINVAL, it->off + it->name_len, 1, NULL,
+					"no modifier after ':'");
 		else
 			rc = select_item(mg, src, nsrc, it, err);
 	}
 	for (size_t i = 0; !rc && i < mg->nr_metrics; i++)
 		rc = expand(mg, &mg->metrics[i], items, err);
 	if (!rc && (rc = mg_schedule(mg, !strcmp(list, "Default"))))
-		set_err(err, rc, 0, 0, NULL, "out of memory");
+		pk_spec_error__set(err, rc, 0, 0, NULL, "out of memory");
 	free(items);
 	free(src);
 	free(mods);

@@ -19,6 +19,7 @@
 #include <pmukit/metric.h>
 
 #include "metrics/mexpr.h"
+#include "util/grow.h"
 
 enum tok_type {
 	T_EOF, T_NUM, T_ID, T_LIT,
@@ -281,14 +282,9 @@ static long add_node(struct parser *p, enum mx_op op, uint32_t a, uint32_t b, ui
 		     double num)
 {
 	struct pk_mexpr *e = p->e;
-	if (e->nr_nodes == e->cap_nodes) {
-		size_t cap = e->cap_nodes ? 2 * e->cap_nodes : 16;
-		struct mx_node *nn = cap < UINT32_MAX ? realloc(e->nodes, cap * sizeof(*nn)) : NULL;
-		if (!nn)
-			return fail(p, -ENOMEM, p->tok.off, 0, "out of memory");
-		e->nodes = nn;
-		e->cap_nodes = cap;
-	}
+	/* nodes are numbered in 32 bits */
+	if (e->nr_nodes >= UINT32_MAX - 1 || PK_GROW(e->nodes, e->cap_nodes, e->nr_nodes + 1))
+		return fail(p, -ENOMEM, p->tok.off, 0, "out of memory");
 	unsigned h = 0;
 	if (op != MX_NUM && op != MX_ID) {
 		h = e->nodes[a].height;
@@ -350,15 +346,9 @@ static long add_id(struct parser *p, enum pk_mexpr_id_kind kind, char *name, siz
 			return (long)p->hash[j] - 1;
 		}
 	}
-	if (e->nr_ids == e->cap_ids) {
-		size_t cap = e->cap_ids ? 2 * e->cap_ids : 8;
-		struct pk_mexpr_id *ni = realloc(e->ids, cap * sizeof(*ni));
-		if (!ni) {
-			free(name);
-			return fail(p, -ENOMEM, off, len, "out of memory");
-		}
-		e->ids = ni;
-		e->cap_ids = cap;
+	if (PK_GROW(e->ids, e->cap_ids, e->nr_ids + 1)) {
+		free(name);
+		return fail(p, -ENOMEM, off, len, "out of memory");
 	}
 	e->ids[e->nr_ids] = (struct pk_mexpr_id){ .name = name, .kind = kind, .literal = lit,
 						  .off = (unsigned)off, .len = (unsigned)len,

@@ -12,38 +12,22 @@
 #include <pmukit/metric.h>
 
 #include "metrics/mexpr.h"
+#include "util/buf.h"
 
-struct out {
-	char *buf;
-	size_t len, pos;
-};
-
-static void put(struct out *o, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++, o->pos++)
-		if (o->pos + 1 < o->len)
-			o->buf[o->pos] = s[i];
-}
-
-static void puts_(struct out *o, const char *s)
-{
-	put(o, s, strlen(s));
-}
-
-static void put_name(struct out *o, const char *s)
+static void put_name(struct pk_buf *o, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '-' || *s == ',' || *s == '=')
-			put(o, "\\", 1);
-		put(o, s, 1);
+			pk_buf__add(o, "\\", 1);
+		pk_buf__add(o, s, 1);
 	}
 }
 
-static void put_num(struct out *o, double v)
+static void put_num(struct pk_buf *o, double v)
 {
 	char tmp[40], *d = tmp;
 	if (isnan(v)) {
-		puts_(o, "NaN");
+		pk_buf__puts(o, "NaN");
 		return;
 	}
 	snprintf(tmp, sizeof(tmp), "%.17g", v);
@@ -51,10 +35,10 @@ static void put_num(struct out *o, double v)
 		if (*s != '+')
 			*d++ = *s;
 	*d = '\0';
-	puts_(o, tmp);
+	pk_buf__puts(o, tmp);
 }
 
-static void node(struct out *o, const struct pk_mexpr *e, uint32_t i)
+static void node(struct pk_buf *o, const struct pk_mexpr *e, uint32_t i)
 {
 	static const char *const ops[] = {
 		[MX_ADD] = " + ", [MX_SUB] = " - ", [MX_MUL] = " * ", [MX_DIV] = " / ",
@@ -73,49 +57,50 @@ static void node(struct out *o, const struct pk_mexpr *e, uint32_t i)
 				 : id->kind == PK_MEXPR_ID_CPUID	? "strcmp_cpuid_str("
 									: NULL;
 		if (id->kind == PK_MEXPR_ID_LITERAL) {
-			puts_(o, id->name);
+			pk_buf__puts(o, id->name);
 			break;
 		}
 		if (fn)
-			puts_(o, fn);
+			pk_buf__puts(o, fn);
 		put_name(o, id->name);
 		if (fn)
-			puts_(o, ")");
+			pk_buf__puts(o, ")");
 		break;
 	}
 	case MX_NEG:
-		puts_(o, "(-");
+		pk_buf__puts(o, "(-");
 		node(o, e, n->a);
-		puts_(o, ")");
+		pk_buf__puts(o, ")");
 		break;
 	case MX_MIN: case MX_MAX: case MX_DRATIO:
-		puts_(o, n->op == MX_MIN ? "min(" : n->op == MX_MAX ? "max(" : "d_ratio(");
+		pk_buf__puts(o, n->op == MX_MIN ? "min(" : n->op == MX_MAX ? "max(" : "d_ratio(");
 		node(o, e, n->a);
-		puts_(o, ", ");
+		pk_buf__puts(o, ", ");
 		node(o, e, n->b);
-		puts_(o, ")");
+		pk_buf__puts(o, ")");
 		break;
 	case MX_IF:
-		puts_(o, "(");
+		pk_buf__puts(o, "(");
 		node(o, e, n->a);
-		puts_(o, " if ");
+		pk_buf__puts(o, " if ");
 		node(o, e, n->b);
-		puts_(o, " else ");
+		pk_buf__puts(o, " else ");
 		node(o, e, n->c);
-		puts_(o, ")");
+		pk_buf__puts(o, ")");
 		break;
 	default:
-		puts_(o, "(");
+		pk_buf__puts(o, "(");
 		node(o, e, n->a);
-		puts_(o, ops[n->op]);
+		pk_buf__puts(o, ops[n->op]);
 		node(o, e, n->b);
-		puts_(o, ")");
+		pk_buf__puts(o, ")");
 	}
 }
 
 size_t pk_mexpr__print(const struct pk_mexpr *e, char *buf, size_t len)
 {
-	struct out o = { buf, len, 0 };
+	struct pk_buf o;	/* on buf: cut when full (the length is still counted) */
+	pk_buf__init_fixed(&o, buf, len);
 	/* numbers with '.' whatever the process locale, as the lexer reads them */
 	locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0), old = c ? uselocale(c) : 0;
 	node(&o, e, (uint32_t)(e->nr_nodes - 1));
@@ -123,7 +108,5 @@ size_t pk_mexpr__print(const struct pk_mexpr *e, char *buf, size_t len)
 		uselocale(old);
 		freelocale(c);
 	}
-	if (len)
-		buf[o.pos < len ? o.pos : len - 1] = '\0';
-	return o.pos;
+	return o.len + o.cut;
 }

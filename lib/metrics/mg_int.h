@@ -82,7 +82,7 @@ struct pk_metricgroup {
 	char *spec;
 
 	struct mg_evaluator *evs;
-	size_t nr_evs;
+	size_t nr_evs, cap_evs;
 };
 
 /* The evaluator of a catalog model (created on first use), or NULL on ENOMEM. */

@@ -19,6 +19,8 @@
 #include <pmukit/symbols.h>
 
 #include "metrics/mg_int.h"
+#include "util/buf.h"
+#include "util/grow.h"
 
 /* --- ordering ------------------------------------------------------------------------------ */
 
@@ -101,17 +103,11 @@ static int set_add(struct mg_set *s, const char *spec, const char *id)
 {
 	if (set_find(s, spec) >= 0)
 		return 0;
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 8;
-		const char **ns = realloc(s->specs, cap * sizeof(*ns));
-		if (!ns)
+	if (s->n == s->cap) {	/* two arrays, one capacity: the same policy gives both the same */
+		size_t cap_specs = s->cap, cap_ids = s->cap;
+		if (PK_GROW(s->specs, cap_specs, s->n + 1) || PK_GROW(s->ids, cap_ids, s->n + 1))
 			return -ENOMEM;
-		s->specs = ns;
-		ns = realloc(s->ids, cap * sizeof(*ns));
-		if (!ns)
-			return -ENOMEM;
-		s->ids = ns;
-		s->cap = cap;
+		s->cap = cap_specs < cap_ids ? cap_specs : cap_ids;
 	}
 	s->ids[s->n] = id;
 	s->specs[s->n++] = spec;
@@ -120,14 +116,8 @@ static int set_add(struct mg_set *s, const char *spec, const char *id)
 
 static struct mg_set *new_set(struct pk_metricgroup *mg, bool grouped, size_t owner)
 {
-	if (mg->nr_sets == mg->cap_sets) {
-		size_t cap = mg->cap_sets ? 2 * mg->cap_sets : 8;
-		struct mg_set *ns = realloc(mg->sets, cap * sizeof(*ns));
-		if (!ns)
-			return NULL;
-		mg->sets = ns;
-		mg->cap_sets = cap;
-	}
+	if (PK_GROW(mg->sets, mg->cap_sets, mg->nr_sets + 1))
+		return NULL;
 	struct mg_set *s = &mg->sets[mg->nr_sets++];
 	*s = (struct mg_set){ .grouped = grouped, .owner = owner };
 	return s;
@@ -209,38 +199,11 @@ static int must_group(const struct pk_metricgroup *mg, const struct mg_set *s, c
 
 /* --- the spec ------------------------------------------------------------------------------------ */
 
-struct out {
-	char *s;
-	size_t len, cap;
-};
-
-static int put(struct out *o, const char *s)
-{
-	size_t n = strlen(s);
-	if (o->len + n + 1 > o->cap) {
-		size_t cap = (o->len + n + 1) * 2;
-		char *ns = realloc(o->s, cap);
-		if (!ns)
-			return -ENOMEM;
-		o->s = ns;
-		o->cap = cap;
-	}
-	memcpy(o->s + o->len, s, n + 1);
-	o->len += n;
-	return 0;
-}
-
 static int new_event(struct pk_metricgroup *mg, size_t set, const char *spec, const char *id,
 		     size_t off, bool grouped)
 {
-	if (mg->nr_events == mg->cap_events) {
-		size_t cap = mg->cap_events ? 2 * mg->cap_events : 16;
-		struct mg_event *ne = realloc(mg->events, cap * sizeof(*ne));
-		if (!ne)
-			return -ENOMEM;
-		mg->events = ne;
-		mg->cap_events = cap;
-	}
+	if (PK_GROW(mg->events, mg->cap_events, mg->nr_events + 1))
+		return -ENOMEM;
 	struct mg_event *e = &mg->events[mg->nr_events];
 	*e = (struct mg_event){ 0 };
 	e->pub.id = id;
@@ -259,19 +222,20 @@ static int new_event(struct pk_metricgroup *mg, size_t set, const char *spec, co
 }
 
 /* Append one event of set si: a ',' unless it opens the spec or a group. */
-static int emit(struct pk_metricgroup *mg, struct out *o, size_t si, size_t k, bool grouped)
+static int emit(struct pk_metricgroup *mg, struct pk_buf *o, size_t si, size_t k,
+		bool grouped)
 {
 	const char *spec = mg->sets[si].specs[k];
-	if (o->len && !strchr("{,", o->s[o->len - 1]) && put(o, ","))
+	if (o->len && !strchr("{,", o->data[o->len - 1]) && pk_buf__puts(o, ","))
 		return -ENOMEM;
 	size_t off = o->len;
-	if (put(o, spec))
+	if (pk_buf__puts(o, spec))
 		return -ENOMEM;
 	return new_event(mg, si, spec, mg->sets[si].ids[k], off, grouped);
 }
 
 /* The TopDown events of a set, slots first: "{slots,topdown-a,topdown-b". */
-static int emit_td(struct pk_metricgroup *mg, struct out *o, size_t si, const int *kind)
+static int emit_td(struct pk_metricgroup *mg, struct pk_buf *o, size_t si, const int *kind)
 {
 	const struct mg_set *s = &mg->sets[si];
 	for (int k = 1; k <= 2; k++)
@@ -286,7 +250,7 @@ static int emit_td(struct pk_metricgroup *mg, struct out *o, size_t si, const in
  * 6.12 sorts them); in an ungrouped one the TopDown events perf forces into
  * a group become "{...}" where the first of them was.
  */
-static int write_set(struct pk_metricgroup *mg, struct out *o, size_t si)
+static int write_set(struct pk_metricgroup *mg, struct pk_buf *o, size_t si)
 {
 	const struct mg_set *s = &mg->sets[si];
 	int *kind = calloc(s->n ? s->n : 1, sizeof(*kind));
@@ -299,28 +263,29 @@ static int write_set(struct pk_metricgroup *mg, struct out *o, size_t si)
 			first_must = i;
 	}
 	int rc = 0;
-	if (o->len && put(o, ","))
+	if (o->len && pk_buf__puts(o, ","))
 		rc = -ENOMEM;
 	if (!rc && s->grouped) {
-		rc = put(o, "{");
+		rc = pk_buf__puts(o, "{");
 		if (!rc && nmust)
 			rc = emit_td(mg, o, si, kind);
 		for (size_t i = 0; !rc && i < s->n; i++)
 			if (!kind[i])
 				rc = emit(mg, o, si, i, true);
 		if (!rc)
-			rc = put(o, "}:W");
+			rc = pk_buf__puts(o, "}:W");
 	} else {
 		for (size_t i = 0; !rc && i < s->n; i++) {
 			if (nmust > 1 && i == first_must) {
-				if (o->len && !strchr("{,", o->s[o->len - 1]) && put(o, ","))
+				if (o->len && !strchr("{,", o->data[o->len - 1]) &&
+				    pk_buf__puts(o, ","))
 					rc = -ENOMEM;
 				if (!rc)
-					rc = put(o, "{");
+					rc = pk_buf__puts(o, "{");
 				if (!rc)
 					rc = emit_td(mg, o, si, kind);
 				if (!rc)
-					rc = put(o, "}");
+					rc = pk_buf__puts(o, "}");
 			} else if (nmust <= 1 || !kind[i]) {
 				rc = emit(mg, o, si, i, false);
 			}
@@ -418,12 +383,12 @@ int mg_schedule(struct pk_metricgroup *mg, bool is_default)
 		r->own_set = true;
 	}
 
-	struct out o = { 0 };
-	if (put(&o, ""))
+	struct pk_buf o = { 0 };
+	if (pk_buf__puts(&o, ""))
 		return -ENOMEM;
 	for (size_t si = 0; !rc && si < mg->nr_sets; si++)
 		rc = write_set(mg, &o, si);
-	mg->spec = o.s;
+	mg->spec = pk_buf__detach(&o, NULL);
 	for (size_t i = 0; !rc && i < mg->nr_metrics; i++)
 		rc = link_metric(mg, i);
 	if (!rc)

@@ -21,7 +21,9 @@
 
 #include "pmu/pmu_int.h"
 #include "util/arena.h"
+#include "util/bsearch.h"
 #include "util/error.h"
+#include "util/grow.h"
 
 /* Larger files are treated as absent: sysfs attributes fit in one page. */
 #define READ_CAP (64 * 1024)
@@ -45,14 +47,8 @@ struct vec {
 
 static void *vec_push(struct vec *v)
 {
-	if (v->n == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 16;
-		void *d = realloc(v->data, cap * v->elsize);
-		if (!d)
-			return NULL;
-		v->data = d;
-		v->cap = cap;
-	}
+	if (pk_grow(&v->data, &v->cap, v->n + 1, v->elsize))
+		return NULL;
 	void *slot = (char *)v->data + v->n++ * v->elsize;
 	memset(slot, 0, v->elsize);
 	return slot;
@@ -616,30 +612,24 @@ const struct pk_pmu_format *pk_pmu__format(const struct pk_pmu *pmu, size_t idx)
 	return pmu && idx < pmu->nr_formats ? &pmu->formats[idx] : NULL;
 }
 
+/* Formats are in strcmp order; the first bytes are compared inline, strcmp only on a tie. */
+static bool format_before(const void *elem, const void *key)
+{
+	const unsigned char *fn = (const unsigned char *)((const struct pk_pmu_format *)elem)->name;
+	const unsigned char *name = key;
+	return fn[0] != name[0] ? fn[0] < name[0] : strcmp((const char *)fn, key) < 0;
+}
+
 const struct pk_pmu_format *pk_pmu__find_format(const struct pk_pmu *pmu, const char *name)
 {
-	size_t lo = 0, hi;
-
 	if (!pmu || !name)
 		return NULL;
 	if (pmu->derived.format_bloom_set &&
 	    !(pmu->derived.format_bloom & pk_pmu__alias_bloom_bit(name)))
 		return NULL;	/* no format starts with these two letters */
-	hi = pmu->nr_formats;
-	while (lo < hi) {	/* bsearch, without a comparison callback */
-		size_t mid = lo + (hi - lo) / 2;
-		const char *fn = pmu->formats[mid].name;
-		int c = (unsigned char)fn[0] - (unsigned char)name[0];
-		if (!c)
-			c = strcmp(fn, name);
-		if (!c)
-			return &pmu->formats[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	size_t i = pk_bsearch(name, pmu->formats, pmu->nr_formats, sizeof(*pmu->formats),
+			      format_before);
+	return i < pmu->nr_formats && !strcmp(pmu->formats[i].name, name) ? &pmu->formats[i] : NULL;
 }
 
 size_t pk_pmu__nr_aliases(const struct pk_pmu *pmu)
@@ -652,23 +642,21 @@ const struct pk_pmu_alias *pk_pmu__alias(const struct pk_pmu *pmu, size_t idx)
 	return pmu && idx < pmu->nr_aliases ? &pmu->aliases[idx] : NULL;
 }
 
+static bool alias_before(const void *elem, const void *key)
+{
+	return ascii_casecmp(((const struct pk_pmu_alias *)elem)->name, key) < 0;
+}
+
 /* The exact-case alias when there is one, else the first that differs only in case. */
 const struct pk_pmu_alias *pk_pmu__find_alias(const struct pk_pmu *pmu, const char *name)
 {
-	size_t lo = 0, hi;
-
 	if (!pmu || !name)
 		return NULL;
 	if (pmu->derived.alias_bloom_set && !(pmu->derived.alias_bloom & pk_pmu__alias_bloom_bit(name)))
 		return NULL;	/* no alias starts with these two letters */
-	hi = pmu->nr_aliases;
-	while (lo < hi) {	/* first alias not below name, ignoring case */
-		size_t mid = lo + (hi - lo) / 2;
-		if (ascii_casecmp(pmu->aliases[mid].name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	/* the first alias not below name, ignoring case */
+	size_t lo = pk_bsearch(name, pmu->aliases, pmu->nr_aliases, sizeof(*pmu->aliases),
+			       alias_before);
 	for (size_t i = lo; i < pmu->nr_aliases; i++) {
 		if (ascii_casecmp(pmu->aliases[i].name, name))
 			break;

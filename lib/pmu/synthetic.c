@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pmu/pmu_int.h"
+#include "util/grow.h"
 
 struct syn_pmu {
 	const char *name;
@@ -146,18 +147,17 @@ int pk_pmu_tree__add_core(struct pk_pmu_tree *tree, const char *arch, const char
 		set = powerpc, n = 1;
 	else
 		return -ENOTSUP;
+	size_t cap = tree->nr_pmus;	/* the array holds exactly its PMUs */
 	for (size_t pass = 0; pass < 2; pass++) {
 		const struct syn_pmu *s = pass ? common : set;
 		size_t k = pass ? sizeof(common) / sizeof(common[0]) : n;
 		for (size_t i = 0; i < k; i++) {
 			if (pk_pmu_tree__find(tree, s[i].name))
 				continue;
-			struct pk_pmu *v = realloc(tree->pmus, (tree->nr_pmus + 1) * sizeof(*v));
-			if (!v) {
+			if (PK_GROW(tree->pmus, cap, tree->nr_pmus + 1)) {
 				pk_pmu_tree__derive(tree);
 				return -ENOMEM;
 			}
-			tree->pmus = v;
 			int r = build(&tree->arena, &s[i], &tree->pmus[tree->nr_pmus]);
 			if (r) {
 				pk_pmu_tree__derive(tree);	/* the array moved */

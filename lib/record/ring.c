@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "record/ring.h"
+#include "util/grow.h"
 
 int ring_init(struct rec_ring *r, void *base, void *data, uint64_t data_size)
 {
@@ -57,17 +58,7 @@ static void ring_copy(const struct rec_ring *r, uint64_t pos, void *dst, size_t 
 
 static int bounce_fit(struct rec_ring *r, size_t len)
 {
-	if (len <= r->bounce_cap)
-		return 0;
-	size_t n = r->bounce_cap ? r->bounce_cap : 256;
-	while (n < len)
-		n *= 2;
-	unsigned char *b = realloc(r->bounce, n);
-	if (!b)
-		return -ENOMEM;
-	r->bounce = b;
-	r->bounce_cap = n;
-	return 0;
+	return PK_GROW(r->bounce, r->bounce_cap, len);
 }
 
 long long ring_drain(struct rec_ring *r, rec_ring_fn fn, void *ctx)

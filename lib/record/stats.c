@@ -14,6 +14,8 @@
 
 #include <pmukit/record.h>
 
+#include "util/bsearch.h"
+#include "util/grow.h"
 #include "util/hash.h"
 
 struct st_map {
@@ -70,7 +72,7 @@ int pk_record_stats__new(struct pk_record_stats **out, const struct pk_record *r
 	if (!s)
 		return -ENOMEM;
 	s->sample_type = sample_type;
-	size_t n = pk_record__nr_events(r);
+	size_t n = pk_record__nr_events(r), cap_evs = 0;
 	for (size_t e = 0; e < n; e++) {
 		struct pk_record_event ev;
 		pk_record__event(r, e, &ev);
@@ -80,12 +82,11 @@ int pk_record_stats__new(struct pk_record_stats **out, const struct pk_record *r
 		}
 		if (ev.attr->sample_type & PERF_SAMPLE_IDENTIFIER)
 			s->identifier = true;
-		struct st_ev *v = realloc(s->evs, (s->nr_evs + ev.nr_ids + 1) * sizeof(*v));
-		if (!v) {
+		if (ev.nr_ids > SIZE_MAX - 1 - s->nr_evs ||
+		    PK_GROW(s->evs, cap_evs, s->nr_evs + ev.nr_ids + 1)) {
 			pk_record_stats__free(s);
 			return -ENOMEM;
 		}
-		s->evs = v;
 		for (size_t k = 0; k < ev.nr_ids; k++)
 			s->evs[s->nr_evs++] = (struct st_ev){ .id = ev.ids[k],
 							      .sample_type = ev.attr->sample_type,
@@ -210,14 +211,8 @@ static uint32_t dso_get(struct pk_record_stats *s, const char *name, uint16_t mi
 		s->dso_index = ix;
 		s->dso_index_cap = cap;
 	}
-	if (s->nr_dsos == s->dsos_cap) {
-		size_t cap = s->dsos_cap ? s->dsos_cap * 2 : 32;
-		struct st_dso *d = realloc(s->dsos, cap * sizeof(*d));
-		if (!d)
-			return 0;
-		s->dsos = d;
-		s->dsos_cap = cap;
-	}
+	if (PK_GROW(s->dsos, s->dsos_cap, s->nr_dsos + 1))
+		return 0;
 	char *copy = strdup(name);
 	if (!copy)
 		return 0;
@@ -254,14 +249,8 @@ static int map_insert(struct st_proc *p, uint64_t start, uint64_t len, uint32_t 
 		}
 	}
 	p->nr = w;
-	if (p->nr + 2 > p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 16;
-		struct st_map *v = realloc(p->maps, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		p->maps = v;
-		p->cap = cap;
-	}
+	if (PK_GROW(p->maps, p->cap, p->nr + 2))
+		return -ENOMEM;
 	size_t at = 0;
 	while (at < p->nr && p->maps[at].start < start)
 		at++;
@@ -274,19 +263,16 @@ static int map_insert(struct st_proc *p, uint64_t start, uint64_t len, uint32_t 
 	return 0;
 }
 
+static bool st_map_ends_by(const void *elem, const void *ip)
+{
+	return ((const struct st_map *)elem)->end <= *(const uint64_t *)ip;
+}
+
+/* The maps are sorted and do not overlap: the first ending after ip holds it, or none does. */
 static const struct st_map *map_find(const struct st_proc *p, uint64_t ip)
 {
-	size_t lo = 0, hi = p->nr;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (p->maps[mid].end <= ip)
-			lo = mid + 1;
-		else if (p->maps[mid].start > ip)
-			hi = mid;
-		else
-			return &p->maps[mid];
-	}
-	return NULL;
+	size_t i = pk_bsearch(&ip, p->maps, p->nr, sizeof(*p->maps), st_map_ends_by);
+	return i < p->nr && p->maps[i].start <= ip ? &p->maps[i] : NULL;
 }
 
 static void hit(struct pk_record_stats *s, int32_t pid, uint16_t cpumode, uint64_t ip,

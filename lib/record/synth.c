@@ -22,6 +22,7 @@
 #include <pmukit/record.h>
 
 #include "util/error.h"
+#include "util/grow.h"
 
 #define ALIGN8(x) (((x) + 7) & ~(size_t)7)
 
@@ -226,15 +227,9 @@ static int synth_process(const char *procfs, pid_t pid, bool data, size_t id_siz
 	while ((de = readdir(d))) {
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
-		if (nr == cap) {
-			size_t n = cap ? cap * 2 : 16;
-			pid_t *t = realloc(tids, n * sizeof(*t));
-			if (!t) {
-				ret = -ENOMEM;
-				break;
-			}
-			tids = t;
-			cap = n;
+		if (PK_GROW(tids, cap, nr + 1)) {
+			ret = -ENOMEM;
+			break;
 		}
 		tids[nr++] = (pid_t)atoi(de->d_name);
 	}
@@ -276,16 +271,10 @@ int pk_synth__tasks(const char *procfs, const pid_t *pids, size_t nr, bool mmap_
 		while ((de = readdir(d))) {
 			if (!isdigit((unsigned char)de->d_name[0]))
 				continue;
-			if (nr == cap) {
-				size_t n = cap ? cap * 2 : 256;
-				pid_t *t = realloc(all, n * sizeof(*t));
-				if (!t) {
-					closedir(d);
-					free(all);
-					return pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
-				}
-				all = t;
-				cap = n;
+			if (PK_GROW(all, cap, nr + 1)) {
+				closedir(d);
+				free(all);
+				return pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
 			}
 			all[nr++] = (pid_t)atoi(de->d_name);
 		}

@@ -14,6 +14,7 @@
 
 #include "report/report_int.h"
 #include "util/error.h"
+#include "util/grow.h"
 
 /* ---- interning --------------------------------------------------------------------- */
 
@@ -261,9 +262,9 @@ static int ensure_hists(struct pk_report *r, int attr)
 	if ((size_t)attr < r->nr_hists)
 		return 0;
 	size_t n = (size_t)attr + 1;
-	struct rp_hists *h = realloc(r->hists, n * sizeof(*h));
-	if (!h)
+	if (PK_GROW(r->hists, r->cap_hists, n))
 		return -ENOMEM;
+	struct rp_hists *h = r->hists;
 	memset(h + r->nr_hists, 0, (n - r->nr_hists) * sizeof(*h));
 	struct pk_data_reader *rd = r->s ? pk_session__reader(r->s) : NULL;
 	for (size_t i = r->nr_hists; i < n; i++) {
@@ -276,7 +277,6 @@ static int ensure_hists(struct pk_report *r, int attr)
 		const struct pk_data_attr *a = rd ? pk_data_reader__attr(rd, i) : NULL;
 		h[i].has_callchain = a && (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
 	}
-	r->hists = h;
 	r->nr_hists = n;
 	return 0;
 }
@@ -487,16 +487,11 @@ static int add_one(struct pk_report *r, int h, const struct pk_resolved *rs, uin
 		k++;
 	if (k)
 		node = pc->nodes[k - 1];
-	if (nr > pc->cap) {
-		uint32_t cap = (uint32_t)nr + 32;
-		uint32_t *l = realloc(pc->locs, cap * sizeof(*l)), *nd;
-		if (!l)
+	if (nr > pc->cap) {	/* two arrays, one capacity: the same policy gives both the same */
+		size_t cap_locs = pc->cap, cap_nodes = pc->cap;
+		if (PK_GROW(pc->locs, cap_locs, nr) || PK_GROW(pc->nodes, cap_nodes, nr))
 			return -ENOMEM;
-		pc->locs = l;
-		if (!(nd = realloc(pc->nodes, cap * sizeof(*nd))))
-			return -ENOMEM;
-		pc->nodes = nd;
-		pc->cap = cap;
+		pc->cap = cap_locs < cap_nodes ? cap_locs : cap_nodes;
 	}
 	for (size_t i = k; i < nr; i++) {
 		uint32_t loc = rs->chain[nr - 1 - i]->id;

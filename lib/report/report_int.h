@@ -173,7 +173,8 @@ struct rp_run {
 
 /* The last callchain added for a context: its locs (callers first) and their tree nodes. */
 struct rp_pathcache {
-	uint32_t n, cap;
+	uint32_t n;
+	size_t cap;
 	uint32_t *locs, *nodes;
 };
 
@@ -221,7 +222,7 @@ struct pk_report {
 	bool lc_dso, lc_sym, lc_addr;
 	/* hists, one per attr */
 	struct rp_hists *hists;
-	size_t nr_hists;
+	size_t nr_hists, cap_hists;
 	/* interned contexts and location classes */
 	struct pk_buf ctxs;		/* struct rp_ctx[] */
 	struct pk_idmap ctx_map;	/* hash -> first ctx id with it (chained by ctx_next) */

@@ -21,6 +21,7 @@
 
 #include "report/report_int.h"
 #include "util/error.h"
+#include "util/grow.h"
 
 #define A2L_FAIL_LIMIT 123	/* perf's */
 
@@ -88,14 +89,8 @@ static struct dso_state *state_of(struct a2l *a, const struct pk_dso *d)
 	for (size_t i = 0; i < a->nr; i++)
 		if (a->st[i].dso == d)
 			return &a->st[i];
-	if (a->nr == a->cap) {
-		size_t cap = a->cap ? a->cap * 2 : 16;
-		struct dso_state *n = realloc(a->st, cap * sizeof(*n));
-		if (!n)
-			return NULL;
-		a->st = n;
-		a->cap = cap;
-	}
+	if (PK_GROW(a->st, a->cap, a->nr + 1))
+		return NULL;
 	a->st[a->nr] = (struct dso_state){ .dso = d, .fails = 1 };	/* perf's dso__new */
 	return &a->st[a->nr++];
 }
@@ -218,14 +213,9 @@ static int replay(struct pk_report *r, uint8_t *decided)
 		/* the run's samples one after the other, until the counts no longer change */
 		for (uint64_t k = 0; k < run->reps && !rc; k++) {
 			size_t nb = a.nr;
-			if (nb > before_cap) {
-				struct dso_state *nbuf = realloc(before, nb * 2 * sizeof(*before));
-				if (!nbuf) {
-					rc = -ENOMEM;
-					break;
-				}
-				before = nbuf;
-				before_cap = nb * 2;
+			if (PK_GROW(before, before_cap, nb)) {
+				rc = -ENOMEM;
+				break;
 			}
 			if (nb)
 				memcpy(before, a.st, nb * sizeof(*before));

@@ -14,6 +14,7 @@
 #include <pmukit/selfmon.h>
 
 #include "selfmon/selfmon_int.h"
+#include "util/grow.h"
 
 void selfmon_regions_free(struct pk_selfmon *g)
 {
@@ -54,14 +55,8 @@ int pk_selfmon__region_id(struct pk_selfmon *g, const char *name)
 	}
 	if (g->nr_regions > (size_t)0x7fffffff - 1)
 		return -ENOSPC;
-	if (g->nr_regions == g->cap_regions) {
-		size_t cap = g->cap_regions ? 2 * g->cap_regions : 8;
-		struct sm_region *n = realloc(g->regions, cap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		g->regions = n;
-		g->cap_regions = cap;
-	}
+	if (PK_GROW(g->regions, g->cap_regions, g->nr_regions + 1))
+		return -ENOMEM;
 	r = &g->regions[g->nr_regions];
 	memset(r, 0, sizeof(*r));
 	r->name = strdup(name);

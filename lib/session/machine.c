@@ -19,7 +19,9 @@
 
 #include <linux/perf_event.h>
 
+#include "util/bsearch.h"
 #include "util/error.h"
+#include "util/grow.h"
 
 /* ---- comms ------------------------------------------------------------------------- */
 
@@ -67,31 +69,20 @@ static struct sess_maps *maps_new(struct pk_session *s)
 
 static int maps_reserve(struct sess_maps *m, size_t more)
 {
-	if (m->nr + more <= m->cap)
-		return 0;
-	size_t ncap = m->cap ? m->cap * 2 : 16;
-	while (ncap < m->nr + more)
-		ncap *= 2;
-	struct sess_map **nv = realloc(m->v, ncap * sizeof(*nv));
-	if (!nv)
+	if (more > SIZE_MAX - m->nr)
 		return -ENOMEM;
-	m->v = nv;
-	m->cap = ncap;
-	return 0;
+	return PK_GROW(m->v, m->cap, m->nr + more);
 }
 
 /* Index of the first map whose end is past addr (ends are sorted as the maps do not overlap). */
+static bool map_ends_by(const void *elem, const void *addr)
+{
+	return (*(struct sess_map *const *)elem)->pub.end <= *(const uint64_t *)addr;
+}
+
 static size_t maps_first_after(const struct sess_maps *m, uint64_t addr)
 {
-	size_t lo = 0, hi = m->nr;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (m->v[mid]->pub.end > addr)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
+	return pk_bsearch(&addr, m->v, m->nr, sizeof(*m->v), map_ends_by);
 }
 
 const struct sess_map *maps__find(const struct sess_maps *m, uint64_t addr)
@@ -189,14 +180,8 @@ struct sess_thread *machine__find_thread(const struct pk_session *s, int32_t tid
 
 static struct sess_thread *thread_new(struct pk_session *s, int32_t pid, int32_t tid)
 {
-	if (s->nr_threads == s->cap_threads) {
-		size_t ncap = s->cap_threads ? s->cap_threads * 2 : 64;
-		struct sess_thread **nv = realloc(s->threads, ncap * sizeof(*nv));
-		if (!nv)
-			return NULL;
-		s->threads = nv;
-		s->cap_threads = ncap;
-	}
+	if (PK_GROW(s->threads, s->cap_threads, s->nr_threads + 1))
+		return NULL;
 	struct sess_thread *t = pk_arena__alloc(&s->arena, sizeof(*t));
 	if (!t)
 		return NULL;
@@ -319,6 +304,11 @@ static int process_exit(struct pk_session *s, const struct pk_data_event *ev)
 
 /* ---- build-ids ------------------------------------------------------------------------- */
 
+static bool bid_before(const void *elem, const void *filename)
+{
+	return strcmp(((const struct sess_bid *)elem)->filename, filename) < 0;
+}
+
 static int bid_cmp(const void *a, const void *b)
 {
 	const struct sess_bid *x = a, *y = b;
@@ -337,14 +327,8 @@ void machine__take_build_ids(struct pk_session *s)
 		if (!b->filename || !b->size ||
 		    (mode != PERF_RECORD_MISC_KERNEL && mode != PERF_RECORD_MISC_USER))
 			continue;	/* guests' build-ids belong to their machines */
-		if (s->nr_bids == s->cap_bids) {
-			size_t ncap = s->cap_bids ? s->cap_bids * 2 : 32;
-			struct sess_bid *nv = realloc(s->bids, ncap * sizeof(*nv));
-			if (!nv)
-				return;
-			s->bids = nv;
-			s->cap_bids = ncap;
-		}
+		if (PK_GROW(s->bids, s->cap_bids, s->nr_bids + 1))
+			return;
 		s->bids[s->nr_bids++] = (struct sess_bid){ .filename = b->filename, .id = b->id,
 							   .size = b->size,
 							   .kernel = mode == PERF_RECORD_MISC_KERNEL };
@@ -362,14 +346,7 @@ static const struct sess_bid *find_bid(struct pk_session *s, const char *filenam
 		qsort(s->bids, s->nr_bids, sizeof(*s->bids), bid_cmp);
 		s->bids_sorted = true;
 	}
-	size_t lo = 0, hi = s->nr_bids;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (strcmp(s->bids[mid].filename, filename) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = pk_bsearch(filename, s->bids, s->nr_bids, sizeof(*s->bids), bid_before);
 	if (lo < s->nr_bids && !strcmp(s->bids[lo].filename, filename))
 		return &s->bids[lo];
 	return NULL;

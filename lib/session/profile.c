@@ -18,6 +18,7 @@
 #include <pmukit/profile.h>
 
 #include "util/error.h"
+#include "util/grow.h"
 
 struct fill {
 	struct pk_session *s;
@@ -34,21 +35,6 @@ struct fill {
 	uint32_t *stack;
 	size_t cap_stack;
 };
-
-static int grow_u32(uint32_t **v, size_t *cap, size_t need)
-{
-	if (need <= *cap)
-		return 0;
-	size_t ncap = *cap ? *cap : 1024;
-	while (ncap < need)
-		ncap *= 2;
-	uint32_t *nv = realloc(*v, ncap * sizeof(**v));
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	*cap = ncap;
-	return 0;
-}
 
 static bool is_dummy(const struct perf_event_attr *a)
 {
@@ -94,18 +80,13 @@ static int add_events(struct fill *f)
 /* The frames of a loc (innermost first), computed once. */
 static int loc_frames(struct fill *f, const struct pk_loc *l, const uint32_t **out, uint32_t *nout)
 {
-	if (l->id >= f->cap_locs) {
-		size_t ncap = f->cap_locs ? f->cap_locs : 4096;
-		while (ncap <= l->id)
-			ncap *= 2;
-		uint32_t *a = realloc(f->first, ncap * sizeof(*a)), *b;
-		if (!a)
+	if (l->id >= f->cap_locs) {	/* two arrays, one capacity: the same policy, the same size */
+		size_t cap_first = f->cap_locs, cap_nr = f->cap_locs;
+		if (PK_GROW(f->first, cap_first, (size_t)l->id + 1) ||
+		    PK_GROW(f->nr, cap_nr, (size_t)l->id + 1))
 			return -ENOMEM;
-		f->first = a;
-		if (!(b = realloc(f->nr, ncap * sizeof(*b))))
-			return -ENOMEM;
-		f->nr = b;
-		memset(f->first + f->cap_locs, 0, (ncap - f->cap_locs) * sizeof(*a));
+		size_t ncap = cap_first < cap_nr ? cap_first : cap_nr;
+		memset(f->first + f->cap_locs, 0, (ncap - f->cap_locs) * sizeof(*f->first));
 		f->cap_locs = ncap;
 	}
 	if (!f->first[l->id]) {
@@ -113,7 +94,7 @@ static int loc_frames(struct fill *f, const struct pk_loc *l, const uint32_t **o
 		if ((f->flags & (PK_PROFILE_INLINE | PK_PROFILE_SRCLINE)) && l->sym)
 			(void)pk_session__loc_inlines(f->s, l, &inl);
 		size_t ninl = (f->flags & PK_PROFILE_INLINE) && inl.nr_frames > 1 ? inl.nr_frames - 1 : 0;
-		if (grow_u32(&f->pool, &f->cap_pool, f->nr_pool + ninl + 1))
+		if (PK_GROW(f->pool, f->cap_pool, f->nr_pool + ninl + 1))
 			return -ENOMEM;
 		uint32_t first = (uint32_t)f->nr_pool;
 		const char *dso = l->map && l->dso ? pk_dso__name(l->dso) : NULL;
@@ -165,7 +146,7 @@ static int add_sample(struct fill *f, const struct pk_resolved *rs)
 	for (size_t i = 0; i < nchain; i++) {
 		const uint32_t *fr;
 		uint32_t nfr;
-		if (loc_frames(f, chain[i], &fr, &nfr) || grow_u32(&f->stack, &f->cap_stack, n + nfr))
+		if (loc_frames(f, chain[i], &fr, &nfr) || PK_GROW(f->stack, f->cap_stack, n + nfr))
 			return -ENOMEM;
 		memcpy(f->stack + n, fr, nfr * sizeof(*fr));
 		n += nfr;

@@ -20,6 +20,7 @@
 #include <linux/perf_event.h>
 
 #include "util/error.h"
+#include "util/grow.h"
 
 /* perf's PERF_MAX_STACK_DEPTH, the default of --max-stack */
 #define DEFAULT_MAX_STACK 127
@@ -53,14 +54,8 @@ static struct sess_loc *loc_new(struct pk_session *s, const struct sess_map *map
 {
 	if (s->nr_locs >= UINT32_MAX - 1)
 		return NULL;
-	if (s->nr_locs == s->cap_locs) {
-		size_t ncap = s->cap_locs ? s->cap_locs * 2 : 4096;
-		struct sess_loc **nv = realloc(s->locs, ncap * sizeof(*nv));
-		if (!nv)
-			return NULL;
-		s->locs = nv;
-		s->cap_locs = ncap;
-	}
+	if (PK_GROW(s->locs, s->cap_locs, s->nr_locs + 1))
+		return NULL;
 	if (s->nr_locs + 1 > s->lhash_cap / 2 && lhash_grow(s))
 		return NULL;
 	struct sess_loc *l = pk_arena__alloc(&s->arena, sizeof(*l));
@@ -130,17 +125,7 @@ const struct pk_loc *pk_session__loc(struct pk_session *s, const struct pk_threa
 
 static int chain_reserve(struct pk_session *s, size_t n)
 {
-	if (n <= s->cap_chain)
-		return 0;
-	size_t ncap = s->cap_chain ? s->cap_chain : 128;
-	while (ncap < n)
-		ncap *= 2;
-	const struct pk_loc **nv = realloc(s->chain, ncap * sizeof(*nv));
-	if (!nv)
-		return -ENOMEM;
-	s->chain = nv;
-	s->cap_chain = ncap;
-	return 0;
+	return PK_GROW(s->chain, s->cap_chain, n);
 }
 
 /* perf's thread__resolve_callchain_sample, callee order, no branch stacks */

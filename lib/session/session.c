@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/grow.h"
 
 /* The caller's options over the defaults, honouring its struct's size. */
 static void opts_copy(struct pk_session_opts *dst, const struct pk_session_opts *src)
@@ -150,11 +151,9 @@ const char *pk_session__event_name(struct pk_session *s, int attr)
 		return NULL;
 	if ((size_t)attr >= s->nr_evnames) {
 		size_t n = pk_data_reader__nr_attrs(s->r);
-		const char **nv = realloc(s->evnames, n * sizeof(*nv));
-		if (!nv)
+		if (PK_GROW(s->evnames, s->cap_evnames, n))
 			return NULL;
-		memset(nv + s->nr_evnames, 0, (n - s->nr_evnames) * sizeof(*nv));
-		s->evnames = nv;
+		memset(s->evnames + s->nr_evnames, 0, (n - s->nr_evnames) * sizeof(*s->evnames));
 		s->nr_evnames = n;
 	}
 	if (!s->evnames[attr]) {

@@ -98,7 +98,7 @@ struct pk_session {
 
 	/* event names by attr */
 	const char **evnames;
-	size_t nr_evnames;
+	size_t nr_evnames, cap_evnames;
 
 	struct pk_session_stats st;
 	struct sess_workers *workers;	/* NULL with nr_threads 1 */

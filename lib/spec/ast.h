@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <pmukit/spec.h>
+
 #include "util/arena.h"
 
 /* A span of the spec: byte offset and length. */
@@ -109,28 +111,24 @@ struct spec_ast {
 	size_t nr_groups;
 };
 
-/* Parse errors point at a byte of the spec and say what was expected there. */
-struct spec_error {
-	int code;		/* -EINVAL */
-	unsigned off;		/* offending byte (may be == strlen(spec) for "unexpected end") */
-	unsigned len;		/* length of the offending token (>= 1 when known) */
-	char msg[256];		/* "expected '=' or ',' after term name" */
-	char hint[128];		/* "did you mean 'umask'?" or "" */
-};
-
+/*
+ * Parse errors are struct pk_spec_error (pmukit/spec.h): the offending byte
+ * (off may be == strlen(spec) for "unexpected end"), the token's length (>= 1
+ * when known), what was expected there, and a hint or "".
+ */
 /*
  * 0, or -EINVAL (-ENOMEM) with err filled; the ast is left empty on error.
  * ast need not be initialised and is overwritten: free a tree it held first.
  * err may be NULL. The grammar and perf's rules are described in parse.c.
  */
-int spec_parse(const char *text, struct spec_ast *ast, struct spec_error *err);
+int spec_parse(const char *text, struct spec_ast *ast, struct pk_spec_error *err);
 /*
  * The same, the tree's nodes allocated in arena (freed with it; ast->arena
  * stays empty) and ast->text being text itself, not a copy: text must
  * outlive the tree. The event list parses into its scratch arena this way.
  */
 int spec_parse_in(const char *text, struct pk_arena *arena, struct spec_ast *ast,
-		  struct spec_error *err);
+		  struct pk_spec_error *err);
 void spec_ast__free(struct spec_ast *ast);
 
 #endif

@@ -16,6 +16,7 @@
 
 #include "spec/evlist_int.h"
 #include "spec/suggest.h"
+#include "util/error.h"
 
 struct spec_pos spec_pos_make(unsigned off, unsigned len)
 {
@@ -61,19 +62,17 @@ int rctx_error(struct rctx *rc, int code, struct spec_pos pos, const char *hint,
 		code = -EINVAL;
 	if (!e)
 		return code;
-	e->code = code;
-	e->off = pos.off;
-	e->len = pos.len ? pos.len : 1;
 	va_list ap;
 	va_start(ap, fmt);
 	char *full = NULL;
 	if (vasprintf(&full, fmt, ap) < 0)
 		full = NULL;
 	va_end(ap);
-	shorten(e->msg, sizeof(e->msg), full ? full : "out of memory");
+	char msg[sizeof(e->msg)], short_hint[sizeof(e->hint)];
+	shorten(msg, sizeof(msg), full ? full : "out of memory");
 	free(full);
-	shorten(e->hint, sizeof(e->hint), hint ? hint : "");
-	return code;
+	shorten(short_hint, sizeof(short_hint), hint ? hint : "");
+	return pk_spec_error__set(e, code, pos.off, pos.len ? pos.len : 1, short_hint, "%s", msg);
 }
 
 unsigned encode_popcount(uint64_t v)

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * spec/error.c — reporting spec errors: filling a struct spec_error, and
- * pk_spec_error__format, which shows the spec with carets under the
+ * spec/error.c — showing spec errors: pk_spec_error__format, which shows the spec with carets under the
  * offending bytes:
  *
  *   cpu/event=0x3c,umsak=1/
@@ -21,44 +20,9 @@
 #include <string.h>
 
 #include "spec/lex.h"
+#include "util/buf.h"
 
 #define SHOW_MAX 72	/* spec bytes shown on the first line */
-
-int spec_error__set(struct spec_error *err, int code, unsigned off, unsigned len, const char *hint,
-		    const char *fmt, ...)
-{
-	if (!err)
-		return code;
-	err->code = code;
-	err->off = off;
-	err->len = len;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	snprintf(err->hint, sizeof(err->hint), "%s", hint ? hint : "");
-	return code;
-}
-
-/* A bounded writer: truncates, always NUL-terminates. */
-struct out {
-	char *buf;
-	size_t len, pos;
-};
-
-static void put(struct out *o, char c)
-{
-	if (o->pos + 1 < o->len) {
-		o->buf[o->pos++] = c;
-		o->buf[o->pos] = '\0';
-	}
-}
-
-static void put_n(struct out *o, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		put(o, s[i]);
-}
 
 static size_t bounded_len(const char *s, size_t max)
 {
@@ -84,7 +48,8 @@ const char *pk_spec_error__format(const struct pk_spec_error *err, const char *s
 	if (!spec)
 		spec = "";
 
-	struct out o = { buf, len, 0 };
+	struct pk_buf o;	/* on buf: cut when full, always NUL-terminated */
+	pk_buf__init_fixed(&o, buf, len);
 	size_t n = strlen(spec);
 	size_t off = err->off < n ? err->off : n;
 	size_t elen = err->len ? err->len : 1;
@@ -107,25 +72,25 @@ const char *pk_spec_error__format(const struct pk_spec_error *err, const char *s
 	if (off + carets > end)
 		carets = off < end ? end - off : 1;
 
-	put_n(&o, lead, lead_len);
+	pk_buf__add(&o, lead, lead_len);
 	for (size_t i = start; i < end; i++)
-		put(&o, shown((unsigned char)spec[i]));
+		pk_buf__putc(&o, shown((unsigned char)spec[i]));
 	if (end < n)
-		put_n(&o, "..", 2);
-	put(&o, '\n');
+		pk_buf__add(&o, "..", 2);
+	pk_buf__putc(&o, '\n');
 
 	for (size_t i = 0; i < lead_len + (off - start); i++)
-		put(&o, ' ');
+		pk_buf__putc(&o, ' ');
 	for (size_t i = 0; i < carets; i++)
-		put(&o, '^');
-	put(&o, '\n');
+		pk_buf__putc(&o, '^');
+	pk_buf__putc(&o, '\n');
 
-	put_n(&o, err->msg, bounded_len(err->msg, sizeof(err->msg)));
+	pk_buf__add(&o, err->msg, bounded_len(err->msg, sizeof(err->msg)));
 	size_t hlen = bounded_len(err->hint, sizeof(err->hint));
 	if (hlen) {
-		put_n(&o, " (", 2);
-		put_n(&o, err->hint, hlen);
-		put(&o, ')');
+		pk_buf__add(&o, " (", 2);
+		pk_buf__add(&o, err->hint, hlen);
+		pk_buf__putc(&o, ')');
 	}
 	return buf;
 }

@@ -19,6 +19,7 @@
 
 #include "spec/evlist_int.h"
 #include "spec/suggest.h"
+#include "util/grow.h"
 
 /*
  * Sizes of what a list holds inline, so that a list of a few events costs one
@@ -250,33 +251,14 @@ static void stat_check_cpu_maps(struct ev_vec *v, const struct pk_spec_opts *o)
 	}
 }
 
-static int grow(struct pk_evlist *el, size_t more)
+static int from_parse_error(struct pk_spec_error *err, const struct pk_spec_error *pe)
 {
-	if (el->nr + more <= el->cap)
-		return 0;
-	size_t n = el->cap * 2;
-	while (n < el->nr + more)
-		n *= 2;
-	struct ev **v = el->evs == el->inl ? malloc(n * sizeof(*v)) : realloc(el->evs, n * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	if (el->evs == el->inl)
-		memcpy(v, el->inl, el->nr * sizeof(*v));
-	el->evs = v;
-	el->cap = n;
-	return 0;
-}
-
-static int from_parse_error(struct pk_spec_error *err, const struct spec_error *pe)
-{
+	int code = pe->code ? pe->code : -EINVAL;
 	if (err) {
-		err->code = pe->code ? pe->code : -EINVAL;
-		err->off = pe->off;
-		err->len = pe->len;
-		memcpy(err->msg, pe->msg, sizeof(err->msg));
-		memcpy(err->hint, pe->hint, sizeof(err->hint));
+		*err = *pe;
+		err->code = code;
 	}
-	return pe->code ? pe->code : -EINVAL;
+	return code;
 }
 
 int pk_evlist__add(struct pk_evlist *el, const char *spec, const struct pk_spec_opts *opts,
@@ -284,7 +266,7 @@ int pk_evlist__add(struct pk_evlist *el, const char *spec, const struct pk_spec_
 {
 	struct pk_spec_opts o = { .sz = sizeof(o) };
 	struct spec_ast ast = { 0 };
-	struct spec_error pe;	/* spec_parse_in fills it */
+	struct pk_spec_error pe;	/* spec_parse_in fills it */
 	struct ev_vec v = { 0 };
 	struct rctx rc;
 	struct pk_arena scratch;
@@ -328,7 +310,7 @@ int pk_evlist__add(struct pk_evlist *el, const char *spec, const struct pk_spec_
 	if (!r)
 		r = rules_check(&rc, v.v, v.nr);
 	if (!r)
-		r = grow(el, v.nr);
+		r = PK_GROW_FROM(el->evs, el->cap, el->nr + v.nr, el->inl);
 	if (r) {
 		if (err && !err->msg[0]) {
 			err->code = r;
@@ -392,7 +374,7 @@ static bool event_software_only(const struct spec_event *e)
 bool pk_spec__needs_context(const char *spec, enum pk_spec_mode mode)
 {
 	struct spec_ast ast = { 0 };
-	struct spec_error pe;
+	struct pk_spec_error pe;
 	struct pk_arena scratch;
 	max_align_t scratch_buf[(ADD_SCRATCH + sizeof(max_align_t) - 1) / sizeof(max_align_t)];
 	bool needs = false;
@@ -421,14 +403,8 @@ struct cands {
 
 static void cand_add(struct cands *c, const char *s)
 {
-	if (c->n == c->cap) {
-		size_t n = c->cap ? c->cap * 2 : 256;
-		const char **v = realloc(c->v, n * sizeof(*v));
-		if (!v)
-			return;
-		c->v = v;
-		c->cap = n;
-	}
+	if (PK_GROW(c->v, c->cap, c->n + 1))
+		return;
 	c->v[c->n++] = s;
 }
 

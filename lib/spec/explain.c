@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/buf.h"
+
 void pk_explain__levels(const struct perf_event_attr *a, struct pk_levels *out)
 {
 	*out = (struct pk_levels){
@@ -25,41 +27,31 @@ void pk_explain__levels(const struct perf_event_attr *a, struct pk_levels *out)
 	};
 }
 
-/* Append "a, b and c" style lists. */
-struct list {
-	char *buf;
-	size_t len, used;
-	int n;
-};
-
-static void add(struct list *l, const char *word, int total, int *seen)
+/* Append word to an "a, b and c" list of total words (*seen of them already in it). */
+static void add(struct pk_buf *o, const char *word, int total, int *seen)
 {
 	(*seen)++;
-	const char *sep = l->n == 0 ? "" : *seen == total ? " and " : ", ";
-	int w = snprintf(l->buf + l->used, l->len - l->used, "%s%s", sep, word);
-	if (w > 0 && (size_t)w < l->len - l->used)
-		l->used += (size_t)w;
-	l->n++;
+	pk_buf__printf(o, "%s%s", *seen == 1 ? "" : *seen == total ? " and " : ", ", word);
 }
 
 const char *pk_explain__levels_text(const struct pk_levels *lv, char *buf, size_t len)
 {
-	struct list l = { buf, len, 0, 0 };
-	buf[0] = '\0';
+	struct pk_buf o;	/* on buf: cut when full, always NUL-terminated */
+	pk_buf__init_fixed(&o, buf, len);
 	int total = lv->user + lv->kernel + lv->hv, seen = 0;
 	if (lv->user)
-		add(&l, "user", total, &seen);
+		add(&o, "user", total, &seen);
 	if (lv->kernel)
-		add(&l, "kernel", total, &seen);
+		add(&o, "kernel", total, &seen);
 	if (lv->hv)
-		add(&l, "hypervisor", total, &seen);
+		add(&o, "hypervisor", total, &seen);
 	if (!total)
-		add(&l, "no privilege level", 1, &seen);
+		add(&o, "no privilege level", 1, &seen);
 	const char *ctx = lv->host && lv->guest ? "; host and guest"
 			  : lv->host		? "; host only (guest excluded)"
 			  : lv->guest		? "; guest only (host excluded)"
 						: "; neither host nor guest";
-	snprintf(buf + l.used, len - l.used, "%s%s", ctx, lv->idle ? "" : "; not when idle");
+	pk_buf__printf(&o, "%s%s", ctx, lv->idle ? "" : "; not when idle");
 	return buf;
 }
 

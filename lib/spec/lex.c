@@ -9,6 +9,8 @@
 
 #include <errno.h>
 
+#include "util/error.h"
+
 /* Character classes, one table lookup per byte (the lexer runs on every spec). */
 enum {
 	C_DIGIT = 0x01,
@@ -85,18 +87,18 @@ void spec_lexer__init(struct spec_lexer *lx, const char *text, unsigned len)
 	lx->pos = 0;
 }
 
-static int bad_byte(struct spec_error *err, unsigned off, unsigned char c, const char *where)
+static int bad_byte(struct pk_spec_error *err, unsigned off, unsigned char c, const char *where)
 {
 	if (c == '"')
-		return spec_error__set(err, -EINVAL, off, 1, "perf's quoted names use single quotes",
+		return pk_spec_error__set(err, -EINVAL, off, 1, "perf's quoted names use single quotes",
 				       "unexpected character '\"'%s", where);
 	if (c >= 0x20 && c < 0x7f)
-		return spec_error__set(err, -EINVAL, off, 1, NULL, "unexpected character '%c'%s", c,
+		return pk_spec_error__set(err, -EINVAL, off, 1, NULL, "unexpected character '%c'%s", c,
 				       where);
-	return spec_error__set(err, -EINVAL, off, 1, NULL, "unexpected byte 0x%02x%s", c, where);
+	return pk_spec_error__set(err, -EINVAL, off, 1, NULL, "unexpected byte 0x%02x%s", c, where);
 }
 
-static int lex_quoted(struct spec_lexer *lx, struct spec_token *tok, struct spec_error *err)
+static int lex_quoted(struct spec_lexer *lx, struct spec_token *tok, struct pk_spec_error *err)
 {
 	unsigned start = lx->pos, i = start + 1;
 
@@ -106,10 +108,10 @@ static int lex_quoted(struct spec_lexer *lx, struct spec_token *tok, struct spec
 			return bad_byte(err, i, c, " in a quoted name");
 	}
 	if (i >= lx->len)
-		return spec_error__set(err, -EINVAL, start, 1, "close it with '",
+		return pk_spec_error__set(err, -EINVAL, start, 1, "close it with '",
 				       "unterminated quoted name");
 	if (i == start + 1)
-		return spec_error__set(err, -EINVAL, start, 2, NULL, "empty quoted name");
+		return pk_spec_error__set(err, -EINVAL, start, 2, NULL, "empty quoted name");
 	tok->kind = SPEC_TOK_QUOTED;
 	tok->off = start;
 	tok->len = i + 1 - start;
@@ -118,7 +120,7 @@ static int lex_quoted(struct spec_lexer *lx, struct spec_token *tok, struct spec
 }
 
 int spec_lexer__next(struct spec_lexer *lx, unsigned flags, struct spec_token *tok,
-		     struct spec_error *err)
+		     struct pk_spec_error *err)
 {
 	while (lx->pos < lx->len && is_blank((unsigned char)lx->text[lx->pos]))
 		lx->pos++;
@@ -161,7 +163,7 @@ int spec_lexer__next(struct spec_lexer *lx, unsigned flags, struct spec_token *t
 }
 
 int spec_lexer__peek(const struct spec_lexer *lx, unsigned flags, struct spec_token *tok,
-		     struct spec_error *err)
+		     struct pk_spec_error *err)
 {
 	struct spec_lexer copy = *lx;
 	return spec_lexer__next(&copy, flags, tok, err);

@@ -2,7 +2,7 @@
 /*
  * spec/lex.h — the tokens of an event specification and the small
  * classifiers the parser needs (numbers, raw "rNNN" words, modifier
- * letters), plus the helper that fills a struct spec_error.
+ * letters).
  *
  * Words are maximal runs of perf's name characters: letters, digits and
  * "_*?[].!-" (and ':' when lexing a term value, as perf's term lexer does).
@@ -48,10 +48,10 @@ struct spec_lexer {
 void spec_lexer__init(struct spec_lexer *lx, const char *text, unsigned len);
 /* The next token; 0, or -EINVAL with err filled (stray byte, bad quote). */
 int spec_lexer__next(struct spec_lexer *lx, unsigned flags, struct spec_token *tok,
-		     struct spec_error *err);
+		     struct pk_spec_error *err);
 /* The next token without consuming it. */
 int spec_lexer__peek(const struct spec_lexer *lx, unsigned flags, struct spec_token *tok,
-		     struct spec_error *err);
+		     struct pk_spec_error *err);
 
 /* perf's modifier letters: u k h G H I p P S D W e b R. */
 bool spec_lex__is_modifier(int c);
@@ -74,12 +74,5 @@ enum spec_raw {
 	SPEC_RAW_OVERFLOW,	/* r + more than 64 bits of hex */
 };
 enum spec_raw spec_lex__raw(const char *s, unsigned n, uint64_t *num);
-
-/*
- * Fill err (when not NULL): code, the offending bytes, hint (or NULL) and a
- * printf message. Returns code so callers can `return spec_error__set(...)`.
- */
-int spec_error__set(struct spec_error *err, int code, unsigned off, unsigned len, const char *hint,
-		    const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
 #endif

@@ -52,6 +52,8 @@
 #include <pmukit/symbols.h>
 
 #include "spec/lex.h"
+#include "util/error.h"
+#include "util/grow.h"
 
 #define SPEC_MAX_LEN (16u << 20)
 #define MOD_HINT "valid modifiers: u k h I G H p pp ppp P S D W e b R"
@@ -74,7 +76,7 @@ struct vec {
 struct parser {
 	struct spec_lexer lx;
 	struct spec_ast *ast;
-	struct spec_error *err;
+	struct pk_spec_error *err;
 	const char *s;		/* the spec (the ast's copy) */
 	unsigned end;		/* end of the last consumed token */
 	struct vec terms, events, groups;
@@ -88,14 +90,8 @@ struct parser {
 static void *vec_push(struct vec *v)
 {
 	if (v->n == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 8;
-		void *d = v->heap ? realloc(v->data, cap * v->size) : malloc(cap * v->size);
-		if (!d)
+		if (pk_grow__realloc(&v->data, &v->cap, v->n + 1, v->size, v->heap ? NULL : v->data))
 			return NULL;
-		if (!v->heap && v->n)
-			memcpy(d, v->data, v->n * v->size);
-		v->data = d;
-		v->cap = cap;
 		v->heap = true;
 	}
 	void *p = (char *)v->data + v->n++ * v->size;
@@ -114,12 +110,12 @@ static int fail(struct parser *p, unsigned off, unsigned len, const char *hint, 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return spec_error__set(p->err, -EINVAL, off, len ? len : 1, hint, "%s", msg);
+	return pk_spec_error__set(p->err, -EINVAL, off, len ? len : 1, hint, "%s", msg);
 }
 
 static int nomem(struct parser *p)
 {
-	return spec_error__set(p->err, -ENOMEM, 0, 0, NULL, "out of memory");
+	return pk_spec_error__set(p->err, -ENOMEM, 0, 0, NULL, "out of memory");
 }
 
 static bool cached(const struct parser *p, unsigned flags)
@@ -158,7 +154,7 @@ static int peek(struct parser *p, unsigned flags, struct spec_token *t)
 static void peek2(struct parser *p, struct spec_token *t)
 {
 	struct spec_lexer copy = p->lx;
-	struct spec_error scratch;
+	struct pk_spec_error scratch;
 	if (cached(p, 0)) {
 		*t = p->la;
 		copy.pos = t->off + t->len;
@@ -716,20 +712,20 @@ static int parse_list(struct parser *p)
 }
 
 static int parse(const char *text, struct pk_arena *arena, struct spec_ast *ast,
-		 struct spec_error *err)
+		 struct pk_spec_error *err)
 {
-	struct spec_error scratch;
+	struct pk_spec_error scratch;
 	if (!err)
 		err = &scratch;
 	memset(err, 0, sizeof(*err));
 	if (!ast)
-		return spec_error__set(err, -EINVAL, 0, 0, NULL, "no syntax tree to fill");
+		return pk_spec_error__set(err, -EINVAL, 0, 0, NULL, "no syntax tree to fill");
 	memset(ast, 0, sizeof(*ast));
 	if (!text)
-		return spec_error__set(err, -EINVAL, 0, 0, NULL, "no event spec");
+		return pk_spec_error__set(err, -EINVAL, 0, 0, NULL, "no event spec");
 	size_t n = strlen(text);
 	if (n > SPEC_MAX_LEN)
-		return spec_error__set(err, -EINVAL, 0, 0, NULL, "event spec longer than %u bytes",
+		return pk_spec_error__set(err, -EINVAL, 0, 0, NULL, "event spec longer than %u bytes",
 				       SPEC_MAX_LEN);
 
 	/* most specs are a few events: their vectors start on the stack */
@@ -768,13 +764,13 @@ static int parse(const char *text, struct pk_arena *arena, struct spec_ast *ast,
 	return 0;
 }
 
-int spec_parse(const char *text, struct spec_ast *ast, struct spec_error *err)
+int spec_parse(const char *text, struct spec_ast *ast, struct pk_spec_error *err)
 {
 	return parse(text, NULL, ast, err);
 }
 
 int spec_parse_in(const char *text, struct pk_arena *arena, struct spec_ast *ast,
-		  struct spec_error *err)
+		  struct pk_spec_error *err)
 {
 	return parse(text, arena, ast, err);
 }

@@ -35,6 +35,7 @@
 #include "pmu/lookup.h"
 #include "pmu/derived.h"
 #include "spec/evlist_int.h"
+#include "util/grow.h"
 #include "util/hash.h"
 
 int ev_vec__push(struct ev_vec *vec, struct ev *ev)
@@ -43,17 +44,8 @@ int ev_vec__push(struct ev_vec *vec, struct ev *ev)
 		vec->v = vec->inl;
 		vec->cap = sizeof(vec->inl) / sizeof(vec->inl[0]);
 	}
-	if (vec->nr == vec->cap) {
-		size_t n = vec->cap * 2;
-		struct ev **v = vec->v == vec->inl ? malloc(n * sizeof(*v))
-						   : realloc(vec->v, n * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		if (vec->v == vec->inl)
-			memcpy(v, vec->inl, vec->nr * sizeof(*v));
-		vec->v = v;
-		vec->cap = n;
-	}
+	if (PK_GROW_FROM(vec->v, vec->cap, vec->nr + 1, vec->inl))
+		return -ENOMEM;
 	vec->v[vec->nr++] = ev;
 	return 0;
 }

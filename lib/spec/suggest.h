@@ -18,7 +18,4 @@
  */
 const char *spec_suggest(const char *word, const char *const *candidates, size_t n);
 
-/* The edit distance used above, or SIZE_MAX when either string is too long. */
-size_t spec_edit_distance(const char *a, const char *b);
-
 #endif

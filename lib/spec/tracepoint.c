@@ -18,6 +18,7 @@
 #include <linux/hw_breakpoint.h>
 
 #include "spec/evlist_int.h"
+#include "util/grow.h"
 #include "util/tracefs.h"
 
 int resolve_breakpoint(struct rctx *rc, const struct spec_event *e, struct ev_vec *out)
@@ -87,13 +88,8 @@ static size_t glob_dir(const char *path, const char *glob, char ***out)
 		if (nm[0] == '.' || !strcmp(nm, "enable") || !strcmp(nm, "filter") ||
 		    !strcmp(nm, "header_event") || !strcmp(nm, "header_page") || fnmatch(glob, nm, 0))
 			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			char **nv = realloc(v, cap * sizeof(*v));
-			if (!nv)
-				break;
-			v = nv;
-		}
+		if (PK_GROW(v, cap, n + 1))
+			break;
 		if (!(v[n] = strdup(nm)))
 			break;
 		n++;

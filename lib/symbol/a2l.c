@@ -19,6 +19,8 @@
 
 #include <zlib.h>
 
+#include "util/bsearch.h"
+
 bool a2l__has_dwarf(Elf *elf)
 {
 	GElf_Shdr sh;
@@ -159,18 +161,17 @@ int a2l__index_syms(Elf *elf, struct bsym **out, size_t *nr_out)
 
 /* --- symbol-table answers (binutils' elf_find_function) ----------------------- */
 
+static bool bsym_at_or_below(const void *elem, const void *key)
+{
+	const struct bsym *s = elem, *k = key;
+	return s->shndx < k->shndx || (s->shndx == k->shndx && s->value <= k->value);
+}
+
 const struct bsym *a2l__find_sym(const struct bsym *syms, size_t nr, size_t shndx, uint64_t pc)
 {
 	/* the last symbol of the section at or below pc */
-	size_t lo = 0, hi = nr;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct bsym *s = &syms[mid];
-		if (s->shndx < shndx || (s->shndx == shndx && s->value <= pc))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	const struct bsym key = { .shndx = shndx, .value = pc };
+	size_t lo = pk_bsearch(&key, syms, nr, sizeof(*syms), bsym_at_or_below);
 	if (!lo || syms[lo - 1].shndx != shndx)
 		return NULL;
 	uint64_t v = syms[lo - 1].value;

@@ -21,6 +21,8 @@
 
 #include <lzma.h>
 
+#include "util/grow.h"
+
 /* MiniDebugInfo is small (tens of KiB to a few MiB): refuse to inflate past this */
 #define MINIDEBUG_MAX (256u << 20)
 
@@ -173,13 +175,10 @@ int pkelf__minidebuginfo(struct pk_elf *e, struct pk_elf *out)
 			break;
 		if (cap >= MINIDEBUG_MAX)
 			break;
-		unsigned char *n = realloc(buf, cap * 2);
-		if (!n) {
+		if (PK_GROW(buf, cap, cap + 1)) {
 			rc = -ENOMEM;
 			break;
 		}
-		buf = n;
-		cap *= 2;
 	}
 	lzma_end(&z);
 	if (rc || !buf) {

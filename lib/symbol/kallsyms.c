@@ -20,46 +20,23 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/buf.h"
+
 /* The whole file (procfs files have no size): malloc'd, NUL-terminated. */
 static int slurp(const char *path, char **out, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	size_t cap = 1 << 20, n = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		if (cap - n < 65536 + 1) {
-			char *nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		ssize_t r = read(fd, buf + n, cap - n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			if (r < 0) {
-				int e = -errno;
-				free(buf);
-				close(fd);
-				return e;
-			}
-			break;
-		}
-		n += (size_t)r;
-	}
+	struct pk_buf b = { 0 };
+	int rc = pk_buf__read_fd(&b, fd, 1 << 20);
 	close(fd);
-	if (!buf)
-		return -ENOMEM;
-	buf[n] = '\0';
-	*out = buf;
-	*len = n;
-	return 0;
+	if (rc) {
+		pk_buf__free(&b);
+		return rc;
+	}
+	*out = pk_buf__detach(&b, len);
+	return *out ? 0 : -ENOMEM;
 }
 
 static int hexdig(int c)

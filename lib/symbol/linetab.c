@@ -19,6 +19,8 @@
 
 #include <dwarf.h>
 
+#include "util/grow.h"
+
 struct lrow {
 	uint64_t addr;
 	uint32_t file;		/* index into files, UINT32_MAX: "<unknown>" */
@@ -172,17 +174,11 @@ struct names {
 
 static int push(struct names *t, const char *s, uint64_t dir)
 {
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 32;
-		const char **v = realloc(t->v, cap * sizeof(*v));
-		if (!v)
+	if (t->n == t->cap) {	/* two arrays, one capacity: the same policy gives both the same */
+		size_t cap_v = t->cap, cap_dir = t->cap;
+		if (PK_GROW(t->v, cap_v, t->n + 1) || PK_GROW(t->dir, cap_dir, t->n + 1))
 			return -ENOMEM;
-		t->v = v;
-		uint64_t *d = realloc(t->dir, cap * sizeof(*d));
-		if (!d)
-			return -ENOMEM;
-		t->dir = d;
-		t->cap = cap;
+		t->cap = cap_v < cap_dir ? cap_v : cap_dir;
 	}
 	t->v[t->n] = s;
 	t->dir[t->n++] = dir;
@@ -232,14 +228,8 @@ static int add_row(struct linetab *t, struct lseq *seq, uint64_t addr, uint32_t 
 			return 0;
 		}
 	}
-	if (t->nr_rows == t->cap_rows) {
-		size_t cap = t->cap_rows ? t->cap_rows * 2 : 256;
-		struct lrow *n = realloc(t->rows, cap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		t->rows = n;
-		t->cap_rows = cap;
-	}
+	if (PK_GROW(t->rows, t->cap_rows, t->nr_rows + 1))
+		return -ENOMEM;
 	t->rows[t->nr_rows++] = (struct lrow){ addr, file, line, end };
 	seq->n++;
 	if (addr < seq->low)
@@ -459,15 +449,9 @@ int linetab__parse(struct linetab **out, const struct linetab_src *src, uint64_t
 			break;
 		if (end && seq.n) {
 			seq.high = t->rows[t->nr_rows - 1].addr;
-			if (t->nr_seqs == t->cap_seqs) {
-				size_t cap = t->cap_seqs ? t->cap_seqs * 2 : 16;
-				struct lseq *n = realloc(t->seqs, cap * sizeof(*n));
-				if (!n) {
-					err = -ENOMEM;
-					break;
-				}
-				t->seqs = n;
-				t->cap_seqs = cap;
+			if (PK_GROW(t->seqs, t->cap_seqs, t->nr_seqs + 1)) {
+				err = -ENOMEM;
+				break;
 			}
 			t->seqs[t->nr_seqs++] = seq;
 		}

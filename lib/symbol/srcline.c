@@ -35,6 +35,9 @@
 #include <elfutils/libdw.h>
 #include <zlib.h>
 
+#include "util/bsearch.h"
+#include "util/grow.h"
+
 /* one function DIE (subprogram, inlined_subroutine, entry_point) */
 struct func {
 	Dwarf_Off off;
@@ -141,13 +144,8 @@ static int index_cus(struct srcline_cache *c)
 		cu = next;
 		if (ut != DW_UT_compile && ut != DW_UT_skeleton)
 			continue;
-		if (c->nr_cus == cap) {
-			cap = cap ? cap * 2 : 64;
-			struct cu *n = realloc(c->cus, cap * sizeof(*n));
-			if (!n)
-				return -ENOMEM;
-			c->cus = n;
-		}
+		if (PK_GROW(c->cus, cap, c->nr_cus + 1))
+			return -ENOMEM;
 		struct cu *u = &c->cus[c->nr_cus];
 		memset(u, 0, sizeof(*u));
 		u->off = dwarf_dieoffset(&cudie);
@@ -161,13 +159,8 @@ static int index_cus(struct srcline_cache *c)
 		while ((o = dwarf_ranges(&cudie, o, &b, &lo, &hi)) > 0) {
 			if (hi <= lo)
 				continue;
-			if (c->nr_cur == capr) {
-				capr = capr ? capr * 2 : 64;
-				struct cu_range *n = realloc(c->cur, capr * sizeof(*n));
-				if (!n)
-					return -ENOMEM;
-				c->cur = n;
-			}
+			if (PK_GROW(c->cur, capr, c->nr_cur + 1))
+				return -ENOMEM;
 			c->cur[c->nr_cur++] = (struct cu_range){ lo, hi, c->nr_cus };
 		}
 		c->nr_cus++;
@@ -259,13 +252,8 @@ void srcline__free(struct srcline_cache *c)
 
 static int add_func(struct cu *u, Dwarf_Die *die, int parent)
 {
-	if (u->nr_funcs == u->cap_funcs) {
-		u->cap_funcs = u->cap_funcs ? u->cap_funcs * 2 : 64;
-		struct func *n = realloc(u->funcs, u->cap_funcs * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		u->funcs = n;
-	}
+	if (PK_GROW(u->funcs, u->cap_funcs, u->nr_funcs + 1))
+		return -ENOMEM;
 	int idx = (int)u->nr_funcs;
 	struct func *f = &u->funcs[u->nr_funcs++];
 	memset(f, 0, sizeof(*f));
@@ -290,13 +278,8 @@ static int add_func(struct cu *u, Dwarf_Die *die, int parent)
 			f->low = lo;
 			first = false;
 		}
-		if (u->nr_ranges == u->cap_ranges) {
-			u->cap_ranges = u->cap_ranges ? u->cap_ranges * 2 : 64;
-			struct frange *n = realloc(u->ranges, u->cap_ranges * sizeof(*n));
-			if (!n)
-				return -ENOMEM;
-			u->ranges = n;
-		}
+		if (PK_GROW(u->ranges, u->cap_ranges, u->nr_ranges + 1))
+			return -ENOMEM;
 		u->ranges[u->nr_ranges++] = (struct frange){ lo, hi, hi, idx };
 	}
 	return idx;
@@ -351,16 +334,14 @@ static int scan_cu(struct cu *u)
 }
 
 /* binutils' lookup_address_in_function_table: the smallest range, the later DIE on a tie */
+static bool frange_starts_by(const void *elem, const void *pc)
+{
+	return ((const struct frange *)elem)->lo <= *(const uint64_t *)pc;
+}
+
 static int find_func(struct cu *u, uint64_t pc)
 {
-	size_t lo = 0, hi = u->nr_ranges;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (u->ranges[mid].lo <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = pk_bsearch(&pc, u->ranges, u->nr_ranges, sizeof(*u->ranges), frange_starts_by);
 	int best = -1;
 	uint64_t best_len = UINT64_MAX;
 	for (size_t i = lo; i > 0; i--) {
@@ -410,16 +391,14 @@ struct raw_frame {
 };
 
 /* of the ranges in r[0..n) (sorted) holding pc, the first unit's index; SIZE_MAX: none */
+static bool cu_range_starts_by(const void *elem, const void *pc)
+{
+	return ((const struct cu_range *)elem)->lo <= *(const uint64_t *)pc;
+}
+
 static size_t range_cu(const struct cu_range *r, size_t n, uint64_t pc)
 {
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (r[mid].lo <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = pk_bsearch(&pc, r, n, sizeof(*r), cu_range_starts_by);
 	size_t best = SIZE_MAX;
 	for (size_t i = lo; i > 0 && lo - i <= 64; i--)
 		if (pc < r[i - 1].hi && r[i - 1].cu < best)
@@ -454,14 +433,8 @@ static void add_seq_ranges(struct srcline_cache *c, struct cu *u)
 	size_t n = linetab__nr_seqs(u->lt), cui = (size_t)(u - c->cus);
 	if (!n)
 		return;
-	if (c->nr_seqr + n > c->cap_seqr) {
-		size_t cap = (c->nr_seqr + n) * 2;
-		struct cu_range *r = realloc(c->seqr, cap * sizeof(*r));
-		if (!r)
-			return;
-		c->seqr = r;
-		c->cap_seqr = cap;
-	}
+	if (PK_GROW(c->seqr, c->cap_seqr, c->nr_seqr + n))
+		return;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t lo, hi;
 		linetab__seq(u->lt, i, &lo, &hi);

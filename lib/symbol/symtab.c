@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
+
 #define NIL (-1)
 
 struct rbn {
@@ -318,14 +320,8 @@ static void rb_erase(struct pk_sym_table *t, int32_t node)
 int symtab__add(struct pk_sym_table *t, uint64_t start, uint64_t len, uint8_t binding,
 		uint8_t type, const char *name, size_t namelen)
 {
-	if (t->nr_nodes == t->cap_nodes) {
-		size_t cap = t->cap_nodes ? t->cap_nodes * 2 : 256;
-		struct rbn *n = realloc(t->nodes, cap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		t->nodes = n;
-		t->cap_nodes = cap;
-	}
+	if (PK_GROW(t->nodes, t->cap_nodes, t->nr_nodes + 1))
+		return -ENOMEM;
 	char *s = pk_arena__strndup(&t->names, name, namelen);
 	if (!s)
 		return -ENOMEM;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* util/error.c — formatting and filling struct pk_error. */
+/* util/error.c — formatting struct pk_error, and filling it and struct pk_spec_error. */
 #include "util/error.h"
 
 #include <stdarg.h>
@@ -31,6 +31,29 @@ int pk_error__set(struct pk_error *err, int code, const char *file, unsigned lin
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int pk_spec_error__vset(struct pk_spec_error *err, int code, unsigned off, unsigned len,
+			const char *hint, const char *fmt, va_list ap)
+{
+	if (!err)
+		return code;
+	err->code = code;
+	err->off = off;
+	err->len = len;
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	snprintf(err->hint, sizeof(err->hint), "%s", hint ? hint : "");
+	return code;
+}
+
+int pk_spec_error__set(struct pk_spec_error *err, int code, unsigned off, unsigned len,
+		       const char *hint, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	pk_spec_error__vset(err, code, off, len, hint, fmt, ap);
 	va_end(ap);
 	return code;
 }

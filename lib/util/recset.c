@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* util/recset.c — interned fixed-size records (see recset.h): multiply-mix hash, linear probing. */
+#include "util/grow.h"
 #include "util/recset.h"
 
 #include <stdlib.h>
@@ -84,17 +85,12 @@ int64_t pk_recset__add(struct pk_recset *s, const void *rec)
 		return (int64_t)(uint32_t)s->slots[j] - 1;
 	if (s->nr >= UINT32_MAX - 1)
 		return -1;
-	if (s->nr == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 256;
-		unsigned char *r = realloc(s->recs, cap * s->size);
-		if (!r)
+	if (s->nr == s->cap) {	/* two arrays, one capacity: the same policy gives both the same */
+		size_t cap_recs = s->cap, cap_hash = s->cap;
+		if (pk_grow(&s->recs, &cap_recs, s->nr + 1, s->size) ||
+		    PK_GROW(s->hash, cap_hash, s->nr + 1))
 			return -1;
-		s->recs = r;
-		uint32_t *hh = realloc(s->hash, cap * sizeof(*hh));
-		if (!hh)
-			return -1;
-		s->hash = hh;
-		s->cap = cap;
+		s->cap = cap_recs < cap_hash ? cap_recs : cap_hash;
 	}
 	memcpy(s->recs + s->nr * s->size, rec, s->size);
 	s->hash[s->nr] = h;

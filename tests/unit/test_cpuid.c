@@ -19,7 +19,7 @@
 
 #include <pmukit/cpuid.h>
 
-#include "events/cpuid_internal.h"
+#include "events/cpuid_int.h"
 
 #ifndef __has_feature
 #define __has_feature(x) 0	/* gcc < 14 */

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * events/cpuid_internal.h — pieces of CPU identification shared inside the
+ * events/cpuid_int.h — pieces of CPU identification shared inside the
  * library and exposed to unit tests (not part of the public API).
  */
-#ifndef PMUKIT_EVENTS_CPUID_INTERNAL_H
-#define PMUKIT_EVENTS_CPUID_INTERNAL_H
+#ifndef PMUKIT_EVENTS_CPUID_INT_H
+#define PMUKIT_EVENTS_CPUID_INT_H
 
 #include <stddef.h>
 

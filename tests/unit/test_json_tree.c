@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/unit/test_jsontree.c — ir_tree__load() over the hand-written tree in
+ * tests/unit/test_json_tree.c — ir_tree__load() over the hand-written tree in
  * tests/fixtures/arch (x86 plain and hybrid models, arm64 standard events and
  * a sys model, powerpc) and the malformed inputs in tests/fixtures/bad: every
  * jevents translation rule with its exact encoding or description, the walk,
@@ -624,7 +624,7 @@ static void test_errors_mapfile(void **state)
 static void test_corruptions(void **state)
 {
 	(void)state;
-	char src[1024], tmpl[] = "/tmp/pmukit-jsontree-XXXXXX", path[512];
+	char src[1024], tmpl[] = "/tmp/pmukit-json-tree-XXXXXX", path[512];
 	fixture(src, sizeof(src), "arch/x86/alpha/pipeline.json");
 	FILE *f = fopen(src, "rb");
 	assert_non_null(f);
@@ -730,5 +730,5 @@ int main(void)
 		cmocka_unit_test(test_corruptions),
 		cmocka_unit_test(test_real_tree),
 	};
-	return cmocka_run_group_tests_name("jsontree", tests, setup, teardown);
+	return cmocka_run_group_tests_name("json_tree", tests, setup, teardown);
 }

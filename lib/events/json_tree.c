@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * events/jsontree.c — ir_tree__load(): read a JSON arch/ tree (the layout of
+ * events/json_tree.c — ir_tree__load(): read a JSON arch/ tree (the layout of
  * perf's tools/perf/pmu-events/arch) into the IR.
  *
  *   root/ARCH/mapfile.csv          CPUID,Version,Dir,Type rows (header ignored)
@@ -22,6 +22,8 @@
 
 #include "events/json_mapfile.h"
 #include "events/json_tree.h"
+#include "util/bsearch.h"
+#include "util/grow.h"
 
 /* Sorted names of the sub-directories and of the regular *.json files of dir. */
 static int list_dir(struct pk_arena *a, const char *dir, char ***dirs, size_t *nr_dirs,
@@ -61,7 +63,7 @@ static int list_dir(struct pk_arena *a, const char *dir, char ***dirs, size_t *n
 			*bytes += (size_t)fst.st_size;
 		size_t *nr = is_dir ? nr_dirs : nr_files, *cap = is_dir ? &cap_d : &cap_f;
 		char *copy = pk_arena__strdup(a, n);
-		if (!copy || json_tree__grow(list, cap, *nr + 1, sizeof(char *))) {
+		if (!copy || pk_grow(list, cap, *nr + 1, sizeof(char *))) {
 			rc = json_tree__oom(err);
 			break;
 		}
@@ -85,7 +87,7 @@ static int list_dir(struct pk_arena *a, const char *dir, char ***dirs, size_t *n
 static int add_model(struct loader *L, size_t arch, const char *name, const char *dir,
 		     char **files, size_t nr_files, size_t bytes, struct pk_error *err)
 {
-	if (json_tree__grow(&L->models, &L->cap_models, L->nr_models + 1, sizeof(*L->models)))
+	if (pk_grow(&L->models, &L->cap_models, L->nr_models + 1, sizeof(*L->models)))
 		return json_tree__oom(err);
 	char **f = pk_arena__alloc(&L->scratch, nr_files * sizeof(char *));
 	const char *nm = pk_arena__strdup(&L->tree->arena, name);
@@ -136,23 +138,19 @@ static int cmp_model(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+static bool model_before(const void *elem, const void *key)
+{
+	return cmp_model(elem, key) < 0;
+}
+
 static int find_model(const struct loader *L, size_t arch, const char *name, size_t *idx)
 {
-	size_t lo = 0, hi = L->nr_models;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		const struct model_tmp *m = &L->models[mid];
-		int c = m->arch != arch ? (m->arch < arch ? -1 : 1) : strcmp(m->name, name);
-		if (!c) {
-			*idx = mid;
-			return 0;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -ENOENT;
+	const struct model_tmp key = { .arch = arch, .name = name };
+	size_t i = pk_bsearch(&key, L->models, L->nr_models, sizeof(key), model_before);
+	if (i == L->nr_models || cmp_model(&L->models[i], &key))
+		return -ENOENT;
+	*idx = i;
+	return 0;
 }
 
 struct arch_rows {
@@ -189,7 +187,7 @@ static int scan_arches(struct loader *L, struct pk_error *err)
 		/* perf's own test arch is not a CPU; hidden directories are not arches */
 		if (!only && (!strcmp(names[i], "test") || names[i][0] == '.'))
 			continue;
-		if (json_tree__grow(&L->arches, &L->cap_arches, L->nr_arches + 1,
+		if (pk_grow(&L->arches, &L->cap_arches, L->nr_arches + 1,
 				    sizeof(*L->arches))) {
 			rc = json_tree__oom(err);
 			break;
@@ -209,7 +207,7 @@ static int scan_arches(struct loader *L, struct pk_error *err)
 
 /* Mapfile, standard events and model directories of one arch. */
 static int load_arch(struct loader *L, size_t ai, struct arch_rows *ar, json_tokener *tok,
-		     struct json_buf *buf, struct pk_error *err)
+		     struct pk_buf *buf, struct pk_error *err)
 {
 	struct arch *A = &L->arches[ai];
 	const char *only = L->opts ? L->opts->only_model : NULL;
@@ -220,8 +218,8 @@ static int load_arch(struct loader *L, size_t ai, struct arch_rows *ar, json_tok
 	if (rc)
 		return pk_error__set(err, rc, ar->mapfile, 0, 0, "cannot read mapfile: %s",
 				     strerror(-rc));
-	rc = json_mapfile__parse(ar->mapfile, buf->data, buf->len, &L->tree->arena, &ar->rows,
-				 &ar->nr, err);
+	rc = json_mapfile__parse(ar->mapfile, (const char *)buf->data, buf->len, &L->tree->arena,
+				 &ar->rows, &ar->nr, err);
 	if (rc)
 		return rc;
 	/* a pattern that cannot match anything is a mistake in the file, said where it is */
@@ -311,7 +309,7 @@ static int resolve_maps(struct loader *L, struct arch_rows *ars, struct pk_error
 						     "files 1..%d levels below the arch)",
 						     r->dir, MAX_MODEL_DEPTH);
 			}
-			if (json_tree__grow(&t->maps, &t->cap_maps, t->nr_maps + 1,
+			if (pk_grow(&t->maps, &t->cap_maps, t->nr_maps + 1,
 					    sizeof(*t->maps)))
 				return json_tree__oom(err);
 			t->maps[t->nr_maps++] = (struct ir_map){
@@ -372,7 +370,7 @@ int ir_tree__load(struct ir_tree *tree, const char *root, const struct ir_load_o
 	memset(tree, 0, sizeof(*tree));
 	struct loader L = { .tree = tree, .opts = opts };
 	struct arch_rows *ars = NULL;
-	struct json_buf buf = { 0 };
+	struct pk_buf buf = { 0 };
 	json_tokener *tok = json_tokener_new();
 	char *r = pk_arena__strdup(&L.scratch, root);
 	int rc = 0;
@@ -406,7 +404,7 @@ int ir_tree__load(struct ir_tree *tree, const char *root, const struct ir_load_o
 out:
 	if (tok)
 		json_tokener_free(tok);
-	json_buf__free(&buf);
+	pk_buf__free(&buf);
 	loader_fini(&L, ars);
 	if (rc)
 		ir_tree__free(tree);
