@@ -7,7 +7,8 @@
 # build/cache/ — `make linux61-tree`; fetched here when missing), the attr pmukit encodes must equal the attr perf 6.1 opens for
 # the same event name with PERF_CPUID set to that model on a fake PMU tree
 # (tests/oracle/perf_attr.sh). perf's tables are compiled from that tree, so
-# perf is the oracle of how the 6.1 JSON encodes. TAP, one test per model;
+# perf is the oracle of how the 6.1 JSON encodes. Stat and record mode (the
+# table's period); the uncore events with an ExtSel too (stat). TAP, one test per model;
 # the work is done by tests/oracle/perf61_tree.py (see there for the CPU
 # identifiers, fixtures and batching).
 #

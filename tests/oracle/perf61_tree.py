@@ -16,7 +16,10 @@ family decimal, model and stepping upper-case hex) that the row's regular
 expression matches and that no earlier row takes (perf and pmukit use the
 first row that matches). Core events: the JSON objects with an EventName and
 a Unit that is absent (the "cpu" PMU) or cpu_core / cpu_atom (hybrid),
-deduplicated by (name, unit).
+deduplicated by (name, unit). Also the uncore events with an ExtSel (a key
+perf 6.12 dropped; 6.1's jevents shifts it left by 8 into the event code),
+in stat mode, on x86-skl plus an uncore PMU per Unit whose event format is
+config:0-7,21 (see extsel_fixture).
 
 Specs and fake PMU trees (tests/fixtures/sysfs), by vendor and Unit:
   Intel, no Unit         the bare name on x86-skl (a "cpu" PMU whose format
@@ -150,8 +153,9 @@ def choose_cpuid(rows, k):
     return None
 
 
-def core_events(model_dir):
-    """(name, unit) of every core event, first occurrence order, no repeats."""
+def model_events(model_dir):
+    """(name, unit, ExtSel?) of every core event, and of every uncore event
+    with an ExtSel; first occurrence order, no repeats."""
     seen, out = set(), []
     for f in sorted(os.listdir(model_dir)):
         if not f.endswith('.json'):
@@ -161,13 +165,31 @@ def core_events(model_dir):
                 if not isinstance(e, dict) or not e.get('EventName'):
                     continue
                 unit = e.get('Unit') or None
-                if unit not in (None, 'cpu_core', 'cpu_atom'):
+                if unit not in (None, 'cpu_core', 'cpu_atom') and 'ExtSel' not in e:
                     continue
                 key = (e['EventName'].lower(), unit)
                 if key not in seen:
                     seen.add(key)
-                    out.append(key)
+                    out.append(key + (unit not in (None, 'cpu_core', 'cpu_atom'),))
     return out
+
+
+# perf 6.1's PMU names of the Units that have ExtSel events (uncore_<lower> else).
+EXTSEL_PMUS = {'QPI LL': 'uncore_qpi', 'CBO': 'uncore_cbox', 'SBO': 'uncore_sbox'}
+
+
+def extsel_fixture(base, out, units):
+    """x86-skl plus one uncore PMU per Unit, its event format 9 bits wide
+    (config:0-7,21: the kernel's event_ext of the SNB-EP..BDX uncores) so that
+    ExtSel, bit 8 of the event code, shows in the attr."""
+    subprocess.run(['cp', '-r', base, out], check=True)
+    for k, unit in enumerate(sorted(units)):
+        pmu = EXTSEL_PMUS.get(unit, 'uncore_' + unit.lower()) + '_0'
+        os.makedirs(os.path.join(out, pmu, 'format'))
+        for f, v in (('type', str(40 + k)), ('cpumask', '0'), ('format/event', 'config:0-7,21'),
+                     ('format/umask', 'config:8-15')):
+            with open(os.path.join(out, pmu, f), 'w') as fh:
+                fh.write(v + '\n')
 
 
 def norm_attr(a):
@@ -296,7 +318,7 @@ def main():
     want_models = set(filter(None, args.models.split(',')))
 
     # Models, their CPU identifiers, events and (fixture, spec) per event.
-    models = []
+    models, extsel_units = [], set()
     for k, r in enumerate(rows):
         if len(r) < 4 or r[3] != 'core':
             continue
@@ -308,8 +330,11 @@ def main():
             m['problem'] = f'no CPU identifier matches {r[0]} before an earlier row does'
         else:
             amd = m['cpuid'].startswith('AuthenticAMD')
-            for name, unit in core_events(os.path.join(x86, r[2])):
-                if amd:
+            for name, unit, uncore in model_events(os.path.join(x86, r[2])):
+                if uncore:
+                    fx, spec = 'extsel', name
+                    extsel_units.add(unit)
+                elif amd:
                     fx, spec = 'amd-zen3', name
                 elif unit:
                     fx, spec = 'x86-hybrid', f'{unit}/{name}/'
@@ -321,10 +346,14 @@ def main():
     tmp = tempfile.mkdtemp(prefix='perf61-tree.')
     outdir = os.path.join(tmp, 'run')
     os.mkdir(outdir)
+    fixtures = {fx: os.path.join(args.fixtures, fx) for fx in ('x86-skl', 'x86-hybrid', 'amd-zen3')}
+    fixtures['extsel'] = os.path.join(tmp, 'extsel')
+    extsel_fixture(fixtures['x86-skl'], fixtures['extsel'], extsel_units)
 
     # A group: (model index, fixture, mode). perf: batches of --chunk specs.
+    # The uncore ExtSel events in stat mode only (no sampling on uncore PMUs).
     groups = [(mi, fx, mode) for mi, m in enumerate(models) for fx in sorted(m['groups'])
-              for mode in modes]
+              for mode in modes if fx != 'extsel' or mode == 'stat']
     chunks = []  # (group, first index, [(name, spec)])
     for g in groups:
         evs = models[g[0]]['groups'][g[1]]
@@ -333,7 +362,7 @@ def main():
     def pmukit(g, specs):
         mi, fx, mode = g
         return run_pmukit(args.pmukit, args.tree, models[mi]['cpuid'],
-                          os.path.join(args.fixtures, fx), mode, specs)
+                          fixtures[fx], mode, specs)
 
     # Rounds: every chunk runs on both sides (perf in the background, pmukit
     # meanwhile). pmukit gets the same lists as perf: in record mode the
@@ -348,7 +377,7 @@ def main():
     while chunks:
         jobs = []
         for k, (g, c, part) in enumerate(chunks):
-            jobs.append((f'r{rounds}.{k}', os.path.join(args.fixtures, g[1]),
+            jobs.append((f'r{rounds}.{k}', fixtures[g[1]],
                          models[g[0]]['cpuid'], g[2], [sp for _, sp in part]))
         procs = run_perf(args.oracle, jobs, outdir, args.jobs, tmp, f'r{rounds}')
         pm = [pmukit(g, [sp for _, sp in part]) for g, c, part in chunks]
@@ -383,16 +412,18 @@ def main():
 
     # TAP: one test per model, its events in every mode.
     print(f'1..{len(models)}')
-    fails = total = bad_total = 0
+    fails = total = total_ext = bad_total = 0
     for mi, m in enumerate(models):
         n = mi + 1
         if m['problem']:
             fails += 1
             print(f"not ok {n} - {m['name']}: {m['problem']}")
             continue
-        nev = sum(len(v) for v in m['groups'].values())
+        nev = sum(len(v) for fx, v in m['groups'].items() if fx != 'extsel')
+        next_ = len(m['groups'].get('extsel', []))
         total += nev
-        fxs = ', '.join(f'{fx} {len(v)}' for fx, v in sorted(m['groups'].items()))
+        total_ext += next_
+        fxs = ', '.join(f'{fx} {len(v)}' for fx, v in sorted(m['groups'].items()) if fx != 'extsel')
         bad = []
         for g in (g for g in groups if g[0] == mi):
             _, fx, mode = g
@@ -416,6 +447,9 @@ def main():
                     bad.append(f'{what}: {val}')
         bad_total += len(bad)
         desc = f"{m['name']} ({m['cpuid']}; {fxs}): {nev} core events, {'+'.join(modes)}"
+        if next_:
+            desc += f'; {next_} uncore events with ExtSel, stat'
+
         if bad:
             fails += 1
             print(f'not ok {n} - {desc}: {len(bad)} differ')
@@ -428,7 +462,8 @@ def main():
     for e in batch_err:
         print(f'# {e}')
     wall = time.monotonic() - t0
-    print(f'# {len(models)} models, {total} core events x {len(modes)} modes, {bad_total} differ; '
+    print(f'# {len(models)} models, {total} core events x {len(modes)} modes and {total_ext} '
+          f'uncore ExtSel events, {bad_total} differ; '
           f'{runs} perf runs in {rounds} round(s) (first round done at {t_first or 0:.1f} s); '
           f'wall {wall:.1f} s')
     subprocess.run(['rm', '-rf', tmp])
