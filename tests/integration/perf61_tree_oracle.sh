@@ -4,13 +4,14 @@
 # `pmukit explain --events-dir`, against perf 6.1 itself: for every core event
 # of every x86 model of the tree (Debian's linux-source-6.1,
 # tools/perf/pmu-events/arch, fetched by scripts/linux61-tree.sh into
-# build/cache/ — `make linux61-tree`; fetched here when missing), the attr pmukit encodes must equal the attr perf 6.1 opens for
-# the same event name with PERF_CPUID set to that model on a fake PMU tree
-# (tests/oracle/perf_attr.sh). perf's tables are compiled from that tree, so
-# perf is the oracle of how the 6.1 JSON encodes. Stat and record mode (the
-# table's period); the uncore events with an ExtSel too (stat). TAP, one test per model;
-# the work is done by tests/oracle/perf61_tree.py (see there for the CPU
-# identifiers, fixtures and batching).
+# build/cache/: `make linux61-tree`, or here when missing), the attr pmukit
+# encodes must equal the attr perf 6.1 opens for the same event name with
+# PERF_CPUID set to that model on a fake PMU tree (tests/oracle/perf_attr.sh).
+# perf's tables are compiled from that tree, so perf is the oracle of how the
+# 6.1 JSON encodes. Stat and record mode (record: the table's period); the
+# uncore events with an ExtSel too (stat). TAP, one test per model; the work
+# is done by tests/oracle/perf61_tree.py (see there for the CPU identifiers,
+# fixtures and batching).
 #
 # Skips (1..0) when the oracle cannot run here (not root, no unshare, no perf
 # 6.1: perf_attr.sh --check), python3 is missing, or the tree can be neither
