@@ -233,20 +233,23 @@ def run_perf(oracle, jobs, outdir, njobs, tmp, tag):
                 f.write('\t'.join([jid, fx, cpuid, mode, ','.join(specs)]) + '\n')
         err = open(os.path.join(tmp, f'{tag}.{n}.err'), 'w')
         procs.append((subprocess.Popen([oracle, '--batch', path, outdir],
-                                       stdout=subprocess.DEVNULL, stderr=err), err, path))
+                                       stdout=subprocess.DEVNULL, stderr=err), err, path,
+                      [j[0] for j in lst]))
     return procs
 
 
 def wait_perf(procs):
-    errs = []
-    for p, err, path in procs:
+    """-> (messages, ids of the jobs of the lists perf_attr.sh failed on as a whole)"""
+    errs, failed = [], set()
+    for p, err, path, ids in procs:
         p.wait()
         err.close()
         if p.returncode != 0:
+            failed.update(ids)
             with open(err.name) as f:
                 errs.append(f'perf_attr.sh --batch {os.path.basename(path)}: exit '
                             f'{p.returncode}: {first_line(f.read())}')
-    return errs
+    return errs, failed
 
 
 def collect_perf(jobs, outdir):
@@ -344,6 +347,13 @@ def main():
         models.append(m)
 
     tmp = tempfile.mkdtemp(prefix='perf61-tree.')
+    try:
+        return run(args, t0, modes, models, extsel_units, tmp)
+    finally:
+        subprocess.run(['rm', '-rf', tmp])
+
+
+def run(args, t0, modes, models, extsel_units, tmp):
     outdir = os.path.join(tmp, 'run')
     os.mkdir(outdir)
     fixtures = {fx: os.path.join(args.fixtures, fx) for fx in ('x86-skl', 'x86-hybrid', 'amd-zen3')}
@@ -381,7 +391,8 @@ def main():
                          models[g[0]]['cpuid'], g[2], [sp for _, sp in part]))
         procs = run_perf(args.oracle, jobs, outdir, args.jobs, tmp, f'r{rounds}')
         pm = [pmukit(g, [sp for _, sp in part]) for g, c, part in chunks]
-        batch_err += wait_perf(procs)
+        errs, failed = wait_perf(procs)
+        batch_err += errs
         res = collect_perf(jobs, outdir)
         runs += len(jobs)
         if t_first is None:
@@ -390,7 +401,11 @@ def main():
         for k, (g, c, part) in enumerate(chunks):
             rc, evs, err = res[jobs[k][0]]
             got, gerr = pm[k]
-            if rc == 0 and len(evs) == len(part) and got is not None:
+            if jobs[k][0] in failed:  # the oracle itself failed: no use splitting
+                for i in range(len(part)):
+                    pr[(g, c + i)] = ('error', 'perf_attr.sh --batch failed (below)')
+                    po[(g, c + i)] = (None, 'not compared')
+            elif rc == 0 and len(evs) == len(part) and got is not None:
                 for i in range(len(part)):
                     pr[(g, c + i)] = ('ok', evs[i]['attr'])
                     po[(g, c + i)] = (got[i].get('attr', {}), None)
@@ -466,7 +481,6 @@ def main():
           f'uncore ExtSel events, {bad_total} differ; '
           f'{runs} perf runs in {rounds} round(s) (first round done at {t_first or 0:.1f} s); '
           f'wall {wall:.1f} s')
-    subprocess.run(['rm', '-rf', tmp])
     return 1 if fails else 0
 
 
