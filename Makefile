@@ -59,7 +59,7 @@ EXAMPLE_BINS := $(EXAMPLE_SRCS:examples/%.c=$(O)/examples/%)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(O)/bench/%)
 
-.PHONY: all deps check check-cross check-arm64 demo bench fuzz fuzz-smoke clean tests data
+.PHONY: all deps check check-cross check-arm64 demo bench fuzz fuzz-smoke clean tests data linux61-tree
 .DEFAULT_GOAL := all
 
 all: $(O)/pmukit $(O)/libpmukit.a $(O)/libpmukit.so $(O)/eventc
@@ -79,6 +79,14 @@ $(VENDOR_ARCH)/.stamp:
 		'linux-source-6.12/tools/perf/pmu-events/metric.py'
 	@mv build/perf-py/arch/* $(VENDOR_ARCH)/ && rmdir build/perf-py/arch
 	@touch $@
+
+# perf 6.1's JSON tree (Debian's linux-source-6.1, fetched with apt-get download):
+# tests/integration/perf61_tree_oracle.sh compares pmukit with perf 6.1 over it
+# (the test fetches it too when missing).
+LINUX61_CACHE := build/cache/linux-source-6.1
+linux61-tree: $(LINUX61_CACHE)/.stamp
+$(LINUX61_CACHE)/.stamp:
+	@sh scripts/linux61-tree.sh $(abspath $(LINUX61_CACHE)) > /dev/null
 
 DATA_STAMP := $(if $(filter $(VENDOR_ARCH),$(PMU_EVENTS_DIR)),$(VENDOR_ARCH)/.stamp)
 data: $(DATA_STAMP)

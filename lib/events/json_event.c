@@ -411,6 +411,12 @@ int json_entry__parse(struct json_ctx *ctx, json_object *obj, unsigned index,
 				 * rest: older trees have keys 6.12 dropped
 				 * (CollectPEBSRecord, PEBScounters, ...), newer ones will
 				 * add some. Counted, so a tool can say so.
+				 * TODO: perf 6.1's tree has UMaskExt on 1,289 uncore events
+				 * (SKX/CLX/ICX/SNR/SPR CHA, IIO, ...); 6.1's jevents drops it,
+				 * so does this, and those events lose their umask extension
+				 * bits (a perf 6.1 bug: later trees fold it in, UMask |
+				 * UMaskExt << 8, as 1,029 of them read in 6.12). Folding it
+				 * would part from perf 6.1's attrs: a decision still to take.
 				 */
 				ctx->nr_ignored_keys++;
 				continue;
