@@ -23,6 +23,8 @@
 
 #include <linux/perf_event.h>
 
+#include <pmukit/api.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -30,7 +32,7 @@ extern "C" {
 struct json_object;
 
 /* A new JSON object for attr in *out (caller puts it). 0, or -ENOMEM. */
-int pk_attr__to_json(const struct perf_event_attr *attr, struct json_object **out);
+PK_API int pk_attr__to_json(const struct perf_event_attr *attr, struct json_object **out);
 
 /*
  * The inverse: attr is zeroed, then every member of obj is stored. Missing
@@ -40,7 +42,7 @@ int pk_attr__to_json(const struct perf_event_attr *attr, struct json_object **ou
  * integers), or a value that does not fit its field (bitfield width, u32,
  * negative where unsigned).
  */
-int pk_attr__from_json(struct json_object *obj, struct perf_event_attr *attr);
+PK_API int pk_attr__from_json(struct json_object *obj, struct perf_event_attr *attr);
 
 #ifdef __cplusplus
 }
