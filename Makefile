@@ -206,6 +206,47 @@ $(O)/examples/%: examples/%.c $(O)/libpmukit.so
 	$(call msg,EXAMPLE-CC,$<)
 	$(Q)$(CC) $(EXAMPLE_CFLAGS) $(CFLAGS) -o $@ $< -L$(O) -lpmukit -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS)
 
+# --- make install / uninstall: what a package of pmukit holds ------------------------------
+# The CLI, libpmukit.a, libpmukit.so with its links, the public headers and pmukit.pc, under
+# $(DESTDIR) (a staging root) and $(PREFIX). uninstall removes exactly these files (and
+# include/pmukit/, which is ours alone). install builds nothing that `make` would not.
+PREFIX       ?= /usr/local
+BINDIR       ?= $(PREFIX)/bin
+LIBDIR       ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+INSTALL      ?= install
+PUBLIC_HDRS  := $(sort $(wildcard include/pmukit/*.h))
+# the directories as pkg-config variables (relative to ${prefix} where they are under it)
+pc_dir = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
+INSTALLED    := $(BINDIR)/pmukit $(LIBDIR)/libpmukit.a $(LIBDIR)/$(SOFILE) $(LIBDIR)/$(SONAME) \
+		$(LIBDIR)/libpmukit.so $(PKGCONFIGDIR)/pmukit.pc \
+		$(PUBLIC_HDRS:include/%=$(INCLUDEDIR)/%)
+
+.PHONY: install uninstall
+# rewritten every time: it holds PREFIX and the directories of this command line
+$(O)/pmukit.pc: lib/pmukit.pc.in FORCE
+	$(Q)mkdir -p $(dir $@)
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call pc_dir,$(LIBDIR))|' \
+		-e 's|@INCLUDEDIR@|$(call pc_dir,$(INCLUDEDIR))|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+
+install: all $(O)/pmukit.pc
+	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)$(INSTALL) -d -m 755 $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
+		$(DESTDIR)$(INCLUDEDIR)/pmukit
+	$(Q)$(INSTALL) -m 755 $(O)/pmukit $(DESTDIR)$(BINDIR)/pmukit
+	$(Q)$(INSTALL) -m 644 $(O)/libpmukit.a $(DESTDIR)$(LIBDIR)/libpmukit.a
+	$(Q)$(INSTALL) -m 755 $(O)/$(SOFILE) $(DESTDIR)$(LIBDIR)/$(SOFILE)
+	$(Q)ln -sf $(SOFILE) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	$(Q)ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libpmukit.so
+	$(Q)$(INSTALL) -m 644 $(PUBLIC_HDRS) $(DESTDIR)$(INCLUDEDIR)/pmukit/
+	$(Q)$(INSTALL) -m 644 $(O)/pmukit.pc $(DESTDIR)$(PKGCONFIGDIR)/pmukit.pc
+
+uninstall:
+	$(call msg,UNINST,$(DESTDIR)$(PREFIX))
+	$(Q)rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	$(Q)if [ -d $(DESTDIR)$(INCLUDEDIR)/pmukit ]; then rmdir $(DESTDIR)$(INCLUDEDIR)/pmukit; fi
+
 # --- make check-cross: the library + the self-monitoring tests for aarch64, under qemu-user
 CROSS      ?= aarch64-linux-gnu-
 XO         ?= build/aarch64
