@@ -9,7 +9,10 @@
  *
  * A workload (events enabled at exec):
  *   struct pk_counter *c;
- *   pk_counter__open(&c, el, &(struct pk_count_opts){ .sz = sizeof(o), .pid = pid, .cpu = -1 }, &err);
+ *   struct pk_count_opts o = { .sz = sizeof(o), .pid = pid, .cpu = -1 };
+ *   struct pk_count_value v;
+ *   struct pk_error err;
+ *   pk_counter__open(&c, el, &o, &err);
  *   ... the task runs ...
  *   pk_counter__read(c, &err);
  *   for (size_t i = 0; i < pk_counter__nr(c); i++)
