@@ -10,6 +10,8 @@
  * when the kernel allows it for every event, through read(2) otherwise; the
  * example says which and why.
  */
+#define _DEFAULT_SOURCE	/* MAP_ANONYMOUS under -std=c11 */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -13,11 +13,11 @@
 
 #include <json-c/json.h>
 
-#include <pmukit/attr.h>
 #include <pmukit/explain.h>
 #include <pmukit/spec.h>
 
 #include "cli.h"
+#include "spec/attr_json.h"
 
 struct explain_opts {
 	bool json;
@@ -87,7 +87,7 @@ static json_object *explain_json(struct cli_env *env, const struct pk_evlist *el
 			       json_object_new_string_len(spec + e->spec_off, (int)e->spec_len));
 	if (e->pmu)
 		json_object_object_add(o, "pmu", json_object_new_string(e->pmu));
-	if (!pk_attr__to_json(&e->attr, &attr))
+	if (!attr_json__to_object(&e->attr, &attr))
 		json_object_object_add(o, "attr", attr);
 	json_object *g = json_object_new_object();
 	json_object_object_add(g, "role", json_object_new_string(role(el, i)));

@@ -27,13 +27,13 @@
 
 #include <json-c/json.h>
 
-#include <pmukit/attr.h>
 #include <pmukit/count.h>
 #include <pmukit/data_write.h>
 #include <pmukit/record.h>
 #include <pmukit/spec.h>
 
 #include "cli.h"
+#include "spec/attr_json.h"
 
 #define PROG "pmukit record"
 
@@ -381,7 +381,7 @@ static void print_attrs(const struct pk_record *r)
 	for (size_t i = 0; i < pk_record__nr_events(r); i++) {
 		struct pk_record_event ev;
 		json_object *a = NULL;
-		if (pk_record__event(r, i, &ev) || pk_attr__to_json(ev.attr, &a))
+		if (pk_record__event(r, i, &ev) || attr_json__to_object(ev.attr, &a))
 			continue;
 		json_object *o = json_object_new_object();
 		json_object_object_add(o, "name", json_object_new_string(ev.name ? ev.name : ""));

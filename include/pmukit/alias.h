@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <pmukit/api.h>
 #include <pmukit/events.h>
 #include <pmukit/pmu.h>
 
@@ -38,16 +39,16 @@ struct pk_alias {
  * PMU's CPU (PK_NO_MODEL: sysfs only); sys models of cat are searched for
  * uncore PMUs whose identifier matches an event's Compat. 0 or -ENOENT.
  */
-int pk_alias__find(const struct pk_pmu *pmu, struct pk_catalog *cat, size_t model,
-		   const char *name, struct pk_alias *out);
+PK_API int pk_alias__find(const struct pk_pmu *pmu, struct pk_catalog *cat, size_t model,
+			  const char *name, struct pk_alias *out);
 
 /* Every alias of PMU once: sysfs ones (merged) in name order, then table-only ones. */
 typedef int (*pk_alias_fn)(const struct pk_alias *alias, void *ctx);
-int pk_alias__for_each(const struct pk_pmu *pmu, struct pk_catalog *cat, size_t model,
-		       pk_alias_fn fn, void *ctx);
+PK_API int pk_alias__for_each(const struct pk_pmu *pmu, struct pk_catalog *cat, size_t model,
+			      pk_alias_fn fn, void *ctx);
 
 /* "64Bytes" -> 64, "Bytes"; "1.0e-9seconds"; "100%" -> 100, "%". 0 or -EINVAL. */
-int pk_alias__parse_scale_unit(const char *s, double *scale, const char **unit);
+PK_API int pk_alias__parse_scale_unit(const char *s, double *scale, const char **unit);
 
 /*
  * The catalog model for a core PMU: from the identifier of the first CPU in
@@ -56,8 +57,8 @@ int pk_alias__parse_scale_unit(const char *s, double *scale, const char **unit);
  * identifier is read from files of an arch machine under cpu_root (replacing
  * /sys/devices/system/cpu, see pk_cpuid__read). 0 or -ENOENT.
  */
-int pk_alias__model_for_pmu(const struct pk_catalog *cat, const struct pk_pmu *pmu,
-			    const char *arch, const char *cpu_root, size_t *model);
+PK_API int pk_alias__model_for_pmu(const struct pk_catalog *cat, const struct pk_pmu *pmu,
+				   const char *arch, const char *cpu_root, size_t *model);
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,8 @@
 /*
  * pmukit/attr.h — struct perf_event_attr to and from the project's JSON form,
  * the one `pmukit explain --json` prints and the perf oracle
- * (tests/oracle/perf_shim.c) writes, so both sides share one serializer.
+ * (tests/oracle/perf_shim.c) writes, so both sides share one serializer. The
+ * API takes and gives JSON text: no JSON library's types are part of it.
  *
  * The object has the field names of <linux/perf_event.h>, in struct order:
  *   "type", "size", "config", "config1", "config2", "config3"
@@ -23,24 +24,29 @@
 
 #include <linux/perf_event.h>
 
+#include <pmukit/api.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-struct json_object;
-
-/* A new JSON object for attr in *out (caller puts it). 0, or -ENOMEM. */
-int pk_attr__to_json(const struct perf_event_attr *attr, struct json_object **out);
+/*
+ * attr as the text of one JSON object, without spaces or newlines
+ * ({"type":0,"size":136,"config":"0x0",...}), in *out: a string the caller
+ * frees with free(). 0, or -ENOMEM (*out NULL).
+ */
+PK_API int pk_attr__to_json(const struct perf_event_attr *attr, char **out);
 
 /*
- * The inverse: attr is zeroed, then every member of obj is stored. Missing
- * keys stay 0; sample_period and sample_freq share storage (giving both with
- * different values is an error). 0, or -EINVAL for an unknown key, a value of
- * the wrong JSON type (config* must be "0x" + 1..16 hex digits, the others
- * integers), or a value that does not fit its field (bitfield width, u32,
- * negative where unsigned).
+ * The inverse, from the text of one JSON object (whitespace around it is
+ * allowed): attr is zeroed, then every member is stored. Missing keys stay 0;
+ * sample_period and sample_freq share storage (giving both with different
+ * values is an error). 0, -ENOMEM, or -EINVAL for json NULL, text that is not
+ * exactly one JSON object, an unknown key, a value of the wrong JSON type
+ * (config* must be "0x" + 1..16 hex digits, the others integers), or a value
+ * that does not fit its field (bitfield width, u32, negative where unsigned).
  */
-int pk_attr__from_json(struct json_object *obj, struct perf_event_attr *attr);
+PK_API int pk_attr__from_json(const char *json, struct perf_event_attr *attr);
 
 #ifdef __cplusplus
 }

@@ -9,7 +9,10 @@
  *
  * A workload (events enabled at exec):
  *   struct pk_counter *c;
- *   pk_counter__open(&c, el, &(struct pk_count_opts){ .sz = sizeof(o), .pid = pid, .cpu = -1 }, &err);
+ *   struct pk_count_opts o = { .sz = sizeof(o), .pid = pid, .cpu = -1 };
+ *   struct pk_count_value v;
+ *   struct pk_error err;
+ *   pk_counter__open(&c, el, &o, &err);
  *   ... the task runs ...
  *   pk_counter__read(c, &err);
  *   for (size_t i = 0; i < pk_counter__nr(c); i++)
@@ -43,6 +46,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <pmukit/api.h>
 #include <pmukit/cpumap.h>
 #include <pmukit/error.h>
 #include <pmukit/pmu.h>
@@ -136,42 +140,42 @@ struct pk_count_value {
  * them, EMFILE, ...) close everything and return a negative errno, err
  * naming the event and the CPU or thread.
  */
-int pk_counter__open(struct pk_counter **out, const struct pk_evlist *el,
-		     const struct pk_count_opts *opts, struct pk_error *err);
+PK_API int pk_counter__open(struct pk_counter **out, const struct pk_evlist *el,
+			    const struct pk_count_opts *opts, struct pk_error *err);
 /*
  * perf stat's enable/disable after setup (-a, -p, -t; -D): PERF_EVENT_IOC_ENABLE
  * or _DISABLE on every group leader's fds (members follow their leader).
  * 0 or -errno with err filled.
  */
-int pk_counter__enable(struct pk_counter *c, struct pk_error *err);
-int pk_counter__disable(struct pk_counter *c, struct pk_error *err);
+PK_API int pk_counter__enable(struct pk_counter *c, struct pk_error *err);
+PK_API int pk_counter__disable(struct pk_counter *c, struct pk_error *err);
 /*
  * Read every opened fd (one read per group with PERF_FORMAT_GROUP). Counters
  * are never reset: each read is cumulative; the previous one is kept for
  * PK_COUNT_DELTA.
  */
-int pk_counter__read(struct pk_counter *c, struct pk_error *err);
-void pk_counter__close(struct pk_counter *c);
+PK_API int pk_counter__read(struct pk_counter *c, struct pk_error *err);
+PK_API void pk_counter__close(struct pk_counter *c);
 
 /* Number of events (evlist order). */
-size_t pk_counter__nr(const struct pk_counter *c);
+PK_API size_t pk_counter__nr(const struct pk_counter *c);
 /*
  * The last read cumulative value of event idx over every CPU and thread
  * (NOT_COUNTED before the first read, or when every thread was gone at open).
  * -EINVAL for a bad idx.
  */
-int pk_counter__value(const struct pk_counter *c, size_t idx, struct pk_count_value *v);
+PK_API int pk_counter__value(const struct pk_counter *c, size_t idx, struct pk_count_value *v);
 
 /* CPU slots: number, and the CPU of a slot (-1: any CPU; -1 too for a bad slot). */
-size_t pk_counter__nr_cpus(const struct pk_counter *c);
-int pk_counter__cpu(const struct pk_counter *c, size_t slot);
+PK_API size_t pk_counter__nr_cpus(const struct pk_counter *c);
+PK_API int pk_counter__cpu(const struct pk_counter *c, size_t slot);
 /* The CPU slots as a map (every CPU some event is on); NULL when counting per task (cpu -1). */
-const struct pk_cpu_map *pk_counter__cpus(const struct pk_counter *c);
+PK_API const struct pk_cpu_map *pk_counter__cpus(const struct pk_counter *c);
 /* The CPUs event idx is placed on (possibly empty); NULL when counting per task or a bad idx. */
-const struct pk_cpu_map *pk_counter__event_cpus(const struct pk_counter *c, size_t idx);
+PK_API const struct pk_cpu_map *pk_counter__event_cpus(const struct pk_counter *c, size_t idx);
 /* Thread slots: number, and the thread of a slot (-1: every task; -1 too for a bad slot). */
-size_t pk_counter__nr_threads(const struct pk_counter *c);
-pid_t pk_counter__thread(const struct pk_counter *c, size_t slot);
+PK_API size_t pk_counter__nr_threads(const struct pk_counter *c);
+PK_API pid_t pk_counter__thread(const struct pk_counter *c, size_t slot);
 
 /*
  * The value of event idx on one CPU slot (PK_COUNT_ALL: all) and one thread
@@ -184,11 +188,11 @@ pid_t pk_counter__thread(const struct pk_counter *c, size_t slot);
  * -ENOENT when the event has no fd there (not placed on that CPU, its thread
  * gone), -EINVAL for a bad idx or slot.
  */
-int pk_counter__value_at(const struct pk_counter *c, size_t idx, size_t cpu_slot,
-			 size_t thread_slot, unsigned flags, struct pk_count_value *v);
+PK_API int pk_counter__value_at(const struct pk_counter *c, size_t idx, size_t cpu_slot,
+				size_t thread_slot, unsigned flags, struct pk_count_value *v);
 /* pk_counter__value_at(c, idx, slot, PK_COUNT_ALL, 0, v): one CPU's cumulative value. */
-int pk_counter__value_cpu(const struct pk_counter *c, size_t idx, size_t slot,
-			  struct pk_count_value *v);
+PK_API int pk_counter__value_cpu(const struct pk_counter *c, size_t idx, size_t slot,
+				 struct pk_count_value *v);
 /*
  * The value of event idx over the CPU slots whose key in mode is id
  * (pk_topology__aggr_ids over pk_counter__cpus), as pk_counter__value_at
@@ -197,20 +201,21 @@ int pk_counter__value_cpu(const struct pk_counter *c, size_t idx, size_t slot,
  * gets the number of fds summed, perf's aggregate-number column ("S0  2").
  * -ENOENT when none of the event's fds is there.
  */
-int pk_counter__value_aggr(const struct pk_counter *c, size_t idx, const struct pk_topology *t,
-			   enum pk_stat_aggr mode, const struct pk_aggr_id *id, unsigned flags,
-			   struct pk_count_value *v, unsigned *nr);
+PK_API int pk_counter__value_aggr(const struct pk_counter *c, size_t idx,
+				  const struct pk_topology *t, enum pk_stat_aggr mode,
+				  const struct pk_aggr_id *id, unsigned flags,
+				  struct pk_count_value *v, unsigned *nr);
 
 /* raw * enabled / running, rounded as perf does; raw when running is 0 or equals enabled. */
-double pk_count__scale(uint64_t raw, uint64_t enabled, uint64_t running);
+PK_API double pk_count__scale(uint64_t raw, uint64_t enabled, uint64_t running);
 /*
  * Decode one read(2) buffer of a counter opened with read_format: nr values
  * (nr must match the group's opened size with PERF_FORMAT_GROUP, else 1) into
  * out[0..nr), status and scaling filled. Returns 0 or -EINVAL when the buffer
  * is too short or the group size differs.
  */
-int pk_count__decode(uint64_t read_format, const void *buf, size_t len, size_t nr,
-		     struct pk_count_value *out);
+PK_API int pk_count__decode(uint64_t read_format, const void *buf, size_t len, size_t nr,
+			    struct pk_count_value *out);
 /*
  * The interval value of one counter from two cumulative readings of it
  * (prev earlier, both with read_format): raw, enabled and running deltas,
@@ -219,8 +224,8 @@ int pk_count__decode(uint64_t read_format, const void *buf, size_t len, size_t n
  * summed cannot be differenced exactly this way: use PK_COUNT_DELTA.
  * 0, or -EINVAL when a counter went backwards.
  */
-int pk_count__delta(const struct pk_count_value *prev, const struct pk_count_value *cur,
-		    uint64_t read_format, struct pk_count_value *out);
+PK_API int pk_count__delta(const struct pk_count_value *prev, const struct pk_count_value *cur,
+			   uint64_t read_format, struct pk_count_value *out);
 
 /*
  * Where an event of pmu goes when counting on map (opts->cpus), as perf 6.12
@@ -233,8 +238,8 @@ int pk_count__delta(const struct pk_count_value *prev, const struct pk_count_val
  * - any other PMU, or pmu NULL (software, tracepoint, legacy): map.
  * A cpumask/cpus file that does not parse counts as absent. 0 or -ENOMEM.
  */
-int pk_count__event_cpus(const struct pk_pmu *pmu, const struct pk_cpu_map *map, bool cpu_list,
-			 struct pk_cpu_map **out);
+PK_API int pk_count__event_cpus(const struct pk_pmu *pmu, const struct pk_cpu_map *map,
+				bool cpu_list, struct pk_cpu_map **out);
 
 /*
  * -p PID[,PID...]: the threads of each process, from PROCFS/PID/task
@@ -243,22 +248,22 @@ int pk_count__event_cpus(const struct pk_pmu *pmu, const struct pk_cpu_map *map,
  * a malformed list (err->column: 1-based position of the bad byte),
  * -ESRCH "no such process PID" when PID has no task directory, -ENOMEM.
  */
-int pk_threads__from_pids(const char *pid_list, const char *procfs, pid_t **tids, size_t *nr,
-			  struct pk_error *err);
+PK_API int pk_threads__from_pids(const char *pid_list, const char *procfs, pid_t **tids, size_t *nr,
+				 struct pk_error *err);
 /*
  * -t TID[,TID...]: the threads as listed (repeats dropped), each checked to
  * exist as PROCFS/TID. Errors as pk_threads__from_pids ("no such thread TID").
  */
-int pk_threads__parse(const char *tid_list, const char *procfs, pid_t **tids, size_t *nr,
-		      struct pk_error *err);
+PK_API int pk_threads__parse(const char *tid_list, const char *procfs, pid_t **tids, size_t *nr,
+			     struct pk_error *err);
 /*
  * Every thread of every process under PROCFS (perf stat -a --per-thread
  * counts each on any CPU), ascending. *tids is malloc'd. -errno with err
  * naming PROCFS when it cannot be listed, -ENOMEM.
  */
-int pk_threads__all(const char *procfs, pid_t **tids, size_t *nr, struct pk_error *err);
+PK_API int pk_threads__all(const char *procfs, pid_t **tids, size_t *nr, struct pk_error *err);
 /* PROCFS/TID/comm without its newline into buf (perf's --per-thread "COMM-TID"). 0 or -errno. */
-int pk_thread__comm(const char *procfs, pid_t tid, char *buf, size_t len);
+PK_API int pk_thread__comm(const char *procfs, pid_t tid, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

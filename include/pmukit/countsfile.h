@@ -38,6 +38,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <pmukit/api.h>
 #include <pmukit/error.h>
 #include <pmukit/metricgroup.h>
 
@@ -88,16 +89,16 @@ struct pk_counts;
  * errors (may be NULL). Errors: -EINVAL (err: file:line:column and what is
  * wrong), -ENOMEM. A file without any counter line is valid (no records).
  */
-int pk_counts__parse(const char *buf, size_t len, const char *file, struct pk_counts **out,
-		     struct pk_error *err);
+PK_API int pk_counts__parse(const char *buf, size_t len, const char *file, struct pk_counts **out,
+			    struct pk_error *err);
 /* Read and parse PATH ("-": standard input). Also -errno when it cannot be read. */
-int pk_counts__read(const char *path, struct pk_counts **out, struct pk_error *err);
-void pk_counts__free(struct pk_counts *c);
+PK_API int pk_counts__read(const char *path, struct pk_counts **out, struct pk_error *err);
+PK_API void pk_counts__free(struct pk_counts *c);
 
-size_t pk_counts__nr_records(const struct pk_counts *c);
-const struct pk_counts_record *pk_counts__record(const struct pk_counts *c, size_t idx);
+PK_API size_t pk_counts__nr_records(const struct pk_counts *c);
+PK_API const struct pk_counts_record *pk_counts__record(const struct pk_counts *c, size_t idx);
 /* Lines skipped: blank, '#' comments and lines without "event". */
-size_t pk_counts__nr_skipped(const struct pk_counts *c);
+PK_API size_t pk_counts__nr_skipped(const struct pk_counts *c);
 
 /*
  * A set: the records of one (interval, aggregation key, cgroup), in order of
@@ -116,10 +117,10 @@ struct pk_counts_set {
 	const size_t *records;		/* indexes for pk_counts__record */
 };
 
-size_t pk_counts__nr_sets(const struct pk_counts *c);
-const struct pk_counts_set *pk_counts__set(const struct pk_counts *c, size_t idx);
+PK_API size_t pk_counts__nr_sets(const struct pk_counts *c);
+PK_API const struct pk_counts_set *pk_counts__set(const struct pk_counts *c, size_t idx);
 /* "cpu", "core", "cache", "cluster", "die", "socket", "node", "thread", "" (global). */
-const char *pk_counts_aggr__name(enum pk_counts_aggr aggr);
+PK_API const char *pk_counts_aggr__name(enum pk_counts_aggr aggr);
 
 /*
  * The raw count of record idx, as metrics use it: the printed value with its
@@ -130,7 +131,8 @@ const char *pk_counts_aggr__name(enum pk_counts_aggr aggr);
  * NaN. *known is false when a unit was printed but its scale is unknown
  * (the printed value is returned). mg may be NULL (no tables).
  */
-double pk_counts__raw(const struct pk_counts *c, size_t idx, struct pk_metricgroup *mg, bool *known);
+PK_API double pk_counts__raw(const struct pk_counts *c, size_t idx, struct pk_metricgroup *mg,
+			     bool *known);
 
 /*
  * Compute mg's metrics (out[0 .. pk_metricgroup__nr_metrics)) from set s:
@@ -140,8 +142,8 @@ double pk_counts__raw(const struct pk_counts *c, size_t idx, struct pk_metricgro
  * another key, else from the set's duration. 0, -ENOENT (no such set),
  * -ENOMEM.
  */
-int pk_counts__eval(const struct pk_counts *c, size_t set, struct pk_metricgroup *mg,
-		    struct pk_metricgroup_value *out);
+PK_API int pk_counts__eval(const struct pk_counts *c, size_t set, struct pk_metricgroup *mg,
+			   struct pk_metricgroup_value *out);
 
 #ifdef __cplusplus
 }

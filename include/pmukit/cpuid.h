@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 
+#include <pmukit/api.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -22,7 +24,7 @@ extern "C" {
  * The arch directory name of the machine this library was built for ("x86",
  * "arm64", "powerpc", "s390", "riscv"; "arm" or "unknown" elsewhere).
  */
-const char *pk_cpuid__host_arch(void);
+PK_API const char *pk_cpuid__host_arch(void);
 
 /*
  * The identifier of CPU cpu (-1: any online CPU) of this machine. cpu_root
@@ -35,7 +37,7 @@ const char *pk_cpuid__host_arch(void);
  * reads files: pk_cpuid__read(pk_cpuid__host_arch(), cpu_root, cpu, ...).
  * -ENOBUFS when len is too small, -ENOTSUP on an arch perf has no mapfile for.
  */
-int pk_cpuid__host(const char *cpu_root, int cpu, char *buf, size_t len);
+PK_API int pk_cpuid__host(const char *cpu_root, int cpu, char *buf, size_t len);
 
 /*
  * The identifier of a machine of arch arch from its files, live or captured.
@@ -56,7 +58,7 @@ int pk_cpuid__host(const char *cpu_root, int cpu, char *buf, size_t len);
  * Returns 0, -ENOENT (file, CPU or field missing), -EINVAL (unreadable
  * content), -ENOBUFS (len too small) or -ENOTSUP (arch without a reader).
  */
-int pk_cpuid__read(const char *arch, const char *cpu_root, int cpu, char *buf, size_t len);
+PK_API int pk_cpuid__read(const char *arch, const char *cpu_root, int cpu, char *buf, size_t len);
 
 /*
  * 0 when the mapfile pattern map_cpuid matches cpuid under arch's rules, 1 when
@@ -73,14 +75,14 @@ int pk_cpuid__read(const char *arch, const char *cpu_root, int cpu, char *buf, s
  * arch NULL: the arch pk_cpuid__guess_arch() finds for cpuid (regex rules if
  * none). Each call compiles the pattern; see pk_cpuid_cache for many calls.
  */
-int pk_cpuid__match(const char *arch, const char *map_cpuid, const char *cpuid);
+PK_API int pk_cpuid__match(const char *arch, const char *map_cpuid, const char *cpuid);
 
 /*
  * The arch an identifier's shape belongs to, or NULL when none fits:
  * "Vendor-F-M[-S]" (F decimal, M and S hex) x86, "0x" + 16 hex digits arm64,
  * "0x" + 8 hex digits powerpc, "IBM,..." s390, "0x..-0x..-0x.." riscv.
  */
-const char *pk_cpuid__guess_arch(const char *cpuid);
+PK_API const char *pk_cpuid__guess_arch(const char *cpuid);
 
 /*
  * How far cpuid is from the CPUs a mapfile pattern matches (0 = matches,
@@ -100,7 +102,7 @@ const char *pk_cpuid__guess_arch(const char *cpuid);
  * Cheap enough to rank every row of every mapfile on each call (a few ms in
  * all without a cache; less with one).
  */
-unsigned pk_cpuid__distance(const char *arch, const char *map_cpuid, const char *cpuid);
+PK_API unsigned pk_cpuid__distance(const char *arch, const char *map_cpuid, const char *cpuid);
 
 /*
  * Compiled mapfile patterns, kept for repeated matching (a table of rows
@@ -110,13 +112,13 @@ unsigned pk_cpuid__distance(const char *arch, const char *map_cpuid, const char 
  */
 struct pk_cpuid_cache;
 
-struct pk_cpuid_cache *pk_cpuid_cache__new(void);
-void pk_cpuid_cache__delete(struct pk_cpuid_cache *cache);
+PK_API struct pk_cpuid_cache *pk_cpuid_cache__new(void);
+PK_API void pk_cpuid_cache__delete(struct pk_cpuid_cache *cache);
 /* pk_cpuid__match() and pk_cpuid__distance() with patterns compiled once. */
-int pk_cpuid_cache__match(struct pk_cpuid_cache *cache, const char *arch, const char *map_cpuid,
-			  const char *cpuid);
-unsigned pk_cpuid_cache__distance(struct pk_cpuid_cache *cache, const char *arch,
-				  const char *map_cpuid, const char *cpuid);
+PK_API int pk_cpuid_cache__match(struct pk_cpuid_cache *cache, const char *arch,
+				 const char *map_cpuid, const char *cpuid);
+PK_API unsigned pk_cpuid_cache__distance(struct pk_cpuid_cache *cache, const char *arch,
+					 const char *map_cpuid, const char *cpuid);
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <pmukit/api.h>
 #include <pmukit/error.h>
 
 #ifdef __cplusplus
@@ -42,48 +43,48 @@ struct pk_cpu_map;
  * is the 1-based position of the offending byte (its offset + 1) and err->msg
  * says what was expected there, with the offset.
  */
-int pk_cpu_map__parse(const char *list, struct pk_cpu_map **out, struct pk_error *err);
+PK_API int pk_cpu_map__parse(const char *list, struct pk_cpu_map **out, struct pk_error *err);
 /*
  * Read a file holding a CPU list (sysfs online/present/cpus/cpumask): white
  * space around the list is ignored; an empty file gives an empty map. Errors:
  * -errno of open/read (err names the file), -EINVAL as pk_cpu_map__parse with
  * err->file set.
  */
-int pk_cpu_map__read(const char *path, struct pk_cpu_map **out, struct pk_error *err);
+PK_API int pk_cpu_map__read(const char *path, struct pk_cpu_map **out, struct pk_error *err);
 /* ROOT/online (root NULL: PK_CPU_ROOT_DEFAULT), as pk_cpu_map__read. */
-int pk_cpu_map__online(const char *root, struct pk_cpu_map **out, struct pk_error *err);
+PK_API int pk_cpu_map__online(const char *root, struct pk_cpu_map **out, struct pk_error *err);
 /* ROOT/present, as pk_cpu_map__read. */
-int pk_cpu_map__present(const char *root, struct pk_cpu_map **out, struct pk_error *err);
+PK_API int pk_cpu_map__present(const char *root, struct pk_cpu_map **out, struct pk_error *err);
 /* A map of nr CPU numbers in any order, duplicates merged. -EINVAL for a CPU < 0 or >= PK_CPU_MAX. */
-int pk_cpu_map__new(const int *cpus, size_t nr, struct pk_cpu_map **out);
+PK_API int pk_cpu_map__new(const int *cpus, size_t nr, struct pk_cpu_map **out);
 /* A copy, or NULL when out of memory. */
-struct pk_cpu_map *pk_cpu_map__dup(const struct pk_cpu_map *map);
-void pk_cpu_map__free(struct pk_cpu_map *map);
+PK_API struct pk_cpu_map *pk_cpu_map__dup(const struct pk_cpu_map *map);
+PK_API void pk_cpu_map__free(struct pk_cpu_map *map);
 
 /* Number of CPUs (0 for NULL). */
-size_t pk_cpu_map__nr(const struct pk_cpu_map *map);
+PK_API size_t pk_cpu_map__nr(const struct pk_cpu_map *map);
 /* The idx-th CPU in ascending order, -1 when idx >= nr. */
-int pk_cpu_map__cpu(const struct pk_cpu_map *map, size_t idx);
+PK_API int pk_cpu_map__cpu(const struct pk_cpu_map *map, size_t idx);
 /* Position of cpu in the map, -1 when absent. */
-int pk_cpu_map__idx(const struct pk_cpu_map *map, int cpu);
-bool pk_cpu_map__has(const struct pk_cpu_map *map, int cpu);
-bool pk_cpu_map__equal(const struct pk_cpu_map *a, const struct pk_cpu_map *b);
+PK_API int pk_cpu_map__idx(const struct pk_cpu_map *map, int cpu);
+PK_API bool pk_cpu_map__has(const struct pk_cpu_map *map, int cpu);
+PK_API bool pk_cpu_map__equal(const struct pk_cpu_map *a, const struct pk_cpu_map *b);
 /* Is every CPU of sub in map? (true for an empty sub) */
-bool pk_cpu_map__is_subset(const struct pk_cpu_map *map, const struct pk_cpu_map *sub);
+PK_API bool pk_cpu_map__is_subset(const struct pk_cpu_map *map, const struct pk_cpu_map *sub);
 
 /* CPUs in both (possibly empty). 0 or -ENOMEM. */
-int pk_cpu_map__intersect(const struct pk_cpu_map *a, const struct pk_cpu_map *b,
-			  struct pk_cpu_map **out);
+PK_API int pk_cpu_map__intersect(const struct pk_cpu_map *a, const struct pk_cpu_map *b,
+				 struct pk_cpu_map **out);
 /* CPUs in either. 0 or -ENOMEM. */
-int pk_cpu_map__merge(const struct pk_cpu_map *a, const struct pk_cpu_map *b,
-		      struct pk_cpu_map **out);
+PK_API int pk_cpu_map__merge(const struct pk_cpu_map *a, const struct pk_cpu_map *b,
+			     struct pk_cpu_map **out);
 
 /*
  * The map in list form, runs of two or more consecutive CPUs as ranges, as
  * the kernel prints them ("0-3,5,8-9"; "" for an empty map), snprintf-style:
  * returns the length the whole text needs; buf (len > 0) is always terminated.
  */
-size_t pk_cpu_map__format(const struct pk_cpu_map *map, char *buf, size_t len);
+PK_API size_t pk_cpu_map__format(const struct pk_cpu_map *map, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

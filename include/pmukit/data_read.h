@@ -57,6 +57,7 @@
 
 #include <linux/perf_event.h>
 
+#include <pmukit/api.h>
 #include <pmukit/error.h>
 #include <pmukit/perf_data.h>
 
@@ -80,21 +81,21 @@ struct pk_data_reader_opts {
 };
 
 /* path "-" reads stdin (pipe mode or not, as its header says). */
-int pk_data_reader__open(struct pk_data_reader **r, const char *path,
-			 const struct pk_data_reader_opts *opts, struct pk_error *err);
+PK_API int pk_data_reader__open(struct pk_data_reader **r, const char *path,
+				const struct pk_data_reader_opts *opts, struct pk_error *err);
 /*
  * An open fd (not closed by the reader); name is used in messages. A regular
  * file is mapped; anything else (pipe, socket, tty) is read as a stream.
  */
-int pk_data_reader__open_fd(struct pk_data_reader **r, int fd, const char *name,
-			    const struct pk_data_reader_opts *opts, struct pk_error *err);
-void pk_data_reader__free(struct pk_data_reader *r);
+PK_API int pk_data_reader__open_fd(struct pk_data_reader **r, int fd, const char *name,
+				   const struct pk_data_reader_opts *opts, struct pk_error *err);
+PK_API void pk_data_reader__free(struct pk_data_reader *r);
 
-bool pk_data_reader__is_pipe(const struct pk_data_reader *r);	/* pipe-mode format */
-bool pk_data_reader__needs_swap(const struct pk_data_reader *r);
+PK_API bool pk_data_reader__is_pipe(const struct pk_data_reader *r);	/* pipe-mode format */
+PK_API bool pk_data_reader__needs_swap(const struct pk_data_reader *r);
 /* File mode: the data section as the header gives it (pipe mode: 0, 0). */
-uint64_t pk_data_reader__data_offset(const struct pk_data_reader *r);
-uint64_t pk_data_reader__data_size(const struct pk_data_reader *r);
+PK_API uint64_t pk_data_reader__data_offset(const struct pk_data_reader *r);
+PK_API uint64_t pk_data_reader__data_size(const struct pk_data_reader *r);
 
 /* ---- attrs (events) ------------------------------------------------------------- */
 
@@ -122,13 +123,13 @@ struct pk_data_attr {
 	uint16_t id_hdr_size;		/* bytes of the sample_id_all trailer */
 };
 
-size_t pk_data_reader__nr_attrs(const struct pk_data_reader *r);	/* grows in pipe mode */
-const struct pk_data_attr *pk_data_reader__attr(const struct pk_data_reader *r, size_t idx);
+PK_API size_t pk_data_reader__nr_attrs(const struct pk_data_reader *r);	/* grows in pipe mode */
+PK_API const struct pk_data_attr *pk_data_reader__attr(const struct pk_data_reader *r, size_t idx);
 /* Index of the attr an id belongs to, -1 when no attr has it. */
-int pk_data_reader__attr_of_id(const struct pk_data_reader *r, uint64_t id);
+PK_API int pk_data_reader__attr_of_id(const struct pk_data_reader *r, uint64_t id);
 /* ID_INDEX: the cpu and tid of an id (-1 when unknown); 0 or -ENOENT. */
-int pk_data_reader__id_info(const struct pk_data_reader *r, uint64_t id, int32_t *cpu,
-			    int32_t *tid);
+PK_API int pk_data_reader__id_info(const struct pk_data_reader *r, uint64_t id, int32_t *cpu,
+				   int32_t *tid);
 
 /* ---- samples ---------------------------------------------------------------------- */
 
@@ -371,8 +372,8 @@ struct pk_data_event {
  * the reading there, but the records already queued (read before it) are
  * handed out first. After an error every call returns it.
  */
-int pk_data_reader__next(struct pk_data_reader *r, const struct pk_data_event **ev,
-			 struct pk_error *err);
+PK_API int pk_data_reader__next(struct pk_data_reader *r, const struct pk_data_event **ev,
+				struct pk_error *err);
 
 /*
  * CPUs of a cpu map as CPU_MAP records and EVENT_UPDATE (CPUS) carry them
@@ -380,7 +381,7 @@ int pk_data_reader__next(struct pk_data_reader *r, const struct pk_data_event **
  * which the first max are stored in cpus (-1 for the "any CPU" entry), or
  * -EINVAL for a malformed map.
  */
-long pk_data__cpu_map(const void *data, size_t size, int32_t *cpus, size_t max);
+PK_API long pk_data__cpu_map(const void *data, size_t size, int32_t *cpus, size_t max);
 
 /* Counts kept while reading. */
 struct pk_data_stats {
@@ -391,7 +392,7 @@ struct pk_data_stats {
 	uint64_t nr_half_flushes;	/* queue limit reached */
 	uint64_t bytes_decompressed;
 };
-const struct pk_data_stats *pk_data_reader__stats(const struct pk_data_reader *r);
+PK_API const struct pk_data_stats *pk_data_reader__stats(const struct pk_data_reader *r);
 
 /* ---- header features ---------------------------------------------------------------- */
 
@@ -442,12 +443,12 @@ struct pk_data_env {
 	uint64_t first_sample_time, last_sample_time;
 };
 
-bool pk_data_reader__has_feat(const struct pk_data_reader *r, unsigned feat);
+PK_API bool pk_data_reader__has_feat(const struct pk_data_reader *r, unsigned feat);
 /* A feature section's bytes as stored (the file's byte order); NULL when absent. */
-const void *pk_data_reader__feat_data(const struct pk_data_reader *r, unsigned feat,
-				      size_t *size);
+PK_API const void *pk_data_reader__feat_data(const struct pk_data_reader *r, unsigned feat,
+					     size_t *size);
 /* In pipe mode, features arrive as HEADER_FEATURE records: read on to see them. */
-const struct pk_data_env *pk_data_reader__env(const struct pk_data_reader *r);
+PK_API const struct pk_data_env *pk_data_reader__env(const struct pk_data_reader *r);
 
 struct pk_data_build_id {
 	int32_t pid;			/* -1 host kernel, 0 guest kernel, else the process */
@@ -457,8 +458,9 @@ struct pk_data_build_id {
 	const char *filename;
 };
 /* BUILD_ID section, then HEADER_BUILD_ID records as they are read. */
-size_t pk_data_reader__nr_build_ids(const struct pk_data_reader *r);
-const struct pk_data_build_id *pk_data_reader__build_id(const struct pk_data_reader *r, size_t i);
+PK_API size_t pk_data_reader__nr_build_ids(const struct pk_data_reader *r);
+PK_API const struct pk_data_build_id *pk_data_reader__build_id(const struct pk_data_reader *r,
+							       size_t i);
 
 /* ---- tracepoint formats (TRACING_DATA) ------------------------------------------------ */
 
@@ -487,14 +489,16 @@ struct pk_tp_format {
  * Event formats parsed from the tracing data (FEAT_TRACING_DATA, or the
  * HEADER_TRACING_DATA record of a pipe); NULL when the id has none.
  */
-const struct pk_tp_format *pk_data_reader__tp_format(const struct pk_data_reader *r, uint64_t id);
-size_t pk_data_reader__nr_tp_formats(const struct pk_data_reader *r);
-const struct pk_tp_format *pk_data_reader__tp_format_at(const struct pk_data_reader *r, size_t i);
+PK_API const struct pk_tp_format *pk_data_reader__tp_format(const struct pk_data_reader *r,
+							    uint64_t id);
+PK_API size_t pk_data_reader__nr_tp_formats(const struct pk_data_reader *r);
+PK_API const struct pk_tp_format *pk_data_reader__tp_format_at(const struct pk_data_reader *r,
+							       size_t i);
 /* The raw tracing data bytes (NULL when none), and its file byte order. */
-const void *pk_data_reader__tracing_data(const struct pk_data_reader *r, size_t *size);
+PK_API const void *pk_data_reader__tracing_data(const struct pk_data_reader *r, size_t *size);
 /* Fields of the writer's tracing data header: big endian, long size, page size. */
-bool pk_data_reader__tracing_big_endian(const struct pk_data_reader *r);
-uint32_t pk_data_reader__tracing_long_size(const struct pk_data_reader *r);
+PK_API bool pk_data_reader__tracing_big_endian(const struct pk_data_reader *r);
+PK_API uint32_t pk_data_reader__tracing_long_size(const struct pk_data_reader *r);
 
 #ifdef __cplusplus
 }

@@ -50,6 +50,7 @@
 
 #include <linux/perf_event.h>
 
+#include <pmukit/api.h>
 #include <pmukit/error.h>
 #include <pmukit/perf_data.h>
 
@@ -76,9 +77,9 @@ struct pk_data_writer_opts {
 	const char *sysroot;
 };
 
-int pk_data_writer__new(struct pk_data_writer **w, int fd, const struct pk_data_writer_opts *opts,
-			struct pk_error *err);
-void pk_data_writer__free(struct pk_data_writer *w);
+PK_API int pk_data_writer__new(struct pk_data_writer **w, int fd,
+			       const struct pk_data_writer_opts *opts, struct pk_error *err);
+PK_API void pk_data_writer__free(struct pk_data_writer *w);
 
 /*
  * One event as opened (its attr exactly as given to perf_event_open), perf's
@@ -89,28 +90,28 @@ void pk_data_writer__free(struct pk_data_writer *w);
  * padded — perf 6.1 reads attrs of up to 128 bytes (PERF_ATTR_SIZE_VER7).
  * A tracepoint attr's name ("sys:event") finds its format in tracefs.
  */
-int pk_data_writer__add_attr(struct pk_data_writer *w, const struct perf_event_attr *attr,
-			     const char *name, const uint64_t *ids, size_t nr_ids,
-			     struct pk_error *err);
+PK_API int pk_data_writer__add_attr(struct pk_data_writer *w, const struct perf_event_attr *attr,
+				    const char *name, const uint64_t *ids, size_t nr_ids,
+				    struct pk_error *err);
 /* More ids for attr number idx (a task or CPU opened later). Before begin(). */
-int pk_data_writer__add_ids(struct pk_data_writer *w, size_t idx, const uint64_t *ids,
-			    size_t nr_ids, struct pk_error *err);
+PK_API int pk_data_writer__add_ids(struct pk_data_writer *w, size_t idx, const uint64_t *ids,
+				   size_t nr_ids, struct pk_error *err);
 /*
  * GROUP_DESC: attrs leader..leader+nr_members-1 form a group called name.
  * perf shows a group by its members ("{a,b}"): a name that is NULL, "",
  * "anon" or starts with '{' is stored as perf's "{anon_group}"; any other is
  * the group's own name (perf prints it before the members).
  */
-int pk_data_writer__add_group(struct pk_data_writer *w, size_t leader, size_t nr_members,
-			      const char *name, struct pk_error *err);
+PK_API int pk_data_writer__add_group(struct pk_data_writer *w, size_t leader, size_t nr_members,
+				     const char *name, struct pk_error *err);
 
 /* Header (pipe: header, attr records, feature records); then data may be written. */
-int pk_data_writer__begin(struct pk_data_writer *w, struct pk_error *err);
+PK_API int pk_data_writer__begin(struct pk_data_writer *w, struct pk_error *err);
 /* Whole records (each starting with a struct perf_event_header), len bytes in all. */
-int pk_data_writer__write(struct pk_data_writer *w, const void *recs, size_t len,
-			  struct pk_error *err);
+PK_API int pk_data_writer__write(struct pk_data_writer *w, const void *recs, size_t len,
+				 struct pk_error *err);
 /* PERF_RECORD_FINISHED_ROUND: every record before it is older than every record after. */
-int pk_data_writer__finished_round(struct pk_data_writer *w, struct pk_error *err);
+PK_API int pk_data_writer__finished_round(struct pk_data_writer *w, struct pk_error *err);
 
 /*
  * A DSO that got a sample: its build-id goes into BUILD_ID at finish(), read
@@ -123,20 +124,20 @@ int pk_data_writer__finished_round(struct pk_data_writer *w, struct pk_error *er
  * PERF_RECORD_MISC_USER or _KERNEL (_GUEST_* for guests).
  * Returns 0, -EINVAL (no filename) or -ENOMEM.
  */
-int pk_data_writer__add_dso(struct pk_data_writer *w, int32_t pid, uint16_t misc,
-			    const char *filename);
+PK_API int pk_data_writer__add_dso(struct pk_data_writer *w, int32_t pid, uint16_t misc,
+				   const char *filename);
 
 /*
  * Bytes of data so far: the record bytes given to write() and
  * finished_round(), and the bytes of the data section as stored (smaller
  * when compressed; staged records not counted until compressed).
  */
-uint64_t pk_data_writer__data_bytes(const struct pk_data_writer *w);
-uint64_t pk_data_writer__file_bytes(const struct pk_data_writer *w);
+PK_API uint64_t pk_data_writer__data_bytes(const struct pk_data_writer *w);
+PK_API uint64_t pk_data_writer__file_bytes(const struct pk_data_writer *w);
 
 /* Feature sections and the final header (file mode); pipe mode: the build-ids as
  * PERF_RECORD_HEADER_BUILD_ID records, as perf does at the end of a pipe. */
-int pk_data_writer__finish(struct pk_data_writer *w, struct pk_error *err);
+PK_API int pk_data_writer__finish(struct pk_data_writer *w, struct pk_error *err);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+#include <pmukit/api.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -21,7 +23,7 @@ struct pk_error {
 };
 
 /* "file:line:col: msg" (parts omitted when unknown) into buf. */
-const char *pk_error__format(const struct pk_error *err, char *buf, size_t len);
+PK_API const char *pk_error__format(const struct pk_error *err, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <pmukit/api.h>
 #include <pmukit/error.h>
 
 #ifdef __cplusplus
@@ -87,7 +88,7 @@ struct pk_metric_group {
 };
 
 /* The tables compiled into the library. Never fails except on ENOMEM. */
-int pk_catalog__open_builtin(struct pk_catalog **out);
+PK_API int pk_catalog__open_builtin(struct pk_catalog **out);
 
 /*
  * Read a JSON arch/ tree (the layout of tools/perf/pmu-events/arch) with the
@@ -106,25 +107,25 @@ struct pk_catalog_dir_opts {
 	 */
 	const char *only_cpuid;
 };
-int pk_catalog__open_dir(const char *dir, const struct pk_catalog_dir_opts *opts,
-			 struct pk_catalog **out, struct pk_error *err);
+PK_API int pk_catalog__open_dir(const char *dir, const struct pk_catalog_dir_opts *opts,
+				struct pk_catalog **out, struct pk_error *err);
 
 /* Wrap an image produced by pk_image__build (takes ownership of buf, free()d). */
-int pk_catalog__open_image(void *buf, size_t size, bool owned, struct pk_catalog **out,
-			   struct pk_error *err);
+PK_API int pk_catalog__open_image(void *buf, size_t size, bool owned, struct pk_catalog **out,
+				  struct pk_error *err);
 
-void pk_catalog__close(struct pk_catalog *cat);
+PK_API void pk_catalog__close(struct pk_catalog *cat);
 
-size_t pk_catalog__nr_models(const struct pk_catalog *cat);
-int pk_catalog__model(const struct pk_catalog *cat, size_t idx, struct pk_model *out);
+PK_API size_t pk_catalog__nr_models(const struct pk_catalog *cat);
+PK_API int pk_catalog__model(const struct pk_catalog *cat, size_t idx, struct pk_model *out);
 /*
  * Find a model by "arch/name", by name alone ("arm/neoverse-n1"), or by the
  * name's last component ("neoverse-n1"); the first model that fits wins.
  */
-int pk_catalog__find_model(const struct pk_catalog *cat, const char *name, size_t *idx);
+PK_API int pk_catalog__find_model(const struct pk_catalog *cat, const char *name, size_t *idx);
 
-size_t pk_catalog__nr_maps(const struct pk_catalog *cat);
-int pk_catalog__map(const struct pk_catalog *cat, size_t idx, struct pk_map_entry *out);
+PK_API size_t pk_catalog__nr_maps(const struct pk_catalog *cat);
+PK_API int pk_catalog__map(const struct pk_catalog *cat, size_t idx, struct pk_map_entry *out);
 
 /*
  * The model for a CPU identifier, matched as perf matches it (x86 regular
@@ -132,30 +133,32 @@ int pk_catalog__map(const struct pk_catalog *cat, size_t idx, struct pk_map_entr
  * revision compared as versions, powerpc PVR, s390, riscv). arch may be NULL:
  * every arch is tried. Returns 0 and the map row index, or -ENOENT.
  */
-int pk_catalog__match_cpuid(const struct pk_catalog *cat, const char *arch, const char *cpuid,
-			    size_t *map_idx);
+PK_API int pk_catalog__match_cpuid(const struct pk_catalog *cat, const char *arch,
+				   const char *cpuid, size_t *map_idx);
 
 /* Events of a model, sorted by (name, pmu). */
-int pk_catalog__event(struct pk_catalog *cat, size_t model, size_t idx, struct pk_event *out);
+PK_API int pk_catalog__event(struct pk_catalog *cat, size_t model, size_t idx,
+			     struct pk_event *out);
 /*
  * The same without desc and long_desc (left NULL): descriptions are stored
  * compressed, so scans that only need names and encodings should use this.
  */
-int pk_catalog__event_brief(const struct pk_catalog *cat, size_t model, size_t idx,
-			    struct pk_event *out);
+PK_API int pk_catalog__event_brief(const struct pk_catalog *cat, size_t model, size_t idx,
+				   struct pk_event *out);
 /*
  * Case-insensitive O(1) lookup. Several PMUs may have an event of the same
  * name (cpu_core and cpu_atom): *first and *count give the range of indexes.
  * pmu may be NULL (any) or a PMU name to restrict the range to.
  */
-int pk_catalog__find_event(const struct pk_catalog *cat, size_t model, const char *name,
-			   const char *pmu, size_t *first, size_t *count);
+PK_API int pk_catalog__find_event(const struct pk_catalog *cat, size_t model, const char *name,
+				  const char *pmu, size_t *first, size_t *count);
 
-int pk_catalog__metric(struct pk_catalog *cat, size_t model, size_t idx, struct pk_metric *out);
-int pk_catalog__find_metric(const struct pk_catalog *cat, size_t model, const char *name,
-			    size_t *idx);
-int pk_catalog__metric_group(struct pk_catalog *cat, size_t model, size_t idx,
-			     struct pk_metric_group *out);
+PK_API int pk_catalog__metric(struct pk_catalog *cat, size_t model, size_t idx,
+			      struct pk_metric *out);
+PK_API int pk_catalog__find_metric(const struct pk_catalog *cat, size_t model, const char *name,
+				   size_t *idx);
+PK_API int pk_catalog__metric_group(struct pk_catalog *cat, size_t model, size_t idx,
+				    struct pk_metric_group *out);
 
 #ifdef __cplusplus
 }

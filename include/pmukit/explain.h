@@ -15,6 +15,7 @@
 
 #include <linux/perf_event.h>
 
+#include <pmukit/api.h>
 #include <pmukit/events.h>
 #include <pmukit/pmu.h>
 #include <pmukit/spec.h>
@@ -29,9 +30,9 @@ struct pk_levels {
 	bool host, guest;	/* not excluded by exclude_host/guest */
 	bool idle;		/* not excluded by exclude_idle */
 };
-void pk_explain__levels(const struct perf_event_attr *attr, struct pk_levels *out);
+PK_API void pk_explain__levels(const struct perf_event_attr *attr, struct pk_levels *out);
 /* "user, kernel and hypervisor; host and guest" into buf. */
-const char *pk_explain__levels_text(const struct pk_levels *l, char *buf, size_t len);
+PK_API const char *pk_explain__levels_text(const struct pk_levels *l, char *buf, size_t len);
 
 /* Exception levels counted on arm64, per the kind of system perf runs on. */
 enum pk_arm64_system {
@@ -44,11 +45,11 @@ struct pk_arm64_els {
 	bool guest_el0, guest_el1;		/* a KVM guest's levels, seen from the host */
 	bool blackout;		/* non-VHE with EL2 counted: host events missed at guest entry/exit */
 };
-void pk_explain__arm64_els(const struct perf_event_attr *attr, enum pk_arm64_system sys,
-			   struct pk_arm64_els *out);
+PK_API void pk_explain__arm64_els(const struct perf_event_attr *attr, enum pk_arm64_system sys,
+				  struct pk_arm64_els *out);
 /* "host EL0, EL2; guest EL0, EL1" into buf. */
-const char *pk_explain__arm64_text(const struct pk_arm64_els *e, enum pk_arm64_system sys,
-				   char *buf, size_t len);
+PK_API const char *pk_explain__arm64_text(const struct pk_arm64_els *e, enum pk_arm64_system sys,
+					  char *buf, size_t len);
 
 /* arm64 FEAT_PMUv3_TH: the threshold terms of pmu decoded from attr. */
 struct pk_threshold {
@@ -57,26 +58,27 @@ struct pk_threshold {
 	unsigned compare;	/* 0 !=, 1 ==, 2 >=, 3 < */
 	bool count;		/* count 1 per qualifying cycle instead of the event's increment */
 };
-void pk_explain__threshold(const struct pk_pmu *pmu, const struct perf_event_attr *attr,
-			   struct pk_threshold *out);
+PK_API void pk_explain__threshold(const struct pk_pmu *pmu, const struct perf_event_attr *attr,
+				  struct pk_threshold *out);
 /* "counts stall_slot by its increment on cycles where it increments by >= 2" */
-const char *pk_explain__threshold_text(const struct pk_threshold *t, const char *event, char *buf,
-				       size_t len);
+PK_API const char *pk_explain__threshold_text(const struct pk_threshold *t, const char *event,
+					      char *buf, size_t len);
 
 /*
  * Intel ACR: for evsel idx of el, what its overflow reloads and when it
  * samples ("samples when instructions/cycles > 2; its overflow reloads
  * cycles"). Empty string when the event has no acr_mask.
  */
-const char *pk_explain__acr_text(const struct pk_evlist *el, size_t idx, char *buf, size_t len);
+PK_API const char *pk_explain__acr_text(const struct pk_evlist *el, size_t idx, char *buf,
+					size_t len);
 
 /*
  * The first table event of model (for a PMU the table names so that pmu
  * matches it) whose encoding gives the same config and config1 on pmu's
  * formats. 0 and the event, or -ENOENT.
  */
-int pk_explain__reverse(struct pk_catalog *cat, size_t model, const struct pk_pmu *pmu,
-			const struct perf_event_attr *attr, struct pk_event *out);
+PK_API int pk_explain__reverse(struct pk_catalog *cat, size_t model, const struct pk_pmu *pmu,
+			       const struct perf_event_attr *attr, struct pk_event *out);
 
 #ifdef __cplusplus
 }

@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <pmukit/api.h>
 #include <pmukit/error.h>
 #include <pmukit/profile.h>
 
@@ -75,12 +76,12 @@ struct pk_export_opts {
 };
 
 /* Write p in format to out. 0, or a negative errno with err filled. */
-int pk_export__write(const struct pk_profile *p, enum pk_export_format format, FILE *out,
-		     const struct pk_export_opts *opts, struct pk_error *err);
+PK_API int pk_export__write(const struct pk_profile *p, enum pk_export_format format, FILE *out,
+			    const struct pk_export_opts *opts, struct pk_error *err);
 
 /* "folded", "pprof", "gecko" (also "firefox"), "svg", "html"; -EINVAL when unknown. */
-int pk_export__parse_format(const char *name, enum pk_export_format *format);
-const char *pk_export__format_name(enum pk_export_format format);
+PK_API int pk_export__parse_format(const char *name, enum pk_export_format *format);
+PK_API const char *pk_export__format_name(enum pk_export_format format);
 
 #ifdef __cplusplus
 }

@@ -59,6 +59,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <pmukit/api.h>
 #include <pmukit/events.h>
 
 #ifdef __cplusplus
@@ -74,8 +75,8 @@ struct pk_mexpr_error {
 };
 
 /* Three lines: the text, a caret under the offending bytes, the message. Returns buf. */
-const char *pk_mexpr_error__format(const struct pk_mexpr_error *err, const char *text, char *buf,
-				   size_t len);
+PK_API const char *pk_mexpr_error__format(const struct pk_mexpr_error *err, const char *text,
+					  char *buf, size_t len);
 
 struct pk_mexpr_opts {
 	size_t sz;		/* sizeof(struct pk_mexpr_opts) */
@@ -83,11 +84,11 @@ struct pk_mexpr_opts {
 };
 
 /* Parse TEXT. On error *out is NULL and err (may be NULL) says where and why. */
-int pk_mexpr__parse(const char *text, struct pk_mexpr **out, struct pk_mexpr_error *err);
-int pk_mexpr__parse_opts(const char *text, const struct pk_mexpr_opts *opts,
-			 struct pk_mexpr **out, struct pk_mexpr_error *err);
-void pk_mexpr__free(struct pk_mexpr *e);
-const char *pk_mexpr__text(const struct pk_mexpr *e);
+PK_API int pk_mexpr__parse(const char *text, struct pk_mexpr **out, struct pk_mexpr_error *err);
+PK_API int pk_mexpr__parse_opts(const char *text, const struct pk_mexpr_opts *opts,
+				struct pk_mexpr **out, struct pk_mexpr_error *err);
+PK_API void pk_mexpr__free(struct pk_mexpr *e);
+PK_API const char *pk_mexpr__text(const struct pk_mexpr *e);
 
 /*
  * The expression fully parenthesised ("((a + (b * c)) if #smt_on else d)"),
@@ -95,7 +96,7 @@ const char *pk_mexpr__text(const struct pk_mexpr *e);
  * name made by a '?' that became digits alone reads back as a number).
  * Returns the length it needs (snprintf-like).
  */
-size_t pk_mexpr__print(const struct pk_mexpr *e, char *buf, size_t len);
+PK_API size_t pk_mexpr__print(const struct pk_mexpr *e, char *buf, size_t len);
 
 enum pk_mexpr_id_kind {
 	PK_MEXPR_ID_EVENT,	  /* an event, or a metric name until resolved */
@@ -136,25 +137,26 @@ struct pk_mexpr_id {
 	size_t metric;		/* kind METRIC: index of the metric in its model */
 };
 
-size_t pk_mexpr__nr_ids(const struct pk_mexpr *e);
-const struct pk_mexpr_id *pk_mexpr__id(const struct pk_mexpr *e, size_t idx);
+PK_API size_t pk_mexpr__nr_ids(const struct pk_mexpr *e);
+PK_API const struct pk_mexpr_id *pk_mexpr__id(const struct pk_mexpr *e, size_t idx);
 /* Index of the identifier (kind, name), or -ENOENT. */
-long pk_mexpr__find_id(const struct pk_mexpr *e, enum pk_mexpr_id_kind kind, const char *name);
+PK_API long pk_mexpr__find_id(const struct pk_mexpr *e, enum pk_mexpr_id_kind kind,
+			      const char *name);
 
 /*
  * An event identifier in perf's event syntax, as perf's metric code opens it:
  * "pmu@terms@mods" becomes "pmu/terms/mods" (first and last '@'), anything
  * else is returned unchanged. Returns the length it needs (snprintf-like).
  */
-size_t pk_mexpr_id__event_spec(const struct pk_mexpr_id *id, char *buf, size_t len);
+PK_API size_t pk_mexpr_id__event_spec(const struct pk_mexpr_id *id, char *buf, size_t len);
 
 /*
  * Mark the EVENT identifiers naming a metric of MODEL on PMU (metric pmu as
  * pk_metric.pmu gives it, NULL: any) as METRIC, as perf's metric code does
  * (case-insensitive names). Returns how many, or a negative errno.
  */
-int pk_mexpr__resolve_metrics(struct pk_mexpr *e, struct pk_catalog *cat, size_t model,
-			      const char *pmu);
+PK_API int pk_mexpr__resolve_metrics(struct pk_mexpr *e, struct pk_catalog *cat, size_t model,
+				     const char *pmu);
 
 /*
  * The value of one identifier. Return 0 and *value, or -ENOENT when unknown:
@@ -170,7 +172,7 @@ typedef int (*pk_mexpr_lookup_fn)(void *ctx, const struct pk_mexpr_id *id, doubl
  * possibly NaN, in *out), -EDOM for '%' by zero (perf refuses the metric
  * then), -ENOMEM, or fn's error.
  */
-int pk_mexpr__eval(const struct pk_mexpr *e, pk_mexpr_lookup_fn fn, void *ctx, double *out);
+PK_API int pk_mexpr__eval(const struct pk_mexpr *e, pk_mexpr_lookup_fn fn, void *ctx, double *out);
 
 /*
  * Which identifiers evaluation really needs once the constants are known, as
@@ -182,7 +184,8 @@ int pk_mexpr__eval(const struct pk_mexpr *e, pk_mexpr_lookup_fn fn, void *ctx, d
  * SMT machine, both when #smt_on is unknown. As perf, min() and max() are
  * never folded. Returns 0, -EDOM ('%' by a constant zero) or fn's error.
  */
-int pk_mexpr__needed_ids(const struct pk_mexpr *e, pk_mexpr_lookup_fn fn, void *ctx, bool *needed);
+PK_API int pk_mexpr__needed_ids(const struct pk_mexpr *e, pk_mexpr_lookup_fn fn, void *ctx,
+				bool *needed);
 
 /*
  * Catalog metrics. An evaluator parses each metric of a model once, resolves
@@ -194,20 +197,20 @@ int pk_mexpr__needed_ids(const struct pk_mexpr *e, pk_mexpr_lookup_fn fn, void *
  */
 struct pk_metric_eval;
 
-int pk_metric_eval__new(struct pk_catalog *cat, size_t model, struct pk_metric_eval **out);
-void pk_metric_eval__free(struct pk_metric_eval *ev);
-void pk_metric_eval__reset(struct pk_metric_eval *ev);
+PK_API int pk_metric_eval__new(struct pk_catalog *cat, size_t model, struct pk_metric_eval **out);
+PK_API void pk_metric_eval__free(struct pk_metric_eval *ev);
+PK_API void pk_metric_eval__reset(struct pk_metric_eval *ev);
 /* The last parse error met (metric name in *metric), or NULL. */
-const struct pk_mexpr_error *pk_metric_eval__error(const struct pk_metric_eval *ev,
-						   const char **metric);
+PK_API const struct pk_mexpr_error *pk_metric_eval__error(const struct pk_metric_eval *ev,
+							  const char **metric);
 
 /* By index in the model (see pk_catalog__metric) or by name (first PMU with it). */
-int pk_metric_eval__value(struct pk_metric_eval *ev, size_t metric, pk_mexpr_lookup_fn fn,
-			  void *ctx, double *out);
-int pk_metric_eval__value_name(struct pk_metric_eval *ev, const char *metric,
-			       pk_mexpr_lookup_fn fn, void *ctx, double *out);
+PK_API int pk_metric_eval__value(struct pk_metric_eval *ev, size_t metric, pk_mexpr_lookup_fn fn,
+				 void *ctx, double *out);
+PK_API int pk_metric_eval__value_name(struct pk_metric_eval *ev, const char *metric,
+				      pk_mexpr_lookup_fn fn, void *ctx, double *out);
 /* The metric's parsed MetricExpr (references resolved), or NULL with the error set. */
-const struct pk_mexpr *pk_metric_eval__expr(struct pk_metric_eval *ev, size_t metric);
+PK_API const struct pk_mexpr *pk_metric_eval__expr(struct pk_metric_eval *ev, size_t metric);
 
 /*
  * MetricThreshold of a metric, evaluated with the metric values memoised so
@@ -215,8 +218,8 @@ const struct pk_mexpr *pk_metric_eval__expr(struct pk_metric_eval *ev, size_t me
  * -ENODATA when it is NaN (perf shows no colour then), -ENOENT when the
  * metric has no threshold, or another negative errno.
  */
-int pk_metric_eval__threshold(struct pk_metric_eval *ev, size_t metric, pk_mexpr_lookup_fn fn,
-			      void *ctx);
+PK_API int pk_metric_eval__threshold(struct pk_metric_eval *ev, size_t metric,
+				     pk_mexpr_lookup_fn fn, void *ctx);
 
 /*
  * Every EVENT and SOURCE_COUNT identifier a metric needs, through its
@@ -227,21 +230,22 @@ int pk_metric_eval__threshold(struct pk_metric_eval *ev, size_t metric, pk_mexpr
  * returned.
  */
 typedef int (*pk_metric_id_fn)(void *ctx, const struct pk_mexpr_id *id);
-int pk_metric_eval__for_each_event(struct pk_metric_eval *ev, size_t metric, bool threshold,
-				   pk_mexpr_lookup_fn consts, void *consts_ctx,
-				   pk_metric_id_fn each, void *each_ctx);
+PK_API int pk_metric_eval__for_each_event(struct pk_metric_eval *ev, size_t metric, bool threshold,
+					  pk_mexpr_lookup_fn consts, void *consts_ctx,
+					  pk_metric_id_fn each, void *each_ctx);
 
 /* One-shot forms of the above for a metric named METRIC. */
-int pk_metric__eval(struct pk_catalog *cat, size_t model, const char *metric,
-		    pk_mexpr_lookup_fn events, void *ctx, double *out);
-int pk_metric__threshold_exceeded(struct pk_catalog *cat, size_t model, const char *metric,
-				  pk_mexpr_lookup_fn events, void *ctx);
+PK_API int pk_metric__eval(struct pk_catalog *cat, size_t model, const char *metric,
+			   pk_mexpr_lookup_fn events, void *ctx, double *out);
+PK_API int pk_metric__threshold_exceeded(struct pk_catalog *cat, size_t model, const char *metric,
+					 pk_mexpr_lookup_fn events, void *ctx);
 
 /*
  * A metric value as perf prints it: multiplied by the ScaleUnit's number and
  * labelled with its unit ("100%" -> x100, "%"; NULL -> x1, ""). 0 or -EINVAL.
  */
-int pk_metric__scale(const char *scale_unit, double value, double *scaled, const char **unit);
+PK_API int pk_metric__scale(const char *scale_unit, double value, double *scaled,
+			    const char **unit);
 
 #ifdef __cplusplus
 }

@@ -83,6 +83,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <pmukit/api.h>
 #include <pmukit/events.h>
 #include <pmukit/metric.h>
 #include <pmukit/pmu.h>
@@ -166,19 +167,19 @@ struct pk_metricgroup_event {
  * for a reference cycle; -ENOMEM. err may be NULL; format it with
  * pk_spec_error__format(err, LIST, ...).
  */
-int pk_metricgroup__new(struct pk_catalog *cat, size_t model, const char *list,
-			const struct pk_metricgroup_opts *opts, struct pk_metricgroup **out,
-			struct pk_spec_error *err);
-void pk_metricgroup__free(struct pk_metricgroup *mg);
+PK_API int pk_metricgroup__new(struct pk_catalog *cat, size_t model, const char *list,
+			       const struct pk_metricgroup_opts *opts, struct pk_metricgroup **out,
+			       struct pk_spec_error *err);
+PK_API void pk_metricgroup__free(struct pk_metricgroup *mg);
 
 /* Selected metrics in perf's order (see above). */
-size_t pk_metricgroup__nr_metrics(const struct pk_metricgroup *mg);
-const struct pk_metricgroup_metric *pk_metricgroup__metric(const struct pk_metricgroup *mg,
-							   size_t idx);
+PK_API size_t pk_metricgroup__nr_metrics(const struct pk_metricgroup *mg);
+PK_API const struct pk_metricgroup_metric *pk_metricgroup__metric(const struct pk_metricgroup *mg,
+								  size_t idx);
 /* Events in spec order, then the tool events. */
-size_t pk_metricgroup__nr_events(const struct pk_metricgroup *mg);
-const struct pk_metricgroup_event *pk_metricgroup__event(const struct pk_metricgroup *mg,
-							 size_t idx);
+PK_API size_t pk_metricgroup__nr_events(const struct pk_metricgroup *mg);
+PK_API const struct pk_metricgroup_event *pk_metricgroup__event(const struct pk_metricgroup *mg,
+								size_t idx);
 
 /*
  * The events to open, in perf's event syntax for pk_evlist__add ("" when
@@ -186,9 +187,9 @@ const struct pk_metricgroup_event *pk_metricgroup__event(const struct pk_metricg
  * Each event of the spec may become several evsels (uncore units, hybrid
  * PMUs): their counts add up to the event's value.
  */
-const char *pk_metricgroup__spec(const struct pk_metricgroup *mg);
+PK_API const char *pk_metricgroup__spec(const struct pk_metricgroup *mg);
 /* The event written at byte spec_off of the spec (pk_evsel.spec_off), or -ENOENT. */
-long pk_metricgroup__event_at(const struct pk_metricgroup *mg, unsigned spec_off);
+PK_API long pk_metricgroup__event_at(const struct pk_metricgroup *mg, unsigned spec_off);
 
 /*
  * Does an event name as perf or pmukit print it ("INST_RETIRED.ANY",
@@ -198,7 +199,8 @@ long pk_metricgroup__event_at(const struct pk_metricgroup *mg, unsigned spec_off
  * when both have one, modifiers must be the same set, and "slots" equals
  * "TOPDOWN.SLOTS", "cycles" "cpu-cycles" (perf's symbol aliases).
  */
-bool pk_metricgroup__event_matches(const struct pk_metricgroup *mg, size_t idx, const char *name);
+PK_API bool pk_metricgroup__event_matches(const struct pk_metricgroup *mg, size_t idx,
+					  const char *name);
 
 /* --- computing the metrics ------------------------------------------------------------ */
 
@@ -235,8 +237,8 @@ typedef int (*pk_metricgroup_count_fn)(void *ctx, size_t idx, double *value, uns
  * metric with its own events, references included, as perf does). Returns
  * 0, or fn's error (out then undefined).
  */
-int pk_metricgroup__eval(struct pk_metricgroup *mg, pk_metricgroup_count_fn fn, void *ctx,
-			 struct pk_metricgroup_value *out);
+PK_API int pk_metricgroup__eval(struct pk_metricgroup *mg, pk_metricgroup_count_fn fn, void *ctx,
+				struct pk_metricgroup_value *out);
 
 /* Counts by the name perf printed (offline: pmukit/countsfile.h). */
 struct pk_metricgroup_named {
@@ -250,13 +252,14 @@ struct pk_metricgroup_named {
  * names match it (a name listed twice counts once), and source_count() is
  * the number of names summed; an event no name matches is NaN.
  */
-int pk_metricgroup__eval_named(struct pk_metricgroup *mg, const struct pk_metricgroup_named *counts,
-			       size_t nr, struct pk_metricgroup_value *out);
+PK_API int pk_metricgroup__eval_named(struct pk_metricgroup *mg,
+				      const struct pk_metricgroup_named *counts, size_t nr,
+				      struct pk_metricgroup_value *out);
 
 /* --- TopDown ------------------------------------------------------------------------------ */
 
 /* The highest N of a metric group "TopdownL<N>" of MODEL (perf: 0 when none). */
-unsigned pk_topdown__max_level(struct pk_catalog *cat, size_t model);
+PK_API unsigned pk_topdown__max_level(struct pk_catalog *cat, size_t model);
 
 /*
  * The -M list of --topdown --td-level LEVEL (0: 1), perf 6.12's: the group
@@ -264,8 +267,8 @@ unsigned pk_topdown__max_level(struct pk_catalog *cat, size_t model);
  * Returns 0, -ENOENT when MODEL has no TopdownL groups, -ERANGE when LEVEL is
  * above the highest, with a one-line reason in why (may be NULL).
  */
-int pk_topdown__metric_list(struct pk_catalog *cat, size_t model, unsigned level, char *buf,
-			    size_t len, char *why, size_t why_len);
+PK_API int pk_topdown__metric_list(struct pk_catalog *cat, size_t model, unsigned level, char *buf,
+				   size_t len, char *why, size_t why_len);
 
 /*
  * Why --topdown cannot run on this machine, in one line: no tables for the
@@ -276,9 +279,9 @@ int pk_topdown__metric_list(struct pk_catalog *cat, size_t model, unsigned level
  * pk_evlist__add on pmus (stat mode). Returns 0 (why = "") when it can run,
  * else a negative errno.
  */
-int pk_topdown__check(struct pk_catalog *cat, size_t model, unsigned level,
-		      const struct pk_pmu_tree *pmus, const struct pk_metricgroup_opts *opts,
-		      char *why, size_t why_len);
+PK_API int pk_topdown__check(struct pk_catalog *cat, size_t model, unsigned level,
+			     const struct pk_pmu_tree *pmus, const struct pk_metricgroup_opts *opts,
+			     char *why, size_t why_len);
 
 #ifdef __cplusplus
 }

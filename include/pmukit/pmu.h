@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <pmukit/api.h>
 #include <pmukit/error.h>
 
 #ifdef __cplusplus
@@ -57,13 +58,13 @@ struct pk_pmu_alias {
  *   or is larger than 64 KiB is treated as absent.
  * Errors: -ENOENT/-ENOTDIR/-EACCES for the root, -ENOMEM.
  */
-int pk_pmu_tree__open(const char *root, struct pk_pmu_tree **out, struct pk_error *err);
-void pk_pmu_tree__close(struct pk_pmu_tree *tree);
+PK_API int pk_pmu_tree__open(const char *root, struct pk_pmu_tree **out, struct pk_error *err);
+PK_API void pk_pmu_tree__close(struct pk_pmu_tree *tree);
 
 /* An empty tree, to add synthetic PMUs to. */
-int pk_pmu_tree__new(struct pk_pmu_tree **out);
+PK_API int pk_pmu_tree__new(struct pk_pmu_tree **out);
 /* Does the tree have a core PMU (pk_pmu__is_core)? */
-bool pk_pmu_tree__has_core(const struct pk_pmu_tree *tree);
+PK_API bool pk_pmu_tree__has_core(const struct pk_pmu_tree *tree);
 /*
  * Add the core PMU(s) a machine of arch would have, as its kernel names and
  * formats them, for offline answers: x86 "cpu" (flavour NULL: Intel; "amd"),
@@ -71,42 +72,42 @@ bool pk_pmu_tree__has_core(const struct pk_pmu_tree *tree);
  * "cpu"; plus software, tracepoint and breakpoint. PMUs already in the tree
  * are kept. -ENOTSUP for other arches.
  */
-int pk_pmu_tree__add_core(struct pk_pmu_tree *tree, const char *arch, const char *flavour);
+PK_API int pk_pmu_tree__add_core(struct pk_pmu_tree *tree, const char *arch, const char *flavour);
 
-size_t pk_pmu_tree__nr_pmus(const struct pk_pmu_tree *tree);
+PK_API size_t pk_pmu_tree__nr_pmus(const struct pk_pmu_tree *tree);
 /* PMUs sorted by name, digit runs compared as numbers (uncore_cha_2 before
  * uncore_cha_10). find() is exact and case-sensitive. */
-const struct pk_pmu *pk_pmu_tree__pmu(const struct pk_pmu_tree *tree, size_t idx);
-const struct pk_pmu *pk_pmu_tree__find(const struct pk_pmu_tree *tree, const char *name);
+PK_API const struct pk_pmu *pk_pmu_tree__pmu(const struct pk_pmu_tree *tree, size_t idx);
+PK_API const struct pk_pmu *pk_pmu_tree__find(const struct pk_pmu_tree *tree, const char *name);
 
-const char *pk_pmu__name(const struct pk_pmu *pmu);
-uint32_t pk_pmu__type(const struct pk_pmu *pmu);
+PK_API const char *pk_pmu__name(const struct pk_pmu *pmu);
+PK_API uint32_t pk_pmu__type(const struct pk_pmu *pmu);
 /* A core PMU as perf decides it: "cpu", "cpum_cf", or one with a "cpus" file. */
-bool pk_pmu__is_core(const struct pk_pmu *pmu);
+PK_API bool pk_pmu__is_core(const struct pk_pmu *pmu);
 /* An uncore PMU as perf decides it: one with a "cpumask" file. */
-bool pk_pmu__is_uncore(const struct pk_pmu *pmu);
+PK_API bool pk_pmu__is_uncore(const struct pk_pmu *pmu);
 /* Content of cpumask or else cpus ("0-3,8", perf's order), NULL when neither exists. */
-const char *pk_pmu__cpus(const struct pk_pmu *pmu);
+PK_API const char *pk_pmu__cpus(const struct pk_pmu *pmu);
 /* Content of identifier (uncore/sys PMUs matched by Compat), or NULL. */
-const char *pk_pmu__identifier(const struct pk_pmu *pmu);
+PK_API const char *pk_pmu__identifier(const struct pk_pmu *pmu);
 /*
  * Does a JSON "Compat" (a POSIX extended regex, e.g. "(434|436|43c|43a).*")
  * match the whole identifier? False without identifier or on a bad regex.
  * A sys event applies to a PMU when this and pk_pmu__matches_table_pmu hold.
  */
-bool pk_pmu__matches_compat(const struct pk_pmu *pmu, const char *compat);
+PK_API bool pk_pmu__matches_compat(const struct pk_pmu *pmu, const char *compat);
 
-size_t pk_pmu__nr_formats(const struct pk_pmu *pmu);
-const struct pk_pmu_format *pk_pmu__format(const struct pk_pmu *pmu, size_t idx);
-const struct pk_pmu_format *pk_pmu__find_format(const struct pk_pmu *pmu, const char *name);
+PK_API size_t pk_pmu__nr_formats(const struct pk_pmu *pmu);
+PK_API const struct pk_pmu_format *pk_pmu__format(const struct pk_pmu *pmu, size_t idx);
+PK_API const struct pk_pmu_format *pk_pmu__find_format(const struct pk_pmu *pmu, const char *name);
 
-size_t pk_pmu__nr_aliases(const struct pk_pmu *pmu);
+PK_API size_t pk_pmu__nr_aliases(const struct pk_pmu *pmu);
 /* Aliases sorted by name; lookup is case-insensitive. */
-const struct pk_pmu_alias *pk_pmu__alias(const struct pk_pmu *pmu, size_t idx);
-const struct pk_pmu_alias *pk_pmu__find_alias(const struct pk_pmu *pmu, const char *name);
+PK_API const struct pk_pmu_alias *pk_pmu__alias(const struct pk_pmu *pmu, size_t idx);
+PK_API const struct pk_pmu_alias *pk_pmu__find_alias(const struct pk_pmu *pmu, const char *name);
 
 /* Content of caps/NAME without trailing newline, or NULL when absent. */
-const char *pk_pmu__cap(const struct pk_pmu *pmu, const char *name);
+PK_API const char *pk_pmu__cap(const struct pk_pmu *pmu, const char *name);
 
 /*
  * Does a table PMU name (JSON "Unit" after perf's mapping, e.g. "uncore_cha",
@@ -118,7 +119,7 @@ const char *pk_pmu__cap(const struct pk_pmu *pmu, const char *name);
  * commas, the tokens must appear in order in the PMU name and the last one
  * end it up to such a suffix ("hisi_sccl,ddrc" ~ "hisi_sccl1_ddrc0").
  */
-bool pk_pmu__matches_table_pmu(const struct pk_pmu *pmu, const char *table_pmu);
+PK_API bool pk_pmu__matches_table_pmu(const struct pk_pmu *pmu, const char *table_pmu);
 
 /*
  * Parse a format file body ("config:0-7,32-35\n") into f (name not set).
@@ -126,30 +127,31 @@ bool pk_pmu__matches_table_pmu(const struct pk_pmu *pmu, const char *table_pmu);
  * 0..63, low <= high; blanks between tokens and a trailing newline allowed.
  * 0, or -EINVAL (f untouched) on anything else.
  */
-int pk_pmu_format__parse(const char *body, struct pk_pmu_format *f);
+PK_API int pk_pmu_format__parse(const char *body, struct pk_pmu_format *f);
 /* The same, saying in why what is wrong ("the range '15-8' ends below its start"). */
-int pk_pmu_format__parse_why(const char *body, struct pk_pmu_format *f, char *why, size_t len);
+PK_API int pk_pmu_format__parse_why(const char *body, struct pk_pmu_format *f, char *why,
+				    size_t len);
 
 /*
  * Why the format file of term name was left out of this PMU ("/sys/.../cpu/
  * format/umask: the range '15-8' ends below its start"), or NULL when there
  * is no such file or it was read.
  */
-const char *pk_pmu__format_problem(const struct pk_pmu *pmu, const char *name);
+PK_API const char *pk_pmu__format_problem(const struct pk_pmu *pmu, const char *name);
 /*
  * Why the tree's entry name is not a PMU (a type file missing or not a
  * number), or NULL when there is no such entry or it is one.
  */
-const char *pk_pmu_tree__pmu_problem(const struct pk_pmu_tree *tree, const char *name);
+PK_API const char *pk_pmu_tree__pmu_problem(const struct pk_pmu_tree *tree, const char *name);
 
 /*
  * Put value into the bits of f's config word (config[f->config]), lowest
  * value bit into the lowest mask bit, as perf does for split ranges. Other
  * bits of the word are kept. -ERANGE when value needs more than f->width bits.
  */
-int pk_pmu_format__place(const struct pk_pmu_format *f, uint64_t value, uint64_t config[4]);
+PK_API int pk_pmu_format__place(const struct pk_pmu_format *f, uint64_t value, uint64_t config[4]);
 /* The value f's bits hold in config[f->config] (the inverse of place). */
-uint64_t pk_pmu_format__extract(const struct pk_pmu_format *f, const uint64_t config[4]);
+PK_API uint64_t pk_pmu_format__extract(const struct pk_pmu_format *f, const uint64_t config[4]);
 
 #ifdef __cplusplus
 }

@@ -30,6 +30,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <pmukit/api.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -85,54 +87,58 @@ struct pk_profile_sample {
 	const struct pk_profile_value *values;
 };
 
-int pk_profile__new(struct pk_profile **p);
-void pk_profile__free(struct pk_profile *p);
+PK_API int pk_profile__new(struct pk_profile **p);
+PK_API void pk_profile__free(struct pk_profile *p);
 
 /*
  * Builders. Each returns 0 or a negative errno (-ENOMEM, -EINVAL, -EBUSY:
  * events are added before the first sample; -E2BIG past 2^32 - 2 ids).
  */
-int pk_profile__add_event(struct pk_profile *p, const struct pk_profile_event *ev);	/* index */
-int pk_profile__intern_frame(struct pk_profile *p, const struct pk_profile_frame *f, uint32_t *id);
+PK_API int pk_profile__add_event(struct pk_profile *p, const struct pk_profile_event *ev);	/* index */
+PK_API int pk_profile__intern_frame(struct pk_profile *p, const struct pk_profile_frame *f,
+				    uint32_t *id);
 /* frames[0] is the leaf, frames[n-1] the outermost caller. n = 0 gives stack 0. */
-int pk_profile__intern_stack(struct pk_profile *p, const uint32_t *frames, size_t n, uint32_t *id);
+PK_API int pk_profile__intern_stack(struct pk_profile *p, const uint32_t *frames, size_t n,
+				    uint32_t *id);
 /* The stack `parent` called into `frame` (for callers that walk root to leaf). */
-int pk_profile__stack_push(struct pk_profile *p, uint32_t parent, uint32_t frame, uint32_t *id);
-int pk_profile__intern_thread(struct pk_profile *p, int32_t pid, int32_t tid, const char *comm,
-			      uint32_t *id);
-int pk_profile__add_sample(struct pk_profile *p, const struct pk_profile_sample *s);
+PK_API int pk_profile__stack_push(struct pk_profile *p, uint32_t parent, uint32_t frame,
+				  uint32_t *id);
+PK_API int pk_profile__intern_thread(struct pk_profile *p, int32_t pid, int32_t tid,
+				     const char *comm, uint32_t *id);
+PK_API int pk_profile__add_sample(struct pk_profile *p, const struct pk_profile_sample *s);
 /* A reference point: perf clock time perf_ns was wall-clock time wall_ns (ns since the epoch). */
-void pk_profile__set_clock(struct pk_profile *p, uint64_t perf_ns, uint64_t wall_ns);
+PK_API void pk_profile__set_clock(struct pk_profile *p, uint64_t perf_ns, uint64_t wall_ns);
 /* Wall-clock ns of perf time t, or 0 when no reference point was set. */
-uint64_t pk_profile__wall_time(const struct pk_profile *p, uint64_t t);
+PK_API uint64_t pk_profile__wall_time(const struct pk_profile *p, uint64_t t);
 
 /* Sizes. */
-size_t pk_profile__nr_events(const struct pk_profile *p);
-size_t pk_profile__nr_frames(const struct pk_profile *p);
-size_t pk_profile__nr_stacks(const struct pk_profile *p);	/* the empty stack included */
-size_t pk_profile__nr_threads(const struct pk_profile *p);
-size_t pk_profile__nr_samples(const struct pk_profile *p);
+PK_API size_t pk_profile__nr_events(const struct pk_profile *p);
+PK_API size_t pk_profile__nr_frames(const struct pk_profile *p);
+PK_API size_t pk_profile__nr_stacks(const struct pk_profile *p);	/* the empty stack included */
+PK_API size_t pk_profile__nr_threads(const struct pk_profile *p);
+PK_API size_t pk_profile__nr_samples(const struct pk_profile *p);
 
 /* Readers: strings point into the profile (valid until it grows); -EINVAL for ids out of range. */
-int pk_profile__event(const struct pk_profile *p, size_t idx, struct pk_profile_event *ev);
+PK_API int pk_profile__event(const struct pk_profile *p, size_t idx, struct pk_profile_event *ev);
 /* -1 when no event has that name */
-int pk_profile__find_event(const struct pk_profile *p, const char *name);
-int pk_profile__frame(const struct pk_profile *p, uint32_t id, struct pk_profile_frame *f);
-int pk_profile__thread(const struct pk_profile *p, uint32_t id, struct pk_profile_thread *t);
+PK_API int pk_profile__find_event(const struct pk_profile *p, const char *name);
+PK_API int pk_profile__frame(const struct pk_profile *p, uint32_t id, struct pk_profile_frame *f);
+PK_API int pk_profile__thread(const struct pk_profile *p, uint32_t id, struct pk_profile_thread *t);
 /* Stack nodes: the leaf frame, the caller's stack (0 at the root), the number of frames. */
-uint32_t pk_profile__stack_frame(const struct pk_profile *p, uint32_t stack);
-uint32_t pk_profile__stack_parent(const struct pk_profile *p, uint32_t stack);
-uint32_t pk_profile__stack_depth(const struct pk_profile *p, uint32_t stack);
+PK_API uint32_t pk_profile__stack_frame(const struct pk_profile *p, uint32_t stack);
+PK_API uint32_t pk_profile__stack_parent(const struct pk_profile *p, uint32_t stack);
+PK_API uint32_t pk_profile__stack_depth(const struct pk_profile *p, uint32_t stack);
 /* Frame ids leaf first into buf[0..n); returns the depth (may exceed n). */
-size_t pk_profile__stack_frames(const struct pk_profile *p, uint32_t stack, uint32_t *buf, size_t n);
+PK_API size_t pk_profile__stack_frames(const struct pk_profile *p, uint32_t stack, uint32_t *buf,
+				       size_t n);
 /* Sample idx in insertion order; s->values points into the profile (nr_events entries). */
-int pk_profile__sample(const struct pk_profile *p, size_t idx, struct pk_profile_sample *s);
+PK_API int pk_profile__sample(const struct pk_profile *p, size_t idx, struct pk_profile_sample *s);
 
 /* Totals of one event over the samples it took: their number, sum of counts, sum of weights. */
 struct pk_profile_total {
 	uint64_t samples, count, weight;
 };
-int pk_profile__total(const struct pk_profile *p, size_t event, struct pk_profile_total *t);
+PK_API int pk_profile__total(const struct pk_profile *p, size_t event, struct pk_profile_total *t);
 
 #ifdef __cplusplus
 }

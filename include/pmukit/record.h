@@ -35,6 +35,7 @@
 
 #include <linux/perf_event.h>
 
+#include <pmukit/api.h>
 #include <pmukit/cpumap.h>
 #include <pmukit/error.h>
 #include <pmukit/pmu.h>
@@ -71,9 +72,9 @@ struct pk_record_opts {
 	bool no_tracking;
 };
 
-int pk_record__open(struct pk_record **out, const struct pk_evlist *el,
-		    const struct pk_record_opts *opts, struct pk_error *err);
-void pk_record__close(struct pk_record *r);
+PK_API int pk_record__open(struct pk_record **out, const struct pk_evlist *el,
+			   const struct pk_record_opts *opts, struct pk_error *err);
+PK_API void pk_record__close(struct pk_record *r);
 
 /*
  * The events as opened: the evlist's, then the tracking dummy when there is
@@ -88,18 +89,18 @@ struct pk_record_event {
 	const uint64_t *ids;
 	size_t nr_ids;
 };
-size_t pk_record__nr_events(const struct pk_record *r);
-int pk_record__event(const struct pk_record *r, size_t idx, struct pk_record_event *ev);
+PK_API size_t pk_record__nr_events(const struct pk_record *r);
+PK_API int pk_record__event(const struct pk_record *r, size_t idx, struct pk_record_event *ev);
 /* The index of the event an id belongs to, or -1. */
-long pk_record__event_of_id(const struct pk_record *r, uint64_t id);
+PK_API long pk_record__event_of_id(const struct pk_record *r, uint64_t id);
 
 /*
  * Start / stop sampling: PERF_EVENT_IOC_ENABLE / _DISABLE on every group
  * leader's fds (-a, -p, -t; a workload's leaders start at exec with
  * enable_on_exec). 0 or -errno with err filled.
  */
-int pk_record__enable(struct pk_record *r, struct pk_error *err);
-int pk_record__disable(struct pk_record *r, struct pk_error *err);
+PK_API int pk_record__enable(struct pk_record *r, struct pk_error *err);
+PK_API int pk_record__disable(struct pk_record *r, struct pk_error *err);
 
 /* pk_record__poll's answers besides 0 (timeout) and a negative errno. */
 #define PK_RECORD_READY	1	/* a buffer has data past its wake-up mark */
@@ -110,7 +111,7 @@ int pk_record__disable(struct pk_record *r, struct pk_error *err);
  * (-1: none) to become readable or every task to exit. Interrupted by a
  * signal: -EINTR.
  */
-int pk_record__poll(struct pk_record *r, int timeout_ms, int extra_fd);
+PK_API int pk_record__poll(struct pk_record *r, int timeout_ms, int extra_fd);
 
 /*
  * The sink: len bytes of whole records (each a struct perf_event_header and
@@ -123,8 +124,8 @@ typedef int (*pk_record_sink)(void *ctx, const void *recs, size_t len);
  * the next). Returns the bytes handed to sink, or the sink's negative errno
  * (err filled).
  */
-long long pk_record__drain(struct pk_record *r, pk_record_sink sink, void *ctx,
-			   struct pk_error *err);
+PK_API long long pk_record__drain(struct pk_record *r, pk_record_sink sink, void *ctx,
+				  struct pk_error *err);
 /* Bytes of records the kernel dropped are not seen here: PERF_RECORD_LOST records say how many. */
 
 /*
@@ -132,8 +133,8 @@ long long pk_record__drain(struct pk_record *r, pk_record_sink sink, void *ctx,
  * error message ("; leader sampling (...); the weight struct (...)"), this
  * machine's lack of a hardware PMU first when the event needs one. Length.
  */
-size_t pk_record__features(const struct perf_event_attr *attr, uint64_t acr_mask, char *buf,
-			   size_t len);
+PK_API size_t pk_record__features(const struct perf_event_attr *attr, uint64_t acr_mask, char *buf,
+				  size_t len);
 
 /* ---- a workload held before exec ---- */
 
@@ -142,23 +143,23 @@ struct pk_workload;
  * Start argv[0] (PATH searched) with argv, stopped before exec until
  * pk_workload__go. Its pid is pk_workload__pid. 0 or -errno with err filled.
  */
-int pk_workload__start(struct pk_workload **out, char *const *argv, struct pk_error *err);
-pid_t pk_workload__pid(const struct pk_workload *w);
+PK_API int pk_workload__start(struct pk_workload **out, char *const *argv, struct pk_error *err);
+PK_API pid_t pk_workload__pid(const struct pk_workload *w);
 /*
  * Let it exec. 0, or -errno when exec failed (err says why; the child has
  * exited with 127 and is reaped by pk_workload__wait).
  */
-int pk_workload__go(struct pk_workload *w, struct pk_error *err);
+PK_API int pk_workload__go(struct pk_workload *w, struct pk_error *err);
 /*
  * Reap it: 1 with *status (a wait status) once it has exited, 0 when it
  * still runs and nohang, -errno.
  */
-int pk_workload__wait(struct pk_workload *w, bool nohang, int *status);
+PK_API int pk_workload__wait(struct pk_workload *w, bool nohang, int *status);
 struct rusage;
 /* Its resource use (wait4's) once pk_workload__wait has reaped it: 0, else -EBUSY. */
-int pk_workload__rusage(const struct pk_workload *w, struct rusage *ru);
+PK_API int pk_workload__rusage(const struct pk_workload *w, struct rusage *ru);
 /* Kill (if not yet reaped: SIGKILL before go, else sig), reap and free it. */
-void pk_workload__free(struct pk_workload *w, int sig);
+PK_API void pk_workload__free(struct pk_workload *w, int sig);
 
 /* ---- side-band perf synthesizes ---- */
 
@@ -167,7 +168,7 @@ void pk_workload__free(struct pk_workload *w, int sig);
  * sample_type: TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER, 8 each. Synthesized
  * records carry that many zero bytes, as perf writes them.
  */
-size_t pk_sample__id_size(uint64_t sample_type);
+PK_API size_t pk_sample__id_size(uint64_t sample_type);
 
 /*
  * The kernel's map as perf synthesizes it: PERF_RECORD_MMAP, pid -1,
@@ -176,8 +177,8 @@ size_t pk_sample__id_size(uint64_t sample_type);
  * hidden (kptr_restrict: all zero): -EPERM with err saying so (nothing
  * written). 0 or the sink's -errno.
  */
-int pk_synth__kernel_mmap(const char *procfs, size_t id_size, pk_record_sink sink, void *ctx,
-			  struct pk_error *err);
+PK_API int pk_synth__kernel_mmap(const char *procfs, size_t id_size, pk_record_sink sink, void *ctx,
+				 struct pk_error *err);
 /*
  * Running tasks as perf synthesizes them: for each pid (nr 0: every process
  * under procfs), a COMM per thread (the process's first), the executable
@@ -185,8 +186,8 @@ int pk_synth__kernel_mmap(const char *procfs, size_t id_size, pk_record_sink sin
  * mmap_data), then a FORK for every other thread from its process. A task
  * that vanished meanwhile is skipped. 0 or the sink's -errno.
  */
-int pk_synth__tasks(const char *procfs, const pid_t *pids, size_t nr, bool mmap_data,
-		    size_t id_size, pk_record_sink sink, void *ctx, struct pk_error *err);
+PK_API int pk_synth__tasks(const char *procfs, const pid_t *pids, size_t nr, bool mmap_data,
+			   size_t id_size, pk_record_sink sink, void *ctx, struct pk_error *err);
 
 /* ---- what the records say: samples, losses, DSOs that got samples ---- */
 
@@ -197,24 +198,24 @@ struct pk_record_stats;
  * its user callchain) fell in. sample_type per id from r (NULL: the single
  * sample_type given).
  */
-int pk_record_stats__new(struct pk_record_stats **out, const struct pk_record *r,
-			 uint64_t sample_type);
-void pk_record_stats__free(struct pk_record_stats *s);
+PK_API int pk_record_stats__new(struct pk_record_stats **out, const struct pk_record *r,
+				uint64_t sample_type);
+PK_API void pk_record_stats__free(struct pk_record_stats *s);
 /* Feed whole records (a pk_record_sink's input). 0 or -ENOMEM. */
-int pk_record_stats__feed(struct pk_record_stats *s, const void *recs, size_t len);
-uint64_t pk_record_stats__samples(const struct pk_record_stats *s);
+PK_API int pk_record_stats__feed(struct pk_record_stats *s, const void *recs, size_t len);
+PK_API uint64_t pk_record_stats__samples(const struct pk_record_stats *s);
 /* PERF_RECORD_LOST's lost counts plus PERF_RECORD_LOST_SAMPLES'. */
-uint64_t pk_record_stats__lost(const struct pk_record_stats *s);
+PK_API uint64_t pk_record_stats__lost(const struct pk_record_stats *s);
 /* Number of PERF_RECORD_LOST / _LOST_SAMPLES records. */
-uint64_t pk_record_stats__lost_records(const struct pk_record_stats *s);
+PK_API uint64_t pk_record_stats__lost_records(const struct pk_record_stats *s);
 /*
  * The DSOs that got samples: pid (-1: the kernel), misc (cpumode:
  * PERF_RECORD_MISC_KERNEL or _USER) and the filename as mapped
  * ("[kernel.kallsyms]" for the kernel). Stops when fn returns non-zero.
  */
-int pk_record_stats__for_each_dso(const struct pk_record_stats *s,
-				  int (*fn)(void *ctx, int32_t pid, uint16_t misc, const char *filename),
-				  void *ctx);
+PK_API int pk_record_stats__for_each_dso(const struct pk_record_stats *s,
+					 int (*fn)(void *ctx, int32_t pid, uint16_t misc, const char *filename),
+					 void *ctx);
 
 #ifdef __cplusplus
 }

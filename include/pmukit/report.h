@@ -40,6 +40,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <pmukit/api.h>
 #include <pmukit/error.h>
 #include <pmukit/session.h>
 
@@ -92,19 +93,19 @@ struct pk_report_opts {
 	void *trace_ctx;
 };
 
-int pk_report__new(struct pk_report **out, struct pk_session *s, const struct pk_report_opts *opts,
-		   struct pk_error *err);
-void pk_report__free(struct pk_report *r);
+PK_API int pk_report__new(struct pk_report **out, struct pk_session *s,
+			  const struct pk_report_opts *opts, struct pk_error *err);
+PK_API void pk_report__free(struct pk_report *r);
 
 /*
  * Read the session to its end and add its samples (PERF_SAMPLE_READ groups
  * split into their members' values as perf does). 0 or a negative errno.
  */
-int pk_report__process(struct pk_report *r, struct pk_error *err);
+PK_API int pk_report__process(struct pk_report *r, struct pk_error *err);
 /* Add one resolved sample (what pk_report__process does for each). */
-int pk_report__add(struct pk_report *r, const struct pk_resolved *rs, struct pk_error *err);
+PK_API int pk_report__add(struct pk_report *r, const struct pk_resolved *rs, struct pk_error *err);
 /* After the last sample: srclines, collapse, cumulative values, output order. */
-int pk_report__finish(struct pk_report *r, struct pk_error *err);
+PK_API int pk_report__finish(struct pk_report *r, struct pk_error *err);
 
 /* pk_report__fprintf flags */
 enum {
@@ -118,7 +119,7 @@ enum {
  * "# Event count (approx.): ...", the column headers and dotted lines, the
  * entries and their callchains. 0 or a negative errno (write error).
  */
-int pk_report__fprintf(struct pk_report *r, FILE *fp, unsigned flags);
+PK_API int pk_report__fprintf(struct pk_report *r, FILE *fp, unsigned flags);
 
 /* ---- results ---------------------------------------------------------------------- */
 
@@ -154,12 +155,13 @@ struct pk_report_section {
 	size_t nr_entries;
 };
 
-size_t pk_report__nr_sections(const struct pk_report *r);
-const struct pk_report_section *pk_report__section(const struct pk_report *r, size_t i);
-size_t pk_report__nr_entries(const struct pk_report *r, size_t section);
-const struct pk_report_entry *pk_report__entry(const struct pk_report *r, size_t section, size_t i);
+PK_API size_t pk_report__nr_sections(const struct pk_report *r);
+PK_API const struct pk_report_section *pk_report__section(const struct pk_report *r, size_t i);
+PK_API size_t pk_report__nr_entries(const struct pk_report *r, size_t section);
+PK_API const struct pk_report_entry *pk_report__entry(const struct pk_report *r, size_t section,
+						      size_t i);
 /* LOST_SAMPLES records' total (perf's "Total Lost Samples"). */
-uint64_t pk_report__total_lost_samples(const struct pk_report *r);
+PK_API uint64_t pk_report__total_lost_samples(const struct pk_report *r);
 
 /* ---- perf diff ---------------------------------------------------------------------- */
 
@@ -175,9 +177,9 @@ struct pk_diff_opts {
  * (dso and symbol by default), printed with perf's Baseline and Delta
  * columns. The sessions must be finished reading (pk_report__finish).
  */
-int pk_report__fprintf_diff(struct pk_report *old, struct pk_report *new_, const char *old_name,
-			    const char *new_name, FILE *fp, const struct pk_diff_opts *opts,
-			    struct pk_error *err);
+PK_API int pk_report__fprintf_diff(struct pk_report *old, struct pk_report *new_,
+				   const char *old_name, const char *new_name, FILE *fp,
+				   const struct pk_diff_opts *opts, struct pk_error *err);
 
 #ifdef __cplusplus
 }

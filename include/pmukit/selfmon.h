@@ -37,6 +37,7 @@
 
 #include <linux/perf_event.h>
 
+#include <pmukit/api.h>
 #include <pmukit/error.h>
 #include <pmukit/events.h>
 #include <pmukit/pmu.h>
@@ -66,7 +67,7 @@ struct pk_selfmon_ops {
  * mrs` of the event counter or cycle counter and `mrs cntvct_el0`. On other
  * architectures both functions are NULL and every group reads with read(2).
  */
-const struct pk_selfmon_ops *pk_selfmon_ops__native(void);
+PK_API const struct pk_selfmon_ops *pk_selfmon_ops__native(void);
 
 /* RDPMC operand flags (Documentation/.../topdown.txt). */
 #define PK_RDPMC_FIXED		(1u << 30)	/* fixed counters */
@@ -106,18 +107,18 @@ struct pk_userpage_value {
  * last update: the count is exact and so is scaling while enabled == running;
  * a multiplexed event (enabled != running) then gives PK_USERPAGE_NO_TIME.
  */
-int pk_userpage__read(const volatile struct perf_event_mmap_page *pc,
-		      const struct pk_selfmon_ops *ops, unsigned max_retries,
-		      struct pk_userpage_value *out);
+PK_API int pk_userpage__read(const volatile struct perf_event_mmap_page *pc,
+			     const struct pk_selfmon_ops *ops, unsigned max_retries,
+			     struct pk_userpage_value *out);
 
 /* The arithmetic of the protocol, exposed for tests and other page readers. */
 /* raw counter bits -> signed value of its low `width` bits (1..64) */
-int64_t pk_userpage__sign_extend(uint64_t raw, unsigned width);
+PK_API int64_t pk_userpage__sign_extend(uint64_t raw, unsigned width);
 /* ns elapsed since the page's times: time_offset + cyc * time_mult >> time_shift,
  * with cyc first corrected by time_cycles/time_mask when cap_user_time_short */
-uint64_t pk_userpage__time_delta(uint64_t cyc, uint32_t time_mult, uint16_t time_shift,
-				 uint64_t time_offset, bool cap_short, uint64_t time_cycles,
-				 uint64_t time_mask);
+PK_API uint64_t pk_userpage__time_delta(uint64_t cyc, uint32_t time_mult, uint16_t time_shift,
+					uint64_t time_offset, bool cap_short, uint64_t time_cycles,
+					uint64_t time_mask);
 
 /* --- a self-monitoring group ------------------------------------------------- */
 
@@ -162,19 +163,19 @@ struct pk_selfmon;
  * hardware is retried as a 32-bit one. Errors: negative errno, err filled
  * (spec errors carry the column).
  */
-int pk_selfmon__open(struct pk_selfmon **out, const char *spec,
-		     const struct pk_selfmon_opts *opts, struct pk_error *err);
+PK_API int pk_selfmon__open(struct pk_selfmon **out, const char *spec,
+			    const struct pk_selfmon_opts *opts, struct pk_error *err);
 /* The same from ready attrs (attrs[0] leads; names may be NULL). The attrs'
  * read_format, disabled, inherit and enable_on_exec are overridden as above. */
-int pk_selfmon__open_attrs(struct pk_selfmon **out, const struct perf_event_attr *attrs,
-			   const char *const *names, size_t nr,
-			   const struct pk_selfmon_opts *opts, struct pk_error *err);
-void pk_selfmon__close(struct pk_selfmon *g);
+PK_API int pk_selfmon__open_attrs(struct pk_selfmon **out, const struct perf_event_attr *attrs,
+				  const char *const *names, size_t nr,
+				  const struct pk_selfmon_opts *opts, struct pk_error *err);
+PK_API void pk_selfmon__close(struct pk_selfmon *g);
 
-int pk_selfmon__enable(struct pk_selfmon *g);
-int pk_selfmon__disable(struct pk_selfmon *g);
+PK_API int pk_selfmon__enable(struct pk_selfmon *g);
+PK_API int pk_selfmon__disable(struct pk_selfmon *g);
 /* Zero every count (PERF_EVENT_IOC_RESET on the group); times keep running. */
-int pk_selfmon__reset(struct pk_selfmon *g);
+PK_API int pk_selfmon__reset(struct pk_selfmon *g);
 
 struct pk_selfmon_value {
 	uint64_t raw;		/* count */
@@ -192,16 +193,16 @@ struct pk_selfmon_value {
  * get read(2); a fork()ed child does not inherit the user pages and must not
  * use it.
  */
-int pk_selfmon__read(struct pk_selfmon *g, struct pk_selfmon_value *vals, size_t nr);
+PK_API int pk_selfmon__read(struct pk_selfmon *g, struct pk_selfmon_value *vals, size_t nr);
 
-size_t pk_selfmon__nr(const struct pk_selfmon *g);
-const char *pk_selfmon__name(const struct pk_selfmon *g, size_t idx);
-int pk_selfmon__fd(const struct pk_selfmon *g, size_t idx);
-const struct perf_event_attr *pk_selfmon__attr(const struct pk_selfmon *g, size_t idx);
+PK_API size_t pk_selfmon__nr(const struct pk_selfmon *g);
+PK_API const char *pk_selfmon__name(const struct pk_selfmon *g, size_t idx);
+PK_API int pk_selfmon__fd(const struct pk_selfmon *g, size_t idx);
+PK_API const struct perf_event_attr *pk_selfmon__attr(const struct pk_selfmon *g, size_t idx);
 /* PK_SELFMON_PATH_USER or PK_SELFMON_PATH_SYSCALL: the path chosen at open */
-enum pk_selfmon_path pk_selfmon__path(const struct pk_selfmon *g);
+PK_API enum pk_selfmon_path pk_selfmon__path(const struct pk_selfmon *g);
 /* Why read(2) was chosen ("" on the user page path). */
-const char *pk_selfmon__path_reason(const struct pk_selfmon *g);
+PK_API const char *pk_selfmon__path_reason(const struct pk_selfmon *g);
 
 struct pk_selfmon_stats {
 	uint64_t user_reads;	/* reads served by the user pages */
@@ -211,7 +212,7 @@ struct pk_selfmon_stats {
 	uint64_t retries;	/* sequence-lock retries, all pages */
 	uint64_t topdown_resets;	/* scheduled PERF_METRICS resets */
 };
-void pk_selfmon__stats(const struct pk_selfmon *g, struct pk_selfmon_stats *st);
+PK_API void pk_selfmon__stats(const struct pk_selfmon *g, struct pk_selfmon_stats *st);
 
 /* --- TopDown ----------------------------------------------------------------- */
 
@@ -237,14 +238,14 @@ enum pk_topdown_metric {
 #define PK_TOPDOWN_L2_MASK	0xff0u
 
 /* perf's name of the metric: "retiring", "bad_speculation", "light_operations"... */
-const char *pk_topdown__name(enum pk_topdown_metric m);
+PK_API const char *pk_topdown__name(enum pk_topdown_metric m);
 /* byte i (0-7) of a PERF_METRICS value */
-unsigned pk_topdown__field(uint64_t perf_metrics, unsigned i);
+PK_API unsigned pk_topdown__field(uint64_t perf_metrics, unsigned i);
 /*
  * Ratios (0..1) of one PERF_METRICS value: field/0xff for the L1 bytes and,
  * with level2, the L2 bytes and the four subtractions. Unused entries: 0.
  */
-void pk_topdown__decode(uint64_t perf_metrics, bool level2, double ratio[PK_TOPDOWN_NR]);
+PK_API void pk_topdown__decode(uint64_t perf_metrics, bool level2, double ratio[PK_TOPDOWN_NR]);
 
 /* SLOTS and PERF_METRICS read together. */
 struct pk_topdown_sample {
@@ -267,24 +268,24 @@ struct pk_topdown {
  * 0xff, the ratio over slots_b - slots_a. -ERANGE when b.slots < a.slots (a
  * reset in between). out->periods = 1.
  */
-int pk_topdown__delta(const struct pk_topdown_sample *a, const struct pk_topdown_sample *b,
-		      bool level2, struct pk_topdown *out);
+PK_API int pk_topdown__delta(const struct pk_topdown_sample *a, const struct pk_topdown_sample *b,
+			     bool level2, struct pk_topdown *out);
 /* acc += d (valid bits intersected once acc has periods). */
-void pk_topdown__add(struct pk_topdown *acc, const struct pk_topdown *d);
+PK_API void pk_topdown__add(struct pk_topdown *acc, const struct pk_topdown *d);
 /* metric / slots for the valid metrics, 0 for the others. */
-void pk_topdown__ratios(const struct pk_topdown *td, double ratio[PK_TOPDOWN_NR]);
+PK_API void pk_topdown__ratios(const struct pk_topdown *td, double ratio[PK_TOPDOWN_NR]);
 
 /* Is the group a TopDown group (SLOTS leading, TopDown metric members)? */
-bool pk_selfmon__has_topdown(const struct pk_selfmon *g);
-bool pk_selfmon__topdown_level2(const struct pk_selfmon *g);
+PK_API bool pk_selfmon__has_topdown(const struct pk_selfmon *g);
+PK_API bool pk_selfmon__topdown_level2(const struct pk_selfmon *g);
 /*
  * SLOTS and PERF_METRICS now, through the user page (rdpmc), without a
  * system call. -ENOTSUP on read(2)-path or non-TopDown groups, -EAGAIN when
  * the counters are not on the PMU right now (index 0).
  */
-int pk_selfmon__topdown_sample(struct pk_selfmon *g, struct pk_topdown_sample *s);
+PK_API int pk_selfmon__topdown_sample(struct pk_selfmon *g, struct pk_topdown_sample *s);
 /* Reset SLOTS and PERF_METRICS now (the group's counts keep their totals). */
-int pk_selfmon__topdown_reset(struct pk_selfmon *g);
+PK_API int pk_selfmon__topdown_reset(struct pk_selfmon *g);
 
 /* --- regions ----------------------------------------------------------------- */
 
@@ -296,12 +297,12 @@ int pk_selfmon__topdown_reset(struct pk_selfmon *g);
  * is dropped (counted in `lost`). Names are copied and looked up with strcmp
  * (the last region used is tried first); hot loops can use the _id variants.
  */
-int pk_selfmon__region_begin(struct pk_selfmon *g, const char *name);
-int pk_selfmon__region_end(struct pk_selfmon *g, const char *name);
+PK_API int pk_selfmon__region_begin(struct pk_selfmon *g, const char *name);
+PK_API int pk_selfmon__region_end(struct pk_selfmon *g, const char *name);
 /* The id of NAME (created when new), for the _id variants in hot loops. */
-int pk_selfmon__region_id(struct pk_selfmon *g, const char *name);
-int pk_selfmon__region_begin_id(struct pk_selfmon *g, int id);
-int pk_selfmon__region_end_id(struct pk_selfmon *g, int id);
+PK_API int pk_selfmon__region_id(struct pk_selfmon *g, const char *name);
+PK_API int pk_selfmon__region_begin_id(struct pk_selfmon *g, int id);
+PK_API int pk_selfmon__region_end_id(struct pk_selfmon *g, int id);
 
 struct pk_selfmon_region {
 	const char *name;
@@ -316,14 +317,15 @@ struct pk_selfmon_region {
 	struct pk_topdown topdown;
 };
 
-size_t pk_selfmon__nr_regions(const struct pk_selfmon *g);
+PK_API size_t pk_selfmon__nr_regions(const struct pk_selfmon *g);
 /* Totals of region idx (creation order) / of NAME (-ENOENT). Pointers stay
  * valid until the next region call or close. */
-int pk_selfmon__region(const struct pk_selfmon *g, size_t idx, struct pk_selfmon_region *out);
-int pk_selfmon__find_region(const struct pk_selfmon *g, const char *name,
-			    struct pk_selfmon_region *out);
+PK_API int pk_selfmon__region(const struct pk_selfmon *g, size_t idx,
+			      struct pk_selfmon_region *out);
+PK_API int pk_selfmon__find_region(const struct pk_selfmon *g, const char *name,
+				   struct pk_selfmon_region *out);
 /* A table of every region: calls, per-event totals, TopDown percentages. */
-int pk_selfmon__region_print(const struct pk_selfmon *g, FILE *f);
+PK_API int pk_selfmon__region_print(const struct pk_selfmon *g, FILE *f);
 
 /* --- can userspace read counters here? ---------------------------------------- */
 
@@ -363,8 +365,9 @@ struct pk_user_access {
 };
 
 /* Fill out; returns out->status. */
-int pk_user_access__check(const struct pk_user_access_opts *opts, struct pk_user_access *out);
-const char *pk_user_access__code(enum pk_user_access_status st);
+PK_API int pk_user_access__check(const struct pk_user_access_opts *opts,
+				 struct pk_user_access *out);
+PK_API const char *pk_user_access__code(enum pk_user_access_status st);
 
 #ifdef __cplusplus
 }

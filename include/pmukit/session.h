@@ -53,6 +53,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <pmukit/api.h>
 #include <pmukit/data_read.h>
 #include <pmukit/error.h>
 #include <pmukit/symbol.h>
@@ -98,15 +99,15 @@ struct pk_session_opts {
 };
 
 /* path "-": stdin (pipe mode or a file fed through a pipe). */
-int pk_session__open(struct pk_session **s, const char *path, const struct pk_session_opts *opts,
-		     struct pk_error *err);
+PK_API int pk_session__open(struct pk_session **s, const char *path,
+			    const struct pk_session_opts *opts, struct pk_error *err);
 /* An open fd (not closed); name is used in messages. */
-int pk_session__open_fd(struct pk_session **s, int fd, const char *name,
-			const struct pk_session_opts *opts, struct pk_error *err);
-void pk_session__free(struct pk_session *s);
+PK_API int pk_session__open_fd(struct pk_session **s, int fd, const char *name,
+			       const struct pk_session_opts *opts, struct pk_error *err);
+PK_API void pk_session__free(struct pk_session *s);
 
-struct pk_data_reader *pk_session__reader(struct pk_session *s);
-struct pk_symbolizer *pk_session__symbolizer(struct pk_session *s);
+PK_API struct pk_data_reader *pk_session__reader(struct pk_session *s);
+PK_API struct pk_symbolizer *pk_session__symbolizer(struct pk_session *s);
 
 /*
  * The next event in perf's processing order (see pmukit/data_read.h), after
@@ -115,8 +116,8 @@ struct pk_symbolizer *pk_session__symbolizer(struct pk_session *s);
  * perf's machine__process_event runs before perf script's handlers).
  * 1 (ev set), 0 at the end, or a negative errno with err filled.
  */
-int pk_session__next(struct pk_session *s, const struct pk_data_event **ev,
-		     struct pk_error *err);
+PK_API int pk_session__next(struct pk_session *s, const struct pk_data_event **ev,
+			    struct pk_error *err);
 
 /* ---- the machine --------------------------------------------------------------------- */
 
@@ -146,23 +147,23 @@ struct pk_map {
 };
 
 /* perf's map__map_ip (the DSO-relative address perf's symbols use). */
-uint64_t pk_map__map_ip(const struct pk_map *m, uint64_t ip);
+PK_API uint64_t pk_map__map_ip(const struct pk_map *m, uint64_t ip);
 /* perf's map__unmap_ip. */
-uint64_t pk_map__unmap_ip(const struct pk_map *m, uint64_t rip);
+PK_API uint64_t pk_map__unmap_ip(const struct pk_map *m, uint64_t rip);
 
 /* perf's machine__findnew_thread(pid, tid) (creates it when unknown, as perf does). NULL: ENOMEM. */
-const struct pk_thread *pk_session__thread(struct pk_session *s, int32_t pid, int32_t tid);
+PK_API const struct pk_thread *pk_session__thread(struct pk_session *s, int32_t pid, int32_t tid);
 /* Find without creating. */
-const struct pk_thread *pk_session__find_thread(const struct pk_session *s, int32_t tid);
-size_t pk_session__nr_threads(const struct pk_session *s);
-const struct pk_thread *pk_session__thread_at(const struct pk_session *s, uint32_t id);
+PK_API const struct pk_thread *pk_session__find_thread(const struct pk_session *s, int32_t tid);
+PK_API size_t pk_session__nr_threads(const struct pk_session *s);
+PK_API const struct pk_thread *pk_session__thread_at(const struct pk_session *s, uint32_t id);
 
 /* The map of addr for thread (cpumode as PERF_RECORD_MISC_*), perf's thread__find_map; NULL: none. */
-const struct pk_map *pk_session__find_map(struct pk_session *s, const struct pk_thread *t,
-					  uint8_t cpumode, uint64_t addr);
+PK_API const struct pk_map *pk_session__find_map(struct pk_session *s, const struct pk_thread *t,
+						 uint8_t cpumode, uint64_t addr);
 
 /* The kernel's DSO ([kernel.kallsyms]), NULL before the kernel map is known. */
-struct pk_dso *pk_session__kernel_dso(struct pk_session *s);
+PK_API struct pk_dso *pk_session__kernel_dso(struct pk_session *s);
 
 /* ---- locations and samples -------------------------------------------------------------- */
 
@@ -184,24 +185,25 @@ static inline uint64_t pk_loc__symoff(const struct pk_loc *l)
 	return l->sym ? l->addr - l->sym->start : 0;
 }
 
-size_t pk_session__nr_locs(const struct pk_session *s);
-const struct pk_loc *pk_session__loc_at(const struct pk_session *s, uint32_t id);
+PK_API size_t pk_session__nr_locs(const struct pk_session *s);
+PK_API const struct pk_loc *pk_session__loc_at(const struct pk_session *s, uint32_t id);
 /* The loc of ip in thread with cpumode (interned; resolved once). NULL: ENOMEM. */
-const struct pk_loc *pk_session__loc(struct pk_session *s, const struct pk_thread *t,
-				     uint8_t cpumode, uint64_t ip);
+PK_API const struct pk_loc *pk_session__loc(struct pk_session *s, const struct pk_thread *t,
+					    uint8_t cpumode, uint64_t ip);
 
 /*
  * perf's srcline of a loc ("file.c:12", "??:0"), as perf report/script
  * print it: for a DSO with debug info the addr2line answer, else NULL
  * (callers print perf's fallback, e.g. "dso+0x..." or sym+off). Cached.
  */
-const char *pk_session__loc_srcline(struct pk_session *s, const struct pk_loc *l);
+PK_API const char *pk_session__loc_srcline(struct pk_session *s, const struct pk_loc *l);
 /*
  * The inline chain at a loc (pk_dso__srcline's frames: innermost first;
  * frames[nr-1] is the function containing the loc's symbol), nr 0 when
  * none. Cached; 0 or a negative errno.
  */
-int pk_session__loc_inlines(struct pk_session *s, const struct pk_loc *l, struct pk_srcline *out);
+PK_API int pk_session__loc_inlines(struct pk_session *s, const struct pk_loc *l,
+				   struct pk_srcline *out);
 
 /* what to compute in pk_session__prepare_srclines */
 enum {
@@ -213,8 +215,8 @@ enum {
  * opts.nr_threads threads, so that later calls of pk_session__loc_srcline /
  * _loc_inlines return at once. Same results as calling them one by one.
  */
-int pk_session__prepare_srclines(struct pk_session *s, const struct pk_loc *const *locs, size_t n,
-				 unsigned what, struct pk_error *err);
+PK_API int pk_session__prepare_srclines(struct pk_session *s, const struct pk_loc *const *locs,
+					size_t n, unsigned what, struct pk_error *err);
 
 /* pk_session__resolve flags */
 enum {
@@ -253,8 +255,8 @@ struct pk_resolved {
  * seen. 0, or a negative errno (ENOMEM; EINVAL for an event that is not a
  * sample) with err filled.
  */
-int pk_session__resolve(struct pk_session *s, const struct pk_data_event *ev, unsigned flags,
-			struct pk_resolved *out, struct pk_error *err);
+PK_API int pk_session__resolve(struct pk_session *s, const struct pk_data_event *ev, unsigned flags,
+			       struct pk_resolved *out, struct pk_error *err);
 
 /* ---- events --------------------------------------------------------------------------- */
 
@@ -263,7 +265,7 @@ int pk_session__resolve(struct pk_session *s, const struct pk_data_event *ev, un
  * else the name perf derives from the attr ("cpu-clock", "cycles:u",
  * "sched:sched_switch", "raw 0x1234"). Lives as long as the session.
  */
-const char *pk_session__event_name(struct pk_session *s, int attr);
+PK_API const char *pk_session__event_name(struct pk_session *s, int attr);
 
 /* ---- profiles ----------------------------------------------------------------------- */
 
@@ -292,8 +294,9 @@ struct pk_session_profile_opts {
  * sample's ip alone. Guest samples are left out as perf script does.
  * 0, or a negative errno with err filled.
  */
-int pk_session__fill_profile(struct pk_session *s, struct pk_profile *p,
-			     const struct pk_session_profile_opts *opts, struct pk_error *err);
+PK_API int pk_session__fill_profile(struct pk_session *s, struct pk_profile *p,
+				    const struct pk_session_profile_opts *opts,
+				    struct pk_error *err);
 
 /*
  * perf's header as perf script/report --header print it (perf 6.1's
@@ -301,12 +304,12 @@ int pk_session__fill_profile(struct pk_session *s, struct pk_profile *p,
  * feature, missing features. File mode only (a pipe prints nothing). 0 or
  * a negative errno with err filled.
  */
-int pk_session__fprintf_header(struct pk_session *s, FILE *f, struct pk_error *err);
+PK_API int pk_session__fprintf_header(struct pk_session *s, FILE *f, struct pk_error *err);
 /*
  * One feature section as the header shows it: in pipe mode perf prints each
  * as its HEADER_FEATURE record arrives (after the layout lines above).
  */
-int pk_session__fprintf_feature(struct pk_session *s, FILE *f, unsigned feat);
+PK_API int pk_session__fprintf_feature(struct pk_session *s, FILE *f, unsigned feat);
 
 /* Counts of what the session processed so far. */
 struct pk_session_stats {
@@ -316,7 +319,7 @@ struct pk_session_stats {
 	uint64_t nr_locs;
 	uint64_t nr_threads, nr_maps;
 };
-void pk_session__stats(const struct pk_session *s, struct pk_session_stats *st);
+PK_API void pk_session__stats(const struct pk_session *s, struct pk_session_stats *st);
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,7 @@
 
 #include <linux/perf_event.h>
 
+#include <pmukit/api.h>
 #include <pmukit/events.h>
 #include <pmukit/pmu.h>
 
@@ -98,12 +99,12 @@ struct pk_spec_error {
 	char hint[128];		/* "did you mean 'umask'?" or "" */
 };
 
-struct pk_evlist *pk_evlist__new(void);
-void pk_evlist__free(struct pk_evlist *el);
+PK_API struct pk_evlist *pk_evlist__new(void);
+PK_API void pk_evlist__free(struct pk_evlist *el);
 
 /* Parse SPEC and append its events. On error nothing is appended and err is filled. */
-int pk_evlist__add(struct pk_evlist *el, const char *spec, const struct pk_spec_opts *opts,
-		   struct pk_spec_error *err);
+PK_API int pk_evlist__add(struct pk_evlist *el, const char *spec, const struct pk_spec_opts *opts,
+			  struct pk_spec_error *err);
 
 /*
  * Whether encoding SPEC in MODE needs the tables and the PMU tree. False only
@@ -113,24 +114,24 @@ int pk_evlist__add(struct pk_evlist *el, const char *spec, const struct pk_spec_
  * them (start-up time). True otherwise, and for a spec that does not parse
  * (the full context gives the better error).
  */
-bool pk_spec__needs_context(const char *spec, enum pk_spec_mode mode);
+PK_API bool pk_spec__needs_context(const char *spec, enum pk_spec_mode mode);
 
-size_t pk_evlist__nr(const struct pk_evlist *el);
-const struct pk_evsel *pk_evlist__evsel(const struct pk_evlist *el, size_t idx);
+PK_API size_t pk_evlist__nr(const struct pk_evlist *el);
+PK_API const struct pk_evsel *pk_evlist__evsel(const struct pk_evlist *el, size_t idx);
 /*
  * Record mode: the tracking event perf record adds after the list's events,
  * a software dummy ("dummy:HG") that gets the side-band records (mmap, comm,
  * task) when the first event cannot (system-wide, hybrid); NULL when the
  * first event tracks, in stat mode, or for an empty list.
  */
-const struct pk_evsel *pk_evlist__tracking(const struct pk_evlist *el);
+PK_API const struct pk_evsel *pk_evlist__tracking(const struct pk_evlist *el);
 
 /*
  * Three lines: the spec, a caret under the offending bytes, and the message
  * with its hint. Returns buf.
  */
-const char *pk_spec_error__format(const struct pk_spec_error *err, const char *spec, char *buf,
-				  size_t len);
+PK_API const char *pk_spec_error__format(const struct pk_spec_error *err, const char *spec,
+					 char *buf, size_t len);
 
 #ifdef __cplusplus
 }

@@ -48,6 +48,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <pmukit/api.h>
 #include <pmukit/error.h>
 
 #ifdef __cplusplus
@@ -95,9 +96,9 @@ struct pk_symbolizer_opts {
 	void *progress_ctx;
 };
 
-int pk_symbolizer__new(struct pk_symbolizer **out, const struct pk_symbolizer_opts *opts,
-		       struct pk_error *err);
-void pk_symbolizer__delete(struct pk_symbolizer *s);
+PK_API int pk_symbolizer__new(struct pk_symbolizer **out, const struct pk_symbolizer_opts *opts,
+			      struct pk_error *err);
+PK_API void pk_symbolizer__delete(struct pk_symbolizer *s);
 
 /* One mapping, as a PERF_RECORD_MMAP/MMAP2 gives it. */
 struct pk_sym_map {
@@ -112,7 +113,7 @@ struct pk_sym_map {
 };
 
 /* perf's map__map_ip: the DSO-relative address ("rip") of ip in map. */
-uint64_t pk_sym_map__map_ip(const struct pk_sym_map *map, uint64_t ip);
+PK_API uint64_t pk_sym_map__map_ip(const struct pk_sym_map *map, uint64_t ip);
 
 /*
  * The DSO of a map (found or created, shared by maps of one file and
@@ -120,20 +121,20 @@ uint64_t pk_sym_map__map_ip(const struct pk_sym_map *map, uint64_t ip);
  * stack, anonymous memory that is not executable) gives a DSO without
  * symbols, named as perf names it.
  */
-struct pk_dso *pk_symbolizer__map_dso(struct pk_symbolizer *s, const struct pk_sym_map *map);
+PK_API struct pk_dso *pk_symbolizer__map_dso(struct pk_symbolizer *s, const struct pk_sym_map *map);
 /* The kernel DSO ([kernel.kallsyms]); build_id: the recorded kernel's, NULL when unknown. */
-struct pk_dso *pk_symbolizer__kernel(struct pk_symbolizer *s, const uint8_t *build_id,
-				     size_t build_id_size);
+PK_API struct pk_dso *pk_symbolizer__kernel(struct pk_symbolizer *s, const uint8_t *build_id,
+					    size_t build_id_size);
 /*
  * The kernel's relocation, as perf's ref_reloc_sym: the kernel MMAP of a
  * recording is named "[kernel.kallsyms]_text" with pgoff the address _text
  * had then; kallsyms addresses move by the difference (KASLR after a
  * reboot). Before the DSO's first lookup; -EBUSY after.
  */
-int pk_dso__kernel_reloc(struct pk_dso *d, const char *ref_sym, uint64_t recorded_addr);
+PK_API int pk_dso__kernel_reloc(struct pk_dso *d, const char *ref_sym, uint64_t recorded_addr);
 /* A user DSO by path (and build-id when known), as a map of it would give. */
-struct pk_dso *pk_symbolizer__dso(struct pk_symbolizer *s, const char *path,
-				  const uint8_t *build_id, size_t build_id_size);
+PK_API struct pk_dso *pk_symbolizer__dso(struct pk_symbolizer *s, const char *path,
+					 const uint8_t *build_id, size_t build_id_size);
 
 /* One symbol, as perf keeps it. */
 struct pk_sym {
@@ -144,17 +145,17 @@ struct pk_sym {
 };
 
 /* The symbol containing rip (perf's dso__find_symbol), NULL when none. Loads the symbols on first use. */
-const struct pk_sym *pk_dso__find(struct pk_dso *d, uint64_t rip);
+PK_API const struct pk_sym *pk_dso__find(struct pk_dso *d, uint64_t rip);
 /* All symbols, sorted by start (loads them). */
-size_t pk_dso__nr_syms(struct pk_dso *d);
-const struct pk_sym *pk_dso__sym(struct pk_dso *d, size_t i);
+PK_API size_t pk_dso__nr_syms(struct pk_dso *d);
+PK_API const struct pk_sym *pk_dso__sym(struct pk_dso *d, size_t i);
 
 /* perf's long name ("/usr/bin/ls", "[kernel.kallsyms]", "/tmp/perf-42.map", "[vdso]", "[heap]"). */
-const char *pk_dso__name(const struct pk_dso *d);
+PK_API const char *pk_dso__name(const struct pk_dso *d);
 /* perf's short name: the long name's basename for files, else the long name. */
-const char *pk_dso__short_name(const struct pk_dso *d);
+PK_API const char *pk_dso__short_name(const struct pk_dso *d);
 /* The file symbols came from (a debug file, the build-id cache, ...), NULL before loading or when none. */
-const char *pk_dso__symsrc(struct pk_dso *d);
+PK_API const char *pk_dso__symsrc(struct pk_dso *d);
 
 enum pk_dso_kind {
 	PK_DSO_USER,		/* an ELF file */
@@ -163,14 +164,14 @@ enum pk_dso_kind {
 	PK_DSO_VDSO,		/* [vdso] */
 	PK_DSO_ANON,		/* no file: [heap], //anon (not executable), ... */
 };
-enum pk_dso_kind pk_dso__kind(const struct pk_dso *d);
+PK_API enum pk_dso_kind pk_dso__kind(const struct pk_dso *d);
 
 /*
  * Why a DSO has no symbols: 0 when it has some; -ENOENT no file found,
  * -EILSEQ the file's build-id differs from the recorded one (perf: no
  * symbols), -ENOEXEC not ELF, -ENODATA no symbol table.
  */
-int pk_dso__load_error(struct pk_dso *d);
+PK_API int pk_dso__load_error(struct pk_dso *d);
 
 /* One frame of a source position: innermost first. */
 struct pk_srcline_frame {
@@ -193,7 +194,7 @@ struct pk_srcline {
 	size_t nr_frames;
 	const struct pk_srcline_frame *frames;
 };
-int pk_dso__srcline(struct pk_dso *d, uint64_t rip, struct pk_srcline *out);
+PK_API int pk_dso__srcline(struct pk_dso *d, uint64_t rip, struct pk_srcline *out);
 
 /*
  * perf's srcline string for rip: "file:line" ("??:0" for an unknown file);
@@ -203,28 +204,28 @@ int pk_dso__srcline(struct pk_dso *d, uint64_t rip, struct pk_srcline *out);
  * srcline field, which omits answers starting with "??:0"). Lives as long
  * as the symbolizer.
  */
-const char *pk_dso__srcline_str(struct pk_dso *d, uint64_t rip);
+PK_API const char *pk_dso__srcline_str(struct pk_dso *d, uint64_t rip);
 
 /*
  * perf's map__rip_2objdump: the address objdump/addr2line use for rip
  * (user DSOs: rip + .text's sh_addr - sh_offset; others: rip). perf prints
  * "dso_short_name[hex objdump address]" where a srcline is unknown.
  */
-uint64_t pk_dso__objdump_addr(struct pk_dso *d, uint64_t rip);
+PK_API uint64_t pk_dso__objdump_addr(struct pk_dso *d, uint64_t rip);
 
 /* Demangle as perf 6.1 does with these flags (PK_SYMBOLIZER_*); malloc'd, NULL when not mangled. */
-char *pk_demangle(const char *name, unsigned flags);
+PK_API char *pk_demangle(const char *name, unsigned flags);
 
 /* Parse a perf-PID.map (perf's format: "START SIZE name", hex) into symbols: for fuzzing and tests. */
 struct pk_sym_table;
-int pk_sym_table__parse_perf_map(struct pk_sym_table **out, const char *text, size_t len);
-size_t pk_sym_table__nr(const struct pk_sym_table *t);
-const struct pk_sym *pk_sym_table__sym(const struct pk_sym_table *t, size_t i);
-const struct pk_sym *pk_sym_table__find(const struct pk_sym_table *t, uint64_t addr);
-void pk_sym_table__delete(struct pk_sym_table *t);
+PK_API int pk_sym_table__parse_perf_map(struct pk_sym_table **out, const char *text, size_t len);
+PK_API size_t pk_sym_table__nr(const struct pk_sym_table *t);
+PK_API const struct pk_sym *pk_sym_table__sym(const struct pk_sym_table *t, size_t i);
+PK_API const struct pk_sym *pk_sym_table__find(const struct pk_sym_table *t, uint64_t addr);
+PK_API void pk_sym_table__delete(struct pk_sym_table *t);
 
 /* Parse kallsyms text as perf does (types T/W/D/B kept, ends fixed up); for fuzzing and tests. */
-int pk_sym_table__parse_kallsyms(struct pk_sym_table **out, const char *text, size_t len);
+PK_API int pk_sym_table__parse_kallsyms(struct pk_sym_table **out, const char *text, size_t len);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <pmukit/api.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -32,10 +34,10 @@ struct pk_symbol {
 };
 
 /* Hardware, software and tool symbols in perf's list order (cache events excluded). */
-size_t pk_symbols__count(void);
-const struct pk_symbol *pk_symbols__get(size_t idx);
+PK_API size_t pk_symbols__count(void);
+PK_API const struct pk_symbol *pk_symbols__get(size_t idx);
 /* By name or alias, exact (perf's lexer is case-sensitive for these). */
-const struct pk_symbol *pk_symbols__find(const char *name);
+PK_API const struct pk_symbol *pk_symbols__find(const char *name);
 
 /*
  * Generic cache events. Names are CACHE-OP[-RESULT] with perf's aliases
@@ -43,11 +45,11 @@ const struct pk_symbol *pk_symbols__find(const char *name);
  * matched case-insensitively; config = cache | op << 8 | result << 16.
  * Returns 0 or -ENOENT; -EINVAL for a combination perf refuses (L1-icache-stores).
  */
-int pk_symbols__parse_cache(const char *name, uint64_t *config);
+PK_API int pk_symbols__parse_cache(const char *name, uint64_t *config);
 /* The canonical names of the valid combinations, in perf list's order. */
-size_t pk_symbols__nr_cache(void);
+PK_API size_t pk_symbols__nr_cache(void);
 /* Writes the idx-th canonical name into buf; returns its config. */
-uint64_t pk_symbols__cache(size_t idx, char *buf, size_t len);
+PK_API uint64_t pk_symbols__cache(size_t idx, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

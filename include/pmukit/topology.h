@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <pmukit/api.h>
 #include <pmukit/cpumap.h>
 #include <pmukit/error.h>
 
@@ -46,13 +47,13 @@ struct pk_cpu_topo {
  * the CPU is offline) has no topology. Errors: those of pk_cpu_map__online
  * (-ENOENT with err naming ROOT/online, -EINVAL), -ENOMEM.
  */
-int pk_topology__read(const char *root, struct pk_topology **out, struct pk_error *err);
-void pk_topology__free(struct pk_topology *t);
+PK_API int pk_topology__read(const char *root, struct pk_topology **out, struct pk_error *err);
+PK_API void pk_topology__free(struct pk_topology *t);
 
-const struct pk_cpu_map *pk_topology__online(const struct pk_topology *t);
-const struct pk_cpu_map *pk_topology__present(const struct pk_topology *t);
+PK_API const struct pk_cpu_map *pk_topology__online(const struct pk_topology *t);
+PK_API const struct pk_cpu_map *pk_topology__present(const struct pk_topology *t);
 /* cpu's place; -ENOENT (out untouched) when cpu has no topology (not present, or offline). */
-int pk_topology__cpu(const struct pk_topology *t, int cpu, struct pk_cpu_topo *out);
+PK_API int pk_topology__cpu(const struct pk_topology *t, int cpu, struct pk_cpu_topo *out);
 
 /*
  * Facts over the online CPUs with a topology, as perf's metric literals:
@@ -63,12 +64,12 @@ int pk_topology__cpu(const struct pk_topology *t, int cpu, struct pk_cpu_topo *o
  * num_cpus: the highest present CPU + 1 (perf's cpu__max_present_cpu, #num_cpus);
  * num_cpus_online: online CPUs (#num_cpus_online).
  */
-bool pk_topology__smt_on(const struct pk_topology *t);
-unsigned pk_topology__nr_packages(const struct pk_topology *t);
-unsigned pk_topology__nr_dies(const struct pk_topology *t);
-unsigned pk_topology__nr_cores(const struct pk_topology *t);
-unsigned pk_topology__num_cpus(const struct pk_topology *t);
-unsigned pk_topology__num_cpus_online(const struct pk_topology *t);
+PK_API bool pk_topology__smt_on(const struct pk_topology *t);
+PK_API unsigned pk_topology__nr_packages(const struct pk_topology *t);
+PK_API unsigned pk_topology__nr_dies(const struct pk_topology *t);
+PK_API unsigned pk_topology__nr_cores(const struct pk_topology *t);
+PK_API unsigned pk_topology__num_cpus(const struct pk_topology *t);
+PK_API unsigned pk_topology__num_cpus_online(const struct pk_topology *t);
 
 /* perf stat's aggregation modes. */
 enum pk_stat_aggr {
@@ -93,23 +94,24 @@ struct pk_aggr_id {
 };
 
 /* cpu's key in mode (a CPU without topology gets -1 fields, cpu still set in PK_STAT_AGGR_CPU). */
-struct pk_aggr_id pk_topology__aggr_id(const struct pk_topology *t, enum pk_stat_aggr mode, int cpu);
-bool pk_aggr_id__equal(const struct pk_aggr_id *a, const struct pk_aggr_id *b);
+PK_API struct pk_aggr_id pk_topology__aggr_id(const struct pk_topology *t, enum pk_stat_aggr mode,
+					      int cpu);
+PK_API bool pk_aggr_id__equal(const struct pk_aggr_id *a, const struct pk_aggr_id *b);
 /*
  * The distinct keys of the CPUs of map in mode, in perf's print order: by CPU
  * for PK_STAT_AGGR_CPU, else by socket, die, cluster, core. *ids is malloc'd
  * (free() it; NULL when *nr is 0). PK_STAT_AGGR_GLOBAL gives one key. -EINVAL for
  * PK_STAT_AGGR_THREAD (threads are the counter's, not the topology's), -ENOMEM.
  */
-int pk_topology__aggr_ids(const struct pk_topology *t, enum pk_stat_aggr mode,
-			  const struct pk_cpu_map *map, struct pk_aggr_id **ids, size_t *nr);
+PK_API int pk_topology__aggr_ids(const struct pk_topology *t, enum pk_stat_aggr mode,
+				 const struct pk_cpu_map *map, struct pk_aggr_id **ids, size_t *nr);
 /*
  * perf's label of a key: "CPU3", "S0-D0-C1", "S0-D0-CLS0", "S0-D1", "S0";
  * for PK_STAT_AGGR_THREAD the slot number (perf prints "COMM-TID": see
  * pk_counter__thread and pk_thread__comm); "" for PK_STAT_AGGR_GLOBAL. Returns buf.
  */
-const char *pk_aggr_id__format(const struct pk_aggr_id *id, enum pk_stat_aggr mode, char *buf,
-			       size_t len);
+PK_API const char *pk_aggr_id__format(const struct pk_aggr_id *id, enum pk_stat_aggr mode,
+				      char *buf, size_t len);
 
 #ifdef __cplusplus
 }

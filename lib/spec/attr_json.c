@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * spec/attr_json.c — struct perf_event_attr to and from the JSON object of
- * pmukit/attr.h (`pmukit explain --json`, the perf oracle shim). One table
- * lists the fields in struct order; the bitfields, which have no address,
- * get a getter and a setter each from one X-macro list.
+ * spec/attr_json.c — struct perf_event_attr to and from the JSON of
+ * pmukit/attr.h (`pmukit explain --json`, the perf oracle shim): the json-c
+ * object form of spec/attr_json.h, and the public text form on top of it.
+ * One table lists the fields in struct order; the bitfields, which have no
+ * address, get a getter and a setter each from one X-macro list.
  */
+#include "spec/attr_json.h"
+
 #include <pmukit/attr.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
@@ -165,7 +171,7 @@ static int add(struct json_object *obj, const char *key, struct json_object *val
 	return 0;
 }
 
-int pk_attr__to_json(const struct perf_event_attr *attr, struct json_object **out)
+int attr_json__to_object(const struct perf_event_attr *attr, struct json_object **out)
 {
 	struct json_object *obj = json_object_new_object();
 	char hex[24];
@@ -305,7 +311,7 @@ static const struct field *find_field(const char *key)
 	return NULL;
 }
 
-int pk_attr__from_json(struct json_object *obj, struct perf_event_attr *attr)
+int attr_json__from_object(struct json_object *obj, struct perf_event_attr *attr)
 {
 	int have_period = 0;
 	uint64_t period = 0;
@@ -328,4 +334,53 @@ int pk_attr__from_json(struct json_object *obj, struct perf_event_attr *attr)
 		store(attr, f, v);
 	}
 	return 0;
+}
+
+int pk_attr__to_json(const struct perf_event_attr *attr, char **out)
+{
+	struct json_object *obj;
+	const char *text;
+	int rc;
+
+	*out = NULL;
+	rc = attr_json__to_object(attr, &obj);
+	if (rc)
+		return rc;
+	text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN);
+	*out = text ? strdup(text) : NULL;
+	json_object_put(obj);
+	return *out ? 0 : -ENOMEM;
+}
+
+int pk_attr__from_json(const char *json, struct perf_event_attr *attr)
+{
+	struct json_tokener *tok;
+	struct json_object *obj;
+	size_t len, end;
+	int rc = -EINVAL;
+
+	memset(attr, 0, sizeof(*attr));
+	if (!json)
+		return -EINVAL;
+	len = strlen(json);
+	if (len > INT_MAX)
+		return -EINVAL;
+	tok = json_tokener_new();
+	if (!tok)
+		return -ENOMEM;
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);	/* JSON, not json-c's extensions */
+	obj = json_tokener_parse_ex(tok, json, (int)len);
+	if (obj && json_tokener_get_error(tok) == json_tokener_success) {
+		/* one object and nothing after it but whitespace */
+		end = json_tokener_get_parse_end(tok);
+		while (end < len && isspace((unsigned char)json[end]))
+			end++;
+		if (end == len)
+			rc = attr_json__from_object(obj, attr);
+	}
+	json_object_put(obj);
+	json_tokener_free(tok);
+	if (rc)
+		memset(attr, 0, sizeof(*attr));
+	return rc;
 }

@@ -57,7 +57,7 @@
 #include <json-c/json.h>
 #include <linux/perf_event.h>
 
-#include <pmukit/attr.h>
+#include "spec/attr_json.h"
 
 typedef long (*syscall_fn)(long, ...);
 typedef ssize_t (*read_fn)(int, void *, size_t);
@@ -253,7 +253,7 @@ static long fake_open(const struct perf_event_attr *uattr, long pid, long cpu, l
 			err = ENOMEM;
 		}
 	}
-	if (pk_attr__to_json(&attr, &jattr) == 0 && (line = json_object_new_object())) {
+	if (attr_json__to_object(&attr, &jattr) == 0 && (line = json_object_new_object())) {
 		json_object_object_add(line, "open", json_object_new_int64(idx));
 		json_object_object_add(line, "pid", json_object_new_int64(pid));
 		json_object_object_add(line, "cpu", json_object_new_int64(cpu));

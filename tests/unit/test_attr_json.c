@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_attr_json.c — struct perf_event_attr to and from the JSON of
+ * test_attr_json.c — struct perf_event_attr to and from the JSON text of
  * pmukit/attr.h: exact strings for an empty and a full attr, every field
- * round-tripped on its own, sample_period vs sample_freq, hex forms, and the
- * inputs pk_attr__from_json() must refuse.
+ * round-tripped on its own, sample_period vs sample_freq, hex forms, the
+ * inputs pk_attr__from_json() must refuse (values, and text that is not one
+ * JSON object), and the internal json-c form (spec/attr_json.h) agreeing.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -19,28 +20,30 @@
 
 #include <pmukit/attr.h>
 
-/* Plain JSON text of attr. */
+#include "spec/attr_json.h"
+
+/* JSON text of attr (the caller frees it). */
 static char *to_text(const struct perf_event_attr *attr)
 {
-	struct json_object *o = NULL;
-	char *s;
+	char *s = NULL;
 
-	assert_int_equal(pk_attr__to_json(attr, &o), 0);
-	assert_non_null(o);
-	s = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	json_object_put(o);
+	assert_int_equal(pk_attr__to_json(attr, &s), 0);
 	assert_non_null(s);
 	return s;
 }
 
-/* pk_attr__from_json() on JSON text. */
+/* pk_attr__from_json(), and the same through json-c and the object form. */
 static int from_text(const char *text, struct perf_event_attr *attr)
 {
 	struct json_object *o = json_tokener_parse(text);
+	struct perf_event_attr b;
 	int rc;
 
 	assert_non_null(o);
-	rc = pk_attr__from_json(o, attr);
+	rc = pk_attr__from_json(text, attr);
+	assert_int_equal(attr_json__from_object(o, &b), rc);
+	if (!rc)
+		assert_memory_equal(attr, &b, sizeof(b));
 	json_object_put(o);
 	return rc;
 }
@@ -323,6 +326,48 @@ static void test_refused(void **state)
 		if (from_text(bad[i], &a) != -EINVAL)
 			fail_msg("accepted: %s", bad[i]);
 	assert_int_equal(pk_attr__from_json(NULL, &a), -EINVAL);
+	assert_int_equal(attr_json__from_object(NULL, &a), -EINVAL);
+}
+
+/* Text that is not exactly one JSON object; whitespace around one is fine. */
+static void test_text_refused(void **state)
+{
+	static const char *const bad[] = {
+		"", " ", "{", "{\"type\":1", "{\"type\":1}}", "{} x", "{}{}", "{\"type\":1},",
+		"null", "\"{}\"", "{\"type\":1,}", "{\"type\":NaN}",
+	};
+	struct perf_event_attr a;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memset(&a, 0xff, sizeof(a));
+		if (pk_attr__from_json(bad[i], &a) != -EINVAL)
+			fail_msg("accepted: '%s'", bad[i]);
+		for (size_t k = 0; k < sizeof(a); k++)	/* zeroed, not half-filled */
+			assert_int_equal(((const unsigned char *)&a)[k], 0);
+	}
+	assert_int_equal(pk_attr__from_json(" \n{\"type\":2,\"config\":\"0x3\"}\t\n", &a), 0);
+	assert_int_equal(a.type, 2);
+	assert_int_equal(a.config, 3);
+}
+
+/* The object form the CLI embeds prints the same text as the public form. */
+static void test_object_form(void **state)
+{
+	struct perf_event_attr a;
+	struct json_object *o = NULL;
+	char *s;
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_RAW;
+	a.config = 0x1c2;
+	a.exclude_kernel = 1;
+	assert_int_equal(attr_json__to_object(&a, &o), 0);
+	s = to_text(&a);
+	assert_string_equal(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN), s);
+	free(s);
+	json_object_put(o);
 }
 
 int main(void)
@@ -334,6 +379,8 @@ int main(void)
 		cmocka_unit_test(test_each_plain_field),
 		cmocka_unit_test(test_period_or_freq),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_text_refused),
+		cmocka_unit_test(test_object_form),
 	};
 
 	return cmocka_run_group_tests_name("attr_json", tests, NULL, NULL);

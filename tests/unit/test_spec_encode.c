@@ -34,9 +34,10 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include <pmukit/attr.h>
 #include <pmukit/pmukit.h>
 #include <pmukit/spec.h>
+
+#include "spec/attr_json.h"
 
 struct oracle_case {
 	const char *fixture, *mode, *opts, *spec;
@@ -458,7 +459,7 @@ static const char *compact(const struct pk_evsel *e, char *buf, size_t len)
 {
 	struct json_object *j;
 	size_t used = (size_t)snprintf(buf, len, "%zu|", e->leader);
-	assert_int_equal(pk_attr__to_json(&e->attr, &j), 0);
+	assert_int_equal(attr_json__to_object(&e->attr, &j), 0);
 	bool first = true;
 	json_object_object_foreach(j, key, val)
 	{
