@@ -329,9 +329,11 @@ void machine__take_build_ids(struct pk_session *s)
 			continue;	/* guests' build-ids belong to their machines */
 		if (PK_GROW(s->bids, s->cap_bids, s->nr_bids + 1))
 			return;
-		s->bids[s->nr_bids++] = (struct sess_bid){ .filename = b->filename, .id = b->id,
-							   .size = b->size,
-							   .kernel = mode == PERF_RECORD_MISC_KERNEL };
+		struct sess_bid *nb = &s->bids[s->nr_bids++];
+		*nb = (struct sess_bid){ .filename = b->filename,
+					 .size = b->size > sizeof(nb->id) ? sizeof(nb->id) : b->size,
+					 .kernel = mode == PERF_RECORD_MISC_KERNEL };
+		memcpy(nb->id, b->id, nb->size);
 		s->bids_sorted = false;
 	}
 }

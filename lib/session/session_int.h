@@ -50,7 +50,7 @@ struct sess_loc {
 /* A build-id from the file's table, sorted by filename for lookups. */
 struct sess_bid {
 	const char *filename;
-	const uint8_t *id;
+	uint8_t id[20];		/* a copy: the reader's array moves as pipe-mode build-ids arrive */
 	uint8_t size;
 	bool kernel;
 };
