@@ -140,7 +140,7 @@ int main(void)
 	free(s.v);
 	free(one.v[0]);
 	free(one.v);
-	pk_pmu_tree__close(tree);
-	pk_catalog__close(cat);
+	pk_pmu_tree__free(tree);
+	pk_catalog__free(cat);
 	return 0;
 }

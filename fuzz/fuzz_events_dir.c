@@ -89,7 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pk_error err;
 	if (!pk_catalog__open_dir(root, NULL, &cat, &err)) {
 		read_all(cat);
-		pk_catalog__close(cat);
+		pk_catalog__free(cat);
 	}
 	return 0;
 }

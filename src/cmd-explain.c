@@ -38,7 +38,7 @@ static bool offline_tree(struct cli_env *env)
 	if (env->sysfs)
 		return false;
 	if (strcmp(arch, pk_cpuid__host_arch())) {
-		pk_pmu_tree__close(env->pmus);
+		pk_pmu_tree__free(env->pmus);
 		env->pmus = NULL;
 	}
 	if (!env->pmus && pk_pmu_tree__new(&env->pmus))

@@ -419,7 +419,7 @@ static int check_tree(const struct pk_evlist *el, const char *sysfs)
 			e->name, e->pmu, sysfs, p ? "another type here" : "none here", feat);
 		ret = -1;
 	}
-	pk_pmu_tree__close(real);
+	pk_pmu_tree__free(real);
 	return ret;
 }
 
@@ -793,7 +793,7 @@ target_error:
 out:
 	if (wl)
 		pk_workload__free(wl, SIGTERM);
-	pk_record__close(r);
+	pk_record__free(r);
 	pk_data_writer__free(o.w);
 	pk_record_stats__free(o.stats);
 	if (o.fd > STDOUT_FILENO)

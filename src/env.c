@@ -158,8 +158,8 @@ int cli_env__open(struct cli_env *env, const char *prog)
 
 void cli_env__close(struct cli_env *env)
 {
-	pk_catalog__close(env->cat);
-	pk_pmu_tree__close(env->pmus);
+	pk_catalog__free(env->cat);
+	pk_pmu_tree__free(env->pmus);
 	env->cat = NULL;
 	env->pmus = NULL;
 }

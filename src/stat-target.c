@@ -304,7 +304,7 @@ int stat_live__open(struct stat_live *st, pid_t workload, struct pk_error *err)
 
 void stat_live__close(struct stat_live *st)
 {
-	pk_counter__close(st->cnt);
+	pk_counter__free(st->cnt);
 	st->cnt = NULL;
 }
 

@@ -114,7 +114,7 @@ PK_API int pk_catalog__open_dir(const char *dir, const struct pk_catalog_dir_opt
 PK_API int pk_catalog__open_image(void *buf, size_t size, bool owned, struct pk_catalog **out,
 				  struct pk_error *err);
 
-PK_API void pk_catalog__close(struct pk_catalog *cat);
+PK_API void pk_catalog__free(struct pk_catalog *cat);
 
 PK_API size_t pk_catalog__nr_models(const struct pk_catalog *cat);
 PK_API int pk_catalog__model(const struct pk_catalog *cat, size_t idx, struct pk_model *out);

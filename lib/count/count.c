@@ -46,7 +46,7 @@ static void close_ev(struct pk_counter *c, size_t i)
 	}
 }
 
-void pk_counter__close(struct pk_counter *c)
+void pk_counter__free(struct pk_counter *c)
 {
 	if (!c)
 		return;
@@ -342,7 +342,7 @@ oom:
 	ret = pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
 fail:
 	free(gone);
-	pk_counter__close(c);
+	pk_counter__free(c);
 	return ret;
 }
 

@@ -253,7 +253,7 @@ int pk_catalog__open_dir(const char *dir, const struct pk_catalog_dir_opts *opts
 	return pk_catalog__open_image(img, size, true, out, err);
 }
 
-void pk_catalog__close(struct pk_catalog *c)
+void pk_catalog__free(struct pk_catalog *c)
 {
 	if (!c)
 		return;

@@ -83,7 +83,7 @@ static int *fdp(struct pk_record *r, size_t e, size_t s, size_t t)
 	return &r->ev[e].fds[s * r->nr_threads + t];
 }
 
-void pk_record__close(struct pk_record *r)
+void pk_record__free(struct pk_record *r)
 {
 	if (!r)
 		return;
@@ -462,7 +462,7 @@ oom:
 fail:
 	free(gone);
 	pk_cpu_map__free(online);
-	pk_record__close(r);
+	pk_record__free(r);
 	return ret;
 }
 

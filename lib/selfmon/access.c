@@ -337,6 +337,6 @@ int pk_user_access__check(const struct pk_user_access_opts *opts, struct pk_user
 		rc = check_x86(t, root, do_probe, ops, out);
 	else
 		rc = check_arm64(t, root, o->sysctl ? o->sysctl : SYSCTL_DEFAULT, do_probe, ops, out);
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(t);
 	return rc;
 }

@@ -183,7 +183,7 @@ static bool tree_has_l2(const struct pk_pmu_tree *tree)
 	return false;
 }
 
-void pk_selfmon__close(struct pk_selfmon *g)
+void pk_selfmon__free(struct pk_selfmon *g)
 {
 	if (!g)
 		return;
@@ -342,7 +342,7 @@ nomem:
 	pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
 	rc = -ENOMEM;
 fail:
-	pk_selfmon__close(g);
+	pk_selfmon__free(g);
 	return rc;
 }
 
@@ -389,7 +389,7 @@ int pk_selfmon__open_attrs(struct pk_selfmon **out, const struct perf_event_attr
 	}
 #endif
 	rc = open_group(out, a, names, NULL, nr, o, tree, err);
-	pk_pmu_tree__close(own);
+	pk_pmu_tree__free(own);
 	free(a);
 	return rc;
 }
@@ -482,7 +482,7 @@ out:
 	free(names);
 	free(pmus);
 	pk_evlist__free(el);
-	pk_pmu_tree__close(own);
+	pk_pmu_tree__free(own);
 	return rc;
 }
 

@@ -104,7 +104,7 @@ void pk_session__free(struct pk_session *s)
 	machine__fini(s);
 	free(s->evnames);
 	if (s->sym)
-		pk_symbolizer__delete(s->sym);
+		pk_symbolizer__free(s->sym);
 	if (s->r)
 		pk_data_reader__free(s->r);
 	pk_arena__free(&s->arena);

@@ -53,7 +53,7 @@ int pk_symbolizer__new(struct pk_symbolizer **out, const struct pk_symbolizer_op
 	s->tab = calloc(s->nr_tab, sizeof(*s->tab));
 	if (!s->symfs || !s->buildid_dir || !s->debug_dir || !s->kallsyms || !s->kernel_notes ||
 	    !s->perf_map_dir || !s->tab) {
-		pk_symbolizer__delete(s);
+		pk_symbolizer__free(s);
 		return pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
 	}
 	pthread_mutex_init(&s->lock, NULL);
@@ -74,7 +74,7 @@ static void dso_free(struct pk_dso *d)
 	free(d);
 }
 
-void pk_symbolizer__delete(struct pk_symbolizer *s)
+void pk_symbolizer__free(struct pk_symbolizer *s)
 {
 	if (!s)
 		return;

@@ -43,8 +43,8 @@ static struct ctx open_ctx(const char *tree, const char *model)
 
 static void close_ctx(struct ctx *c)
 {
-	pk_catalog__close(c->cat);
-	pk_pmu_tree__close(c->tree);
+	pk_catalog__free(c->cat);
+	pk_pmu_tree__free(c->tree);
 }
 
 static void test_sysfs_only_and_table_only(void **state)

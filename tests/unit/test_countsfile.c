@@ -141,8 +141,8 @@ static int teardown(void **state)
 {
 	(void)state;
 	char cmd[128];
-	pk_pmu_tree__close(skl);
-	pk_catalog__close(cat);
+	pk_pmu_tree__free(skl);
+	pk_catalog__free(cat);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fx_dir);
 	return system(cmd) ? -1 : 0;
 }
@@ -399,7 +399,7 @@ static void test_icelake_intervals(void **state)
 	assert_int_equal(pk_catalog__open_builtin(&bi), 0);
 	if (pk_catalog__find_model(bi, "icelake", &icl)) {
 		print_message("# skipped: no icelake tables\n");
-		pk_catalog__close(bi);
+		pk_catalog__free(bi);
 		return;
 	}
 	struct pk_counts *c = read_fixture("icelake-topdown.json");
@@ -449,7 +449,7 @@ static void test_icelake_intervals(void **state)
 	}
 	pk_metricgroup__free(mg);
 	pk_counts__free(c);
-	pk_catalog__close(bi);
+	pk_catalog__free(bi);
 }
 
 static int smt_facts(void *ctx, const struct pk_mexpr_id *id, double *v)
@@ -481,7 +481,7 @@ static void test_skylake_per_core(void **state)
 	assert_int_equal(pk_catalog__open_builtin(&bi), 0);
 	if (pk_catalog__find_model(bi, "skylake", &sk)) {
 		print_message("# skipped: no skylake tables\n");
-		pk_catalog__close(bi);
+		pk_catalog__free(bi);
 		return;
 	}
 	struct pk_counts *c = read_fixture("skylake-per-core.json");
@@ -545,7 +545,7 @@ static void test_skylake_per_core(void **state)
 	pk_counts__free(f);
 	pk_metricgroup__free(d);
 	pk_counts__free(c);
-	pk_catalog__close(bi);
+	pk_catalog__free(bi);
 }
 
 /* --- malformed input -------------------------------------------------------------------------------- */

@@ -114,7 +114,7 @@ static void test_threshold(void **state)
 	struct perf_event_attr c = { .config1 = 3u << 2 };
 	pk_explain__threshold(p, &c, &th);
 	assert_false(th.present);
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(t);
 }
 
 static void test_reverse_lookup(void **state)
@@ -143,8 +143,8 @@ static void test_reverse_lookup(void **state)
 	assert_string_equal(e.name, "l1d.replacement");
 	struct perf_event_attr c = { .type = 4, .config = 0xffffffull << 40 };
 	assert_int_equal(pk_explain__reverse(cat, model, cpu, &c, &e), -ENOENT);
-	pk_pmu_tree__close(t);
-	pk_catalog__close(cat);
+	pk_pmu_tree__free(t);
+	pk_catalog__free(cat);
 }
 
 int main(void)

@@ -105,7 +105,7 @@ static void test_models_and_maps(void **state)
 	assert_string_equal(e.version, "v1");
 	assert_string_equal(e.type, "core");
 	assert_int_equal(e.model, 1);
-	pk_catalog__close(c);
+	pk_catalog__free(c);
 }
 
 static void test_event_lookup(void **state)
@@ -153,7 +153,7 @@ static void test_event_lookup(void **state)
 	assert_int_equal(pk_catalog__event(c, 1, first, &e), 0);
 	assert_null(e.desc);
 	assert_int_equal(pk_catalog__event(c, 1, 4, &e), -ENOENT);
-	pk_catalog__close(c);
+	pk_catalog__free(c);
 }
 
 static void test_metrics_and_groups(void **state)
@@ -179,7 +179,7 @@ static void test_metrics_and_groups(void **state)
 	assert_string_equal(g.desc, "Retirement");
 	assert_int_equal(pk_catalog__metric_group(c, 0, 1, &g), 0);
 	assert_null(g.desc);
-	pk_catalog__close(c);
+	pk_catalog__free(c);
 }
 
 /* The record shared by both models is stored once; compressed and stored images agree. */
@@ -208,8 +208,8 @@ static void test_sharing_and_compression(void **state)
 	}
 	free(img0);
 	free(img9);
-	pk_catalog__close(c0);
-	pk_catalog__close(c9);
+	pk_catalog__free(c0);
+	pk_catalog__free(c9);
 }
 
 static void test_corrupt_images_refused(void **state)
@@ -218,7 +218,7 @@ static void test_corrupt_images_refused(void **state)
 	void *img;
 	size_t size;
 	struct pk_catalog *c = open_built(3, &img, &size);
-	pk_catalog__close(c);
+	pk_catalog__free(c);
 	struct pk_error err = { 0 };
 	/* truncated */
 	assert_int_equal(pk_image__validate(img, size - 8, &err), -EINVAL);

@@ -935,7 +935,7 @@ static void test_catalog_fixture(void **state)
 	assert_int_equal(pk_metric_eval__for_each_event(ev, loop, false, NULL, NULL, add_name, names), 0);
 	assert_string_equal(names, "");
 	pk_metric_eval__free(ev);
-	pk_catalog__close(cat);
+	pk_catalog__free(cat);
 	remove_fixture();
 }
 
@@ -984,7 +984,7 @@ static void test_real_tree_parses(void **state)
 	assert_int_equal(bad, 0);
 	assert_true(nexpr > 6000);
 	assert_true(nthr > 2000);
-	pk_catalog__close(cat);
+	pk_catalog__free(cat);
 }
 
 /*
@@ -1130,7 +1130,7 @@ static void test_real_models_eval(void **state)
 	}
 	assert_int_equal(total_unknown, 0);
 	assert_int_equal(total_failed, 0);
-	pk_catalog__close(cat);
+	pk_catalog__free(cat);
 }
 
 /* --- TopDown from known counts ------------------------------------------------------------ */
@@ -1173,7 +1173,7 @@ static void topdown_check(const char *model_name, const struct kv *kv,
 			      rc == 1 ? "  (past its threshold)" : "");
 	}
 	pk_metric_eval__free(ev);
-	pk_catalog__close(cat);
+	pk_catalog__free(cat);
 }
 
 /*
@@ -1315,7 +1315,7 @@ static void test_real_needed_events(void **state)
 							count_event, &n), 0);
 	assert_true(n > 5);
 	pk_metric_eval__free(ev);
-	pk_catalog__close(cat);
+	pk_catalog__free(cat);
 }
 
 int main(void)

@@ -244,9 +244,9 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	pk_catalog__close(fx_cat);
-	pk_pmu_tree__close(icl);
-	pk_pmu_tree__close(skl);
+	pk_catalog__free(fx_cat);
+	pk_pmu_tree__free(icl);
+	pk_pmu_tree__free(skl);
 	rm_rf(fx_dir);
 	return 0;
 }
@@ -684,7 +684,7 @@ static void test_topdown_api(void **state)
 	    pk_catalog__find_model(cat, "sapphirerapids", &spr) ||
 	    pk_catalog__find_model(cat, "skylakex", &skx)) {
 		print_message("# skipped: the built-in tables lack the real models\n");
-		pk_catalog__close(cat);
+		pk_catalog__free(cat);
 		return;
 	}
 	/* the fixture catalog has TopdownL1 only; AMD Zen 3 has no TopdownL groups */
@@ -719,7 +719,7 @@ static void test_topdown_api(void **state)
 	assert_int_equal(pk_topdown__check(cat, icx, 1, vm, NULL, why, sizeof(why)), -ENODEV);
 	assert_non_null(strstr(why, "no core PMU"));
 	print_message("# %s\n", why);
-	pk_pmu_tree__close(vm);
+	pk_pmu_tree__free(vm);
 	/* Ice Lake metrics on a Skylake PMU (no perf metrics): topdown events missing */
 	assert_true(pk_topdown__check(cat, icx, 1, skl, NULL, why, sizeof(why)) < 0);
 	assert_non_null(strstr(why, "topdown-"));
@@ -731,7 +731,7 @@ static void test_topdown_api(void **state)
 	print_message("# %s\n", why);
 	/* Skylake-X's JSON TMA metrics run on its tree */
 	assert_int_equal(pk_topdown__check(cat, skx, 2, skl, NULL, why, sizeof(why)), 0);
-	pk_catalog__close(cat);
+	pk_catalog__free(cat);
 }
 
 /* --- the real tables: hybrid, sys metrics ------------------------------------------------------ */
@@ -744,7 +744,7 @@ static void test_hybrid(void **state)
 	assert_int_equal(pk_catalog__open_builtin(&cat), 0);
 	if (pk_catalog__find_model(cat, "alderlake", &adl)) {
 		print_message("# skipped: no alderlake tables\n");
-		pk_catalog__close(cat);
+		pk_catalog__free(cat);
 		return;
 	}
 	struct pk_pmu_tree *hy = open_fixture_tree("x86-hybrid");
@@ -790,8 +790,8 @@ static void test_hybrid(void **state)
 	assert_int_equal(pk_metricgroup__nr_metrics(mg), 1);
 	assert_string_equal(pk_metricgroup__metric(mg, 0)->pmu, "cpu_atom");
 	pk_metricgroup__free(mg);
-	pk_pmu_tree__close(hy);
-	pk_catalog__close(cat);
+	pk_pmu_tree__free(hy);
+	pk_catalog__free(cat);
 }
 
 static void test_sys_metrics(void **state)
@@ -802,7 +802,7 @@ static void test_sys_metrics(void **state)
 	assert_int_equal(pk_catalog__open_builtin(&cat), 0);
 	if (pk_catalog__find_model(cat, "neoverse-n1", &n1)) {
 		print_message("# skipped: no neoverse-n1 tables\n");
-		pk_catalog__close(cat);
+		pk_catalog__free(cat);
 		return;
 	}
 	struct pk_pmu_tree *arm = open_fixture_tree("arm64-het");
@@ -828,8 +828,8 @@ static void test_sys_metrics(void **state)
 	struct pk_spec_error err;
 	o = opts_with(NULL, &smt_on);
 	assert_int_equal(pk_metricgroup__new(cat, n1, "slc_miss_rate", &o, &mg, &err), -EINVAL);
-	pk_pmu_tree__close(arm);
-	pk_catalog__close(cat);
+	pk_pmu_tree__free(arm);
+	pk_catalog__free(cat);
 }
 
 /* --- TopDown levels 1 and 2 from known counts ------------------------------------------------------ */
@@ -872,7 +872,7 @@ static void topdown_case(const char *model_name, struct pk_pmu_tree *tree, const
 	assert_int_equal(pk_catalog__open_builtin(&cat), 0);
 	if (pk_catalog__find_model(cat, model_name, &model)) {
 		print_message("# skipped: no %s tables\n", model_name);
-		pk_catalog__close(cat);
+		pk_catalog__free(cat);
 		return;
 	}
 	char list[32], why[256];
@@ -919,7 +919,7 @@ static void topdown_case(const char *model_name, struct pk_pmu_tree *tree, const
 		print_message("  %-15s %-22s %6.2f%%\n", model_name, want[i].metric, v[k].scaled);
 	}
 	pk_metricgroup__free(mg);
-	pk_catalog__close(cat);
+	pk_catalog__free(cat);
 }
 
 /*
@@ -1030,7 +1030,7 @@ static void test_topdown_sapphirerapids(void **state)
 	struct pk_error err;
 	assert_int_equal(pk_pmu_tree__open(path, &t, &err), 0);
 	topdown_case("sapphirerapids", t, kv, want, sizeof(want) / sizeof(want[0]));
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(t);
 }
 
 /* Skylake: the JSON TMA metrics over ordinary events (skl-metrics.json), SMT on, core-wide. */
@@ -1336,15 +1336,15 @@ static void test_real_coverage(void **state)
 		tot_refused_plain += plain.refused;
 		tot_refused += aug.refused + aug.unmapped;
 		tot_failed += aug.setup_failed + plain.setup_failed;
-		pk_pmu_tree__close(ta);
-		pk_pmu_tree__close(t);
+		pk_pmu_tree__free(ta);
+		pk_pmu_tree__free(t);
 	}
 	print_message("# coverage: %zu -M lists, %zu refused for missing PMUs on the bare fixtures, "
 		      "%zu refused otherwise, %zu failed to select\n",
 		      tot_lists, tot_refused_plain, tot_refused, tot_failed);
 	assert_int_equal(tot_refused, 0);
 	assert_int_equal(tot_failed, 0);
-	pk_catalog__close(cat);
+	pk_catalog__free(cat);
 }
 
 int main(void)

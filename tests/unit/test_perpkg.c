@@ -100,8 +100,8 @@ static void test_flag_sysfs(void **state)
 	/* the real-machine-like fixture: RAPL's energy-pkg has no .per-pkg file there */
 	struct pk_pmu_tree *skl = pmu_fixture("x86-skl");
 	assert_false(per_pkg_of("power/energy-pkg/", skl, NULL, 0));
-	pk_pmu_tree__close(skl);
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(skl);
+	pk_pmu_tree__free(t);
 }
 
 /* PerPkg "1" in the table; the table's flag replaces sysfs's when both have the event. */
@@ -123,7 +123,7 @@ static void test_flag_table(void **state)
 	assert_true(per_pkg_of("UNC_M_CLOCKTICKS", skl, cat, model));
 	assert_true(per_pkg_of("uncore_imc/UNC_M_CAS_COUNT.RD/", skl, cat, model));
 	assert_false(per_pkg_of("INST_RETIRED.ANY", skl, cat, model));	/* a core event */
-	pk_pmu_tree__close(skl);
+	pk_pmu_tree__free(skl);
 
 	/* the same names in sysfs, with the opposite flags: the table decides */
 	assert_non_null(mkdtemp(dir));
@@ -152,8 +152,8 @@ static void test_flag_table(void **state)
 	assert_true(pk_evlist__evsel(el, 0)->per_pkg);
 	assert_false(pk_evlist__evsel(el, 1)->per_pkg);
 	pk_evlist__free(el);
-	pk_pmu_tree__close(t);
-	pk_catalog__close(cat);
+	pk_pmu_tree__free(t);
+	pk_catalog__free(cat);
 	char cmd[128];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);
@@ -350,7 +350,7 @@ static void test_live(void **state)
 	if (n > 1)	/* the plain one counts every CPU's clock */
 		assert_true(all.scaled > 1.5 * v.scaled);
 	print_message("# %zu CPUs: per-package %.0f ns, every CPU %.0f ns\n", n, v.scaled, all.scaled);
-	pk_counter__close(c);
+	pk_counter__free(c);
 
 	/* without a topology given, the machine's: at most one reading per package of it */
 	o.topo = NULL;
@@ -369,14 +369,14 @@ static void test_live(void **state)
 		assert_true(v.scaled == first.scaled);
 	assert_true(v.scaled <= all.scaled);
 	pk_topology__free(mine);
-	pk_counter__close(c);
+	pk_counter__free(c);
 
 	pk_cpu_map__free(four);
 	pk_cpu_map__free(use);
 	pk_cpu_map__free(cpus);
 	pk_topology__free(one);
 	pk_evlist__free(el);
-	pk_pmu_tree__close(tree);
+	pk_pmu_tree__free(tree);
 }
 
 int main(void)

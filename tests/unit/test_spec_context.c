@@ -185,9 +185,9 @@ static void test_same_without_context(void **state)
 				pk_evlist__free(b);
 			}
 		}
-		pk_pmu_tree__close(t);
+		pk_pmu_tree__free(t);
 	}
-	pk_catalog__close(cat);
+	pk_catalog__free(cat);
 	assert_int_equal(compared, 4 * 3 * sizeof(context_free) / sizeof(context_free[0]));
 }
 

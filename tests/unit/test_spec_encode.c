@@ -408,8 +408,8 @@ static int teardown(void **state)
 	if (!st)
 		return 0;
 	for (size_t i = 0; i < st->nr; i++)
-		pk_pmu_tree__close(st->trees[i].t);
-	pk_catalog__close(st->cat);
+		pk_pmu_tree__free(st->trees[i].t);
+	pk_catalog__free(st->cat);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", st->tmp);
 	if (system(cmd))
 		return -1;

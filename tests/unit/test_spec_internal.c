@@ -230,7 +230,7 @@ static int alias_teardown(void **state)
 {
 	struct st *st = *state;
 	char cmd[128];
-	pk_pmu_tree__close(st->tree);
+	pk_pmu_tree__free(st->tree);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", st->tmp);
 	if (system(cmd))
 		return -1;

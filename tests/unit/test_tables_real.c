@@ -123,8 +123,8 @@ static void test_builtin_equals_events_dir(void **state)
 	assert_true(archs_seen >= 6);
 	print_message("# compared %zu models, %zu events, %zu metrics\n",
 		      pk_catalog__nr_models(bi), nev, nmt);
-	pk_catalog__close(bi);
-	pk_catalog__close(dir);
+	pk_catalog__free(bi);
+	pk_catalog__free(dir);
 }
 
 /* Every event of every model is found by name, upper-cased, with its PMU. */
@@ -161,7 +161,7 @@ static void test_every_event_found(void **state)
 			assert_string_equal(x.name, y.name);
 		}
 	}
-	pk_catalog__close(c);
+	pk_catalog__free(c);
 }
 
 static void expect_model(struct pk_catalog *c, const char *arch, const char *cpuid,
@@ -200,7 +200,7 @@ static void test_cpuids_pick_models(void **state)
 	assert_int_equal(idx, idx2);
 	assert_int_equal(pk_catalog__find_model(c, "arm/neoverse-n1", &idx2), 0);
 	assert_int_equal(idx, idx2);
-	pk_catalog__close(c);
+	pk_catalog__free(c);
 }
 
 int main(void)
