@@ -364,7 +364,7 @@ struct pk_user_access {
 	char fix[256];		/* how to enable it, or "" */
 };
 
-/* Fill out; returns out->status. */
+/* Fill out; returns out->status (-EINVAL, out->msg filled, when opts->sz is bad). */
 PK_API int pk_user_access__check(const struct pk_user_access_opts *opts,
 				 struct pk_user_access *out);
 PK_API const char *pk_user_access__code(enum pk_user_access_status st);

@@ -21,10 +21,10 @@
 #include "count/count_int.h"
 #include "util/error.h"
 #include "util/sysctl.h"
+#include "util/opts.h"
 
 /* an opts field, or its default when the caller's struct is older (shorter) */
-#define OPT(o, f, dflt) \
-	((o) && (o)->sz >= offsetof(struct pk_count_opts, f) + sizeof((o)->f) ? (o)->f : (dflt))
+#define OPT(o, f, dflt) PK_OPTS_GET(o, f, dflt)
 
 static bool not_supported(int e)
 {
@@ -253,6 +253,8 @@ static int open_ev(struct pk_counter *c, size_t i, const struct pk_evsel *e, boo
 int pk_counter__open(struct pk_counter **out, const struct pk_evlist *el,
 		     const struct pk_count_opts *opts, struct pk_error *err)
 {
+	if (PK_OPTS_CHECK(opts))
+		return pk_opts__error(err, "pk_count_opts", opts->sz);
 	pid_t pid = OPT(opts, pid, 0);
 	int cpu = OPT(opts, cpu, -1);
 	const struct pk_cpu_map *map = OPT(opts, cpus, NULL);

@@ -19,6 +19,7 @@
 #include "events/image.h"
 #include "events/ir.h"
 #include "util/error.h"
+#include "util/opts.h"
 
 struct pk_catalog {
 	const unsigned char *img;
@@ -232,12 +233,11 @@ int pk_catalog__open_dir(const char *dir, const struct pk_catalog_dir_opts *opts
 			 struct pk_catalog **out, struct pk_error *err)
 {
 	struct ir_load_opts lo = { 0 };
-	if (opts && opts->sz >= offsetof(struct pk_catalog_dir_opts, only_model) + sizeof(char *)) {
-		lo.only_arch = opts->only_arch;
-		lo.only_model = opts->only_model;
-		if (opts->sz >= offsetof(struct pk_catalog_dir_opts, only_cpuid) + sizeof(char *))
-			lo.only_cpuid = opts->only_cpuid;
-	}
+	if (PK_OPTS_CHECK(opts))
+		return pk_opts__error(err, "pk_catalog_dir_opts", opts->sz);
+	lo.only_arch = PK_OPTS_GET(opts, only_arch, NULL);
+	lo.only_model = PK_OPTS_GET(opts, only_model, NULL);
+	lo.only_cpuid = PK_OPTS_GET(opts, only_cpuid, NULL);
 	struct ir_tree tree = { 0 };
 	int ret = ir_tree__load(&tree, dir, &lo, err);
 	if (ret)

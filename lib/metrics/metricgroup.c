@@ -24,6 +24,7 @@
 #include "util/edit_distance.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/opts.h"
 
 int mg_idx__push(struct mg_idx *a, size_t x)
 {
@@ -463,16 +464,15 @@ int pk_metricgroup__new(struct pk_catalog *cat, size_t model, const char *list,
 	*out = NULL;
 	if (!list)
 		return pk_spec_error__set(err, -EINVAL, 0, 0, NULL, "no metric list");
+	if (PK_OPTS_CHECK(opts))
+		return pk_spec_error__set(err, -EINVAL, 0, 0, NULL,
+					  "pk_metricgroup_opts: bad sz %zu", opts->sz);
 	struct pk_metricgroup *mg = calloc(1, sizeof(*mg));
 	if (!mg)
 		return pk_spec_error__set(err, -ENOMEM, 0, 0, NULL, "out of memory");
 	mg->cat = cat;
 	mg->model = model;
-	if (opts) {
-		size_t sz = opts->sz < sizeof(mg->opts) ? opts->sz : sizeof(mg->opts);
-		memcpy(&mg->opts, opts, sz);
-	}
-	mg->opts.sz = sizeof(mg->opts);
+	PK_OPTS_LOAD(&mg->opts, opts);	/* checked above */
 	tree_facts(mg);
 
 	struct item *items = NULL;

@@ -20,6 +20,7 @@
 
 #include "metrics/mexpr.h"
 #include "util/grow.h"
+#include "util/opts.h"
 
 enum tok_type {
 	T_EOF, T_NUM, T_ID, T_LIT,
@@ -613,8 +614,9 @@ int pk_mexpr__parse_opts(const char *text, const struct pk_mexpr_opts *opts,
 	*out = NULL;
 	if (err)
 		*err = (struct pk_mexpr_error){ 0 };
-	if (opts && opts->sz >= offsetof(struct pk_mexpr_opts, runtime) + sizeof(int))
-		p.runtime = opts->runtime;
+	if (PK_OPTS_CHECK(opts))
+		return fail(&p, -EINVAL, 0, 0, "pk_mexpr_opts: bad sz %zu", opts->sz);
+	p.runtime = PK_OPTS_GET(opts, runtime, 0);
 	if (!text)
 		return fail(&p, -EINVAL, 0, 0, "no expression");
 	p.n = strlen(text);

@@ -19,6 +19,7 @@
 #include <pmukit/symbols.h>
 
 #include "metrics/mg_int.h"
+#include "util/opts.h"
 
 /* --- names as perf prints them ------------------------------------------------------------- */
 
@@ -301,10 +302,9 @@ int pk_topdown__check(struct pk_catalog *cat, size_t model, unsigned level,
 		return -ENODEV;
 	}
 	struct pk_metricgroup_opts o = { .sz = sizeof(o) };
-	if (opts) {
-		size_t sz = opts->sz < sizeof(o) ? opts->sz : sizeof(o);
-		memcpy(&o, opts, sz);
-		o.sz = sizeof(o);
+	if (PK_OPTS_LOAD(&o, opts)) {
+		snprintf(why, why_len, "pk_metricgroup_opts: bad sz %zu", opts->sz);
+		return -EINVAL;
 	}
 	o.pmus = pmus;
 	o.no_threshold = true;

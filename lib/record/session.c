@@ -24,9 +24,9 @@
 #include "record/ring.h"
 #include "util/error.h"
 #include "util/sysctl.h"
+#include "util/opts.h"
 
-#define OPT(o, f, dflt) \
-	((o) && (o)->sz >= offsetof(struct pk_record_opts, f) + sizeof((o)->f) ? (o)->f : (dflt))
+#define OPT(o, f, dflt) PK_OPTS_GET(o, f, dflt)
 
 /* perf's default: 512 KiB of data per buffer when perf_event_mlock_kb allows it */
 #define DEFAULT_DATA_BYTES (512u * 1024u)
@@ -370,6 +370,8 @@ static int setup_poll(struct pk_record *r)
 int pk_record__open(struct pk_record **out, const struct pk_evlist *el,
 		    const struct pk_record_opts *opts, struct pk_error *err)
 {
+	if (PK_OPTS_CHECK(opts))
+		return pk_opts__error(err, "pk_record_opts", opts->sz);
 	pid_t pid = OPT(opts, pid, 0);
 	const pid_t *tids = OPT(opts, tids, NULL);
 	size_t nr_tids = tids ? OPT(opts, nr_tids, 0) : 0;

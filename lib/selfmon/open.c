@@ -27,6 +27,7 @@
 #include "util/sysctl.h"
 
 #include "selfmon/selfmon_int.h"
+#include "util/opts.h"
 
 #define READ_FORMAT (PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | \
 		     PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID)
@@ -346,17 +347,12 @@ fail:
 	return rc;
 }
 
-static const struct pk_selfmon_opts default_opts = { .sz = sizeof(struct pk_selfmon_opts) };
-
+/* The caller's options over the defaults (all zero); NULL when its sz is bad. */
 static const struct pk_selfmon_opts *opts_or_default(const struct pk_selfmon_opts *opts,
 						     struct pk_selfmon_opts *copy)
 {
-	if (!opts)
-		return &default_opts;
-	/* an older, smaller struct: the fields it has, zero for the rest */
 	memset(copy, 0, sizeof(*copy));
-	memcpy(copy, opts, opts->sz && opts->sz < sizeof(*copy) ? opts->sz : sizeof(*copy));
-	return copy;
+	return PK_OPTS_LOAD(copy, opts) ? NULL : copy;
 }
 
 int pk_selfmon__open_attrs(struct pk_selfmon **out, const struct perf_event_attr *attrs,
@@ -367,8 +363,12 @@ int pk_selfmon__open_attrs(struct pk_selfmon **out, const struct perf_event_attr
 	const struct pk_selfmon_opts *o = opts_or_default(opts, &copy);
 	struct perf_event_attr *a;
 	struct pk_pmu_tree *own = NULL;
-	const struct pk_pmu_tree *tree = o->pmus;
+	const struct pk_pmu_tree *tree;
 	int rc;
+
+	if (!o)
+		return pk_opts__error(err, "pk_selfmon_opts", opts->sz);
+	tree = o->pmus;
 
 	if (!out || (!attrs && nr)) {
 		pk_error__set(err, -EINVAL, NULL, 0, 0, "no output or no attrs");
@@ -400,7 +400,7 @@ int pk_selfmon__open(struct pk_selfmon **out, const char *spec,
 	struct pk_selfmon_opts copy;
 	const struct pk_selfmon_opts *o = opts_or_default(opts, &copy);
 	struct pk_pmu_tree *own = NULL;
-	const struct pk_pmu_tree *tree = o->pmus;
+	const struct pk_pmu_tree *tree = o ? o->pmus : NULL;
 	struct pk_spec_opts so = { .sz = sizeof(so), .mode = PK_SPEC_STAT };
 	struct pk_spec_error serr;
 	struct pk_evlist *el = NULL;
@@ -414,6 +414,8 @@ int pk_selfmon__open(struct pk_selfmon **out, const char *spec,
 		pk_error__set(err, -EINVAL, NULL, 0, 0, "no output or no spec");
 		return -EINVAL;
 	}
+	if (!o)
+		return pk_opts__error(err, "pk_selfmon_opts", opts->sz);
 	*out = NULL;
 	if (!tree) {
 		struct pk_error perr;

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/opts.h"
 
 static char *dup_or(const char *s, const char *def)
 {
@@ -32,14 +33,12 @@ int pk_symbolizer__new(struct pk_symbolizer **out, const struct pk_symbolizer_op
 		       struct pk_error *err)
 {
 	*out = NULL;
+	if (PK_OPTS_CHECK(opts))
+		return pk_opts__error(err, "pk_symbolizer_opts", opts->sz);
 	struct pk_symbolizer *s = calloc(1, sizeof(*s));
 	if (!s)
 		return pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
-	if (opts) {
-		size_t n = opts->sz < sizeof(s->o) ? opts->sz : sizeof(s->o);
-		memcpy(&s->o, opts, n);
-	}
-	s->o.sz = sizeof(s->o);
+	PK_OPTS_LOAD(&s->o, opts);
 	char home[4096];
 	const char *h = getenv("HOME");
 	snprintf(home, sizeof(home), "%s/.debug", h && *h ? h : "");
