@@ -97,7 +97,7 @@ int main(void)
 	struct specs s = { 0 };
 	char buf[512];
 	for (size_t i = 0; i < md.nr_events; i++) {
-		struct pk_event e;
+		struct pk_event e = { .sz = sizeof(e) };
 		if (pk_catalog__event(cat, model, i, &e))
 			continue;
 		if (!strcmp(e.pmu, "default_core") || !strcmp(e.pmu, "cpu")) {

@@ -43,7 +43,7 @@ int main(int argc, char **argv)
 
 	char **names = calloc(m.nr_events, sizeof(*names));
 	for (size_t i = 0; i < m.nr_events; i++) {
-		struct pk_event ev;
+		struct pk_event ev = { .sz = sizeof(ev) };
 		pk_catalog__event(cat, e.model, i, &ev);
 		names[i] = strdup(ev.name);
 		for (char *p = names[i]; *p; p++)	/* users type upper case too */
@@ -68,7 +68,7 @@ int main(int argc, char **argv)
 	t0 = now_ns();
 	size_t bytes = 0;
 	for (size_t i = 0; i < m.nr_events; i++) {
-		struct pk_event ev;
+		struct pk_event ev = { .sz = sizeof(ev) };
 		pk_catalog__event(cat, e.model, i, &ev);
 		bytes += ev.desc ? strlen(ev.desc) : 0;
 	}

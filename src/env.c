@@ -208,7 +208,7 @@ const char *cli_env__core_flavour(struct cli_env *env, const char *arch)
 	if (!strncmp(m.name, "amd", 3))
 		return "amd";
 	for (size_t i = 0; i < m.nr_events; i++) {
-		struct pk_event e;
+		struct pk_event e = { .sz = sizeof(e) };
 		pk_catalog__event_brief(env->cat, env->model, i, &e);
 		if (!strcmp(e.pmu, "cpu_core") || !strcmp(e.pmu, "cpu_atom"))
 			return "hybrid";

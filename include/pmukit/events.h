@@ -52,7 +52,14 @@ enum pk_event_grouping {
 	PK_GROUPING_NO_GROUP_EVENTS_SMT = 3,
 };
 
+/*
+ * pk_event and pk_metric are filled by the library into the caller's struct,
+ * and grow as the vendors' JSON grows: the caller sets sz (sizeof its struct,
+ * `struct pk_event e = { .sz = sizeof(e) };`) and the library writes only the
+ * fields within it (sz below sizeof(size_t): -EINVAL). sz itself is left as set.
+ */
 struct pk_event {
+	size_t sz;		/* set by the caller: sizeof(struct pk_event) */
 	const char *name;	/* lower case, as perf stores it */
 	const char *pmu;	/* "default_core", "cpu_atom", "uncore_cha", ... */
 	const char *topic;	/* "cache", "pipeline", "uncore memory", ... */
@@ -67,6 +74,7 @@ struct pk_event {
 };
 
 struct pk_metric {
+	size_t sz;		/* set by the caller: sizeof(struct pk_metric) (see pk_event) */
 	const char *name;
 	const char *pmu;
 	const char *expr;	/* MetricExpr as written in the JSON */

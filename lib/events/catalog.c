@@ -401,7 +401,8 @@ static int fill_event(struct pk_catalog *c, size_t mi, size_t idx, bool with_des
 	if (mi >= c->h->nr_models || idx >= model(c, mi)->nr_events)
 		return -ENOENT;
 	const struct pk_img_event *e = event_rec(c, model(c, mi), idx);
-	*out = (struct pk_event){
+	const struct pk_event full = {
+		.sz = sizeof(full),
 		.name = str(c, e->name),
 		.pmu = str(c, e->pmu),
 		.topic = str(c, e->topic),
@@ -414,7 +415,7 @@ static int fill_event(struct pk_catalog *c, size_t mi, size_t idx, bool with_des
 		.perpkg = e->flags & PK_IMG_EV_PERPKG,
 		.experimental = e->flags & PK_IMG_EV_EXPERIMENTAL,
 	};
-	return 0;
+	return pk_opts__fill(out, &full, sizeof(full));	/* only the fields within out->sz */
 }
 
 int pk_catalog__event_text(struct pk_catalog *c, size_t mi, size_t idx, const char **name,
@@ -518,7 +519,8 @@ int pk_catalog__metric(struct pk_catalog *c, size_t mi, size_t idx, struct pk_me
 	if (mi >= c->h->nr_models || idx >= model(c, mi)->nr_metrics)
 		return -ENOENT;
 	const struct pk_img_metric *e = metric_rec(c, model(c, mi), idx);
-	*out = (struct pk_metric){
+	const struct pk_metric full = {
+		.sz = sizeof(full),
 		.name = str(c, e->name),
 		.pmu = str(c, e->pmu),
 		.expr = desc(c, e->expr),
@@ -533,7 +535,7 @@ int pk_catalog__metric(struct pk_catalog *c, size_t mi, size_t idx, struct pk_me
 		.aggr_mode = (enum pk_aggr_mode)e->aggr_mode,
 		.grouping = (enum pk_event_grouping)e->grouping,
 	};
-	return 0;
+	return pk_opts__fill(out, &full, sizeof(full));	/* only the fields within out->sz */
 }
 
 int pk_catalog__find_metric(const struct pk_catalog *c, size_t mi, const char *name, size_t *idx)

@@ -63,7 +63,7 @@ int pk_mexpr__resolve_metrics(struct pk_mexpr *e, struct pk_catalog *cat, size_t
 			continue;
 		/* metrics are sorted by (name, pmu): the run of this name starts at idx */
 		for (size_t j = idx; j < md.nr_metrics; j++) {
-			struct pk_metric m;
+			struct pk_metric m = { .sz = sizeof(m) };
 			if (pk_catalog__metric(cat, model, j, &m) || strcasecmp(m.name, id->name))
 				break;
 			if (!pmu || same_pmu(m.pmu, pmu)) {
@@ -145,7 +145,7 @@ static struct pk_mexpr *get(struct pk_metric_eval *ev, size_t idx, bool thr, int
 	*rc = 0;
 	if (*state == PARSE_OK)
 		return *e;
-	struct pk_metric m;
+	struct pk_metric m = { .sz = sizeof(m) };
 	if ((*rc = pk_catalog__metric(ev->cat, ev->model, idx, &m)))
 		return NULL;
 	const char *text = thr ? m.threshold : m.expr;
@@ -199,7 +199,7 @@ static int lookup(void *vctx, const struct pk_mexpr_id *id, double *v)
 
 static const char *metric_name(struct pk_metric_eval *ev, size_t idx)
 {
-	struct pk_metric m;
+	struct pk_metric m = { .sz = sizeof(m) };
 	return pk_catalog__metric(ev->cat, ev->model, idx, &m) ? "?" : m.name;
 }
 

@@ -322,7 +322,7 @@ static int select_item(struct pk_metricgroup *mg, const struct source *src, size
 	for (size_t s = 0; s < nsrc; s++) {
 		bool sys = src[s].model != mg->model;
 		for (size_t i = 0; i < src[s].nr; i++) {
-			struct pk_metric m;
+			struct pk_metric m = { .sz = sizeof(m) };
 			if (pk_catalog__metric(mg->cat, src[s].model, i, &m) || !m.expr)
 				continue;
 			if (mg->opts.pmu && strcmp(mg->opts.pmu, m.pmu ? m.pmu : "cpu"))
@@ -346,7 +346,7 @@ static int select_item(struct pk_metricgroup *mg, const struct source *src, size
 	struct suggest sg = { .item = name, .n = it->name_len, .best = 1000 };
 	for (size_t s = 0; s < nsrc; s++) {
 		for (size_t i = 0; i < src[s].nr; i++) {
-			struct pk_metric m;
+			struct pk_metric m = { .sz = sizeof(m) };
 			if (pk_catalog__metric(mg->cat, src[s].model, i, &m))
 				continue;
 			consider(&sg, m.name, strlen(m.name));

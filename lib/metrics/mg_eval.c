@@ -238,7 +238,7 @@ unsigned pk_topdown__max_level(struct pk_catalog *cat, size_t model)
 	if (model == PK_NO_MODEL || pk_catalog__model(cat, model, &md))
 		return 0;
 	for (size_t i = 0; i < md.nr_metrics; i++) {
-		struct pk_metric m;
+		struct pk_metric m = { .sz = sizeof(m) };
 		const char *p;
 		if (pk_catalog__metric(cat, model, i, &m) || !m.groups ||
 		    !(p = strstr(m.groups, "TopdownL")))

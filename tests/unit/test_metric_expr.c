@@ -834,7 +834,7 @@ static size_t metric_idx(struct pk_catalog *cat, size_t model, const char *name,
 	struct pk_model md;
 	pk_catalog__model(cat, model, &md);
 	for (size_t i = 0; i < md.nr_metrics; i++) {
-		struct pk_metric m;
+		struct pk_metric m = { .sz = sizeof(m) };
 		pk_catalog__metric(cat, model, i, &m);
 		if (!strcmp(m.name, name) && (!pmu || !strcmp(m.pmu, pmu)))
 			return i;
@@ -952,7 +952,7 @@ static void test_real_tree_parses(void **state)
 		assert_int_equal(pk_catalog__model(cat, mi, &md), 0);
 		models += md.nr_metrics > 0;
 		for (size_t i = 0; i < md.nr_metrics; i++) {
-			struct pk_metric m;
+			struct pk_metric m = { .sz = sizeof(m) };
 			assert_int_equal(pk_catalog__metric(cat, mi, i, &m), 0);
 			const char *texts[2] = { m.expr, m.threshold };
 			for (int k = 0; k < 2; k++) {
@@ -1087,7 +1087,7 @@ static void test_real_models_eval(void **state)
 		assert_int_equal(pk_metric_eval__new(cat, s.model, &ev), 0);
 		size_t nan = 0, failed = 0, refs = 0, thr = 0, thr_hit = 0, nevents = 0;
 		for (size_t i = 0; i < md.nr_metrics; i++) {
-			struct pk_metric m;
+			struct pk_metric m = { .sz = sizeof(m) };
 			double v;
 			pk_catalog__metric(cat, s.model, i, &m);
 			int rc = pk_metric_eval__value(ev, i, synth_lookup, &s, &v);
@@ -1153,7 +1153,7 @@ static void topdown_check(const char *model_name, const struct kv *kv,
 	struct table t = { kv, 0 };
 	for (size_t i = 0; i < n; i++) {
 		size_t idx;
-		struct pk_metric m;
+		struct pk_metric m = { .sz = sizeof(m) };
 		double v, pct;
 		const char *unit;
 		assert_int_equal(pk_catalog__find_metric(cat, model, cases[i].metric, &idx), 0);

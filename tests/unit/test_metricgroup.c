@@ -1096,7 +1096,7 @@ static void augment_tree(const char *dir, struct pk_catalog *cat, size_t model,
 	char pmus[64][48];
 	size_t npmus = 0;
 	for (size_t i = 0; i < md.nr_events; i++) {
-		struct pk_event e;
+		struct pk_event e = { .sz = sizeof(e) };
 		pk_catalog__event_brief(cat, model, i, &e);
 		if (!strcmp(e.pmu, "default_core") || !strncmp(e.pmu, "cpu", 3))
 			continue;
@@ -1116,7 +1116,7 @@ static void augment_tree(const char *dir, struct pk_catalog *cat, size_t model,
 		unsigned width[16] = { 8, 1, 1, 8 };
 		size_t nt = 4;
 		for (size_t i = 0; i < md.nr_events; i++) {
-			struct pk_event e;
+			struct pk_event e = { .sz = sizeof(e) };
 			pk_catalog__event_brief(cat, model, i, &e);
 			if (strcmp(e.pmu, pmus[k]))
 				continue;
@@ -1254,9 +1254,9 @@ static void cover_model(struct cov *c, struct pk_catalog *cat, size_t model, str
 	size_t seen_len = 0;
 	*nmetrics = *ngroups = 0;
 	for (size_t i = 0; i < md.nr_metrics; i++) {
-		struct pk_metric m;
+		struct pk_metric m = { .sz = sizeof(m) };
 		pk_catalog__metric(cat, model, i, &m);
-		struct pk_metric prev;
+		struct pk_metric prev = { .sz = sizeof(prev) };
 		if (i && !pk_catalog__metric(cat, model, i - 1, &prev) && !strcmp(prev.name, m.name))
 			continue;	/* one name, several PMUs (hybrid): one -M item */
 		(*nmetrics)++;
@@ -1264,7 +1264,7 @@ static void cover_model(struct cov *c, struct pk_catalog *cat, size_t model, str
 	}
 	/* the groups metrics name (metricgroups.json also describes groups no metric uses) */
 	for (size_t i = 0; i < md.nr_metrics; i++) {
-		struct pk_metric m;
+		struct pk_metric m = { .sz = sizeof(m) };
 		pk_catalog__metric(cat, model, i, &m);
 		for (const char *p = m.groups; p && *p;) {
 			size_t len = strcspn(p, ";");

@@ -74,7 +74,7 @@ static void test_builtin_equals_events_dir(void **state)
 			last_arch = a.arch;
 		}
 		for (size_t i = 0; i < a.nr_events; i++, nev++) {
-			struct pk_event x, y;
+			struct pk_event x = { .sz = sizeof(x) }, y = { .sz = sizeof(y) };
 			pk_catalog__event(bi, mi, i, &x);
 			pk_catalog__event(dir, mi, i, &y);
 			same_str(x.name, y.name, "name", a.name, x.name);
@@ -90,7 +90,7 @@ static void test_builtin_equals_events_dir(void **state)
 			assert_int_equal(x.experimental, y.experimental);
 		}
 		for (size_t i = 0; i < a.nr_metrics; i++, nmt++) {
-			struct pk_metric x, y;
+			struct pk_metric x = { .sz = sizeof(x) }, y = { .sz = sizeof(y) };
 			pk_catalog__metric(bi, mi, i, &x);
 			pk_catalog__metric(dir, mi, i, &y);
 			same_str(x.name, y.name, "metric", a.name, x.name);
@@ -137,7 +137,7 @@ static void test_every_event_found(void **state)
 		struct pk_model m;
 		pk_catalog__model(c, mi, &m);
 		for (size_t i = 0; i < m.nr_events; i++) {
-			struct pk_event e;
+			struct pk_event e = { .sz = sizeof(e) };
 			pk_catalog__event(c, mi, i, &e);
 			char up[256];
 			size_t k = 0;
@@ -152,11 +152,11 @@ static void test_every_event_found(void **state)
 			assert_int_equal(count, 1);
 		}
 		for (size_t i = 0; i < m.nr_metrics; i++) {
-			struct pk_metric x;
+			struct pk_metric x = { .sz = sizeof(x) };
 			size_t idx;
 			pk_catalog__metric(c, mi, i, &x);
 			assert_int_equal(pk_catalog__find_metric(c, mi, x.name, &idx), 0);
-			struct pk_metric y;
+			struct pk_metric y = { .sz = sizeof(y) };
 			pk_catalog__metric(c, mi, idx, &y);
 			assert_string_equal(x.name, y.name);
 		}
