@@ -55,15 +55,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t n = strlen(text);
 
 	struct pk_mexpr *e;
-	struct pk_mexpr_error err;
+	struct pk_spec_error err;
 	struct pk_mexpr_opts opts = { .sz = sizeof(opts), .runtime = (int)(size % 7) - 3 };
 	char buf[4096];
 	int rc = pk_mexpr__parse_opts(text, &opts, &e, &err);
 	if (rc) {
 		check(e == NULL && rc < 0 && err.code == rc && err.msg[0] && err.off <= n &&
 		      err.off + err.len <= n);
-		pk_mexpr_error__format(&err, text, buf, sizeof(buf));
-		pk_mexpr_error__format(&err, text, buf, 7);
+		pk_spec_error__format(&err, text, buf, sizeof(buf));
+		pk_spec_error__format(&err, text, buf, 7);
 		free(text);
 		return 0;
 	}

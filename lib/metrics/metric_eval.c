@@ -39,7 +39,7 @@ struct pk_metric_eval {
 	size_t nr;
 	struct entry *ent;
 	bool has_error;
-	struct pk_mexpr_error err;
+	struct pk_spec_error err;
 	char err_metric[128];
 };
 
@@ -113,7 +113,7 @@ void pk_metric_eval__reset(struct pk_metric_eval *ev)
 		ev->ent[i].val_state = VAL_NONE;
 }
 
-const struct pk_mexpr_error *pk_metric_eval__error(const struct pk_metric_eval *ev,
+const struct pk_spec_error *pk_metric_eval__error(const struct pk_metric_eval *ev,
 						   const char **metric)
 {
 	if (!ev->has_error)
@@ -124,14 +124,14 @@ const struct pk_mexpr_error *pk_metric_eval__error(const struct pk_metric_eval *
 }
 
 static void set_error(struct pk_metric_eval *ev, const char *metric,
-		      const struct pk_mexpr_error *err, int code, const char *msg)
+		      const struct pk_spec_error *err, int code, const char *msg)
 {
 	ev->has_error = true;
 	snprintf(ev->err_metric, sizeof(ev->err_metric), "%s", metric);
 	if (err) {
 		ev->err = *err;
 	} else {
-		ev->err = (struct pk_mexpr_error){ .code = code };
+		ev->err = (struct pk_spec_error){ .code = code };
 		snprintf(ev->err.msg, sizeof(ev->err.msg), "%s", msg);
 	}
 }
@@ -157,7 +157,7 @@ static struct pk_mexpr *get(struct pk_metric_eval *ev, size_t idx, bool thr, int
 		*rc = -EINVAL;
 		return NULL;
 	}
-	struct pk_mexpr_error err;
+	struct pk_spec_error err;
 	*rc = pk_mexpr__parse(text, e, &err);
 	if (!*rc) {
 		int n = pk_mexpr__resolve_metrics(*e, ev->cat, ev->model, m.pmu);

@@ -398,7 +398,7 @@ static int expand(struct pk_metricgroup *mg, struct mg_metric *r, const struct i
 	if (!rc)
 		return 0;
 	const char *which = r->pub.metric;
-	const struct pk_mexpr_error *pe = pk_metric_eval__error(ev, &which);
+	const struct pk_spec_error *pe = pk_metric_eval__error(ev, &which);
 	if (rc == -ENOMEM)
 		return pk_spec_error__set(err, rc, it->off, it->len, NULL, "out of memory");
 	if (rc == -ELOOP)

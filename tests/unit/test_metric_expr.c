@@ -61,7 +61,7 @@ static const struct kv vars[] = {
 static int eval_with(const char *text, const struct kv *kv, double *out)
 {
 	struct pk_mexpr *e;
-	struct pk_mexpr_error err;
+	struct pk_spec_error err;
 	int rc = pk_mexpr__parse(text, &e, &err);
 	if (rc)
 		fail_msg("'%s' does not parse: %s (at %u)", text, err.msg, err.off);
@@ -102,7 +102,7 @@ static double ev(const char *text)
 static void printed(const char *text, const char *want)
 {
 	struct pk_mexpr *e;
-	struct pk_mexpr_error err;
+	struct pk_spec_error err;
 	char buf[512];
 	if (pk_mexpr__parse(text, &e, &err))
 		fail_msg("'%s' does not parse: %s", text, err.msg);
@@ -396,7 +396,7 @@ static void test_errors(void **state)
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct pk_mexpr *e = (struct pk_mexpr *)1;
-		struct pk_mexpr_error err;
+		struct pk_spec_error err;
 		int rc = pk_mexpr__parse(cases[i].text, &e, &err);
 		if (rc != cases[i].code || err.code != rc || e != NULL || err.off != cases[i].off ||
 		    err.len != cases[i].len || !strstr(err.msg, cases[i].msg))
@@ -411,7 +411,7 @@ static void test_errors(void **state)
 	memset(deep + 301, ')', 300);
 	deep[601] = '\0';
 	struct pk_mexpr *e;
-	struct pk_mexpr_error err;
+	struct pk_spec_error err;
 	assert_int_equal(pk_mexpr__parse(deep, &e, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "nested"));
 	size_t n = 1200 * 2 + 1;
@@ -435,10 +435,10 @@ static void test_error_format(void **state)
 	(void)state;
 	const char *text = "a + b <= c";
 	struct pk_mexpr *e;
-	struct pk_mexpr_error err;
+	struct pk_spec_error err;
 	char buf[512];
 	assert_int_equal(pk_mexpr__parse(text, &e, &err), -EINVAL);
-	pk_mexpr_error__format(&err, text, buf, sizeof(buf));
+	pk_spec_error__format(&err, text, buf, sizeof(buf));
 	assert_string_equal(buf, "a + b <= c\n       ^\nno '=', '==', '<=', '>=' or '!=' in perf's "
 				 "expressions: compare with '<' and '>'");
 	/* long texts are windowed around the error */
@@ -447,16 +447,16 @@ static void test_error_format(void **state)
 	strcpy(lng + 300, " + + y");
 	assert_int_equal(pk_mexpr__parse(lng, &e, &err), -EINVAL);
 	assert_int_equal(err.off, 303);
-	pk_mexpr_error__format(&err, lng, buf, sizeof(buf));
+	pk_spec_error__format(&err, lng, buf, sizeof(buf));
 	const char *nl = strchr(buf, '\n');
 	assert_non_null(nl);
 	assert_true(nl - buf < 120);
-	assert_int_equal(strncmp(buf, "...", 3), 0);
+	assert_int_equal(strncmp(buf, "..", 2), 0);	/* cut ends marked ".." */
 	const char *caret = strchr(nl + 1, '^');
 	assert_non_null(caret);
 	assert_int_equal(buf[caret - (nl + 1)], '+');	/* the caret is under the 2nd '+' */
 	/* a small buffer is cut, not overrun */
-	pk_mexpr_error__format(&err, lng, buf, 10);
+	pk_spec_error__format(&err, lng, buf, 10);
 	assert_int_equal(strlen(buf), 9);
 }
 
@@ -493,7 +493,7 @@ static void test_ids(void **state)
 		{ "l3_cache_misses", PK_MEXPR_ID_EVENT, "l3_cache_misses" },
 	};
 	struct pk_mexpr *e;
-	struct pk_mexpr_error err;
+	struct pk_spec_error err;
 	assert_int_equal(pk_mexpr__parse(text, &e, &err), 0);
 	assert_string_equal(pk_mexpr__text(e), text);
 	assert_int_equal(pk_mexpr__nr_ids(e), sizeof(want) / sizeof(want[0]));
@@ -612,7 +612,7 @@ static void test_eval_lookup(void **state)
 static void needed(const char *text, const struct kv *kv, const char *want)
 {
 	struct pk_mexpr *e;
-	struct pk_mexpr_error err;
+	struct pk_spec_error err;
 	if (pk_mexpr__parse(text, &e, &err))
 		fail_msg("'%s': %s", text, err.msg);
 	bool need[32];
@@ -881,7 +881,7 @@ static void test_catalog_fixture(void **state)
 	assert_string_equal(which, "self");
 	/* an expression that does not parse, directly or through a reference */
 	assert_int_equal(pk_metric_eval__value_name(ev, "broken", counts_lookup, &t, &v), -EINVAL);
-	const struct pk_mexpr_error *err = pk_metric_eval__error(ev, &which);
+	const struct pk_spec_error *err = pk_metric_eval__error(ev, &which);
 	assert_string_equal(which, "broken");
 	assert_int_equal(err->off, 3);
 	assert_int_equal(pk_metric_eval__value_name(ev, "uses_broken", counts_lookup, &t, &v),
@@ -959,12 +959,12 @@ static void test_real_tree_parses(void **state)
 				if (!texts[k])
 					continue;
 				struct pk_mexpr *e;
-				struct pk_mexpr_error err;
+				struct pk_spec_error err;
 				char buf[1024];
 				if (pk_mexpr__parse(texts[k], &e, &err)) {
 					print_message("FAIL %s/%s %s %s:\n%s\n", md.arch, md.name,
 						      m.name, k ? "MetricThreshold" : "MetricExpr",
-						      pk_mexpr_error__format(&err, texts[k], buf,
+						      pk_spec_error__format(&err, texts[k], buf,
 									     sizeof(buf)));
 					bad++;
 					continue;

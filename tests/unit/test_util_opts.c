@@ -171,7 +171,7 @@ static void test_public(void **state)
 		uint64_t tail;
 	} m = { .o = { .sz = sizeof(m), .runtime = 1 }, .tail = 0 };
 	struct pk_mexpr *e;
-	struct pk_mexpr_error merr;
+	struct pk_spec_error merr;
 	assert_int_equal(pk_mexpr__parse_opts("a + 1", &m.o, &e, &merr), 0);
 	pk_mexpr__free(e);
 	m.tail = 1;
