@@ -88,7 +88,7 @@ int main(void)
 		fprintf(stderr, "spec_encode: no x86/skylakex model in the built-in tables\n");
 		return 1;
 	}
-	if (pk_pmu_tree__open(root, &tree, &perr)) {
+	if (pk_pmu_tree__open(&tree, root, &perr)) {
 		fprintf(stderr, "spec_encode: %s: cannot open the fixture\n", root);
 		return 1;
 	}

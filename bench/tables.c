@@ -83,14 +83,14 @@ int main(int argc, char **argv)
 	struct pk_error err;
 	struct pk_catalog_dir_opts o = { .sz = sizeof(o), .only_arch = "x86" };
 	t0 = now_ns();
-	if (pk_catalog__open_dir(arch_dir, &o, &cat, &err))
+	if (pk_catalog__open_dir(&cat, arch_dir, &o, &err))
 		return 1;
 	t1 = now_ns();
 	printf("events_dir_x86_ms %.1f\n", (t1 - t0) / 1e6);
 	pk_catalog__free(cat);
 	o.only_model = "skylake";
 	t0 = now_ns();
-	if (pk_catalog__open_dir(arch_dir, &o, &cat, &err))
+	if (pk_catalog__open_dir(&cat, arch_dir, &o, &err))
 		return 1;
 	t1 = now_ns();
 	printf("events_dir_one_model_ms %.1f\n", (t1 - t0) / 1e6);

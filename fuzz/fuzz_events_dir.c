@@ -87,7 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	struct pk_catalog *cat;
 	struct pk_error err;
-	if (!pk_catalog__open_dir(root, NULL, &cat, &err)) {
+	if (!pk_catalog__open_dir(&cat, root, NULL, &err)) {
 		read_all(cat);
 		pk_catalog__free(cat);
 	}

@@ -402,7 +402,7 @@ static int check_tree(const struct pk_evlist *el, const char *sysfs)
 {
 	struct pk_pmu_tree *real = NULL;
 	int ret = 0;
-	if (pk_pmu_tree__open(NULL, &real, NULL))
+	if (pk_pmu_tree__open(&real, NULL, NULL))
 		real = NULL;
 	for (size_t i = 0; i < pk_evlist__nr(el) && !ret; i++) {
 		const struct pk_evsel *e = pk_evlist__evsel(el, i);
@@ -644,7 +644,7 @@ int cmd_record(int argc, char **argv)
 		goto out;
 
 	/* the target */
-	if (cfg.cpu_list && pk_cpu_map__parse(cfg.cpu_list, &cpus, &err))
+	if (cfg.cpu_list && pk_cpu_map__parse(&cpus, cfg.cpu_list, &err))
 		goto target_error;
 	if (cfg.pid_list && pk_threads__from_pids(cfg.pid_list, NULL, &tids, &nr_tids, &err))
 		goto target_error;

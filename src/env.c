@@ -103,7 +103,7 @@ int cli_env__open(struct cli_env *env, const char *prog)
 		/* an identifier picks its model's files: a few ms instead of the whole tree */
 		struct pk_catalog_dir_opts o = { .sz = sizeof(o), .only_arch = wanted_arch(env),
 						 .only_cpuid = env->cpuid };
-		ret = pk_catalog__open_dir(env->events_dir, &o, &env->cat, &err);
+		ret = pk_catalog__open_dir(&env->cat, env->events_dir, &o, &err);
 	} else {
 		ret = pk_catalog__open_builtin(&env->cat);
 		if (ret)
@@ -115,7 +115,7 @@ int cli_env__open(struct cli_env *env, const char *prog)
 		return 1;
 	}
 
-	ret = pk_pmu_tree__open(env->sysfs, &env->pmus, &err);
+	ret = pk_pmu_tree__open(&env->pmus, env->sysfs, &err);
 	if (ret) {
 		env->pmus = NULL;
 		if (env->sysfs) {	/* asked for explicitly: a mistake worth stopping for */

@@ -115,11 +115,11 @@ struct pk_catalog_dir_opts {
 	 */
 	const char *only_cpuid;
 };
-PK_API int pk_catalog__open_dir(const char *dir, const struct pk_catalog_dir_opts *opts,
-				struct pk_catalog **out, struct pk_error *err);
+PK_API int pk_catalog__open_dir(struct pk_catalog **out, const char *dir,
+				const struct pk_catalog_dir_opts *opts, struct pk_error *err);
 
 /* Wrap an image produced by pk_image__build (takes ownership of buf, free()d). */
-PK_API int pk_catalog__open_image(void *buf, size_t size, bool owned, struct pk_catalog **out,
+PK_API int pk_catalog__open_image(struct pk_catalog **out, void *buf, size_t size, bool owned,
 				  struct pk_error *err);
 
 PK_API void pk_catalog__free(struct pk_catalog *cat);

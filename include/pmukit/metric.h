@@ -8,7 +8,7 @@
  *
  *   struct pk_mexpr *e;
  *   struct pk_spec_error err;
- *   if (pk_mexpr__parse("d_ratio(INST_RETIRED.ANY, cycles)", &e, &err) == 0) {
+ *   if (pk_mexpr__parse(&e, "d_ratio(INST_RETIRED.ANY, cycles)", &err) == 0) {
  *           for (size_t i = 0; i < pk_mexpr__nr_ids(e); i++)
  *                   open_event(pk_mexpr__id(e, i)->name);
  *           pk_mexpr__eval(e, my_counts, ctx, &value);
@@ -79,9 +79,9 @@ struct pk_mexpr_opts {
  * code -EINVAL (syntax), -ERANGE (a number) or -ENOMEM; pk_spec_error__format
  * shows it.
  */
-PK_API int pk_mexpr__parse(const char *text, struct pk_mexpr **out, struct pk_spec_error *err);
-PK_API int pk_mexpr__parse_opts(const char *text, const struct pk_mexpr_opts *opts,
-				struct pk_mexpr **out, struct pk_spec_error *err);
+PK_API int pk_mexpr__parse(struct pk_mexpr **out, const char *text, struct pk_spec_error *err);
+PK_API int pk_mexpr__parse_opts(struct pk_mexpr **out, const char *text,
+				const struct pk_mexpr_opts *opts, struct pk_spec_error *err);
 PK_API void pk_mexpr__free(struct pk_mexpr *e);
 PK_API const char *pk_mexpr__text(const struct pk_mexpr *e);
 
@@ -192,7 +192,7 @@ PK_API int pk_mexpr__needed_ids(const struct pk_mexpr *e, pk_mexpr_lookup_fn fn,
  */
 struct pk_metric_eval;
 
-PK_API int pk_metric_eval__new(struct pk_catalog *cat, size_t model, struct pk_metric_eval **out);
+PK_API int pk_metric_eval__new(struct pk_metric_eval **out, struct pk_catalog *cat, size_t model);
 PK_API void pk_metric_eval__free(struct pk_metric_eval *ev);
 PK_API void pk_metric_eval__reset(struct pk_metric_eval *ev);
 /* The last parse error met (metric name in *metric), or NULL. */

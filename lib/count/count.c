@@ -85,7 +85,7 @@ static int place(struct pk_counter *c, const struct pk_evlist *el, const struct 
 		int r;
 		if (e->pmu && !strcmp(e->pmu, "tool")) {	/* perf computes these once, on CPU 0 */
 			int first = pk_cpu_map__cpu(map, 0);
-			r = pk_cpu_map__new(&first, first >= 0, &ev->cpus);
+			r = pk_cpu_map__new(&ev->cpus, &first, first >= 0);
 		} else {
 			const struct pk_pmu *pmu = pmus && e->pmu ? pk_pmu_tree__find(pmus, e->pmu) : NULL;
 			r = pk_count__event_cpus(pmu, map, cpu_list, &ev->cpus);
@@ -142,7 +142,7 @@ static int set_packages(struct pk_counter *c, const struct pk_topology *topo)
 	if (topo)
 		return cnt_set_packages(c, topo);
 	struct pk_topology *own = NULL;
-	pk_topology__read(NULL, &own, NULL);	/* unreadable: every CPU a package of its own */
+	pk_topology__read(&own, NULL, NULL);	/* unreadable: every CPU a package of its own */
 	int r = cnt_set_packages(c, own);
 	pk_topology__free(own);
 	return r;

@@ -218,7 +218,7 @@ static int open_image(void *buf, size_t size, bool owned, bool trusted, struct p
 	return 0;
 }
 
-int pk_catalog__open_image(void *buf, size_t size, bool owned, struct pk_catalog **out,
+int pk_catalog__open_image(struct pk_catalog **out, void *buf, size_t size, bool owned,
 			   struct pk_error *err)
 {
 	return open_image(buf, size, owned, false, out, err);
@@ -229,8 +229,8 @@ int pk_catalog__open_trusted(const void *img, size_t size, struct pk_catalog **o
 	return open_image((void *)img, size, false, true, out, NULL);
 }
 
-int pk_catalog__open_dir(const char *dir, const struct pk_catalog_dir_opts *opts,
-			 struct pk_catalog **out, struct pk_error *err)
+int pk_catalog__open_dir(struct pk_catalog **out, const char *dir,
+			 const struct pk_catalog_dir_opts *opts, struct pk_error *err)
 {
 	struct ir_load_opts lo = { 0 };
 	if (PK_OPTS_CHECK(opts))
@@ -250,7 +250,7 @@ int pk_catalog__open_dir(const char *dir, const struct pk_catalog_dir_opts *opts
 	ir_tree__free(&tree);
 	if (ret)
 		return ret;
-	return pk_catalog__open_image(img, size, true, out, err);
+	return pk_catalog__open_image(out, img, size, true, err);
 }
 
 void pk_catalog__free(struct pk_catalog *c)

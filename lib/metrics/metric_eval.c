@@ -77,7 +77,7 @@ int pk_mexpr__resolve_metrics(struct pk_mexpr *e, struct pk_catalog *cat, size_t
 	return n;
 }
 
-int pk_metric_eval__new(struct pk_catalog *cat, size_t model, struct pk_metric_eval **out)
+int pk_metric_eval__new(struct pk_metric_eval **out, struct pk_catalog *cat, size_t model)
 {
 	struct pk_model md;
 	*out = NULL;
@@ -158,7 +158,7 @@ static struct pk_mexpr *get(struct pk_metric_eval *ev, size_t idx, bool thr, int
 		return NULL;
 	}
 	struct pk_spec_error err;
-	*rc = pk_mexpr__parse(text, e, &err);
+	*rc = pk_mexpr__parse(e, text, &err);
 	if (!*rc) {
 		int n = pk_mexpr__resolve_metrics(*e, ev->cat, ev->model, m.pmu);
 		if (n < 0) {
@@ -356,7 +356,7 @@ int pk_metric__eval(struct pk_catalog *cat, size_t model, const char *metric,
 		    pk_mexpr_lookup_fn events, void *ctx, double *out)
 {
 	struct pk_metric_eval *ev;
-	int rc = pk_metric_eval__new(cat, model, &ev);
+	int rc = pk_metric_eval__new(&ev, cat, model);
 	if (rc)
 		return rc;
 	rc = pk_metric_eval__value_name(ev, metric, events, ctx, out);
@@ -370,7 +370,7 @@ int pk_metric__threshold_exceeded(struct pk_catalog *cat, size_t model, const ch
 	struct pk_metric_eval *ev;
 	size_t idx;
 	int rc = pk_catalog__find_metric(cat, model, metric, &idx);
-	if (rc || (rc = pk_metric_eval__new(cat, model, &ev)))
+	if (rc || (rc = pk_metric_eval__new(&ev, cat, model)))
 		return rc;
 	rc = pk_metric_eval__threshold(ev, idx, events, ctx);
 	pk_metric_eval__free(ev);

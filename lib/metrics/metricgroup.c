@@ -225,7 +225,7 @@ struct pk_metric_eval *mg_evaluator(struct pk_metricgroup *mg, size_t model)
 	if (PK_GROW(mg->evs, mg->cap_evs, mg->nr_evs + 1))
 		return NULL;
 	struct pk_metric_eval *ev;
-	if (pk_metric_eval__new(mg->cat, model, &ev))
+	if (pk_metric_eval__new(&ev, mg->cat, model))
 		return NULL;
 	mg->evs[mg->nr_evs++] = (struct mg_evaluator){ model, ev };
 	return ev;
@@ -457,8 +457,8 @@ static int split_items(const char *list, struct item **out, size_t *nr, char **m
 	return 0;
 }
 
-int pk_metricgroup__new(struct pk_catalog *cat, size_t model, const char *list,
-			const struct pk_metricgroup_opts *opts, struct pk_metricgroup **out,
+int pk_metricgroup__new(struct pk_metricgroup **out, struct pk_catalog *cat, size_t model,
+			const char *list, const struct pk_metricgroup_opts *opts,
 			struct pk_spec_error *err)
 {
 	*out = NULL;

@@ -607,8 +607,8 @@ void pk_mexpr__free(struct pk_mexpr *e)
 	free(e);
 }
 
-int pk_mexpr__parse_opts(const char *text, const struct pk_mexpr_opts *opts,
-			 struct pk_mexpr **out, struct pk_spec_error *err)
+int pk_mexpr__parse_opts(struct pk_mexpr **out, const char *text,
+			 const struct pk_mexpr_opts *opts, struct pk_spec_error *err)
 {
 	struct parser p = { .s = text, .err = err };
 	*out = NULL;
@@ -644,9 +644,9 @@ int pk_mexpr__parse_opts(const char *text, const struct pk_mexpr_opts *opts,
 	return 0;
 }
 
-int pk_mexpr__parse(const char *text, struct pk_mexpr **out, struct pk_spec_error *err)
+int pk_mexpr__parse(struct pk_mexpr **out, const char *text, struct pk_spec_error *err)
 {
-	return pk_mexpr__parse_opts(text, NULL, out, err);
+	return pk_mexpr__parse_opts(out, text, NULL, err);
 }
 
 const char *pk_mexpr__text(const struct pk_mexpr *e)

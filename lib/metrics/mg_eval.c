@@ -310,7 +310,7 @@ int pk_topdown__check(struct pk_catalog *cat, size_t model, unsigned level,
 	o.no_threshold = true;
 	struct pk_metricgroup *mg;
 	struct pk_spec_error se;
-	if ((rc = pk_metricgroup__new(cat, model, list, &o, &mg, &se))) {
+	if ((rc = pk_metricgroup__new(&mg, cat, model, list, &o, &se))) {
 		snprintf(why, why_len, "the %s metrics of %s cannot be set up: %s", list,
 			 model_name(cat, model, mn, sizeof(mn)), se.msg);
 		return rc;

@@ -479,7 +479,7 @@ int pk_pmu__cmp(const void *a, const void *b)
 	return c ? c : strcmp(na, nb);
 }
 
-int pk_pmu_tree__open(const char *root, struct pk_pmu_tree **out, struct pk_error *err)
+int pk_pmu_tree__open(struct pk_pmu_tree **out, const char *root, struct pk_error *err)
 {
 	struct pk_pmu_tree *tree;
 	struct scan s = { 0 };

@@ -337,7 +337,7 @@ int pk_user_access__check(const struct pk_user_access_opts *opts, struct pk_user
 		return report(out, PK_USER_ACCESS_UNSUPPORTED_ARCH, NULL,
 			      "pmukit reads counters from userspace on x86 (rdpmc) and arm64 (mrs); "
 			      "this is %s", arch);
-	if (pk_pmu_tree__open(root, &t, &err))
+	if (pk_pmu_tree__open(&t, root, &err))
 		return report(out, PK_USER_ACCESS_NO_HW_PMU, no_pmu_fix,
 			      "cannot read the PMU tree %s: %s", root, strerror(-err.code));
 	if (!strcmp(arch, "x86"))

@@ -384,7 +384,7 @@ int pk_selfmon__open_attrs(struct pk_selfmon **out, const struct perf_event_attr
 #if defined(__aarch64__)
 	if (!tree && o->path != PK_SELFMON_PATH_SYSCALL) {
 		struct pk_error perr;
-		if (pk_pmu_tree__open(NULL, &own, &perr) == 0)
+		if (pk_pmu_tree__open(&own, NULL, &perr) == 0)
 			tree = own;
 	}
 #endif
@@ -419,7 +419,7 @@ int pk_selfmon__open(struct pk_selfmon **out, const char *spec,
 	*out = NULL;
 	if (!tree) {
 		struct pk_error perr;
-		if (pk_pmu_tree__open(NULL, &own, &perr) == 0)
+		if (pk_pmu_tree__open(&own, NULL, &perr) == 0)
 			tree = own;
 	}
 	so.cat = o->cat;

@@ -36,7 +36,7 @@ static struct ctx open_ctx(const char *tree, const char *model)
 	struct ctx c;
 	struct pk_error err;
 	assert_int_equal(pk_catalog__open_builtin(&c.cat), 0);
-	assert_int_equal(pk_pmu_tree__open(fixture(tree), &c.tree, &err), 0);
+	assert_int_equal(pk_pmu_tree__open(&c.tree, fixture(tree), &err), 0);
 	assert_int_equal(pk_catalog__find_model(c.cat, model, &c.model), 0);
 	return c;
 }

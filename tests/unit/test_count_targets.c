@@ -48,7 +48,7 @@ static void expect_placement(const struct pk_pmu_tree *tree, const char *pmu, co
 
 	if (pmu)
 		assert_non_null(p);
-	assert_int_equal(pk_cpu_map__parse(map_list, &map, NULL), 0);
+	assert_int_equal(pk_cpu_map__parse(&map, map_list, NULL), 0);
 	assert_int_equal(pk_count__event_cpus(p, map, cpu_list, &out), 0);
 	pk_cpu_map__format(out, buf, sizeof(buf));
 	if (strcmp(buf, want))
@@ -153,8 +153,8 @@ static void test_system_wide(void **state)
 	struct pk_count_value v, total;
 
 	assert_int_equal(pk_cpu_map__online(NULL, &online, NULL), 0);
-	assert_int_equal(pk_topology__read(NULL, &topo, NULL), 0);
-	assert_int_equal(pk_pmu_tree__open(NULL, &pmus, NULL), 0);
+	assert_int_equal(pk_topology__read(&topo, NULL, NULL), 0);
+	assert_int_equal(pk_pmu_tree__open(&pmus, NULL, NULL), 0);
 	struct pk_evlist *el = evlist_of("cpu-clock", true, false);
 	/* perf stat -a opens leaders disabled and enables them after setup */
 	assert_int_equal(pk_evlist__evsel(el, 0)->attr.disabled, 1);
@@ -241,7 +241,7 @@ static void test_cpu_list(void **state)
 
 	assert_int_equal(pk_cpu_map__online(NULL, &online, NULL), 0);
 	int cpu = pk_cpu_map__cpu(online, pk_cpu_map__nr(online) - 1);	/* -C 1 here */
-	assert_int_equal(pk_cpu_map__new(&cpu, 1, &one), 0);
+	assert_int_equal(pk_cpu_map__new(&one, &cpu, 1), 0);
 	struct pk_evlist *el = evlist_of("cpu-clock,page-faults", true, false);
 	struct pk_count_opts o = { .sz = sizeof(o), .pid = -1, .cpu = -1, .cpus = one, .cpu_list = true };
 	struct pk_counter *c = open_ok(el, &o);
@@ -266,7 +266,7 @@ static void test_cpu_list(void **state)
 	/* a CPU that does not exist: <not supported>, as perf stat -C 5 on two CPUs */
 	int absent = PK_CPU_MAX - 1;
 	pk_cpu_map__free(one);
-	assert_int_equal(pk_cpu_map__new(&absent, 1, &one), 0);
+	assert_int_equal(pk_cpu_map__new(&one, &absent, 1), 0);
 	el = evlist_of("cpu-clock", true, false);
 	o.cpus = one;
 	c = open_ok(el, &o);
@@ -548,7 +548,7 @@ static void test_permission(void **state)
 		int cpu0 = 0;
 		struct pk_counter *c = NULL;
 		struct pk_error err = { 0 };
-		if (pk_cpu_map__new(&cpu0, 1, &m))
+		if (pk_cpu_map__new(&m, &cpu0, 1))
 			_exit(3);
 		struct pk_evlist *el = pk_evlist__new();
 		struct pk_spec_opts so = { .sz = sizeof(so), .mode = PK_SPEC_STAT, .system_wide = true };

@@ -77,7 +77,7 @@ static struct pk_catalog *open_built(int level, void **img_out, size_t *size_out
 		*size_out = size;
 	}
 	struct pk_catalog *c = NULL;
-	assert_int_equal(pk_catalog__open_image(img, size, true, &c, &err), 0);
+	assert_int_equal(pk_catalog__open_image(&c, img, size, true, &err), 0);
 	return c;
 }
 
@@ -250,7 +250,7 @@ static void test_corrupt_images_refused(void **state)
 	void *copy = malloc(size);
 	memcpy(copy, img, size);
 	((unsigned char *)copy)[1] = 'X';
-	assert_int_equal(pk_catalog__open_image(copy, size, true, &c, &err), -EINVAL);
+	assert_int_equal(pk_catalog__open_image(&c, copy, size, true, &err), -EINVAL);
 	free(img);
 }
 

@@ -78,7 +78,7 @@ static struct pk_pmu_tree *open_fixture_tree(const char *name)
 	struct pk_pmu_tree *t;
 	struct pk_error err;
 	snprintf(path, sizeof(path), "%s/tests/fixtures/sysfs/%s", src_dir(), name);
-	if (pk_pmu_tree__open(path, &t, &err))
+	if (pk_pmu_tree__open(&t, path, &err))
 		fail_msg("cannot open %s: %s", path, err.msg);
 	return t;
 }
@@ -122,7 +122,7 @@ static struct pk_metricgroup *mg_new(struct pk_catalog *cat, size_t model, const
 	struct pk_metricgroup *mg;
 	struct pk_spec_error err;
 	char buf[2048];
-	if (pk_metricgroup__new(cat, model, list, o, &mg, &err))
+	if (pk_metricgroup__new(&mg, cat, model, list, o, &err))
 		fail_msg("-M %s refused:\n%s", list, pk_spec_error__format(&err, list, buf, sizeof(buf)));
 	return mg;
 }
@@ -230,7 +230,7 @@ static int setup(void **state)
 	mkfile(path, "x86/mapfile.csv", "Family-model,Version,Filename,EventType\nGenuineIntel-6-99,v1,mg,core\n");
 	mkfile(path, "x86/mg/pipeline.json", fx_events);
 	mkfile(path, "x86/mg/metrics.json", fx_metrics);
-	if (pk_catalog__open_dir(path, NULL, &fx_cat, &err)) {
+	if (pk_catalog__open_dir(&fx_cat, path, NULL, &err)) {
 		print_message("open_dir: %s\n", err.msg);
 		return -1;
 	}
@@ -319,7 +319,7 @@ static void refused(const char *list, int code, unsigned off, unsigned len, cons
 	struct pk_metricgroup *mg = (void *)1;
 	struct pk_spec_error err;
 	char buf[1024];
-	int rc = pk_metricgroup__new(fx_cat, fx_model, list, &o, &mg, &err);
+	int rc = pk_metricgroup__new(&mg, fx_cat, fx_model, list, &o, &err);
 	if (rc != code || mg || err.off != off || err.len != len || !strstr(err.msg, msg) ||
 	    strcmp(err.hint, hint))
 		fail_msg("-M %s: rc %d off %u len %u '%s' hint '%s'", list, rc, err.off, err.len,
@@ -344,7 +344,7 @@ static void test_errors(void **state)
 	/* no tables at all */
 	struct pk_metricgroup *mg;
 	struct pk_spec_error err;
-	assert_int_equal(pk_metricgroup__new(fx_cat, PK_NO_MODEL, "ipc", NULL, &mg, &err), -EINVAL);
+	assert_int_equal(pk_metricgroup__new(&mg, fx_cat, PK_NO_MODEL, "ipc", NULL, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "no metric tables"));
 }
 
@@ -715,7 +715,7 @@ static void test_topdown_api(void **state)
 	write_vm_tree(path);
 	struct pk_pmu_tree *vm;
 	struct pk_error err;
-	assert_int_equal(pk_pmu_tree__open(path, &vm, &err), 0);
+	assert_int_equal(pk_pmu_tree__open(&vm, path, &err), 0);
 	assert_int_equal(pk_topdown__check(cat, icx, 1, vm, NULL, why, sizeof(why)), -ENODEV);
 	assert_non_null(strstr(why, "no core PMU"));
 	print_message("# %s\n", why);
@@ -827,7 +827,7 @@ static void test_sys_metrics(void **state)
 	/* without a tree (or on a machine without the mesh) they do not */
 	struct pk_spec_error err;
 	o = opts_with(NULL, &smt_on);
-	assert_int_equal(pk_metricgroup__new(cat, n1, "slc_miss_rate", &o, &mg, &err), -EINVAL);
+	assert_int_equal(pk_metricgroup__new(&mg, cat, n1, "slc_miss_rate", &o, &err), -EINVAL);
 	pk_pmu_tree__free(arm);
 	pk_catalog__free(cat);
 }
@@ -1028,7 +1028,7 @@ static void test_topdown_sapphirerapids(void **state)
 	mkfile(path, "cpu/events/topdown-mem-bound", "event=0x00,umask=0x87\n");
 	struct pk_pmu_tree *t;
 	struct pk_error err;
-	assert_int_equal(pk_pmu_tree__open(path, &t, &err), 0);
+	assert_int_equal(pk_pmu_tree__open(&t, path, &err), 0);
 	topdown_case("sapphirerapids", t, kv, want, sizeof(want) / sizeof(want[0]));
 	pk_pmu_tree__free(t);
 }
@@ -1216,7 +1216,7 @@ static void cover_one(struct cov *c, struct pk_catalog *cat, size_t model, struc
 	struct pk_metricgroup *mg;
 	struct pk_spec_error se;
 	c->lists++;
-	if (pk_metricgroup__new(cat, model, list, &o, &mg, &se)) {
+	if (pk_metricgroup__new(&mg, cat, model, list, &o, &se)) {
 		if (c->setup_failed + c->refused < 6)
 			snprintf(c->first[c->setup_failed + c->refused], sizeof(c->first[0]),
 				 "-M %s: %s", list, se.msg);
@@ -1320,7 +1320,7 @@ static void test_real_coverage(void **state)
 		augment_tree(dir, cat, model, t);
 		struct pk_pmu_tree *ta;
 		struct pk_error err;
-		assert_int_equal(pk_pmu_tree__open(dir, &ta, &err), 0);
+		assert_int_equal(pk_pmu_tree__open(&ta, dir, &err), 0);
 		struct cov aug = { 0 };
 		cover_model(&aug, cat, model, ta, &nm, &ng);
 		print_message("# %-14s on %-10s: %zu metrics + %zu groups; %zu refused on the fixture "

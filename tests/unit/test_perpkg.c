@@ -115,7 +115,7 @@ static void test_flag_table(void **state)
 	size_t model;
 
 	snprintf(path, sizeof(path), "%s/tests/fixtures/arch", src_dir());
-	assert_int_equal(pk_catalog__open_dir(path, NULL, &cat, &err), 0);
+	assert_int_equal(pk_catalog__open_dir(&cat, path, NULL, &err), 0);
 	assert_int_equal(pk_catalog__find_model(cat, "alpha", &model), 0);
 
 	/* uncore events of the fixture table (alpha/uncore-memory.json) on x86-skl's uncore_imc_0 */
@@ -139,7 +139,7 @@ static void test_flag_table(void **state)
 	mkfile(dir, "uncore_imc_0/format/event", "config:0-7\n");
 	mkfile(dir, "uncore_imc_0/format/umask", "config:8-15\n");
 	mkfile(dir, "uncore_imc_0/events/unc_m_clockticks", "event=0x0\n");
-	assert_int_equal(pk_pmu_tree__open(dir, &t, NULL), 0);
+	assert_int_equal(pk_pmu_tree__open(&t, dir, NULL), 0);
 	assert_false(per_pkg_of("cpu/inst_retired.any/", t, cat, model));
 	assert_true(per_pkg_of("cpu/sysfs_only/", t, cat, model));
 	assert_true(per_pkg_of("uncore_imc_0/unc_m_clockticks/", t, cat, model));
@@ -320,7 +320,7 @@ static void test_live(void **state)
 	assert_int_equal(pk_cpu_map__online(NULL, &cpus, NULL), 0);
 	/* the fixture's CPUs: those of this machine's that it has */
 	struct pk_cpu_map *four = NULL, *use = NULL;
-	assert_int_equal(pk_cpu_map__parse("0-3", &four, NULL), 0);
+	assert_int_equal(pk_cpu_map__parse(&four, "0-3", NULL), 0);
 	assert_int_equal(pk_cpu_map__intersect(cpus, four, &use), 0);
 	struct pk_count_opts o = { .sz = sizeof(o), .pid = -1, .cpu = -1, .cpus = use,
 				   .pmus = tree, .topo = one };
@@ -360,7 +360,7 @@ static void test_live(void **state)
 	assert_int_equal(pk_counter__disable(c, &err), 0);
 	assert_int_equal(pk_counter__read(c, &err), 0);
 	struct pk_topology *mine = NULL;
-	assert_int_equal(pk_topology__read(NULL, &mine, NULL), 0);
+	assert_int_equal(pk_topology__read(&mine, NULL, NULL), 0);
 	unsigned pkgs = pk_topology__nr_dies(mine);
 	assert_int_equal(pk_counter__value(c, 0, &v), 0);
 	assert_int_equal(pk_counter__value(c, 1, &all), 0);

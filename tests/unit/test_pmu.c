@@ -44,7 +44,7 @@ static struct pk_pmu_tree *open_fixture(const char *name)
 	char path[4096];
 	struct pk_pmu_tree *t = NULL;
 	struct pk_error err = { 0 };
-	int rc = pk_pmu_tree__open(fixture(path, sizeof(path), name), &t, &err);
+	int rc = pk_pmu_tree__open(&t, fixture(path, sizeof(path), name), &err);
 	if (rc)
 		fprintf(stderr, "open %s: %s\n", path, err.msg);
 	assert_int_equal(rc, 0);
@@ -195,7 +195,7 @@ static void test_open_errors(void **state)
 	struct pk_error err = { 0 };
 	(void)state;
 
-	assert_int_equal(pk_pmu_tree__open("/nonexistent/pmukit/devices", &t, &err), -ENOENT);
+	assert_int_equal(pk_pmu_tree__open(&t, "/nonexistent/pmukit/devices", &err), -ENOENT);
 	assert_null(t);
 	assert_int_equal(err.code, -ENOENT);
 	assert_string_equal(err.file, "/nonexistent/pmukit/devices");
@@ -203,11 +203,11 @@ static void test_open_errors(void **state)
 
 	memset(&err, 0, sizeof(err));
 	fixture(path, sizeof(path), "x86-skl/README.txt");
-	assert_int_equal(pk_pmu_tree__open(path, &t, &err), -ENOTDIR);
+	assert_int_equal(pk_pmu_tree__open(&t, path, &err), -ENOTDIR);
 	assert_null(t);
 	assert_int_equal(err.code, -ENOTDIR);
 	/* no error object is fine too */
-	assert_int_equal(pk_pmu_tree__open("/nonexistent/pmukit", &t, NULL), -ENOENT);
+	assert_int_equal(pk_pmu_tree__open(&t, "/nonexistent/pmukit", NULL), -ENOENT);
 	pk_pmu_tree__free(NULL);
 }
 
@@ -614,7 +614,7 @@ static int odd_setup(void **state)
 		snprintf(rel, sizeof(rel), "%s/cpumask", unc[i]);
 		put(o.dir, rel, "0\n");
 	}
-	if (pk_pmu_tree__open(o.dir, &o.tree, NULL))
+	if (pk_pmu_tree__open(&o.tree, o.dir, NULL))
 		return -1;
 	*state = &o;
 	return 0;
@@ -737,7 +737,7 @@ static void test_real_sysfs(void **state)
 
 	if (access(PK_SYSFS_DEFAULT "/software/type", R_OK) != 0)
 		skip();
-	assert_int_equal(pk_pmu_tree__open(NULL, &t, &err), 0);
+	assert_int_equal(pk_pmu_tree__open(&t, NULL, &err), 0);
 	p = pmu_of(t, "software");
 	assert_int_equal(pk_pmu__type(p), 1);	/* PERF_TYPE_SOFTWARE */
 	assert_false(pk_pmu__is_core(p));
@@ -824,7 +824,7 @@ static void test_synthetic_core(void **state)
 	snprintf(path, sizeof(path), "%s/tests/fixtures/sysfs/x86-skl",
 		 getenv("PMUKIT_SRC") ? getenv("PMUKIT_SRC") : ".");
 	struct pk_error err;
-	assert_int_equal(pk_pmu_tree__open(path, &t, &err), 0);
+	assert_int_equal(pk_pmu_tree__open(&t, path, &err), 0);
 	size_t n = pk_pmu_tree__nr_pmus(t);
 	assert_int_equal(pk_pmu_tree__add_core(t, "x86", NULL), 0);
 	assert_int_equal(pk_pmu_tree__nr_pmus(t), n);

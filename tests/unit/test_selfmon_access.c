@@ -256,7 +256,7 @@ static struct pk_pmu_tree *open_tree(const char *root)
 	struct pk_pmu_tree *t = NULL;
 	struct pk_error err;
 
-	assert_int_equal(pk_pmu_tree__open(root, &t, &err), 0);
+	assert_int_equal(pk_pmu_tree__open(&t, root, &err), 0);
 	return t;
 }
 

@@ -388,7 +388,7 @@ static int setup(void **state)
 			snprintf(path, sizeof(path), "%s/tests/fixtures/sysfs/%s", src, t->name);
 		else
 			snprintf(path, sizeof(path), "%s/%s", st->tmp, t->name);
-		if (pk_pmu_tree__open(path, &t->t, &err))
+		if (pk_pmu_tree__open(&t->t, path, &err))
 			return -1;
 		size_t map;
 		struct pk_map_entry me;

@@ -51,7 +51,7 @@ static void test_builtin_equals_events_dir(void **state)
 	struct pk_catalog *bi, *dir;
 	struct pk_error err = { 0 };
 	assert_int_equal(pk_catalog__open_builtin(&bi), 0);
-	if (pk_catalog__open_dir(arch_dir(), NULL, &dir, &err)) {
+	if (pk_catalog__open_dir(&dir, arch_dir(), NULL, &err)) {
 		char msg[1024];
 		fail_msg("open_dir %s: %s", arch_dir(), pk_error__format(&err, msg, sizeof(msg)));
 	}

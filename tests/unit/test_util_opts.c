@@ -172,14 +172,14 @@ static void test_public(void **state)
 	} m = { .o = { .sz = sizeof(m), .runtime = 1 }, .tail = 0 };
 	struct pk_mexpr *e;
 	struct pk_spec_error merr;
-	assert_int_equal(pk_mexpr__parse_opts("a + 1", &m.o, &e, &merr), 0);
+	assert_int_equal(pk_mexpr__parse_opts(&e, "a + 1", &m.o, &merr), 0);
 	pk_mexpr__free(e);
 	m.tail = 1;
-	assert_int_equal(pk_mexpr__parse_opts("a + 1", &m.o, &e, &merr), -EINVAL);
+	assert_int_equal(pk_mexpr__parse_opts(&e, "a + 1", &m.o, &merr), -EINVAL);
 	assert_null(e);
 	assert_non_null(strstr(merr.msg, "sz"));
 	m.o.sz = 0;
-	assert_int_equal(pk_mexpr__parse_opts("a + 1", &m.o, &e, &merr), -EINVAL);
+	assert_int_equal(pk_mexpr__parse_opts(&e, "a + 1", &m.o, &merr), -EINVAL);
 
 	struct {
 		struct pk_symbolizer_opts o;
