@@ -87,7 +87,7 @@ static int bench_syscall_path(void)
 	printf("raw_read %.1f\n", w);
 	printf("pmukit_read_ratio %.3f\n", l / w);
 	printf("pmukit_region_pair %.1f\n", median(reg));
-	pk_selfmon__close(g);
+	pk_selfmon__free(g);
 	return 0;
 }
 
@@ -131,7 +131,7 @@ static void bench_user_path(void)
 	}
 	if (found != 2) {
 		fprintf(stderr, "# no rdpmc_read here: the counters are not on the PMU (index 0)\n");
-		pk_selfmon__close(g);
+		pk_selfmon__free(g);
 		return;
 	}
 	for (int r = 0; r < ROUNDS; r++) {
@@ -156,7 +156,7 @@ static void bench_user_path(void)
 	printf("rdpmc_read_ratio %.3f\n", l / b);
 	if (sink == 42)
 		fputc('\n', stderr);
-	pk_selfmon__close(g);
+	pk_selfmon__free(g);
 }
 
 int main(void)

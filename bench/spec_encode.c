@@ -88,7 +88,7 @@ int main(void)
 		fprintf(stderr, "spec_encode: no x86/skylakex model in the built-in tables\n");
 		return 1;
 	}
-	if (pk_pmu_tree__open(root, &tree, &perr)) {
+	if (pk_pmu_tree__open(&tree, root, &perr)) {
 		fprintf(stderr, "spec_encode: %s: cannot open the fixture\n", root);
 		return 1;
 	}
@@ -97,7 +97,7 @@ int main(void)
 	struct specs s = { 0 };
 	char buf[512];
 	for (size_t i = 0; i < md.nr_events; i++) {
-		struct pk_event e;
+		struct pk_event e = { .sz = sizeof(e) };
 		if (pk_catalog__event(cat, model, i, &e))
 			continue;
 		if (!strcmp(e.pmu, "default_core") || !strcmp(e.pmu, "cpu")) {
@@ -140,7 +140,7 @@ int main(void)
 	free(s.v);
 	free(one.v[0]);
 	free(one.v);
-	pk_pmu_tree__close(tree);
-	pk_catalog__close(cat);
+	pk_pmu_tree__free(tree);
+	pk_catalog__free(cat);
 	return 0;
 }

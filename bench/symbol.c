@@ -171,7 +171,7 @@ int main(void)
 			found += pk_dso__srcline_str(d, addr[i] - delta) != NULL;
 	t = cpu() - t0;
 	printf("srcline_cached_per_s %.0f\n", 20.0 * NADDR / t);
-	pk_symbolizer__delete(s);
+	pk_symbolizer__free(s);
 
 	/* addr2line, one batch of the same addresses through a pipe */
 	char tmpl[] = "/tmp/pk_bench_symXXXXXX";

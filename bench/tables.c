@@ -43,7 +43,7 @@ int main(int argc, char **argv)
 
 	char **names = calloc(m.nr_events, sizeof(*names));
 	for (size_t i = 0; i < m.nr_events; i++) {
-		struct pk_event ev;
+		struct pk_event ev = { .sz = sizeof(ev) };
 		pk_catalog__event(cat, e.model, i, &ev);
 		names[i] = strdup(ev.name);
 		for (char *p = names[i]; *p; p++)	/* users type upper case too */
@@ -63,12 +63,12 @@ int main(int argc, char **argv)
 	printf("lookup_ns %.1f\n", (t1 - t0) / (double)iters);
 	printf("lookups_per_s %.0f\n", (double)iters / ((t1 - t0) / 1e9));
 
-	pk_catalog__close(cat);
+	pk_catalog__free(cat);
 	pk_catalog__open_builtin(&cat);
 	t0 = now_ns();
 	size_t bytes = 0;
 	for (size_t i = 0; i < m.nr_events; i++) {
-		struct pk_event ev;
+		struct pk_event ev = { .sz = sizeof(ev) };
 		pk_catalog__event(cat, e.model, i, &ev);
 		bytes += ev.desc ? strlen(ev.desc) : 0;
 	}
@@ -78,23 +78,23 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < m.nr_events; i++)
 		free(names[i]);
 	free(names);
-	pk_catalog__close(cat);
+	pk_catalog__free(cat);
 
 	struct pk_error err;
 	struct pk_catalog_dir_opts o = { .sz = sizeof(o), .only_arch = "x86" };
 	t0 = now_ns();
-	if (pk_catalog__open_dir(arch_dir, &o, &cat, &err))
+	if (pk_catalog__open_dir(&cat, arch_dir, &o, &err))
 		return 1;
 	t1 = now_ns();
 	printf("events_dir_x86_ms %.1f\n", (t1 - t0) / 1e6);
-	pk_catalog__close(cat);
+	pk_catalog__free(cat);
 	o.only_model = "skylake";
 	t0 = now_ns();
-	if (pk_catalog__open_dir(arch_dir, &o, &cat, &err))
+	if (pk_catalog__open_dir(&cat, arch_dir, &o, &err))
 		return 1;
 	t1 = now_ns();
 	printf("events_dir_one_model_ms %.1f\n", (t1 - t0) / 1e6);
-	pk_catalog__close(cat);
+	pk_catalog__free(cat);
 	(void)bytes;
 	return 0;
 }

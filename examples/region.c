@@ -51,7 +51,7 @@ int main(int argc, char **argv)
 	compute = pk_selfmon__region_id(g, "compute");
 	if (touch < 0 || compute < 0 || pk_selfmon__enable(g)) {
 		fprintf(stderr, "region: cannot set up the regions\n");
-		pk_selfmon__close(g);
+		pk_selfmon__free(g);
 		return 1;
 	}
 	for (int round = 0; round < 20; round++) {
@@ -80,6 +80,6 @@ int main(int argc, char **argv)
 		printf("whole run: %s = %llu (enabled %.3f ms)\n", pk_selfmon__name(g, 0),
 		       (unsigned long long)v[0].raw, (double)v[0].enabled / 1e6);
 	printf("(checksum %.6f)\n", sum);
-	pk_selfmon__close(g);
+	pk_selfmon__free(g);
 	return 0;
 }

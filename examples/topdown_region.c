@@ -68,7 +68,7 @@ int main(void)
 			printf("  opening the TopDown group said:\n    %s\n", err.msg);
 		pk_user_access__check(NULL, &ua);
 		printf("  pmukit check user-access: %s: %s\n", ua.code, ua.msg);
-		pk_selfmon__close(g);
+		pk_selfmon__free(g);
 		return 0;
 	}
 	printf("TopDown group: %zu events, Level 2: %s, read path: %s%s%s\n", pk_selfmon__nr(g),
@@ -79,7 +79,7 @@ int main(void)
 
 	next = malloc(n * sizeof(*next));
 	if (!next) {
-		pk_selfmon__close(g);
+		pk_selfmon__free(g);
 		return 1;
 	}
 	for (size_t i = 0; i < n; i++)	/* one long cycle with large strides */
@@ -97,6 +97,6 @@ int main(void)
 	pk_selfmon__region_print(g, stdout);
 	printf("(checksum %zu)\n", sink);
 	free(next);
-	pk_selfmon__close(g);
+	pk_selfmon__free(g);
 	return 0;
 }

@@ -47,8 +47,8 @@ static struct pk_metricgroup *metrics(void)
 	size_t model;
 	struct pk_metricgroup_opts o = { .sz = sizeof(o), .consts = facts };
 	if (pk_catalog__open_builtin(&cat) || pk_catalog__find_model(cat, "skylake", &model) ||
-	    pk_metricgroup__new(cat, model, "TopdownL1,tma_info_thread_ipc,tma_info_system_dram_bw_use",
-				&o, &mg, NULL))
+	    pk_metricgroup__new(&mg, cat, model,
+				"TopdownL1,tma_info_thread_ipc,tma_info_system_dram_bw_use", &o, NULL))
 		mg = NULL;
 	return mg;
 }
@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned lines = 1;
 	for (size_t i = 0; i < size; i++)
 		lines += text[i] == '\n';
-	int rc = pk_counts__parse(text, size, "fuzz", &c, &err);
+	int rc = pk_counts__parse(&c, text, size, "fuzz", &err);
 	if (rc) {
 		check(rc == -EINVAL && !c && err.code == rc && err.msg[0]);
 		check(err.line >= 1 && err.line <= lines && err.column >= 1);

@@ -57,14 +57,14 @@ static void read_all(struct pk_catalog *cat)
 		struct pk_model md;
 		pk_catalog__model(cat, m, &md);
 		for (size_t i = 0; i < md.nr_events; i++) {
-			struct pk_event e;
+			struct pk_event e = { .sz = sizeof(e) };
 			size_t first, count;
 			pk_catalog__event(cat, m, i, &e);
 			if (pk_catalog__find_event(cat, m, e.name, e.pmu, &first, &count))
 				abort();	/* every event must be found by its own name */
 		}
 		for (size_t i = 0; i < md.nr_metrics; i++) {
-			struct pk_metric mt;
+			struct pk_metric mt = { .sz = sizeof(mt) };
 			pk_catalog__metric(cat, m, i, &mt);
 		}
 	}
@@ -87,9 +87,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	struct pk_catalog *cat;
 	struct pk_error err;
-	if (!pk_catalog__open_dir(root, NULL, &cat, &err)) {
+	if (!pk_catalog__open_dir(&cat, root, NULL, &err)) {
 		read_all(cat);
-		pk_catalog__close(cat);
+		pk_catalog__free(cat);
 	}
 	return 0;
 }

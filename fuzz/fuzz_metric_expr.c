@@ -55,15 +55,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t n = strlen(text);
 
 	struct pk_mexpr *e;
-	struct pk_mexpr_error err;
+	struct pk_spec_error err;
 	struct pk_mexpr_opts opts = { .sz = sizeof(opts), .runtime = (int)(size % 7) - 3 };
 	char buf[4096];
-	int rc = pk_mexpr__parse_opts(text, &opts, &e, &err);
+	int rc = pk_mexpr__parse_opts(&e, text, &opts, &err);
 	if (rc) {
 		check(e == NULL && rc < 0 && err.code == rc && err.msg[0] && err.off <= n &&
 		      err.off + err.len <= n);
-		pk_mexpr_error__format(&err, text, buf, sizeof(buf));
-		pk_mexpr_error__format(&err, text, buf, 7);
+		pk_spec_error__format(&err, text, buf, sizeof(buf));
+		pk_spec_error__format(&err, text, buf, 7);
 		free(text);
 		return 0;
 	}
@@ -93,7 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (p1 && p2) {
 		check(pk_mexpr__print(e, p1, plen + 1) == plen && strlen(p1) == plen);
 		struct pk_mexpr *e2;
-		int r2 = pk_mexpr__parse(p1, &e2, &err);
+		int r2 = pk_mexpr__parse(&e2, p1, &err);
 		if (r2 == 0) {
 			if (!runtime) {
 				check(pk_mexpr__print(e2, p2, plen + 1) == plen && !strcmp(p1, p2));

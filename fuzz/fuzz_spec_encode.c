@@ -41,7 +41,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		char path[4096];
 		struct pk_error err;
 		snprintf(path, sizeof(path), "%s/tests/fixtures/sysfs/%s", src, trees[i][0]);
-		if (pk_pmu_tree__open(path, &pmus[i], &err) ||
+		if (pk_pmu_tree__open(&pmus[i], path, &err) ||
 		    pk_catalog__find_model(cat, trees[i][1], &models[i])) {
 			fprintf(stderr, "fuzz_spec_encode: %s: run from the repository root\n", path);
 			abort();

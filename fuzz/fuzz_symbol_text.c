@@ -39,14 +39,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pk_sym_table *t = NULL;
 	if (pk_sym_table__parse_perf_map(&t, (const char *)data, size) == 0) {
 		verify(t);
-		pk_sym_table__delete(t);
+		pk_sym_table__free(t);
 	}
 	t = NULL;
 	if (pk_sym_table__parse_kallsyms(&t, (const char *)data, size) == 0) {
 		verify(t);
 		for (size_t i = 0; i < pk_sym_table__nr(t); i++)
 			check(pk_sym_table__sym(t, i)->end >= pk_sym_table__sym(t, i)->start);
-		pk_sym_table__delete(t);
+		pk_sym_table__free(t);
 	}
 	return 0;
 }

@@ -38,7 +38,7 @@ static bool offline_tree(struct cli_env *env)
 	if (env->sysfs)
 		return false;
 	if (strcmp(arch, pk_cpuid__host_arch())) {
-		pk_pmu_tree__close(env->pmus);
+		pk_pmu_tree__free(env->pmus);
 		env->pmus = NULL;
 	}
 	if (!env->pmus && pk_pmu_tree__new(&env->pmus))
@@ -96,7 +96,7 @@ static json_object *explain_json(struct cli_env *env, const struct pk_evlist *el
 			       json_object_new_int((int)pk_evlist__evsel(el, e->leader)->nr_members));
 	json_object_object_add(o, "group", g);
 	const struct pk_pmu *pmu = evsel_pmu(env, e);
-	struct pk_event rev;
+	struct pk_event rev = { .sz = sizeof(rev) };
 	if (e->table_event) {
 		json_object_object_add(o, "table_event", json_object_new_string(e->table_event));
 		if (e->table_desc)

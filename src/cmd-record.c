@@ -402,7 +402,7 @@ static int check_tree(const struct pk_evlist *el, const char *sysfs)
 {
 	struct pk_pmu_tree *real = NULL;
 	int ret = 0;
-	if (pk_pmu_tree__open(NULL, &real, NULL))
+	if (pk_pmu_tree__open(&real, NULL, NULL))
 		real = NULL;
 	for (size_t i = 0; i < pk_evlist__nr(el) && !ret; i++) {
 		const struct pk_evsel *e = pk_evlist__evsel(el, i);
@@ -419,7 +419,7 @@ static int check_tree(const struct pk_evlist *el, const char *sysfs)
 			e->name, e->pmu, sysfs, p ? "another type here" : "none here", feat);
 		ret = -1;
 	}
-	pk_pmu_tree__close(real);
+	pk_pmu_tree__free(real);
 	return ret;
 }
 
@@ -644,7 +644,7 @@ int cmd_record(int argc, char **argv)
 		goto out;
 
 	/* the target */
-	if (cfg.cpu_list && pk_cpu_map__parse(cfg.cpu_list, &cpus, &err))
+	if (cfg.cpu_list && pk_cpu_map__parse(&cpus, cfg.cpu_list, &err))
 		goto target_error;
 	if (cfg.pid_list && pk_threads__from_pids(cfg.pid_list, NULL, &tids, &nr_tids, &err))
 		goto target_error;
@@ -793,7 +793,7 @@ target_error:
 out:
 	if (wl)
 		pk_workload__free(wl, SIGTERM);
-	pk_record__close(r);
+	pk_record__free(r);
 	pk_data_writer__free(o.w);
 	pk_record_stats__free(o.stats);
 	if (o.fd > STDOUT_FILENO)

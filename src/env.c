@@ -103,7 +103,7 @@ int cli_env__open(struct cli_env *env, const char *prog)
 		/* an identifier picks its model's files: a few ms instead of the whole tree */
 		struct pk_catalog_dir_opts o = { .sz = sizeof(o), .only_arch = wanted_arch(env),
 						 .only_cpuid = env->cpuid };
-		ret = pk_catalog__open_dir(env->events_dir, &o, &env->cat, &err);
+		ret = pk_catalog__open_dir(&env->cat, env->events_dir, &o, &err);
 	} else {
 		ret = pk_catalog__open_builtin(&env->cat);
 		if (ret)
@@ -115,7 +115,7 @@ int cli_env__open(struct cli_env *env, const char *prog)
 		return 1;
 	}
 
-	ret = pk_pmu_tree__open(env->sysfs, &env->pmus, &err);
+	ret = pk_pmu_tree__open(&env->pmus, env->sysfs, &err);
 	if (ret) {
 		env->pmus = NULL;
 		if (env->sysfs) {	/* asked for explicitly: a mistake worth stopping for */
@@ -158,8 +158,8 @@ int cli_env__open(struct cli_env *env, const char *prog)
 
 void cli_env__close(struct cli_env *env)
 {
-	pk_catalog__close(env->cat);
-	pk_pmu_tree__close(env->pmus);
+	pk_catalog__free(env->cat);
+	pk_pmu_tree__free(env->pmus);
 	env->cat = NULL;
 	env->pmus = NULL;
 }
@@ -208,7 +208,7 @@ const char *cli_env__core_flavour(struct cli_env *env, const char *arch)
 	if (!strncmp(m.name, "amd", 3))
 		return "amd";
 	for (size_t i = 0; i < m.nr_events; i++) {
-		struct pk_event e;
+		struct pk_event e = { .sz = sizeof(e) };
 		pk_catalog__event_brief(env->cat, env->model, i, &e);
 		if (!strcmp(e.pmu, "cpu_core") || !strcmp(e.pmu, "cpu_atom"))
 			return "hybrid";

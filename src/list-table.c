@@ -79,7 +79,7 @@ static bool event_ok(const struct list_opts *o, const struct pk_event *e)
 static int add_event(struct items *it, struct cli_env *env, size_t model, size_t idx,
 		     const char *pmu, bool core)
 {
-	struct pk_event e;
+	struct pk_event e = { .sz = sizeof(e) };
 	struct item *p = list_push(it);
 	if (!p)
 		return -1;
@@ -104,7 +104,7 @@ static int add_core_pmu(struct items *it, struct cli_env *env, const struct list
 	if (!list_core_model(env, o, pmu, &model) || pk_catalog__model(env->cat, model, &m))
 		return 0;	/* perf: no table for a PMU whose CPU it cannot identify */
 	for (size_t i = 0; i < m.nr_events; i++) {
-		struct pk_event e;
+		struct pk_event e = { .sz = sizeof(e) };
 		pk_catalog__event_brief(env->cat, model, i, &e);
 		if (!pk_pmu__matches_table_pmu(pmu, e.pmu) || !event_ok(o, &e))
 			continue;
@@ -123,7 +123,7 @@ static int add_machine_events(struct items *it, struct cli_env *env, const struc
 	if (!env->have_model || pk_catalog__model(env->cat, env->model, &m))
 		return 0;
 	for (size_t i = 0; i < m.nr_events; i++) {
-		struct pk_event e;
+		struct pk_event e = { .sz = sizeof(e) };
 		pk_catalog__event_brief(env->cat, env->model, i, &e);
 		if (!event_ok(o, &e))
 			continue;
@@ -183,7 +183,7 @@ static int add_sys_events(struct items *it, struct cli_env *env, const struct li
 	struct pk_model md;
 	for (size_t m = 0; next_sys_model(env, arch, &m, &md); m++) {
 		for (size_t i = 0; i < md.nr_events; i++) {
-			struct pk_event e;
+			struct pk_event e = { .sz = sizeof(e) };
 			pk_catalog__event_brief(env->cat, m, i, &e);
 			if (!e.compat || !event_ok(o, &e) || !sys_match(env, e.pmu, e.compat))
 				continue;
@@ -199,7 +199,7 @@ static int add_sys_events(struct items *it, struct cli_env *env, const struct li
 
 static int add_metric(struct items *it, struct cli_env *env, size_t model, size_t idx)
 {
-	struct pk_metric mt;
+	struct pk_metric mt = { .sz = sizeof(mt) };
 	pk_catalog__metric(env->cat, model, idx, &mt);
 	struct item *p = list_push(it);
 	if (!p)
@@ -219,7 +219,7 @@ static int add_metrics(struct items *it, struct cli_env *env, const struct list_
 	if (env->have_model && !pk_catalog__model(env->cat, env->model, &md) &&
 	    !(ncore > 1 && !strcmp(arch, "arm64"))) {
 		for (size_t i = 0; i < md.nr_metrics; i++) {
-			struct pk_metric mt;
+			struct pk_metric mt = { .sz = sizeof(mt) };
 			pk_catalog__metric(env->cat, env->model, i, &mt);
 			if (list_glob_ok(o, mt.name, mt.groups) && add_metric(it, env, env->model, i))
 				return -1;
@@ -227,7 +227,7 @@ static int add_metrics(struct items *it, struct cli_env *env, const struct list_
 	}
 	for (size_t m = 0; sys && next_sys_model(env, arch, &m, &md); m++) {
 		for (size_t i = 0; i < md.nr_metrics; i++) {
-			struct pk_metric mt;
+			struct pk_metric mt = { .sz = sizeof(mt) };
 			pk_catalog__metric(env->cat, m, i, &mt);
 			/* perf: a sys metric is listed when any PMU's identifier matches */
 			if (mt.expr && list_glob_ok(o, mt.name, mt.groups) &&

@@ -174,7 +174,7 @@ int stat_counts__run(const struct stat_config *cfg, struct cli_env *env, struct 
 	int ret = -1;
 
 	(void)env;
-	if (pk_counts__read(cfg->counts_path, &c, &err)) {
+	if (pk_counts__read(&c, cfg->counts_path, &err)) {
 		fprintf(stderr, "pmukit stat: --counts: %s\n", pk_error__format(&err, msg, sizeof(msg)));
 		return -1;
 	}

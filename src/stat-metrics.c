@@ -112,7 +112,7 @@ int stat_metrics__new(struct stat_metrics **out, const struct stat_config *cfg, 
 	sm->smt_override = -1;
 	sm->wide_override = -1;
 	sm->system_wide = cfg->system_wide || cfg->cpu_list;
-	if (pk_topology__read(NULL, &sm->topo, &terr))
+	if (pk_topology__read(&sm->topo, NULL, &terr))
 		sm->topo = NULL;	/* facts unknown: both branches of "if #smt_on" are kept */
 
 	struct pk_metricgroup_opts o = {
@@ -150,7 +150,7 @@ int stat_metrics__new(struct stat_metrics **out, const struct stat_config *cfg, 
 	if (!(sm->list = pk_buf__detach(&list, NULL)))
 		goto nomem;
 	struct pk_spec_error err = { 0 };
-	if (pk_metricgroup__new(env->cat, env->model, sm->list, &o, &sm->mg, &err)) {
+	if (pk_metricgroup__new(&sm->mg, env->cat, env->model, sm->list, &o, &err)) {
 		char msg[4096];
 		fprintf(stderr, "pmukit stat: invalid metric list\n%s\n",
 			pk_spec_error__format(&err, sm->list, msg, sizeof(msg)));

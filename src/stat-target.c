@@ -172,7 +172,7 @@ int stat_live__init(struct stat_live *st, const struct stat_config *cfg, const s
 			goto fail;
 		if (cfg->cpu_list) {
 			struct pk_cpu_map *want = NULL;
-			if (pk_cpu_map__parse(cfg->cpu_list, &want, &err)) {
+			if (pk_cpu_map__parse(&want, cfg->cpu_list, &err)) {
 				pk_cpu_map__free(online);
 				fprintf(stderr, "pmukit stat: -C %s: %s\n", cfg->cpu_list, err.msg);
 				return -1;
@@ -187,7 +187,7 @@ int stat_live__init(struct stat_live *st, const struct stat_config *cfg, const s
 			online = want;
 		}
 		st->cpus = online;
-		if (cfg->aggr != STAT_AGGR_GLOBAL && pk_topology__read(NULL, &st->topo, &err))
+		if (cfg->aggr != STAT_AGGR_GLOBAL && pk_topology__read(&st->topo, NULL, &err))
 			goto fail;
 		st->enable_after_open = true;
 	} else {
@@ -304,7 +304,7 @@ int stat_live__open(struct stat_live *st, pid_t workload, struct pk_error *err)
 
 void stat_live__close(struct stat_live *st)
 {
-	pk_counter__close(st->cnt);
+	pk_counter__free(st->cnt);
 	st->cnt = NULL;
 }
 

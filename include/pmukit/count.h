@@ -17,7 +17,7 @@
  *   pk_counter__read(c, &err);
  *   for (size_t i = 0; i < pk_counter__nr(c); i++)
  *           pk_counter__value(c, i, &v);
- *   pk_counter__close(c);
+ *   pk_counter__free(c);
  *
  * System-wide, per CPU, every second (pmukit stat -a -A -I 1000):
  *   pk_cpu_map__online(NULL, &cpus, &err);
@@ -155,7 +155,7 @@ PK_API int pk_counter__disable(struct pk_counter *c, struct pk_error *err);
  * PK_COUNT_DELTA.
  */
 PK_API int pk_counter__read(struct pk_counter *c, struct pk_error *err);
-PK_API void pk_counter__close(struct pk_counter *c);
+PK_API void pk_counter__free(struct pk_counter *c);
 
 /* Number of events (evlist order). */
 PK_API size_t pk_counter__nr(const struct pk_counter *c);

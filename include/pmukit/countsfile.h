@@ -6,7 +6,7 @@
  *
  *   struct pk_counts *c;
  *   struct pk_error err;
- *   if (pk_counts__read("run.json", &c, &err)) die(pk_error__format(&err, ...));
+ *   if (pk_counts__read(&c, "run.json", &err)) die(pk_error__format(&err, ...));
  *   for (size_t s = 0; s < pk_counts__nr_sets(c); s++) {
  *           pk_counts__eval(c, s, mg, values);       // mg: pmukit/metricgroup.h
  *           print(pk_counts__set(c, s), values);
@@ -89,10 +89,10 @@ struct pk_counts;
  * errors (may be NULL). Errors: -EINVAL (err: file:line:column and what is
  * wrong), -ENOMEM. A file without any counter line is valid (no records).
  */
-PK_API int pk_counts__parse(const char *buf, size_t len, const char *file, struct pk_counts **out,
+PK_API int pk_counts__parse(struct pk_counts **out, const char *buf, size_t len, const char *file,
 			    struct pk_error *err);
 /* Read and parse PATH ("-": standard input). Also -errno when it cannot be read. */
-PK_API int pk_counts__read(const char *path, struct pk_counts **out, struct pk_error *err);
+PK_API int pk_counts__read(struct pk_counts **out, const char *path, struct pk_error *err);
 PK_API void pk_counts__free(struct pk_counts *c);
 
 PK_API size_t pk_counts__nr_records(const struct pk_counts *c);

@@ -113,7 +113,7 @@ PK_API unsigned pk_cpuid__distance(const char *arch, const char *map_cpuid, cons
 struct pk_cpuid_cache;
 
 PK_API struct pk_cpuid_cache *pk_cpuid_cache__new(void);
-PK_API void pk_cpuid_cache__delete(struct pk_cpuid_cache *cache);
+PK_API void pk_cpuid_cache__free(struct pk_cpuid_cache *cache);
 /* pk_cpuid__match() and pk_cpuid__distance() with patterns compiled once. */
 PK_API int pk_cpuid_cache__match(struct pk_cpuid_cache *cache, const char *arch,
 				 const char *map_cpuid, const char *cpuid);

@@ -5,7 +5,7 @@
  * cpus/cpumask), searched, intersected, merged and printed back.
  *
  *   struct pk_cpu_map *m;
- *   if (pk_cpu_map__parse("0-3,8", &m, &err))
+ *   if (pk_cpu_map__parse(&m, "0-3,8", &err))
  *           fprintf(stderr, "%s\n", err.msg);	// err.column - 1: offset of the bad byte
  *   for (size_t i = 0; i < pk_cpu_map__nr(m); i++)
  *           use(pk_cpu_map__cpu(m, i));
@@ -43,20 +43,20 @@ struct pk_cpu_map;
  * is the 1-based position of the offending byte (its offset + 1) and err->msg
  * says what was expected there, with the offset.
  */
-PK_API int pk_cpu_map__parse(const char *list, struct pk_cpu_map **out, struct pk_error *err);
+PK_API int pk_cpu_map__parse(struct pk_cpu_map **out, const char *list, struct pk_error *err);
 /*
  * Read a file holding a CPU list (sysfs online/present/cpus/cpumask): white
  * space around the list is ignored; an empty file gives an empty map. Errors:
  * -errno of open/read (err names the file), -EINVAL as pk_cpu_map__parse with
  * err->file set.
  */
-PK_API int pk_cpu_map__read(const char *path, struct pk_cpu_map **out, struct pk_error *err);
+PK_API int pk_cpu_map__read(struct pk_cpu_map **out, const char *path, struct pk_error *err);
 /* ROOT/online (root NULL: PK_CPU_ROOT_DEFAULT), as pk_cpu_map__read. */
 PK_API int pk_cpu_map__online(const char *root, struct pk_cpu_map **out, struct pk_error *err);
 /* ROOT/present, as pk_cpu_map__read. */
 PK_API int pk_cpu_map__present(const char *root, struct pk_cpu_map **out, struct pk_error *err);
 /* A map of nr CPU numbers in any order, duplicates merged. -EINVAL for a CPU < 0 or >= PK_CPU_MAX. */
-PK_API int pk_cpu_map__new(const int *cpus, size_t nr, struct pk_cpu_map **out);
+PK_API int pk_cpu_map__new(struct pk_cpu_map **out, const int *cpus, size_t nr);
 /* A copy, or NULL when out of memory. */
 PK_API struct pk_cpu_map *pk_cpu_map__dup(const struct pk_cpu_map *map);
 PK_API void pk_cpu_map__free(struct pk_cpu_map *map);

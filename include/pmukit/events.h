@@ -52,7 +52,14 @@ enum pk_event_grouping {
 	PK_GROUPING_NO_GROUP_EVENTS_SMT = 3,
 };
 
+/*
+ * pk_event and pk_metric are filled by the library into the caller's struct,
+ * and grow as the vendors' JSON grows: the caller sets sz (sizeof its struct,
+ * `struct pk_event e = { .sz = sizeof(e) };`) and the library writes only the
+ * fields within it (sz below sizeof(size_t): -EINVAL). sz itself is left as set.
+ */
 struct pk_event {
+	size_t sz;		/* set by the caller: sizeof(struct pk_event) */
 	const char *name;	/* lower case, as perf stores it */
 	const char *pmu;	/* "default_core", "cpu_atom", "uncore_cha", ... */
 	const char *topic;	/* "cache", "pipeline", "uncore memory", ... */
@@ -67,6 +74,7 @@ struct pk_event {
 };
 
 struct pk_metric {
+	size_t sz;		/* set by the caller: sizeof(struct pk_metric) (see pk_event) */
 	const char *name;
 	const char *pmu;
 	const char *expr;	/* MetricExpr as written in the JSON */
@@ -107,14 +115,14 @@ struct pk_catalog_dir_opts {
 	 */
 	const char *only_cpuid;
 };
-PK_API int pk_catalog__open_dir(const char *dir, const struct pk_catalog_dir_opts *opts,
-				struct pk_catalog **out, struct pk_error *err);
+PK_API int pk_catalog__open_dir(struct pk_catalog **out, const char *dir,
+				const struct pk_catalog_dir_opts *opts, struct pk_error *err);
 
 /* Wrap an image produced by pk_image__build (takes ownership of buf, free()d). */
-PK_API int pk_catalog__open_image(void *buf, size_t size, bool owned, struct pk_catalog **out,
+PK_API int pk_catalog__open_image(struct pk_catalog **out, void *buf, size_t size, bool owned,
 				  struct pk_error *err);
 
-PK_API void pk_catalog__close(struct pk_catalog *cat);
+PK_API void pk_catalog__free(struct pk_catalog *cat);
 
 PK_API size_t pk_catalog__nr_models(const struct pk_catalog *cat);
 PK_API int pk_catalog__model(const struct pk_catalog *cat, size_t idx, struct pk_model *out);

@@ -75,7 +75,7 @@ PK_API const char *pk_explain__acr_text(const struct pk_evlist *el, size_t idx, 
 /*
  * The first table event of model (for a PMU the table names so that pmu
  * matches it) whose encoding gives the same config and config1 on pmu's
- * formats. 0 and the event, or -ENOENT.
+ * formats. 0 and the event (out->sz set by the caller, as for pk_catalog__event), or -ENOENT.
  */
 PK_API int pk_explain__reverse(struct pk_catalog *cat, size_t model, const struct pk_pmu *pmu,
 			       const struct perf_event_attr *attr, struct pk_event *out);

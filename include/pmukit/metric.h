@@ -7,8 +7,8 @@
  * other metrics, and its threshold; apply a ScaleUnit.
  *
  *   struct pk_mexpr *e;
- *   struct pk_mexpr_error err;
- *   if (pk_mexpr__parse("d_ratio(INST_RETIRED.ANY, cycles)", &e, &err) == 0) {
+ *   struct pk_spec_error err;
+ *   if (pk_mexpr__parse(&e, "d_ratio(INST_RETIRED.ANY, cycles)", &err) == 0) {
  *           for (size_t i = 0; i < pk_mexpr__nr_ids(e); i++)
  *                   open_event(pk_mexpr__id(e, i)->name);
  *           pk_mexpr__eval(e, my_counts, ctx, &value);
@@ -60,6 +60,7 @@
 #include <stddef.h>
 
 #include <pmukit/api.h>
+#include <pmukit/error.h>
 #include <pmukit/events.h>
 
 #ifdef __cplusplus
@@ -68,25 +69,19 @@ extern "C" {
 
 struct pk_mexpr;
 
-struct pk_mexpr_error {
-	int code;		/* negative errno (-EINVAL syntax, -ERANGE number, -ENOMEM) */
-	unsigned off, len;	/* offending bytes in the text */
-	char msg[256];
-};
-
-/* Three lines: the text, a caret under the offending bytes, the message. Returns buf. */
-PK_API const char *pk_mexpr_error__format(const struct pk_mexpr_error *err, const char *text,
-					  char *buf, size_t len);
-
 struct pk_mexpr_opts {
 	size_t sz;		/* sizeof(struct pk_mexpr_opts) */
 	int runtime;		/* replaces each '?' in identifiers (perf's runtime parameter) */
 };
 
-/* Parse TEXT. On error *out is NULL and err (may be NULL) says where and why. */
-PK_API int pk_mexpr__parse(const char *text, struct pk_mexpr **out, struct pk_mexpr_error *err);
-PK_API int pk_mexpr__parse_opts(const char *text, const struct pk_mexpr_opts *opts,
-				struct pk_mexpr **out, struct pk_mexpr_error *err);
+/*
+ * Parse TEXT. On error *out is NULL and err (may be NULL) says where and why:
+ * code -EINVAL (syntax), -ERANGE (a number) or -ENOMEM; pk_spec_error__format
+ * shows it.
+ */
+PK_API int pk_mexpr__parse(struct pk_mexpr **out, const char *text, struct pk_spec_error *err);
+PK_API int pk_mexpr__parse_opts(struct pk_mexpr **out, const char *text,
+				const struct pk_mexpr_opts *opts, struct pk_spec_error *err);
 PK_API void pk_mexpr__free(struct pk_mexpr *e);
 PK_API const char *pk_mexpr__text(const struct pk_mexpr *e);
 
@@ -197,11 +192,11 @@ PK_API int pk_mexpr__needed_ids(const struct pk_mexpr *e, pk_mexpr_lookup_fn fn,
  */
 struct pk_metric_eval;
 
-PK_API int pk_metric_eval__new(struct pk_catalog *cat, size_t model, struct pk_metric_eval **out);
+PK_API int pk_metric_eval__new(struct pk_metric_eval **out, struct pk_catalog *cat, size_t model);
 PK_API void pk_metric_eval__free(struct pk_metric_eval *ev);
 PK_API void pk_metric_eval__reset(struct pk_metric_eval *ev);
 /* The last parse error met (metric name in *metric), or NULL. */
-PK_API const struct pk_mexpr_error *pk_metric_eval__error(const struct pk_metric_eval *ev,
+PK_API const struct pk_spec_error *pk_metric_eval__error(const struct pk_metric_eval *ev,
 							  const char **metric);
 
 /* By index in the model (see pk_catalog__metric) or by name (first PMU with it). */

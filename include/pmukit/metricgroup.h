@@ -10,7 +10,7 @@
  *   struct pk_metricgroup *mg;
  *   struct pk_spec_error err;
  *   struct pk_metricgroup_opts o = { .sz = sizeof(o), .pmus = tree, .consts = facts };
- *   if (pk_metricgroup__new(cat, model, "IPC,TopdownL1", &o, &mg, &err))
+ *   if (pk_metricgroup__new(&mg, cat, model, "IPC,TopdownL1", &o, &err))
  *           die(pk_spec_error__format(&err, "IPC,TopdownL1", buf, sizeof(buf)));
  *   size_t first = pk_evlist__nr(el);
  *   if (*pk_metricgroup__spec(mg))
@@ -21,8 +21,8 @@
  *   pk_metricgroup__eval(mg, my_counts, ctx, values);       // one per metric
  *
  * CLI mapping (pmukit stat):
- *   -M A,B      pk_metricgroup__new(cat, model, "A,B", ...); several -M are
- *               joined with ',' as perf does. --metric-no-group,
+ *   -M A,B      pk_metricgroup__new(&mg, cat, model, "A,B", ...); several -M
+ *               are joined with ',' as perf does. --metric-no-group,
  *               --metric-no-merge, --metric-no-threshold and --cputype set
  *               the options of the same name.
  *   --topdown [--td-level N]
@@ -167,8 +167,8 @@ struct pk_metricgroup_event {
  * for a reference cycle; -ENOMEM. err may be NULL; format it with
  * pk_spec_error__format(err, LIST, ...).
  */
-PK_API int pk_metricgroup__new(struct pk_catalog *cat, size_t model, const char *list,
-			       const struct pk_metricgroup_opts *opts, struct pk_metricgroup **out,
+PK_API int pk_metricgroup__new(struct pk_metricgroup **out, struct pk_catalog *cat, size_t model,
+			       const char *list, const struct pk_metricgroup_opts *opts,
 			       struct pk_spec_error *err);
 PK_API void pk_metricgroup__free(struct pk_metricgroup *mg);
 

@@ -58,8 +58,8 @@ struct pk_pmu_alias {
  *   or is larger than 64 KiB is treated as absent.
  * Errors: -ENOENT/-ENOTDIR/-EACCES for the root, -ENOMEM.
  */
-PK_API int pk_pmu_tree__open(const char *root, struct pk_pmu_tree **out, struct pk_error *err);
-PK_API void pk_pmu_tree__close(struct pk_pmu_tree *tree);
+PK_API int pk_pmu_tree__open(struct pk_pmu_tree **out, const char *root, struct pk_error *err);
+PK_API void pk_pmu_tree__free(struct pk_pmu_tree *tree);
 
 /* An empty tree, to add synthetic PMUs to. */
 PK_API int pk_pmu_tree__new(struct pk_pmu_tree **out);

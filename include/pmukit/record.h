@@ -18,7 +18,7 @@
  *   ... work ...
  *   pk_record__disable(r, &err);
  *   pk_record__drain(r, my_sink, ctx, &err);   // whole records
- *   pk_record__close(r);
+ *   pk_record__free(r);
  *
  * pmukit record: pk_workload__start, pk_record__open on its pid, a writer
  * (pmukit/data_write.h) fed the attrs and ids (pk_record__event), the
@@ -74,7 +74,7 @@ struct pk_record_opts {
 
 PK_API int pk_record__open(struct pk_record **out, const struct pk_evlist *el,
 			   const struct pk_record_opts *opts, struct pk_error *err);
-PK_API void pk_record__close(struct pk_record *r);
+PK_API void pk_record__free(struct pk_record *r);
 
 /*
  * The events as opened: the evlist's, then the tracking dummy when there is

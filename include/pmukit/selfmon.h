@@ -17,7 +17,7 @@
  *           pk_selfmon__region_end(g, "body");
  *   }
  *   pk_selfmon__region_print(g, stdout);
- *   pk_selfmon__close(g);
+ *   pk_selfmon__free(g);
  *
  * A group has ONE read path, chosen at open and kept for its life: the user
  * page (every member mapped, cap_user_rdpmc set, the thread measuring itself:
@@ -170,7 +170,7 @@ PK_API int pk_selfmon__open(struct pk_selfmon **out, const char *spec,
 PK_API int pk_selfmon__open_attrs(struct pk_selfmon **out, const struct perf_event_attr *attrs,
 				  const char *const *names, size_t nr,
 				  const struct pk_selfmon_opts *opts, struct pk_error *err);
-PK_API void pk_selfmon__close(struct pk_selfmon *g);
+PK_API void pk_selfmon__free(struct pk_selfmon *g);
 
 PK_API int pk_selfmon__enable(struct pk_selfmon *g);
 PK_API int pk_selfmon__disable(struct pk_selfmon *g);
@@ -364,7 +364,7 @@ struct pk_user_access {
 	char fix[256];		/* how to enable it, or "" */
 };
 
-/* Fill out; returns out->status. */
+/* Fill out; returns out->status (-EINVAL, out->msg filled, when opts->sz is bad). */
 PK_API int pk_user_access__check(const struct pk_user_access_opts *opts,
 				 struct pk_user_access *out);
 PK_API const char *pk_user_access__code(enum pk_user_access_status st);

@@ -20,6 +20,7 @@
 #include <linux/perf_event.h>
 
 #include <pmukit/api.h>
+#include <pmukit/error.h>
 #include <pmukit/events.h>
 #include <pmukit/pmu.h>
 
@@ -91,13 +92,6 @@ struct pk_evsel {
 
 struct pk_evlist;
 
-/* An error points at a byte of the spec. */
-struct pk_spec_error {
-	int code;		/* negative errno */
-	unsigned off, len;	/* offending bytes in the spec */
-	char msg[256];		/* what was expected / why it is refused */
-	char hint[128];		/* "did you mean 'umask'?" or "" */
-};
 
 PK_API struct pk_evlist *pk_evlist__new(void);
 PK_API void pk_evlist__free(struct pk_evlist *el);
@@ -126,12 +120,6 @@ PK_API const struct pk_evsel *pk_evlist__evsel(const struct pk_evlist *el, size_
  */
 PK_API const struct pk_evsel *pk_evlist__tracking(const struct pk_evlist *el);
 
-/*
- * Three lines: the spec, a caret under the offending bytes, and the message
- * with its hint. Returns buf.
- */
-PK_API const char *pk_spec_error__format(const struct pk_spec_error *err, const char *spec,
-					 char *buf, size_t len);
 
 #ifdef __cplusplus
 }

@@ -25,7 +25,7 @@
  *   if (pk_dso__srcline(dso, rip, &sl) == 0 && sl.nr_frames)   // "file.c:12", inlines
  *           printf("%s:%u\n", sl.frames[0].file_base, sl.frames[0].line);
  *   ...
- *   pk_symbolizer__delete(s);
+ *   pk_symbolizer__free(s);
  *
  * Addresses: a user DSO's symbols are in perf's "rip" space, the file offset
  * of the code (map__map_ip: ip - map start + pgoff; symbols have their
@@ -39,7 +39,7 @@
  * and then read without locks; pk_dso__srcline takes that DSO's lock (libdw
  * is not thread-safe on one Dwarf), so two threads symbolizing different
  * DSOs run in parallel, two on one DSO take turns. Every string and
- * struct returned lives until pk_symbolizer__delete.
+ * struct returned lives until pk_symbolizer__free.
  */
 #ifndef PMUKIT_SYMBOL_H
 #define PMUKIT_SYMBOL_H
@@ -98,7 +98,7 @@ struct pk_symbolizer_opts {
 
 PK_API int pk_symbolizer__new(struct pk_symbolizer **out, const struct pk_symbolizer_opts *opts,
 			      struct pk_error *err);
-PK_API void pk_symbolizer__delete(struct pk_symbolizer *s);
+PK_API void pk_symbolizer__free(struct pk_symbolizer *s);
 
 /* One mapping, as a PERF_RECORD_MMAP/MMAP2 gives it. */
 struct pk_sym_map {
@@ -222,7 +222,7 @@ PK_API int pk_sym_table__parse_perf_map(struct pk_sym_table **out, const char *t
 PK_API size_t pk_sym_table__nr(const struct pk_sym_table *t);
 PK_API const struct pk_sym *pk_sym_table__sym(const struct pk_sym_table *t, size_t i);
 PK_API const struct pk_sym *pk_sym_table__find(const struct pk_sym_table *t, uint64_t addr);
-PK_API void pk_sym_table__delete(struct pk_sym_table *t);
+PK_API void pk_sym_table__free(struct pk_sym_table *t);
 
 /* Parse kallsyms text as perf does (types T/W/D/B kept, ends fixed up); for fuzzing and tests. */
 PK_API int pk_sym_table__parse_kallsyms(struct pk_sym_table **out, const char *text, size_t len);

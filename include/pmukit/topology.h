@@ -7,7 +7,7 @@
  * aggregation of CPUs into cores, clusters, dies and sockets with its labels.
  *
  *   struct pk_topology *t;
- *   pk_topology__read(NULL, &t, &err);
+ *   pk_topology__read(&t, NULL, &err);
  *   struct pk_aggr_id *ids; size_t n;
  *   pk_topology__aggr_ids(t, PK_STAT_AGGR_CORE, pk_topology__online(t), &ids, &n);
  *   for (size_t i = 0; i < n; i++)
@@ -47,7 +47,7 @@ struct pk_cpu_topo {
  * the CPU is offline) has no topology. Errors: those of pk_cpu_map__online
  * (-ENOENT with err naming ROOT/online, -EINVAL), -ENOMEM.
  */
-PK_API int pk_topology__read(const char *root, struct pk_topology **out, struct pk_error *err);
+PK_API int pk_topology__read(struct pk_topology **out, const char *root, struct pk_error *err);
 PK_API void pk_topology__free(struct pk_topology *t);
 
 PK_API const struct pk_cpu_map *pk_topology__online(const struct pk_topology *t);

@@ -21,10 +21,10 @@
 #include "count/count_int.h"
 #include "util/error.h"
 #include "util/sysctl.h"
+#include "util/opts.h"
 
 /* an opts field, or its default when the caller's struct is older (shorter) */
-#define OPT(o, f, dflt) \
-	((o) && (o)->sz >= offsetof(struct pk_count_opts, f) + sizeof((o)->f) ? (o)->f : (dflt))
+#define OPT(o, f, dflt) PK_OPTS_GET(o, f, dflt)
 
 static bool not_supported(int e)
 {
@@ -46,7 +46,7 @@ static void close_ev(struct pk_counter *c, size_t i)
 	}
 }
 
-void pk_counter__close(struct pk_counter *c)
+void pk_counter__free(struct pk_counter *c)
 {
 	if (!c)
 		return;
@@ -85,7 +85,7 @@ static int place(struct pk_counter *c, const struct pk_evlist *el, const struct 
 		int r;
 		if (e->pmu && !strcmp(e->pmu, "tool")) {	/* perf computes these once, on CPU 0 */
 			int first = pk_cpu_map__cpu(map, 0);
-			r = pk_cpu_map__new(&first, first >= 0, &ev->cpus);
+			r = pk_cpu_map__new(&ev->cpus, &first, first >= 0);
 		} else {
 			const struct pk_pmu *pmu = pmus && e->pmu ? pk_pmu_tree__find(pmus, e->pmu) : NULL;
 			r = pk_count__event_cpus(pmu, map, cpu_list, &ev->cpus);
@@ -142,7 +142,7 @@ static int set_packages(struct pk_counter *c, const struct pk_topology *topo)
 	if (topo)
 		return cnt_set_packages(c, topo);
 	struct pk_topology *own = NULL;
-	pk_topology__read(NULL, &own, NULL);	/* unreadable: every CPU a package of its own */
+	pk_topology__read(&own, NULL, NULL);	/* unreadable: every CPU a package of its own */
 	int r = cnt_set_packages(c, own);
 	pk_topology__free(own);
 	return r;
@@ -253,6 +253,8 @@ static int open_ev(struct pk_counter *c, size_t i, const struct pk_evsel *e, boo
 int pk_counter__open(struct pk_counter **out, const struct pk_evlist *el,
 		     const struct pk_count_opts *opts, struct pk_error *err)
 {
+	if (PK_OPTS_CHECK(opts))
+		return pk_opts__error(err, "pk_count_opts", opts->sz);
 	pid_t pid = OPT(opts, pid, 0);
 	int cpu = OPT(opts, cpu, -1);
 	const struct pk_cpu_map *map = OPT(opts, cpus, NULL);
@@ -342,7 +344,7 @@ oom:
 	ret = pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
 fail:
 	free(gone);
-	pk_counter__close(c);
+	pk_counter__free(c);
 	return ret;
 }
 

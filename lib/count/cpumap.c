@@ -40,7 +40,7 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int pk_cpu_map__new(const int *cpus, size_t nr, struct pk_cpu_map **out)
+int pk_cpu_map__new(struct pk_cpu_map **out, const int *cpus, size_t nr)
 {
 	*out = NULL;
 	for (size_t i = 0; i < nr; i++)
@@ -293,7 +293,7 @@ int pk_cpu_map_parse_in(const char *s, const char *file, struct pk_cpu_map **out
 		if (s[pos] == ',')
 			pos++;
 	}
-	ret = pk_cpu_map__new(cpus, nr, out);
+	ret = pk_cpu_map__new(out, cpus, nr);
 	if (ret)
 		pk_error__set(err, ret, NULL, 0, 0, "out of memory");
 out:
@@ -302,7 +302,7 @@ out:
 	return ret;
 }
 
-int pk_cpu_map__parse(const char *list, struct pk_cpu_map **out, struct pk_error *err)
+int pk_cpu_map__parse(struct pk_cpu_map **out, const char *list, struct pk_error *err)
 {
 	return pk_cpu_map_parse_in(list ? list : "", NULL, out, err);
 }
@@ -331,7 +331,7 @@ int pk_count_read_small(const char *path, char *buf, size_t len)
 	return (int)n;
 }
 
-int pk_cpu_map__read(const char *path, struct pk_cpu_map **out, struct pk_error *err)
+int pk_cpu_map__read(struct pk_cpu_map **out, const char *path, struct pk_error *err)
 {
 	char buf[8192];
 	int n = pk_count_read_small(path, buf, sizeof(buf));
@@ -356,7 +356,7 @@ static int read_root(const char *root, const char *name, struct pk_cpu_map **out
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/%s", root ? root : PK_CPU_ROOT_DEFAULT, name);
-	return pk_cpu_map__read(path, out, err);
+	return pk_cpu_map__read(out, path, err);
 }
 
 int pk_cpu_map__online(const char *root, struct pk_cpu_map **out, struct pk_error *err)

@@ -15,7 +15,7 @@
 static struct pk_cpu_map *pmu_map(const char *list)
 {
 	struct pk_cpu_map *m = NULL;
-	if (!list || pk_cpu_map__parse(list, &m, NULL))
+	if (!list || pk_cpu_map__parse(&m, list, NULL))
 		return NULL;
 	return m;
 }

@@ -62,7 +62,7 @@ void pk_topology__free(struct pk_topology *t)
 	free(t);
 }
 
-int pk_topology__read(const char *root, struct pk_topology **out, struct pk_error *err)
+int pk_topology__read(struct pk_topology **out, const char *root, struct pk_error *err)
 {
 	struct pk_topology *t = calloc(1, sizeof(*t));
 	char path[4096];
@@ -156,7 +156,7 @@ static unsigned count_keys(const struct pk_topology *t, enum pk_stat_aggr mode, 
 		if (info_of(t, cpu))
 			cpus[k++] = cpu;
 	}
-	if (!pk_cpu_map__new(cpus, k, &m) && !pk_topology__aggr_ids(t, mode, m, &ids, &nr)) {
+	if (!pk_cpu_map__new(&m, cpus, k) && !pk_topology__aggr_ids(t, mode, m, &ids, &nr)) {
 		n = (unsigned)nr;
 		for (size_t a = 0; max_group && a < nr; a++) {
 			unsigned g = 0;

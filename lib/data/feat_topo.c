@@ -28,7 +28,7 @@ static struct pk_cpu_map *read_map(struct pk_data_writer *w, const char *rel)
 	char path[PATH_MAX];
 	struct pk_cpu_map *m = NULL;
 
-	if (pk_cpu_map__read(pkw_path(w, rel, path, sizeof(path)), &m, NULL))
+	if (pk_cpu_map__read(&m, pkw_path(w, rel, path, sizeof(path)), NULL))
 		return NULL;
 	return m;
 }

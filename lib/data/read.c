@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "util/grow.h"
+#include "util/opts.h"
 
 #define DEFAULT_QUEUE	(64u << 20)
 #define DEFAULT_WINDOW	(8u << 20)
@@ -513,17 +514,15 @@ int pk_data_reader__open_fd(struct pk_data_reader **rp, int fd, const char *name
 			    const struct pk_data_reader_opts *opts, struct pk_error *err)
 {
 	*rp = NULL;
-	if (opts && opts->sz < offsetof(struct pk_data_reader_opts, order) + sizeof(opts->order))
-		return pk_error__set(err, -EINVAL, name, 0, 0, "pk_data_reader_opts: bad sz");
+	struct pk_data_reader_opts o = { .sz = sizeof(o) };
+	if (PK_OPTS_LOAD(&o, opts))
+		return pk_opts__error(err, "pk_data_reader_opts", opts->sz);
 	struct pk_data_reader *r = calloc(1, sizeof(*r));
 	if (!r)
 		return pk_error__set(err, -ENOMEM, name, 0, 0, "out of memory");
 	snprintf(r->name, sizeof(r->name), "%s", name ? name : "");
 	r->src.fd = -1;
 	r->last_id_attr = -1;
-	struct pk_data_reader_opts o = { .sz = sizeof(o) };
-	if (opts)
-		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
 	r->order = o.order;
 	size_t qlimit = o.queue_bytes ? o.queue_bytes : DEFAULT_QUEUE;
 	struct stat st;

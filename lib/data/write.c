@@ -21,6 +21,7 @@
 #include "data/write_int.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/opts.h"
 
 #define PKW_DEFAULT_VERSION "pmukit 0.1.0"
 
@@ -54,8 +55,8 @@ int pk_data_writer__new(struct pk_data_writer **out, int fd, const struct pk_dat
 	struct pk_data_writer_opts o = { .sz = sizeof(o) };
 
 	*out = NULL;
-	if (opts)	/* an older caller's struct is shorter: the rest stays zero */
-		memcpy(&o, opts, opts->sz && opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	if (PK_OPTS_LOAD(&o, opts))	/* an older caller's struct is shorter: the rest stays zero */
+		return pk_opts__error(err, "pk_data_writer_opts", opts->sz);
 	if (fd < 0)
 		return pk_error__set(err, -EBADF, NULL, 0, 0, "perf.data writer: bad file descriptor");
 	if (o.compress_level < 0 || o.compress_level > 22)

@@ -19,6 +19,7 @@
 #include "events/image.h"
 #include "events/ir.h"
 #include "util/error.h"
+#include "util/opts.h"
 
 struct pk_catalog {
 	const unsigned char *img;
@@ -217,7 +218,7 @@ static int open_image(void *buf, size_t size, bool owned, bool trusted, struct p
 	return 0;
 }
 
-int pk_catalog__open_image(void *buf, size_t size, bool owned, struct pk_catalog **out,
+int pk_catalog__open_image(struct pk_catalog **out, void *buf, size_t size, bool owned,
 			   struct pk_error *err)
 {
 	return open_image(buf, size, owned, false, out, err);
@@ -228,16 +229,15 @@ int pk_catalog__open_trusted(const void *img, size_t size, struct pk_catalog **o
 	return open_image((void *)img, size, false, true, out, NULL);
 }
 
-int pk_catalog__open_dir(const char *dir, const struct pk_catalog_dir_opts *opts,
-			 struct pk_catalog **out, struct pk_error *err)
+int pk_catalog__open_dir(struct pk_catalog **out, const char *dir,
+			 const struct pk_catalog_dir_opts *opts, struct pk_error *err)
 {
 	struct ir_load_opts lo = { 0 };
-	if (opts && opts->sz >= offsetof(struct pk_catalog_dir_opts, only_model) + sizeof(char *)) {
-		lo.only_arch = opts->only_arch;
-		lo.only_model = opts->only_model;
-		if (opts->sz >= offsetof(struct pk_catalog_dir_opts, only_cpuid) + sizeof(char *))
-			lo.only_cpuid = opts->only_cpuid;
-	}
+	if (PK_OPTS_CHECK(opts))
+		return pk_opts__error(err, "pk_catalog_dir_opts", opts->sz);
+	lo.only_arch = PK_OPTS_GET(opts, only_arch, NULL);
+	lo.only_model = PK_OPTS_GET(opts, only_model, NULL);
+	lo.only_cpuid = PK_OPTS_GET(opts, only_cpuid, NULL);
 	struct ir_tree tree = { 0 };
 	int ret = ir_tree__load(&tree, dir, &lo, err);
 	if (ret)
@@ -250,10 +250,10 @@ int pk_catalog__open_dir(const char *dir, const struct pk_catalog_dir_opts *opts
 	ir_tree__free(&tree);
 	if (ret)
 		return ret;
-	return pk_catalog__open_image(img, size, true, out, err);
+	return pk_catalog__open_image(out, img, size, true, err);
 }
 
-void pk_catalog__close(struct pk_catalog *c)
+void pk_catalog__free(struct pk_catalog *c)
 {
 	if (!c)
 		return;
@@ -401,7 +401,8 @@ static int fill_event(struct pk_catalog *c, size_t mi, size_t idx, bool with_des
 	if (mi >= c->h->nr_models || idx >= model(c, mi)->nr_events)
 		return -ENOENT;
 	const struct pk_img_event *e = event_rec(c, model(c, mi), idx);
-	*out = (struct pk_event){
+	const struct pk_event full = {
+		.sz = sizeof(full),
 		.name = str(c, e->name),
 		.pmu = str(c, e->pmu),
 		.topic = str(c, e->topic),
@@ -414,7 +415,7 @@ static int fill_event(struct pk_catalog *c, size_t mi, size_t idx, bool with_des
 		.perpkg = e->flags & PK_IMG_EV_PERPKG,
 		.experimental = e->flags & PK_IMG_EV_EXPERIMENTAL,
 	};
-	return 0;
+	return pk_opts__fill(out, &full, sizeof(full));	/* only the fields within out->sz */
 }
 
 int pk_catalog__event_text(struct pk_catalog *c, size_t mi, size_t idx, const char **name,
@@ -518,7 +519,8 @@ int pk_catalog__metric(struct pk_catalog *c, size_t mi, size_t idx, struct pk_me
 	if (mi >= c->h->nr_models || idx >= model(c, mi)->nr_metrics)
 		return -ENOENT;
 	const struct pk_img_metric *e = metric_rec(c, model(c, mi), idx);
-	*out = (struct pk_metric){
+	const struct pk_metric full = {
+		.sz = sizeof(full),
 		.name = str(c, e->name),
 		.pmu = str(c, e->pmu),
 		.expr = desc(c, e->expr),
@@ -533,7 +535,7 @@ int pk_catalog__metric(struct pk_catalog *c, size_t mi, size_t idx, struct pk_me
 		.aggr_mode = (enum pk_aggr_mode)e->aggr_mode,
 		.grouping = (enum pk_event_grouping)e->grouping,
 	};
-	return 0;
+	return pk_opts__fill(out, &full, sizeof(full));	/* only the fields within out->sz */
 }
 
 int pk_catalog__find_metric(const struct pk_catalog *c, size_t mi, const char *name, size_t *idx)

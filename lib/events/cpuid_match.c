@@ -204,7 +204,7 @@ struct pk_cpuid_cache *pk_cpuid_cache__new(void)
 	return c;
 }
 
-void pk_cpuid_cache__delete(struct pk_cpuid_cache *cache)
+void pk_cpuid_cache__free(struct pk_cpuid_cache *cache)
 {
 	if (!cache)
 		return;

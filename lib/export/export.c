@@ -6,9 +6,9 @@
 
 #include "export/export_int.h"
 #include "util/error.h"
+#include "util/opts.h"
 
-#define OPT(o, f, dflt) \
-	((o) && (o)->sz >= offsetof(struct pk_export_opts, f) + sizeof((o)->f) ? (o)->f : (dflt))
+#define OPT(o, f, dflt) PK_OPTS_GET(o, f, dflt)
 
 static const char *const names[] = {
 	[PK_EXPORT_FOLDED] = "folded",
@@ -92,8 +92,8 @@ int pk_export__write(const struct pk_profile *p, enum pk_export_format format, F
 {
 	if (!p || !out)
 		return pk_error__set(err, -EINVAL, NULL, 0, 0, "no profile or output");
-	if (opts && opts->sz < sizeof(size_t))
-		return pk_error__set(err, -EINVAL, NULL, 0, 0, "export options: bad size %zu", opts->sz);
+	if (PK_OPTS_CHECK(opts))
+		return pk_opts__error(err, "pk_export_opts", opts->sz);
 	struct pk_xopts x = {
 		.event = OPT(opts, event, -1),
 		.value = OPT(opts, value, PK_EXPORT_VALUE_SAMPLES),

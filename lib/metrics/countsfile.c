@@ -411,7 +411,7 @@ nomem:
 
 /* --- the object ----------------------------------------------------------------------------- */
 
-int pk_counts__parse(const char *buf, size_t len, const char *file, struct pk_counts **out,
+int pk_counts__parse(struct pk_counts **out, const char *buf, size_t len, const char *file,
 		     struct pk_error *err)
 {
 	*out = NULL;
@@ -442,7 +442,7 @@ int pk_counts__parse(const char *buf, size_t len, const char *file, struct pk_co
 	return 0;
 }
 
-int pk_counts__read(const char *path, struct pk_counts **out, struct pk_error *err)
+int pk_counts__read(struct pk_counts **out, const char *path, struct pk_error *err)
 {
 	*out = NULL;
 	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
@@ -453,7 +453,7 @@ int pk_counts__read(const char *path, struct pk_counts **out, struct pk_error *e
 	if (fd > 0)
 		close(fd);
 	if (!rc)
-		rc = pk_counts__parse((const char *)b.data, b.len, path, out, err);
+		rc = pk_counts__parse(out, (const char *)b.data, b.len, path, err);
 	else if (rc == -ENOMEM)
 		pk_error__set(err, rc, path, 0, 0, "out of memory");
 	else

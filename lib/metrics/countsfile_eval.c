@@ -25,7 +25,7 @@ static bool table_scale(struct pk_metricgroup *mg, const char *base, const char 
 	    pk_catalog__find_event(mg->cat, mg->model, base, NULL, &first, &count))
 		return false;
 	for (size_t i = first; i < first + count; i++) {
-		struct pk_event e;
+		struct pk_event e = { .sz = sizeof(e) };
 		const char *u;
 		double sc;
 		if (!pk_catalog__event_brief(mg->cat, mg->model, i, &e) && e.unit &&

@@ -39,7 +39,7 @@ struct pk_metric_eval {
 	size_t nr;
 	struct entry *ent;
 	bool has_error;
-	struct pk_mexpr_error err;
+	struct pk_spec_error err;
 	char err_metric[128];
 };
 
@@ -63,7 +63,7 @@ int pk_mexpr__resolve_metrics(struct pk_mexpr *e, struct pk_catalog *cat, size_t
 			continue;
 		/* metrics are sorted by (name, pmu): the run of this name starts at idx */
 		for (size_t j = idx; j < md.nr_metrics; j++) {
-			struct pk_metric m;
+			struct pk_metric m = { .sz = sizeof(m) };
 			if (pk_catalog__metric(cat, model, j, &m) || strcasecmp(m.name, id->name))
 				break;
 			if (!pmu || same_pmu(m.pmu, pmu)) {
@@ -77,7 +77,7 @@ int pk_mexpr__resolve_metrics(struct pk_mexpr *e, struct pk_catalog *cat, size_t
 	return n;
 }
 
-int pk_metric_eval__new(struct pk_catalog *cat, size_t model, struct pk_metric_eval **out)
+int pk_metric_eval__new(struct pk_metric_eval **out, struct pk_catalog *cat, size_t model)
 {
 	struct pk_model md;
 	*out = NULL;
@@ -113,7 +113,7 @@ void pk_metric_eval__reset(struct pk_metric_eval *ev)
 		ev->ent[i].val_state = VAL_NONE;
 }
 
-const struct pk_mexpr_error *pk_metric_eval__error(const struct pk_metric_eval *ev,
+const struct pk_spec_error *pk_metric_eval__error(const struct pk_metric_eval *ev,
 						   const char **metric)
 {
 	if (!ev->has_error)
@@ -124,14 +124,14 @@ const struct pk_mexpr_error *pk_metric_eval__error(const struct pk_metric_eval *
 }
 
 static void set_error(struct pk_metric_eval *ev, const char *metric,
-		      const struct pk_mexpr_error *err, int code, const char *msg)
+		      const struct pk_spec_error *err, int code, const char *msg)
 {
 	ev->has_error = true;
 	snprintf(ev->err_metric, sizeof(ev->err_metric), "%s", metric);
 	if (err) {
 		ev->err = *err;
 	} else {
-		ev->err = (struct pk_mexpr_error){ .code = code };
+		ev->err = (struct pk_spec_error){ .code = code };
 		snprintf(ev->err.msg, sizeof(ev->err.msg), "%s", msg);
 	}
 }
@@ -145,7 +145,7 @@ static struct pk_mexpr *get(struct pk_metric_eval *ev, size_t idx, bool thr, int
 	*rc = 0;
 	if (*state == PARSE_OK)
 		return *e;
-	struct pk_metric m;
+	struct pk_metric m = { .sz = sizeof(m) };
 	if ((*rc = pk_catalog__metric(ev->cat, ev->model, idx, &m)))
 		return NULL;
 	const char *text = thr ? m.threshold : m.expr;
@@ -157,8 +157,8 @@ static struct pk_mexpr *get(struct pk_metric_eval *ev, size_t idx, bool thr, int
 		*rc = -EINVAL;
 		return NULL;
 	}
-	struct pk_mexpr_error err;
-	*rc = pk_mexpr__parse(text, e, &err);
+	struct pk_spec_error err;
+	*rc = pk_mexpr__parse(e, text, &err);
 	if (!*rc) {
 		int n = pk_mexpr__resolve_metrics(*e, ev->cat, ev->model, m.pmu);
 		if (n < 0) {
@@ -199,7 +199,7 @@ static int lookup(void *vctx, const struct pk_mexpr_id *id, double *v)
 
 static const char *metric_name(struct pk_metric_eval *ev, size_t idx)
 {
-	struct pk_metric m;
+	struct pk_metric m = { .sz = sizeof(m) };
 	return pk_catalog__metric(ev->cat, ev->model, idx, &m) ? "?" : m.name;
 }
 
@@ -356,7 +356,7 @@ int pk_metric__eval(struct pk_catalog *cat, size_t model, const char *metric,
 		    pk_mexpr_lookup_fn events, void *ctx, double *out)
 {
 	struct pk_metric_eval *ev;
-	int rc = pk_metric_eval__new(cat, model, &ev);
+	int rc = pk_metric_eval__new(&ev, cat, model);
 	if (rc)
 		return rc;
 	rc = pk_metric_eval__value_name(ev, metric, events, ctx, out);
@@ -370,7 +370,7 @@ int pk_metric__threshold_exceeded(struct pk_catalog *cat, size_t model, const ch
 	struct pk_metric_eval *ev;
 	size_t idx;
 	int rc = pk_catalog__find_metric(cat, model, metric, &idx);
-	if (rc || (rc = pk_metric_eval__new(cat, model, &ev)))
+	if (rc || (rc = pk_metric_eval__new(&ev, cat, model)))
 		return rc;
 	rc = pk_metric_eval__threshold(ev, idx, events, ctx);
 	pk_metric_eval__free(ev);

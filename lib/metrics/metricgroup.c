@@ -24,6 +24,7 @@
 #include "util/edit_distance.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/opts.h"
 
 int mg_idx__push(struct mg_idx *a, size_t x)
 {
@@ -224,7 +225,7 @@ struct pk_metric_eval *mg_evaluator(struct pk_metricgroup *mg, size_t model)
 	if (PK_GROW(mg->evs, mg->cap_evs, mg->nr_evs + 1))
 		return NULL;
 	struct pk_metric_eval *ev;
-	if (pk_metric_eval__new(mg->cat, model, &ev))
+	if (pk_metric_eval__new(&ev, mg->cat, model))
 		return NULL;
 	mg->evs[mg->nr_evs++] = (struct mg_evaluator){ model, ev };
 	return ev;
@@ -321,7 +322,7 @@ static int select_item(struct pk_metricgroup *mg, const struct source *src, size
 	for (size_t s = 0; s < nsrc; s++) {
 		bool sys = src[s].model != mg->model;
 		for (size_t i = 0; i < src[s].nr; i++) {
-			struct pk_metric m;
+			struct pk_metric m = { .sz = sizeof(m) };
 			if (pk_catalog__metric(mg->cat, src[s].model, i, &m) || !m.expr)
 				continue;
 			if (mg->opts.pmu && strcmp(mg->opts.pmu, m.pmu ? m.pmu : "cpu"))
@@ -345,7 +346,7 @@ static int select_item(struct pk_metricgroup *mg, const struct source *src, size
 	struct suggest sg = { .item = name, .n = it->name_len, .best = 1000 };
 	for (size_t s = 0; s < nsrc; s++) {
 		for (size_t i = 0; i < src[s].nr; i++) {
-			struct pk_metric m;
+			struct pk_metric m = { .sz = sizeof(m) };
 			if (pk_catalog__metric(mg->cat, src[s].model, i, &m))
 				continue;
 			consider(&sg, m.name, strlen(m.name));
@@ -397,7 +398,7 @@ static int expand(struct pk_metricgroup *mg, struct mg_metric *r, const struct i
 	if (!rc)
 		return 0;
 	const char *which = r->pub.metric;
-	const struct pk_mexpr_error *pe = pk_metric_eval__error(ev, &which);
+	const struct pk_spec_error *pe = pk_metric_eval__error(ev, &which);
 	if (rc == -ENOMEM)
 		return pk_spec_error__set(err, rc, it->off, it->len, NULL, "out of memory");
 	if (rc == -ELOOP)
@@ -456,23 +457,22 @@ static int split_items(const char *list, struct item **out, size_t *nr, char **m
 	return 0;
 }
 
-int pk_metricgroup__new(struct pk_catalog *cat, size_t model, const char *list,
-			const struct pk_metricgroup_opts *opts, struct pk_metricgroup **out,
+int pk_metricgroup__new(struct pk_metricgroup **out, struct pk_catalog *cat, size_t model,
+			const char *list, const struct pk_metricgroup_opts *opts,
 			struct pk_spec_error *err)
 {
 	*out = NULL;
 	if (!list)
 		return pk_spec_error__set(err, -EINVAL, 0, 0, NULL, "no metric list");
+	if (PK_OPTS_CHECK(opts))
+		return pk_spec_error__set(err, -EINVAL, 0, 0, NULL,
+					  "pk_metricgroup_opts: bad sz %zu", opts->sz);
 	struct pk_metricgroup *mg = calloc(1, sizeof(*mg));
 	if (!mg)
 		return pk_spec_error__set(err, -ENOMEM, 0, 0, NULL, "out of memory");
 	mg->cat = cat;
 	mg->model = model;
-	if (opts) {
-		size_t sz = opts->sz < sizeof(mg->opts) ? opts->sz : sizeof(mg->opts);
-		memcpy(&mg->opts, opts, sz);
-	}
-	mg->opts.sz = sizeof(mg->opts);
+	PK_OPTS_LOAD(&mg->opts, opts);	/* checked above */
 	tree_facts(mg);
 
 	struct item *items = NULL;

@@ -20,6 +20,7 @@
 
 #include "metrics/mexpr.h"
 #include "util/grow.h"
+#include "util/opts.h"
 
 enum tok_type {
 	T_EOF, T_NUM, T_ID, T_LIT,
@@ -40,7 +41,7 @@ struct parser {
 	size_t pos;		/* lexer position */
 	struct tok tok;		/* lookahead */
 	struct pk_mexpr *e;
-	struct pk_mexpr_error *err;
+	struct pk_spec_error *err;
 	int runtime;
 	int depth;
 	int rc;			/* first error */
@@ -606,15 +607,16 @@ void pk_mexpr__free(struct pk_mexpr *e)
 	free(e);
 }
 
-int pk_mexpr__parse_opts(const char *text, const struct pk_mexpr_opts *opts,
-			 struct pk_mexpr **out, struct pk_mexpr_error *err)
+int pk_mexpr__parse_opts(struct pk_mexpr **out, const char *text,
+			 const struct pk_mexpr_opts *opts, struct pk_spec_error *err)
 {
 	struct parser p = { .s = text, .err = err };
 	*out = NULL;
 	if (err)
-		*err = (struct pk_mexpr_error){ 0 };
-	if (opts && opts->sz >= offsetof(struct pk_mexpr_opts, runtime) + sizeof(int))
-		p.runtime = opts->runtime;
+		*err = (struct pk_spec_error){ 0 };
+	if (PK_OPTS_CHECK(opts))
+		return fail(&p, -EINVAL, 0, 0, "pk_mexpr_opts: bad sz %zu", opts->sz);
+	p.runtime = PK_OPTS_GET(opts, runtime, 0);
 	if (!text)
 		return fail(&p, -EINVAL, 0, 0, "no expression");
 	p.n = strlen(text);
@@ -642,9 +644,9 @@ int pk_mexpr__parse_opts(const char *text, const struct pk_mexpr_opts *opts,
 	return 0;
 }
 
-int pk_mexpr__parse(const char *text, struct pk_mexpr **out, struct pk_mexpr_error *err)
+int pk_mexpr__parse(struct pk_mexpr **out, const char *text, struct pk_spec_error *err)
 {
-	return pk_mexpr__parse_opts(text, NULL, out, err);
+	return pk_mexpr__parse_opts(out, text, NULL, err);
 }
 
 const char *pk_mexpr__text(const struct pk_mexpr *e)
@@ -681,34 +683,4 @@ size_t pk_mexpr_id__event_spec(const struct pk_mexpr_id *id, char *buf, size_t l
 		buf[i] = (s + i == first || s + i == last) ? '/' : s[i];
 	buf[k] = '\0';
 	return n;
-}
-
-const char *pk_mexpr_error__format(const struct pk_mexpr_error *err, const char *text, char *buf,
-				   size_t len)
-{
-	if (!len)
-		return buf;
-	size_t n = text ? strlen(text) : 0, off = err->off > n ? n : err->off;
-	size_t from = 0, to = n, elen = err->len ? err->len : 1;
-	/* a window of at most ~100 bytes around the error */
-	if (off > 60)
-		from = off - 50;
-	if (to - from > 100)
-		to = from + 100 > off + elen ? from + 100 : off + elen;
-	if (to > n)
-		to = n;
-	const char *pre = from ? "..." : "", *post = to < n ? "..." : "";
-	size_t pad = strlen(pre) + (off - from);
-	if (elen > 100)
-		elen = 100;
-	char line[512];
-	size_t k = 0;
-	for (size_t i = 0; i < pad && k + 1 < sizeof(line); i++)
-		line[k++] = ' ';
-	for (size_t i = 0; i < elen && k + 1 < sizeof(line); i++)
-		line[k++] = '^';
-	line[k] = '\0';
-	snprintf(buf, len, "%s%.*s%s\n%s\n%s", pre, (int)(to - from), text ? text + from : "", post,
-		 line, err->msg);
-	return buf;
 }

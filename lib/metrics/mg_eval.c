@@ -19,6 +19,7 @@
 #include <pmukit/symbols.h>
 
 #include "metrics/mg_int.h"
+#include "util/opts.h"
 
 /* --- names as perf prints them ------------------------------------------------------------- */
 
@@ -237,7 +238,7 @@ unsigned pk_topdown__max_level(struct pk_catalog *cat, size_t model)
 	if (model == PK_NO_MODEL || pk_catalog__model(cat, model, &md))
 		return 0;
 	for (size_t i = 0; i < md.nr_metrics; i++) {
-		struct pk_metric m;
+		struct pk_metric m = { .sz = sizeof(m) };
 		const char *p;
 		if (pk_catalog__metric(cat, model, i, &m) || !m.groups ||
 		    !(p = strstr(m.groups, "TopdownL")))
@@ -301,16 +302,15 @@ int pk_topdown__check(struct pk_catalog *cat, size_t model, unsigned level,
 		return -ENODEV;
 	}
 	struct pk_metricgroup_opts o = { .sz = sizeof(o) };
-	if (opts) {
-		size_t sz = opts->sz < sizeof(o) ? opts->sz : sizeof(o);
-		memcpy(&o, opts, sz);
-		o.sz = sizeof(o);
+	if (PK_OPTS_LOAD(&o, opts)) {
+		snprintf(why, why_len, "pk_metricgroup_opts: bad sz %zu", opts->sz);
+		return -EINVAL;
 	}
 	o.pmus = pmus;
 	o.no_threshold = true;
 	struct pk_metricgroup *mg;
 	struct pk_spec_error se;
-	if ((rc = pk_metricgroup__new(cat, model, list, &o, &mg, &se))) {
+	if ((rc = pk_metricgroup__new(&mg, cat, model, list, &o, &se))) {
 		snprintf(why, why_len, "the %s metrics of %s cannot be set up: %s", list,
 			 model_name(cat, model, mn, sizeof(mn)), se.msg);
 		return rc;

@@ -75,7 +75,7 @@ static int table_event(const struct pk_pmu *pmu, struct pk_catalog *cat, size_t 
 		if (!md.sys || pk_catalog__find_event(cat, m, name, NULL, &first, &count))
 			continue;
 		for (size_t i = first; i < first + count; i++) {
-			struct pk_event e;
+			struct pk_event e = { .sz = sizeof(e) };
 			pk_catalog__event_brief(cat, m, i, &e);
 			if (e.compat && pk_pmu__matches_table_pmu(pmu, e.pmu) &&
 			    pk_pmu__matches_compat(pmu, e.compat)) {
@@ -118,7 +118,7 @@ int pk_alias__from_parts(struct pk_catalog *cat, const struct pk_alias_parts *pa
 			 struct pk_alias *out)
 {
 	const struct pk_pmu_alias *s = parts->sysfs;
-	struct pk_event e;
+	struct pk_event e = { .sz = sizeof(e) };
 	bool have_table = parts->table && !pk_catalog__event(cat, parts->model, parts->idx, &e);
 	if (s) {
 		from_sysfs(out, s);
@@ -174,7 +174,7 @@ static int for_each_table(const struct pk_pmu *pmu, struct pk_catalog *cat, size
 	if (pk_catalog__model(cat, model, &md))
 		return 0;
 	for (size_t i = 0; i < md.nr_events; i++) {
-		struct pk_event e;
+		struct pk_event e = { .sz = sizeof(e) };
 		pk_catalog__event_brief(cat, model, i, &e);
 		if (!pk_pmu__matches_table_pmu(pmu, e.pmu) ||
 		    (sys && !(e.compat && pk_pmu__matches_compat(pmu, e.compat))) ||

@@ -479,7 +479,7 @@ int pk_pmu__cmp(const void *a, const void *b)
 	return c ? c : strcmp(na, nb);
 }
 
-int pk_pmu_tree__open(const char *root, struct pk_pmu_tree **out, struct pk_error *err)
+int pk_pmu_tree__open(struct pk_pmu_tree **out, const char *root, struct pk_error *err)
 {
 	struct pk_pmu_tree *tree;
 	struct scan s = { 0 };
@@ -523,7 +523,7 @@ int pk_pmu_tree__open(const char *root, struct pk_pmu_tree **out, struct pk_erro
 	close(rootfd);
 	if (rc) {
 		free(pmus.data);
-		pk_pmu_tree__close(tree);
+		pk_pmu_tree__free(tree);
 		return pk_error__set(err, rc, root, 0, 0, "reading the PMU tree: %s", strerror(-rc));
 	}
 	if (pmus.n)
@@ -532,14 +532,14 @@ int pk_pmu_tree__open(const char *root, struct pk_pmu_tree **out, struct pk_erro
 	tree->nr_pmus = pmus.n;
 	tree->pmu_problems = s.tree_problems;
 	if ((rc = pk_pmu_tree__derive(tree))) {
-		pk_pmu_tree__close(tree);
+		pk_pmu_tree__free(tree);
 		return pk_error__set(err, rc, root, 0, 0, "reading the PMU tree: %s", strerror(-rc));
 	}
 	*out = tree;
 	return 0;
 }
 
-void pk_pmu_tree__close(struct pk_pmu_tree *tree)
+void pk_pmu_tree__free(struct pk_pmu_tree *tree)
 {
 	if (!tree)
 		return;

@@ -24,9 +24,9 @@
 #include "record/ring.h"
 #include "util/error.h"
 #include "util/sysctl.h"
+#include "util/opts.h"
 
-#define OPT(o, f, dflt) \
-	((o) && (o)->sz >= offsetof(struct pk_record_opts, f) + sizeof((o)->f) ? (o)->f : (dflt))
+#define OPT(o, f, dflt) PK_OPTS_GET(o, f, dflt)
 
 /* perf's default: 512 KiB of data per buffer when perf_event_mlock_kb allows it */
 #define DEFAULT_DATA_BYTES (512u * 1024u)
@@ -83,7 +83,7 @@ static int *fdp(struct pk_record *r, size_t e, size_t s, size_t t)
 	return &r->ev[e].fds[s * r->nr_threads + t];
 }
 
-void pk_record__close(struct pk_record *r)
+void pk_record__free(struct pk_record *r)
 {
 	if (!r)
 		return;
@@ -370,6 +370,8 @@ static int setup_poll(struct pk_record *r)
 int pk_record__open(struct pk_record **out, const struct pk_evlist *el,
 		    const struct pk_record_opts *opts, struct pk_error *err)
 {
+	if (PK_OPTS_CHECK(opts))
+		return pk_opts__error(err, "pk_record_opts", opts->sz);
 	pid_t pid = OPT(opts, pid, 0);
 	const pid_t *tids = OPT(opts, tids, NULL);
 	size_t nr_tids = tids ? OPT(opts, nr_tids, 0) : 0;
@@ -462,7 +464,7 @@ oom:
 fail:
 	free(gone);
 	pk_cpu_map__free(online);
-	pk_record__close(r);
+	pk_record__free(r);
 	return ret;
 }
 

@@ -20,6 +20,7 @@
 #include "report/report_int.h"
 #include "util/error.h"
 #include "util/rbtree.h"
+#include "util/opts.h"
 
 /* a row: the baseline's entry (NULL: only in the new file) and its pair */
 struct drow {
@@ -313,7 +314,8 @@ int pk_report__fprintf_diff(struct pk_report *old, struct pk_report *new_, const
 {
 	(void)old_name;
 	(void)new_name;
-	(void)opts;
+	if (PK_OPTS_CHECK(opts))
+		return pk_opts__error(err, "pk_diff_opts", opts->sz);
 	if (!old->finished || !new_->finished)
 		return pk_error__set(err, -EINVAL, "", 0, 0, "diff: reports not finished");
 	struct pk_data_reader *ro = pk_session__reader(old->s), *rn = pk_session__reader(new_->s);

@@ -15,6 +15,7 @@
 #include "report/report_int.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/opts.h"
 
 /* ---- interning --------------------------------------------------------------------- */
 
@@ -174,6 +175,8 @@ int pk_report__new(struct pk_report **out, struct pk_session *s, const struct pk
 		   struct pk_error *err)
 {
 	*out = NULL;
+	if (PK_OPTS_CHECK(opts))
+		return pk_opts__error(err, "pk_report_opts", opts->sz);
 	struct pk_report *r = calloc(1, sizeof(*r));
 	if (!r)
 		return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
@@ -181,11 +184,7 @@ int pk_report__new(struct pk_report **out, struct pk_session *s, const struct pk
 	r->opts.children = -1;
 	r->opts.group = -1;
 	r->opts.topdown = -1;
-	if (opts) {
-		size_t n = opts->sz < sizeof(r->opts) ? opts->sz : sizeof(r->opts);
-		memcpy(&r->opts, opts, n);
-	}
-	r->opts.sz = sizeof(r->opts);
+	PK_OPTS_LOAD(&r->opts, opts);	/* checked above */
 	int rc = rp_parse_callchain(&r->cg, r->opts.call_graph, err);
 	/* perf's --percent-limit is the callchain threshold too */
 	if (!rc && !r->cg.min_set && r->opts.percent_limit > 0)

@@ -24,6 +24,7 @@
 #include <pmukit/selfmon.h>
 
 #include "selfmon/selfmon_int.h"
+#include "util/opts.h"
 
 #define SYSCTL_DEFAULT "/proc/sys/kernel/perf_user_access"
 
@@ -313,8 +314,14 @@ static int check_arm64(const struct pk_pmu_tree *t, const char *root, const char
 
 int pk_user_access__check(const struct pk_user_access_opts *opts, struct pk_user_access *out)
 {
-	static const struct pk_user_access_opts none = { .sz = sizeof(none) };
-	const struct pk_user_access_opts *o = opts ? opts : &none;
+	struct pk_user_access_opts copy = { .sz = sizeof(copy) };
+	if (PK_OPTS_LOAD(&copy, opts)) {	/* an older caller's struct: the rest stays zero */
+		memset(out, 0, sizeof(*out));
+		out->code = "bad-opts";
+		snprintf(out->msg, sizeof(out->msg), "pk_user_access_opts: bad sz %zu", opts->sz);
+		return -EINVAL;
+	}
+	const struct pk_user_access_opts *o = &copy;
 	const char *host = pk_cpuid__host_arch();
 	const char *arch = norm_arch(o->arch ? o->arch : host);
 	const char *root = o->sysfs ? o->sysfs : PK_SYSFS_DEFAULT;
@@ -330,13 +337,13 @@ int pk_user_access__check(const struct pk_user_access_opts *opts, struct pk_user
 		return report(out, PK_USER_ACCESS_UNSUPPORTED_ARCH, NULL,
 			      "pmukit reads counters from userspace on x86 (rdpmc) and arm64 (mrs); "
 			      "this is %s", arch);
-	if (pk_pmu_tree__open(root, &t, &err))
+	if (pk_pmu_tree__open(&t, root, &err))
 		return report(out, PK_USER_ACCESS_NO_HW_PMU, no_pmu_fix,
 			      "cannot read the PMU tree %s: %s", root, strerror(-err.code));
 	if (!strcmp(arch, "x86"))
 		rc = check_x86(t, root, do_probe, ops, out);
 	else
 		rc = check_arm64(t, root, o->sysctl ? o->sysctl : SYSCTL_DEFAULT, do_probe, ops, out);
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(t);
 	return rc;
 }

@@ -27,6 +27,7 @@
 #include "util/sysctl.h"
 
 #include "selfmon/selfmon_int.h"
+#include "util/opts.h"
 
 #define READ_FORMAT (PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | \
 		     PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID)
@@ -183,7 +184,7 @@ static bool tree_has_l2(const struct pk_pmu_tree *tree)
 	return false;
 }
 
-void pk_selfmon__close(struct pk_selfmon *g)
+void pk_selfmon__free(struct pk_selfmon *g)
 {
 	if (!g)
 		return;
@@ -342,21 +343,16 @@ nomem:
 	pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
 	rc = -ENOMEM;
 fail:
-	pk_selfmon__close(g);
+	pk_selfmon__free(g);
 	return rc;
 }
 
-static const struct pk_selfmon_opts default_opts = { .sz = sizeof(struct pk_selfmon_opts) };
-
+/* The caller's options over the defaults (all zero); NULL when its sz is bad. */
 static const struct pk_selfmon_opts *opts_or_default(const struct pk_selfmon_opts *opts,
 						     struct pk_selfmon_opts *copy)
 {
-	if (!opts)
-		return &default_opts;
-	/* an older, smaller struct: the fields it has, zero for the rest */
 	memset(copy, 0, sizeof(*copy));
-	memcpy(copy, opts, opts->sz && opts->sz < sizeof(*copy) ? opts->sz : sizeof(*copy));
-	return copy;
+	return PK_OPTS_LOAD(copy, opts) ? NULL : copy;
 }
 
 int pk_selfmon__open_attrs(struct pk_selfmon **out, const struct perf_event_attr *attrs,
@@ -367,8 +363,12 @@ int pk_selfmon__open_attrs(struct pk_selfmon **out, const struct perf_event_attr
 	const struct pk_selfmon_opts *o = opts_or_default(opts, &copy);
 	struct perf_event_attr *a;
 	struct pk_pmu_tree *own = NULL;
-	const struct pk_pmu_tree *tree = o->pmus;
+	const struct pk_pmu_tree *tree;
 	int rc;
+
+	if (!o)
+		return pk_opts__error(err, "pk_selfmon_opts", opts->sz);
+	tree = o->pmus;
 
 	if (!out || (!attrs && nr)) {
 		pk_error__set(err, -EINVAL, NULL, 0, 0, "no output or no attrs");
@@ -384,12 +384,12 @@ int pk_selfmon__open_attrs(struct pk_selfmon **out, const struct perf_event_attr
 #if defined(__aarch64__)
 	if (!tree && o->path != PK_SELFMON_PATH_SYSCALL) {
 		struct pk_error perr;
-		if (pk_pmu_tree__open(NULL, &own, &perr) == 0)
+		if (pk_pmu_tree__open(&own, NULL, &perr) == 0)
 			tree = own;
 	}
 #endif
 	rc = open_group(out, a, names, NULL, nr, o, tree, err);
-	pk_pmu_tree__close(own);
+	pk_pmu_tree__free(own);
 	free(a);
 	return rc;
 }
@@ -400,7 +400,7 @@ int pk_selfmon__open(struct pk_selfmon **out, const char *spec,
 	struct pk_selfmon_opts copy;
 	const struct pk_selfmon_opts *o = opts_or_default(opts, &copy);
 	struct pk_pmu_tree *own = NULL;
-	const struct pk_pmu_tree *tree = o->pmus;
+	const struct pk_pmu_tree *tree = o ? o->pmus : NULL;
 	struct pk_spec_opts so = { .sz = sizeof(so), .mode = PK_SPEC_STAT };
 	struct pk_spec_error serr;
 	struct pk_evlist *el = NULL;
@@ -414,10 +414,12 @@ int pk_selfmon__open(struct pk_selfmon **out, const char *spec,
 		pk_error__set(err, -EINVAL, NULL, 0, 0, "no output or no spec");
 		return -EINVAL;
 	}
+	if (!o)
+		return pk_opts__error(err, "pk_selfmon_opts", opts->sz);
 	*out = NULL;
 	if (!tree) {
 		struct pk_error perr;
-		if (pk_pmu_tree__open(NULL, &own, &perr) == 0)
+		if (pk_pmu_tree__open(&own, NULL, &perr) == 0)
 			tree = own;
 	}
 	so.cat = o->cat;
@@ -482,7 +484,7 @@ out:
 	free(names);
 	free(pmus);
 	pk_evlist__free(el);
-	pk_pmu_tree__close(own);
+	pk_pmu_tree__free(own);
 	return rc;
 }
 

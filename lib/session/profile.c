@@ -19,6 +19,7 @@
 
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/opts.h"
 
 struct fill {
 	struct pk_session *s;
@@ -168,8 +169,9 @@ int pk_session__fill_profile(struct pk_session *s, struct pk_profile *p,
 			     const struct pk_session_profile_opts *opts, struct pk_error *err)
 {
 	struct fill f = { .s = s, .p = p };
-	if (opts && opts->sz >= offsetof(struct pk_session_profile_opts, flags) + sizeof(unsigned))
-		f.flags = opts->flags;
+	if (PK_OPTS_CHECK(opts))
+		return pk_opts__error(err, "pk_session_profile_opts", opts->sz);
+	f.flags = PK_OPTS_GET(opts, flags, 0u);
 	const struct pk_data_event *ev;
 	struct pk_resolved rs;
 	int rc;

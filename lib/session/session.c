@@ -13,27 +13,20 @@
 
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/opts.h"
 
 /* The caller's options over the defaults, honouring its struct's size. */
 static void opts_copy(struct pk_session_opts *dst, const struct pk_session_opts *src)
 {
 	memset(dst, 0, sizeof(*dst));
-	dst->sz = sizeof(*dst);
-	if (!src)
-		return;
-	size_t n = src->sz < sizeof(*dst) ? src->sz : sizeof(*dst);
-	memcpy(dst, src, n);
-	dst->sz = sizeof(*dst);
+	(void)PK_OPTS_LOAD(dst, src);	/* checked by the callers */
 }
 
 static int session_start(struct pk_session *s, struct pk_error *err)
 {
 	struct pk_symbolizer_opts so = { .sz = sizeof(so) };
-	if (s->o.symbolizer) {
-		size_t n = s->o.symbolizer->sz < sizeof(so) ? s->o.symbolizer->sz : sizeof(so);
-		memcpy(&so, s->o.symbolizer, n);
-		so.sz = sizeof(so);
-	}
+	if (PK_OPTS_LOAD(&so, s->o.symbolizer))
+		return pk_opts__error(err, "pk_symbolizer_opts", s->o.symbolizer->sz);
 	if (s->o.symfs)
 		so.symfs = s->o.symfs;
 	int rc = pk_symbolizer__new(&s->sym, &so, err);
@@ -60,6 +53,8 @@ int pk_session__open(struct pk_session **out, const char *path, const struct pk_
 		     struct pk_error *err)
 {
 	*out = NULL;
+	if (PK_OPTS_CHECK(opts))
+		return pk_opts__error(err, "pk_session_opts", opts->sz);
 	struct pk_session *s = session_alloc(opts);
 	if (!s)
 		return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
@@ -80,6 +75,8 @@ int pk_session__open_fd(struct pk_session **out, int fd, const char *name,
 			const struct pk_session_opts *opts, struct pk_error *err)
 {
 	*out = NULL;
+	if (PK_OPTS_CHECK(opts))
+		return pk_opts__error(err, "pk_session_opts", opts->sz);
 	struct pk_session *s = session_alloc(opts);
 	if (!s)
 		return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
@@ -104,7 +101,7 @@ void pk_session__free(struct pk_session *s)
 	machine__fini(s);
 	free(s->evnames);
 	if (s->sym)
-		pk_symbolizer__delete(s->sym);
+		pk_symbolizer__free(s->sym);
 	if (s->r)
 		pk_data_reader__free(s->r);
 	pk_arena__free(&s->arena);

@@ -19,7 +19,9 @@
 
 #include "spec/evlist_int.h"
 #include "spec/suggest.h"
+#include "util/error.h"
 #include "util/grow.h"
+#include "util/opts.h"
 
 /*
  * Sizes of what a list holds inline, so that a list of a few events costs one
@@ -277,8 +279,9 @@ int pk_evlist__add(struct pk_evlist *el, const char *spec, const struct pk_spec_
 		memset(err, 0, sizeof(*err));
 	if (!el || !spec)
 		return -EINVAL;
-	if (opts)	/* older callers pass a shorter struct */
-		memcpy(&o, opts, opts->sz && opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	if (PK_OPTS_LOAD(&o, opts))
+		return pk_spec_error__set(err, -EINVAL, 0, 0, NULL,
+					  "pk_spec_opts: bad sz %zu", opts->sz);
 	if (!o.cat)
 		o.model = PK_NO_MODEL;
 	pk_arena__init_buf(&scratch, scratch_buf, sizeof(scratch_buf));

@@ -238,7 +238,7 @@ int pk_explain__reverse(struct pk_catalog *cat, size_t model, const struct pk_pm
 		return -ENOENT;
 	bool found = false;
 	for (size_t i = 0; i < m.nr_events; i++) {
-		struct pk_event e;
+		struct pk_event e = { .sz = sizeof(e) };
 		uint64_t cfg[4];
 		pk_catalog__event_brief(cat, model, i, &e);
 		if (!pk_pmu__matches_table_pmu(pmu, e.pmu) || encode_terms(pmu, e.encoding, cfg))

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/opts.h"
 
 static char *dup_or(const char *s, const char *def)
 {
@@ -32,14 +33,12 @@ int pk_symbolizer__new(struct pk_symbolizer **out, const struct pk_symbolizer_op
 		       struct pk_error *err)
 {
 	*out = NULL;
+	if (PK_OPTS_CHECK(opts))
+		return pk_opts__error(err, "pk_symbolizer_opts", opts->sz);
 	struct pk_symbolizer *s = calloc(1, sizeof(*s));
 	if (!s)
 		return pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
-	if (opts) {
-		size_t n = opts->sz < sizeof(s->o) ? opts->sz : sizeof(s->o);
-		memcpy(&s->o, opts, n);
-	}
-	s->o.sz = sizeof(s->o);
+	PK_OPTS_LOAD(&s->o, opts);
 	char home[4096];
 	const char *h = getenv("HOME");
 	snprintf(home, sizeof(home), "%s/.debug", h && *h ? h : "");
@@ -53,7 +52,7 @@ int pk_symbolizer__new(struct pk_symbolizer **out, const struct pk_symbolizer_op
 	s->tab = calloc(s->nr_tab, sizeof(*s->tab));
 	if (!s->symfs || !s->buildid_dir || !s->debug_dir || !s->kallsyms || !s->kernel_notes ||
 	    !s->perf_map_dir || !s->tab) {
-		pk_symbolizer__delete(s);
+		pk_symbolizer__free(s);
 		return pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
 	}
 	pthread_mutex_init(&s->lock, NULL);
@@ -74,7 +73,7 @@ static void dso_free(struct pk_dso *d)
 	free(d);
 }
 
-void pk_symbolizer__delete(struct pk_symbolizer *s)
+void pk_symbolizer__free(struct pk_symbolizer *s)
 {
 	if (!s)
 		return;

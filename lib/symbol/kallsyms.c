@@ -107,7 +107,7 @@ int pk_sym_table__parse_kallsyms(struct pk_sym_table **out, const char *text, si
 	symtab__init(t);
 	int r = parse_kallsyms(t, text, len, NULL, NULL);
 	if (r) {
-		pk_sym_table__delete(t);
+		pk_sym_table__free(t);
 		return r;
 	}
 	*out = t;
@@ -248,7 +248,7 @@ int pk_sym_table__parse_perf_map(struct pk_sym_table **out, const char *text, si
 	symtab__init(t);
 	int r = parse_perf_map(t, text, len);
 	if (r) {
-		pk_sym_table__delete(t);
+		pk_sym_table__free(t);
 		return r;
 	}
 	*out = t;

@@ -530,7 +530,7 @@ const struct pk_sym *pk_sym_table__find(const struct pk_sym_table *t, uint64_t a
 	return t ? symtab__find(t, addr) : NULL;
 }
 
-void pk_sym_table__delete(struct pk_sym_table *t)
+void pk_sym_table__free(struct pk_sym_table *t)
 {
 	if (!t)
 		return;

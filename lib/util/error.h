@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * util/error.h — the library's one way to fill its error reports: struct
- * pk_error (a place in a file) and struct pk_spec_error (bytes of a spec or
- * of a metric list). Both return code, so callers can `return ..._set(...)`.
+ * pk_error (a place in a file) and struct pk_spec_error (bytes of a spec, a
+ * metric list or a metric expression). Both return code, so callers can
+ * `return ..._set(...)`.
  */
 #ifndef PMUKIT_UTIL_ERROR_H
 #define PMUKIT_UTIL_ERROR_H

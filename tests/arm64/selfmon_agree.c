@@ -77,6 +77,6 @@ int main(int argc, char **argv)
 	pk_selfmon__stats(g, &st);
 	printf("user_reads=%" PRIu64 "\nsyscall_reads=%" PRIu64 "\nfallbacks=%" PRIu64 "\n",
 	       st.user_reads, st.syscall_reads, st.fallbacks);
-	pk_selfmon__close(g);
+	pk_selfmon__free(g);
 	return bad;
 }

@@ -36,15 +36,15 @@ static struct ctx open_ctx(const char *tree, const char *model)
 	struct ctx c;
 	struct pk_error err;
 	assert_int_equal(pk_catalog__open_builtin(&c.cat), 0);
-	assert_int_equal(pk_pmu_tree__open(fixture(tree), &c.tree, &err), 0);
+	assert_int_equal(pk_pmu_tree__open(&c.tree, fixture(tree), &err), 0);
 	assert_int_equal(pk_catalog__find_model(c.cat, model, &c.model), 0);
 	return c;
 }
 
 static void close_ctx(struct ctx *c)
 {
-	pk_catalog__close(c->cat);
-	pk_pmu_tree__close(c->tree);
+	pk_catalog__free(c->cat);
+	pk_pmu_tree__free(c->tree);
 }
 
 static void test_sysfs_only_and_table_only(void **state)

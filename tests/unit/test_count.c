@@ -136,7 +136,7 @@ static size_t count_touch(const char *spec, long pages, struct pk_count_value *o
 	for (size_t i = 0; i < nr; i++)
 		assert_int_equal(pk_counter__value(c, i, &out[i]), 0);
 	assert_int_equal(pk_counter__value(c, nr, &out[0]), -EINVAL);
-	pk_counter__close(c);
+	pk_counter__free(c);
 	pk_evlist__free(el);
 	return nr;
 }

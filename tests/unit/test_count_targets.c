@@ -48,7 +48,7 @@ static void expect_placement(const struct pk_pmu_tree *tree, const char *pmu, co
 
 	if (pmu)
 		assert_non_null(p);
-	assert_int_equal(pk_cpu_map__parse(map_list, &map, NULL), 0);
+	assert_int_equal(pk_cpu_map__parse(&map, map_list, NULL), 0);
 	assert_int_equal(pk_count__event_cpus(p, map, cpu_list, &out), 0);
 	pk_cpu_map__format(out, buf, sizeof(buf));
 	if (strcmp(buf, want))
@@ -71,19 +71,19 @@ static void test_event_cpus(void **state)
 	expect_placement(t, "software", "0-15", false, "0-15");
 	expect_placement(t, "tracepoint", "1,3", true, "1,3");
 	expect_placement(t, NULL, "0-15", false, "0-15");	/* legacy, no PMU */
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(t);
 
 	/* Skylake-SP uncore: cpumask 0 (one CPU per socket in this one-socket tree) */
 	t = pmu_fixture("x86-skl");
 	expect_placement(t, "uncore_imc_0", "0-15", false, "0");	/* -a */
 	expect_placement(t, "uncore_cha_1", "0-15", false, "0");
 	expect_placement(t, "uncore_imc_0", "3", true, "3");	/* -C 3: perf 6.12 opens it there */
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(t);
 
 	/* Zen 3: amd_l3 per CCX, cpumask 0,8 */
 	t = pmu_fixture("amd-zen3");
 	expect_placement(t, "amd_l3", "0-15", false, "0,8");
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(t);
 
 	/* arm64 big.LITTLE: two core PMUs with cpus files */
 	t = pmu_fixture("arm64-het");
@@ -91,7 +91,7 @@ static void test_event_cpus(void **state)
 	expect_placement(t, "armv8_pmuv3_1", "0-7", false, "4-7");
 	expect_placement(t, "armv8_pmuv3_1", "3-5", true, "4-5");
 	expect_placement(t, "arm_cmn_0", "0-7", false, "0");
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(t);
 }
 
 /* --- issue 4: real counting over CPUs and threads ---------------------------------------------- */
@@ -153,8 +153,8 @@ static void test_system_wide(void **state)
 	struct pk_count_value v, total;
 
 	assert_int_equal(pk_cpu_map__online(NULL, &online, NULL), 0);
-	assert_int_equal(pk_topology__read(NULL, &topo, NULL), 0);
-	assert_int_equal(pk_pmu_tree__open(NULL, &pmus, NULL), 0);
+	assert_int_equal(pk_topology__read(&topo, NULL, NULL), 0);
+	assert_int_equal(pk_pmu_tree__open(&pmus, NULL, NULL), 0);
 	struct pk_evlist *el = evlist_of("cpu-clock", true, false);
 	/* perf stat -a opens leaders disabled and enables them after setup */
 	assert_int_equal(pk_evlist__evsel(el, 0)->attr.disabled, 1);
@@ -226,9 +226,9 @@ static void test_system_wide(void **state)
 	assert_int_equal(pk_counter__value(c, 0, &now), 0);
 	assert_int_equal(v.raw, now.raw - total.raw);
 	assert_true(v.scaled > n * 25e6 && v.scaled < now.scaled);
-	pk_counter__close(c);
+	pk_counter__free(c);
 	pk_evlist__free(el);
-	pk_pmu_tree__close(pmus);
+	pk_pmu_tree__free(pmus);
 	pk_topology__free(topo);
 	pk_cpu_map__free(online);
 }
@@ -241,7 +241,7 @@ static void test_cpu_list(void **state)
 
 	assert_int_equal(pk_cpu_map__online(NULL, &online, NULL), 0);
 	int cpu = pk_cpu_map__cpu(online, pk_cpu_map__nr(online) - 1);	/* -C 1 here */
-	assert_int_equal(pk_cpu_map__new(&cpu, 1, &one), 0);
+	assert_int_equal(pk_cpu_map__new(&one, &cpu, 1), 0);
 	struct pk_evlist *el = evlist_of("cpu-clock,page-faults", true, false);
 	struct pk_count_opts o = { .sz = sizeof(o), .pid = -1, .cpu = -1, .cpus = one, .cpu_list = true };
 	struct pk_counter *c = open_ok(el, &o);
@@ -260,20 +260,20 @@ static void test_cpu_list(void **state)
 	assert_true(v.scaled <= wall);
 	assert_int_equal(pk_counter__value(c, 1, &v), 0);
 	assert_int_equal(v.status, PK_COUNT_OK);
-	pk_counter__close(c);
+	pk_counter__free(c);
 	pk_evlist__free(el);
 
 	/* a CPU that does not exist: <not supported>, as perf stat -C 5 on two CPUs */
 	int absent = PK_CPU_MAX - 1;
 	pk_cpu_map__free(one);
-	assert_int_equal(pk_cpu_map__new(&absent, 1, &one), 0);
+	assert_int_equal(pk_cpu_map__new(&one, &absent, 1), 0);
 	el = evlist_of("cpu-clock", true, false);
 	o.cpus = one;
 	c = open_ok(el, &o);
 	read_ok(c);
 	assert_int_equal(pk_counter__value(c, 0, &v), 0);
 	assert_int_equal(v.status, PK_COUNT_NOT_SUPPORTED);
-	pk_counter__close(c);
+	pk_counter__free(c);
 	pk_evlist__free(el);
 	pk_cpu_map__free(one);
 	pk_cpu_map__free(online);
@@ -397,7 +397,7 @@ static void test_attach(void **state)
 	read_ok(c);
 	assert_int_equal(pk_counter__value(c, 0, &d), 0);
 	assert_true(d.raw > b.raw);
-	pk_counter__close(c);
+	pk_counter__free(c);
 
 	/* a thread that is gone before open: skipped among several, an error alone */
 	pid_t gone = tids[0];
@@ -408,7 +408,7 @@ static void test_attach(void **state)
 	c = open_ok(el, &o);
 	assert_int_equal(pk_counter__value_at(c, 0, PK_COUNT_ALL, 1, 0, &d), -ENOENT);
 	assert_int_equal(pk_counter__value_at(c, 0, PK_COUNT_ALL, 0, 0, &d), 0);
-	pk_counter__close(c);
+	pk_counter__free(c);
 	o.tids = &gone;
 	o.nr_tids = 1;
 	c = (struct pk_counter *)&c;
@@ -548,7 +548,7 @@ static void test_permission(void **state)
 		int cpu0 = 0;
 		struct pk_counter *c = NULL;
 		struct pk_error err = { 0 };
-		if (pk_cpu_map__new(&cpu0, 1, &m))
+		if (pk_cpu_map__new(&m, &cpu0, 1))
 			_exit(3);
 		struct pk_evlist *el = pk_evlist__new();
 		struct pk_spec_opts so = { .sz = sizeof(so), .mode = PK_SPEC_STAT, .system_wide = true };

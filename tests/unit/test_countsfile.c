@@ -44,7 +44,7 @@ static struct pk_counts *read_fixture(const char *name)
 	struct pk_counts *c;
 	struct pk_error err;
 	snprintf(path, sizeof(path), "%s/tests/fixtures/counts/%s", src_dir(), name);
-	if (pk_counts__read(path, &c, &err))
+	if (pk_counts__read(&c, path, &err))
 		fail_msg("%s", pk_error__format(&err, buf, sizeof(buf)));
 	return c;
 }
@@ -129,10 +129,10 @@ static int setup(void **state)
 	       " {\"MetricName\": \"mem_gbs\", \"MetricExpr\": \"MEM_BW.LINES * 64 / 1e9 / duration_time\"},\n"
 	       " {\"MetricName\": \"cas_mib\", \"MetricExpr\": \"cas_count_read * 64 / 1048576\"},\n"
 	       " {\"MetricName\": \"pkg_joules\", \"MetricExpr\": \"energy\\\\-pkg * 2.3283064365386962890625e-10\"}]\n");
-	if (pk_catalog__open_dir(path, NULL, &cat, &err) || pk_catalog__find_model(cat, "cf", &fx_model))
+	if (pk_catalog__open_dir(&cat, path, NULL, &err) || pk_catalog__find_model(cat, "cf", &fx_model))
 		return -1;
 	snprintf(path, sizeof(path), "%s/tests/fixtures/sysfs/x86-skl", src_dir());
-	if (pk_pmu_tree__open(path, &skl, &err))
+	if (pk_pmu_tree__open(&skl, path, &err))
 		return -1;
 	return 0;
 }
@@ -141,8 +141,8 @@ static int teardown(void **state)
 {
 	(void)state;
 	char cmd[128];
-	pk_pmu_tree__close(skl);
-	pk_catalog__close(cat);
+	pk_pmu_tree__free(skl);
+	pk_catalog__free(cat);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fx_dir);
 	return system(cmd) ? -1 : 0;
 }
@@ -158,7 +158,7 @@ static struct pk_metricgroup *mg_new(struct pk_catalog *c, size_t model, const c
 	struct pk_metricgroup *mg;
 	struct pk_spec_error err;
 	char buf[1024];
-	if (pk_metricgroup__new(c, model, list, &o, &mg, &err))
+	if (pk_metricgroup__new(&mg, c, model, list, &o, &err))
 		fail_msg("%s", pk_spec_error__format(&err, list, buf, sizeof(buf)));
 	return mg;
 }
@@ -399,7 +399,7 @@ static void test_icelake_intervals(void **state)
 	assert_int_equal(pk_catalog__open_builtin(&bi), 0);
 	if (pk_catalog__find_model(bi, "icelake", &icl)) {
 		print_message("# skipped: no icelake tables\n");
-		pk_catalog__close(bi);
+		pk_catalog__free(bi);
 		return;
 	}
 	struct pk_counts *c = read_fixture("icelake-topdown.json");
@@ -449,7 +449,7 @@ static void test_icelake_intervals(void **state)
 	}
 	pk_metricgroup__free(mg);
 	pk_counts__free(c);
-	pk_catalog__close(bi);
+	pk_catalog__free(bi);
 }
 
 static int smt_facts(void *ctx, const struct pk_mexpr_id *id, double *v)
@@ -481,7 +481,7 @@ static void test_skylake_per_core(void **state)
 	assert_int_equal(pk_catalog__open_builtin(&bi), 0);
 	if (pk_catalog__find_model(bi, "skylake", &sk)) {
 		print_message("# skipped: no skylake tables\n");
-		pk_catalog__close(bi);
+		pk_catalog__free(bi);
 		return;
 	}
 	struct pk_counts *c = read_fixture("skylake-per-core.json");
@@ -490,7 +490,7 @@ static void test_skylake_per_core(void **state)
 	struct pk_metricgroup *mg;
 	const char *list = "TopdownL1,tma_info_thread_ipc,tma_info_system_kernel_utilization,"
 			   "tma_info_system_turbo_utilization";
-	assert_int_equal(pk_metricgroup__new(bi, sk, list, &o, &mg, NULL), 0);
+	assert_int_equal(pk_metricgroup__new(&mg, bi, sk, list, &o, NULL), 0);
 	for (size_t si = 0; si < 2; si++) {
 		const struct pk_counts_set *s = pk_counts__set(c, si);
 		struct pk_metricgroup_value v[16];
@@ -529,7 +529,7 @@ static void test_skylake_per_core(void **state)
 			   "{\"core\" : \"S0-D0-C0\", \"counter-value\" : \"250000000\", \"unit\" : "
 			   "\"ns\", \"event\" : \"duration_time\"}\n";
 	struct pk_counts *f;
-	assert_int_equal(pk_counts__parse(fake, strlen(fake), "fake", &f, NULL), 0);
+	assert_int_equal(pk_counts__parse(&f, fake, strlen(fake), "fake", NULL), 0);
 	struct pk_metricgroup_value v;
 	assert_int_equal(pk_counts__eval(f, 0, d, &v), 0);
 	assert_true(fabs(v.value - 1e6 * 64 / 1e9 / 0.25) < 1e-12);
@@ -539,13 +539,13 @@ static void test_skylake_per_core(void **state)
 	       "\"event\" : \"MEM_BW.LINES\"}\n"
 	       "{\"interval\" : 1.5, \"counter-value\" : \"64000000\", \"unit\" : \"Bytes\", "
 	       "\"event\" : \"MEM_BW.LINES\"}\n";
-	assert_int_equal(pk_counts__parse(fake, strlen(fake), "fake", &f, NULL), 0);
+	assert_int_equal(pk_counts__parse(&f, fake, strlen(fake), "fake", NULL), 0);
 	assert_int_equal(pk_counts__eval(f, 1, d, &v), 0);
 	assert_true(fabs(v.value - 1e6 * 64 / 1e9 / 0.5) < 1e-12);
 	pk_counts__free(f);
 	pk_metricgroup__free(d);
 	pk_counts__free(c);
-	pk_catalog__close(bi);
+	pk_catalog__free(bi);
 }
 
 /* --- malformed input -------------------------------------------------------------------------------- */
@@ -555,7 +555,7 @@ static void bad_input(const char *text, unsigned line, unsigned col, const char 
 	struct pk_counts *c = (void *)1;
 	struct pk_error err = { 0 };
 	char buf[1024];
-	int rc = pk_counts__parse(text, strlen(text), "in.json", &c, &err);
+	int rc = pk_counts__parse(&c, text, strlen(text), "in.json", &err);
 	if (rc != -EINVAL || c || err.line != line || err.column != col || !strstr(err.msg, msg))
 		fail_msg("'%s': rc %d at %u:%u '%s', want %u:%u '%s'", text, rc, err.line, err.column,
 			 err.msg, line, col, msg);
@@ -597,25 +597,25 @@ static void test_errors(void **state)
 	const char nul[] = "{\"event\" : \"x\", \"counter-value\" : \"1\"}\n{\"ev\0";
 	struct pk_counts *c;
 	struct pk_error err;
-	assert_int_equal(pk_counts__parse(nul, sizeof(nul) - 1, NULL, &c, &err), -EINVAL);
+	assert_int_equal(pk_counts__parse(&c, nul, sizeof(nul) - 1, NULL, &err), -EINVAL);
 	assert_int_equal(err.line, 2);
 	assert_int_equal(err.column, 5);
 
 	/* accepted: CRLF, numbers as JSON numbers, "cpu" as a number, no trailing newline, nothing */
 	const char *ok = "{\"cpu\" : 3, \"event\" : \"x\", \"counter-value\" : 7}\r\n"
 			 "{\"metric-value\" : \"none\"}\r\n{}";
-	assert_int_equal(pk_counts__parse(ok, strlen(ok), NULL, &c, &err), 0);
+	assert_int_equal(pk_counts__parse(&c, ok, strlen(ok), NULL, &err), 0);
 	assert_int_equal(pk_counts__nr_records(c), 1);
 	assert_int_equal(pk_counts__nr_skipped(c), 2);
 	assert_string_equal(pk_counts__record(c, 0)->aggr_id, "3");
 	assert_true(pk_counts__record(c, 0)->value == 7);
 	pk_counts__free(c);
-	assert_int_equal(pk_counts__parse("", 0, NULL, &c, &err), 0);
+	assert_int_equal(pk_counts__parse(&c, "", 0, NULL, &err), 0);
 	assert_int_equal(pk_counts__nr_sets(c), 0);
 	assert_null(pk_counts__set(c, 0));
 	assert_null(pk_counts__record(c, 0));
 	pk_counts__free(c);
-	assert_int_equal(pk_counts__read("/nonexistent/counts.json", &c, &err), -ENOENT);
+	assert_int_equal(pk_counts__read(&c, "/nonexistent/counts.json", &err), -ENOENT);
 	assert_string_equal(err.file, "/nonexistent/counts.json");
 }
 

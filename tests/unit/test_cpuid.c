@@ -468,7 +468,7 @@ static void test_real_x86_every_row_reachable(void **state)
 		if (!reached)
 			fail_msg("row %s (%s) is never the first match", mf->rows[i].cpuid, mf->rows[i].dir);
 	}
-	pk_cpuid_cache__delete(cache);
+	pk_cpuid_cache__free(cache);
 	free(mf);
 }
 
@@ -600,7 +600,7 @@ static void test_distance_x86(void **state)
 				fail_msg("%s vs %s: distance %u, brute force %u", ids[k], pat, got, expect);
 		}
 	}
-	pk_cpuid_cache__delete(cache);
+	pk_cpuid_cache__free(cache);
 
 	closest_eq(mf, "GenuineIntel-6-99-0", "alderlake", 1);
 	closest_eq(mf, "GenuineIntel-6-90-1", "sapphirerapids", 1);
@@ -749,8 +749,8 @@ static void test_cache(void **state)
 		}
 	}
 	free(mf);
-	pk_cpuid_cache__delete(cache);
-	pk_cpuid_cache__delete(NULL);
+	pk_cpuid_cache__free(cache);
+	pk_cpuid_cache__free(NULL);
 }
 
 int main(void)

@@ -33,7 +33,7 @@ static void expect_cpus(const char *list, const int *want, size_t n)
 {
 	struct pk_cpu_map *m = NULL;
 	struct pk_error err = { 0 };
-	int r = pk_cpu_map__parse(list, &m, &err);
+	int r = pk_cpu_map__parse(&m, list, &err);
 	if (r)
 		print_message("'%s': %s\n", list, err.msg);
 	assert_int_equal(r, 0);
@@ -63,7 +63,7 @@ static void expect_error(const char *list, unsigned off, const char *what)
 {
 	struct pk_cpu_map *m = (struct pk_cpu_map *)&m;
 	struct pk_error err = { 0 };
-	assert_int_equal(pk_cpu_map__parse(list, &m, &err), -EINVAL);
+	assert_int_equal(pk_cpu_map__parse(&m, list, &err), -EINVAL);
 	assert_null(m);
 	assert_int_equal(err.code, -EINVAL);
 	if (err.column != off + 1 || !strstr(err.msg, what))
@@ -94,15 +94,15 @@ static void test_parse_errors(void **state)
 
 	struct pk_cpu_map *m = NULL;
 	struct pk_error err = { 0 };
-	assert_int_equal(pk_cpu_map__parse("", &m, &err), -EINVAL);
+	assert_int_equal(pk_cpu_map__parse(&m, "", &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "empty"));
-	assert_int_equal(pk_cpu_map__parse(NULL, &m, NULL), -EINVAL);	/* err optional */
+	assert_int_equal(pk_cpu_map__parse(&m, NULL, NULL), -EINVAL);	/* err optional */
 }
 
 static struct pk_cpu_map *map_of(const char *list)
 {
 	struct pk_cpu_map *m = NULL;
-	assert_int_equal(pk_cpu_map__parse(list, &m, NULL), 0);
+	assert_int_equal(pk_cpu_map__parse(&m, list, NULL), 0);
 	return m;
 }
 
@@ -139,9 +139,9 @@ static void test_ops(void **state)
 
 	/* new(): any order, duplicates merged; a negative CPU refused */
 	struct pk_cpu_map *n = NULL, *d;
-	assert_int_equal(pk_cpu_map__new((int[]){ 8, 0, 5, 1, 2, 3, 4, 5 }, 8, &n), 0);
+	assert_int_equal(pk_cpu_map__new(&n, (int[]){ 8, 0, 5, 1, 2, 3, 4, 5 }, 8), 0);
 	assert_true(pk_cpu_map__equal(n, a));
-	assert_int_equal(pk_cpu_map__new((int[]){ 1, -1 }, 2, &d), -EINVAL);
+	assert_int_equal(pk_cpu_map__new(&d, (int[]){ 1, -1 }, 2), -EINVAL);
 	d = pk_cpu_map__dup(n);
 	assert_true(pk_cpu_map__equal(d, a));
 	assert_int_equal(pk_cpu_map__nr(NULL), 0);
@@ -203,7 +203,7 @@ static void test_files(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, "0-2,x\n", 6), 6);
 	close(fd);
-	assert_int_equal(pk_cpu_map__read(tmp, &m, &err), -EINVAL);
+	assert_int_equal(pk_cpu_map__read(&m, tmp, &err), -EINVAL);
 	assert_string_equal(err.file, tmp);
 	assert_int_equal(err.line, 1);
 	assert_int_equal(err.column, 5);
@@ -212,7 +212,7 @@ static void test_files(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, "\n", 1), 1);
 	close(fd);
-	assert_int_equal(pk_cpu_map__read(tmp, &m, &err), 0);
+	assert_int_equal(pk_cpu_map__read(&m, tmp, &err), 0);
 	assert_int_equal(pk_cpu_map__nr(m), 0);
 	pk_cpu_map__free(m);
 	unlink(tmp);

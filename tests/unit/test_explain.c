@@ -114,7 +114,7 @@ static void test_threshold(void **state)
 	struct perf_event_attr c = { .config1 = 3u << 2 };
 	pk_explain__threshold(p, &c, &th);
 	assert_false(th.present);
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(t);
 }
 
 static void test_reverse_lookup(void **state)
@@ -130,7 +130,7 @@ static void test_reverse_lookup(void **state)
 	const struct pk_pmu *cpu = pk_pmu_tree__find(t, "cpu");
 	/* r02c2 on skylake: event 0xc2 umask 0x02 (6.12 data has no umask 1 for 0xc2) */
 	struct perf_event_attr a = { .type = 4, .config = 0x2c2 };
-	struct pk_event e;
+	struct pk_event e = { .sz = sizeof(e) };
 	assert_int_equal(pk_explain__reverse(cat, model, cpu, &a, &e), 0);
 	assert_string_equal(e.name, "uops_retired.retire_slots");
 	/* cmask and inv are part of the match: 0x2c2 with cmask=1,inv=1 is another event */
@@ -143,8 +143,8 @@ static void test_reverse_lookup(void **state)
 	assert_string_equal(e.name, "l1d.replacement");
 	struct perf_event_attr c = { .type = 4, .config = 0xffffffull << 40 };
 	assert_int_equal(pk_explain__reverse(cat, model, cpu, &c, &e), -ENOENT);
-	pk_pmu_tree__close(t);
-	pk_catalog__close(cat);
+	pk_pmu_tree__free(t);
+	pk_catalog__free(cat);
 }
 
 int main(void)

@@ -98,7 +98,7 @@ static void test_opts(void **state)
 		struct pk_export_opts o;
 		const char *msg;
 	} bad[] = {
-		{ { .sz = 2 }, "options" },
+		{ { .sz = 2 }, "pk_export_opts: bad sz 2" },
 		{ { .sz = sizeof(struct pk_export_opts), .event = 2 }, "no event 2" },
 		{ { .sz = sizeof(struct pk_export_opts), .value = 9 }, "value" },
 		{ { .sz = sizeof(struct pk_export_opts), .gzip_level = 10 }, "gzip" },

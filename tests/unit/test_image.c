@@ -77,7 +77,7 @@ static struct pk_catalog *open_built(int level, void **img_out, size_t *size_out
 		*size_out = size;
 	}
 	struct pk_catalog *c = NULL;
-	assert_int_equal(pk_catalog__open_image(img, size, true, &c, &err), 0);
+	assert_int_equal(pk_catalog__open_image(&c, img, size, true, &err), 0);
 	return c;
 }
 
@@ -105,7 +105,7 @@ static void test_models_and_maps(void **state)
 	assert_string_equal(e.version, "v1");
 	assert_string_equal(e.type, "core");
 	assert_int_equal(e.model, 1);
-	pk_catalog__close(c);
+	pk_catalog__free(c);
 }
 
 static void test_event_lookup(void **state)
@@ -116,7 +116,7 @@ static void test_event_lookup(void **state)
 	/* case-insensitive, both hybrid PMUs found as one range */
 	assert_int_equal(pk_catalog__find_event(c, 1, "INST_RETIRED.ANY", NULL, &first, &count), 0);
 	assert_int_equal(count, 2);
-	struct pk_event e;
+	struct pk_event e = { .sz = sizeof(e) };
 	assert_int_equal(pk_catalog__event(c, 1, first, &e), 0);
 	assert_string_equal(e.pmu, "cpu_atom");	/* sorted by (name, pmu) */
 	assert_string_equal(e.desc, "Instr atom");
@@ -153,7 +153,7 @@ static void test_event_lookup(void **state)
 	assert_int_equal(pk_catalog__event(c, 1, first, &e), 0);
 	assert_null(e.desc);
 	assert_int_equal(pk_catalog__event(c, 1, 4, &e), -ENOENT);
-	pk_catalog__close(c);
+	pk_catalog__free(c);
 }
 
 static void test_metrics_and_groups(void **state)
@@ -162,7 +162,7 @@ static void test_metrics_and_groups(void **state)
 	struct pk_catalog *c = open_built(0, NULL, NULL);
 	size_t idx;
 	assert_int_equal(pk_catalog__find_metric(c, 0, "ipc", &idx), 0);
-	struct pk_metric m;
+	struct pk_metric m = { .sz = sizeof(m) };
 	assert_int_equal(pk_catalog__metric(c, 0, idx, &m), 0);
 	assert_string_equal(m.name, "IPC");
 	assert_string_equal(m.expr, "INST_RETIRED.ANY / CPU_CLK_UNHALTED.THREAD");
@@ -179,7 +179,7 @@ static void test_metrics_and_groups(void **state)
 	assert_string_equal(g.desc, "Retirement");
 	assert_int_equal(pk_catalog__metric_group(c, 0, 1, &g), 0);
 	assert_null(g.desc);
-	pk_catalog__close(c);
+	pk_catalog__free(c);
 }
 
 /* The record shared by both models is stored once; compressed and stored images agree. */
@@ -195,7 +195,7 @@ static void test_sharing_and_compression(void **state)
 		struct pk_model m;
 		pk_catalog__model(c0, mi, &m);
 		for (size_t i = 0; i < m.nr_events; i++) {
-			struct pk_event a, b;
+			struct pk_event a = { .sz = sizeof(a) }, b = { .sz = sizeof(b) };
 			pk_catalog__event(c0, mi, i, &a);
 			pk_catalog__event(c9, mi, i, &b);
 			assert_string_equal(a.name, b.name);
@@ -208,8 +208,8 @@ static void test_sharing_and_compression(void **state)
 	}
 	free(img0);
 	free(img9);
-	pk_catalog__close(c0);
-	pk_catalog__close(c9);
+	pk_catalog__free(c0);
+	pk_catalog__free(c9);
 }
 
 static void test_corrupt_images_refused(void **state)
@@ -218,7 +218,7 @@ static void test_corrupt_images_refused(void **state)
 	void *img;
 	size_t size;
 	struct pk_catalog *c = open_built(3, &img, &size);
-	pk_catalog__close(c);
+	pk_catalog__free(c);
 	struct pk_error err = { 0 };
 	/* truncated */
 	assert_int_equal(pk_image__validate(img, size - 8, &err), -EINVAL);
@@ -250,7 +250,7 @@ static void test_corrupt_images_refused(void **state)
 	void *copy = malloc(size);
 	memcpy(copy, img, size);
 	((unsigned char *)copy)[1] = 'X';
-	assert_int_equal(pk_catalog__open_image(copy, size, true, &c, &err), -EINVAL);
+	assert_int_equal(pk_catalog__open_image(&c, copy, size, true, &err), -EINVAL);
 	free(img);
 }
 
@@ -278,11 +278,74 @@ static void test_too_long_text_refused(void **state)
 	free(big);
 }
 
+/*
+ * An older caller's smaller pk_event / pk_metric (sz covers the first fields
+ * only): those are filled, and no byte past sz is written (the canary after
+ * them stays); sz below the sz field is refused.
+ */
+static void test_older_out_structs(void **state)
+{
+	(void)state;
+	struct pk_catalog *c = open_built(3, NULL, NULL);
+	size_t first, count;
+	assert_int_equal(pk_catalog__find_event(c, 1, "inst_retired.any", "cpu_core", &first, &count),
+			 0);
+	struct pk_event full = { .sz = sizeof(full) };
+	assert_int_equal(pk_catalog__event(c, 1, first, &full), 0);
+
+	const size_t old_sz = offsetof(struct pk_event, encoding) + sizeof(full.encoding);
+	union {
+		struct pk_event e;
+		unsigned char b[sizeof(struct pk_event)];
+	} old;
+	memset(&old, 0xa5, sizeof(old));
+	old.e.sz = old_sz;
+	assert_int_equal(pk_catalog__event(c, 1, first, &old.e), 0);
+	assert_int_equal(old.e.sz, old_sz);
+	assert_string_equal(old.e.name, full.name);
+	assert_string_equal(old.e.pmu, "cpu_core");
+	assert_string_equal(old.e.encoding, full.encoding);
+	for (size_t i = old_sz; i < sizeof(old); i++)
+		assert_int_equal(old.b[i], 0xa5);
+	memset(&old, 0xa5, sizeof(old));
+	old.e.sz = old_sz;
+	assert_int_equal(pk_catalog__event_brief(c, 1, first, &old.e), 0);
+	for (size_t i = old_sz; i < sizeof(old); i++)
+		assert_int_equal(old.b[i], 0xa5);
+	struct pk_event unset = { .sz = 0 };
+	assert_int_equal(pk_catalog__event(c, 1, first, &unset), -EINVAL);
+	assert_null(unset.name);
+
+	struct pk_model md;
+	size_t mi = 0;
+	while (!pk_catalog__model(c, mi, &md) && !md.nr_metrics)
+		mi++;
+	assert_true(md.nr_metrics > 0);
+	struct pk_metric fm = { .sz = sizeof(fm) };
+	assert_int_equal(pk_catalog__metric(c, mi, 0, &fm), 0);
+	const size_t old_msz = offsetof(struct pk_metric, expr) + sizeof(fm.expr);
+	union {
+		struct pk_metric m;
+		unsigned char b[sizeof(struct pk_metric)];
+	} om;
+	memset(&om, 0xa5, sizeof(om));
+	om.m.sz = old_msz;
+	assert_int_equal(pk_catalog__metric(c, mi, 0, &om.m), 0);
+	assert_string_equal(om.m.name, fm.name);
+	assert_string_equal(om.m.expr, fm.expr);
+	for (size_t i = old_msz; i < sizeof(om); i++)
+		assert_int_equal(om.b[i], 0xa5);
+	struct pk_metric munset = { .sz = 2 };
+	assert_int_equal(pk_catalog__metric(c, mi, 0, &munset), -EINVAL);
+	pk_catalog__free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_models_and_maps),
 		cmocka_unit_test(test_event_lookup),
+		cmocka_unit_test(test_older_out_structs),
 		cmocka_unit_test(test_metrics_and_groups),
 		cmocka_unit_test(test_sharing_and_compression),
 		cmocka_unit_test(test_corrupt_images_refused),

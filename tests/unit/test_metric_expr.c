@@ -61,8 +61,8 @@ static const struct kv vars[] = {
 static int eval_with(const char *text, const struct kv *kv, double *out)
 {
 	struct pk_mexpr *e;
-	struct pk_mexpr_error err;
-	int rc = pk_mexpr__parse(text, &e, &err);
+	struct pk_spec_error err;
+	int rc = pk_mexpr__parse(&e, text, &err);
 	if (rc)
 		fail_msg("'%s' does not parse: %s (at %u)", text, err.msg, err.off);
 	struct table t = { kv, 0 };
@@ -102,9 +102,9 @@ static double ev(const char *text)
 static void printed(const char *text, const char *want)
 {
 	struct pk_mexpr *e;
-	struct pk_mexpr_error err;
+	struct pk_spec_error err;
 	char buf[512];
-	if (pk_mexpr__parse(text, &e, &err))
+	if (pk_mexpr__parse(&e, text, &err))
 		fail_msg("'%s' does not parse: %s", text, err.msg);
 	pk_mexpr__print(e, buf, sizeof(buf));
 	pk_mexpr__free(e);
@@ -239,10 +239,10 @@ static void test_functions(void **state)
 	static const struct kv kv[] = { { "uncore_imc@cas_count_read@", 100 },
 					{ "0x410fd493", 1 }, { "EV", 1 }, { NULL, 0 } };
 	struct pk_mexpr *e;
-	assert_int_equal(pk_mexpr__parse("source_count(uncore_imc@cas_count_read@) + "
+	assert_int_equal(pk_mexpr__parse(&e,
+					 "source_count(uncore_imc@cas_count_read@) + "
 					 "10 * has_event(EV) + 100 * has_event(NOPE) + "
-					 "1000 * strcmp_cpuid_str(0x410fd493)",
-					 &e, NULL), 0);
+					 "1000 * strcmp_cpuid_str(0x410fd493)", NULL), 0);
 	double v;
 	struct table t = { kv, 0 };
 	assert_int_equal(pk_mexpr__eval(e, table_lookup, &t, &v), 0);
@@ -396,8 +396,8 @@ static void test_errors(void **state)
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct pk_mexpr *e = (struct pk_mexpr *)1;
-		struct pk_mexpr_error err;
-		int rc = pk_mexpr__parse(cases[i].text, &e, &err);
+		struct pk_spec_error err;
+		int rc = pk_mexpr__parse(&e, cases[i].text, &err);
 		if (rc != cases[i].code || err.code != rc || e != NULL || err.off != cases[i].off ||
 		    err.len != cases[i].len || !strstr(err.msg, cases[i].msg))
 			fail_msg("'%s': rc %d off %u len %u '%s'; want %d %u %u '%s'", cases[i].text,
@@ -411,8 +411,8 @@ static void test_errors(void **state)
 	memset(deep + 301, ')', 300);
 	deep[601] = '\0';
 	struct pk_mexpr *e;
-	struct pk_mexpr_error err;
-	assert_int_equal(pk_mexpr__parse(deep, &e, &err), -EINVAL);
+	struct pk_spec_error err;
+	assert_int_equal(pk_mexpr__parse(&e, deep, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "nested"));
 	size_t n = 1200 * 2 + 1;
 	char *chain = malloc(n + 1);
@@ -420,14 +420,14 @@ static void test_errors(void **state)
 		chain[i] = 'a', chain[i + 1] = '+';
 	chain[n - 1] = 'a';
 	chain[n] = '\0';
-	assert_int_equal(pk_mexpr__parse(chain, &e, &err), -E2BIG);
+	assert_int_equal(pk_mexpr__parse(&e, chain, &err), -E2BIG);
 	chain[2 * 900 + 1] = '\0';	/* 900 additions are fine */
-	assert_int_equal(pk_mexpr__parse(chain, &e, &err), 0);
+	assert_int_equal(pk_mexpr__parse(&e, chain, &err), 0);
 	pk_mexpr__free(e);
 	free(chain);
 	/* NULL error report, NULL text */
-	assert_int_equal(pk_mexpr__parse("1 +", &e, NULL), -EINVAL);
-	assert_int_equal(pk_mexpr__parse(NULL, &e, &err), -EINVAL);
+	assert_int_equal(pk_mexpr__parse(&e, "1 +", NULL), -EINVAL);
+	assert_int_equal(pk_mexpr__parse(&e, NULL, &err), -EINVAL);
 }
 
 static void test_error_format(void **state)
@@ -435,28 +435,28 @@ static void test_error_format(void **state)
 	(void)state;
 	const char *text = "a + b <= c";
 	struct pk_mexpr *e;
-	struct pk_mexpr_error err;
+	struct pk_spec_error err;
 	char buf[512];
-	assert_int_equal(pk_mexpr__parse(text, &e, &err), -EINVAL);
-	pk_mexpr_error__format(&err, text, buf, sizeof(buf));
+	assert_int_equal(pk_mexpr__parse(&e, text, &err), -EINVAL);
+	pk_spec_error__format(&err, text, buf, sizeof(buf));
 	assert_string_equal(buf, "a + b <= c\n       ^\nno '=', '==', '<=', '>=' or '!=' in perf's "
 				 "expressions: compare with '<' and '>'");
 	/* long texts are windowed around the error */
 	char lng[400];
 	memset(lng, 'x', 300);
 	strcpy(lng + 300, " + + y");
-	assert_int_equal(pk_mexpr__parse(lng, &e, &err), -EINVAL);
+	assert_int_equal(pk_mexpr__parse(&e, lng, &err), -EINVAL);
 	assert_int_equal(err.off, 303);
-	pk_mexpr_error__format(&err, lng, buf, sizeof(buf));
+	pk_spec_error__format(&err, lng, buf, sizeof(buf));
 	const char *nl = strchr(buf, '\n');
 	assert_non_null(nl);
 	assert_true(nl - buf < 120);
-	assert_int_equal(strncmp(buf, "...", 3), 0);
+	assert_int_equal(strncmp(buf, "..", 2), 0);	/* cut ends marked ".." */
 	const char *caret = strchr(nl + 1, '^');
 	assert_non_null(caret);
 	assert_int_equal(buf[caret - (nl + 1)], '+');	/* the caret is under the 2nd '+' */
 	/* a small buffer is cut, not overrun */
-	pk_mexpr_error__format(&err, lng, buf, 10);
+	pk_spec_error__format(&err, lng, buf, 10);
 	assert_int_equal(strlen(buf), 9);
 }
 
@@ -493,8 +493,8 @@ static void test_ids(void **state)
 		{ "l3_cache_misses", PK_MEXPR_ID_EVENT, "l3_cache_misses" },
 	};
 	struct pk_mexpr *e;
-	struct pk_mexpr_error err;
-	assert_int_equal(pk_mexpr__parse(text, &e, &err), 0);
+	struct pk_spec_error err;
+	assert_int_equal(pk_mexpr__parse(&e, text, &err), 0);
 	assert_string_equal(pk_mexpr__text(e), text);
 	assert_int_equal(pk_mexpr__nr_ids(e), sizeof(want) / sizeof(want[0]));
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
@@ -536,7 +536,7 @@ static void test_ids(void **state)
 		{ "#slots", PK_MEXPR_LIT_SLOTS }, { "#has_pmem", PK_MEXPR_LIT_HAS_PMEM },
 	};
 	for (size_t i = 0; i < sizeof(lits) / sizeof(lits[0]); i++) {
-		assert_int_equal(pk_mexpr__parse(lits[i].name, &e, &err), 0);
+		assert_int_equal(pk_mexpr__parse(&e, lits[i].name, &err), 0);
 		assert_int_equal(pk_mexpr__id(e, 0)->kind, PK_MEXPR_ID_LITERAL);
 		assert_int_equal(pk_mexpr__id(e, 0)->literal, lits[i].lit);
 		pk_mexpr__free(e);
@@ -544,19 +544,19 @@ static void test_ids(void **state)
 
 	/* '?' is perf's runtime parameter (powerpc hv_24x7 per-chip metrics) */
 	struct pk_mexpr_opts opts = { .sz = sizeof(opts), .runtime = 3 };
-	assert_int_equal(pk_mexpr__parse_opts("hv_24x7@PM_PB_VG_PUMP01\\,chip\\=?@ * 2", &opts, &e,
+	assert_int_equal(pk_mexpr__parse_opts(&e, "hv_24x7@PM_PB_VG_PUMP01\\,chip\\=?@ * 2", &opts,
 					      &err), 0);
 	assert_string_equal(pk_mexpr__id(e, 0)->name, "hv_24x7@PM_PB_VG_PUMP01,chip=3@");
 	assert_true(pk_mexpr__id(e, 0)->runtime_param);
 	pk_mexpr_id__event_spec(pk_mexpr__id(e, 0), buf, sizeof(buf));
 	assert_string_equal(buf, "hv_24x7/PM_PB_VG_PUMP01,chip=3/");
 	pk_mexpr__free(e);
-	assert_int_equal(pk_mexpr__parse("a@b\\=?@", &e, &err), 0);	/* default: 0 */
+	assert_int_equal(pk_mexpr__parse(&e, "a@b\\=?@", &err), 0);	/* default: 0 */
 	assert_string_equal(pk_mexpr__id(e, 0)->name, "a@b=0@");
 	pk_mexpr__free(e);
 
 	/* keywords are case-sensitive; longer words are identifiers */
-	assert_int_equal(pk_mexpr__parse("MIN + minimum + iff + NaNx + d_ratios", &e, &err), 0);
+	assert_int_equal(pk_mexpr__parse(&e, "MIN + minimum + iff + NaNx + d_ratios", &err), 0);
 	assert_int_equal(pk_mexpr__nr_ids(e), 5);
 	assert_string_equal(pk_mexpr__id(e, 3)->name, "NaNx");
 	pk_mexpr__free(e);
@@ -582,24 +582,24 @@ static void test_eval_lookup(void **state)
 	unsigned calls = 0;
 	double v;
 	/* each identifier asked once, however often it is written */
-	assert_int_equal(pk_mexpr__parse("known + known * known - known / known", &e, NULL), 0);
+	assert_int_equal(pk_mexpr__parse(&e, "known + known * known - known / known", NULL), 0);
 	assert_int_equal(pk_mexpr__eval(e, counting_lookup, &calls, &v), 0);
 	assert_int_equal(calls, 1);
 	assert_true(v == 5 + 25 - 1);
 	pk_mexpr__free(e);
 	/* an error of the lookup stops the evaluation */
-	assert_int_equal(pk_mexpr__parse("known + fail", &e, NULL), 0);
+	assert_int_equal(pk_mexpr__parse(&e, "known + fail", NULL), 0);
 	assert_int_equal(pk_mexpr__eval(e, counting_lookup, &calls, &v), -EIO);
 	pk_mexpr__free(e);
 	/* an unknown literal fails, unknown events are NaN, unknown has_event is 0 */
-	assert_int_equal(pk_mexpr__parse("#num_cpus", &e, NULL), 0);
+	assert_int_equal(pk_mexpr__parse(&e, "#num_cpus", NULL), 0);
 	assert_int_equal(pk_mexpr__eval(e, counting_lookup, &calls, &v), -ENOENT);
 	pk_mexpr__free(e);
-	assert_int_equal(pk_mexpr__parse("has_event(x) + source_count(known)", &e, NULL), 0);
+	assert_int_equal(pk_mexpr__parse(&e, "has_event(x) + source_count(known)", NULL), 0);
 	assert_int_equal(pk_mexpr__eval(e, counting_lookup, &calls, &v), 0);
 	assert_true(v == 5);
 	pk_mexpr__free(e);
-	assert_int_equal(pk_mexpr__parse("unknown * 0 + known", &e, NULL), 0);
+	assert_int_equal(pk_mexpr__parse(&e, "unknown * 0 + known", NULL), 0);
 	assert_int_equal(pk_mexpr__eval(e, counting_lookup, &calls, &v), 0);
 	assert_true(isnan(v));
 	assert_int_equal(pk_mexpr__eval(e, NULL, NULL, &v), 0);	/* no lookup: all unknown */
@@ -612,8 +612,8 @@ static void test_eval_lookup(void **state)
 static void needed(const char *text, const struct kv *kv, const char *want)
 {
 	struct pk_mexpr *e;
-	struct pk_mexpr_error err;
-	if (pk_mexpr__parse(text, &e, &err))
+	struct pk_spec_error err;
+	if (pk_mexpr__parse(&e, text, &err))
 		fail_msg("'%s': %s", text, err.msg);
 	bool need[32];
 	struct table t = { kv, 0 };
@@ -678,10 +678,10 @@ static void test_print_roundtrip(void **state)
 	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
 		struct pk_mexpr *e1, *e2;
 		char p1[1024], p2[1024];
-		assert_int_equal(pk_mexpr__parse(texts[i], &e1, NULL), 0);
+		assert_int_equal(pk_mexpr__parse(&e1, texts[i], NULL), 0);
 		size_t n = pk_mexpr__print(e1, p1, sizeof(p1));
 		assert_int_equal(n, strlen(p1));
-		if (pk_mexpr__parse(p1, &e2, NULL))
+		if (pk_mexpr__parse(&e2, p1, NULL))
 			fail_msg("printed '%s' does not parse", p1);
 		pk_mexpr__print(e2, p2, sizeof(p2));
 		assert_string_equal(p1, p2);
@@ -775,7 +775,7 @@ static struct pk_catalog *fixture_catalog(size_t *model)
 	struct pk_catalog *cat;
 	struct pk_error err = { 0 };
 	char msg[1024];
-	if (pk_catalog__open_dir(fixture_dir, NULL, &cat, &err))
+	if (pk_catalog__open_dir(&cat, fixture_dir, NULL, &err))
 		fail_msg("open_dir: %s", pk_error__format(&err, msg, sizeof(msg)));
 	assert_int_equal(pk_catalog__find_model(cat, "cyc", model), 0);
 	return cat;
@@ -834,7 +834,7 @@ static size_t metric_idx(struct pk_catalog *cat, size_t model, const char *name,
 	struct pk_model md;
 	pk_catalog__model(cat, model, &md);
 	for (size_t i = 0; i < md.nr_metrics; i++) {
-		struct pk_metric m;
+		struct pk_metric m = { .sz = sizeof(m) };
 		pk_catalog__metric(cat, model, i, &m);
 		if (!strcmp(m.name, name) && (!pmu || !strcmp(m.pmu, pmu)))
 			return i;
@@ -871,7 +871,7 @@ static void test_catalog_fixture(void **state)
 	/* cycles (through a differently cased name too) and self references */
 	struct pk_metric_eval *ev;
 	const char *which;
-	assert_int_equal(pk_metric_eval__new(cat, model, &ev), 0);
+	assert_int_equal(pk_metric_eval__new(&ev, cat, model), 0);
 	assert_null(pk_metric_eval__error(ev, NULL));
 	assert_int_equal(pk_metric_eval__value_name(ev, "loop_a", counts_lookup, &t, &v), -ELOOP);
 	assert_non_null(pk_metric_eval__error(ev, &which));
@@ -881,7 +881,7 @@ static void test_catalog_fixture(void **state)
 	assert_string_equal(which, "self");
 	/* an expression that does not parse, directly or through a reference */
 	assert_int_equal(pk_metric_eval__value_name(ev, "broken", counts_lookup, &t, &v), -EINVAL);
-	const struct pk_mexpr_error *err = pk_metric_eval__error(ev, &which);
+	const struct pk_spec_error *err = pk_metric_eval__error(ev, &which);
 	assert_string_equal(which, "broken");
 	assert_int_equal(err->off, 3);
 	assert_int_equal(pk_metric_eval__value_name(ev, "uses_broken", counts_lookup, &t, &v),
@@ -935,7 +935,7 @@ static void test_catalog_fixture(void **state)
 	assert_int_equal(pk_metric_eval__for_each_event(ev, loop, false, NULL, NULL, add_name, names), 0);
 	assert_string_equal(names, "");
 	pk_metric_eval__free(ev);
-	pk_catalog__close(cat);
+	pk_catalog__free(cat);
 	remove_fixture();
 }
 
@@ -952,19 +952,19 @@ static void test_real_tree_parses(void **state)
 		assert_int_equal(pk_catalog__model(cat, mi, &md), 0);
 		models += md.nr_metrics > 0;
 		for (size_t i = 0; i < md.nr_metrics; i++) {
-			struct pk_metric m;
+			struct pk_metric m = { .sz = sizeof(m) };
 			assert_int_equal(pk_catalog__metric(cat, mi, i, &m), 0);
 			const char *texts[2] = { m.expr, m.threshold };
 			for (int k = 0; k < 2; k++) {
 				if (!texts[k])
 					continue;
 				struct pk_mexpr *e;
-				struct pk_mexpr_error err;
+				struct pk_spec_error err;
 				char buf[1024];
-				if (pk_mexpr__parse(texts[k], &e, &err)) {
+				if (pk_mexpr__parse(&e, texts[k], &err)) {
 					print_message("FAIL %s/%s %s %s:\n%s\n", md.arch, md.name,
 						      m.name, k ? "MetricThreshold" : "MetricExpr",
-						      pk_mexpr_error__format(&err, texts[k], buf,
+						      pk_spec_error__format(&err, texts[k], buf,
 									     sizeof(buf)));
 					bad++;
 					continue;
@@ -984,7 +984,7 @@ static void test_real_tree_parses(void **state)
 	assert_int_equal(bad, 0);
 	assert_true(nexpr > 6000);
 	assert_true(nthr > 2000);
-	pk_catalog__close(cat);
+	pk_catalog__free(cat);
 }
 
 /*
@@ -1084,10 +1084,10 @@ static void test_real_models_eval(void **state)
 		struct pk_model md;
 		pk_catalog__model(cat, s.model, &md);
 		struct pk_metric_eval *ev;
-		assert_int_equal(pk_metric_eval__new(cat, s.model, &ev), 0);
+		assert_int_equal(pk_metric_eval__new(&ev, cat, s.model), 0);
 		size_t nan = 0, failed = 0, refs = 0, thr = 0, thr_hit = 0, nevents = 0;
 		for (size_t i = 0; i < md.nr_metrics; i++) {
-			struct pk_metric m;
+			struct pk_metric m = { .sz = sizeof(m) };
 			double v;
 			pk_catalog__metric(cat, s.model, i, &m);
 			int rc = pk_metric_eval__value(ev, i, synth_lookup, &s, &v);
@@ -1130,7 +1130,7 @@ static void test_real_models_eval(void **state)
 	}
 	assert_int_equal(total_unknown, 0);
 	assert_int_equal(total_failed, 0);
-	pk_catalog__close(cat);
+	pk_catalog__free(cat);
 }
 
 /* --- TopDown from known counts ------------------------------------------------------------ */
@@ -1149,11 +1149,11 @@ static void topdown_check(const char *model_name, const struct kv *kv,
 	assert_int_equal(pk_catalog__open_builtin(&cat), 0);
 	assert_int_equal(pk_catalog__find_model(cat, model_name, &model), 0);
 	struct pk_metric_eval *ev;
-	assert_int_equal(pk_metric_eval__new(cat, model, &ev), 0);
+	assert_int_equal(pk_metric_eval__new(&ev, cat, model), 0);
 	struct table t = { kv, 0 };
 	for (size_t i = 0; i < n; i++) {
 		size_t idx;
-		struct pk_metric m;
+		struct pk_metric m = { .sz = sizeof(m) };
 		double v, pct;
 		const char *unit;
 		assert_int_equal(pk_catalog__find_metric(cat, model, cases[i].metric, &idx), 0);
@@ -1173,7 +1173,7 @@ static void topdown_check(const char *model_name, const struct kv *kv,
 			      rc == 1 ? "  (past its threshold)" : "");
 	}
 	pk_metric_eval__free(ev);
-	pk_catalog__close(cat);
+	pk_catalog__free(cat);
 }
 
 /*
@@ -1287,7 +1287,7 @@ static void test_real_needed_events(void **state)
 	assert_int_equal(pk_catalog__find_model(cat, "icelake", &model), 0);
 	assert_int_equal(pk_catalog__find_metric(cat, model, "tma_info_core_core_clks", &idx), 0);
 	struct pk_metric_eval *ev;
-	assert_int_equal(pk_metric_eval__new(cat, model, &ev), 0);
+	assert_int_equal(pk_metric_eval__new(&ev, cat, model), 0);
 	static const struct kv smt1[] = { { "#SMT_on", 1 }, { NULL, 0 } };
 	static const struct kv smt0[] = { { "#SMT_on", 0 }, { NULL, 0 } };
 	struct table t1 = { smt1, 0 }, t0 = { smt0, 0 };
@@ -1315,7 +1315,7 @@ static void test_real_needed_events(void **state)
 							count_event, &n), 0);
 	assert_true(n > 5);
 	pk_metric_eval__free(ev);
-	pk_catalog__close(cat);
+	pk_catalog__free(cat);
 }
 
 int main(void)

@@ -78,7 +78,7 @@ static struct pk_pmu_tree *open_fixture_tree(const char *name)
 	struct pk_pmu_tree *t;
 	struct pk_error err;
 	snprintf(path, sizeof(path), "%s/tests/fixtures/sysfs/%s", src_dir(), name);
-	if (pk_pmu_tree__open(path, &t, &err))
+	if (pk_pmu_tree__open(&t, path, &err))
 		fail_msg("cannot open %s: %s", path, err.msg);
 	return t;
 }
@@ -122,7 +122,7 @@ static struct pk_metricgroup *mg_new(struct pk_catalog *cat, size_t model, const
 	struct pk_metricgroup *mg;
 	struct pk_spec_error err;
 	char buf[2048];
-	if (pk_metricgroup__new(cat, model, list, o, &mg, &err))
+	if (pk_metricgroup__new(&mg, cat, model, list, o, &err))
 		fail_msg("-M %s refused:\n%s", list, pk_spec_error__format(&err, list, buf, sizeof(buf)));
 	return mg;
 }
@@ -230,7 +230,7 @@ static int setup(void **state)
 	mkfile(path, "x86/mapfile.csv", "Family-model,Version,Filename,EventType\nGenuineIntel-6-99,v1,mg,core\n");
 	mkfile(path, "x86/mg/pipeline.json", fx_events);
 	mkfile(path, "x86/mg/metrics.json", fx_metrics);
-	if (pk_catalog__open_dir(path, NULL, &fx_cat, &err)) {
+	if (pk_catalog__open_dir(&fx_cat, path, NULL, &err)) {
 		print_message("open_dir: %s\n", err.msg);
 		return -1;
 	}
@@ -244,9 +244,9 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	pk_catalog__close(fx_cat);
-	pk_pmu_tree__close(icl);
-	pk_pmu_tree__close(skl);
+	pk_catalog__free(fx_cat);
+	pk_pmu_tree__free(icl);
+	pk_pmu_tree__free(skl);
 	rm_rf(fx_dir);
 	return 0;
 }
@@ -319,7 +319,7 @@ static void refused(const char *list, int code, unsigned off, unsigned len, cons
 	struct pk_metricgroup *mg = (void *)1;
 	struct pk_spec_error err;
 	char buf[1024];
-	int rc = pk_metricgroup__new(fx_cat, fx_model, list, &o, &mg, &err);
+	int rc = pk_metricgroup__new(&mg, fx_cat, fx_model, list, &o, &err);
 	if (rc != code || mg || err.off != off || err.len != len || !strstr(err.msg, msg) ||
 	    strcmp(err.hint, hint))
 		fail_msg("-M %s: rc %d off %u len %u '%s' hint '%s'", list, rc, err.off, err.len,
@@ -344,7 +344,7 @@ static void test_errors(void **state)
 	/* no tables at all */
 	struct pk_metricgroup *mg;
 	struct pk_spec_error err;
-	assert_int_equal(pk_metricgroup__new(fx_cat, PK_NO_MODEL, "ipc", NULL, &mg, &err), -EINVAL);
+	assert_int_equal(pk_metricgroup__new(&mg, fx_cat, PK_NO_MODEL, "ipc", NULL, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "no metric tables"));
 }
 
@@ -684,7 +684,7 @@ static void test_topdown_api(void **state)
 	    pk_catalog__find_model(cat, "sapphirerapids", &spr) ||
 	    pk_catalog__find_model(cat, "skylakex", &skx)) {
 		print_message("# skipped: the built-in tables lack the real models\n");
-		pk_catalog__close(cat);
+		pk_catalog__free(cat);
 		return;
 	}
 	/* the fixture catalog has TopdownL1 only; AMD Zen 3 has no TopdownL groups */
@@ -715,11 +715,11 @@ static void test_topdown_api(void **state)
 	write_vm_tree(path);
 	struct pk_pmu_tree *vm;
 	struct pk_error err;
-	assert_int_equal(pk_pmu_tree__open(path, &vm, &err), 0);
+	assert_int_equal(pk_pmu_tree__open(&vm, path, &err), 0);
 	assert_int_equal(pk_topdown__check(cat, icx, 1, vm, NULL, why, sizeof(why)), -ENODEV);
 	assert_non_null(strstr(why, "no core PMU"));
 	print_message("# %s\n", why);
-	pk_pmu_tree__close(vm);
+	pk_pmu_tree__free(vm);
 	/* Ice Lake metrics on a Skylake PMU (no perf metrics): topdown events missing */
 	assert_true(pk_topdown__check(cat, icx, 1, skl, NULL, why, sizeof(why)) < 0);
 	assert_non_null(strstr(why, "topdown-"));
@@ -731,7 +731,7 @@ static void test_topdown_api(void **state)
 	print_message("# %s\n", why);
 	/* Skylake-X's JSON TMA metrics run on its tree */
 	assert_int_equal(pk_topdown__check(cat, skx, 2, skl, NULL, why, sizeof(why)), 0);
-	pk_catalog__close(cat);
+	pk_catalog__free(cat);
 }
 
 /* --- the real tables: hybrid, sys metrics ------------------------------------------------------ */
@@ -744,7 +744,7 @@ static void test_hybrid(void **state)
 	assert_int_equal(pk_catalog__open_builtin(&cat), 0);
 	if (pk_catalog__find_model(cat, "alderlake", &adl)) {
 		print_message("# skipped: no alderlake tables\n");
-		pk_catalog__close(cat);
+		pk_catalog__free(cat);
 		return;
 	}
 	struct pk_pmu_tree *hy = open_fixture_tree("x86-hybrid");
@@ -790,8 +790,8 @@ static void test_hybrid(void **state)
 	assert_int_equal(pk_metricgroup__nr_metrics(mg), 1);
 	assert_string_equal(pk_metricgroup__metric(mg, 0)->pmu, "cpu_atom");
 	pk_metricgroup__free(mg);
-	pk_pmu_tree__close(hy);
-	pk_catalog__close(cat);
+	pk_pmu_tree__free(hy);
+	pk_catalog__free(cat);
 }
 
 static void test_sys_metrics(void **state)
@@ -802,7 +802,7 @@ static void test_sys_metrics(void **state)
 	assert_int_equal(pk_catalog__open_builtin(&cat), 0);
 	if (pk_catalog__find_model(cat, "neoverse-n1", &n1)) {
 		print_message("# skipped: no neoverse-n1 tables\n");
-		pk_catalog__close(cat);
+		pk_catalog__free(cat);
 		return;
 	}
 	struct pk_pmu_tree *arm = open_fixture_tree("arm64-het");
@@ -827,9 +827,9 @@ static void test_sys_metrics(void **state)
 	/* without a tree (or on a machine without the mesh) they do not */
 	struct pk_spec_error err;
 	o = opts_with(NULL, &smt_on);
-	assert_int_equal(pk_metricgroup__new(cat, n1, "slc_miss_rate", &o, &mg, &err), -EINVAL);
-	pk_pmu_tree__close(arm);
-	pk_catalog__close(cat);
+	assert_int_equal(pk_metricgroup__new(&mg, cat, n1, "slc_miss_rate", &o, &err), -EINVAL);
+	pk_pmu_tree__free(arm);
+	pk_catalog__free(cat);
 }
 
 /* --- TopDown levels 1 and 2 from known counts ------------------------------------------------------ */
@@ -872,7 +872,7 @@ static void topdown_case(const char *model_name, struct pk_pmu_tree *tree, const
 	assert_int_equal(pk_catalog__open_builtin(&cat), 0);
 	if (pk_catalog__find_model(cat, model_name, &model)) {
 		print_message("# skipped: no %s tables\n", model_name);
-		pk_catalog__close(cat);
+		pk_catalog__free(cat);
 		return;
 	}
 	char list[32], why[256];
@@ -919,7 +919,7 @@ static void topdown_case(const char *model_name, struct pk_pmu_tree *tree, const
 		print_message("  %-15s %-22s %6.2f%%\n", model_name, want[i].metric, v[k].scaled);
 	}
 	pk_metricgroup__free(mg);
-	pk_catalog__close(cat);
+	pk_catalog__free(cat);
 }
 
 /*
@@ -1028,9 +1028,9 @@ static void test_topdown_sapphirerapids(void **state)
 	mkfile(path, "cpu/events/topdown-mem-bound", "event=0x00,umask=0x87\n");
 	struct pk_pmu_tree *t;
 	struct pk_error err;
-	assert_int_equal(pk_pmu_tree__open(path, &t, &err), 0);
+	assert_int_equal(pk_pmu_tree__open(&t, path, &err), 0);
 	topdown_case("sapphirerapids", t, kv, want, sizeof(want) / sizeof(want[0]));
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(t);
 }
 
 /* Skylake: the JSON TMA metrics over ordinary events (skl-metrics.json), SMT on, core-wide. */
@@ -1096,7 +1096,7 @@ static void augment_tree(const char *dir, struct pk_catalog *cat, size_t model,
 	char pmus[64][48];
 	size_t npmus = 0;
 	for (size_t i = 0; i < md.nr_events; i++) {
-		struct pk_event e;
+		struct pk_event e = { .sz = sizeof(e) };
 		pk_catalog__event_brief(cat, model, i, &e);
 		if (!strcmp(e.pmu, "default_core") || !strncmp(e.pmu, "cpu", 3))
 			continue;
@@ -1116,7 +1116,7 @@ static void augment_tree(const char *dir, struct pk_catalog *cat, size_t model,
 		unsigned width[16] = { 8, 1, 1, 8 };
 		size_t nt = 4;
 		for (size_t i = 0; i < md.nr_events; i++) {
-			struct pk_event e;
+			struct pk_event e = { .sz = sizeof(e) };
 			pk_catalog__event_brief(cat, model, i, &e);
 			if (strcmp(e.pmu, pmus[k]))
 				continue;
@@ -1216,7 +1216,7 @@ static void cover_one(struct cov *c, struct pk_catalog *cat, size_t model, struc
 	struct pk_metricgroup *mg;
 	struct pk_spec_error se;
 	c->lists++;
-	if (pk_metricgroup__new(cat, model, list, &o, &mg, &se)) {
+	if (pk_metricgroup__new(&mg, cat, model, list, &o, &se)) {
 		if (c->setup_failed + c->refused < 6)
 			snprintf(c->first[c->setup_failed + c->refused], sizeof(c->first[0]),
 				 "-M %s: %s", list, se.msg);
@@ -1254,9 +1254,9 @@ static void cover_model(struct cov *c, struct pk_catalog *cat, size_t model, str
 	size_t seen_len = 0;
 	*nmetrics = *ngroups = 0;
 	for (size_t i = 0; i < md.nr_metrics; i++) {
-		struct pk_metric m;
+		struct pk_metric m = { .sz = sizeof(m) };
 		pk_catalog__metric(cat, model, i, &m);
-		struct pk_metric prev;
+		struct pk_metric prev = { .sz = sizeof(prev) };
 		if (i && !pk_catalog__metric(cat, model, i - 1, &prev) && !strcmp(prev.name, m.name))
 			continue;	/* one name, several PMUs (hybrid): one -M item */
 		(*nmetrics)++;
@@ -1264,7 +1264,7 @@ static void cover_model(struct cov *c, struct pk_catalog *cat, size_t model, str
 	}
 	/* the groups metrics name (metricgroups.json also describes groups no metric uses) */
 	for (size_t i = 0; i < md.nr_metrics; i++) {
-		struct pk_metric m;
+		struct pk_metric m = { .sz = sizeof(m) };
 		pk_catalog__metric(cat, model, i, &m);
 		for (const char *p = m.groups; p && *p;) {
 			size_t len = strcspn(p, ";");
@@ -1320,7 +1320,7 @@ static void test_real_coverage(void **state)
 		augment_tree(dir, cat, model, t);
 		struct pk_pmu_tree *ta;
 		struct pk_error err;
-		assert_int_equal(pk_pmu_tree__open(dir, &ta, &err), 0);
+		assert_int_equal(pk_pmu_tree__open(&ta, dir, &err), 0);
 		struct cov aug = { 0 };
 		cover_model(&aug, cat, model, ta, &nm, &ng);
 		print_message("# %-14s on %-10s: %zu metrics + %zu groups; %zu refused on the fixture "
@@ -1336,15 +1336,15 @@ static void test_real_coverage(void **state)
 		tot_refused_plain += plain.refused;
 		tot_refused += aug.refused + aug.unmapped;
 		tot_failed += aug.setup_failed + plain.setup_failed;
-		pk_pmu_tree__close(ta);
-		pk_pmu_tree__close(t);
+		pk_pmu_tree__free(ta);
+		pk_pmu_tree__free(t);
 	}
 	print_message("# coverage: %zu -M lists, %zu refused for missing PMUs on the bare fixtures, "
 		      "%zu refused otherwise, %zu failed to select\n",
 		      tot_lists, tot_refused_plain, tot_refused, tot_failed);
 	assert_int_equal(tot_refused, 0);
 	assert_int_equal(tot_failed, 0);
-	pk_catalog__close(cat);
+	pk_catalog__free(cat);
 }
 
 int main(void)

@@ -44,7 +44,7 @@ static struct pk_pmu_tree *open_fixture(const char *name)
 	char path[4096];
 	struct pk_pmu_tree *t = NULL;
 	struct pk_error err = { 0 };
-	int rc = pk_pmu_tree__open(fixture(path, sizeof(path), name), &t, &err);
+	int rc = pk_pmu_tree__open(&t, fixture(path, sizeof(path), name), &err);
 	if (rc)
 		fprintf(stderr, "open %s: %s\n", path, err.msg);
 	assert_int_equal(rc, 0);
@@ -195,7 +195,7 @@ static void test_open_errors(void **state)
 	struct pk_error err = { 0 };
 	(void)state;
 
-	assert_int_equal(pk_pmu_tree__open("/nonexistent/pmukit/devices", &t, &err), -ENOENT);
+	assert_int_equal(pk_pmu_tree__open(&t, "/nonexistent/pmukit/devices", &err), -ENOENT);
 	assert_null(t);
 	assert_int_equal(err.code, -ENOENT);
 	assert_string_equal(err.file, "/nonexistent/pmukit/devices");
@@ -203,12 +203,12 @@ static void test_open_errors(void **state)
 
 	memset(&err, 0, sizeof(err));
 	fixture(path, sizeof(path), "x86-skl/README.txt");
-	assert_int_equal(pk_pmu_tree__open(path, &t, &err), -ENOTDIR);
+	assert_int_equal(pk_pmu_tree__open(&t, path, &err), -ENOTDIR);
 	assert_null(t);
 	assert_int_equal(err.code, -ENOTDIR);
 	/* no error object is fine too */
-	assert_int_equal(pk_pmu_tree__open("/nonexistent/pmukit", &t, NULL), -ENOENT);
-	pk_pmu_tree__close(NULL);
+	assert_int_equal(pk_pmu_tree__open(&t, "/nonexistent/pmukit", NULL), -ENOENT);
+	pk_pmu_tree__free(NULL);
 }
 
 /* --- x86-skl ----------------------------------------------------------------------- */
@@ -244,7 +244,7 @@ static void test_skl_pmus(void **state)
 	assert_int_equal(pk_pmu__nr_formats(sw), 0);
 	assert_int_equal(pk_pmu__nr_aliases(sw), 0);
 	assert_null(pk_pmu__cap(sw, "pmu_name"));
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(t);
 }
 
 static void test_skl_cpu(void **state)
@@ -311,7 +311,7 @@ static void test_skl_cpu(void **state)
 	assert_string_equal(pk_pmu__cap(cpu, "max_precise"), "3");
 	assert_string_equal(pk_pmu__cap(cpu, "pmu_name"), "skylake");
 	assert_null(pk_pmu__cap(cpu, "slots"));
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(t);
 }
 
 static void test_skl_uncore_and_power(void **state)
@@ -347,7 +347,7 @@ static void test_skl_uncore_and_power(void **state)
 	const struct pk_pmu *up = pmu_of(t, "uprobe");
 	check_format(up, "retprobe", 0, 1, 1);
 	check_format(up, "ref_ctr_offset", 0, UINT64_C(0xffffffff00000000), 32);
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(t);
 }
 
 /* perf's table PMU name rule, on the Skylake tree. */
@@ -387,7 +387,7 @@ static void test_skl_table_match(void **state)
 	}
 	assert_false(pk_pmu__matches_table_pmu(pmu_of(t, "cpu"), NULL));
 	assert_false(pk_pmu__matches_table_pmu(NULL, "cpu"));
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(t);
 }
 
 /* --- x86-icl ----------------------------------------------------------------------- */
@@ -420,7 +420,7 @@ static void test_icl(void **state)
 	const struct pk_pmu_alias *a = check_alias(pmu_of(t, "uncore_imc_0"), "cas_count_write",
 						   "event=0x04,umask=0x30");
 	assert_string_equal(a->unit, "MiB");
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(t);
 }
 
 /* --- x86-hybrid -------------------------------------------------------------------- */
@@ -465,7 +465,7 @@ static void test_hybrid(void **state)
 	assert_null(pk_pmu__find_format(atom, "frontend"));
 	assert_null(pk_pmu__find_format(core, "in_tx"));
 	assert_string_equal(pk_pmu__cap(atom, "pmu_name"), "alderlake_hybrid");
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(t);
 }
 
 /* --- arm64-het ------------------------------------------------------------------- */
@@ -537,7 +537,7 @@ static void test_arm64(void **state)
 	assert_false(pk_pmu__matches_compat(ddrc, "0x00000030"));
 	assert_false(pk_pmu__matches_compat(big, ".*"));	/* no identifier */
 	assert_false(pk_pmu__matches_compat(cmn, NULL));
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(t);
 }
 
 /* --- odd content, built at run time ------------------------------------------- */
@@ -614,7 +614,7 @@ static int odd_setup(void **state)
 		snprintf(rel, sizeof(rel), "%s/cpumask", unc[i]);
 		put(o.dir, rel, "0\n");
 	}
-	if (pk_pmu_tree__open(o.dir, &o.tree, NULL))
+	if (pk_pmu_tree__open(&o.tree, o.dir, NULL))
 		return -1;
 	*state = &o;
 	return 0;
@@ -623,7 +623,7 @@ static int odd_setup(void **state)
 static int odd_teardown(void **state)
 {
 	struct odd *o = *state;
-	pk_pmu_tree__close(o->tree);
+	pk_pmu_tree__free(o->tree);
 	return nftw(o->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
@@ -737,7 +737,7 @@ static void test_real_sysfs(void **state)
 
 	if (access(PK_SYSFS_DEFAULT "/software/type", R_OK) != 0)
 		skip();
-	assert_int_equal(pk_pmu_tree__open(NULL, &t, &err), 0);
+	assert_int_equal(pk_pmu_tree__open(&t, NULL, &err), 0);
 	p = pmu_of(t, "software");
 	assert_int_equal(pk_pmu__type(p), 1);	/* PERF_TYPE_SOFTWARE */
 	assert_false(pk_pmu__is_core(p));
@@ -756,7 +756,7 @@ static void test_real_sysfs(void **state)
 	for (size_t i = 1; i < pk_pmu_tree__nr_pmus(t); i++)
 		assert_true(strcmp(pk_pmu__name(pk_pmu_tree__pmu(t, i - 1)),
 				   pk_pmu__name(pk_pmu_tree__pmu(t, i))) != 0);
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(t);
 }
 
 /* Values go into split ranges low bits first, and come back out; too wide is refused. */
@@ -801,7 +801,7 @@ static void test_synthetic_core(void **state)
 	assert_true(f->mask == 0xff000000ull);
 	assert_int_equal(pk_pmu__type(pk_pmu_tree__find(t, "software")), 1);
 	assert_false(pk_pmu__is_core(pk_pmu_tree__find(t, "software")));
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(t);
 
 	assert_int_equal(pk_pmu_tree__new(&t), 0);
 	assert_int_equal(pk_pmu_tree__add_core(t, "arm64", NULL), 0);
@@ -810,25 +810,25 @@ static void test_synthetic_core(void **state)
 	assert_int_equal(f->config, 1);
 	assert_true(f->mask == 0xfffull << 5);
 	assert_string_equal(pk_pmu__cap(arm, "threshold_max"), "0x00000fff");
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(t);
 
 	assert_int_equal(pk_pmu_tree__new(&t), 0);
 	assert_int_equal(pk_pmu_tree__add_core(t, "x86", "amd"), 0);
 	f = pk_pmu__find_format(pk_pmu_tree__find(t, "cpu"), "event");
 	assert_true(f->mask == (0xffull | 0xfull << 32));
 	assert_int_equal(pk_pmu_tree__add_core(t, "sparc", NULL), -ENOTSUP);
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(t);
 
 	/* a real tree keeps its own PMUs */
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/tests/fixtures/sysfs/x86-skl",
 		 getenv("PMUKIT_SRC") ? getenv("PMUKIT_SRC") : ".");
 	struct pk_error err;
-	assert_int_equal(pk_pmu_tree__open(path, &t, &err), 0);
+	assert_int_equal(pk_pmu_tree__open(&t, path, &err), 0);
 	size_t n = pk_pmu_tree__nr_pmus(t);
 	assert_int_equal(pk_pmu_tree__add_core(t, "x86", NULL), 0);
 	assert_int_equal(pk_pmu_tree__nr_pmus(t), n);
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(t);
 }
 
 
@@ -969,15 +969,15 @@ static void test_derived(void **state)
 		for (size_t k = 0; k < sizeof(tps) / sizeof(tps[0]); k++)
 			check_candidates(t, "l1d.replacement", &tps[k], 1);
 		check_candidates(t, "cycles", tps, 8);
-		pk_pmu_tree__close(t);
+		pk_pmu_tree__free(t);
 	}
 	/* hybrid: the two core PMUs in sysfs order; Ice Lake: perf metrics */
 	struct pk_pmu_tree *t = open_fixture("x86-hybrid");
 	assert_int_equal(pk_pmu_tree__derived(t)->nr_hybrid, 2);
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(t);
 	t = open_fixture("x86-icl");
 	assert_true(pk_pmu_tree__derived(t)->perf_metrics);
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(t);
 }
 
 /* The facts follow the tree when it changes (they point into its PMU array, which moves). */
@@ -1019,7 +1019,7 @@ static void test_derived_follows_changes(void **state)
 	for (size_t i = 0; i < pk_pmu_tree__nr_pmus(t); i++)
 		if (pk_pmu__is_core(pk_pmu_tree__pmu(t, i)))
 			assert_true(m2[i]);
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(t);
 
 	/* arm64: threshold_max, read from the synthetic PMU's caps */
 	assert_int_equal(pk_pmu_tree__new(&t), 0);
@@ -1027,7 +1027,7 @@ static void test_derived_follows_changes(void **state)
 	check_derived(t);
 	assert_string_equal(pk_pmu__derived(pk_pmu_tree__find(t, "armv8_pmuv3"))->threshold_max,
 			    "0x00000fff");
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(t);
 }
 
 int main(void)

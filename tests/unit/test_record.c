@@ -48,7 +48,7 @@ static bool can_record(void)
 	pk_evlist__free(el);
 	if (rc)
 		return false;
-	pk_record__close(r);
+	pk_record__free(r);
 	return true;
 }
 
@@ -155,7 +155,7 @@ static void test_self(void **state)
 	assert_int_equal(pk_record_stats__samples(s.st), s.samples);
 	assert_int_equal(pk_record__drain(r, sink, &s, &err), 0);	/* drained */
 	pk_record_stats__free(s.st);
-	pk_record__close(r);
+	pk_record__free(r);
 	pk_evlist__free(el);
 }
 
@@ -193,7 +193,7 @@ static void test_workload(void **state)
 	pk_record_stats__for_each_dso(s.st, count_dso, &nd);
 	assert_true(nd > 0);
 	pk_record_stats__free(s.st);
-	pk_record__close(r);
+	pk_record__free(r);
 	pk_workload__free(w, 0);
 	pk_evlist__free(el);
 }

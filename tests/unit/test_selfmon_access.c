@@ -256,7 +256,7 @@ static struct pk_pmu_tree *open_tree(const char *root)
 	struct pk_pmu_tree *t = NULL;
 	struct pk_error err;
 
-	assert_int_equal(pk_pmu_tree__open(root, &t, &err), 0);
+	assert_int_equal(pk_pmu_tree__open(&t, root, &err), 0);
 	return t;
 }
 
@@ -317,14 +317,14 @@ static void test_arm64_prepare_het(void **state)
 	a[0].type = PERF_TYPE_SOFTWARE;
 	assert_int_equal(selfmon_arm64_prepare(a, 1, t, "0-3", true, why, sizeof(why)),
 			 SM_ARM64_NO_PMU);
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(t);
 	/* no tree, or no arm core PMU in it */
 	assert_int_equal(selfmon_arm64_prepare(a, 1, NULL, "0", true, why, sizeof(why)),
 			 SM_ARM64_NO_PMU);
 	t = open_tree(fixture(root, sizeof(root), "x86-icl"));
 	assert_int_equal(selfmon_arm64_prepare(a, 1, t, "0", true, why, sizeof(why)),
 			 SM_ARM64_NO_PMU);
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(t);
 }
 
 /* one core PMU: generic types are fine (perf's own user-read test uses them) */
@@ -347,7 +347,7 @@ static void test_arm64_prepare_homogeneous(void **state)
 			 SM_ARM64_OK);
 	assert_int_equal(a.config1, 0x3);
 	assert_int_equal(a.config, PERF_COUNT_HW_INSTRUCTIONS);
-	pk_pmu_tree__close(t);
+	pk_pmu_tree__free(t);
 }
 
 static void test_cpulists(void **state)

@@ -89,11 +89,11 @@ static void test_open_software(void **state)
 	assert_false(a->enable_on_exec);
 	assert_false(pk_selfmon__attr(g, 1)->disabled);
 	assert_false(pk_selfmon__has_topdown(g));
-	pk_selfmon__close(g);
+	pk_selfmon__free(g);
 
 	g = open_sw("{task-clock,page-faults}:u");
 	assert_int_equal(pk_selfmon__nr(g), 2);
-	pk_selfmon__close(g);
+	pk_selfmon__free(g);
 }
 
 static void test_read_matches_syscall(void **state)
@@ -133,7 +133,7 @@ static void test_read_matches_syscall(void **state)
 		assert_int_equal(st.user_reads, 0);
 		assert_true(st.syscall_reads >= 101);
 	}
-	pk_selfmon__close(g);
+	pk_selfmon__free(g);
 }
 
 static void test_disable_reset(void **state)
@@ -166,7 +166,7 @@ static void test_disable_reset(void **state)
 	assert_int_equal(pk_selfmon__read(g, b, 1), 0);
 	assert_int_equal(pk_selfmon__read(g, NULL, 0), 0);
 	assert_int_equal(pk_selfmon__read(g, NULL, 1), -EINVAL);
-	pk_selfmon__close(g);
+	pk_selfmon__free(g);
 }
 
 static void test_open_errors(void **state)
@@ -188,7 +188,7 @@ static void test_open_errors(void **state)
 	assert_int_equal(err.column, 12);
 	assert_int_equal(pk_selfmon__open(NULL, "task-clock", NULL, &err), -EINVAL);
 	assert_int_equal(pk_selfmon__open_attrs(&g, NULL, NULL, 0, NULL, &err), -EINVAL);
-	pk_selfmon__close(NULL);
+	pk_selfmon__free(NULL);
 }
 
 static void test_open_refusals(void **state)
@@ -215,13 +215,13 @@ static void test_open_refusals(void **state)
 	assert_int_equal(pk_selfmon__open(&g, "task-clock", &o, &err), 0);
 	assert_int_equal(pk_selfmon__path(g), PK_SELFMON_PATH_SYSCALL);
 	assert_non_null(strstr(pk_selfmon__path_reason(g), "wrong counter"));
-	pk_selfmon__close(g);
+	pk_selfmon__free(g);
 	/* the syscall path on request */
 	o.has_target = false;
 	o.path = PK_SELFMON_PATH_SYSCALL;
 	assert_int_equal(pk_selfmon__open(&g, "task-clock", &o, &err), 0);
 	assert_string_equal(pk_selfmon__path_reason(g), "read(2) requested");
-	pk_selfmon__close(g);
+	pk_selfmon__free(g);
 }
 
 static void test_open_attrs(void **state)
@@ -242,7 +242,7 @@ static void test_open_attrs(void **state)
 	touch_pages(3);
 	assert_int_equal(pk_selfmon__read(g, v, 2), 0);
 	assert_true(v[1].raw >= 3);
-	pk_selfmon__close(g);
+	pk_selfmon__free(g);
 }
 
 /* --- synthetic pages under a real group ------------------------------------------------ */
@@ -312,7 +312,7 @@ static int inject_teardown(void **state)
 	struct fixture *f = *state;
 
 	if (f)
-		pk_selfmon__close(f->g);
+		pk_selfmon__free(f->g);
 	free(f);
 	return 0;
 }
@@ -497,7 +497,7 @@ static void test_regions_real(void **state)
 	assert_true(r.raw[1] >= 20 * 16);
 	assert_true(r.raw[0] > 0);
 	assert_true(r.enabled > 0 && r.running == r.enabled);
-	pk_selfmon__close(g);
+	pk_selfmon__free(g);
 }
 
 int main(void)
@@ -530,6 +530,6 @@ int main(void)
 		       sizeof(tests) / sizeof(tests[0]) - 1);
 		return cmocka_run_group_tests_name("selfmon_group", always, NULL, NULL);
 	}
-	pk_selfmon__close(g);
+	pk_selfmon__free(g);
 	return cmocka_run_group_tests_name("selfmon_group", tests, NULL, NULL);
 }

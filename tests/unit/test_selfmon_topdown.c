@@ -281,7 +281,7 @@ static int td_teardown(void **state)
 	struct fixture *f = *state;
 
 	if (f)
-		pk_selfmon__close(f->g);
+		pk_selfmon__free(f->g);
 	free(f);
 	return 0;
 }
@@ -448,7 +448,7 @@ int main(void)
 		printf("# perf_event_open unavailable here: 3 group tests not run\n");
 		n -= 3;
 	} else {
-		pk_selfmon__close(g);
+		pk_selfmon__free(g);
 	}
 	return _cmocka_run_group_tests("selfmon_topdown", tests, n, NULL, NULL);
 }

@@ -460,7 +460,7 @@ static int find_marker(void)
 	for (size_t i = 0; d && i < pk_dso__nr_syms(d); i++)
 		if (!strcmp(pk_dso__sym(d, i)->name, "session_marker_fn"))
 			marker_rip = pk_dso__sym(d, i)->start;
-	pk_symbolizer__delete(sym);
+	pk_symbolizer__free(sym);
 	return marker_rip ? 0 : -1;
 }
 

@@ -152,7 +152,7 @@ static void test_same_without_context(void **state)
 		size_t map;
 		struct pk_map_entry me;
 		snprintf(path, sizeof(path), "%s/tests/fixtures/sysfs/%s", src, fixtures[f].dir);
-		assert_int_equal(pk_pmu_tree__open(path, &t, &err), 0);
+		assert_int_equal(pk_pmu_tree__open(&t, path, &err), 0);
 		assert_int_equal(pk_catalog__match_cpuid(cat, NULL, fixtures[f].cpuid, &map), 0);
 		assert_int_equal(pk_catalog__map(cat, map, &me), 0);
 		for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
@@ -185,9 +185,9 @@ static void test_same_without_context(void **state)
 				pk_evlist__free(b);
 			}
 		}
-		pk_pmu_tree__close(t);
+		pk_pmu_tree__free(t);
 	}
-	pk_catalog__close(cat);
+	pk_catalog__free(cat);
 	assert_int_equal(compared, 4 * 3 * sizeof(context_free) / sizeof(context_free[0]));
 }
 

@@ -388,7 +388,7 @@ static int setup(void **state)
 			snprintf(path, sizeof(path), "%s/tests/fixtures/sysfs/%s", src, t->name);
 		else
 			snprintf(path, sizeof(path), "%s/%s", st->tmp, t->name);
-		if (pk_pmu_tree__open(path, &t->t, &err))
+		if (pk_pmu_tree__open(&t->t, path, &err))
 			return -1;
 		size_t map;
 		struct pk_map_entry me;
@@ -408,8 +408,8 @@ static int teardown(void **state)
 	if (!st)
 		return 0;
 	for (size_t i = 0; i < st->nr; i++)
-		pk_pmu_tree__close(st->trees[i].t);
-	pk_catalog__close(st->cat);
+		pk_pmu_tree__free(st->trees[i].t);
+	pk_catalog__free(st->cat);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", st->tmp);
 	if (system(cmd))
 		return -1;

@@ -220,7 +220,7 @@ static int alias_setup(void **state)
 	mkfile(st->tmp, "cpu/events/flag", "event=1,umask");
 	mkfile(st->tmp, "software/type", "1\n");
 	struct pk_error err;
-	if (pk_pmu_tree__open(st->tmp, &st->tree, &err))
+	if (pk_pmu_tree__open(&st->tree, st->tmp, &err))
 		return -1;
 	*state = st;
 	return 0;
@@ -230,7 +230,7 @@ static int alias_teardown(void **state)
 {
 	struct st *st = *state;
 	char cmd[128];
-	pk_pmu_tree__close(st->tree);
+	pk_pmu_tree__free(st->tree);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", st->tmp);
 	if (system(cmd))
 		return -1;

@@ -187,14 +187,14 @@ static void test_perf_map(void **state)
 		assert_string_not_equal(pk_sym_table__sym(t, i)->name, "");
 		assert_null(strchr(pk_sym_table__sym(t, i)->name, '\n'));
 	}
-	pk_sym_table__delete(t);
+	pk_sym_table__free(t);
 	/* empty and newline-only input */
 	assert_int_equal(pk_sym_table__parse_perf_map(&t, "", 0), 0);
 	assert_int_equal(pk_sym_table__nr(t), 0);
-	pk_sym_table__delete(t);
+	pk_sym_table__free(t);
 	assert_int_equal(pk_sym_table__parse_perf_map(&t, "\n\n\n", 3), 0);
 	assert_int_equal(pk_sym_table__nr(t), 0);
-	pk_sym_table__delete(t);
+	pk_sym_table__free(t);
 }
 
 static const char kallsyms_text[] =
@@ -230,7 +230,7 @@ static void test_kallsyms_parse(void **state)
 	assert_string_equal(pk_sym_table__find(t, 0xffffffffc0001100)->name, "mod_fn2");
 	assert_null(sym_named(t, "rodata_thing"));
 	assert_null(sym_named(t, "$arm_mapping"));
-	pk_sym_table__delete(t);
+	pk_sym_table__free(t);
 }
 
 /* a kernel build-id note as /sys/kernel/notes holds it */
@@ -281,7 +281,7 @@ static void test_kernel(void **state)
 				.filename = "[kernel.kallsyms]_text", .build_id = running, .build_id_size = 20 };
 	assert_ptr_equal(pk_symbolizer__map_dso(s, &m), k);
 	assert_int_equal(pk_sym_map__map_ip(&m, 0xffffffff81001010), 0xffffffff81001010);
-	pk_symbolizer__delete(s);
+	pk_symbolizer__free(s);
 
 	/* the other kernel's kallsyms in the build-id cache, as perf record leaves it */
 	char h[41];
@@ -303,13 +303,13 @@ static void test_kernel(void **state)
 	assert_int_equal(pk_dso__kernel_reloc(k, "_text", 0xffffffff90000000), 0);
 	assert_string_equal(pk_dso__find(k, 0xffffffff90001010)->name, "local_fn");
 	assert_int_equal(pk_dso__kernel_reloc(k, "_text", 0), -EBUSY);
-	pk_symbolizer__delete(s);
+	pk_symbolizer__free(s);
 
 	/* --symfs: perf does not read local kallsyms then */
 	o.symfs = dir;
 	s = new_symbolizer(&o);
 	assert_null(pk_dso__find(pk_symbolizer__kernel(s, running, 20), 0xffffffff81001010));
-	pk_symbolizer__delete(s);
+	pk_symbolizer__free(s);
 
 	unlink(cachefile);
 	char cmd[600];
@@ -369,7 +369,7 @@ static void test_maps(void **state)
 	d = pk_symbolizer__map_dso(s, &f);
 	assert_null(pk_dso__find(d, 0x10));
 	assert_int_equal(pk_dso__load_error(d), -ENOEXEC);
-	pk_symbolizer__delete(s);
+	pk_symbolizer__free(s);
 	unlink(path);
 	rmdir(dir);
 }
@@ -381,8 +381,8 @@ static void test_opts_size(void **state)
 	struct pk_symbolizer_opts o = { .sz = offsetof(struct pk_symbolizer_opts, debug_dir),
 					.flags = PK_SYMBOLIZER_NO_DEMANGLE, .kallsyms = "/nonexistent" };
 	struct pk_symbolizer *s = new_symbolizer(&o);
-	pk_symbolizer__delete(s);
-	pk_symbolizer__delete(NULL);
+	pk_symbolizer__free(s);
+	pk_symbolizer__free(NULL);
 }
 
 /* the vdso of this process stands in when no build-id is recorded */
@@ -400,7 +400,7 @@ static void test_vdso(void **state)
 			found |= strstr(pk_dso__sym(d, i)->name, "gettime") != NULL;
 		assert_true(found);
 	}
-	pk_symbolizer__delete(s);
+	pk_symbolizer__free(s);
 }
 
 struct job {
@@ -442,7 +442,7 @@ static const char **answers(const char *path, size_t *n)
 		w[2 * i] = strdup(pk_dso__find(d, sy->start)->name);
 		w[2 * i + 1] = strdup(src ? src : "-");
 	}
-	pk_symbolizer__delete(s);
+	pk_symbolizer__free(s);
 	return w;
 }
 
@@ -471,7 +471,7 @@ static void test_threads(void **state)
 		pthread_join(t[i], NULL);
 		assert_int_equal(jobs[i].bad, 0);
 	}
-	pk_symbolizer__delete(s);
+	pk_symbolizer__free(s);
 	for (size_t i = 0; i < 2 * n1; i++)
 		free((void *)w1[i]);
 	for (size_t i = 0; i < 2 * n2; i++)
@@ -533,7 +533,7 @@ static void test_self(void **state)
 	assert_true(sl.nr_frames >= 1);
 	assert_string_equal(sl.frames[0].file_base, "test_symbol.c");
 	assert_string_equal(sl.frames[0].func, "marker_function");
-	pk_symbolizer__delete(s);
+	pk_symbolizer__free(s);
 }
 
 int main(void)

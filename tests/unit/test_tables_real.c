@@ -51,7 +51,7 @@ static void test_builtin_equals_events_dir(void **state)
 	struct pk_catalog *bi, *dir;
 	struct pk_error err = { 0 };
 	assert_int_equal(pk_catalog__open_builtin(&bi), 0);
-	if (pk_catalog__open_dir(arch_dir(), NULL, &dir, &err)) {
+	if (pk_catalog__open_dir(&dir, arch_dir(), NULL, &err)) {
 		char msg[1024];
 		fail_msg("open_dir %s: %s", arch_dir(), pk_error__format(&err, msg, sizeof(msg)));
 	}
@@ -74,7 +74,7 @@ static void test_builtin_equals_events_dir(void **state)
 			last_arch = a.arch;
 		}
 		for (size_t i = 0; i < a.nr_events; i++, nev++) {
-			struct pk_event x, y;
+			struct pk_event x = { .sz = sizeof(x) }, y = { .sz = sizeof(y) };
 			pk_catalog__event(bi, mi, i, &x);
 			pk_catalog__event(dir, mi, i, &y);
 			same_str(x.name, y.name, "name", a.name, x.name);
@@ -90,7 +90,7 @@ static void test_builtin_equals_events_dir(void **state)
 			assert_int_equal(x.experimental, y.experimental);
 		}
 		for (size_t i = 0; i < a.nr_metrics; i++, nmt++) {
-			struct pk_metric x, y;
+			struct pk_metric x = { .sz = sizeof(x) }, y = { .sz = sizeof(y) };
 			pk_catalog__metric(bi, mi, i, &x);
 			pk_catalog__metric(dir, mi, i, &y);
 			same_str(x.name, y.name, "metric", a.name, x.name);
@@ -123,8 +123,8 @@ static void test_builtin_equals_events_dir(void **state)
 	assert_true(archs_seen >= 6);
 	print_message("# compared %zu models, %zu events, %zu metrics\n",
 		      pk_catalog__nr_models(bi), nev, nmt);
-	pk_catalog__close(bi);
-	pk_catalog__close(dir);
+	pk_catalog__free(bi);
+	pk_catalog__free(dir);
 }
 
 /* Every event of every model is found by name, upper-cased, with its PMU. */
@@ -137,7 +137,7 @@ static void test_every_event_found(void **state)
 		struct pk_model m;
 		pk_catalog__model(c, mi, &m);
 		for (size_t i = 0; i < m.nr_events; i++) {
-			struct pk_event e;
+			struct pk_event e = { .sz = sizeof(e) };
 			pk_catalog__event(c, mi, i, &e);
 			char up[256];
 			size_t k = 0;
@@ -152,16 +152,16 @@ static void test_every_event_found(void **state)
 			assert_int_equal(count, 1);
 		}
 		for (size_t i = 0; i < m.nr_metrics; i++) {
-			struct pk_metric x;
+			struct pk_metric x = { .sz = sizeof(x) };
 			size_t idx;
 			pk_catalog__metric(c, mi, i, &x);
 			assert_int_equal(pk_catalog__find_metric(c, mi, x.name, &idx), 0);
-			struct pk_metric y;
+			struct pk_metric y = { .sz = sizeof(y) };
 			pk_catalog__metric(c, mi, idx, &y);
 			assert_string_equal(x.name, y.name);
 		}
 	}
-	pk_catalog__close(c);
+	pk_catalog__free(c);
 }
 
 static void expect_model(struct pk_catalog *c, const char *arch, const char *cpuid,
@@ -200,7 +200,7 @@ static void test_cpuids_pick_models(void **state)
 	assert_int_equal(idx, idx2);
 	assert_int_equal(pk_catalog__find_model(c, "arm/neoverse-n1", &idx2), 0);
 	assert_int_equal(idx, idx2);
-	pk_catalog__close(c);
+	pk_catalog__free(c);
 }
 
 int main(void)

@@ -31,7 +31,7 @@ static struct pk_topology *open_fixture(const char *name)
 	struct pk_error err = { 0 };
 
 	snprintf(root, sizeof(root), "%s/tests/fixtures/topology/%s", src && *src ? src : ".", name);
-	int r = pk_topology__read(root, &t, &err);
+	int r = pk_topology__read(&t, root, &err);
 	if (r)
 		print_message("%s: %s\n", root, err.msg);
 	assert_int_equal(r, 0);
@@ -63,7 +63,7 @@ static void expect_labels(const struct pk_topology *t, enum pk_stat_aggr mode, c
 	struct pk_cpu_map *m = NULL;
 	char buf[1024];
 	if (list)
-		assert_int_equal(pk_cpu_map__parse(list, &m, NULL), 0);
+		assert_int_equal(pk_cpu_map__parse(&m, list, NULL), 0);
 	labels(t, mode, list ? m : pk_topology__online(t), buf, sizeof(buf));
 	if (strcmp(buf, want))
 		print_message("mode %d over %s: '%s', want '%s'\n", (int)mode, list ? list : "online",
@@ -209,7 +209,7 @@ static void test_errors(void **state)
 	(void)state;
 	struct pk_topology *t = (struct pk_topology *)&t;
 	struct pk_error err = { 0 };
-	assert_int_equal(pk_topology__read("/nonexistent/cpu", &t, &err), -ENOENT);
+	assert_int_equal(pk_topology__read(&t, "/nonexistent/cpu", &err), -ENOENT);
 	assert_null(t);
 	assert_string_equal(err.file, "/nonexistent/cpu/online");
 }
@@ -260,7 +260,7 @@ static void test_this_machine(void **state)
 	(void)state;
 	struct pk_topology *t = NULL;
 	struct pk_error err = { 0 };
-	assert_int_equal(pk_topology__read(NULL, &t, &err), 0);
+	assert_int_equal(pk_topology__read(&t, NULL, &err), 0);
 	const struct pk_cpu_map *on = pk_topology__online(t);
 	assert_int_equal(pk_topology__num_cpus_online(t), (unsigned)sysconf(_SC_NPROCESSORS_ONLN));
 	assert_true(pk_topology__num_cpus(t) >= pk_topology__num_cpus_online(t));

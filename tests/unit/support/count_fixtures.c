@@ -24,7 +24,7 @@ struct pk_pmu_tree *pmu_fixture(const char *name)
 	char root[1024];
 	struct pk_pmu_tree *t = NULL;
 	snprintf(root, sizeof(root), "%s/tests/fixtures/sysfs/%s", src_dir(), name);
-	assert_int_equal(pk_pmu_tree__open(root, &t, NULL), 0);
+	assert_int_equal(pk_pmu_tree__open(&t, root, NULL), 0);
 	return t;
 }
 
@@ -33,7 +33,7 @@ struct pk_topology *topo_fixture(const char *name)
 	char root[1024];
 	struct pk_topology *t = NULL;
 	snprintf(root, sizeof(root), "%s/tests/fixtures/topology/%s", src_dir(), name);
-	assert_int_equal(pk_topology__read(root, &t, NULL), 0);
+	assert_int_equal(pk_topology__read(&t, root, NULL), 0);
 	return t;
 }
 
@@ -47,7 +47,7 @@ struct pk_counter *fake_counter(const int *cpus, size_t n, uint64_t read_format)
 	c->cpu = calloc(n, sizeof(int));
 	assert_true(c->ev && c->cpu);
 	memcpy(c->cpu, cpus, n * sizeof(int));
-	assert_int_equal(pk_cpu_map__new(cpus, n, &c->cpus), 0);
+	assert_int_equal(pk_cpu_map__new(&c->cpus, cpus, n), 0);
 	c->nr_threads = 1;
 	c->tid = calloc(1, sizeof(pid_t));
 	assert_non_null(c->tid);
