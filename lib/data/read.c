@@ -176,7 +176,7 @@ static size_t id_slot(uint64_t id, size_t mask)
 static int id_grow(struct pk_data_reader *r)
 {
 	size_t n = r->nr_id_slots ? r->nr_id_slots * 2 : 64;
-	struct dr_id *t = malloc(n * sizeof(*t));
+	struct dr_id *t = calloc(n, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
