@@ -539,6 +539,7 @@ int pk_data_reader__open_fd(struct pk_data_reader **rp, int fd, const char *name
 	struct stat st;
 	if (fstat(fd, &st)) {
 		int e = -errno;
+		e = e < 0 ? e : -EIO;	/* < 0 after a failure: said so for scan-build */
 		free(r);
 		return pk_error__set(err, e, name, 0, 0, "%s", strerror(-e));
 	}

@@ -485,7 +485,7 @@ int json_entry__parse(struct json_ctx *ctx, json_object *obj, unsigned index,
 static int translate(struct json_ctx *ctx, json_object *const *v, unsigned index,
 		     struct json_entry *e, struct pk_error *err)
 {
-	bool oom = false, neg;
+	bool oom = false, neg = false;
 	unsigned long long code = 0, x;
 	int rc = 0;
 	char num[40];

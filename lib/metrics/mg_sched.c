@@ -129,7 +129,9 @@ static struct mg_set *new_set(struct pk_metricgroup *mg, bool grouped, size_t ow
 		mg->cap_sets = cap;
 	}
 	struct mg_set *s = &mg->sets[mg->nr_sets++];
-	*s = (struct mg_set){ .grouped = grouped, .owner = owner };
+	memset(s, 0, sizeof(*s));	/* (the analyzer loses a struct literal stored in the heap) */
+	s->grouped = grouped;
+	s->owner = owner;
 	return s;
 }
 

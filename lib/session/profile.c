@@ -167,7 +167,8 @@ static int add_sample(struct fill *f, const struct pk_resolved *rs)
 		uint32_t nfr;
 		if (loc_frames(f, chain[i], &fr, &nfr) || grow_u32(&f->stack, &f->cap_stack, n + nfr))
 			return -ENOMEM;
-		memcpy(f->stack + n, fr, nfr * sizeof(*fr));
+		if (nfr)	/* fr (and the stack) may be NULL then */
+			memcpy(f->stack + n, fr, nfr * sizeof(*fr));
 		n += nfr;
 	}
 	uint32_t stack, thread;

@@ -24,8 +24,10 @@
 static int slurp(const char *path, char **out, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
+	if (fd < 0) {
+		int r = -errno;	/* < 0 after a failure: said so for scan-build */
+		return r < 0 ? r : -EIO;
+	}
 	size_t cap = 1 << 20, n = 0;
 	char *buf = malloc(cap);
 	while (buf) {
@@ -47,7 +49,7 @@ static int slurp(const char *path, char **out, size_t *len)
 				int e = -errno;
 				free(buf);
 				close(fd);
-				return e;
+				return e < 0 ? e : -EIO;
 			}
 			break;
 		}
