@@ -9,6 +9,7 @@
  */
 #include "session/session_int.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +145,7 @@ static int loc_frames(struct fill *f, const struct pk_loc *l, const uint32_t **o
 		f->first[l->id] = first + 1;
 		f->nr[l->id] = (uint32_t)(f->nr_pool - first);
 	}
+	assert(f->pool);	/* every location's frames are in it */
 	*out = f->pool + f->first[l->id] - 1;
 	*nout = f->nr[l->id];
 	return 0;
