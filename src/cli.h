@@ -25,7 +25,12 @@
  * there.)
  */
 char *cli__analyzer_any(void);
-#define getopt_long(...) __extension__({ int c_ = getopt_long(__VA_ARGS__); optarg = cli__analyzer_any(); c_; })
+#define getopt_long(...)                                                                   \
+	__extension__({                                                                    \
+		int c_ = getopt_long(__VA_ARGS__);                                         \
+		optarg = cli__analyzer_any();                                              \
+		c_;                                                                        \
+	})
 #endif
 
 struct cli_env {
