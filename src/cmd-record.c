@@ -11,6 +11,7 @@
  * Also the options that change the attrs (record_spec_option), shared with
  * `explain --mode record` so both encode alike.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -90,6 +91,7 @@ int record_spec_option(struct pk_spec_opts *o, int c, const char *arg, const cha
 	switch (c) {
 	case 'c':
 	case 'F':
+		assert(arg);	/* a required argument: scan-build, see cli.h */
 		errno = 0;
 		if (c == 'F' && !strcmp(arg, "max")) {	/* perf: the kernel's limit */
 			o->freq = (uint64_t)max_sample_rate();
@@ -121,6 +123,7 @@ int record_spec_option(struct pk_spec_opts *o, int c, const char *arg, const cha
 		o->call_graph_mode = PK_CALL_GRAPH_FP;
 		return 1;
 	case RECORD_OPT_CALL_GRAPH: {
+		assert(arg);
 		const char *comma = strchr(arg, ',');
 		size_t n = comma ? (size_t)(comma - arg) : strlen(arg);
 		o->call_graph = true;
@@ -264,6 +267,7 @@ static int parse_args(int argc, char **argv, struct rec_cfg *cfg, struct cli_env
 			}
 			break;
 		case 'm':
+			assert(optarg);
 			if (parse_mmap_pages(optarg, &cfg->mmap_pages))
 				return -1;
 			break;
@@ -494,17 +498,17 @@ static int setup_writer(struct out *o, struct pk_record *r, const struct rec_cfg
 	for (size_t i = 0; i < pk_record__nr_events(r); i++) {
 		struct pk_record_event ev;
 		pk_record__event(r, i, &ev);
-		if ((rc = pk_data_writer__add_attr(o->w, ev.attr, ev.name, ev.ids, ev.nr_ids, &o->err)))
+		if (pk_data_writer__add_attr(o->w, ev.attr, ev.name, ev.ids, ev.nr_ids, &o->err))
 			goto fail;
 	}
 	for (size_t i = 0; i < pk_record__nr_events(r); i++) {
 		struct pk_record_event ev;
 		pk_record__event(r, i, &ev);
 		if (ev.leader == i && ev.nr_members > 1 &&
-		    (rc = pk_data_writer__add_group(o->w, i, ev.nr_members, NULL, &o->err)))
+		    pk_data_writer__add_group(o->w, i, ev.nr_members, NULL, &o->err))
 			goto fail;
 	}
-	if ((rc = pk_data_writer__begin(o->w, &o->err)))
+	if (pk_data_writer__begin(o->w, &o->err))
 		goto fail;
 	return 0;
 fail:;

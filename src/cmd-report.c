@@ -17,6 +17,7 @@
 #include <pmukit/report.h>
 #include <pmukit/session.h>
 
+#include "cli.h"
 #include "report-cli.h"
 #include "script.h"
 

@@ -68,8 +68,10 @@ static void suggest(const struct cli_env *env, const char *prog)
 		unsigned d = pk_cpuid__distance(arch, e.cpuid, env->cpuid);
 		if (d == UINT_MAX)
 			continue;
-		size_t k = nbest < 3 ? nbest++ : 2;
-		if (k == 2 && nbest == 3 && d >= dist[2])
+		size_t k = 2;
+		if (nbest < 3)
+			k = nbest++;
+		else if (d >= dist[2])	/* no better than the third best */
 			continue;
 		for (; k > 0 && dist[k - 1] > d; k--) {
 			best[k] = best[k - 1];

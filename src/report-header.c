@@ -287,7 +287,7 @@ static void print_feature(struct pk_session *s, unsigned f, FILE *fp)
 		break;
 	case PK_FEAT_CPU_PMU_CAPS: {
 		size_t size;
-		const uint8_t *p = pk_data_reader__feat_data(r, f, &size), *end = p + size;
+		const uint8_t *p = pk_data_reader__feat_data(r, f, &size), *end = p ? p + size : p;
 		uint32_t nr = 0;
 		if (p && size >= 4) {
 			memcpy(&nr, p, 4);

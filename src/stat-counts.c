@@ -220,8 +220,9 @@ int stat_counts__run(const struct stat_config *cfg, struct cli_env *env, struct 
 			.nr_ev = cf.nr_ev, .nr_id = cf.nr_id, .ev = cf.ev, .id = cf.id, .cell = cf.cell,
 			.interval = set->has_interval ? set->interval : -1,
 			.wall_ns = set->has_interval ? set->duration * 1e9 : 0,
-			.seq = ++seq,
+			.seq = seq + 1,
 		};
+		seq++;
 		long d = find_name(&cf, "duration_time");
 		if (!set->has_interval && d >= 0 && cf.cell[d].status == PK_COUNT_OK)
 			fr.wall_ns = cf.cell[d].val;	/* printed in ns */

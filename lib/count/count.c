@@ -294,7 +294,7 @@ int pk_counter__open(struct pk_counter **out, const struct pk_evlist *el,
 		c->tid[0] = map ? -1 : pid;
 	/* CPU slots */
 	if (map) {
-		if ((ret = place(c, el, map, cpu_list, pmus)))
+		if (place(c, el, map, cpu_list, pmus))
 			goto oom;
 	} else {
 		c->nr_cpus = 1;
@@ -302,7 +302,7 @@ int pk_counter__open(struct pk_counter **out, const struct pk_evlist *el,
 			goto oom;
 		c->cpu[0] = cpu;
 	}
-	if ((ret = set_packages(c, topo)))
+	if (set_packages(c, topo))
 		goto oom;
 	for (size_t i = 0; i < nr; i++) {
 		struct cnt_ev *ev = &c->ev[i];

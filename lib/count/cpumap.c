@@ -310,8 +310,10 @@ int pk_cpu_map__parse(struct pk_cpu_map **out, const char *list, struct pk_error
 int pk_count_read_small(const char *path, char *buf, size_t len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
+	if (fd < 0) {
+		int r = -errno;	/* < 0 after a failure: said so for scan-build */
+		return r < 0 ? r : -EIO;
+	}
 	size_t n = 0;
 	while (n + 1 < len) {
 		ssize_t r = read(fd, buf + n, len - 1 - n);

@@ -200,7 +200,8 @@ int pk_threads__all(const char *procfs, pid_t **tids, size_t *nr, struct pk_erro
 		/* a process gone since the listing (or a zombie): nothing to count */
 	}
 	if (!ret) {
-		qsort(out.v, out.nr, sizeof(pid_t), cmp_pid);
+		if (out.nr)	/* qsort's base may not be NULL, even for no elements */
+			qsort(out.v, out.nr, sizeof(pid_t), cmp_pid);
 		*tids = out.v;
 		*nr = out.nr;
 		out.v = NULL;

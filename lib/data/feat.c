@@ -66,8 +66,10 @@ int pkw_read_file(const char *path, struct pk_buf *b)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	b->len = 0;
-	if (fd < 0)
-		return -errno;
+	if (fd < 0) {
+		int r = -errno;	/* < 0 after a failure: said so for scan-build */
+		return r < 0 ? r : -EIO;
+	}
 	for (;;) {
 		if (pk_buf__reserve(b, 4096)) {
 			close(fd);

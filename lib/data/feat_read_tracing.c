@@ -269,7 +269,8 @@ int dr_tracing_parse(struct pk_data_reader *r, const uint8_t *data, size_t size,
 	if (c.bad)
 		return dr_fail(r, -EINVAL, pos, "tracing data of %zu bytes is truncated", size);
 	/* kallsyms, printk formats, saved cmdlines: not needed */
-	qsort(t->fmts, t->nr, sizeof(*t->fmts), cmp_fmt);
+	if (t->nr)	/* qsort's base may not be NULL, even for no elements */
+		qsort(t->fmts, t->nr, sizeof(*t->fmts), cmp_fmt);
 	return 0;
 }
 

@@ -67,9 +67,10 @@ static struct dr_chunk **chunk_list(struct dr_queue *q)
 
 void dr_queue_fini(struct dr_queue *q)
 {
-	struct dr_chunk **list = chunk_list(q);
-	while (*list)
-		chunk_unlink_free(q, *list, list);
+	for (struct dr_chunk *c = q->chunks, *next; c; c = next) {
+		next = c->next;
+		free(c);
+	}
 	free(q->ents);
 	free(q->tmp);
 	memset(q, 0, sizeof(*q));

@@ -173,7 +173,7 @@ static size_t id_slot(uint64_t id, size_t mask)
 static int id_grow(struct pk_data_reader *r)
 {
 	size_t n = r->nr_id_slots ? r->nr_id_slots * 2 : 64;
-	struct dr_id *t = malloc(n * sizeof(*t));
+	struct dr_id *t = calloc(n, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
@@ -528,6 +528,7 @@ int pk_data_reader__open_fd(struct pk_data_reader **rp, int fd, const char *name
 	struct stat st;
 	if (fstat(fd, &st)) {
 		int e = -errno;
+		e = e < 0 ? e : -EIO;	/* < 0 after a failure: said so for scan-build */
 		free(r);
 		return pk_error__set(err, e, name, 0, 0, "%s", strerror(-e));
 	}

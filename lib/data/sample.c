@@ -223,8 +223,7 @@ static int parse_rare(const struct pk_data_reader *r, const struct dr_attr *a,
 			return FAIL("sample of %u bytes: aux data of %llu bytes does not fit",
 				    h->size, (unsigned long long)sz);
 		s->aux.size = sz;
-		s->aux.data = p;
-		p += sz / 8;
+		s->aux.data = p;	/* the last field: p is not advanced past it */
 	}
 	return 0;
 overrun:

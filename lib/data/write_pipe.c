@@ -94,7 +94,7 @@ int pkw_pipe_begin(struct pk_data_writer *w, struct pk_error *err)
 			goto nomem;
 	if (put_feature_record(w, PK_FEAT_LAST, &b))
 		goto nomem;
-	if ((r = put_tracing_data(w, &b)) < 0)
+	if (put_tracing_data(w, &b) < 0)
 		goto nomem;
 	r = pkw_write_all(w, b.data, b.len, &done, err);
 	w->pipe_bytes += done;

@@ -194,15 +194,14 @@ static int open_image(void *buf, size_t size, bool owned, bool trusted, struct p
 			  : pk_image__validate(buf, size, err);
 	struct pk_catalog *c = NULL;
 	if (!ret) {
-		c = calloc(1, sizeof(*c));
-		if (c)
-			c->blocks = calloc(((const struct pk_img_header *)buf)->nr_blocks + 1,
-					   sizeof(char *));
-		if (!c || !c->blocks) {
+		char **blocks = calloc(((const struct pk_img_header *)buf)->nr_blocks + 1,
+				       sizeof(char *));
+		c = blocks ? calloc(1, sizeof(*c)) : NULL;
+		if (c) {
+			c->blocks = blocks;
+		} else {
+			free(blocks);
 			ret = pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
-			if (c)
-				free(c);
-			c = NULL;
 		}
 	}
 	if (ret) {

@@ -83,8 +83,10 @@ static char *trim(char *s)
 static int read_line(const char *path, char *out, size_t len)
 {
 	FILE *f = fopen(path, "r");
-	if (!f)
-		return errno ? -errno : -ENOENT;
+	if (!f) {
+		int r = -errno;	/* < 0 after a failure: said so for scan-build */
+		return r < 0 ? r : -ENOENT;
+	}
 	char line[4096];
 	bool ok = fgets(line, sizeof(line), f) != NULL;
 	fclose(f);
@@ -225,8 +227,10 @@ static int cpuinfo_fields(const char *path, int cpu, const char *const *keys, si
 			  char vals[][CPUINFO_VAL])
 {
 	FILE *f = fopen(path, "r");
-	if (!f)
-		return errno ? -errno : -ENOENT;
+	if (!f) {
+		int r = -errno;	/* < 0 after a failure: said so for scan-build */
+		return r < 0 ? r : -ENOENT;
+	}
 	bool found[CPUINFO_MAX_KEYS] = { false };
 	bool in_target = false, seen_target = false;
 	char *line = NULL;
@@ -350,8 +354,10 @@ static int s390_from_files(const char *sysinfo, const char *levels, char *buf, s
 {
 	char manu[32] = "", type[8] = "", model[33] = "", version[8] = "", auth[8] = "";
 	FILE *f = fopen(sysinfo, "r");
-	if (!f)
-		return errno ? -errno : -ENOENT;
+	if (!f) {
+		int r = -errno;	/* < 0 after a failure: said so for scan-build */
+		return r < 0 ? r : -ENOENT;
+	}
 	char *line = NULL;
 	size_t cap = 0;
 	while (getline(&line, &cap, f) != -1) {

@@ -103,7 +103,7 @@ static bool x86_parse(const char *s, struct x86_id *out)
 	const char *p = dash + 1;
 	size_t n = 0;
 	unsigned family = 0;
-	while (isdigit((unsigned char)p[n]) && n < 3)
+	while (n < 3 && isdigit((unsigned char)p[n]))
 		family = family * 10 + (unsigned)(p[n++] - '0');
 	if (!n || p[n] != '-')
 		return false;

@@ -178,6 +178,7 @@ int json_key__lookup(const char *name)
 	return k < K__COUNT && !strcmp(keys[k].name, name) ? (int)k : -1;
 }
 
+#undef json_ctx__error	/* scan-build's stand-in (json_event.h): this is the function */
 int json_ctx__error(const struct json_ctx *ctx, struct pk_error *err, long index,
 		    const char *key, const char *fmt, ...)
 {
@@ -440,7 +441,7 @@ int json_entry__parse(struct json_ctx *ctx, json_object *obj, unsigned index,
 static int encode_code(const struct json_ctx *ctx, json_object *const *v, unsigned index,
 		       struct pk_buf *enc, struct pk_error *err)
 {
-	bool neg;
+	bool neg = false;
 	unsigned long long code = 0, x;
 	char num[40];
 	if (v[K_EVENT_CODE] && (!first_int(v[K_EVENT_CODE], &neg, &code) || neg))

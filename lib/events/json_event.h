@@ -99,6 +99,10 @@ void json_entry__to_metric(const struct json_entry *e, const char *file, struct 
 /* Report err at element `index` (key may be NULL) of the file in ctx. */
 int json_ctx__error(const struct json_ctx *ctx, struct pk_error *err, long index,
 		    const char *key, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+#ifdef __clang_analyzer__
+/* the analyzer does not follow variadic functions: tell it that this one returns -EINVAL */
+#define json_ctx__error(...) (json_ctx__error(__VA_ARGS__), -EINVAL)
+#endif
 
 /* Exposed for tests: index of a known key or -1; perf's "int(s, base)" on a string. */
 int json_key__lookup(const char *name);

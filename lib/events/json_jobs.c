@@ -91,16 +91,16 @@ static int parse_one(struct json_ctx *ctx, json_object *top, size_t i, struct js
 
 /* An event file's entries, appended to the model. */
 static int add_entries(struct worker *w, json_object *top, struct model_tmp *M, unsigned file,
-		       const char *rel, const char *topic, struct ev_src **src,
+		       const char *rel, const char *topic, struct ev_src **src, size_t *cap_src,
 		       struct pk_error *err)
 {
 	struct ir_model *out = &M->out;
 	int rc = check_array(&w->ctx, top, err);
 	if (rc)
 		return rc;
-	size_t n = json_object_array_length(top), cap_src = out->cap_events;
-	if (pk_grow(&out->events, &out->cap_events, out->nr_events + n, sizeof(*out->events)) ||
-	    pk_grow(src, &cap_src, out->cap_events, sizeof(**src)))
+	size_t n = json_object_array_length(top), need = out->nr_events + n;
+	if (need < n || pk_grow(&out->events, &out->cap_events, need, sizeof(*out->events)) ||
+	    pk_grow(src, cap_src, need, sizeof(**src)))
 		return json_tree__oom(err);
 	for (size_t i = 0; i < n; i++) {
 		struct json_entry e;
@@ -231,7 +231,8 @@ static const char *topic_of(struct pk_arena *a, const char *file)
 static int parse_model(struct worker *w, struct model_tmp *M, struct pk_error *err)
 {
 	const struct arch *A = &w->L->arches[M->arch];
-	struct ev_src *src = NULL;
+	struct ev_src *src = NULL;	/* where each event is from, for check_dups() */
+	size_t cap_src = 0;
 	char *base = json_tree__path(&w->arena, A->name, M->name);
 	int rc = base ? 0 : json_tree__oom(err);
 	w->ctx.std = &A->std;
@@ -255,12 +256,12 @@ static int parse_model(struct worker *w, struct model_tmp *M, struct pk_error *e
 			rc = add_groups(&w->ctx, top, &M->out, err);
 		} else {
 			const char *topic = topic_of(&w->arena, M->files[f]);
-			rc = topic ? add_entries(w, top, M, (unsigned)f, rel, topic, &src, err)
+			rc = topic ? add_entries(w, top, M, (unsigned)f, rel, topic, &src, &cap_src, err)
 				   : json_tree__oom(err);
 		}
 		json_object_put(top);
 	}
-	if (!rc)
+	if (!rc && src)	/* (NULL: no event file) */
 		rc = check_dups(M, src, err);
 	free(src);
 	return rc;

@@ -30,9 +30,11 @@ static int list_dir(struct pk_arena *a, const char *dir, char ***dirs, size_t *n
 		    char ***files, size_t *nr_files, size_t *bytes, struct pk_error *err)
 {
 	DIR *d = opendir(dir);
-	if (!d)
-		return pk_error__set(err, -errno, dir, 0, 0, "cannot open directory: %s",
-				     strerror(errno));
+	if (!d) {
+		int e = -errno;	/* < 0 after a failure: said so for scan-build */
+		return pk_error__set(err, e < 0 ? e : -EIO, dir, 0, 0, "cannot open directory: %s",
+				     strerror(-e));
+	}
 	size_t cap_d = 0, cap_f = 0;
 	*dirs = NULL;
 	*files = NULL;

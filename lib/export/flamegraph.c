@@ -208,7 +208,7 @@ static int layout(struct tree *t)
 {
 	size_t n = t->n;
 	uint32_t *nchild = calloc(n + 1, sizeof(*nchild)), *first = calloc(n + 1, sizeof(*first));
-	uint32_t *kids = malloc((n + 1) * sizeof(*kids)), *stack = malloc((n + 1) * sizeof(*stack));
+	uint32_t *kids = calloc(n + 1, sizeof(*kids)), *stack = malloc((n + 1) * sizeof(*stack));
 	t->order = malloc((n + 1) * sizeof(*t->order));
 	t->depth = calloc(n + 1, sizeof(*t->depth));
 	t->x = calloc(n + 1, sizeof(*t->x));
@@ -229,21 +229,22 @@ static int layout(struct tree *t)
 		kids[first[par] + nchild[par]++] = i;
 	}
 	for (uint32_t i = 0; i < n; i++) {
-		if (nchild[i] < 2)
+		uint32_t nk = nchild[i];
+		if (nk < 2)
 			continue;
-		if (nchild[i] > nsk) {
+		if (nk > nsk) {
 			free(sk);
-			nsk = nchild[i];
+			nsk = nk;
 			if (!(sk = malloc(nsk * sizeof(*sk))))
 				goto out;
 		}
 		uint32_t *k = kids + first[i];
-		for (uint32_t c = 0; c < nchild[i]; c++) {
+		for (uint32_t c = 0; c < nk; c++) {
 			const struct tnode_key *kk = tkey(t, k[c]);
 			sk[c] = (struct kid){ pk_strtab__get(&t->labels, kk->label), kk->kind, k[c] };
 		}
-		qsort(sk, nchild[i], sizeof(*sk), cmp_kid);
-		for (uint32_t c = 0; c < nchild[i]; c++)
+		qsort(sk, nk, sizeof(*sk), cmp_kid);
+		for (uint32_t c = 0; c < nk; c++)
 			k[c] = sk[c].node;
 	}
 	/* iterative preorder; children pushed in reverse so the first comes out first */

@@ -23,6 +23,7 @@
  *    "[unknown]"); --jit: "_[j]" for /tmp/perf-N.map and jitted-N-N.so;
  *  - one line per distinct stack, counts summed, sorted bytewise.
  */
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -492,6 +493,7 @@ int pk_export__folded(const struct pk_profile *p, FILE *out, const struct pk_xop
 	size_t cap_fr = 0;
 	if (!loff || !lines)
 		goto out2;
+	assert(!nkeys || pnames.buf.data);	/* each key's process name is in it */
 	for (size_t k = 0; k < nkeys; k++) {
 		const struct agg_key *key = pk_recset__get(&keys, k);
 		const char *pnm = (const char *)pnames.buf.data + key->pname;

@@ -76,6 +76,10 @@ static int bad(const struct pline *l, const char *key, const char *fmt, ...)
 	return pk_error__set(l->err, -EINVAL, l->file ? l->file : "", l->no,
 			     key ? key_col(l, key) : 1, "%s", msg);
 }
+#ifdef __clang_analyzer__
+/* the analyzer does not follow variadic functions: tell it what bad() returns */
+#define bad(...) (bad(__VA_ARGS__), -EINVAL)
+#endif
 
 /* A number, or a string holding one (perf prints counter values as strings). */
 static int get_number(const struct pline *l, json_object *o, const char *key, double *v)

@@ -71,7 +71,7 @@ static double tool_seconds(const char *unit, double v, bool *known)
 
 double pk_counts__raw(const struct pk_counts *c, size_t idx, struct pk_metricgroup *mg, bool *known)
 {
-	bool dummy;
+	bool dummy = false;
 	known = known ? known : &dummy;
 	*known = true;
 	if (idx >= c->nr)

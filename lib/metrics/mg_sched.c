@@ -119,7 +119,9 @@ static struct mg_set *new_set(struct pk_metricgroup *mg, bool grouped, size_t ow
 	if (PK_GROW(mg->sets, mg->cap_sets, mg->nr_sets + 1))
 		return NULL;
 	struct mg_set *s = &mg->sets[mg->nr_sets++];
-	*s = (struct mg_set){ .grouped = grouped, .owner = owner };
+	memset(s, 0, sizeof(*s));	/* (the analyzer loses a struct literal stored in the heap) */
+	s->grouped = grouped;
+	s->owner = owner;
 	return s;
 }
 

@@ -92,7 +92,7 @@ void pk_record__free(struct pk_record *r)
 		if (r->maps[m].base)
 			munmap(r->maps[m].base, r->map_len);
 	}
-	for (size_t e = 0; e < r->nr_ev; e++) {
+	for (size_t e = 0; r->ev && e < r->nr_ev; e++) {	/* (NULL: open ran out of memory) */
 		for (size_t k = 0; r->ev[e].fds && k < r->nr_cpus * r->nr_threads; k++)
 			if (r->ev[e].fds[k] >= 0)
 				close(r->ev[e].fds[k]);

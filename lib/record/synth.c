@@ -279,7 +279,8 @@ int pk_synth__tasks(const char *procfs, const pid_t *pids, size_t nr, bool mmap_
 			all[nr++] = (pid_t)atoi(de->d_name);
 		}
 		closedir(d);
-		qsort(all, nr, sizeof(*all), cmp_pid);
+		if (nr)	/* qsort's base may not be NULL, even for no elements */
+			qsort(all, nr, sizeof(*all), cmp_pid);
 		pids = all;
 	}
 	for (size_t i = 0; !ret && i < nr; i++)

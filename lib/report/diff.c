@@ -11,6 +11,7 @@
  * columns, rows ordered by the size of the delta (paired ones first), then
  * the baseline, then the keys' names, as perf's sort does.
  */
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -29,6 +30,13 @@ struct drow {
 	uint64_t bp, pp;		/* their (collapsed) periods */
 	double delta;
 };
+
+/* The entry that shows a row: its baseline one, else its new one (a row has one or both). */
+static const struct rp_entry *row_entry(const struct drow *d)
+{
+	assert(d->be || d->pe);
+	return d->be ? d->be : d->pe;
+}
 
 static const struct rp_lclass *lc_of(const struct pk_report *r, const struct rp_entry *e)
 {
@@ -157,13 +165,13 @@ static int64_t row_sort(const struct drow *a, const struct drow *b)
 	}
 	if (base_period(a) != base_period(b))
 		return base_period(a) > base_period(b) ? 1 : -1;
-	const struct pk_report *r = a->br ? a->br : a->pr;
+	const struct pk_report *r = a->br;	/* (every row's) */
 	for (int i = 0; i < r->nr_sorts; i++) {
 		int k = r->sorts[i];
 		if (!rp_col__is_key(k))
 			continue;
 		struct pk_report *ra = a->be ? a->br : a->pr, *rb = b->be ? b->br : b->pr;
-		const struct rp_entry *ea = a->be ? a->be : a->pe, *eb = b->be ? b->be : b->pe;
+		const struct rp_entry *ea = row_entry(a), *eb = row_entry(b);
 		int64_t c;
 		if (k == RP_KEY_SYM) {
 			const struct pk_sym *sa = lc_of(ra, ea)->sym, *sb = lc_of(rb, eb)->sym;
@@ -198,7 +206,7 @@ static int print_event(struct pk_report *old, int ho, struct pk_report *new_, in
 	int rc = side_of(old, ho, &a);
 	if (!rc && hn >= 0)
 		rc = side_of(new_, hn, &b);
-	struct drow *rows = malloc((a.n + b.n + 1) * sizeof(*rows));
+	struct drow *rows = calloc(a.n + b.n + 1, sizeof(*rows));
 	if (rc || !rows) {
 		free(a.e);
 		free(b.e);
@@ -283,7 +291,7 @@ static int print_event(struct pk_report *old, int ho, struct pk_report *new_, in
 			snprintf(delta, sizeof(delta), "%+4.2F%%", d->delta);
 		fprintf(fp, "  %8s  %9s", base, delta);
 		struct pk_report *r = d->be ? old : new_;
-		const struct rp_entry *e = d->be ? d->be : d->pe;
+		const struct rp_entry *e = row_entry(d);
 		int h = rp_ctx(r, e->ctx)->hists;
 		for (int k = 0; k < old->nr_fields; k++) {
 			int c = old->fields[k];

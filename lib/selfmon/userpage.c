@@ -40,7 +40,7 @@ void selfmon_caps_decode(uint64_t capabilities, struct selfmon_caps *c)
 {
 	struct perf_event_mmap_page p;
 
-	memcpy(&p.capabilities, &capabilities, sizeof(capabilities));
+	p.capabilities = capabilities;
 	c->user_rdpmc = p.cap_user_rdpmc;
 	c->user_time = p.cap_user_time;
 	c->user_time_zero = p.cap_user_time_zero;

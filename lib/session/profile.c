@@ -9,6 +9,7 @@
  */
 #include "session/session_int.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +127,7 @@ static int loc_frames(struct fill *f, const struct pk_loc *l, const uint32_t **o
 		f->first[l->id] = first + 1;
 		f->nr[l->id] = (uint32_t)(f->nr_pool - first);
 	}
+	assert(f->pool);	/* every location's frames are in it */
 	*out = f->pool + f->first[l->id] - 1;
 	*nout = f->nr[l->id];
 	return 0;
@@ -149,7 +151,8 @@ static int add_sample(struct fill *f, const struct pk_resolved *rs)
 		uint32_t nfr;
 		if (loc_frames(f, chain[i], &fr, &nfr) || PK_GROW(f->stack, f->cap_stack, n + nfr))
 			return -ENOMEM;
-		memcpy(f->stack + n, fr, nfr * sizeof(*fr));
+		if (nfr)	/* fr (and the stack) may be NULL then */
+			memcpy(f->stack + n, fr, nfr * sizeof(*fr));
 		n += nfr;
 	}
 	uint32_t stack, thread;

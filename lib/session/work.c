@@ -129,8 +129,8 @@ void workers__prefetch(struct pk_session *s, struct pk_dso *d)
 			return;	/* the DSO loads on first use instead */
 		}
 		size_t n = 0;
-		for (size_t i = w->qhead; i < w->qtail; i++)
-			nq[n++] = w->q[i % w->qcap];
+		for (; n < w->qcap; n++)	/* full: qtail - qhead == qcap */
+			nq[n] = w->q[(w->qhead + n) % w->qcap];
 		free(w->q);
 		w->q = nq;
 		w->qcap = ncap;

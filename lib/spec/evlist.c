@@ -173,6 +173,8 @@ static int form_group(struct rctx *rc, const struct spec_group *grp, struct ev_v
 static int splice_groups(struct ev_vec *v)
 {
 	size_t n = v->nr;
+	if (!n)
+		return 0;
 	struct ev *out_s[32];
 	size_t newpos_s[32];
 	bool used_s[32] = { 0 };
@@ -285,7 +287,7 @@ int pk_evlist__add(struct pk_evlist *el, const char *spec, const struct pk_spec_
 	if (!o.cat)
 		o.model = PK_NO_MODEL;
 	pk_arena__init_buf(&scratch, scratch_buf, sizeof(scratch_buf));
-	if ((r = spec_parse_in(spec, &scratch, &ast, &pe))) {
+	if (spec_parse_in(spec, &scratch, &ast, &pe)) {
 		pk_arena__free(&scratch);
 		return from_parse_error(err, &pe);
 	}

@@ -155,11 +155,12 @@ static void peek2(struct parser *p, struct spec_token *t)
 {
 	struct spec_lexer copy = p->lx;
 	struct pk_spec_error scratch;
-	if (cached(p, 0)) {
+	bool have = cached(p, 0);
+	if (have) {
 		*t = p->la;
 		copy.pos = t->off + t->len;
 	}
-	if ((!cached(p, 0) && spec_lexer__next(&copy, 0, t, &scratch)) || t->kind == SPEC_TOK_END ||
+	if ((!have && spec_lexer__next(&copy, 0, t, &scratch)) || t->kind == SPEC_TOK_END ||
 	    spec_lexer__next(&copy, 0, t, &scratch)) {
 		t->kind = SPEC_TOK_END;
 		t->off = p->lx.len;

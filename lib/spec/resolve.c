@@ -148,6 +148,7 @@ static const struct pk_alias_range *table_range(struct rctx *rc, const char *nam
 static int alias_find(struct rctx *rc, const struct pk_pmu *pmu, const char *name,
 		      struct pk_alias_brief *out, struct pk_alias_parts *parts_out)
 {
+	/* cppcheck-suppress uninitvar ; both paths below fill *p before reading it */
 	struct pk_alias_parts parts, *p = parts_out ? parts_out : &parts;
 	if (rc->amemo_name && (rc->amemo_name == name || !strcmp(rc->amemo_name, name)))
 		for (size_t i = 0; i < rc->nr_amemo; i++)

@@ -71,7 +71,7 @@ static void mark(struct rctx *rc, struct ev *ev)
 		ev->max_precise = rc->max_precise >= 0 ? rc->max_precise : d->max_precise;
 	if (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE || a->type == PERF_TYPE_RAW)
 		ev->max_precise = rc->max_precise;
-	if (!ev->pmu || a->type != PERF_TYPE_RAW || pk_pmu__type(ev->pmu) != PERF_TYPE_RAW)
+	if (!d || a->type != PERF_TYPE_RAW || pk_pmu__type(ev->pmu) != PERF_TYPE_RAW)
 		return;
 	if (rc->perf_metrics && d->has_slots) {
 		if (a->config == TOPDOWN_SLOTS)

@@ -63,8 +63,10 @@ static int tp_id(const char *root, const char *sys, const char *name, uint64_t *
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/events/%s/%s/id", root, sys, name);
 	FILE *f = fopen(path, "r");
-	if (!f)
-		return -errno;
+	if (!f) {
+		int r = -errno;	/* < 0 after a failure: said so for scan-build */
+		return r < 0 ? r : -EIO;
+	}
 	unsigned long long v;
 	int ok = fscanf(f, "%llu", &v) == 1;
 	fclose(f);

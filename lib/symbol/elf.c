@@ -91,6 +91,7 @@ Elf_Scn *pkelf__section(Elf *elf, const char *name, GElf_Shdr *shdr, size_t *idx
 		return NULL;
 	Elf_Scn *scn = NULL;
 	while ((scn = elf_nextscn(elf, scn))) {
+		/* cppcheck-suppress uninitvar ; gelf_getshdr fills *sh (nothing is read before) */
 		GElf_Shdr tmp, *sh = shdr ? shdr : &tmp;
 		if (!gelf_getshdr(scn, sh))
 			continue;

@@ -26,8 +26,10 @@
 static int slurp(const char *path, char **out, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
+	if (fd < 0) {
+		int r = -errno;	/* < 0 after a failure: said so for scan-build */
+		return r < 0 ? r : -EIO;
+	}
 	struct pk_buf b = { 0 };
 	int rc = pk_buf__read_fd(&b, fd, 1 << 20);
 	close(fd);

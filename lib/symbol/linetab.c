@@ -93,8 +93,8 @@ static int64_t sleb(struct rd *r)
 			v |= (int64_t)((uint64_t)(b & 0x7f) << sh);
 		sh += 7;
 		if (!(b & 0x80)) {
-			if (sh < 64 && (b & 0x40))
-				v |= -((int64_t)1 << sh);
+			if (sh < 64 && (b & 0x40))	/* sign-extend: -(1 << sh), sh up to 63 */
+				v |= (int64_t)(UINT64_MAX << sh);
 			return v;
 		}
 	}
@@ -361,7 +361,8 @@ int linetab__parse(struct linetab **out, const struct linetab_src *src, uint64_t
 		uint32_t file = 0;
 		int64_t line = 1;
 		bool end = false;
-		struct lseq seq = { .low = UINT64_MAX, .first = t->nr_rows, .order = order++ };
+		struct lseq seq = { .low = UINT64_MAX, .first = t->nr_rows, .order = order };
+		order++;
 		while (!end && r.p < r.end && !r.bad && !err) {
 			unsigned op = (unsigned)get(&r, 1);
 			if (op >= opcode_base) {
@@ -479,8 +480,8 @@ int linetab__parse(struct linetab **out, const struct linetab_src *src, uint64_t
 		return err;
 	}
 	/* sort sequences; drop nested ones, trim overlapping ones (binutils' sort_line_sequences) */
-	qsort(t->seqs, t->nr_seqs, sizeof(*t->seqs), cmp_seq);
 	if (t->nr_seqs) {
+		qsort(t->seqs, t->nr_seqs, sizeof(*t->seqs), cmp_seq);
 		size_t n = 1;
 		uint64_t last_high = t->seqs[0].high;
 		for (size_t i = 1; i < t->nr_seqs; i++) {

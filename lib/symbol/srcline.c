@@ -524,12 +524,11 @@ static size_t lookup_dwarf(struct srcline_cache *c, uint64_t pc, size_t shndx,
 	size_t n = 0;
 	out[n++] = (struct raw_frame){ name, file, line };
 	/* the inline chain */
-	while (f && f->inlined && f->parent >= 0 && n < max) {
-		struct func *caller = &u->funcs[f->parent];
+	for (struct func *g = f, *caller; g && g->inlined && g->parent >= 0 && n < max; g = caller) {
+		caller = &u->funcs[g->parent];
 		func_name(c, u, caller);
-		const char *cf = u->lt && f->call_file != UINT64_MAX ? linetab__file(u->lt, f->call_file) : NULL;
-		out[n++] = (struct raw_frame){ caller->name, cf, f->call_line };
-		f = caller;
+		const char *cf = u->lt && g->call_file != UINT64_MAX ? linetab__file(u->lt, g->call_file) : NULL;
+		out[n++] = (struct raw_frame){ caller->name, cf, g->call_line };
 	}
 	return n;
 }

@@ -24,4 +24,10 @@ int pk_spec_error__vset(struct pk_spec_error *err, int code, unsigned off, unsig
 			const char *hint, const char *fmt, va_list ap)
 	__attribute__((format(printf, 6, 0)));
 
+#ifdef __clang_analyzer__
+/* scan-build looks at one file at a time: tell it that the result is code, so it does not
+ * follow paths where `ret = pk_error__set(err, -ENOMEM, ...)` left ret 0. */
+#define pk_error__set(err, code, ...) (pk_error__set(err, code, __VA_ARGS__), (code))
+#endif
+
 #endif

@@ -42,7 +42,7 @@ int pk_idmap__reserve(struct pk_idmap *m, size_t n)
 
 int64_t pk_idmap__get_or_put(struct pk_idmap *m, uint64_t key, uint32_t val, int *added)
 {
-	if ((m->used + 1) * 2 > (m->slots ? m->mask + 1 : 0) && pk_idmap__reserve(m, m->used + 1))
+	if ((!m->slots || (m->used + 1) * 2 > m->mask + 1) && pk_idmap__reserve(m, m->used + 1))
 		return -1;
 	for (size_t i = pk_idmap__hash(key) & m->mask;; i = (i + 1) & m->mask) {
 		struct pk_idmap_slot *s = &m->slots[i];

@@ -4,7 +4,7 @@
 # reader), --events-dir, unknown --cpuid, PMU trees given with --sysfs.
 . "$(dirname "$0")/lib/tap.sh"
 L="$SRC/tests/integration/lib"
-echo "1..19"
+echo "1..20"
 
 ok "list --help" "$PMUKIT" list --help
 
@@ -36,6 +36,11 @@ fails "unknown --cpuid is refused" "$PMUKIT" list --cpuid GenuineIntel-6-FF-0
 ok "unknown --cpuid names the closest models" sh -c "
 	'$PMUKIT' list --cpuid GenuineIntel-6-FE-0 2>&1 >/dev/null | grep -q 'closest known models' &&
 	'$PMUKIT' list --cpuid GenuineIntel-6-FE-0 2>&1 >/dev/null | grep -q 'GenuineIntel-6-'"
+# three suggestions, all of the identifier's arch (the third was once read before it was set)
+ok "unknown --cpuid: the closest models are three x86 ones" sh -c "
+	'$PMUKIT' list --cpuid GenuineIntel-6-FE-0 2>&1 >/dev/null |
+		sed '1,/closest known models/d' > '$T_TMP/near' &&
+	test \$(wc -l < '$T_TMP/near') -eq 3 && ! grep -v ' x86/' '$T_TMP/near' >&2"
 
 fails "a missing --events-dir is an error" "$PMUKIT" list --events-dir /nonexistent --cpuid skylake
 fails "a missing --sysfs is an error" "$PMUKIT" list --sysfs /nonexistent

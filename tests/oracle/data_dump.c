@@ -319,7 +319,8 @@ static void dump_event(const struct pk_data_reader *r, const struct pk_data_even
 		break;
 	}
 	case PERF_RECORD_ITRACE_START:
-		printf(" pid: %u tid: %u\n", ev->u.itrace_start.pid, ev->u.itrace_start.tid);
+		printf(" pid: %u tid: %u\n", (unsigned)ev->u.itrace_start.pid,
+		       (unsigned)ev->u.itrace_start.tid);
 		break;
 	case PERF_RECORD_AUX:
 		printf(" offset: %#" PRIx64 " size: %#" PRIx64 " flags: %#" PRIx64 " [%s%s%s]\n",

@@ -570,7 +570,8 @@ DIR *opendir(const char *name)
 		}
 		s->ents[s->n++] = *e;
 	}
-	qsort(s->ents, s->n, sizeof(*s->ents), kernfs_cmp);
+	if (s->n)	/* qsort's base may not be NULL, even for no elements */
+		qsort(s->ents, s->n, sizeof(*s->ents), kernfs_cmp);
 	pthread_mutex_lock(&lock);
 	s->next = sorted_dirs;
 	sorted_dirs = s;

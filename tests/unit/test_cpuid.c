@@ -536,6 +536,11 @@ static void test_guess_arch(void **state)
 	assert_null(pk_cpuid__guess_arch("GenuineIntel-6-55-4-1"));
 	assert_null(pk_cpuid__guess_arch("-6-55-4"));
 	assert_null(pk_cpuid__guess_arch("0x489-0x1"));
+	/* the family has at most three digits (checked before the fourth is looked at) */
+	assert_string_equal(pk_cpuid__guess_arch("GenuineIntel-175-1-2"), "x86");
+	assert_null(pk_cpuid__guess_arch("GenuineIntel-1750-1-2"));
+	assert_null(pk_cpuid__guess_arch("GenuineIntel-175"));
+	assert_null(pk_cpuid__guess_arch("GenuineIntel-17"));
 }
 
 /* ---- distance ---- */

@@ -126,8 +126,11 @@ static Perftools__Profiles__Profile *decode(const unsigned char *gz, size_t len)
 	z.avail_in = (uInt)len;
 	int r;
 	do {
-		if (n == cap)
-			out = realloc(out, cap *= 2);
+		if (n == cap) {
+			unsigned char *grown = realloc(out, cap *= 2);
+			assert_non_null(grown);
+			out = grown;
+		}
 		z.next_out = out + n;
 		z.avail_out = (uInt)(cap - n);
 		r = inflate(&z, Z_NO_FLUSH);

@@ -146,14 +146,15 @@ static void write_chains(struct tfile *t)
 	uint64_t c3[] = { PERF_CONTEXT_USER, FN(rt_mid, 3), FN(rt_top, 5) };
 	uint64_t time = 2000;
 	for (int i = 0; i < 3; i++) {
-		struct tsample s = { .ip = FN(rt_leaf, 1), .pid = PID, .tid = PID, .time = time++,
+		struct tsample s = { .ip = FN(rt_leaf, 1), .pid = PID, .tid = PID, .time = time,
 				     .id = id, .period = 100, .callchain = c1, .nr_callchain = 4 };
 		put_sample(&t->recs, st, PERF_RECORD_MISC_USER, &s);
+		time++;
 	}
-	struct tsample s2 = { .ip = FN(rt_leaf, 2), .pid = PID, .tid = PID, .time = time++,
+	struct tsample s2 = { .ip = FN(rt_leaf, 2), .pid = PID, .tid = PID, .time = time,
 			      .id = id, .period = 200, .callchain = c2, .nr_callchain = 5 };
 	put_sample(&t->recs, st, PERF_RECORD_MISC_USER, &s2);
-	struct tsample s3 = { .ip = FN(rt_mid, 3), .pid = PID, .tid = PID, .time = time++,
+	struct tsample s3 = { .ip = FN(rt_mid, 3), .pid = PID, .tid = PID, .time = time + 1,
 			      .id = id, .period = 50, .callchain = c3, .nr_callchain = 3 };
 	put_sample(&t->recs, st, PERF_RECORD_MISC_USER, &s3);
 	tf_close(t);

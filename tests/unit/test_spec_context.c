@@ -100,8 +100,11 @@ static char *describe(const struct pk_evlist *el)
 				 e->table_event ? e->table_event : "-",
 				 e->metric_id ? e->metric_id : "-", e->tpebs);
 		assert_true(n > 0 && (size_t)n < sizeof(line));
-		while (len + (size_t)n + 1 > cap)
-			assert_non_null(s = realloc(s, cap *= 2));
+		while (len + (size_t)n + 1 > cap) {
+			char *ns = realloc(s, cap *= 2);
+			assert_non_null(ns);
+			s = ns;
+		}
 		memcpy(s + len, line, (size_t)n + 1);
 		len += (size_t)n;
 	}

@@ -205,8 +205,10 @@ static int alias_setup(void **state)
 	struct st *st = calloc(1, sizeof(*st));
 	char rel[64], body[128];
 	strcpy(st->tmp, "/tmp/pmukit-test-internal-XXXXXX");
-	if (!mkdtemp(st->tmp))
+	if (!mkdtemp(st->tmp)) {
+		free(st);
 		return -1;
+	}
 	mkfile(st->tmp, "cpu/type", "4\n");
 	mkfile(st->tmp, "cpu/format/event", "config:0-63\n");
 	mkfile(st->tmp, "cpu/format/umask", "config1:0-63\n");

@@ -536,6 +536,45 @@ static void test_self(void **state)
 	pk_symbolizer__free(s);
 }
 
+/*
+ * A line program whose DW_LNS_advance_line has a 9-byte SLEB128 (-2^63): its sign once
+ * extended by shifting a signed 1 by 63 (undefined; `make check SANITIZE=1` stopped at it).
+ */
+static void test_linetab_long_sleb(void **state)
+{
+	(void)state;
+	static const uint8_t hdr[] = {
+		1, 1, 0xfb, 14, 13,			/* min_inst, is_stmt, line_base, range, opcode_base */
+		0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1,	/* standard opcode lengths */
+		0,					/* no include directories */
+		'a', '.', 'c', 0, 0, 0, 0, 0,		/* one file */
+	};
+	static const uint8_t prog[] = {
+		0x00, 9, 0x02, 0x00, 0x10, 0, 0, 0, 0, 0, 0,	/* DW_LNE_set_address 0x1000 */
+		0x03, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x40, /* advance_line */
+		0x01,						/* DW_LNS_copy */
+		0x02, 4,					/* DW_LNS_advance_pc 4 */
+		0x00, 1, 0x01,					/* DW_LNE_end_sequence */
+	};
+	uint8_t sec[128];
+	uint32_t hlen = sizeof(hdr), ulen = 2 + 4 + sizeof(hdr) + sizeof(prog);
+	uint16_t version = 3;
+	size_t n = 0;
+	memcpy(sec + n, &ulen, 4), n += 4;
+	memcpy(sec + n, &version, 2), n += 2;
+	memcpy(sec + n, &hlen, 4), n += 4;
+	memcpy(sec + n, hdr, sizeof(hdr)), n += sizeof(hdr);
+	memcpy(sec + n, prog, sizeof(prog)), n += sizeof(prog);
+	const struct linetab_src src = { .line = { sec, n } };
+	struct linetab *t;
+	assert_int_equal(linetab__parse(&t, &src, 0, NULL), 0);
+	assert_int_equal(linetab__nr_seqs(t), 1);
+	uint64_t lo, hi;
+	linetab__seq(t, 0, &lo, &hi);
+	assert_true(lo == 0x1000 && hi == 0x1004);
+	linetab__free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -551,6 +590,7 @@ int main(void)
 		cmocka_unit_test(test_self),
 		cmocka_unit_test(test_linetab_bounded),
 		cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_linetab_long_sleb),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -141,7 +141,7 @@ static void test_every_event_found(void **state)
 			pk_catalog__event(c, mi, i, &e);
 			char up[256];
 			size_t k = 0;
-			for (; e.name[k] && k < sizeof(up) - 1; k++)
+			for (; k < sizeof(up) - 1 && e.name[k]; k++)
 				up[k] = (char)(e.name[k] >= 'a' && e.name[k] <= 'z' ? e.name[k] - 32
 										    : e.name[k]);
 			up[k] = '\0';
