@@ -390,8 +390,8 @@ static void json_fill(json_object *o, const struct item *p, const char *core_pmu
 {
 	char buf[128];
 	if (p->kind == IT_SYMBOL) {
-		bool hw = !strcmp(p->type_desc, "Hardware event");
-		jstr(o, "pmu", hw ? core_pmu : !strcmp(p->type_desc, "Tool event") ? "tool" : "software");
+		bool hw = p->type_desc && !strcmp(p->type_desc, "Hardware event");
+		jstr(o, "pmu", hw ? core_pmu : p->type_desc && !strcmp(p->type_desc, "Tool event") ? "tool" : "software");
 		jstr(o, "desc", list_symbol_desc(p->name));
 	} else if (p->kind == IT_CACHE) {
 		jstr(o, "pmu", core_pmu);

@@ -561,9 +561,9 @@ int pk_data_reader__open(struct pk_data_reader **rp, const char *path,
 	if (fd < 0)
 		return pk_error__set(err, -errno, path, 0, 0, "%s", strerror(errno));
 	int rc = pk_data_reader__open_fd(rp, fd, path, opts, err);
-	if (rc) {
+	if (rc || !*rp) {	/* (0 always comes with a reader: said so for scan-build) */
 		close(fd);
-		return rc;
+		return rc ? rc : -ENOMEM;
 	}
 	(*rp)->own_fd = true;
 	return 0;

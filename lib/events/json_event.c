@@ -59,7 +59,7 @@ _Static_assert(K__COUNT < sizeof(((struct json_ctx *)0)->key_hint), "key_hint to
  * Counter, CountersNumFixed and CountersNumGeneric are not read by jevents
  * 6.12 either (the counter.json files even use integers there).
  */
-static const struct {
+static const struct key_def {
 	const char *name;
 	unsigned char types;
 } keys[K__COUNT] = {
@@ -169,7 +169,7 @@ static const struct {
 /* keys[] elements start with their name */
 static bool key_before(const void *elem, const void *name)
 {
-	return strcmp(*(const char *const *)elem, name) < 0;
+	return strcmp(((const struct key_def *)elem)->name, name) < 0;
 }
 
 int json_key__lookup(const char *name)

@@ -329,7 +329,7 @@ static bool same_key(const struct pk_counts_set *s, const struct pk_counts_recor
 
 static int build_sets(struct pk_counts *c)
 {
-	size_t *set_of = malloc((c->nr ? c->nr : 1) * sizeof(*set_of));
+	size_t *set_of = calloc(c->nr ? c->nr : 1, sizeof(*set_of));
 	if (!set_of)
 		return -ENOMEM;
 	for (size_t i = 0; i < c->nr; i++) {
@@ -365,7 +365,7 @@ static int build_sets(struct pk_counts *c)
 	 */
 	size_t ns = c->nr_sets ? c->nr_sets : 1, nseen = 0;
 	double *seen = malloc(ns * sizeof(*seen));
-	size_t *slot = malloc(ns * sizeof(*slot));
+	size_t *slot = calloc(ns ? ns : 1, sizeof(*slot));	/* every set gets one below */
 	long *dur = malloc((ns + 1) * sizeof(*dur));
 	if (!seen || !slot || !dur) {
 		free(seen);
@@ -373,9 +373,10 @@ static int build_sets(struct pk_counts *c)
 		free(dur);
 		goto nomem;
 	}
+	for (size_t j = 0; j <= ns; j++)
+		dur[j] = -1;	/* no duration_time record yet */
 	for (size_t k = 0; k < c->nr_sets; k++) {
 		struct pk_counts_set *s = &c->sets[k].pub;
-		dur[k] = -1;
 		if (!s->has_interval) {
 			slot[k] = ns;
 			continue;
@@ -394,7 +395,6 @@ static int build_sets(struct pk_counts *c)
 		slot[k] = j;
 		s->duration = s->interval - (j ? seen[j - 1] : 0);
 	}
-	dur[ns] = -1;
 	for (size_t i = 0; i < c->nr; i++)
 		if (!strcmp(c->recs[i].event, "duration_time") && dur[slot[set_of[i]]] < 0)
 			dur[slot[set_of[i]]] = (long)i;

@@ -33,7 +33,8 @@ if command -v perf >/dev/null; then
 ok "... as perf 6.1 (message and exit status)" sh -c "
 	perf stat -e task-clock sh -c 'kill -TERM \$\$' 2>'$O.psig'; pr=\$?
 	'$PMUKIT' stat -e task-clock sh -c 'kill -TERM \$\$' 2>'$O.ksig'; kr=\$?
-	[ \$pr = \$kr ] && [ \"\$(head -1 '$O.psig')\" = \"\$(head -1 '$O.ksig')\" ]"
+	[ \$pr = \$kr ] && [ \"\$(head -1 '$O.psig')\" = \"\$(head -1 '$O.ksig')\" ] ||
+	{ echo \"perf exit \$pr, pmukit exit \$kr\"; head -3 '$O.psig' '$O.ksig'; exit 1; } >&2"
 else
 echo "ok \$((T_N += 1)) # SKIP perf not installed"
 fi
