@@ -1,5 +1,6 @@
 #!/bin/sh
-# demo.sh — the main job on this machine: what pmukit knows about CPUs, offline.
+# demo.sh — the main job on this machine: counting, sampling into perf.data and reading it
+# back (report, flame graph, pprof), and what pmukit knows about CPUs, offline.
 # Usage: sh scripts/demo.sh BUILD_DIR
 set -eu
 B=${1:-build}
@@ -8,6 +9,15 @@ echo "== pmukit stat: a workload counted for real (software events; this VM has 
 $P stat -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; seq 1 100000 | sort -rn > /dev/null'
 echo "== every 100 ms, per CPU, system-wide (-I 100 -a -A), for 0.3 s"
 $P stat -I 100 -a -A -e cpu-clock,context-switches sleep 0.3
+D=$(mktemp -d "${TMPDIR:-/tmp}/pmukit-demo.XXXXXX")
+trap 'rm -rf "$D"' EXIT
+echo "== pmukit record -g: a workload sampled into perf.data (cpu-clock here), as perf record writes it"
+$P record -g -o "$D/perf.data" -- sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done'
+echo "== pmukit report --stdio --no-children -g none: its profile, as perf report prints it (top lines)"
+$P report --stdio --no-children -g none -i "$D/perf.data" | grep -v '^#' | grep -v '^$' | head -8
+echo "== a flame graph (self-contained HTML) and a pprof profile of the same file"
+$P flamegraph -i "$D/perf.data" -o "$D/flame.html" && ls -l "$D/flame.html" | awk '{print $5 " bytes " $NF}'
+$P export --format pprof -i "$D/perf.data" -o "$D/profile.pb.gz" && ls -l "$D/profile.pb.gz" | awk '{print $5 " bytes " $NF}'
 echo "== saved counts (perf stat -j shape) analysed offline: Skylake TopDown Level 1 and IPC"
 $P stat --cpuid skylake --counts tests/fixtures/counts/skl-tma.json --topdown -M tma_info_thread_ipc
 echo "== TopDown here"
