@@ -34,6 +34,7 @@
 #include <pmukit/spec.h>
 
 #include "cli.h"
+#include "util/sysctl.h"
 #include "spec/attr_json.h"
 
 #define PROG "pmukit record"
@@ -72,29 +73,18 @@ static void usage(FILE *f)
 
 /* ---- the options that change the attr (explain --mode record takes them too) ---- */
 
-/* kernel.perf_event_max_sample_rate, or its default where it cannot be read. */
-static int max_sample_rate(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
-	int v = 0;
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = 0;
-		fclose(f);
-	}
-	return v > 0 ? v : 100000;
-}
-
 int record_spec_option(struct pk_spec_opts *o, int c, const char *arg, const char *prog)
 {
 	char *end;
 	switch (c) {
 	case 'c':
-	case 'F':
+	case 'F': {
 		assert(arg);	/* a required argument: scan-build, see cli.h */
+		/* -F is checked against the kernel's limit: read once (a /proc file) */
+		int max = c == 'F' ? pk_sysctl__perf_max_sample_rate() : 0;
 		errno = 0;
 		if (c == 'F' && !strcmp(arg, "max")) {	/* perf: the kernel's limit */
-			o->freq = (uint64_t)max_sample_rate();
+			o->freq = (uint64_t)max;
 			end = (char *)arg + 3;
 		} else {
 			*(c == 'c' ? &o->period : &o->freq) = strtoull(arg, &end, 0);
@@ -103,21 +93,22 @@ int record_spec_option(struct pk_spec_opts *o, int c, const char *arg, const cha
 			fprintf(stderr, "%s: -%c needs a positive number, got '%s'\n", prog, c, arg);
 			return -1;
 		}
-		if (c == 'F' && o->freq > (uint64_t)max_sample_rate()) {
+		if (c == 'F' && o->freq > (uint64_t)max) {
 			/* perf throttles -F to the kernel's limit and says so */
 			fprintf(stderr,
 				"warning: Maximum frequency rate (%d Hz) exceeded, throttling from %" PRIu64
 				" Hz to %d Hz.\n"
 				"         The limit can be raised via /proc/sys/kernel/perf_event_max_sample_rate.\n"
 				"         The kernel will lower it when pmukit's interrupts take too long.\n",
-				max_sample_rate(), o->freq, max_sample_rate());
-			o->freq = (uint64_t)max_sample_rate();
+				max, o->freq, max);
+			o->freq = (uint64_t)max;
 		}
 		if (c == 'c')
 			o->freq = 0;
 		else
 			o->period = 0;
 		return 1;
+	}
 	case 'g':
 		o->call_graph = true;
 		o->call_graph_mode = PK_CALL_GRAPH_FP;

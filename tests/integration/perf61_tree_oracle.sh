@@ -36,17 +36,7 @@ command -v python3 >/dev/null 2>&1 || { echo "1..0 # SKIP python3 not installed"
 [ -x "$pmukit" ] || { echo "1..0 # SKIP $pmukit not built"; exit 0; }
 
 # The shim: the build's, else one built here.
-shim=${PMUKIT_ORACLE_SHIM:-$build/oracle/perf_shim.so}
-if [ ! -f "$shim" ]; then
-	shim="$tmp/perf_shim.so"
-	${CC:-cc} -std=c11 -D_GNU_SOURCE -O2 -shared -fPIC -I"$src/include" -o "$shim" \
-		"$src/tests/oracle/perf_shim.c" "$src/lib/spec/attr_json.c" -ldl -ljson-c -lpthread \
-		2> "$tmp/cc.err" || {
-		echo "1..0 # SKIP cannot build the perf shim: $(head -1 "$tmp/cc.err")"
-		exit 0
-	}
-fi
-export PMUKIT_ORACLE_SHIM="$shim"
+. "$src/tests/integration/lib/oracle_shim.sh"
 
 why=$("$oracle" --check 2>&1 >/dev/null) || { echo "1..0 # SKIP ${why#perf_attr.sh: }"; exit 0; }
 export PMUKIT_ORACLE_CHECKED=1

@@ -40,17 +40,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/pmukit-perf-oracle.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
 # The shim: the build's, else one built here.
-shim=${PMUKIT_ORACLE_SHIM:-$build/oracle/perf_shim.so}
-if [ ! -f "$shim" ]; then
-	shim="$tmp/perf_shim.so"
-	${CC:-cc} -std=c11 -D_GNU_SOURCE -O2 -shared -fPIC -I"$src/include" -o "$shim" \
-		"$src/tests/oracle/perf_shim.c" "$src/lib/spec/attr_json.c" -ldl -ljson-c -lpthread \
-		2> "$tmp/cc.err" || {
-		echo "1..0 # SKIP cannot build the perf shim: $(head -1 "$tmp/cc.err")"
-		exit 0
-	}
-fi
-export PMUKIT_ORACLE_SHIM="$shim"
+. "$src/tests/integration/lib/oracle_shim.sh"
 
 why=$("$oracle" --check 2>&1 >/dev/null)
 rc=$?
