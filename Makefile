@@ -200,7 +200,8 @@ check: deps
 	$(call msg,RUN,$(words $(TEST_BINS)) unit + $(words $(INTEG_TESTS)) integration test files)
 	$(Q)PMUKIT_BUILD=$(abspath $(O)) PMUKIT_SRC=$(CURDIR) PMUKIT_ARCH_DIR=$(abspath $(PMU_EVENTS_DIR)) \
 		PERF_PMU_EVENTS_PY=$(abspath build/perf-py) \
-		CMOCKA_MESSAGE_OUTPUT=TAP prove --exec '' $(TEST_BINS) $(INTEG_TESTS)
+		CMOCKA_MESSAGE_OUTPUT=TAP sh scripts/prove-log.sh $(O)/check-failures.log \
+		prove --exec '' $(TEST_BINS) $(INTEG_TESTS)
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all

@@ -8,8 +8,7 @@
  * ends with FINISHED_ROUND; DSOs that got samples give BUILD_ID. Ctrl-C,
  * SIGTERM, the workload's end and a write error all finish a readable file.
  *
- * Also the options that change the attrs (record_spec_option), shared with
- * `explain --mode record` so both encode alike.
+ * The options that change the attrs are in record-opts.c (shared with explain).
  */
 #include <assert.h>
 #include <errno.h>
@@ -34,7 +33,6 @@
 #include <pmukit/spec.h>
 
 #include "cli.h"
-#include "util/sysctl.h"
 #include "spec/attr_json.h"
 
 #define PROG "pmukit record"
@@ -69,93 +67,6 @@ static void usage(FILE *f)
 		CLI_ENV_HELP
 		"  -h, --help            this help\n"
 		"Without COMMAND, -a, -C, -p or -t record every CPU until interrupted (Ctrl-C).\n");
-}
-
-/* ---- the options that change the attr (explain --mode record takes them too) ---- */
-
-int record_spec_option(struct pk_spec_opts *o, int c, const char *arg, const char *prog)
-{
-	char *end;
-	switch (c) {
-	case 'c':
-	case 'F': {
-		assert(arg);	/* a required argument: scan-build, see cli.h */
-		/* -F is checked against the kernel's limit: read once (a /proc file) */
-		int max = c == 'F' ? pk_sysctl__perf_max_sample_rate() : 0;
-		errno = 0;
-		if (c == 'F' && !strcmp(arg, "max")) {	/* perf: the kernel's limit */
-			o->freq = (uint64_t)max;
-			end = (char *)arg + 3;
-		} else {
-			*(c == 'c' ? &o->period : &o->freq) = strtoull(arg, &end, 0);
-		}
-		if (errno || *end || !*arg || arg[0] == '-' || (c == 'F' && !o->freq)) {
-			fprintf(stderr, "%s: -%c needs a positive number, got '%s'\n", prog, c, arg);
-			return -1;
-		}
-		if (c == 'F' && o->freq > (uint64_t)max) {
-			/* perf throttles -F to the kernel's limit and says so */
-			fprintf(stderr,
-				"warning: Maximum frequency rate (%d Hz) exceeded, throttling from %" PRIu64
-				" Hz to %d Hz.\n"
-				"         The limit can be raised via /proc/sys/kernel/perf_event_max_sample_rate.\n"
-				"         The kernel will lower it when pmukit's interrupts take too long.\n",
-				max, o->freq, max);
-			o->freq = (uint64_t)max;
-		}
-		if (c == 'c')
-			o->freq = 0;
-		else
-			o->period = 0;
-		return 1;
-	}
-	case 'g':
-		o->call_graph = true;
-		o->call_graph_mode = PK_CALL_GRAPH_FP;
-		return 1;
-	case RECORD_OPT_CALL_GRAPH: {
-		assert(arg);
-		const char *comma = strchr(arg, ',');
-		size_t n = comma ? (size_t)(comma - arg) : strlen(arg);
-		o->call_graph = true;
-		o->call_graph_dump = 0;
-		if (n == 2 && !strncmp(arg, "fp", 2)) {
-			o->call_graph_mode = PK_CALL_GRAPH_FP;
-		} else if (n == 3 && !strncmp(arg, "lbr", 3)) {
-			o->call_graph_mode = PK_CALL_GRAPH_LBR;
-		} else if (n == 5 && !strncmp(arg, "dwarf", 5)) {
-			o->call_graph_mode = PK_CALL_GRAPH_DWARF;
-			if (comma) {
-				errno = 0;
-				unsigned long long sz = strtoull(comma + 1, &end, 0);
-				/* perf: at most USHRT_MAX rounded down to 8 */
-				if (errno || *end || !sz || sz > (65535 & ~7u)) {
-					fprintf(stderr, "%s: --call-graph dwarf,SIZE: SIZE from 8 to %u, "
-						"not '%s'\n", prog, 65535 & ~7u, comma + 1);
-					return -1;
-				}
-				o->call_graph_dump = (uint32_t)sz;
-			}
-			return 1;
-		} else if (n == 2 && !strncmp(arg, "no", 2)) {
-			o->call_graph = false;
-		} else {
-			fprintf(stderr, "%s: --call-graph: fp, dwarf[,SIZE] or lbr, not '%s'\n", prog, arg);
-			return -1;
-		}
-		if (comma) {
-			fprintf(stderr, "%s: --call-graph %.*s takes no size\n", prog, (int)n, arg);
-			return -1;
-		}
-		return 1;
-	}
-	case 'W': o->sample_weight = true; return 1;
-	case 'd': o->sample_addr = true; return 1;
-	case RECORD_OPT_SAMPLE_CPU: o->sample_cpu = true; return 1;
-	case 'a': o->system_wide = true; return 1;
-	case 'i': o->no_inherit = true; return 1;
-	default: return 0;
-	}
 }
 
 /* ---- command-line state ---- */

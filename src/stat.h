@@ -141,6 +141,12 @@ void stat_printer__footer(struct stat_printer *p, double elapsed_s, double elaps
 
 /* The shadow kind of an attr (perf's evsel__stat_type). */
 struct perf_event_attr;
+/* stat-shadow.c: perf's built-in metrics of event e in aggregation id, into m[0..1];
+ * returns how many (instructions may add stalled cycles per insn). */
+size_t stat_printer__shadow(const struct stat_printer *p, const struct stat_frame *fr, size_t id,
+			    size_t e, struct stat_metric *m);
+/* m set to fmt (NULL: nothing to show) and val, with label */
+void stat_metric__set(struct stat_metric *m, const char *fmt, double val, const char *label);
 enum stat_kind stat_kind__of_attr(const struct perf_event_attr *attr);
 /* The shadow kind from an event name as perf prints it (counts files). */
 enum stat_kind stat_kind__of_name(const char *name);

@@ -49,7 +49,9 @@ perf report --stdio -i "$T_TMP/$f.data" "$@" 2>"$T_TMP/perf.err" | grep -v '^# (
 "$PMUKIT" report --stdio -i "$T_TMP/$f.data" "$@" 2>"$T_TMP/pmukit.err" | grep -v '^# (Tip:' | $sorted > "$T_TMP/pmukit.out"
 [ -s "$T_TMP/perf.out" ] || { echo "perf printed nothing" >&2; cat "$T_TMP/perf.err" >&2; exit 1; }
 diff "$T_TMP/perf.out" "$T_TMP/pmukit.out" > "$T_TMP/diff" && exit 0
-echo "$(grep -c '^[<>]' "$T_TMP/diff") lines differ (< perf, > pmukit):" >&2
+keep="${PMUKIT_BUILD:-build}/check-failures"
+mkdir -p "$keep" && cp "$T_TMP/$f.data" "$keep/report-$f.data" 2>/dev/null
+echo "$(grep -c '^[<>]' "$T_TMP/diff") lines differ (< perf, > pmukit; the file is kept as $keep/report-$f.data):" >&2
 head -30 "$T_TMP/diff" >&2
 cat "$T_TMP/pmukit.err" >&2
 exit 1

@@ -10,6 +10,9 @@ ARCH_DIR="${PMUKIT_ARCH_DIR:-build/arch}"
 export PMUKIT_PERF_PARANOID="${PMUKIT_PERF_PARANOID:--1}"
 T_TMP=$(mktemp -d)
 trap 'rm -rf "$T_TMP"' EXIT
+# Each failure is also appended here, so that `make check` can show why at the end
+# of its output (prove hides a test's comments, and CI keeps only the tail).
+T_LOG="${PMUKIT_BUILD:-build}/check-failures.log"
 
 ok() {	# ok NAME COMMAND...  — passes when COMMAND exits 0
 	T_N=$((T_N + 1))
@@ -19,6 +22,7 @@ ok() {	# ok NAME COMMAND...  — passes when COMMAND exits 0
 	else
 		echo "not ok $T_N - $name"
 		sed 's/^/# /' "$T_TMP/err" | head -20
+		{ echo "== ${0##*/} $T_N - $name"; head -40 "$T_TMP/err"; } >> "$T_LOG" 2>/dev/null
 		T_FAIL=$((T_FAIL + 1))
 	fi
 }
@@ -28,6 +32,7 @@ fails() {	# fails NAME COMMAND... — passes when COMMAND exits non-zero
 	name=$1; shift
 	if "$@" >"$T_TMP/out" 2>"$T_TMP/err"; then
 		echo "not ok $T_N - $name (exit 0)"
+		{ echo "== ${0##*/} $T_N - $name (exit 0)"; head -20 "$T_TMP/out"; } >> "$T_LOG" 2>/dev/null
 		T_FAIL=$((T_FAIL + 1))
 	else
 		echo "ok $T_N - $name"

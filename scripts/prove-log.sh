@@ -1,0 +1,14 @@
+#!/bin/sh
+# prove-log.sh LOG COMMAND... — runs the test runner (COMMAND) with LOG emptied first;
+# when it fails, prints what the failing tests logged there (tests/integration/lib/tap.sh
+# appends each failure's reason), last, where a CI log that keeps only its tail shows it.
+log=$1; shift
+mkdir -p "$(dirname "$log")"
+: > "$log"
+"$@" && exit 0
+rc=$?
+if [ -s "$log" ]; then
+	echo "--- why the failing tests failed ($log, last 80 lines):"
+	tail -n 80 "$log"
+fi
+exit $rc
