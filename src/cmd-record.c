@@ -617,6 +617,11 @@ int cmd_record(int argc, char **argv)
 		ret = 127;
 		goto finish;
 	}
+	/* the machine's facts for the feature sections, read while the workload runs */
+	if (pk_data_writer__gather(o.w, &o.err)) {
+		o.failed = true;
+		goto write_error;
+	}
 	int status = 0;
 	bool have_status = false, done = false, stopped = false, hup = false;
 	unsigned long wakeups = 0;

@@ -135,6 +135,14 @@ PK_API int pk_data_writer__add_dso(struct pk_data_writer *w, int32_t pid, uint16
 PK_API uint64_t pk_data_writer__data_bytes(const struct pk_data_writer *w);
 PK_API uint64_t pk_data_writer__file_bytes(const struct pk_data_writer *w);
 
+/*
+ * Optional, after begin(): read the machine's facts for the feature sections
+ * now (hostname, CPU and NUMA topology, caches, PMUs...), e.g. while the
+ * workload runs, so that finish() has only the ones that depend on the data
+ * left to compute (build-ids, sample times, the compression ratio). Each is
+ * read once either way.
+ */
+PK_API int pk_data_writer__gather(struct pk_data_writer *w, struct pk_error *err);
 /* Feature sections and the final header (file mode); pipe mode: the build-ids as
  * PERF_RECORD_HEADER_BUILD_ID records, as perf does at the end of a pipe. */
 PK_API int pk_data_writer__finish(struct pk_data_writer *w, struct pk_error *err);

@@ -373,6 +373,29 @@ bool pkw_feature_wanted(const struct pk_data_writer *w, int feat, bool pipe_head
 	}
 }
 
+/* Features whose bytes depend on what was recorded: computed each time. */
+static bool depends_on_data(int feat)
+{
+	return feat == PK_FEAT_BUILD_ID || feat == PK_FEAT_SAMPLE_TIME || feat == PK_FEAT_COMPRESSED;
+}
+
+int pkw_feature_get(struct pk_data_writer *w, int feat, struct pk_buf *b)
+{
+	if (feat <= 0 || feat >= PK_FEAT_LAST || depends_on_data(feat))
+		return pkw_feature(w, feat, b);
+	struct pkw_feat_cache *c = &w->feat_cache[feat];
+	if (!c->read) {
+		int k = pkw_feature(w, feat, &c->bytes);
+		if (k < 0)
+			return k;
+		c->read = true;
+		c->have = k > 0;
+	}
+	if (!c->have)
+		return 0;
+	return pk_buf__append(b, c->bytes.data, c->bytes.len) < 0 ? -ENOMEM : 1;
+}
+
 int pkw_feature(struct pk_data_writer *w, int feat, struct pk_buf *b)
 {
 	switch (feat) {

@@ -117,6 +117,8 @@ void pk_data_writer__free(struct pk_data_writer *w)
 	free(w->version);
 	pkw_comp_free(w);
 	pk_buf__free(&w->tail);
+	for (size_t i = 0; i < sizeof(w->feat_cache) / sizeof(w->feat_cache[0]); i++)
+		pk_buf__free(&w->feat_cache[i].bytes);
 	free(w->ids);
 	free(w);
 }
@@ -457,6 +459,24 @@ uint64_t pk_data_writer__data_bytes(const struct pk_data_writer *w)
 uint64_t pk_data_writer__file_bytes(const struct pk_data_writer *w)
 {
 	return w->data_size;
+}
+
+int pk_data_writer__gather(struct pk_data_writer *w, struct pk_error *err)
+{
+	struct pk_buf scratch = { 0 };
+	int r;
+
+	if ((r = begun(w, err, "gather")))
+		return r;
+	for (int f = 1; f < PK_FEAT_LAST; f++) {
+		if (!pkw_feature_wanted(w, f, false))
+			continue;
+		scratch.len = 0;
+		if ((r = pkw_feature_get(w, f, &scratch)) < 0)
+			break;
+	}
+	pk_buf__free(&scratch);
+	return r < 0 ? pk_error__set(err, r, NULL, 0, 0, "out of memory") : 0;
 }
 
 int pk_data_writer__finish(struct pk_data_writer *w, struct pk_error *err)

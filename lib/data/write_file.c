@@ -118,7 +118,7 @@ static int features_block(struct pk_data_writer *w, bool provisional, struct pk_
 		if (provisional && (f == PK_FEAT_BUILD_ID || f == PK_FEAT_SAMPLE_TIME))
 			continue;
 		size_t start = body.len;
-		int k = pkw_feature(w, f, &body);
+		int k = pkw_feature_get(w, f, &body);
 		if (k < 0)
 			goto out;
 		if (!k) {

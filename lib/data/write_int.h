@@ -92,6 +92,13 @@ struct pk_data_writer {
 	size_t tail_nr;
 	uint64_t tail_at;
 
+	/* the bytes of the features that depend only on the machine and the attrs,
+	 * read once (at gather(), or when first needed): pkw_feature_get() */
+	struct pkw_feat_cache {
+		struct pk_buf bytes;
+		bool read, have;
+	} feat_cache[PK_FEAT_LAST];
+
 	/* compression (write_compress.c) */
 	void *zcs;		/* ZSTD_CStream */
 	struct pk_buf zin;	/* whole records waiting to be compressed */
@@ -159,6 +166,9 @@ int pkw_put_u64(struct pk_buf *b, uint64_t v);
  * leaves out a feature whose writer fails); -ENOMEM.
  */
 int pkw_feature(struct pk_data_writer *w, int feat, struct pk_buf *b);
+/* pkw_feature(), read once for the features whose bytes cannot change after begin
+ * (all but build-ids, sample times and the compression ratio). */
+int pkw_feature_get(struct pk_data_writer *w, int feat, struct pk_buf *b);
 /* Whether feature feat goes in (the pipe header can not carry BUILD_ID). */
 bool pkw_feature_wanted(const struct pk_data_writer *w, int feat, bool pipe_header);
 

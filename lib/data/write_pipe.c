@@ -42,7 +42,7 @@ static int put_feature_record(struct pk_data_writer *w, int feat, struct pk_buf 
 		return -ENOMEM;
 	if (feat == PK_FEAT_LAST)
 		return 0;
-	int k = pkw_feature(w, feat, b);
+	int k = pkw_feature_get(w, feat, b);
 	if (k < 0)
 		return k;
 	size_t size = b->len - start;

@@ -249,6 +249,7 @@ void pk_report__free(struct pk_report *r)
 	}
 	pk_buf__free(&r->path_cache);
 	pk_buf__free(&r->srcline_seq);
+	pk_buf__free(&r->entry_seq);
 	pk_idmap__free(&r->read_ids);
 	pk_buf__free(&r->read_prev);
 	pk_arena__free(&r->arena);
@@ -412,19 +413,23 @@ static void stat_add(struct rp_stat *st, uint8_t cpumode, uint64_t period,
 	st->weight[2] += smp->weight_var3;
 }
 
-/* with the srcline key, the order of the samples' self nodes (or lclasses | RP_SELF) */
-static int seq_add(struct pk_report *r, uint32_t id)
+/* id appended to a run-length sequence */
+static int run_add(struct pk_buf *seq, uint32_t id)
 {
-	if (!r->has_key[RP_KEY_SRCLINE])
-		return 0;
-	size_t n = r->srcline_seq.len / sizeof(struct rp_run);
-	struct rp_run *last = n ? &((struct rp_run *)r->srcline_seq.data)[n - 1] : NULL;
+	size_t n = seq->len / sizeof(struct rp_run);
+	struct rp_run *last = n ? &((struct rp_run *)seq->data)[n - 1] : NULL;
 	if (last && last->id == id) {
 		last->reps++;
 		return 0;
 	}
 	struct rp_run run = { id, 1 };
-	return pk_buf__append(&r->srcline_seq, &run, sizeof(run)) < 0 ? -ENOMEM : 0;
+	return pk_buf__append(seq, &run, sizeof(run)) < 0 ? -ENOMEM : 0;
+}
+
+/* with the srcline key, the order of the samples' self nodes (or lclasses | RP_SELF) */
+static int seq_add(struct pk_report *r, uint32_t id)
+{
+	return r->has_key[RP_KEY_SRCLINE] ? run_add(&r->srcline_seq, id) : 0;
 }
 
 /* One sample for hists h with period (perf's hist_entry_iter__add). */
@@ -454,6 +459,8 @@ static int add_one(struct pk_report *r, int h, const struct pk_resolved *rs, uin
 		e->level = rs->loc->level;
 	}
 	e->has_self = true;
+	if (r->has_key[RP_KEY_SRCLINE] && !r->children && run_add(&r->entry_seq, ei))
+		return -ENOMEM;
 	stat_add(&e->stat, rs->cpumode, period, rs->sample);
 	struct rp_hists *hs = &r->hists[h];
 	hs->nr_samples++;

@@ -37,8 +37,10 @@ void rp_calc_widths(struct pk_report *r, int h, unsigned *w)
 		any = true;
 		const struct rp_lclass *lc = rp_lclass(r, e->lclass);
 		const struct pk_loc *loc = lc->loc;
-		if (lc->sym) {
-			w[RP_KEY_SYM] = umax(w[RP_KEY_SYM], (unsigned)strlen(lc->sym->name) + 4);
+		/* perf's he->ms.sym: the first sample's, whether or not sym is a key */
+		const struct pk_sym *sym = lc->sym ? lc->sym : loc->sym;
+		if (sym) {
+			w[RP_KEY_SYM] = umax(w[RP_KEY_SYM], (unsigned)strlen(sym->name) + 4);
 		} else {
 			w[RP_KEY_SYM] = umax(w[RP_KEY_SYM], 16 + 4 + 2);
 			w[RP_KEY_DSO] = umax(w[RP_KEY_DSO], 16);	/* unresolved addresses */
@@ -53,7 +55,7 @@ void rp_calc_widths(struct pk_report *r, int h, unsigned *w)
 		const char *tr = rp_ctx_trace(r, rp_ctx(r, e->ctx));
 		if (tr)
 			w[RP_KEY_TRACE] = umax(w[RP_KEY_TRACE], (unsigned)strlen(tr));
-		if (r->has_key[RP_KEY_SRCLINE] && lc->srcline)
+		if (r->has_key[RP_KEY_SRCLINE] && lc->srcline && !e->srcline_late)
 			w[RP_KEY_SRCLINE] = umax(w[RP_KEY_SRCLINE],
 						 umax((unsigned)strlen(lc->srcline), 11));
 	}

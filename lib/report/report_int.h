@@ -139,6 +139,8 @@ struct rp_entry {
 	bool filtered;
 	bool has_self;			/* created by a sample (not only cumulatively) */
 	bool is_dummy;			/* group view: exists only in a member's hists */
+	bool srcline_late;		/* perf 6.1 first needs its srcline at print time:
+					 * not in the column's width (srcline_width.c) */
 	/* group view: the members' entries (leader first), r->nr_members[h] of them */
 	uint32_t *pairs;
 };
@@ -262,6 +264,8 @@ struct pk_report {
 	/* with the srcline key: the samples' self nodes (or lclasses | RP_SELF without
 	 * callchains) in order, run-length coded, for perf's addr2line failure limit */
 	struct pk_buf srcline_seq;	/* struct rp_run[] */
+	/* with the srcline key and no children: the samples' entries (struct rp_run[]) */
+	struct pk_buf entry_seq;
 	/* chain.c's trees */
 	struct rp_chains *chains;
 	struct pk_arena arena;
@@ -355,6 +359,16 @@ double rp_topdown_value(const struct pk_report *r, int col, const struct rp_entr
 uint32_t rp_lclass_cclass(struct pk_report *r, uint32_t lc);
 /* srcline.c: srclines of every lclass, as perf 6.1 gets them; 0 or -errno */
 int rp_prepare_srclines(struct pk_report *r, struct pk_error *err);
+/*
+ * srcline_width.c: whether perf 6.1 would compare srclines in the entries
+ * tree (and the collapse tree) of hists h, replayed over r->entry_seq: known[]
+ * (by entry index, roots of collapse) gets 1 for each entry whose srcline perf
+ * has computed by then. 0 when not replayed (children, group view).
+ */
+int rp_srcline_known(struct pk_report *r, int h, const uint32_t *order, size_t n, uint8_t *known);
+/* perf's hist_entry__sort(a, b) over the sort keys, marking in known[] (may be NULL)
+ * both entries when the srcline key is reached */
+int64_t rp_sort_mark(const struct pk_report *r, uint32_t a, uint32_t b, uint8_t *known);
 /* srcline of an lclass as perf's map__srcline would give it (cached) */
 const char *rp_lclass_srcline(struct pk_report *r, uint32_t lc);
 

@@ -238,17 +238,6 @@ static int64_t collapse_all(const struct pk_report *r, const struct rp_entry *a,
 	return 0;
 }
 
-static int64_t sort_all(const struct pk_report *r, const struct rp_entry *a,
-			const struct rp_entry *b)
-{
-	for (int i = 0; i < r->nr_sorts; i++) {
-		int64_t c = rp_col_sort(r, r->sorts[i], a, b);
-		if (c)
-			return c;
-	}
-	return 0;
-}
-
 /* stable merge sort of idx[] by "a before b iff cmp(a, b) > 0" */
 static void msort(const struct pk_report *r, uint32_t *idx, uint32_t *tmp, size_t n,
 		  int64_t (*cmp)(const struct pk_report *, const struct rp_entry *,
@@ -425,13 +414,14 @@ static float percent_of(uint64_t v, uint64_t total)
 struct out_ctx {
 	const struct pk_report *r;
 	const uint32_t *idx;
+	uint8_t *known;		/* srclines perf has computed (srcline_width.c), or NULL */
 };
 
 /* perf's __hists__insert_output_entry: left when hist_entry__sort(he, iter) > 0 */
 static bool out_left(void *vctx, uint32_t node, uint32_t other)
 {
 	const struct out_ctx *c = vctx;
-	return sort_all(c->r, rp_entry(c->r, c->idx[node]), rp_entry(c->r, c->idx[other])) > 0;
+	return rp_sort_mark(c->r, c->idx[node], c->idx[other], c->known) > 0;
 }
 
 static int output_sort(struct pk_report *r, int h, uint32_t *idx, size_t n)
@@ -447,10 +437,30 @@ static int output_sort(struct pk_report *r, int h, uint32_t *idx, size_t n)
 		free(tmp);
 		return -ENOMEM;
 	}
-	struct out_ctx oc = { r, idx };
+	/* which srclines perf has when it takes each entry's width */
+	uint8_t *known = NULL;
+	if (r->has_key[RP_KEY_SRCLINE]) {
+		size_t ne = rp_nr_entries(r);
+		known = calloc(ne ? ne : 1, 1);
+		int k = known ? rp_srcline_known(r, h, idx, n, known) : -ENOMEM;
+		if (k <= 0) {
+			free(known);
+			known = NULL;
+		}
+		if (k < 0) {
+			free(tmp);
+			free(nodes);
+			return -ENOMEM;
+		}
+	}
+	struct out_ctx oc = { r, idx, known };
 	uint32_t root = PK_RB_NIL;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		pk_rbtree__insert(nodes, &root, (uint32_t)i, out_left, &oc);
+		if (known)	/* perf's hists__calc_col_len, right after the insertion */
+			rp_entry(r, idx[i])->srcline_late = !known[idx[i]];
+	}
+	free(known);
 	size_t k = 0;
 	for (uint32_t i = pk_rbtree__first(nodes, root); i != PK_RB_NIL; i = pk_rbtree__next(nodes, i))
 		tmp[k++] = idx[i];

@@ -9,7 +9,7 @@
 M="${PMUKIT_BUILD:-build}/tests/workloads/report_mkdata"
 export PMUKIT M T_TMP
 
-PLAN=13
+PLAN=16
 echo "1..$PLAN"
 skip_all() {
 	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - report_values # SKIP $1"; done
@@ -20,6 +20,7 @@ skip_all() {
 "$M" topdown "$T_TMP/td.data" > "$T_TMP/td.want" || skip_all "report_mkdata failed"
 "$M" topdown2 "$T_TMP/td2.data" > "$T_TMP/td2.want" || skip_all "report_mkdata failed"
 "$M" a2l_after "$T_TMP/aa.data" && "$M" a2l_fresh "$T_TMP/af.data" || skip_all "report_mkdata failed"
+"$M" late "$T_TMP/late.data" || skip_all "report_mkdata failed"
 have_perf=1
 command -v perf >/dev/null 2>&1 && perf --version >/dev/null 2>&1 || have_perf=0
 
@@ -50,6 +51,16 @@ perf_ok "topdown: --no-group sections as perf" $C td --no-group
 # lines; once one succeeded, failures are never counted again
 perf_ok "srcline: 130 failed lookups after a success: later lines still found, as perf 6.1" $C aa --sort srcline
 perf_ok "srcline: a DSO's first 123 lookups failed: no more lines, as perf 6.1" $C af --sort srcline
+# perf 6.1 computes a srcline when a comparison first needs it and sizes the column over
+# the entries as they are sorted: an entry never compared on srcline is cut to the width
+perf_ok "srcline: an entry perf first needs at print time is cut to the width, as perf 6.1" sh -c "
+	$C late --sort dso,srcline --no-children &&
+	grep -q 'report_mkdata  report_mkdata\$' \"\$T_TMP/perf.out\" ||
+	{ echo 'perf did not cut td_func1 (the case did not arise)' >&2; exit 1; }"
+perf_ok "srcline: the same entry compared on srcline (first key): its whole line, as perf 6.1" sh -c "
+	$C late --sort srcline,dso --no-children && grep -q 'report_mkdata.c:' \"\$T_TMP/perf.out\""
+perf_ok "srcline: with the comm key (perf's collapse tree compares them again), as perf 6.1" \
+	$C late --sort comm,dso,srcline --no-children
 
 # TopDown columns: the values printed for each function, as "name col=value ..."
 cat > "$T_TMP/shares" <<'EOF'

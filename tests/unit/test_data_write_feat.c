@@ -33,7 +33,11 @@ struct opts_ex {
 	bool clock;
 	const char *dso;		/* add_dso of this path (user) */
 	bool kernel_dso;
+	bool gather;			/* pk_data_writer__gather() after begin */
+	const char *rehost;		/* then the sysroot's hostname changed to this */
 };
+
+static void put_file(const char *root, const char *rel, const char *text);
 
 static void write_file(const char *path, const struct opts_ex *x)
 {
@@ -63,6 +67,10 @@ static void write_file(const char *path, const struct opts_ex *x)
 	CHECK_OK(pk_data_writer__add_attr(w, &b, "task-clock", ids2, 2, &err), &err);
 	CHECK_OK(pk_data_writer__add_group(w, 0, 2, NULL, &err), &err);
 	CHECK_OK(pk_data_writer__begin(w, &err), &err);
+	if (x && x->gather)
+		CHECK_OK(pk_data_writer__gather(w, &err), &err);
+	if (x && x->rehost)
+		put_file(x->sysroot, "proc/sys/kernel/hostname", x->rehost);
 	struct pk_buf r = { 0 };
 	put_comm(&r, st, 77, "feat", 10, 11);
 	for (int i = 0; i < 4; i++) {
@@ -426,6 +434,32 @@ static void test_fixture_x86(void **state)
 	pk_buf__free(&out);
 }
 
+/* gather() reads the machine's facts then, once: finish() writes what it read */
+static void test_gather(void **state)
+{
+	(void)state;
+	SKIP_WITHOUT_PERF();
+	char root[256], path[256], path2[256];
+	struct pk_buf out = { 0 }, out2 = { 0 };
+
+	tmp_path(root, sizeof(root), "root-gather");
+	make_x86_root(root);
+	write_file(tmp_path(path, sizeof(path), "gather.data"),
+		   &(struct opts_ex){ .sysroot = root, .gather = true, .rehost = "laterhost\n" });
+	header_of(path, &out);
+	assert_output_has(&out, "# hostname : fixturehost\n");
+	assert_output_has(&out, "# cpuid : GenuineIntel,6,85,4\n");
+	assert_output_has(&out, "# node1 cpu list : 2-3\n");
+	/* without it, finish() reads them */
+	make_x86_root(root);
+	write_file(tmp_path(path2, sizeof(path2), "nogather.data"),
+		   &(struct opts_ex){ .sysroot = root, .rehost = "laterhost\n" });
+	header_of(path2, &out2);
+	assert_output_has(&out2, "# hostname : laterhost\n");
+	pk_buf__free(&out);
+	pk_buf__free(&out2);
+}
+
 static void test_fixture_arm64(void **state)
 {
 	(void)state;
@@ -486,6 +520,7 @@ int main(void)
 		cmocka_unit_test(test_sample_time_mixed),
 		cmocka_unit_test(test_fixture_x86),
 		cmocka_unit_test(test_fixture_arm64),
+		cmocka_unit_test(test_gather),
 	};
 	return cmocka_run_group_tests(tests, NULL, getenv("PK_KEEP") ? NULL : cleanup);
 }

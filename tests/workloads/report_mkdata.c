@@ -23,8 +23,14 @@
  *             success it never counts failures again);
  *   a2l_fresh only the samples past the end, then td_func2: the DSO's
  *             first 123 lookups fail, so perf gives up: td_func2 gets no line.
+ *   late      cpu-clock samples for perf 6.1's lazy srclines: first one in
+ *             td_func1, then 2, 3 and 4 in three libc functions (a second
+ *             DSO): under --sort dso,srcline --no-children td_func1's entry
+ *             never meets another of its DSO, nor one of its period, so perf
+ *             computes its srcline only to print it, after sizing the column
+ *             over the libc ones: it comes out cut to their width.
  *
- *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh OUT.data
+ *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late OUT.data
  *
  * For topdown files it prints, per function, the TopDown shares the samples
  * it wrote add up to ("td_func1 retiring=12.34 bad_spec=... [heavy_ops=...]"),
@@ -111,20 +117,16 @@ static void put_trailer(struct pk_buf *b, uint64_t st, uint64_t time, uint64_t i
 		put64(b, id);
 }
 
-/* COMM and MMAP2 of this program's text, EXTRA bytes longer than it is (*end: where it ends) */
-static int put_sideband_ext(struct pk_buf *b, uint64_t st, uint64_t id, uint64_t extra, uint64_t *end)
+/* MMAP2 of the mapping that holds a, EXTRA bytes longer than it is (*end: where it ends) */
+static int put_mmap_of(struct pk_buf *b, uint64_t st, uint64_t id, uintptr_t a, uint64_t extra,
+		       uint64_t *end)
 {
 	FILE *f = fopen("/proc/self/maps", "r");
 	char line[4352];
-	uintptr_t a = (uintptr_t)funcs[0];
+	size_t at;
 	int rc = -1;
 	if (!f)
 		return -1;
-	size_t at = begin_rec(b, PERF_RECORD_COMM, 0);
-	put32(b, PID), put32(b, PID);
-	put_str(b, "mkdata");
-	put_trailer(b, st, 1000, id);
-	end_rec(b, at);
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long s, e, off;
 		int n = 0;
@@ -150,6 +152,17 @@ static int put_sideband_ext(struct pk_buf *b, uint64_t st, uint64_t id, uint64_t
 	}
 	fclose(f);
 	return rc;
+}
+
+/* COMM and MMAP2 of this program's text, EXTRA bytes longer than it is (*end: where it ends) */
+static int put_sideband_ext(struct pk_buf *b, uint64_t st, uint64_t id, uint64_t extra, uint64_t *end)
+{
+	size_t at = begin_rec(b, PERF_RECORD_COMM, 0);
+	put32(b, PID), put32(b, PID);
+	put_str(b, "mkdata");
+	put_trailer(b, st, 1000, id);
+	end_rec(b, at);
+	return put_mmap_of(b, st, id, (uintptr_t)funcs[0], extra, end);
 }
 
 static int put_sideband(struct pk_buf *b, uint64_t st, uint64_t id)
@@ -230,6 +243,30 @@ static int a2l(struct pk_data_writer *w, struct pk_buf *b, bool after_success)
 	for (int i = 0; i < 130; i++)
 		put_ip_sample(b, end + 64 + (uint64_t)i, time++, id);
 	put_ip_sample(b, (uint64_t)(uintptr_t)funcs[1] + 1, time++, id);
+	return 0;
+}
+
+static int late(struct pk_data_writer *w, struct pk_buf *b)
+{
+	struct pk_error err = { 0 };
+	const uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+			    PERF_SAMPLE_PERIOD;
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(a), .config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 250000, .sample_type = st, .sample_id_all = 1,
+	};
+	/* libc's own functions (through the GOT: their addresses in libc) */
+	const uintptr_t libc[] = { (uintptr_t)fopen, (uintptr_t)fclose, (uintptr_t)fflush };
+	uint64_t id = 93, time = 2000;
+	if (pk_data_writer__add_attr(w, &a, "cpu-clock", &id, 1, &err) ||
+	    pk_data_writer__begin(w, &err))
+		return die("late", &err);
+	if (put_sideband(b, st, id) || put_mmap_of(b, st, id, libc[0], 0, NULL))
+		return die("maps", NULL);
+	put_ip_sample(b, (uint64_t)(uintptr_t)funcs[0] + 1, time++, id);
+	for (int k = 0; k < 3; k++)
+		for (int j = 0; j < k + 2; j++)
+			put_ip_sample(b, (uint64_t)libc[k] + 1, time++, id);
 	return 0;
 }
 
@@ -322,7 +359,7 @@ static int topdown(struct pk_data_writer *w, struct pk_buf *b, bool l2)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh OUT.data\n");
+		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late OUT.data\n");
 		return 2;
 	}
 	int fd = open(argv[2], O_RDWR | O_CREAT | O_TRUNC, 0644);
@@ -341,6 +378,8 @@ int main(int argc, char **argv)
 		rc = topdown(w, &b, !strcmp(argv[1], "topdown2"));
 	else if (!strcmp(argv[1], "a2l_after") || !strcmp(argv[1], "a2l_fresh"))
 		rc = a2l(w, &b, !strcmp(argv[1], "a2l_after"));
+	else if (!strcmp(argv[1], "late"))
+		rc = late(w, &b);
 	else
 		rc = die("unknown kind", NULL);
 	if (!rc && (pk_data_writer__write(w, b.data, b.len, &err) || pk_data_writer__finish(w, &err)))
