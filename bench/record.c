@@ -22,7 +22,8 @@
  *   record_bytes_per_sample_pmukit B file size / samples of `record -e cpu-clock -c 100000`
  *   record_bytes_per_sample_perf B   (no call chains: every sample the same size, so the
  *   record_size_ratio R              difference is the format's; pmukit / perf, goal <= 1)
- *   record_z_bytes_per_sample_pmukit B   the same with -z (zstd level 1)
+ *   record_z_bytes_per_sample_pmukit B   the same with -z (zstd level 1), totals of 5 runs of
+ *                                    1000 rounds each
  *   record_z_bytes_per_sample_perf B
  *   record_z_size_ratio R
  *
@@ -55,6 +56,7 @@
 #define RUNS 21
 #define PERF_RUNS 5
 #define WORK_RUNS 5
+#define Z_RUNS 5
 
 static double now_ns(void)
 {
@@ -290,26 +292,38 @@ int main(int argc, char **argv)
 		}
 	}
 
-	/* ---- -z ---- */
+	/* ---- -z: what zstd makes of samples varies with their addresses and times (a few
+	 * per cent run to run): totals over Z_RUNS pairs of longer recordings ---- */
 	char *z_pk[] = { pmukit, "record", "-q", "-z", "-o", f_pk, "-e", "cpu-clock", "-c", "100000",
-			 work, "200", NULL };
+			 work, "1000", NULL };
 	char *z_pf[] = { "perf", "record", "-q", "-z", "-o", f_pf, "-e", "cpu-clock", "-c", "100000",
-			 work, "200", NULL };
-	unlink(f_pk);
-	unlink(f_pf);
-	if (!run(z_pk, &ms) && perf) {
-		uint64_t zk = perf_samples(f_pk);
-		if (zk)
-			printf("record_z_bytes_per_sample_pmukit %.1f\n", file_size(f_pk) / (double)zk);
-		if (!run(z_pf, &ms)) {
-			uint64_t zf = perf_samples(f_pf);
-			if (zf)
-				printf("record_z_bytes_per_sample_perf %.1f\n", file_size(f_pf) / (double)zf);
-			if (zk && zf)
-				printf("record_z_size_ratio %.3f\n", (file_size(f_pk) / (double)zk) /
-								     (file_size(f_pf) / (double)zf));
+			 work, "1000", NULL };
+	double zb_pk = 0, zb_pf = 0;
+	uint64_t zn_pk = 0, zn_pf = 0;
+	for (int i = 0; i < Z_RUNS; i++) {
+		unlink(f_pk);
+		unlink(f_pf);
+		if (!run(z_pk, &ms)) {
+			uint64_t zs = perf ? perf_samples(f_pk) : 0;
+			if (zs) {
+				zn_pk += zs;
+				zb_pk += file_size(f_pk);
+			}
+		}
+		if (perf && !run(z_pf, &ms)) {
+			uint64_t zs = perf_samples(f_pf);
+			if (zs) {
+				zn_pf += zs;
+				zb_pf += file_size(f_pf);
+			}
 		}
 	}
+	if (zn_pk)
+		printf("record_z_bytes_per_sample_pmukit %.1f\n", zb_pk / (double)zn_pk);
+	if (zn_pf)
+		printf("record_z_bytes_per_sample_perf %.1f\n", zb_pf / (double)zn_pf);
+	if (zn_pk && zn_pf)
+		printf("record_z_size_ratio %.3f\n", (zb_pk / (double)zn_pk) / (zb_pf / (double)zn_pf));
 out:;
 	char cmd[4200];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);

@@ -21,6 +21,7 @@
 #include <pmukit/cpuid.h>
 
 #include "data/write_int.h"
+#include "util/grow.h"
 
 /* --- encoding ------------------------------------------------------------------ */
 
@@ -92,17 +93,57 @@ int pkw_read_file(const char *path, struct pk_buf *b)
 	return 0;
 }
 
-int pkw_read_text(const struct pk_data_writer *w, const char *rel, struct pk_buf *b)
+/*
+ * The files several features read (the architecture, /proc/cpuinfo, the CPU
+ * lists: the paths without a number in them) are read once for the writer.
+ */
+static bool kept(const char *rel)
 {
-	char path[PATH_MAX];
-	int r = pkw_read_file(pkw_path(w, rel, path, sizeof(path)), b);
+	return !strpbrk(rel, "0123456789");
+}
 
-	if (r)
-		return r;
-	while (b->len && isspace(b->data[b->len - 1]))
-		b->len--;
+/* a copy of the text (NUL terminated, not counted) into b */
+static int copy_text(const struct pk_buf *from, struct pk_buf *b)
+{
+	b->len = 0;
+	if (pk_buf__reserve(b, from->len + 1))
+		return -ENOMEM;
+	memcpy(b->data, from->data, from->len);
+	b->len = from->len;
 	b->data[b->len] = '\0';
 	return 0;
+}
+
+int pkw_read_text(struct pk_data_writer *w, const char *rel, struct pk_buf *b)
+{
+	char path[PATH_MAX];
+	int r;
+
+	if (kept(rel))
+		for (size_t i = 0; i < w->nr_texts; i++)
+			if (!strcmp(w->texts[i].rel, rel))
+				return w->texts[i].r ? w->texts[i].r : copy_text(&w->texts[i].text, b);
+	r = pkw_read_file(pkw_path(w, rel, path, sizeof(path)), b);
+	if (r == -ENOMEM)
+		return r;
+	if (!r) {
+		while (b->len && isspace(b->data[b->len - 1]))
+			b->len--;
+		b->data[b->len] = '\0';
+	}
+	if (kept(rel) && !PK_GROW(w->texts, w->cap_texts, w->nr_texts + 1)) {
+		struct pkw_text *k = &w->texts[w->nr_texts];
+		memset(k, 0, sizeof(*k));
+		k->r = r;
+		k->rel = strdup(rel);
+		if (k->rel && (r || copy_text(b, &k->text) == 0)) {
+			w->nr_texts++;
+		} else {	/* not kept: read again next time */
+			free(k->rel);
+			pk_buf__free(&k->text);
+		}
+	}
+	return r;
 }
 
 static bool live(const struct pk_data_writer *w)

@@ -119,6 +119,11 @@ void pk_data_writer__free(struct pk_data_writer *w)
 	pk_buf__free(&w->tail);
 	for (size_t i = 0; i < sizeof(w->feat_cache) / sizeof(w->feat_cache[0]); i++)
 		pk_buf__free(&w->feat_cache[i].bytes);
+	for (size_t i = 0; i < w->nr_texts; i++) {
+		free(w->texts[i].rel);
+		pk_buf__free(&w->texts[i].text);
+	}
+	free(w->texts);
 	free(w->ids);
 	free(w);
 }

@@ -99,6 +99,14 @@ struct pk_data_writer {
 		bool read, have;
 	} feat_cache[PK_FEAT_LAST];
 
+	/* files read once: pkw_read_text() */
+	struct pkw_text {
+		char *rel;
+		struct pk_buf text;	/* NUL terminated, not counted */
+		int r;			/* or the error reading it */
+	} *texts;
+	size_t nr_texts, cap_texts;
+
 	/* compression (write_compress.c) */
 	void *zcs;		/* ZSTD_CStream */
 	struct pk_buf zin;	/* whole records waiting to be compressed */
@@ -174,8 +182,9 @@ bool pkw_feature_wanted(const struct pk_data_writer *w, int feat, bool pipe_head
 
 /* The whole file at path into b (NUL terminated, not counted in b->len). */
 int pkw_read_file(const char *path, struct pk_buf *b);
-/* The contents of SYSROOT/rel without trailing white space into b (NUL terminated). */
-int pkw_read_text(const struct pk_data_writer *w, const char *rel, struct pk_buf *b);
+/* The contents of SYSROOT/rel without trailing white space into b (NUL terminated);
+ * the files several features read are read once (w->texts). */
+int pkw_read_text(struct pk_data_writer *w, const char *rel, struct pk_buf *b);
 /* SYSROOT/rel as a path into buf. */
 const char *pkw_path(const struct pk_data_writer *w, const char *rel, char *buf, size_t len);
 
