@@ -221,19 +221,30 @@ static void put_ip_sample(struct pk_buf *b, uint64_t ip, uint64_t time, uint64_t
 	end_rec(b, at);
 }
 
-static int a2l(struct pk_data_writer *w, struct pk_buf *b, bool after_success)
+/* the sample_type of cpu_clock_file()'s samples (put_ip_sample's layout) */
+#define IP_SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
+			PERF_SAMPLE_PERIOD)
+
+/* one cpu-clock event with id, sampling every 250 us; the writer begun */
+static int cpu_clock_file(struct pk_data_writer *w, uint64_t id, const char *what)
 {
 	struct pk_error err = { 0 };
-	const uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
-			    PERF_SAMPLE_PERIOD;
 	struct perf_event_attr a = {
 		.type = PERF_TYPE_SOFTWARE, .size = sizeof(a), .config = PERF_COUNT_SW_CPU_CLOCK,
-		.sample_period = 250000, .sample_type = st, .sample_id_all = 1,
+		.sample_period = 250000, .sample_type = IP_SAMPLE_TYPE, .sample_id_all = 1,
 	};
-	uint64_t id = 91, time = 2000, end = 0;
 	if (pk_data_writer__add_attr(w, &a, "cpu-clock", &id, 1, &err) ||
 	    pk_data_writer__begin(w, &err))
-		return die("a2l", &err);
+		return die(what, &err);
+	return 0;
+}
+
+static int a2l(struct pk_data_writer *w, struct pk_buf *b, bool after_success)
+{
+	const uint64_t st = IP_SAMPLE_TYPE;
+	uint64_t id = 91, time = 2000, end = 0;
+	if (cpu_clock_file(w, id, "a2l"))
+		return 1;
 	if (put_sideband_ext(b, st, id, 4096, &end))
 		return die("maps", NULL);
 	if (after_success)
@@ -248,19 +259,12 @@ static int a2l(struct pk_data_writer *w, struct pk_buf *b, bool after_success)
 
 static int late(struct pk_data_writer *w, struct pk_buf *b)
 {
-	struct pk_error err = { 0 };
-	const uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
-			    PERF_SAMPLE_PERIOD;
-	struct perf_event_attr a = {
-		.type = PERF_TYPE_SOFTWARE, .size = sizeof(a), .config = PERF_COUNT_SW_CPU_CLOCK,
-		.sample_period = 250000, .sample_type = st, .sample_id_all = 1,
-	};
+	const uint64_t st = IP_SAMPLE_TYPE;
 	/* libc's own functions (through the GOT: their addresses in libc) */
 	const uintptr_t libc[] = { (uintptr_t)fopen, (uintptr_t)fclose, (uintptr_t)fflush };
 	uint64_t id = 93, time = 2000;
-	if (pk_data_writer__add_attr(w, &a, "cpu-clock", &id, 1, &err) ||
-	    pk_data_writer__begin(w, &err))
-		return die("late", &err);
+	if (cpu_clock_file(w, id, "late"))
+		return 1;
 	if (put_sideband(b, st, id) || put_mmap_of(b, st, id, libc[0], 0, NULL))
 		return die("maps", NULL);
 	put_ip_sample(b, (uint64_t)(uintptr_t)funcs[0] + 1, time++, id);
