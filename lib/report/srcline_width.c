@@ -36,8 +36,17 @@ static uint32_t root_of(struct pk_report *r, uint32_t i)
 struct walk {
 	struct pk_report *r;
 	uint8_t *known;
+	size_t nr_known;	/* entries of the hists with known[] set */
 	bool tmpl;		/* the new entry's template got its srcline */
 };
+
+static void mark(struct walk *w, uint32_t i)
+{
+	if (!w->known[i]) {
+		w->known[i] = 1;
+		w->nr_known++;
+	}
+}
 
 /*
  * perf's hist_entry__cmp(left, right) (and hist_entry__collapse: in 6.1 the
@@ -53,11 +62,11 @@ static int64_t cmp_mark(struct walk *w, uint32_t left, uint32_t right, bool righ
 		int k = r->sorts[i];
 		int64_t c;
 		if (k == RP_KEY_SRCLINE) {
-			w->known[left] = 1;
+			mark(w, left);
 			if (right_tmpl)
 				w->tmpl = true;
 			else
-				w->known[right] = 1;
+				mark(w, right);
 			c = rp_key_collapse(r, k, a, b);
 		} else {
 			c = rp_key_cmp(r, k, a, b);
@@ -98,9 +107,13 @@ int rp_srcline_known(struct pk_report *r, int h, const uint32_t *order, size_t n
 	struct walk w = { .r = r, .known = known };
 	uint32_t root = PK_RB_NIL;
 
-	/* the entries tree, sample by sample (a run's third sample walks as its second) */
-	size_t nruns = r->entry_seq.len / sizeof(struct rp_run);
-	for (size_t ri = 0; ri < nruns; ri++) {
+	/*
+	 * The entries tree, sample by sample (a run's third sample walks as its
+	 * second); once every entry is in it with its srcline known, nothing
+	 * more can change (n: the hists' entries).
+	 */
+	size_t nruns = r->entry_seq.len / sizeof(struct rp_run), inserted = 0;
+	for (size_t ri = 0; ri < nruns && !(inserted == n && w.nr_known == n); ri++) {
 		const struct rp_run *run = &((const struct rp_run *)r->entry_seq.data)[ri];
 		uint32_t e = root_of(r, run->id);
 		if (rp_ctx(r, rp_entry(r, e)->ctx)->hists != h)
@@ -116,12 +129,14 @@ int rp_srcline_known(struct pk_report *r, int h, const uint32_t *order, size_t n
 			}
 			if (x != PK_RB_NIL)
 				continue;	/* found: the sample's period went to it */
-			known[e] = w.tmpl;	/* hist_entry__new keeps the template's srcline */
+			if (w.tmpl)	/* hist_entry__new keeps the template's srcline */
+				mark(&w, e);
 			pk_rbtree__insert(nodes, &root, e, goes_left, &w);
+			inserted++;
 		}
 	}
 	/* perf's collapse tree, when a key has a collapse function: in-order insertions */
-	if (r->has_key[RP_KEY_COMM]) {
+	if (r->has_key[RP_KEY_COMM] && w.nr_known < n) {
 		uint32_t croot = PK_RB_NIL;
 		struct pk_rbnode *cn = malloc((ne ? ne : 1) * sizeof(*cn));
 		if (!cn) {
