@@ -64,7 +64,23 @@ const char *pkw_path(const struct pk_data_writer *w, const char *rel, char *buf,
 
 int pkw_read_file(const char *path, struct pk_buf *b)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	return pkw_read_file_at(AT_FDCWD, path, b);
+}
+
+int pkw_read_text_at(int dirfd, const char *name, struct pk_buf *b)
+{
+	int r = pkw_read_file_at(dirfd, name, b);
+	if (r)
+		return r;
+	while (b->len && isspace(b->data[b->len - 1]))
+		b->len--;
+	b->data[b->len] = '\0';
+	return 0;
+}
+
+int pkw_read_file_at(int dirfd, const char *path, struct pk_buf *b)
+{
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
 
 	b->len = 0;
 	if (fd < 0) {

@@ -8,11 +8,13 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <pmukit/cpumap.h>
 
@@ -268,35 +270,33 @@ static int cache_read(struct pk_data_writer *w, int cpu, int idx, struct cache_l
 {
 	static const char *const nums[] = { "level", "coherency_line_size", "number_of_sets",
 					    "ways_of_associativity" };
+	static const char *const strs[] = { "type", "size", "shared_cpu_list" };
 	char rel[160], path[PATH_MAX];
-	struct stat st;
-	uint32_t v[4];
+	uint32_t v[4] = { 0 };
+	int r = 1;
 
 	memset(c, 0, sizeof(*c));
 	snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/cache/index%d", cpu, idx);
-	if (stat(pkw_path(w, rel, path, sizeof(path)), &st))
+	int dfd = open(pkw_path(w, rel, path, sizeof(path)), O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
 		return 0;
-	for (int i = 0; i < 4; i++) {
-		snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/cache/index%d/%s", cpu, idx, nums[i]);
-		int r = pkw_read_text(w, rel, t);
-		if (r)
-			return r == -ENOMEM ? r : -ENOENT;
+	for (int i = 0; i < 4 && r == 1; i++) {
+		if ((r = pkw_read_text_at(dfd, nums[i], t)))
+			break;
 		v[i] = (uint32_t)strtoul((const char *)t->data, NULL, 10);
+		r = 1;
 	}
 	c->level = v[0], c->line = v[1], c->sets = v[2], c->ways = v[3];
 	char **dst[3] = { &c->type, &c->size, &c->map };
-	static const char *const strs[] = { "type", "size", "shared_cpu_list" };
-	for (int i = 0; i < 3; i++) {
-		snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/cache/index%d/%s", cpu, idx, strs[i]);
-		int r = pkw_read_text(w, rel, t);
-		if (r) {
-			cache_free(c);
-			return r == -ENOMEM ? r : -ENOENT;
-		}
-		if (!(*dst[i] = strdup((const char *)t->data))) {
-			cache_free(c);
-			return -ENOMEM;
-		}
+	for (int i = 0; i < 3 && r == 1; i++) {
+		if ((r = pkw_read_text_at(dfd, strs[i], t)))
+			break;
+		r = (*dst[i] = strdup((const char *)t->data)) ? 1 : -ENOMEM;
+	}
+	close(dfd);
+	if (r != 1) {
+		cache_free(c);
+		return r == -ENOMEM ? r : -ENOENT;
 	}
 	return 1;
 }

@@ -182,6 +182,10 @@ bool pkw_feature_wanted(const struct pk_data_writer *w, int feat, bool pipe_head
 
 /* The whole file at path into b (NUL terminated, not counted in b->len). */
 int pkw_read_file(const char *path, struct pk_buf *b);
+/* The same for path relative to the directory dirfd (a name in it: no path walk from
+ * the root for each of a directory's files); _text_ also drops trailing white space. */
+int pkw_read_file_at(int dirfd, const char *path, struct pk_buf *b);
+int pkw_read_text_at(int dirfd, const char *name, struct pk_buf *b);
 /* The contents of SYSROOT/rel without trailing white space into b (NUL terminated);
  * the files several features read are read once (w->texts). */
 int pkw_read_text(struct pk_data_writer *w, const char *rel, struct pk_buf *b);
