@@ -376,33 +376,51 @@ struct mem_node {
 	uint64_t *map;
 };
 
+/* N of a "memoryN" entry, or -1 (a directory of a few hundred entries: no sscanf) */
+static long memory_block(const char *name)
+{
+	if (strncmp(name, "memory", 6) || name[6] < '0' || name[6] > '9')
+		return -1;
+	char *end;
+	unsigned long v = strtoul(name + 6, &end, 10);
+	return *end || v > UINT32_MAX ? -1 : (long)v;
+}
+
 /* the memoryN entries of nodeI: a bitmap of block numbers */
 static int mem_node_read(struct pk_data_writer *w, unsigned idx, struct mem_node *n)
 {
 	char rel[64], path[PATH_MAX];
-	unsigned m, max = 0;
+	uint32_t *blocks = NULL;
+	size_t nr = 0, cap = 0;
+	long max = 0;	/* perf: one bit even without blocks */
 	struct dirent *e;
 
 	snprintf(rel, sizeof(rel), NODE_DIR "/node%u", idx);
 	DIR *d = opendir(pkw_path(w, rel, path, sizeof(path)));
 	if (!d)
 		return -ENOENT;
-	while ((e = readdir(d)))
-		if (sscanf(e->d_name, "memory%u", &m) == 1 && m > max)
+	while ((e = readdir(d))) {
+		long m = memory_block(e->d_name);
+		if (m < 0)
+			continue;
+		if (PK_GROW(blocks, cap, nr + 1)) {
+			closedir(d);
+			free(blocks);
+			return -ENOMEM;
+		}
+		blocks[nr++] = (uint32_t)m;
+		if (m > max)
 			max = m;
-	n->node = idx;
-	n->size = (uint64_t)max + 1;
-	n->map = calloc((n->size + 63) / 64, 8);
-	if (!n->map) {
-		closedir(d);
-		return -ENOMEM;
 	}
-	rewinddir(d);
-	while ((e = readdir(d)))
-		if (sscanf(e->d_name, "memory%u", &m) == 1)
-			n->map[m / 64] |= UINT64_C(1) << (m % 64);
 	closedir(d);
-	return 0;
+	n->node = idx;
+	n->size = (uint64_t)(max + 1);
+	n->map = calloc((n->size + 63) / 64, 8);
+	if (n->map)
+		for (size_t i = 0; i < nr; i++)
+			n->map[blocks[i] / 64] |= UINT64_C(1) << (blocks[i] % 64);
+	free(blocks);
+	return n->map ? 0 : -ENOMEM;
 }
 
 int pkw_feat_mem_topology(struct pk_data_writer *w, struct pk_buf *b)
