@@ -420,9 +420,15 @@ bool symtab__choose_a(const struct pk_sym *a, const struct pk_sym *b)
 	return true;
 }
 
-static uint64_t page_roundup(uint64_t x)
+/* x rounded up to a page, plus pages more; at the top of the address space, its end
+ * (perf's u64 arithmetic wraps there, leaving a symbol that ends before it starts) */
+static uint64_t page_roundup(uint64_t x, uint64_t pages)
 {
-	return (x + 4095) / 4096 * 4096;
+	uint64_t top = UINT64_MAX / 4096 * 4096;
+	if (x > top)
+		return UINT64_MAX;
+	uint64_t r = (x + 4095) / 4096 * 4096;
+	return pages > (UINT64_MAX - r) / 4096 ? UINT64_MAX : r + pages * 4096;
 }
 
 int symtab__fixup(struct pk_sym_table *t, bool kallsyms)
@@ -441,13 +447,13 @@ int symtab__fixup(struct pk_sym_table *t, bool kallsyms)
 		if (prev->end != prev->start)
 			continue;
 		if (kallsyms && !strchr(prev->name, '[') != !strchr(curr->name, '['))
-			prev->end = page_roundup(prev->end + 4096);
+			prev->end = page_roundup(prev->end, 1);
 		else
 			prev->end = curr->start;
 	}
 	struct pk_sym *last = &N(v[n - 1]).sym;
 	if (last->end == last->start)
-		last->end = page_roundup(last->start) + 4096;
+		last->end = page_roundup(last->start, 1);
 	/* symbols__fixup_duplicate: of two at one start, the loser leaves the tree */
 	int32_t curr = v[0];
 	for (size_t i = 1; i < n; i++) {

@@ -233,6 +233,23 @@ static void test_kallsyms_parse(void **state)
 	pk_sym_table__free(t);
 }
 
+/* a symbol in the last page of the address space ends at its top, not before it starts
+ * (fuzz_symbol_text: the page after it wrapped to 0) */
+static void test_kallsyms_top(void **state)
+{
+	(void)state;
+	static const char text[] = "fffffffffffff005 t near_top\n0000000000000009 t low\n";
+	struct pk_sym_table *t = NULL;
+	assert_int_equal(pk_sym_table__parse_kallsyms(&t, text, sizeof(text) - 1), 0);
+	const struct pk_sym *s = pk_sym_table__find(t, 0xfffffffffffff100);
+	assert_non_null(s);
+	assert_string_equal(s->name, "near_top");
+	assert_true(s->end == UINT64_MAX);
+	for (size_t i = 0; i < pk_sym_table__nr(t); i++)
+		assert_true(pk_sym_table__sym(t, i)->end >= pk_sym_table__sym(t, i)->start);
+	pk_sym_table__free(t);
+}
+
 /* a kernel build-id note as /sys/kernel/notes holds it */
 static void write_notes(const char *path, const uint8_t *bid)
 {
@@ -583,6 +600,7 @@ int main(void)
 		cmocka_unit_test(test_overlap_as_perf),
 		cmocka_unit_test(test_perf_map),
 		cmocka_unit_test(test_kallsyms_parse),
+		cmocka_unit_test(test_kallsyms_top),
 		cmocka_unit_test(test_kernel),
 		cmocka_unit_test(test_maps),
 		cmocka_unit_test(test_opts_size),
