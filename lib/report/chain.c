@@ -65,14 +65,22 @@ static int64_t loc_fkey(struct pk_report *r, struct rp_chains *c, const struct p
 		return -1;
 	if (*slot)
 		return *slot - 1;
-	struct fkey k = { .dso = loc->dso, .addr = loc->ip };
+	struct fkey k = { .dso = loc->dso, .addr = loc->ip, .name = loc->sym ? loc->sym->name : NULL };
 	if (r->cg.key == RP_CCKEY_FUNCTION && loc->sym)
 		k.addr = loc->sym->start;
 	char tmp[64];
 	const char *sl = r->cg.key == RP_CCKEY_SRCLINE ? rp_chain_srcline(r, loc, tmp, sizeof(tmp))
 						       : NULL;
+	/*
+	 * perf's match_chain compares an inlined function by its name (its
+	 * symbol's start is the function it was inlined into)
+	 */
+	if (!sl && r->cg.key != RP_CCKEY_ADDRESS && loc->sym && loc->sym->inlined) {
+		sl = loc->sym->name;
+		k.inl = true;
+	}
 	if (sl) {
-		/* perf's match_chain_strings: equal srclines are one node */
+		/* perf's match_chain_strings: equal srclines (or names) are one node */
 		long id = pk_intern__add(&r->cclasses, sl, strlen(sl), 0);
 		if (id < 0)
 			return -1;
@@ -247,6 +255,12 @@ static int kid_cmp(const void *pa, const void *pb)
 	if (ca != cb)
 		return ca > cb ? -1 : 1;
 	const struct fkey *ka = fk(c, a->fkey), *kb = fk(c, b->fkey);
+	if ((ka->inl || kb->inl) && ka->name && kb->name) {
+		/* perf's match_chain_strings over the symbols' names */
+		int cmp = strcmp(ka->name, kb->name);
+		if (cmp)
+			return cmp > 0 ? -1 : 1;
+	}
 	if (ka->dso != kb->dso)
 		return (uintptr_t)ka->dso > (uintptr_t)kb->dso ? -1 : 1;
 	if (ka->addr != kb->addr)

@@ -21,10 +21,16 @@ struct cnode {
 	uint32_t parent;
 };
 
-/* perf's match_chain key: DSO and symbol start, or DSO and address */
+/* perf's match_chain key: DSO and symbol start, or DSO and address (or a string's id) */
 struct fkey {
 	const struct pk_dso *dso;
 	uint64_t addr;
+	/*
+	 * The symbol's name (NULL: none); inl: the key is that name (an inlined
+	 * function, which perf orders by names, its own and the other's)
+	 */
+	const char *name;
+	bool inl;
 };
 
 enum {

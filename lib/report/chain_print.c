@@ -17,7 +17,7 @@
 void rp_chain_sym_name(const struct pk_loc *loc, char *buf, size_t size)
 {
 	if (loc->sym)
-		snprintf(buf, size, "%s", loc->sym->name);
+		snprintf(buf, size, "%s%s", loc->sym->name, loc->sym->inlined ? " (inlined)" : "");
 	else
 		snprintf(buf, size, "%#" PRIx64, loc->ip);
 }
@@ -38,15 +38,17 @@ static uint64_t cumul(const struct cnode *n)
 static void name_of(struct pctx *p, const struct cnode *n, char *buf, size_t size)
 {
 	const struct pk_loc *loc = pk_session__loc_at(p->r->s, n->loc);
-	rp_chain_sym_name(loc, buf, size);
-	if (p->r->cg.key == RP_CCKEY_ADDRESS || p->r->cg.key == RP_CCKEY_SRCLINE) {
+	if (loc->sym && (p->r->cg.key == RP_CCKEY_ADDRESS || p->r->cg.key == RP_CCKEY_SRCLINE)) {
 		char tmp[64];
 		const char *sl = rp_chain_srcline(p->r, loc, tmp, sizeof(tmp));
-		if (sl && loc->sym) {
-			size_t len = strlen(buf);
-			snprintf(buf + len, size - len, " %s", sl);
+		if (sl) {
+			/* perf's callchain_list__sym_name: "name srcline (inlined)" */
+			snprintf(buf, size, "%s %s%s", loc->sym->name, sl,
+				 loc->sym->inlined ? " (inlined)" : "");
+			return;
 		}
 	}
+	rp_chain_sym_name(loc, buf, size);
 }
 
 static void value(struct pctx *p, uint64_t period, uint64_t count, uint64_t total)

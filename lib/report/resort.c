@@ -197,7 +197,11 @@ uint32_t rp_lclass_cclass(struct pk_report *r, uint32_t lci)
 		n += snprintf(key + n, sizeof(key) - (size_t)n, "d%c%s", dname ? '+' : '-',
 			      dname ? dname : "");
 	if (r->lc_sym && (size_t)n < sizeof(key)) {
-		if (lc->sym)
+		if (lc->sym && lc->sym->inlined)
+			/* perf's _sort__sym_cmp: an inlined function by name (and range) */
+			n += snprintf(key + n, sizeof(key) - (size_t)n, "|i%" PRIx64 ",%" PRIx64 ",%s",
+				      lc->sym->start, lc->sym->end, lc->sym->name);
+		else if (lc->sym)
 			n += snprintf(key + n, sizeof(key) - (size_t)n, "|s%" PRIx64 ",%" PRIx64,
 				      lc->sym->start, lc->sym->end);
 		else
