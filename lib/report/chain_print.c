@@ -233,19 +233,14 @@ static int print_graph(struct pctx *p, uint32_t root, uint64_t total, uint64_t p
 	return rc;
 }
 
-/* perf's rb_root_in order of siblings: its match key (DSO, then address), descending */
+/* perf's rb_root_in order of siblings (rp_fkey_cmp) */
 static const struct rp_chains *key_chains;
 
 static int key_cmp(const void *pa, const void *pb)
 {
 	const struct rp_chains *c = key_chains;
-	const struct fkey *ka = fk(c, cn(c, *(const uint32_t *)pa)->fkey);
-	const struct fkey *kb = fk(c, cn(c, *(const uint32_t *)pb)->fkey);
-	if (ka->dso != kb->dso)
-		return (uintptr_t)ka->dso > (uintptr_t)kb->dso ? -1 : 1;
-	if (ka->addr != kb->addr)
-		return ka->addr > kb->addr ? -1 : 1;
-	return 0;
+	return rp_fkey_cmp(fk(c, cn(c, *(const uint32_t *)pa)->fkey),
+			   fk(c, cn(c, *(const uint32_t *)pb)->fkey));
 }
 
 /* flat and folded: nodes with hits, by hits (perf's sort_chain_flat: post-order) */
