@@ -13,7 +13,12 @@
  *     rule, as perf's libdw unwinder), at most max_stack frames;
  *   - memory at [sp, sp + dump size - 8) is read from the dump (perf's
  *     libunwind reader leaves out the dump's last word), other addresses
- *     from the file mapped there, at its file offset, or not at all;
+ *     from the file mapped there, at its file offset; an address in no map
+ *     cannot be read, one in a map whose file cannot be read there reads as
+ *     zero (perf's reader answers 1 there, which libunwind takes for a
+ *     success): a return address read so ends the chain with a frame at
+ *     0 - 1, as perf shows ("ffffffffffffffff [unknown]" where a short dump
+ *     ends in the stack);
  *   - a frame in no file the unwinder can read (no map, anonymous or JIT
  *     code, a file not found) is the last one, as libunwind finds no unwind
  *     information there.
@@ -43,6 +48,13 @@
 
 /* live Dwfl objects (one per process) */
 #define UNW_PROCS 16
+
+/*
+ * What a read of a mapped address whose file has nothing there gives:
+ * libunwind's zero. Not zero itself, which libdw takes for the end of the
+ * chain before the frame is seen; frame_cb turns it into libunwind's frame.
+ */
+#define UNW_SOFT_ZERO UINT64_C(0xdead00000000dea1)
 
 /* how a file's arch names its registers */
 struct unw_arch {
@@ -229,23 +241,27 @@ static uint64_t word_le(const uint8_t *p)
 	return le64toh(v);
 }
 
-/* perf's access_dso_mem: the word at addr of the file mapped there, at its file offset */
+/*
+ * perf's access_dso_mem: the word at addr of the file mapped there, at its
+ * file offset (of the files the unwinder has reached: the modules'); a map
+ * without such a file there gives UNW_SOFT_ZERO, no map a failure.
+ */
 static bool file_read(struct sess_unwind *u, Dwfl *dwfl, uint64_t addr, Dwarf_Word *result)
 {
 	const struct sess_map *m = maps__find(u->t->maps, addr);
 	if (!m || !m->pub.dso)
 		return false;
+	*result = UNW_SOFT_ZERO;
 	Dwfl_Module *mod = dwfl_addrmodule(dwfl, addr);
 	Dwarf_Addr start, bias;
 	if (!mod || module_dso(mod, &start) != m->pub.dso)
-		return false;	/* only files the unwinder has reached */
+		return true;
 	Elf *elf = dwfl_module_getelf(mod, &bias);
 	size_t size;
 	const char *raw = elf ? elf_rawfile(elf, &size) : NULL;
 	uint64_t off = addr - m->pub.start + m->pub.pgoff;
-	if (!raw || off > size || size - off < sizeof(uint64_t))
-		return false;
-	*result = word_le((const uint8_t *)raw + off);
+	if (raw && off <= size && size - off >= sizeof(uint64_t))
+		*result = word_le((const uint8_t *)raw + off);
 	return true;
 }
 
@@ -304,8 +320,13 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	Dwfl *dwfl = dwfl_thread_dwfl(dwfl_frame_thread(state));
 	Dwarf_Addr pc;
 	bool activation;
-	if (!dwfl_frame_pc(state, &pc, NULL) || !pc)
-		return DWARF_CB_ABORT;	/* libunwind: a zero return address ends the chain */
+	if (!dwfl_frame_pc(state, &pc, NULL))
+		return DWARF_CB_ABORT;
+	if (pc == UNW_SOFT_ZERO) {
+		/* libunwind's zero return address: the frame at 0 - 1, the last one */
+		u->pcs[u->nr_pcs++] = UINT64_MAX;
+		return DWARF_CB_ABORT;
+	}
 	/* the module before dwfl_frame_pc's look at the caller (activation) */
 	(void)report_module(u, dwfl, pc);
 	if (!dwfl_frame_pc(state, &pc, &activation))
