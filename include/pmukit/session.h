@@ -308,8 +308,9 @@ struct pk_session_profile_opts {
  * event per recorded attr (dummy events left out), one thread per
  * (pid, tid, comm at the sample), one frame per distinct symbol (or address
  * without one) with perf script's names, and the stacks as perf script
- * prints them, leaf first: the callchain when recorded (perf's cursor, no
- * inline frames, as perf 6.1 shows frame-pointer chains), else the
+ * prints them, leaf first: the callchain when recorded (perf's cursor: no
+ * inline frames in frame-pointer chains, each unwound --call-graph dwarf
+ * frame as its inline chain, as perf 6.1 shows them), else the
  * sample's ip alone. Guest samples are left out as perf script does.
  * 0, or a negative errno with err filled.
  */

@@ -187,7 +187,9 @@ static Dwfl_Module *report_module(struct sess_unwind *u, Dwfl *dwfl, uint64_t pc
 	struct pk_dso *d = m ? m->pub.dso : NULL;
 	if (!d || (pk_dso__kind(d) != PK_DSO_USER && pk_dso__kind(d) != PK_DSO_VDSO))
 		return NULL;
-	Dwarf_Addr base = m->pub.start - m->pub.pgoff, start;
+	/* perf: a JIT dump's ELF (perf inject --jit) maps its code alone, at the map's start */
+	bool jit = !strncmp(pk_dso__name(d), "/tmp/jitted-", 12);
+	Dwarf_Addr base = jit ? m->pub.start : m->pub.start - m->pub.pgoff, start;
 	Dwfl_Module *mod = dwfl_addrmodule(dwfl, pc);
 	if (mod) {
 		struct pk_dso *md = module_dso(mod, &start);
