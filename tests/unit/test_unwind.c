@@ -241,7 +241,8 @@ static void run(struct run *r, const struct smp_opts *o, size_t n, bool stack_ma
 		struct pk_resolved rs;
 		assert_int_equal(pk_session__resolve(r->s, ev, PK_RESOLVE_CALLCHAIN, &rs, &err), 0);
 		assert_true(r->n < 8 && rs.nr_chain <= 64);
-		memcpy(r->chain[r->n], rs.chain, rs.nr_chain * sizeof(*rs.chain));
+		for (size_t i = 0; i < rs.nr_chain; i++)
+			r->chain[r->n][i] = rs.chain[i];
 		r->nr[r->n++] = rs.nr_chain;
 	}
 	assert_int_equal(rc, 0);
