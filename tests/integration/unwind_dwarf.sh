@@ -19,7 +19,7 @@ W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 CC="${PMUKIT_BUILD:-build}/workloads/callchain"
 export PMUKIT W T_TMP
 
-PLAN=35
+PLAN=37
 echo "1..$PLAN"
 skip_all() {
 	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - unwind_dwarf # SKIP $1"; done
@@ -39,6 +39,8 @@ rec rm -e cpu-clock -c 100000 --call-graph dwarf "$W" 3000
 rec thr -e cpu-clock -c 100000 --call-graph dwarf "$W" -t 2 1500
 rec cc -e cpu-clock -c 100000 --call-graph dwarf "$CC" 250
 rec small -e cpu-clock -c 100000 --call-graph dwarf,4096 "$W" 2000
+perf record -q -e cpu-clock -c 100000 --call-graph dwarf -o - "$CC" 100 2>/dev/null > "$T_TMP/pipe.data" ||
+	rm -f "$T_TMP/pipe.data"
 "$PMUKIT" record -q -o "$T_TMP/pk.data" -e cpu-clock -c 100000 --call-graph dwarf "$W" 2000 \
 	>/dev/null 2>"$T_TMP/pk.rec" || { echo "# pmukit record: $(tail -1 "$T_TMP/pk.rec")"; rm -f "$T_TMP/pk.data"; }
 
@@ -111,4 +113,13 @@ ok "pmukit record: -g caller" $C report pk -g caller
 ok "pmukit record: --sort sym" $C report pk --sort sym
 ok "pmukit record: --sort dso,sym -g none" $C report pk --sort dso,sym -g none
 ok "pmukit record: script" $C script pk
+# pipe mode (the arch feature arrives as a record)
+ok "pipe mode: script -i -" sh -c '
+	perf script -i - < "$T_TMP/pipe.data" 2>/dev/null > "$T_TMP/a"
+	"$PMUKIT" script -i - < "$T_TMP/pipe.data" > "$T_TMP/b"
+	[ -s "$T_TMP/a" ] && diff "$T_TMP/a" "$T_TMP/b" >&2'
+ok "pipe mode: report -i -" sh -c '
+	perf report --stdio -i - < "$T_TMP/pipe.data" 2>/dev/null | grep -v "^# (Tip:" > "$T_TMP/a"
+	"$PMUKIT" report --stdio -i - < "$T_TMP/pipe.data" | grep -v "^# (Tip:" > "$T_TMP/b"
+	[ -s "$T_TMP/a" ] && diff "$T_TMP/a" "$T_TMP/b" >&2'
 [ $T_FAIL -eq 0 ]
