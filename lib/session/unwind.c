@@ -24,9 +24,11 @@
  *     information there.
  *
  * One Dwfl per process (its address space), its modules reported as frames
- * reach them (the map's file as the symbolizer found it, at the map's
- * start less its offset, as perf's __report_module), kept across the
- * process's samples so that each file's CFI is read once. A process whose
+ * reach them (the map's file as the symbolizer found it, loaded where the
+ * file's lowest map less its offset says, as perf's libunwind reader finds
+ * the load address: right for files whose code segment's address and file
+ * offset differ more than the first segment's), kept across the process's
+ * samples so that each file's CFI is read once. A process whose
  * maps changed under a reported module (an exec, a library unloaded and
  * another mapped there) gets a fresh Dwfl at its next sample. At most
  * UNW_PROCS of them are alive (the least recently used goes): each holds
@@ -177,9 +179,23 @@ static struct pk_dso *module_dso(Dwfl_Module *mod, Dwarf_Addr *start)
 }
 
 /*
+ * Where the file of map m is loaded: perf's libunwind reader takes the
+ * lowest map of the file less its offset (the file's first segment); a JIT
+ * dump's ELF (perf inject --jit) maps its code alone, at the map's start.
+ */
+static uint64_t load_base(const struct sess_maps *maps, const struct sess_map *m)
+{
+	if (!strncmp(pk_dso__name(m->pub.dso), "/tmp/jitted-", 12))
+		return m->pub.start;
+	for (size_t i = 0; i < maps->nr; i++)	/* by start: the first one of the file */
+		if (maps->v[i]->pub.dso == m->pub.dso)
+			return maps->v[i]->pub.start - maps->v[i]->pub.pgoff;
+	return m->pub.start - m->pub.pgoff;
+}
+
+/*
  * perf's __report_module: the module of the file mapped at pc, reported
- * when first reached (at the map's start less its offset); NULL when pc is
- * in no file the unwinder can read.
+ * when first reached; NULL when pc is in no file the unwinder can read.
  */
 static Dwfl_Module *report_module(struct sess_unwind *u, Dwfl *dwfl, uint64_t pc)
 {
@@ -187,20 +203,16 @@ static Dwfl_Module *report_module(struct sess_unwind *u, Dwfl *dwfl, uint64_t pc
 	struct pk_dso *d = m ? m->pub.dso : NULL;
 	if (!d || (pk_dso__kind(d) != PK_DSO_USER && pk_dso__kind(d) != PK_DSO_VDSO))
 		return NULL;
-	/* perf: a JIT dump's ELF (perf inject --jit) maps its code alone, at the map's start */
-	bool jit = !strncmp(pk_dso__name(d), "/tmp/jitted-", 12);
-	Dwarf_Addr base = jit ? m->pub.start : m->pub.start - m->pub.pgoff, start;
+	Dwarf_Addr start;
 	Dwfl_Module *mod = dwfl_addrmodule(dwfl, pc);
 	if (mod) {
-		struct pk_dso *md = module_dso(mod, &start);
-		if (md == d && start == base)
+		if (module_dso(mod, &start) == d)
 			return mod;
-		if (md != d) {
-			/* another file was mapped here since: start again at the next sample */
-			u->p->stale = true;
-			return NULL;
-		}
+		/* another file was mapped here since: start again at the next sample */
+		u->p->stale = true;
+		return NULL;
 	}
+	Dwarf_Addr base = load_base(u->t->maps, m);
 	const char *path = pk_dso__runtime(d);
 	if (!path)
 		return NULL;
