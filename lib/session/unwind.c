@@ -21,7 +21,9 @@
  *     ends in the stack);
  *   - a frame in no file the unwinder can read (no map, anonymous or JIT
  *     code, a file not found) is the last one, as libunwind finds no unwind
- *     information there.
+ *     information there; a [vdso] that is not in the build-id cache is this
+ *     process's own where the symbolizer took it for the recorded one (a
+ *     pipe's, whose build-ids come last), as perf reads its own vdso.
  *
  * One Dwfl per process (its address space), its modules reported as frames
  * reach them (the map's file as the symbolizer found it, loaded where the
@@ -41,6 +43,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <elf.h>
 #include <elfutils/libdwfl.h>
@@ -104,22 +109,29 @@ struct sess_unwind {
 	uint64_t *pcs;
 	size_t nr_pcs, cap_pcs, max;
 	bool initial;			/* the next frame is the initial one (the ip, taken already) */
+	int vdso_fd;			/* this process's vdso as a file; -1 none, -2 not made yet */
 };
 
 /* ---- registers ------------------------------------------------------------------------ */
+
+/* this machine's */
+static const struct unw_arch *host_arch(void)
+{
+#if defined(__aarch64__)
+	return &arm64;
+#elif defined(__x86_64__)
+	return &x86_64;
+#else
+	return NULL;
+#endif
+}
 
 static const struct unw_arch *arch_of(struct pk_session *s)
 {
 	const struct pk_data_env *env = pk_data_reader__env(s->r);
 	const char *a = env && env->arch ? env->arch : NULL;
-	if (!a) {
-		/* not recorded (a pipe before its features): this machine's */
-#if defined(__aarch64__)
-		return &arm64;
-#else
-		return &x86_64;
-#endif
-	}
+	if (!a)
+		return host_arch() ? host_arch() : &x86_64;	/* not recorded: a pipe before its features */
 	if (!strcmp(a, "x86_64"))
 		return &x86_64;
 	if (!strcmp(a, "aarch64") || !strcmp(a, "arm64"))
@@ -193,6 +205,41 @@ static uint64_t load_base(const struct sess_maps *maps, const struct sess_map *m
 	return m->pub.start - m->pub.pgoff;
 }
 
+/* A new fd of this process's vdso image (a memfd made once), -1 when there is none. */
+static int own_vdso_fd(struct sess_unwind *u)
+{
+	if (u->vdso_fd == -2) {
+		u->vdso_fd = -1;
+		unsigned long base = getauxval(AT_SYSINFO_EHDR);
+		const GElf_Ehdr *eh = (const GElf_Ehdr *)base;
+		/* the image ends with its section headers */
+		size_t len = base ? eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize : 0;
+		int fd = len >= sizeof(*eh) && len <= (1u << 20) ? memfd_create("vdso", MFD_CLOEXEC) : -1;
+		if (fd >= 0 && write(fd, (const void *)base, len) == (ssize_t)len)
+			u->vdso_fd = fd;
+		else if (fd >= 0)
+			close(fd);
+	}
+	return u->vdso_fd >= 0 ? dup(u->vdso_fd) : -1;
+}
+
+/* dwfl_report_elf of d's binary, or of this process's vdso where perf would take it */
+static Dwfl_Module *report_file(struct sess_unwind *u, Dwfl *dwfl, struct pk_dso *d,
+				Dwarf_Addr base)
+{
+	const char *path = pk_dso__runtime(d);
+	if (path)
+		return dwfl_report_elf(dwfl, pk_dso__short_name(d), path, -1, base, false);
+	/* the symbolizer's choice: symbols from this process's vdso (its build-id, if known) */
+	if (pk_dso__kind(d) != PK_DSO_VDSO || u->arch != host_arch() || !pk_dso__nr_syms(d))
+		return NULL;
+	int fd = own_vdso_fd(u);
+	Dwfl_Module *mod = fd >= 0 ? dwfl_report_elf(dwfl, "[vdso]", "[vdso]", fd, base, false) : NULL;
+	if (!mod && fd >= 0)
+		close(fd);	/* consumed only on success */
+	return mod;
+}
+
 /*
  * perf's __report_module: the module of the file mapped at pc, reported
  * when first reached; NULL when pc is in no file the unwinder can read.
@@ -212,11 +259,7 @@ static Dwfl_Module *report_module(struct sess_unwind *u, Dwfl *dwfl, uint64_t pc
 		u->p->stale = true;
 		return NULL;
 	}
-	Dwarf_Addr base = load_base(u->t->maps, m);
-	const char *path = pk_dso__runtime(d);
-	if (!path)
-		return NULL;
-	mod = dwfl_report_elf(dwfl, pk_dso__short_name(d), path, -1, base, false);
+	mod = report_file(u, dwfl, d, load_base(u->t->maps, m));
 	if (!mod)
 		return NULL;
 	void **userdata;
@@ -439,8 +482,11 @@ int unwind__append(struct pk_session *s, const struct sess_thread *t, const stru
 	if (!arch || smp->user_regs.abi != PERF_SAMPLE_REGS_ABI_64 ||
 	    !reg_value(&smp->user_regs, arch->ip, &ip))
 		return 0;
-	if (!s->unwind && !(s->unwind = calloc(1, sizeof(*s->unwind))))
-		return -ENOMEM;
+	if (!s->unwind) {
+		if (!(s->unwind = calloc(1, sizeof(*s->unwind))))
+			return -ENOMEM;
+		s->unwind->vdso_fd = -2;
+	}
 	struct sess_unwind *u = s->unwind;
 	u->max = s->o.max_stack ? s->o.max_stack : SESS_DEFAULT_MAX_STACK;
 	if (PK_GROW(u->pcs, u->cap_pcs, u->max))
@@ -466,6 +512,8 @@ void unwind__fini(struct pk_session *s)
 	for (size_t i = 0; i < u->nr_procs; i++)
 		if (u->procs[i].dwfl)
 			dwfl_end(u->procs[i].dwfl);
+	if (u->vdso_fd >= 0)
+		close(u->vdso_fd);
 	free(u->pcs);
 	free(u);
 	s->unwind = NULL;

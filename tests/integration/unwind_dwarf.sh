@@ -6,9 +6,10 @@
 # line for line, except perf's random closing tip ("# (Tip: ...)"). The files
 # are recorded fresh each run from tests/workloads/report_many (inlined helpers:
 # each unwound frame is its inline chain, and perf's inlined entries of adjacent
-# functions compare equal — lib/report/replay.c) and workloads/callchain, by
-# perf 6.1 and by pmukit record, with the default 8 KiB dump and with 4 KiB (the
-# chains stop where the dump ends, one word early as perf's libunwind reader).
+# functions compare equal — lib/report/replay.c), callchain (also linked by lld
+# when there is one) and vdso_time (frames in the vDSO), by perf 6.1 and by
+# pmukit record, in files and pipes, with the default 8 KiB dump and with 4 KiB
+# (the chains stop where the dump ends, one word early as perf's libunwind reader).
 #
 # Not compared: -g fractal (perf 6.1 marks its "[...]" remainder lines
 # "(inlined)" or not from an uninitialized heap byte, ui/stdio/hist.c's
@@ -17,16 +18,17 @@
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
 W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 CW="${PMUKIT_BUILD:-build}/workloads/callchain"
+VD="${PMUKIT_BUILD:-build}/workloads/vdso_time"
 export PMUKIT W T_TMP
 
-PLAN=39
+PLAN=43
 echo "1..$PLAN"
 skip_all() {
 	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - unwind_dwarf # SKIP $1"; done
 	exit 0
 }
 command -v perf >/dev/null 2>&1 && perf --version >/dev/null 2>&1 || skip_all "perf (6.1) is not installed"
-[ -x "$W" ] && [ -x "$CW" ] || skip_all "$W or $CW not built (make tests)"
+[ -x "$W" ] && [ -x "$CW" ] && [ -x "$VD" ] || skip_all "$W, $CW or $VD not built (make tests)"
 perf record -q -e cpu-clock -c 100000 --call-graph dwarf -o "$T_TMP/probe.data" true >/dev/null 2>&1 ||
 	skip_all "perf record cannot sample cpu-clock with --call-graph dwarf here"
 
@@ -41,6 +43,11 @@ rec cc -e cpu-clock -c 100000 --call-graph dwarf "$CW" 250
 rec small -e cpu-clock -c 100000 --call-graph dwarf,4096 "$W" 2000
 perf record -q -e cpu-clock -c 100000 --call-graph dwarf -o - "$CW" 100 2>/dev/null > "$T_TMP/pipe.data" ||
 	rm -f "$T_TMP/pipe.data"
+# clock_gettime in a loop: frames in the vDSO (in a pipe, whose build-ids come last, the
+# reader's own vDSO, as perf takes it)
+rec vd -e cpu-clock -c 100000 --call-graph dwarf "$VD" 3000000
+perf record -q -e cpu-clock -c 100000 --call-graph dwarf -o - "$VD" 3000000 2>/dev/null \
+	> "$T_TMP/vdpipe.data" || rm -f "$T_TMP/vdpipe.data"
 # callchain linked by lld: its code segment's address is its file offset + 0x1000, so the
 # load address is the first segment's (a module placed at the code map's start less its
 # offset is a page off, its CFI not found); without frame pointers, so that a frame-pointer
@@ -129,13 +136,20 @@ lld_ok() {
 }
 lld_ok "lld-linked callchain: script" $C script lld
 lld_ok "lld-linked callchain: --no-children" $C report lld --no-children
-# pipe mode (the arch feature arrives as a record)
-ok "pipe mode: script -i -" sh -c '
-	perf script -i - < "$T_TMP/pipe.data" 2>/dev/null > "$T_TMP/a"
-	"$PMUKIT" script -i - < "$T_TMP/pipe.data" > "$T_TMP/b"
-	[ -s "$T_TMP/a" ] && diff "$T_TMP/a" "$T_TMP/b" >&2'
-ok "pipe mode: report -i -" sh -c '
-	perf report --stdio -i - < "$T_TMP/pipe.data" 2>/dev/null | grep -v "^# (Tip:" > "$T_TMP/a"
-	"$PMUKIT" report --stdio -i - < "$T_TMP/pipe.data" | grep -v "^# (Tip:" > "$T_TMP/b"
-	[ -s "$T_TMP/a" ] && diff "$T_TMP/a" "$T_TMP/b" >&2'
+# vDSO frames
+ok "vdso_time: script" $C script vd
+ok "vdso_time: default" $C report vd
+# pipe mode (the arch feature and the build-ids arrive as records): stdin
+cat > "$T_TMP/pipecmp" <<'EOF'
+f=$1 cmd=$2; shift 2
+[ -f "$T_TMP/$f.data" ] || { echo "no $f.data (record failed)" >&2; exit 1; }
+perf $cmd -i - "$@" < "$T_TMP/$f.data" 2>/dev/null | grep -v "^# (Tip:" > "$T_TMP/a"
+"$PMUKIT" $cmd -i - "$@" < "$T_TMP/$f.data" | grep -v "^# (Tip:" > "$T_TMP/b"
+[ -s "$T_TMP/a" ] && diff "$T_TMP/a" "$T_TMP/b" >&2
+EOF
+P="sh $T_TMP/pipecmp"
+ok "pipe mode: script -i -" $P pipe script
+ok "pipe mode: report -i -" $P pipe report --stdio
+ok "pipe mode, vdso_time: script -i -" $P vdpipe script
+ok "pipe mode, vdso_time: report -i -" $P vdpipe report --stdio
 [ $T_FAIL -eq 0 ]
