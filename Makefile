@@ -3,7 +3,7 @@
 #   make                 build/pmukit, build/libpmukit.{a,so}, build/eventc
 #   make check           install deps, build, run every test (SANITIZE=1: ASan+UBSan build)
 #   make demo            install deps, build, run the main job
-#   make check-cross     the library and self-monitoring tests for aarch64, under qemu-user
+#   make check-cross     the library, self-monitoring and unwinder tests for aarch64 (qemu-user)
 #   make check-arm64     pmukit against perf 6.1 on an emulated arm64 PMU (qemu-system-aarch64)
 #   make bench           build/bench/* and run them (name value lines)
 #   make fuzz            libFuzzer targets (clang)
@@ -258,15 +258,18 @@ uninstall:
 	$(Q)rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 	$(Q)if [ -d $(DESTDIR)$(INCLUDEDIR)/pmukit ]; then rmdir $(DESTDIR)$(INCLUDEDIR)/pmukit; fi
 
-# --- make check-cross: the library + the self-monitoring tests for aarch64, under qemu-user
+# --- make check-cross: the library + the self-monitoring and unwinder tests for aarch64, under qemu-user
 CROSS      ?= aarch64-linux-gnu-
 XO         ?= build/aarch64
 QEMU       ?= qemu-aarch64
 X_LIB_OBJS := $(LIB_SRCS:%.c=$(XO)/obj/%.o)
-X_TESTS    := $(patsubst tests/unit/%.c,$(XO)/tests/%,$(sort $(wildcard tests/unit/test_selfmon*.c)))
+X_TESTS    := $(patsubst tests/unit/%.c,$(XO)/tests/%,$(sort $(wildcard tests/unit/test_selfmon*.c))) \
+	      $(XO)/tests/test_unwind
 X_EXAMPLES := $(EXAMPLE_SRCS:examples/%.c=$(XO)/examples/%)
 # the self-monitoring tests and examples need none of the symbol/export libraries
 X_LDLIBS   := -ljson-c -lzstd -lpthread -lm
+# the unwinder's test (aarch64 registers through libdw) needs all of them
+$(XO)/tests/test_unwind: X_LDLIBS := $(LDLIBS)
 
 $(XO)/obj/lib/%.o $(XO)/obj/gen/%.o: BASEFLAGS += $(LIB_VISFLAGS)
 
@@ -298,7 +301,7 @@ $(XO)/examples/%: examples/%.c $(XO)/libpmukit.a
 # qemu-aarch64 without -L: the arm64 libc comes with the multiarch libraries
 # (with -L /usr/aarch64-linux-gnu, qemu 7.2 hangs in the tests' pthread_create).
 check-cross:
-	$(Q)PMUKIT_EXTRA_PKGS="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user libcmocka-dev:arm64 libjson-c-dev:arm64 libzstd-dev:arm64" sh scripts/deps.sh
+	$(Q)PMUKIT_EXTRA_PKGS="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user libcmocka-dev:arm64 libjson-c-dev:arm64 libzstd-dev:arm64 libdw-dev:arm64 libelf-dev:arm64 libtraceevent-dev:arm64 libprotobuf-c-dev:arm64 libiberty-dev:arm64 zlib1g-dev:arm64 liblzma-dev:arm64 libbz2-dev:arm64" sh scripts/deps.sh
 	$(Q)$(MAKE) --no-print-directory SANITIZE= $(O)/pmu-events.c
 	$(Q)$(MAKE) --no-print-directory SANITIZE= $(X_TESTS) $(X_EXAMPLES)
 	$(call msg,RUN,$(words $(X_TESTS)) aarch64 unit test files under $(QEMU))
@@ -339,6 +342,7 @@ fuzz-smoke: fuzz
 	$(Q)for f in build/fuzz/bin/*; do n=$$(basename $$f); echo "  FUZZ    $$n (20 s)"; \
 		rm -rf build/fuzz/corpus-$$n && mkdir -p build/fuzz/corpus-$$n && \
 		seeds=; [ $$n = fuzz_counts_file ] && seeds=tests/fixtures/counts; \
+		[ $$n = fuzz_session ] && seeds=fuzz/corpus/session; \
 		[ $$n = fuzz_data_read ] && $(MAKE) --no-print-directory build/fuzz/seeds-data_read && \
 			seeds=build/fuzz/seeds-data_read; \
 		$$f -max_total_time=20 -print_final_stats=1 build/fuzz/corpus-$$n $$seeds \

@@ -51,6 +51,8 @@ static void usage(FILE *f)
 		"      --symfs DIR           look for binaries and debug files under DIR\n"
 		"      --no-demangle         C++/Rust symbol names as in the binary\n"
 		"      --max-stack N         callchain entries used (default 127)\n"
+		"      --no-inline           unwound (--call-graph dwarf) frames without their\n"
+		"                            inline frames\n"
 		"  -j, --threads N           threads for symbols and srclines (default 2)\n"
 		"  -h, --help                this help\n");
 }
@@ -59,7 +61,7 @@ enum {
 	OPT_STDIO = 0x200, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_PERCENT_LIMIT, OPT_GROUP,
 	OPT_NO_GROUP, OPT_HEADER, OPT_HEADER_ONLY, OPT_SYMFS, OPT_NO_DEMANGLE, OPT_MAX_STACK,
 	OPT_TOTAL_PERIOD, OPT_CPU_UTIL, OPT_TOPDOWN, OPT_NO_TOPDOWN, OPT_TUI, OPT_CALL_GRAPH,
-	OPT_NO_CALL_GRAPH,
+	OPT_NO_CALL_GRAPH, OPT_INLINE, OPT_NO_INLINE,
 };
 
 static const struct option longopts[] = {
@@ -87,6 +89,8 @@ static const struct option longopts[] = {
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
+	{ "inline", no_argument, NULL, OPT_INLINE },
+	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
 	{ "threads", required_argument, NULL, 'j' },
 	{ "force", no_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
@@ -142,7 +146,7 @@ int cmd_report(int argc, char **argv)
 {
 	const char *input = NULL, *symfs = NULL, *call_graph = NULL;
 	bool header = false, header_only = false, quiet = false, cg_given = false;
-	unsigned sym_flags = 0, max_stack = 0;
+	unsigned sym_flags = 0, max_stack = 0, session_flags = 0;
 	int nr_threads = 0, c;
 	struct pk_report_opts ro = { .sz = sizeof(ro), .children = -1, .group = -1, .topdown = -1 };
 	optind = 1;
@@ -219,6 +223,12 @@ int cmd_report(int argc, char **argv)
 		case OPT_NO_DEMANGLE:
 			sym_flags |= PK_SYMBOLIZER_NO_DEMANGLE;
 			break;
+		case OPT_INLINE:
+			session_flags &= ~PK_SESSION_NO_INLINE;
+			break;
+		case OPT_NO_INLINE:
+			session_flags |= PK_SESSION_NO_INLINE;
+			break;
 		case OPT_MAX_STACK:
 			max_stack = (unsigned)strtoul(optarg, NULL, 0);
 			break;
@@ -248,8 +258,8 @@ int cmd_report(int argc, char **argv)
 
 	struct pk_error err = { 0 };
 	struct pk_symbolizer_opts so = { .sz = sizeof(so), .flags = sym_flags };
-	struct pk_session_opts o = { .sz = sizeof(o), .symbolizer = &so, .symfs = symfs,
-				     .nr_threads = nr_threads, .max_stack = max_stack };
+	struct pk_session_opts o = { .sz = sizeof(o), .flags = session_flags, .symbolizer = &so,
+				     .symfs = symfs, .nr_threads = nr_threads, .max_stack = max_stack };
 	struct pk_session *s = NULL;
 	struct pk_report *r = NULL;
 	int rc = 255;

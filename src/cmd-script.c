@@ -35,6 +35,8 @@ static void usage(FILE *f)
 		"      --full-source-path  srclines with the full file path\n"
 		"  -G, --hide-call-graph   do not print callchains\n"
 		"      --max-stack N       callchain entries to print (default 127)\n"
+		"      --no-inline         unwound (--call-graph dwarf) frames without their\n"
+		"                          inline frames\n"
 		"      --ns                time stamps in nanoseconds\n"
 		"      --header            the file's header first (--header-only: only it)\n"
 		"      --show-task-events  COMM, FORK and EXIT records too\n"
@@ -247,7 +249,7 @@ int cmd_script(int argc, char **argv)
 {
 	struct script sc;
 	const char *input = NULL, *symfs = NULL;
-	unsigned sym_flags = 0;
+	unsigned sym_flags = 0, session_flags = 0;
 	int nr_threads = 0, c;
 	unsigned max_stack = 0;
 	int header = 0;
@@ -287,9 +289,14 @@ int cmd_script(int argc, char **argv)
 			sc.ns = true;
 			break;
 		case OPT_INLINE:
+			session_flags &= ~PK_SESSION_NO_INLINE;
+			break;
 		case OPT_NO_INLINE:
+			/* perf 6.1 expands inline frames in unwound callchains only (dwarf) */
+			session_flags |= PK_SESSION_NO_INLINE;
+			break;
 		case 'f':
-			break;	/* perf 6.1 expands no inline frames in frame-pointer callchains */
+			break;
 		case 'j':
 			nr_threads = atoi(optarg);
 			break;
@@ -321,8 +328,8 @@ int cmd_script(int argc, char **argv)
 		input = "perf.data";
 
 	struct pk_symbolizer_opts so = { .sz = sizeof(so), .flags = sym_flags };
-	struct pk_session_opts o = { .sz = sizeof(o), .symbolizer = &so, .symfs = symfs,
-				     .nr_threads = nr_threads, .max_stack = max_stack };
+	struct pk_session_opts o = { .sz = sizeof(o), .flags = session_flags, .symbolizer = &so,
+				     .symfs = symfs, .nr_threads = nr_threads, .max_stack = max_stack };
 	struct pk_error err = { 0 };
 	if (pk_session__open(&sc.s, input, &o, &err)) {
 		char buf[1024];

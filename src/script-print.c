@@ -325,10 +325,18 @@ static void put_chain_line(struct script *sc, struct obuf *b, const struct pk_lo
 			putc_(b, ' ');
 			put_sym(b, l, l->map ? l->addr : 0, f & SF_SYMOFFSET);
 		}
-		if (f & SF_DSO)
+		bool inlined = l->sym && l->sym->inlined;
+		if ((f & SF_DSO) && !inlined)
 			put_dso(b, l, l->map ? l->addr : 0, f & SF_DSOFF);
-		if (f & SF_SRCLINE)
+		if ((f & SF_SRCLINE) && l->inline_frame) {
+			/* perf: the inline frame's own srcline, whatever it is */
+			put(b, "\n  ", 3);
+			puts_(b, pk_session__loc_srcline(sc->s, l));
+		} else if (f & SF_SRCLINE) {
 			put_srcline(sc, b, l);
+		}
+		if (inlined)
+			puts_(b, " (inlined)");
 		putc_(b, '\n');
 	}
 }

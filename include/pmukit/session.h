@@ -73,6 +73,11 @@ enum {
 	 * exited thread stays findable by its tid, as perf 6.1 keeps it.
 	 */
 	PK_SESSION_DROP_EXITED	= 1u << 1,
+	/*
+	 * Unwound user frames (--call-graph dwarf) without their inline
+	 * frames (perf --no-inline); by default each is its inline chain.
+	 */
+	PK_SESSION_NO_INLINE	= 1u << 2,
 };
 
 /* Fields past sz (an older caller's struct) take their defaults. */
@@ -92,8 +97,10 @@ struct pk_session_opts {
 	int nr_threads;
 	/*
 	 * perf's --max-stack: at most this many callchain entries are resolved
-	 * (markers not counted); 0: perf's default (127, sysctl
-	 * kernel.perf_event_max_stack as perf reads it is not consulted).
+	 * (markers not counted), and at most this many user frames unwound from
+	 * a stack dump (counted apart, as perf counts them); 0: perf's default
+	 * (127, sysctl kernel.perf_event_max_stack as perf reads it is not
+	 * consulted).
 	 */
 	unsigned max_stack;
 };
@@ -176,6 +183,13 @@ struct pk_loc {
 	const struct pk_sym *sym;	/* NULL: no symbol ([unknown]) */
 	uint8_t cpumode;		/* PERF_RECORD_MISC_* the address was looked up with */
 	char level;			/* perf's al->level: 'k' kernel, '.' user, 'H' hypervisor/other */
+	/*
+	 * A frame of an unwound callchain entry's inline chain (perf's
+	 * inline_list entry): sym is that frame's function (sym->inlined unless
+	 * it is the symbol at the address), pk_session__loc_srcline that frame's
+	 * position. 0 for every other location.
+	 */
+	uint8_t inline_frame;
 	uint32_t id;			/* dense, in order of first resolution */
 };
 
@@ -243,6 +257,11 @@ struct pk_resolved {
 	 * max_stack entries; nr_chain 0 when no callchain was recorded or the
 	 * callchain was discarded as perf discards a corrupt one. The first
 	 * entry is usually the sample's ip itself (the kernel records it).
+	 * With a user register and stack dump (--call-graph dwarf) the user
+	 * frames unwound from it follow, callee first (the user ip first), at
+	 * most max_stack of them, each replaced by its inline chain as perf
+	 * shows it: locations whose sym has `inlined` set for the inlined
+	 * functions, and whose srcline is that frame's.
 	 */
 	size_t nr_chain;
 	const struct pk_loc *const *chain;
@@ -289,8 +308,9 @@ struct pk_session_profile_opts {
  * event per recorded attr (dummy events left out), one thread per
  * (pid, tid, comm at the sample), one frame per distinct symbol (or address
  * without one) with perf script's names, and the stacks as perf script
- * prints them, leaf first: the callchain when recorded (perf's cursor, no
- * inline frames, as perf 6.1 shows frame-pointer chains), else the
+ * prints them, leaf first: the callchain when recorded (perf's cursor: no
+ * inline frames in frame-pointer chains, each unwound --call-graph dwarf
+ * frame as its inline chain, as perf 6.1 shows them), else the
  * sample's ip alone. Guest samples are left out as perf script does.
  * 0, or a negative errno with err filled.
  */

@@ -142,6 +142,12 @@ struct pk_sym {
 	const char *name;	/* demangled (and `name@plt`) as perf prints it */
 	uint8_t binding;	/* STB_* */
 	uint8_t type;		/* STT_* */
+	/*
+	 * perf's sym->inlined: a function inlined at an address (the frames of
+	 * an unwound callchain entry, pmukit/session.h), start and end those of
+	 * the symbol it was inlined into; 0 in a DSO's own table.
+	 */
+	uint8_t inlined;
 };
 
 /* The symbol containing rip (perf's dso__find_symbol), NULL when none. Loads the symbols on first use. */
@@ -156,6 +162,12 @@ PK_API const char *pk_dso__name(const struct pk_dso *d);
 PK_API const char *pk_dso__short_name(const struct pk_dso *d);
 /* The file symbols came from (a debug file, the build-id cache, ...), NULL before loading or when none. */
 PK_API const char *pk_dso__symsrc(struct pk_dso *d);
+/*
+ * The binary itself (its code, .eh_frame, as perf's DSO data file: the
+ * build-id cache's copy or the file under --symfs, the recorded build-id
+ * checked), NULL when not found. Loads the symbols.
+ */
+PK_API const char *pk_dso__runtime(struct pk_dso *d);
 
 enum pk_dso_kind {
 	PK_DSO_USER,		/* an ELF file */

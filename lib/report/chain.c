@@ -65,14 +65,22 @@ static int64_t loc_fkey(struct pk_report *r, struct rp_chains *c, const struct p
 		return -1;
 	if (*slot)
 		return *slot - 1;
-	struct fkey k = { .dso = loc->dso, .addr = loc->ip };
+	struct fkey k = { .dso = loc->dso, .addr = loc->ip, .name = loc->sym ? loc->sym->name : NULL };
 	if (r->cg.key == RP_CCKEY_FUNCTION && loc->sym)
 		k.addr = loc->sym->start;
 	char tmp[64];
 	const char *sl = r->cg.key == RP_CCKEY_SRCLINE ? rp_chain_srcline(r, loc, tmp, sizeof(tmp))
 						       : NULL;
+	/*
+	 * perf's match_chain compares an inlined function by its name (its
+	 * symbol's start is the function it was inlined into)
+	 */
+	if (!sl && r->cg.key != RP_CCKEY_ADDRESS && loc->sym && loc->sym->inlined) {
+		sl = loc->sym->name;
+		k.inl = true;
+	}
 	if (sl) {
-		/* perf's match_chain_strings: equal srclines are one node */
+		/* perf's match_chain_strings: equal srclines (or names) are one node */
 		long id = pk_intern__add(&r->cclasses, sl, strlen(sl), 0);
 		if (id < 0)
 			return -1;
@@ -236,6 +244,21 @@ static size_t path_of(struct pk_report *r, uint32_t s, struct pk_buf *buf)
 	return buf->len / sizeof(uint32_t);
 }
 
+int rp_fkey_cmp(const struct fkey *ka, const struct fkey *kb)
+{
+	if ((ka->inl || kb->inl) && ka->name && kb->name) {
+		/* perf's match_chain_strings over the symbols' names */
+		int cmp = strcmp(ka->name, kb->name);
+		if (cmp)
+			return cmp > 0 ? -1 : 1;
+	}
+	if (ka->dso != kb->dso)
+		return (uintptr_t)ka->dso > (uintptr_t)kb->dso ? -1 : 1;
+	if (ka->addr != kb->addr)
+		return ka->addr > kb->addr ? -1 : 1;
+	return 0;
+}
+
 static const struct rp_chains *sort_chains;
 
 /* sibling order: cumulative hits, then perf's match order (DSO, then address, descending) */
@@ -246,12 +269,7 @@ static int kid_cmp(const void *pa, const void *pb)
 	uint64_t ca = a->hit + a->children_hit, cb = b->hit + b->children_hit;
 	if (ca != cb)
 		return ca > cb ? -1 : 1;
-	const struct fkey *ka = fk(c, a->fkey), *kb = fk(c, b->fkey);
-	if (ka->dso != kb->dso)
-		return (uintptr_t)ka->dso > (uintptr_t)kb->dso ? -1 : 1;
-	if (ka->addr != kb->addr)
-		return ka->addr > kb->addr ? -1 : 1;
-	return 0;
+	return rp_fkey_cmp(fk(c, a->fkey), fk(c, b->fkey));
 }
 
 static int sort_kids(struct rp_chains *c)
@@ -303,7 +321,6 @@ int rp_chain_tree(struct pk_report *r, const struct rp_entry *e)
 	int rc = 0;
 	for (uint32_t j = c->job_start[ei]; j < c->job_start[ei + 1] && !rc; j++) {
 		const struct job *jb = &c->jobs[j];
-		const struct rp_tnode *t = rp_tnode(r, jb->node);
 		if (jb->kind == JOB_SUBTREE) {
 			if (!m && (!(m = calloc(1, sizeof(*m))) ||
 				   !(m->stk = malloc((c->tdepth + 2) * sizeof(*m->stk))))) {
@@ -337,6 +354,10 @@ int rp_chain_tree(struct pk_report *r, const struct rp_entry *e)
 				if (pk_buf__append(&order, &fr[r->cg.caller ? n - 1 - k : k],
 						   sizeof(uint32_t)) < 0)
 					rc = -ENOMEM;
+		} else if (jb->kind == JOB_CALLER) {
+			for (size_t k = jb->aux < n ? jb->aux + 1 : 0; k-- > 0 && !rc;)
+				if (pk_buf__append(&order, &fr[k], sizeof(uint32_t)) < 0)
+					rc = -ENOMEM;
 		} else {
 			for (size_t k = jb->aux; k < n && !rc; k++)
 				if (pk_buf__append(&order, &fr[k], sizeof(uint32_t)) < 0)
@@ -344,7 +365,7 @@ int rp_chain_tree(struct pk_report *r, const struct rp_entry *e)
 		}
 		if (!rc)
 			rc = append(r, c, (const uint32_t *)order.data, order.len / sizeof(uint32_t),
-				    t->hit, t->count);
+				    jb->hit, jb->count);
 	}
 	if (m)
 		free(m->stk);
@@ -374,9 +395,9 @@ static uint32_t target(struct pk_report *r, uint32_t ctx, uint32_t lc)
 }
 
 static int add_job(struct pk_buf *jobs, struct pk_buf *owners, uint32_t entry, uint32_t node,
-		   uint32_t aux, uint32_t kind)
+		   uint32_t aux, uint32_t kind, const struct rp_tnode *t)
 {
-	struct job j = { .node = node, .aux = aux, .kind = kind };
+	struct job j = { .node = node, .aux = aux, .kind = kind, .hit = t->hit, .count = t->count };
 	return pk_buf__append(jobs, &j, sizeof(j)) < 0 ||
 	       pk_buf__append(owners, &entry, sizeof(entry)) < 0 ? -ENOMEM : 0;
 }
@@ -448,7 +469,7 @@ static int collect(struct pk_report *r, struct rp_chains *c, uint32_t root, uint
 			const struct pk_loc *self = pk_session__loc_at(r->s, t->loc & ~RP_SELF);
 			uint32_t lc0 = rp_loc_lclass(r, self);
 			uint32_t e0 = target(r, ctx, lc0);
-			if (e0 != UINT32_MAX && (rc = add_job(jobs, owners, e0, x, 0, JOB_PATH)))
+			if (e0 != UINT32_MAX && (rc = add_job(jobs, owners, e0, x, 0, JOB_PATH, t)))
 				break;
 			if (!r->children || subtrees)
 				continue;
@@ -480,7 +501,7 @@ static int collect(struct pk_report *r, struct rp_chains *c, uint32_t root, uint
 				}
 				uint32_t e = target(r, ctx, lc);
 				if (e != UINT32_MAX)
-					rc = add_job(jobs, owners, e, x, (uint32_t)k, JOB_CALLEE);
+					rc = add_job(jobs, owners, e, x, (uint32_t)k, JOB_CALLEE, t);
 			}
 			continue;
 		}
@@ -494,7 +515,7 @@ static int collect(struct pk_report *r, struct rp_chains *c, uint32_t root, uint
 			}
 			if (!cnt[cc]) {
 				uint32_t e = target(r, ctx, lc);
-				if (e != UINT32_MAX && (rc = add_job(jobs, owners, e, x, cc, JOB_SUBTREE)))
+				if (e != UINT32_MAX && (rc = add_job(jobs, owners, e, x, cc, JOB_SUBTREE, t)))
 					break;
 			}
 			cnt[cc]++;
@@ -543,11 +564,25 @@ int rp_chains_build(struct pk_report *r, bool all)
 			continue;
 		uint32_t ctx = t->loc & ~RP_SELF;
 		const struct rp_hists *h = &r->hists[rp_ctx(r, ctx)->hists];
-		if (r->group && !h->is_leader)
+		if ((r->group && !h->is_leader) || h->replayed)
 			continue;
 		rc = collect(r, c, (uint32_t)i, ctx, cnt, &jobs, &owners);
 	}
 	free(cnt);
+	/* the replayed hists' jobs (replay.c), to the entries they ended in */
+	size_t nrj = r->replay_jobs.len / sizeof(struct rp_replay_job);
+	for (size_t i = 0; i < nrj && !rc; i++) {
+		const struct rp_replay_job *rj = &((const struct rp_replay_job *)r->replay_jobs.data)[i];
+		uint32_t k = rj->entry;
+		while (rp_entry(r, k)->merged)
+			k = rp_entry(r, k)->merged - 1;
+		if (rp_entry(r, k)->filtered)
+			continue;
+		struct job j = { .node = rj->node, .aux = rj->aux, .kind = rj->kind, .hit = rj->hit,
+				 .count = rj->count };
+		if (pk_buf__append(&jobs, &j, sizeof(j)) < 0 || pk_buf__append(&owners, &k, sizeof(k)) < 0)
+			rc = -ENOMEM;
+	}
 	/* group the jobs by entry, in the order found */
 	size_t nj = jobs.len / sizeof(struct job);
 	c->nr_entries = rp_nr_entries(r);

@@ -21,22 +21,30 @@ struct cnode {
 	uint32_t parent;
 };
 
-/* perf's match_chain key: DSO and symbol start, or DSO and address */
+/* perf's match_chain key: DSO and symbol start, or DSO and address (or a string's id) */
 struct fkey {
 	const struct pk_dso *dso;
 	uint64_t addr;
+	/*
+	 * The symbol's name (NULL: none); inl: the key is that name (an inlined
+	 * function, which perf orders by names, its own and the other's)
+	 */
+	const char *name;
+	bool inl;
 };
 
 enum {
 	JOB_PATH,	/* a sample's callchain, all of it (print order) */
 	JOB_SUBTREE,	/* caller order: a prefix-tree node's subtree, from that frame on */
 	JOB_CALLEE,	/* callee order: a sample's callchain from frame aux to the root */
+	JOB_CALLER,	/* caller order: a sample's callchain from frame aux to the leaf */
 };
 
 struct job {
 	uint32_t node;			/* prefix-tree node (self node for paths) */
-	uint32_t aux;			/* SUBTREE: excluded cclass; CALLEE: first frame */
+	uint32_t aux;			/* SUBTREE: excluded cclass; CALLEE, CALLER: first frame */
 	uint32_t kind;
+	uint64_t hit, count;		/* PATH, CALLEE, CALLER: what the path adds */
 };
 
 struct rp_chains {
@@ -68,6 +76,11 @@ static inline const struct fkey *fk(const struct rp_chains *c, uint32_t i)
 	return &((const struct fkey *)c->fkeys.data)[i];
 }
 
+/*
+ * chain.c: perf's order of siblings in its rb_root_in (match_chain's, the
+ * greater first): DSO then address, names where an inlined function is one
+ */
+int rp_fkey_cmp(const struct fkey *a, const struct fkey *b);
 /* chain.c: build entry e's tree (root node 1); 0, 1 when it has none, or -ENOMEM */
 int rp_chain_tree(struct pk_report *r, const struct rp_entry *e);
 /* chain.c: perf's callchain_srcline text for address and srcline keys */

@@ -17,7 +17,7 @@
 void rp_chain_sym_name(const struct pk_loc *loc, char *buf, size_t size)
 {
 	if (loc->sym)
-		snprintf(buf, size, "%s", loc->sym->name);
+		snprintf(buf, size, "%s%s", loc->sym->name, loc->sym->inlined ? " (inlined)" : "");
 	else
 		snprintf(buf, size, "%#" PRIx64, loc->ip);
 }
@@ -38,15 +38,17 @@ static uint64_t cumul(const struct cnode *n)
 static void name_of(struct pctx *p, const struct cnode *n, char *buf, size_t size)
 {
 	const struct pk_loc *loc = pk_session__loc_at(p->r->s, n->loc);
-	rp_chain_sym_name(loc, buf, size);
-	if (p->r->cg.key == RP_CCKEY_ADDRESS || p->r->cg.key == RP_CCKEY_SRCLINE) {
+	if (loc->sym && (p->r->cg.key == RP_CCKEY_ADDRESS || p->r->cg.key == RP_CCKEY_SRCLINE)) {
 		char tmp[64];
 		const char *sl = rp_chain_srcline(p->r, loc, tmp, sizeof(tmp));
-		if (sl && loc->sym) {
-			size_t len = strlen(buf);
-			snprintf(buf + len, size - len, " %s", sl);
+		if (sl) {
+			/* perf's callchain_list__sym_name: "name srcline (inlined)" */
+			snprintf(buf, size, "%s %s%s", loc->sym->name, sl,
+				 loc->sym->inlined ? " (inlined)" : "");
+			return;
 		}
 	}
+	rp_chain_sym_name(loc, buf, size);
 }
 
 static void value(struct pctx *p, uint64_t period, uint64_t count, uint64_t total)
@@ -231,19 +233,14 @@ static int print_graph(struct pctx *p, uint32_t root, uint64_t total, uint64_t p
 	return rc;
 }
 
-/* perf's rb_root_in order of siblings: its match key (DSO, then address), descending */
+/* perf's rb_root_in order of siblings (rp_fkey_cmp) */
 static const struct rp_chains *key_chains;
 
 static int key_cmp(const void *pa, const void *pb)
 {
 	const struct rp_chains *c = key_chains;
-	const struct fkey *ka = fk(c, cn(c, *(const uint32_t *)pa)->fkey);
-	const struct fkey *kb = fk(c, cn(c, *(const uint32_t *)pb)->fkey);
-	if (ka->dso != kb->dso)
-		return (uintptr_t)ka->dso > (uintptr_t)kb->dso ? -1 : 1;
-	if (ka->addr != kb->addr)
-		return ka->addr > kb->addr ? -1 : 1;
-	return 0;
+	return rp_fkey_cmp(fk(c, cn(c, *(const uint32_t *)pa)->fkey),
+			   fk(c, cn(c, *(const uint32_t *)pb)->fkey));
 }
 
 /* flat and folded: nodes with hits, by hits (perf's sort_chain_flat: post-order) */

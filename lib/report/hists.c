@@ -45,9 +45,8 @@ static bool ctx_eq(const struct rp_ctx *a, const struct rp_ctx *b)
 }
 
 /* Intern by a 64-bit hash in map, chained through next (uint32_t[]) on collisions. */
-static int64_t intern(struct pk_idmap *map, struct pk_buf *store, struct pk_buf *next,
-		      size_t recsz, uint64_t h, const void *rec,
-		      bool (*eq)(const void *, const void *))
+int64_t rp_intern(struct pk_idmap *map, struct pk_buf *store, struct pk_buf *next, size_t recsz,
+		  uint64_t h, const void *rec, bool (*eq)(const void *, const void *))
 {
 	uint32_t nr = (uint32_t)(store->len / recsz);
 	int added;
@@ -117,7 +116,7 @@ static uint32_t lclass_of(struct pk_report *r, const struct pk_loc *loc, bool ch
 	}
 	uint64_t h = hash_mix(hash_mix(hash_mix(hash_mix(7, (uintptr_t)lc.dso), (uintptr_t)lc.sym),
 				       lc.addr), lc.raw);
-	int64_t id = intern(&r->lc_map, &r->lclasses, &r->lc_next, sizeof(lc), h, &lc, lclass_eq_v);
+	int64_t id = rp_intern(&r->lc_map, &r->lclasses, &r->lc_next, sizeof(lc), h, &lc, lclass_eq_v);
 	if (id < 0)
 		return UINT32_MAX;
 	slot = cache_slot(chain ? &r->loc_lclass_chain : &r->loc_lclass, loc->id);
@@ -238,6 +237,8 @@ void pk_report__free(struct pk_report *r)
 	pk_intern__free(&r->cclasses);
 	pk_idmap__free(&r->cclass_ids);
 	pk_intern__free(&r->traces);
+	pk_buf__free(&r->replay_seq);
+	pk_buf__free(&r->replay_jobs);
 	pk_buf__free(&r->entries);
 	pk_idmap__free(&r->entry_map);
 	pk_buf__free(&r->tnodes);
@@ -276,6 +277,8 @@ static int ensure_hists(struct pk_report *r, int attr)
 			h[i].td[k] = -1;
 		const struct pk_data_attr *a = rd ? pk_data_reader__attr(rd, i) : NULL;
 		h[i].has_callchain = a && (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
+		uint64_t dw = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		h[i].dwarf = h[i].has_callchain && (a->attr.sample_type & dw) == dw;
 	}
 	r->nr_hists = n;
 	return 0;
@@ -353,7 +356,7 @@ static int64_t sample_ctx(struct pk_report *r, int hists, const struct pk_resolv
 		c.weight[1] = smp->weight_var2;
 	if (r->ctx_weight[2])
 		c.weight[2] = smp->weight_var3;
-	int64_t id = intern(&r->ctx_map, &r->ctxs, &r->ctx_next, sizeof(c), ctx_hash(&c), &c,
+	int64_t id = rp_intern(&r->ctx_map, &r->ctxs, &r->ctx_next, sizeof(c), ctx_hash(&c), &c,
 			    ctx_eq_v);
 	if (id < 0)
 		return -1;
@@ -523,6 +526,14 @@ static int add_one(struct pk_report *r, int h, const struct pk_resolved *rs, uin
 	}
 	t->hit += period;
 	t->count++;
+	if (r->children && hs->dwarf) {
+		/* perf's trees may not be the hash's here: the samples in order, for replay.c */
+		struct rp_replay_sample rec = { .tnode = (uint32_t)n, .comm = rs->comm, .period = period,
+						.cpumode = rs->cpumode,
+						.thread = rs->thread ? rs->thread->id + 1 : 0 };
+		if (pk_buf__append(&r->replay_seq, &rec, sizeof(rec)) < 0)
+			return -ENOMEM;
+	}
 	return 0;
 }
 

@@ -369,6 +369,14 @@ static int64_t sym_cmp2(const struct pk_sym *l, const struct pk_sym *rr)
 		return cmp_null(l, rr);
 	if (l == rr)
 		return 0;
+	if (l->inlined || rr->inlined) {
+		/* perf: inlined functions by name, equal where their ranges meet */
+		int ret = strcmp(l->name, rr->name);
+		if (ret)
+			return ret;
+		if (l->start <= rr->end && l->end >= rr->start)
+			return 0;
+	}
 	if (l->start != rr->start)
 		return (int64_t)(rr->start - l->start);
 	return (int64_t)(rr->end - l->end);

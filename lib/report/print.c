@@ -192,7 +192,8 @@ int rp_col_snprintf(struct pk_report *r, int col, const struct rp_entry *e, int 
 				n += snprintf(buf + n, size - (size_t)n, "%s+0x%" PRIx64, lc->sym->name,
 					      loc->ip - pk_map__unmap_ip(loc->map, lc->sym->start));
 			else
-				n += snprintf(buf + n, size - (size_t)n, "%.*s", w - n, lc->sym->name);
+				n += snprintf(buf + n, size - (size_t)n, "%.*s%s", w - n, lc->sym->name,
+					      lc->sym->inlined ? " (inlined)" : "");
 		} else {
 			n += snprintf(buf + n, size - (size_t)n, "%-#.*" PRIx64, 16,
 				      lc->sym ? loc->addr : lc->addr);

@@ -150,6 +150,8 @@ struct rp_hists {
 	int attr;
 	const char *name;
 	bool has_callchain;		/* sample_type has CALLCHAIN */
+	bool dwarf;			/* and REGS_USER, STACK_USER: unwound, inline frames */
+	bool replayed;			/* entries from perf's trees (replay.c) */
 	bool is_leader;			/* a group leader or a lone event */
 	int leader;			/* hists index of its leader */
 	int nr_members;			/* leader: members including itself */
@@ -171,6 +173,21 @@ struct rp_hists {
 
 struct rp_run {
 	uint32_t id, reps;
+};
+
+/* A sample of a dwarf hists with children, for replay.c */
+struct rp_replay_sample {
+	uint32_t tnode;			/* its self node in the prefix tree */
+	uint32_t thread;		/* pk_thread id + 1 */
+	const char *comm;
+	uint64_t period;
+	uint8_t cpumode;
+};
+
+/* A callchain job of a replayed entry (chain.c's struct job, with its owner) */
+struct rp_replay_job {
+	uint32_t entry, node, aux, kind;
+	uint64_t hit, count;
 };
 
 /* The last callchain added for a context: its locs (callers first) and their tree nodes. */
@@ -266,6 +283,9 @@ struct pk_report {
 	struct pk_buf srcline_seq;	/* struct rp_run[] */
 	/* with the srcline key and no children: the samples' entries (struct rp_run[]) */
 	struct pk_buf entry_seq;
+	/* replay.c: the samples of dwarf hists in order (children), the jobs it made */
+	struct pk_buf replay_seq;	/* struct rp_replay_sample[] */
+	struct pk_buf replay_jobs;	/* struct rp_replay_job[] */
 	/* chain.c's trees */
 	struct rp_chains *chains;
 	struct pk_arena arena;
@@ -331,8 +351,20 @@ uint32_t rp_loc_lclass_chain(struct pk_report *r, const struct pk_loc *loc);
 /* perf's fill_callchain_info: the level a frame gives its cumulative entry (0: unchanged) */
 char rp_chain_level(const struct pk_loc *loc);
 
+/* hists.c: a record interned in store (recsz bytes each) by hash h and eq; its index, -1 ENOMEM */
+int64_t rp_intern(struct pk_idmap *map, struct pk_buf *store, struct pk_buf *next, size_t recsz,
+		  uint64_t h, const void *rec, bool (*eq)(const void *, const void *));
+
 /* resort.c */
 int rp_finish(struct pk_report *r, struct pk_error *err);
+/* resort.c: perf's collapse over all sort keys (0: one entry) */
+int64_t rp_collapse_all(const struct pk_report *r, const struct rp_entry *a,
+			const struct rp_entry *b);
+
+/* replay.c: whether hists h's entries come from replaying perf's trees */
+bool rp_replay_wanted(const struct pk_report *r, int h);
+/* replay.c: hists h's entries as perf's trees make them, in collapse order (*out malloc'd) */
+int rp_replay(struct pk_report *r, int h, uint32_t **out, size_t *nr_out);
 uint64_t rp_hists_total(const struct pk_report *r, int h);
 
 /* chain.c: callchain trees of entries */

@@ -197,7 +197,11 @@ uint32_t rp_lclass_cclass(struct pk_report *r, uint32_t lci)
 		n += snprintf(key + n, sizeof(key) - (size_t)n, "d%c%s", dname ? '+' : '-',
 			      dname ? dname : "");
 	if (r->lc_sym && (size_t)n < sizeof(key)) {
-		if (lc->sym)
+		if (lc->sym && lc->sym->inlined)
+			/* perf's _sort__sym_cmp: an inlined function by name (and range) */
+			n += snprintf(key + n, sizeof(key) - (size_t)n, "|i%" PRIx64 ",%" PRIx64 ",%s",
+				      lc->sym->start, lc->sym->end, lc->sym->name);
+		else if (lc->sym)
 			n += snprintf(key + n, sizeof(key) - (size_t)n, "|s%" PRIx64 ",%" PRIx64,
 				      lc->sym->start, lc->sym->end);
 		else
@@ -227,8 +231,8 @@ struct sort_ctx {
 };
 
 /* collapse order: x before y iff perf's collapse(x, y) > 0 (its rbtree's in-order) */
-static int64_t collapse_all(const struct pk_report *r, const struct rp_entry *a,
-			    const struct rp_entry *b)
+int64_t rp_collapse_all(const struct pk_report *r, const struct rp_entry *a,
+			const struct rp_entry *b)
 {
 	for (int i = 0; i < r->nr_sorts; i++) {
 		int64_t c = rp_key_collapse(r, r->sorts[i], a, b);
@@ -292,13 +296,13 @@ static int collapse_hists(struct pk_report *r, int h, uint32_t **out, size_t *nr
 	for (size_t i = 0; i < n; i++)
 		if (rp_ctx(r, rp_entry(r, (uint32_t)i)->ctx)->hists == h)
 			idx[k++] = (uint32_t)i;
-	msort(r, idx, tmp, k, collapse_all);
+	msort(r, idx, tmp, k, rp_collapse_all);
 	size_t m = 0;
 	for (size_t i = 0; i < k; i++) {
 		struct rp_entry *e = rp_entry(r, idx[i]);
 		if (m) {
 			struct rp_entry *p = rp_entry(r, idx[m - 1]);
-			if (!collapse_all(r, p, e)) {
+			if (!rp_collapse_all(r, p, e)) {
 				stat_merge(&p->stat, &e->stat);
 				stat_merge(&p->acc, &e->acc);
 				if (e->max_depth > p->max_depth)
@@ -337,12 +341,12 @@ static int pair_group(struct pk_report *r, int lh, uint32_t **lists, size_t *nrs
 	for (int m = 0; m < nm; m++)
 		for (size_t i = 0; i < nrs[lh + m]; i++)
 			all[k++] = lists[lh + m][i];
-	msort(r, all, tmp, total, collapse_all);
+	msort(r, all, tmp, total, rp_collapse_all);
 	size_t nrow = 0;
 	int rc = 0;
 	for (size_t i = 0; i < total && !rc;) {
 		size_t j = i + 1;
-		while (j < total && !collapse_all(r, rp_entry(r, all[i]), rp_entry(r, all[j])))
+		while (j < total && !rp_collapse_all(r, rp_entry(r, all[i]), rp_entry(r, all[j])))
 			j++;
 		uint32_t *pairs = malloc((size_t)nm * sizeof(*pairs));
 		if (!pairs) {
@@ -604,8 +608,12 @@ int rp_finish(struct pk_report *r, struct pk_error *err)
 		free(nrs);
 		return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
 	}
-	for (size_t h = 0; h < r->nr_hists && !rc; h++)
-		rc = collapse_hists(r, (int)h, &lists[h], &nrs[h]);
+	for (size_t h = 0; h < r->nr_hists && !rc; h++) {
+		if (rp_replay_wanted(r, (int)h))
+			rc = rp_replay(r, (int)h, &lists[h], &nrs[h]);
+		else
+			rc = collapse_hists(r, (int)h, &lists[h], &nrs[h]);
+	}
 	if (!rc && r->group)
 		for (size_t h = 0; h < r->nr_hists && !rc; h++)
 			if (r->hists[h].is_leader && r->hists[h].nr_members > 1)

@@ -116,7 +116,9 @@ static int loc_frames(struct fill *f, const struct pk_loc *l, const uint32_t **o
 		/* one frame per symbol; an address without one is its own frame */
 		uint64_t shown = l->map && !l->map->kernel ? l->addr : l->ip;
 		struct pk_profile_frame pf = { .name = l->sym ? l->sym->name : NULL, .dso = dso,
-					       .kind = kind, .addr = l->sym ? l->sym->start : shown };
+					       .kind = kind, .addr = l->sym ? l->sym->start : shown,
+					       /* an unwound frame's inline frame, as perf script shows it */
+					       .inlined = l->sym && l->sym->inlined };
 		if ((f->flags & PK_PROFILE_SRCLINE) && inl.nr_frames) {
 			const struct pk_srcline_frame *outer = &inl.frames[inl.nr_frames - 1];
 			pf.file = outer->file;

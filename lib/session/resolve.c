@@ -10,6 +10,14 @@
  * Locations are interned per (map, ip, cpumode) in a chained hash table
  * whose chains run through the locations themselves, so that a sample whose
  * addresses were seen before costs a few hash probes and no allocation.
+ *
+ * User frames unwound from a stack dump (unwind.c) are appended after the
+ * kernel's entries as perf's unwind_entry appends them: a frame with a
+ * symbol whose address has an inline chain becomes that chain's frames
+ * (append_inlines), each with perf's inlined symbol (the inlined function's
+ * name over the range of the symbol it is in; the symbol itself where the
+ * names agree) and the frame's own srcline. Those frames are locations of
+ * their own, created once per address after the location of the address.
  */
 #include "session/session_int.h"
 
@@ -19,11 +27,9 @@
 
 #include <linux/perf_event.h>
 
+#include "util/arena.h"
 #include "util/error.h"
 #include "util/grow.h"
-
-/* perf's PERF_MAX_STACK_DEPTH, the default of --max-stack */
-#define DEFAULT_MAX_STACK 127
 
 static uint64_t loc_hash(const void *map, uint64_t ip, uint8_t cpumode)
 {
@@ -39,6 +45,8 @@ static int lhash_grow(struct pk_session *s)
 		return -ENOMEM;
 	for (size_t i = 0; i < s->nr_locs; i++) {
 		struct sess_loc *l = s->locs[i];
+		if (l->depth)
+			continue;	/* an inline frame: found through its address's location */
 		size_t b = loc_hash(l->pub.map, l->pub.ip, l->pub.cpumode) & (ncap - 1);
 		l->hnext = nb[b];
 		nb[b] = (uint32_t)i + 1;
@@ -49,22 +57,32 @@ static int lhash_grow(struct pk_session *s)
 	return 0;
 }
 
-static struct sess_loc *loc_new(struct pk_session *s, const struct sess_map *map, uint64_t ip,
-				uint8_t cpumode, char level)
+/* A location, not in the hash table yet. */
+static struct sess_loc *loc_alloc(struct pk_session *s)
 {
 	if (s->nr_locs >= UINT32_MAX - 1)
 		return NULL;
 	if (PK_GROW(s->locs, s->cap_locs, s->nr_locs + 1))
 		return NULL;
+	struct sess_loc *l = pk_arena__alloc(&s->arena, sizeof(*l));
+	if (!l)
+		return NULL;
+	l->pub.id = (uint32_t)s->nr_locs;
+	s->locs[s->nr_locs++] = l;
+	return l;
+}
+
+static struct sess_loc *loc_new(struct pk_session *s, const struct sess_map *map, uint64_t ip,
+				uint8_t cpumode, char level)
+{
 	if (s->nr_locs + 1 > s->lhash_cap / 2 && lhash_grow(s))
 		return NULL;
-	struct sess_loc *l = pk_arena__alloc(&s->arena, sizeof(*l));
+	struct sess_loc *l = loc_alloc(s);
 	if (!l)
 		return NULL;
 	l->pub.ip = ip;
 	l->pub.cpumode = cpumode;
 	l->pub.level = level;
-	l->pub.id = (uint32_t)s->nr_locs;
 	if (map) {
 		l->pub.map = &map->pub;
 		l->pub.dso = map->pub.dso;
@@ -76,8 +94,7 @@ static struct sess_loc *loc_new(struct pk_session *s, const struct sess_map *map
 	}
 	size_t b = loc_hash(l->pub.map, ip, cpumode) & (s->lhash_cap - 1);
 	l->hnext = s->lhash[b];
-	s->lhash[b] = (uint32_t)s->nr_locs + 1;
-	s->locs[s->nr_locs++] = l;
+	s->lhash[b] = l->pub.id + 1;
 	return l;
 }
 
@@ -102,9 +119,126 @@ const struct pk_loc *resolve__loc(struct pk_session *s, const struct sess_thread
 
 void resolve__fini(struct pk_session *s)
 {
+	unwind__fini(s);
 	free(s->locs);
 	free(s->lhash);
 	free(s->chain);
+	pk_u64map__free(&s->inline_syms);
+}
+
+static int chain_reserve(struct pk_session *s, size_t n)
+{
+	return PK_GROW(s->chain, s->cap_chain, n);
+}
+
+/* ---- unwound frames and their inline chains ------------------------------------------ */
+
+/* perf's inlined symbols, interned per (symbol, name) so that equal ones are one pointer */
+struct inline_sym {
+	struct pk_sym sym;		/* first */
+	const struct pk_sym *base;
+	struct inline_sym *next;
+};
+
+static uint64_t name_hash(const char *name)
+{
+	uint64_t h = UINT64_C(1469598103934665603);
+	for (; *name; name++)
+		h = (h ^ (unsigned char)*name) * UINT64_C(1099511628211);
+	return h;
+}
+
+/*
+ * perf's new_inline_sym: the symbol itself when the inlined function has
+ * its name, else a symbol of that name over the symbol's range marked
+ * inlined. The name lives as long as the symbolizer, as the session's DSOs.
+ */
+static const struct pk_sym *inline_sym(struct pk_session *s, const struct pk_sym *base,
+				       const char *name)
+{
+	if (!strcmp(name, base->name))
+		return base;
+	uint64_t h = pk_u64map__hash(name_hash(name) ^ (uint64_t)(uintptr_t)base);
+	uint64_t *v = pk_u64map__find(&s->inline_syms, h);
+	struct inline_sym *head = v ? (struct inline_sym *)(uintptr_t)*v : NULL;
+	for (struct inline_sym *i = head; i; i = i->next)
+		if (i->base == base && !strcmp(i->sym.name, name))
+			return &i->sym;
+	struct inline_sym *i = pk_arena__alloc(&s->arena, sizeof(*i));
+	if (!i)
+		return NULL;
+	i->sym = *base;
+	i->sym.name = name;
+	i->sym.inlined = 1;
+	i->base = base;
+	i->next = head;
+	if (pk_u64map__set(&s->inline_syms, h, (uint64_t)(uintptr_t)i))
+		return NULL;
+	return &i->sym;
+}
+
+/*
+ * The frames of l's inline chain as locations (innermost first), created
+ * on first use: perf's inline_list entries, each with its function and the
+ * srcline addr2line gave that frame ("file:line", "??:0" without a file).
+ */
+static int inline_locs(struct pk_session *s, struct sess_loc *l, const struct pk_srcline *inl)
+{
+	if (inl->nr_frames > UINT16_MAX - 1)
+		return -ENOMEM;
+	uint32_t first = (uint32_t)s->nr_locs;
+	for (size_t d = 0; d < inl->nr_frames; d++) {
+		const struct pk_srcline_frame *fr = &inl->frames[d];
+		const struct pk_sym *sym = inline_sym(s, l->pub.sym, fr->func);
+		struct sess_loc *il = sym ? loc_alloc(s) : NULL;
+		if (!il)
+			return -ENOMEM;
+		uint32_t id = il->pub.id;
+		il->pub = l->pub;
+		il->pub.id = id;
+		il->pub.sym = sym;
+		il->pub.inline_frame = 1;
+		il->depth = (uint16_t)(d + 1);
+		il->inl.nr_frames = 1;
+		il->inl.frames = fr;
+		il->inlines_done = 1;
+		char line[24];
+		snprintf(line, sizeof(line), ":%u", fr->line);
+		size_t nf = strlen(fr->file_base), nl = strlen(line);
+		char *sl = pk_arena__alloc(&s->arena, nf + nl + 1);
+		if (!sl)
+			return -ENOMEM;
+		memcpy(sl, fr->file_base, nf);
+		memcpy(sl + nf, line, nl + 1);
+		il->srcline = sl;
+		il->srcline_done = 1;
+	}
+	l->inl_first = first + 1;
+	return 0;
+}
+
+int resolve__append_unwound(struct pk_session *s, const struct sess_thread *t, uint64_t ip,
+			    size_t *n)
+{
+	/* perf's entry(): the frame looked up as a user address */
+	struct sess_loc *l = (struct sess_loc *)resolve__loc(s, t, PERF_RECORD_MISC_USER, ip);
+	if (!l)
+		return -ENOMEM;
+	struct pk_srcline inl = { 0, NULL };
+	if (!(s->o.flags & PK_SESSION_NO_INLINE) && l->pub.map && l->pub.sym)
+		(void)pk_session__loc_inlines(s, &l->pub, &inl);
+	if (chain_reserve(s, *n + (inl.nr_frames ? inl.nr_frames : 1)))
+		return -ENOMEM;
+	if (!inl.nr_frames) {
+		/* no inline chain (addr2line found nothing): the frame itself */
+		s->chain[(*n)++] = &l->pub;
+		return 0;
+	}
+	if (!l->inl_first && inline_locs(s, l, &inl))
+		return -ENOMEM;
+	for (size_t d = 0; d < inl.nr_frames; d++)
+		s->chain[(*n)++] = &s->locs[l->inl_first - 1 + d]->pub;
+	return 0;
 }
 
 size_t pk_session__nr_locs(const struct pk_session *s)
@@ -123,18 +257,16 @@ const struct pk_loc *pk_session__loc(struct pk_session *s, const struct pk_threa
 	return resolve__loc(s, (const struct sess_thread *)t, cpumode, ip);
 }
 
-static int chain_reserve(struct pk_session *s, size_t n)
-{
-	return PK_GROW(s->chain, s->cap_chain, n);
-}
-
-/* perf's thread__resolve_callchain_sample, callee order, no branch stacks */
+/*
+ * perf's thread__resolve_callchain_sample, callee order, no branch stacks:
+ * the entries into s->chain, *n of them.
+ */
 static int resolve_callchain(struct pk_session *s, const struct sess_thread *t,
-			     const struct pk_sample *smp, struct pk_resolved *out)
+			     const struct pk_sample *smp, size_t *nout)
 {
 	uint64_t nr = smp->callchain.nr;
 	const uint64_t *ips = smp->callchain.ips;
-	unsigned max_stack = s->o.max_stack ? s->o.max_stack : DEFAULT_MAX_STACK;
+	unsigned max_stack = s->o.max_stack ? s->o.max_stack : SESS_DEFAULT_MAX_STACK;
 	uint8_t cpumode = PERF_RECORD_MISC_USER;
 	size_t n = 0, entries = 0;
 	if (chain_reserve(s, nr < max_stack ? nr : max_stack))
@@ -153,9 +285,12 @@ static int resolve_callchain(struct pk_session *s, const struct sess_thread *t,
 				cpumode = PERF_RECORD_MISC_USER;
 				continue;
 			default:
-				/* perf: "invalid callchain context", the chain is discarded */
+				/*
+				 * perf: "invalid callchain context", the chain is
+				 * discarded (the unwound frames still follow)
+				 */
 				s->st.nr_corrupt_chains++;
-				out->nr_chain = 0;
+				*nout = 0;
 				return 0;
 			}
 		}
@@ -165,7 +300,7 @@ static int resolve_callchain(struct pk_session *s, const struct sess_thread *t,
 			return -ENOMEM;
 		s->chain[n++] = l;
 	}
-	out->nr_chain = n;
+	*nout = n;
 	return 0;
 }
 
@@ -233,9 +368,12 @@ int pk_session__resolve(struct pk_session *s, const struct pk_data_event *ev, un
 			goto nomem;
 	}
 	if ((flags & PK_RESOLVE_CALLCHAIN) && (smp->sample_type & PERF_SAMPLE_CALLCHAIN)) {
-		if (resolve_callchain(s, t, smp, out))
+		/* perf's thread__resolve_callchain, callee order: the kernel's, then the unwound */
+		size_t n = 0;
+		if (resolve_callchain(s, t, smp, &n) || unwind__append(s, t, smp, &n))
 			goto nomem;
 		out->chain = s->chain;
+		out->nr_chain = n;
 	}
 	return 0;
 nomem:

@@ -18,6 +18,9 @@
 #include "util/arena.h"
 #include "util/u64map.h"
 
+/* perf's PERF_MAX_STACK_DEPTH, the default of --max-stack */
+#define SESS_DEFAULT_MAX_STACK 127
+
 /* A map as the session keeps it. */
 struct sess_map {
 	struct pk_map pub;		/* first: a pk_map * is a sess_map * */
@@ -42,7 +45,14 @@ struct sess_loc {
 	struct pk_loc pub;		/* first */
 	uint32_t hnext;			/* hash chain: id + 1 of the next loc, 0 at the end */
 	uint8_t srcline_done, inlines_done;
+	/*
+	 * 0: a location of the hash table; d + 1: frame d of the inline chain of
+	 * an unwound callchain entry (resolve__append_unwound), not in the table
+	 */
+	uint16_t depth;
 	int inlines_err;
+	/* depth 0: id + 1 of the first of its inline frames (they follow in id order), 0 none yet */
+	uint32_t inl_first;
 	const char *srcline;
 	struct pk_srcline inl;
 };
@@ -56,6 +66,7 @@ struct sess_bid {
 };
 
 struct sess_workers;
+struct sess_unwind;
 
 struct pk_session {
 	struct pk_session_opts o;
@@ -95,6 +106,9 @@ struct pk_session {
 	/* callchain cursor */
 	const struct pk_loc **chain;
 	size_t cap_chain;
+	/* perf's inlined symbols of unwound frames: hash of (symbol, name) -> chain of them */
+	struct pk_u64map inline_syms;
+	struct sess_unwind *unwind;	/* NULL until a sample has a user stack dump */
 
 	/* event names by attr */
 	const char **evnames;
@@ -121,6 +135,23 @@ void machine__take_build_ids(struct pk_session *s);
 const struct pk_loc *resolve__loc(struct pk_session *s, const struct sess_thread *t,
 				  uint8_t cpumode, uint64_t ip);
 void resolve__fini(struct pk_session *s);
+/*
+ * An unwound user-space frame at ip appended to s->chain at *n (grown):
+ * perf's unwind_entry, with the frame's inline chain in its place as
+ * append_inlines puts it (unless PK_SESSION_NO_INLINE). 0 or -ENOMEM.
+ */
+int resolve__append_unwound(struct pk_session *s, const struct sess_thread *t, uint64_t ip,
+			    size_t *n);
+
+/* unwind.c */
+/*
+ * perf's thread__resolve_callchain_unwind: the user frames of a sample
+ * with a register and stack dump, appended to s->chain at *n (callee
+ * first, the sample's user ip first). 0, or -ENOMEM.
+ */
+int unwind__append(struct pk_session *s, const struct sess_thread *t, const struct pk_sample *smp,
+		   size_t *n);
+void unwind__fini(struct pk_session *s);
 
 /* srcline.c / work.c */
 int workers__new(struct pk_session *s);

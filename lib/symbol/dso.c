@@ -574,6 +574,14 @@ const char *pk_dso__symsrc(struct pk_dso *d)
 	return d->symsrc;
 }
 
+const char *pk_dso__runtime(struct pk_dso *d)
+{
+	if (!d)
+		return NULL;
+	ensure_loaded(d);
+	return d->runtime;
+}
+
 enum pk_dso_kind pk_dso__kind(const struct pk_dso *d)
 {
 	return d->kind;

@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report/replay.c — a hists' entries as perf 6.1's red-black trees make
+ * them, where perf's comparison is not an order: the inline frames of
+ * unwound callchains (--call-graph dwarf). perf's _sort__sym_cmp takes an
+ * inlined function as equal to another of its name whose range meets its
+ * own (so one inlined into two adjacent functions is one entry or two, as
+ * the tree's paths go, and one key can find another entry than before after
+ * the tree turned), and compares names where either symbol is inlined but
+ * addresses between two that are not. The hash aggregation (hists.c)
+ * assumes that equal keys make one entry; for these hists, with children,
+ * the samples are replayed in order through perf's hists__findnew_entry
+ * (the sample's entry, then each callchain frame's cumulative entry unless
+ * one already taken for the sample compares equal: perf's he_cache) and
+ * hists__collapse_insert_entry, over pk_rbtree's copy of perf's tree. The
+ * entries, their values and their callchain jobs (chain.c) come from it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/perf_event.h>
+
+#include "report/chain_int.h"
+#include "util/grow.h"
+#include "util/rbtree.h"
+
+/* What a replayed sample added to an entry through one frame (0: its own entry). */
+struct trip {
+	uint32_t tnode, frame, entry;	/* entry: index among the replay's */
+	uint64_t hit, count;
+};
+
+struct replay {
+	struct pk_report *r;
+	struct pk_buf ents;		/* struct rp_entry[]: perf's entries, in creation order */
+	struct pk_rbnode *rb;
+	size_t cap_rb;
+	uint32_t root;
+	const struct rp_entry *key;	/* the entry being looked up */
+	/* trips, interned by (tnode, frame, entry) */
+	struct pk_buf trips;
+	struct pk_idmap trip_map;
+	struct pk_buf trip_next;
+	bool collapse;			/* the collapse tree's comparison */
+};
+
+static struct rp_entry *ent(const struct replay *p, uint32_t i)
+{
+	return &((struct rp_entry *)p->ents.data)[i];
+}
+
+bool rp_replay_wanted(const struct pk_report *r, int h)
+{
+	/* where perf's entries are the hash's anyway, or what the replay does not keep */
+	if (!r->children || !r->need_chain || !r->hists[h].dwarf || r->group ||
+	    r->has_key[RP_KEY_SRCLINE] || r->ctx_trace || r->ctx_weight[0] || r->ctx_weight[1] ||
+	    r->ctx_weight[2])
+		return false;
+	/* an inlined function among the frames' classes */
+	size_t n = r->lclasses.len / sizeof(struct rp_lclass);
+	for (size_t i = 0; i < n; i++) {
+		const struct rp_lclass *lc = rp_lclass(r, (uint32_t)i);
+		if (lc->sym && lc->sym->inlined)
+			return true;
+	}
+	return false;
+}
+
+/* perf's hist_entry__cmp (or __collapse) of an entry and the one looked up */
+static int64_t cmp_all(const struct replay *p, const struct rp_entry *a, const struct rp_entry *b)
+{
+	const struct pk_report *r = p->r;
+	if (p->collapse)
+		return rp_collapse_all(r, a, b);
+	for (int i = 0; i < r->nr_sorts; i++) {
+		int64_t c = rp_key_cmp(r, r->sorts[i], a, b);
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+/* insertion: left when cmp(existing, new) < 0, as perf's findnew and collapse_insert */
+static bool goes_left(void *vp, uint32_t node, uint32_t other)
+{
+	const struct replay *p = vp;
+	return cmp_all(p, ent(p, other), ent(p, node)) < 0;
+}
+
+/* perf's search of its tree: the entry equal to the key on the key's path, or UINT32_MAX */
+static uint32_t find(const struct replay *p, const struct rp_entry *key)
+{
+	uint32_t x = p->root;
+	while (x != PK_RB_NIL) {
+		int64_t c = cmp_all(p, ent(p, x), key);
+		if (!c)
+			return x;
+		x = c < 0 ? p->rb[x].left : p->rb[x].right;
+	}
+	return UINT32_MAX;
+}
+
+static int64_t add_entry(struct replay *p, const struct rp_entry *e)
+{
+	uint32_t i = (uint32_t)(p->ents.len / sizeof(*e));
+	if (pk_buf__append(&p->ents, e, sizeof(*e)) < 0 || PK_GROW(p->rb, p->cap_rb, (size_t)i + 1))
+		return -1;
+	pk_rbtree__insert(p->rb, &p->root, i, goes_left, p);
+	return i;
+}
+
+/* perf's hists__findnew_entry: the entry the key finds, or a new one; -1 on ENOMEM */
+static int64_t findnew(struct replay *p, const struct rp_entry *key)
+{
+	uint32_t x = find(p, key);
+	return x != UINT32_MAX ? (int64_t)x : add_entry(p, key);
+}
+
+static bool trip_eq(const void *a, const void *b)
+{
+	const struct trip *x = a, *y = b;
+	return x->tnode == y->tnode && x->frame == y->frame && x->entry == y->entry;
+}
+
+static int trip_add(struct replay *p, uint32_t tnode, uint32_t frame, uint32_t entry,
+		    uint64_t period)
+{
+	struct trip t = { .tnode = tnode, .frame = frame, .entry = entry };
+	uint64_t h = pk_idmap__hash(((uint64_t)tnode << 32 | frame) ^ ((uint64_t)entry << 20));
+	int64_t i = rp_intern(&p->trip_map, &p->trips, &p->trip_next, sizeof(t), h, &t, trip_eq);
+	if (i < 0)
+		return -ENOMEM;
+	struct trip *tp = &((struct trip *)p->trips.data)[i];
+	tp->hit += period;
+	tp->count++;
+	return 0;
+}
+
+static void stat_self(struct rp_stat *st, uint8_t cpumode, uint64_t period)
+{
+	st->period += period;
+	st->nr_events++;
+	if (cpumode == PERF_RECORD_MISC_KERNEL)
+		st->period_sys += period;
+	else if (cpumode == PERF_RECORD_MISC_USER)
+		st->period_us += period;
+	else if (cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
+		st->period_guest_sys += period;
+	else if (cpumode == PERF_RECORD_MISC_GUEST_USER)
+		st->period_guest_us += period;
+}
+
+/* the callchain of self node s, callee first, into buf; its length (SIZE_MAX: ENOMEM) */
+static size_t path_of(struct pk_report *r, uint32_t s, struct pk_buf *buf, uint32_t *ctx)
+{
+	buf->len = 0;
+	uint32_t p = rp_tnode(r, s)->parent;
+	for (; rp_tnode(r, p)->parent; p = rp_tnode(r, p)->parent)
+		if (pk_buf__append(buf, &rp_tnode(r, p)->loc, sizeof(uint32_t)) < 0)
+			return SIZE_MAX;
+	*ctx = rp_tnode(r, p)->loc & ~RP_SELF;
+	return buf->len / sizeof(uint32_t);
+}
+
+/* One sample: perf's hist_entry_iter__add with the cumulative iterator. */
+static int replay_sample(struct replay *p, const struct rp_replay_sample *smp, uint32_t ctx,
+			 const uint32_t *fr, size_t n, struct pk_buf *cache)
+{
+	struct pk_report *r = p->r;
+	const struct rp_tnode *t = rp_tnode(r, smp->tnode);
+	const struct pk_loc *self = pk_session__loc_at(r->s, t->loc & ~RP_SELF);
+	struct rp_entry key = { .ctx = ctx, .first_seq = UINT64_MAX, .comm = smp->comm,
+				.cpu = rp_ctx(r, ctx)->cpu, .level = self->level,
+				.thread = smp->thread ? pk_session__thread_at(r->s, smp->thread - 1)
+						      : NULL };
+	key.lclass = rp_loc_lclass(r, self);
+	if (key.lclass == UINT32_MAX)
+		return -ENOMEM;
+	int64_t e0 = findnew(p, &key);
+	if (e0 < 0 || trip_add(p, smp->tnode, 0, (uint32_t)e0, smp->period))
+		return -ENOMEM;
+	struct rp_entry *e = ent(p, (uint32_t)e0);
+	stat_self(&e->stat, smp->cpumode, smp->period);
+	e->acc.period += smp->period;
+	e->acc.nr_events++;
+	e->has_self = true;
+	if (r->cg.enabled && n > e->max_depth)
+		e->max_depth = (uint32_t)n;
+	cache->len = 0;
+	uint32_t c0 = (uint32_t)e0;
+	if (pk_buf__append(cache, &c0, sizeof(c0)) < 0)
+		return -ENOMEM;
+	for (size_t k = 0; k < n; k++) {
+		size_t i = r->cg.caller ? n - 1 - k : k;
+		const struct pk_loc *loc = pk_session__loc_at(r->s, fr[i]);
+		key.lclass = rp_loc_lclass_chain(r, loc);
+		if (key.lclass == UINT32_MAX)
+			return -ENOMEM;
+		/* perf's fill_callchain_info: the level of a frame in a map, else the last one */
+		char lv = rp_chain_level(loc);
+		if (lv)
+			key.level = lv;
+		const uint32_t *cv = (const uint32_t *)cache->data;
+		size_t nc = cache->len / sizeof(uint32_t), q;
+		for (q = 0; q < nc && cmp_all(p, ent(p, cv[q]), &key); q++)
+			;
+		if (q < nc)
+			continue;	/* an entry of this sample already: once per sample */
+		int64_t ei = findnew(p, &key);
+		uint32_t u = (uint32_t)ei;
+		if (ei < 0 || pk_buf__append(cache, &u, sizeof(u)) < 0 ||
+		    trip_add(p, smp->tnode, (uint32_t)i + 1, u, smp->period))
+			return -ENOMEM;
+		e = ent(p, u);
+		e->acc.period += smp->period;
+		e->acc.nr_events++;
+		uint32_t depth = (uint32_t)(r->cg.caller ? i + 1 : n - i);
+		if (r->cg.enabled && depth > e->max_depth)
+			e->max_depth = depth;
+	}
+	return 0;
+}
+
+static void stat_merge(struct rp_stat *d, const struct rp_stat *s)
+{
+	d->period += s->period;
+	d->nr_events += s->nr_events;
+	d->period_sys += s->period_sys;
+	d->period_us += s->period_us;
+	d->period_guest_sys += s->period_guest_sys;
+	d->period_guest_us += s->period_guest_us;
+}
+
+/*
+ * perf's hists__collapse_resort when a key has a collapse function (comm):
+ * the entries in the tree's order into a second tree, one that finds an
+ * equal there merged into it (its callchain too, its depth not). into[i]:
+ * the replay entry entry i ended in. The result in order into out.
+ */
+static int collapse(struct replay *p, uint32_t *into, uint32_t *out, size_t *nout)
+{
+	size_t n = p->ents.len / sizeof(struct rp_entry), m = 0;
+	for (uint32_t i = pk_rbtree__first(p->rb, p->root); i != PK_RB_NIL;
+	     i = pk_rbtree__next(p->rb, i))
+		out[m++] = i;
+	for (size_t i = 0; i < n; i++)
+		into[i] = (uint32_t)i;
+	if (!p->r->has_key[RP_KEY_COMM]) {
+		*nout = m;	/* perf's output takes the entries tree as it is */
+		return 0;
+	}
+	struct pk_rbnode *cb = malloc((n ? n : 1) * sizeof(*cb));
+	if (!cb)
+		return -ENOMEM;
+	struct pk_rbnode *rb = p->rb;
+	uint32_t root = PK_RB_NIL;
+	p->rb = cb;	/* goes_left and find walk the collapse tree */
+	p->collapse = true;
+	for (size_t k = 0; k < m; k++) {
+		uint32_t e = out[k];
+		p->root = root;
+		uint32_t x = find(p, ent(p, e));
+		if (x == UINT32_MAX) {
+			pk_rbtree__insert(cb, &root, e, goes_left, p);
+			continue;
+		}
+		struct rp_entry *d = ent(p, x), *s = ent(p, e);
+		stat_merge(&d->stat, &s->stat);
+		stat_merge(&d->acc, &s->acc);
+		d->has_self |= s->has_self;
+		into[e] = x;
+	}
+	m = 0;
+	for (uint32_t i = pk_rbtree__first(cb, root); i != PK_RB_NIL; i = pk_rbtree__next(cb, i))
+		out[m++] = i;
+	p->rb = rb;
+	p->collapse = false;
+	free(cb);
+	*nout = m;
+	return 0;
+}
+
+/* The trips as callchain jobs of the entries they ended in (r's indexes, base + replay's). */
+static int make_jobs(struct replay *p, const uint32_t *into, uint32_t base)
+{
+	struct pk_report *r = p->r;
+	size_t nt = p->trips.len / sizeof(struct trip);
+	for (size_t i = 0; i < nt; i++) {
+		const struct trip *t = &((const struct trip *)p->trips.data)[i];
+		struct rp_replay_job j = { .entry = base + into[t->entry], .node = t->tnode,
+					   .hit = t->hit, .count = t->count, .kind = JOB_PATH };
+		if (t->frame) {
+			j.kind = r->cg.caller ? JOB_CALLER : JOB_CALLEE;
+			j.aux = t->frame - 1;
+		}
+		if (pk_buf__append(&r->replay_jobs, &j, sizeof(j)) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int rp_replay(struct pk_report *r, int h, uint32_t **out, size_t *nr_out)
+{
+	struct replay p = { .r = r, .root = PK_RB_NIL };
+	struct pk_buf path = { 0 }, cache = { 0 };
+	uint32_t *into = NULL, *order = NULL;
+	int rc = 0;
+	size_t ns = r->replay_seq.len / sizeof(struct rp_replay_sample);
+	for (size_t i = 0; i < ns && !rc; i++) {
+		const struct rp_replay_sample *smp = &((const struct rp_replay_sample *)r->replay_seq.data)[i];
+		uint32_t ctx;
+		size_t n = path_of(r, smp->tnode, &path, &ctx);
+		if (n == SIZE_MAX)
+			rc = -ENOMEM;
+		else if (rp_ctx(r, ctx)->hists == h)
+			rc = replay_sample(&p, smp, ctx, (const uint32_t *)path.data, n, &cache);
+	}
+	size_t ne = p.ents.len / sizeof(struct rp_entry), m = 0;
+	if (!rc) {
+		into = malloc((ne ? ne : 1) * sizeof(*into));
+		order = malloc((ne ? ne : 1) * sizeof(*order));
+		if (!into || !order)
+			rc = -ENOMEM;
+	}
+	if (!rc)
+		rc = collapse(&p, into, order, &m);
+	/* perf's entries join the report's (the hash's of this hists are left out) */
+	uint32_t base = (uint32_t)rp_nr_entries(r);
+	if (!rc && pk_buf__append(&r->entries, p.ents.data, p.ents.len) < 0)
+		rc = -ENOMEM;
+	if (!rc) {
+		for (size_t i = 0; i < ne; i++)
+			if (into[i] != i)
+				rp_entry(r, base + (uint32_t)i)->merged = base + into[i] + 1;
+		for (size_t k = 0; k < m; k++) {
+			order[k] += base;
+			rp_entry(r, order[k])->order = (uint32_t)k;
+		}
+		rc = make_jobs(&p, into, base);
+	}
+	if (!rc) {
+		r->hists[h].replayed = true;
+		*out = order;
+		*nr_out = m;
+		order = NULL;
+	}
+	free(order);
+	free(into);
+	free(p.rb);
+	pk_buf__free(&p.ents);
+	pk_buf__free(&p.trips);
+	pk_idmap__free(&p.trip_map);
+	pk_buf__free(&p.trip_next);
+	pk_buf__free(&path);
+	pk_buf__free(&cache);
+	return rc;
+}
