@@ -343,6 +343,7 @@ fuzz-smoke: fuzz
 		rm -rf build/fuzz/corpus-$$n && mkdir -p build/fuzz/corpus-$$n && \
 		seeds=; [ $$n = fuzz_counts_file ] && seeds=tests/fixtures/counts; \
 		[ $$n = fuzz_session ] && seeds=fuzz/corpus/session; \
+		[ $$n = fuzz_symbol_text ] && seeds=fuzz/corpus/symbol_text; \
 		[ $$n = fuzz_data_read ] && $(MAKE) --no-print-directory build/fuzz/seeds-data_read && \
 			seeds=build/fuzz/seeds-data_read; \
 		$$f -max_total_time=20 -print_final_stats=1 build/fuzz/corpus-$$n $$seeds \
