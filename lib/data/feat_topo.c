@@ -273,28 +273,24 @@ static int cache_read(struct pk_data_writer *w, int cpu, int idx, struct cache_l
 	static const char *const strs[] = { "type", "size", "shared_cpu_list" };
 	char rel[160], path[PATH_MAX];
 	uint32_t v[4] = { 0 };
-	int r = 1;
+	int r = 0;
 
 	memset(c, 0, sizeof(*c));
 	snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/cache/index%d", cpu, idx);
 	int dfd = open(pkw_path(w, rel, path, sizeof(path)), O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		return 0;
-	for (int i = 0; i < 4 && r == 1; i++) {
-		if ((r = pkw_read_text_at(dfd, nums[i], t)))
-			break;
-		v[i] = (uint32_t)strtoul((const char *)t->data, NULL, 10);
-		r = 1;
-	}
+	for (int i = 0; i < 4 && !r; i++)
+		if (!(r = pkw_read_text_at(dfd, nums[i], t)))
+			v[i] = (uint32_t)strtoul((const char *)t->data, NULL, 10);
 	c->level = v[0], c->line = v[1], c->sets = v[2], c->ways = v[3];
 	char **dst[3] = { &c->type, &c->size, &c->map };
-	for (int i = 0; i < 3 && r == 1; i++) {
-		if ((r = pkw_read_text_at(dfd, strs[i], t)))
-			break;
-		r = (*dst[i] = strdup((const char *)t->data)) ? 1 : -ENOMEM;
-	}
+	for (int i = 0; i < 3 && !r; i++)
+		if (!(r = pkw_read_text_at(dfd, strs[i], t)) &&
+		    !(*dst[i] = strdup((const char *)t->data)))
+			r = -ENOMEM;
 	close(dfd);
-	if (r != 1) {
+	if (r || !c->type || !c->size || !c->map) {
 		cache_free(c);
 		return r == -ENOMEM ? r : -ENOENT;
 	}
