@@ -222,16 +222,6 @@ static int replay_sample(struct replay *p, const struct rp_replay_sample *smp, u
 	return 0;
 }
 
-static void stat_merge(struct rp_stat *d, const struct rp_stat *s)
-{
-	d->period += s->period;
-	d->nr_events += s->nr_events;
-	d->period_sys += s->period_sys;
-	d->period_us += s->period_us;
-	d->period_guest_sys += s->period_guest_sys;
-	d->period_guest_us += s->period_guest_us;
-}
-
 /*
  * perf's hists__collapse_resort when a key has a collapse function (comm):
  * the entries in the tree's order into a second tree, one that finds an
@@ -266,8 +256,8 @@ static int collapse(struct replay *p, uint32_t *into, uint32_t *out, size_t *nou
 			continue;
 		}
 		struct rp_entry *d = ent(p, x), *s = ent(p, e);
-		stat_merge(&d->stat, &s->stat);
-		stat_merge(&d->acc, &s->acc);
+		rp_stat_merge(&d->stat, &s->stat);
+		rp_stat_merge(&d->acc, &s->acc);
 		d->has_self |= s->has_self;
 		into[e] = x;
 	}

@@ -122,6 +122,9 @@ struct rp_stat {
 	uint64_t weight[3];		/* sums of weight, ins_lat, p_stage_cyc */
 };
 
+/* s added into d (resort.c): periods, event counts and weight sums */
+void rp_stat_merge(struct rp_stat *d, const struct rp_stat *s);
+
 struct rp_entry {
 	uint32_t ctx, lclass;
 	const struct pk_thread *thread;	/* first sample's (self or cumulative, as perf creates it) */

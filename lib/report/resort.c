@@ -267,7 +267,7 @@ static void msort(const struct pk_report *r, uint32_t *idx, uint32_t *tmp, size_
 	memcpy(idx, tmp, n * sizeof(*idx));
 }
 
-static void stat_merge(struct rp_stat *d, const struct rp_stat *s)
+void rp_stat_merge(struct rp_stat *d, const struct rp_stat *s)
 {
 	d->period += s->period;
 	d->nr_events += s->nr_events;
@@ -303,8 +303,8 @@ static int collapse_hists(struct pk_report *r, int h, uint32_t **out, size_t *nr
 		if (m) {
 			struct rp_entry *p = rp_entry(r, idx[m - 1]);
 			if (!rp_collapse_all(r, p, e)) {
-				stat_merge(&p->stat, &e->stat);
-				stat_merge(&p->acc, &e->acc);
+				rp_stat_merge(&p->stat, &e->stat);
+				rp_stat_merge(&p->acc, &e->acc);
 				if (e->max_depth > p->max_depth)
 					p->max_depth = e->max_depth;
 				p->has_self |= e->has_self;

@@ -37,27 +37,10 @@ rec sys -e cpu-clock -c 500000 -a -g -- "$W" -t 2 3000
 perf record -q -e cpu-clock -c 100000 -g -o - "$W" 2000 2>/dev/null > "$T_TMP/pipe.data" ||
 	rm -f "$T_TMP/pipe.data"
 
-# compare FILE [--sorted] ARGS...: both reports, tips removed; the diff on failure
-cat > "$T_TMP/compare" <<'EOF'
-f=$1; shift
-sorted=cat
-# --sorted: the same lines in any order, of the workload's own entries (other
-# processes' maps, JIT code of emulators, come and go under -a)
-[ "$1" = --sorted ] && { sorted="eval grep -E '  (rm-[01]|report_m)' | sort"; shift; }
-[ -f "$T_TMP/$f.data" ] || { echo "no $f.data (perf record failed)" >&2; exit 1; }
-perf report --stdio -i "$T_TMP/$f.data" "$@" 2>"$T_TMP/perf.err" | grep -v '^# (Tip:' | $sorted > "$T_TMP/perf.out"
-"$PMUKIT" report --stdio -i "$T_TMP/$f.data" "$@" 2>"$T_TMP/pmukit.err" | grep -v '^# (Tip:' | $sorted > "$T_TMP/pmukit.out"
-[ -s "$T_TMP/perf.out" ] || { echo "perf printed nothing" >&2; cat "$T_TMP/perf.err" >&2; exit 1; }
-diff "$T_TMP/perf.out" "$T_TMP/pmukit.out" > "$T_TMP/diff" && exit 0
-keep="${PMUKIT_BUILD:-build}/check-failures"
-mkdir -p "$keep" && cp "$T_TMP/$f.data" "$keep/report-$f.data" 2>/dev/null
-echo "$(grep -c '^[<>]' "$T_TMP/diff") lines differ (< perf, > pmukit; the file is kept as $keep/report-$f.data):" >&2
-head -30 "$T_TMP/diff" >&2
-cat "$T_TMP/pmukit.err" >&2
-exit 1
-EOF
+# $C: perf 6.1 and pmukit on one file (tests/integration/lib/perf_compare.sh)
+cp "${PMUKIT_SRC:-.}/tests/integration/lib/perf_compare.sh" "$T_TMP/compare"
 chmod +x "$T_TMP/compare"
-C="$T_TMP/compare"
+C="$T_TMP/compare report report "
 
 # cpu-clock with frame-pointer callchains: children (caller graph), self only (callee graph)
 ok "-g: default (children, graph,0.5,caller)" $C g

@@ -61,28 +61,10 @@ done
 "$PMUKIT" record -q -o "$T_TMP/pk.data" -e cpu-clock -c 100000 --call-graph dwarf "$W" 2000 \
 	>/dev/null 2>"$T_TMP/pk.rec" || { echo "# pmukit record: $(tail -1 "$T_TMP/pk.rec")"; rm -f "$T_TMP/pk.data"; }
 
-# compare report|script FILE ARGS...: both outputs, tips removed; the diff on failure
-cat > "$T_TMP/compare" <<'EOF'
-cmd=$1 f=$2; shift 2
-[ -f "$T_TMP/$f.data" ] || { echo "no $f.data (record failed)" >&2; exit 1; }
-if [ "$cmd" = report ]; then
-	perf report --stdio -i "$T_TMP/$f.data" "$@" 2>"$T_TMP/perf.err" | grep -v '^# (Tip:' > "$T_TMP/perf.out"
-	"$PMUKIT" report --stdio -i "$T_TMP/$f.data" "$@" 2>"$T_TMP/pmukit.err" | grep -v '^# (Tip:' > "$T_TMP/pmukit.out"
-else
-	perf script -i "$T_TMP/$f.data" "$@" 2>"$T_TMP/perf.err" > "$T_TMP/perf.out"
-	"$PMUKIT" script -i "$T_TMP/$f.data" "$@" 2>"$T_TMP/pmukit.err" > "$T_TMP/pmukit.out"
-fi
-[ -s "$T_TMP/perf.out" ] || { echo "perf printed nothing" >&2; cat "$T_TMP/perf.err" >&2; exit 1; }
-diff "$T_TMP/perf.out" "$T_TMP/pmukit.out" > "$T_TMP/diff" && exit 0
-keep="${PMUKIT_BUILD:-build}/check-failures"
-mkdir -p "$keep" && cp "$T_TMP/$f.data" "$keep/unwind_dwarf-$f.data" 2>/dev/null
-echo "$(grep -c '^[<>]' "$T_TMP/diff") lines differ (< perf, > pmukit; the file is kept as $keep/unwind_dwarf-$f.data):" >&2
-head -30 "$T_TMP/diff" >&2
-cat "$T_TMP/pmukit.err" >&2
-exit 1
-EOF
+# $C: perf 6.1 and pmukit on one file (tests/integration/lib/perf_compare.sh)
+cp "${PMUKIT_SRC:-.}/tests/integration/lib/perf_compare.sh" "$T_TMP/compare"
 chmod +x "$T_TMP/compare"
-C="$T_TMP/compare"
+C="$T_TMP/compare unwind_dwarf "
 
 # The comparisons mean something: perf unwinds the workload's own frames here.
 ok "perf 6.1 unwinds report_many's frames (main, round_all, an inlined churn)" sh -c '
