@@ -123,19 +123,37 @@ static int same_output(const char *a, const char *b)
 	return !spawn(argv, NULL, &r) && r.status == 0;
 }
 
-static int record(const char *b, const char *path, unsigned long samples)
+static int record_once(const char *b, const char *path, unsigned long iterations)
 {
-	char work[2048], tmp[2200], iters[32];
+	char work[2048], iters[32];
 	snprintf(work, sizeof(work), "%s/tests/workloads/report_many", b);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	/* about 155 samples of 10 us per round of its two threads here */
-	snprintf(iters, sizeof(iters), "%lu", samples / 155 + 1);
-	char *argv[] = { "perf", "record", "-q", "-e", "cpu-clock", "-c", "10000", "-g", "-o", tmp,
+	snprintf(iters, sizeof(iters), "%lu", iterations);
+	char *argv[] = { "perf", "record", "-q", "-e", "cpu-clock", "-c", "10000", "-g", "-o", (char *)path,
 			 work, "-t", "2", iters, NULL };
 	struct run r;
-	fprintf(stderr, "bench/report: recording %s (%lu samples, a few minutes at full size)\n",
-		path, samples);
-	if (spawn(argv, NULL, &r) || r.status || rename(tmp, path))
+	return spawn(argv, NULL, &r) || r.status ? -1 : 0;
+}
+
+/*
+ * A profile of about `samples` samples: a short calibration recording gives
+ * the samples per round of the workload on this machine (it changes with
+ * the machine and the compiler), then the full one is recorded.
+ */
+static int record(const char *b, const char *path, unsigned long samples)
+{
+	char tmp[2200];
+	struct pk_error err = { 0 };
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	unsigned long cal = 2000;
+	if (record_once(b, tmp, cal))
+		return -1;
+	uint64_t got = count_samples(tmp, &err);
+	if (!got)
+		return -1;
+	unsigned long iters = (unsigned long)((double)samples * cal / (double)got) + 1;
+	fprintf(stderr, "bench/report: recording %s (%lu samples: %lu rounds, a few minutes at full size)\n",
+		path, samples, iters);
+	if (record_once(b, tmp, iters) || rename(tmp, path))
 		return -1;
 	return 0;
 }

@@ -3,7 +3,8 @@
  * fuzz_data_read.c — libFuzzer target for the perf.data reader
  * (pmukit/data_read.h). The input's first byte picks how it is read: file
  * mode (a memfd, mapped) or a real pipe (inputs up to 60000 bytes), perf's
- * order or file order, the smallest mapped window, a tiny ordering queue;
+ * order or file order, the smallest mapped window, a tiny ordering queue,
+ * the read-ahead thread;
  * the rest is the file. Every event is read to the end and its decoded
  * arrays walked; the attrs, features and tracepoint formats are read back.
  * On error the message must name an offset ("offset 0x...: ..."). Seeds:
@@ -156,6 +157,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		o.window_bytes = 1;
 	if (how & 8)
 		o.queue_bytes = 512;
+	if (how & 16)
+		o.read_ahead = true;	/* (a mapped file only: pipes are read here) */
 	bool pipe_mode = (how & 1) && size <= 60000;
 	int fds[2] = { -1, -1 }, fd;
 	if (pipe_mode) {

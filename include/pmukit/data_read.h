@@ -78,6 +78,15 @@ struct pk_data_reader_opts {
 	size_t queue_bytes;		/* ordering queue limit; 0: 64 MiB */
 	size_t window_bytes;		/* bytes of the file mapped at once; 0: 8 MiB
 					 * (at least 256 KiB: smaller values are raised) */
+	/*
+	 * A regular file's records are fetched, decompressed, ordered and copied
+	 * by a thread of the reader, a few MiB ahead of the caller, who decodes
+	 * them (two cores at work). The events and errors are the same; the
+	 * counts of pk_data_reader__stats run up to a few MiB ahead of the
+	 * records handed out, and are exact once next() returned 0. Streams
+	 * (pipes) are always read by the caller.
+	 */
+	bool read_ahead;
 };
 
 /* path "-" reads stdin (pipe mode or not, as its header says). */

@@ -84,7 +84,10 @@ enum {
 struct pk_session_opts {
 	size_t sz;			/* sizeof(struct pk_session_opts) */
 	unsigned flags;			/* PK_SESSION_* */
-	/* The reader's options (order, queue and window sizes); NULL: defaults. */
+	/*
+	 * The reader's options (order, queue and window sizes, read-ahead);
+	 * NULL: defaults, with read_ahead unless nr_threads is 1.
+	 */
 	const struct pk_data_reader_opts *reader;
 	/*
 	 * The symbolizer's options (flags: demangling, srcline paths,

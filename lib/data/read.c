@@ -30,9 +30,10 @@ int dr_fail(struct pk_data_reader *r, int code, uint64_t pos, const char *fmt, .
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	pk_error__set(&r->err, code, r->name, 0, 0, "offset %#llx: %s", (unsigned long long)pos,
-		      msg);
-	r->err_code = code;
+	int *slot_code;
+	struct pk_error *slot = dr_err_slot(r, &slot_code);
+	pk_error__set(slot, code, r->name, 0, 0, "offset %#llx: %s", (unsigned long long)pos, msg);
+	*slot_code = code;
 	return code;
 }
 
@@ -524,6 +525,7 @@ int pk_data_reader__open_fd(struct pk_data_reader **rp, int fd, const char *name
 	r->src.fd = -1;
 	r->last_id_attr = -1;
 	r->order = o.order;
+	r->ahead_wanted = o.read_ahead;
 	size_t qlimit = o.queue_bytes ? o.queue_bytes : DEFAULT_QUEUE;
 	struct stat st;
 	if (fstat(fd, &st)) {
@@ -573,6 +575,7 @@ void pk_data_reader__free(struct pk_data_reader *r)
 {
 	if (!r)
 		return;
+	dr_ahead_free(r);
 	int fd = r->src.fd;
 	dr_src_fini(r);
 	dr_queue_fini(&r->q);
@@ -645,5 +648,6 @@ int pk_data_reader__id_info(const struct pk_data_reader *r, uint64_t id, int32_t
 
 const struct pk_data_stats *pk_data_reader__stats(const struct pk_data_reader *r)
 {
-	return &r->stats;
+	const struct pk_data_stats *st = dr_ahead_stats(r);
+	return st ? st : &r->stats;
 }

@@ -4,8 +4,9 @@
  * source (compressed ones expanded), tool records (type >= 64) applied as
  * they are read (attrs, features, ids, build-ids, tracing data) and handed
  * out at once, kernel records queued by time or handed out at once as perf
- * decides, FINISHED_ROUND starting a flush of the queue; plus the decoding
- * of the tool records' fields.
+ * decides, FINISHED_ROUND starting a flush of the queue (dr_step, run by the
+ * caller or by the read-ahead thread of read_ahead.c); plus the decoding of
+ * the tool records' fields.
  */
 #include "data/reader_int.h"
 #include "util/buf.h"
@@ -36,10 +37,9 @@ static const char *str_at(const void *p, const void *end)
 	return memchr(p, 0, (size_t)((const char *)end - (const char *)p)) ? p : NULL;
 }
 
-static void event_start(struct pk_data_reader *r, const struct perf_event_header *h,
-			uint64_t off, bool decompressed, int attr)
+void dr_event_start(struct pk_data_event *ev, const struct perf_event_header *h, uint64_t off,
+		    bool decompressed, int attr)
 {
-	struct pk_data_event *ev = &r->ev;
 	ev->type = h->type;
 	ev->misc = h->misc;
 	ev->size = h->size;
@@ -50,6 +50,22 @@ static void event_start(struct pk_data_reader *r, const struct perf_event_header
 	ev->has_sample = false;
 	if (h->type != PERF_RECORD_SAMPLE)
 		memset(&ev->u, 0, sizeof(ev->u));
+}
+
+bool dr_changes_reader(uint32_t type)
+{
+	switch (type) {
+	case PK_RECORD_HEADER_ATTR:
+	case PK_RECORD_HEADER_FEATURE:
+	case PK_RECORD_HEADER_BUILD_ID:
+	case PK_RECORD_HEADER_TRACING_DATA:
+	case PK_RECORD_ID_INDEX:
+	case PK_RECORD_EVENT_UPDATE:
+	case PK_RECORD_AUXTRACE:
+		return true;
+	default:
+		return false;
+	}
 }
 
 static int apply_event_update(struct pk_data_reader *r, struct pk_data_event *ev)
@@ -73,6 +89,7 @@ static int apply_event_update(struct pk_data_reader *r, struct pk_data_event *ev
 	}
 }
 
+/* A case that changes the reader (not only ev) must be listed in dr_changes_reader. */
 int dr_decode_user(struct pk_data_reader *r, struct pk_data_event *ev, uint64_t pos)
 {
 	const struct perf_event_header *h = ev->raw;
@@ -253,10 +270,10 @@ static int read_payloads(struct pk_data_reader *r, const struct dr_raw *raw)
 	return 0;
 }
 
-static int emit_kernel(struct pk_data_reader *r, const struct perf_event_header *h,
-		       uint64_t off, int attr, bool decompressed)
+int dr_emit_kernel(struct pk_data_reader *r, const struct perf_event_header *h, uint64_t off,
+		   int attr, bool decompressed)
 {
-	event_start(r, h, off, decompressed, attr);
+	dr_event_start(&r->ev, h, off, decompressed, attr);
 	return dr_decode_kernel(r, &r->ev, off + r->off_bias);
 }
 
@@ -269,36 +286,43 @@ static int failed(struct pk_data_reader *r, struct pk_error *err)
 	return r->err_code;
 }
 
-int pk_data_reader__next(struct pk_data_reader *r, const struct pk_data_event **ev,
-			 struct pk_error *err)
+/*
+ * The next record in delivery order (1, in *st), or 0 at the end of the
+ * records (the caller then looks at deferred_code). A tool record is applied
+ * to the reader here; without `ahead` it is also decoded into r->ev with its
+ * payload read. With `ahead` (the read-ahead thread), a tool record is only
+ * checked, on the thread's own event, and one that changes the reader is left
+ * in r->pending for the caller's thread (DR_STEP_PENDING).
+ */
+int dr_step(struct pk_data_reader *r, struct dr_step *st, struct pk_data_event *ahead)
 {
-	*ev = NULL;
-	if (r->err_code)
-		return failed(r, err);
-	dr_queue_release(&r->q);
 	bool ordered = r->order == PK_DATA_ORDER_PERF;
 	for (;;) {
 		const struct dr_ent *e = dr_queue_pop(&r->q);
 		if (e) {
-			if (emit_kernel(r, e->rec, e->off, e->attr, e->decompressed))
-				return failed(r, err);
-			*ev = &r->ev;
+			st->h = e->rec;
+			st->off = e->off;
+			st->pos = e->off + r->off_bias;
+			st->attr = e->attr;
+			st->decompressed = e->decompressed;
+			st->user = false;
 			return 1;
 		}
 		if (r->eof) {
-			if (r->final_flush) {
-				if (!r->deferred_code)
-					return 0;
-				r->err_code = r->deferred_code;
-				r->err = r->deferred_err;
-				return failed(r, err);
-			}
+			if (r->final_flush)
+				return 0;
 			r->final_flush = true;
 			dr_queue_final(&r->q);
 			continue;
 		}
 		struct dr_raw raw;
-		int rc = dr_fetch(r, &raw);
+		int rc = 1;
+		if (r->pending) {
+			raw = r->pending_raw;
+			r->pending = false;
+		} else {
+			rc = dr_fetch(r, &raw);
+		}
 		if (rc < 0)
 			goto damaged;
 		if (!rc) {
@@ -306,6 +330,11 @@ int pk_data_reader__next(struct pk_data_reader *r, const struct pk_data_event **
 			continue;
 		}
 		const struct perf_event_header *h = raw.hdr;
+		if (ahead && dr_changes_reader(h->type)) {
+			r->pending_raw = raw;
+			r->pending = true;
+			return DR_STEP_PENDING;
+		}
 		r->stats.nr_records[h->type < 128 ? h->type : 127]++;
 		if (h->type >= PK_RECORD_HEADER_ATTR) {
 			if (h->type == PK_RECORD_COMPRESSED || h->type == PK_RECORD_COMPRESSED2) {
@@ -313,12 +342,18 @@ int pk_data_reader__next(struct pk_data_reader *r, const struct pk_data_event **
 					goto damaged;
 				continue;
 			}
-			event_start(r, h, raw.off, raw.decompressed, -1);
-			if (dr_decode_user(r, &r->ev, raw.pos) || read_payloads(r, &raw))
+			struct pk_data_event *ev = ahead ? ahead : &r->ev;
+			dr_event_start(ev, h, raw.off, raw.decompressed, -1);
+			if (dr_decode_user(r, ev, raw.pos) || (!ahead && read_payloads(r, &raw)))
 				goto damaged;
 			if (h->type == PK_RECORD_FINISHED_ROUND && ordered)
 				dr_queue_round(&r->q);
-			*ev = &r->ev;
+			st->h = h;
+			st->off = raw.off;
+			st->pos = raw.pos;
+			st->attr = -1;
+			st->decompressed = raw.decompressed;
+			st->user = true;
 			return 1;
 		}
 		if (h->size % 8) {
@@ -340,17 +375,50 @@ int pk_data_reader__next(struct pk_data_reader *r, const struct pk_data_event **
 				continue;
 			}
 		}
-		if (emit_kernel(r, h, raw.off, attr, raw.decompressed))
-			return failed(r, err);
-		*ev = &r->ev;
+		st->h = h;
+		st->off = raw.off;
+		st->pos = raw.pos;
+		st->attr = attr;
+		st->decompressed = raw.decompressed;
+		st->user = false;
 		return 1;
 damaged:
 		/* what was queued before the damage is still handed out, then the error */
-		r->deferred_code = r->err_code ? r->err_code : -EINVAL;
-		r->deferred_err = r->err;
-		r->err_code = 0;
+		dr_defer_error(r);
 		r->eof = true;
 	}
+}
+
+int pk_data_reader__next(struct pk_data_reader *r, const struct pk_data_event **ev,
+			 struct pk_error *err)
+{
+	*ev = NULL;
+	if (r->err_code)
+		return failed(r, err);
+	if (r->ahead_wanted) {
+		int rc = dr_ahead_next(r);
+		if (rc < 0)
+			return failed(r, err);
+		if (rc > 0) {
+			*ev = &r->ev;
+			return 1;
+		}
+		/* the thread is stopped: a record it left, or the end, is read here */
+	}
+	dr_queue_release(&r->q);
+	struct dr_step st;
+	int rc = dr_step(r, &st, NULL);
+	if (!rc) {
+		if (!r->deferred_code)
+			return 0;
+		r->err_code = r->deferred_code;
+		r->err = r->deferred_err;
+		return failed(r, err);
+	}
+	if (!st.user && dr_emit_kernel(r, st.h, st.off, st.attr, st.decompressed))
+		return failed(r, err);
+	*ev = &r->ev;
+	return 1;
 }
 
 /* ---- cpu maps ---------------------------------------------------------------------------------- */

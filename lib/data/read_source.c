@@ -446,11 +446,11 @@ int dr_fetch(struct pk_data_reader *r, struct dr_raw *raw)
 			raw->pos = r->dc.rec_pos;
 			raw->region = DR_REG_DECOMP;
 			raw->decompressed = true;
-			if (unalign(r, raw, &h))
-				return r->err_code;
+			if ((rc = unalign(r, raw, &h)))
+				return rc;
 			raw->hdr = h;
-			if (r->swap)
-				return dr_swap_record(r, h, raw->pos) ? r->err_code : 1;
+			if (r->swap && (rc = dr_swap_record(r, h, raw->pos)))
+				return rc < 0 ? rc : -EINVAL;
 			return 1;
 		}
 	}
@@ -468,10 +468,10 @@ int dr_fetch(struct pk_data_reader *r, struct dr_raw *raw)
 	raw->off = pos - r->off_bias;
 	raw->region = DR_REG_SRC;
 	raw->decompressed = false;
-	if (unalign(r, raw, &h))
-		return r->err_code;
+	if ((rc = unalign(r, raw, &h)))
+		return rc;
 	raw->hdr = h;
-	if (r->swap && dr_swap_record(r, h, pos))
-		return r->err_code;
+	if (r->swap && (rc = dr_swap_record(r, h, pos)))
+		return rc < 0 ? rc : -EINVAL;
 	return 1;
 }

@@ -4,7 +4,8 @@
  * read.c (open, header, attrs, ids), read_source.c (mapped windows, pipe
  * buffer, zstd), read_swap.c (the other byte order), order.c (perf's
  * ordered-events queue), sample.c (decoding records), read_next.c (the
- * iterator) and feat_read*.c (feature sections, tracing data).
+ * iterator), read_ahead.c (its thread, opts.read_ahead) and feat_read*.c
+ * (feature sections, tracing data).
  */
 #ifndef PMUKIT_DATA_READER_INT_H
 #define PMUKIT_DATA_READER_INT_H
@@ -137,6 +138,17 @@ struct dr_feat {
 };
 
 struct dr_tracing;	/* feat_read_tracing.c */
+struct dr_ahead;	/* read_ahead.c */
+
+/* What dr_step found: a record to decode and hand out. */
+struct dr_step {
+	const struct perf_event_header *h;
+	uint64_t off, pos;
+	int attr;
+	bool decompressed;
+	bool user;		/* a tool record (type >= 64) */
+};
+#define DR_STEP_PENDING	2	/* dr_step with ahead: a record for the caller's thread */
 
 /* ---- the reader ------------------------------------------------------------------------- */
 
@@ -170,6 +182,11 @@ struct pk_data_reader {
 	int deferred_code;	/* a reading error, returned once the queue is delivered */
 	struct pk_error deferred_err;
 	bool eof, final_flush;
+	/* a fetched record the read-ahead thread left to the caller's thread */
+	bool pending;
+	struct dr_raw pending_raw;
+	bool ahead_wanted;	/* opts.read_ahead on a mapped file */
+	struct dr_ahead *ahead;	/* the read-ahead thread, its batches (NULL: none yet) */
 
 	struct dr_feat feats[PK_FEAT_BITS];
 	uint8_t *feat_buf;	/* file mode: every section, one allocation */
@@ -241,6 +258,23 @@ int dr_decode_read_values(const struct dr_attr *a, const uint64_t *p, const uint
 
 /* read_next.c */
 int dr_decode_user(struct pk_data_reader *r, struct pk_data_event *ev, uint64_t pos);
+void dr_event_start(struct pk_data_event *ev, const struct perf_event_header *h, uint64_t off,
+		    bool decompressed, int attr);
+/* A tool record whose decoding changes the reader (attrs, ids, features, ...) or reads a payload. */
+bool dr_changes_reader(uint32_t type);
+int dr_emit_kernel(struct pk_data_reader *r, const struct perf_event_header *h, uint64_t off,
+		   int attr, bool decompressed);
+int dr_step(struct pk_data_reader *r, struct dr_step *st, struct pk_data_event *ahead);
+
+/* read_ahead.c: records read, ordered and copied in a thread while the caller decodes */
+/* 1: the next event is in r->ev; 0: the thread is stopped (read on in the caller); < 0: error */
+int dr_ahead_next(struct pk_data_reader *r);
+void dr_ahead_free(struct pk_data_reader *r);
+/* Where dr_fail writes: the read-ahead thread has its own error */
+struct pk_error *dr_err_slot(struct pk_data_reader *r, int **code);
+/* A reading error becomes the deferred one (handed out after what was queued before it). */
+void dr_defer_error(struct pk_data_reader *r);
+const struct pk_data_stats *dr_ahead_stats(const struct pk_data_reader *r);
 
 /* feat_read.c */
 int dr_feat_load_file(struct pk_data_reader *r);

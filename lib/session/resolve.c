@@ -37,20 +37,25 @@ static uint64_t loc_hash(const void *map, uint64_t ip, uint8_t cpumode)
 			       ((uint64_t)cpumode << 56));
 }
 
+/* Into the table (open addressing, linear probing): the address's location. */
+static void lhash_put(struct sess_lslot *tab, size_t cap, struct sess_loc *l)
+{
+	size_t b = loc_hash(l->pub.map, l->pub.ip, l->pub.cpumode) & (cap - 1);
+	while (tab[b].loc)
+		b = (b + 1) & (cap - 1);
+	tab[b] = (struct sess_lslot){ .ip = l->pub.ip, .map = l->pub.map, .loc = l,
+				      .cpumode = l->pub.cpumode };
+}
+
 static int lhash_grow(struct pk_session *s)
 {
 	size_t ncap = s->lhash_cap ? s->lhash_cap * 2 : 4096;
-	uint32_t *nb = calloc(ncap, sizeof(*nb));
+	struct sess_lslot *nb = calloc(ncap, sizeof(*nb));
 	if (!nb)
 		return -ENOMEM;
-	for (size_t i = 0; i < s->nr_locs; i++) {
-		struct sess_loc *l = s->locs[i];
-		if (l->depth)
-			continue;	/* an inline frame: found through its address's location */
-		size_t b = loc_hash(l->pub.map, l->pub.ip, l->pub.cpumode) & (ncap - 1);
-		l->hnext = nb[b];
-		nb[b] = (uint32_t)i + 1;
-	}
+	for (size_t i = 0; i < s->nr_locs; i++)
+		if (!s->locs[i]->depth)	/* an inline frame: found through its address's location */
+			lhash_put(nb, ncap, s->locs[i]);
 	free(s->lhash);
 	s->lhash = nb;
 	s->lhash_cap = ncap;
@@ -92,9 +97,7 @@ static struct sess_loc *loc_new(struct pk_session *s, const struct sess_map *map
 	} else {
 		l->pub.addr = ip;
 	}
-	size_t b = loc_hash(l->pub.map, ip, cpumode) & (s->lhash_cap - 1);
-	l->hnext = s->lhash[b];
-	s->lhash[b] = l->pub.id + 1;
+	lhash_put(s->lhash, s->lhash_cap, l);
 	return l;
 }
 
@@ -106,11 +109,11 @@ const struct pk_loc *resolve__loc(struct pk_session *s, const struct sess_thread
 	const struct sess_map *map = maps__find(maps, ip);
 	const struct pk_map *key = map ? &map->pub : NULL;
 	if (s->lhash_cap) {
-		size_t b = loc_hash(key, ip, cpumode) & (s->lhash_cap - 1);
-		for (uint32_t i = s->lhash[b]; i; i = s->locs[i - 1]->hnext) {
-			const struct sess_loc *l = s->locs[i - 1];
-			if (l->pub.ip == ip && l->pub.map == key && l->pub.cpumode == cpumode)
-				return &l->pub;
+		size_t mask = s->lhash_cap - 1;
+		for (size_t b = loc_hash(key, ip, cpumode) & mask; s->lhash[b].loc; b = (b + 1) & mask) {
+			const struct sess_lslot *e = &s->lhash[b];
+			if (e->ip == ip && e->map == key && e->cpumode == cpumode)
+				return &e->loc->pub;
 		}
 	}
 	struct sess_loc *l = loc_new(s, map, ip, cpumode, level);

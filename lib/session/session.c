@@ -40,6 +40,19 @@ static int session_start(struct pk_session *s, struct pk_error *err)
 	return 0;
 }
 
+/*
+ * The reader's options: the caller's, or with none, the defaults and the
+ * read-ahead thread when the session may use threads.
+ */
+static const struct pk_data_reader_opts *reader_opts(const struct pk_session *s,
+						     struct pk_data_reader_opts *def)
+{
+	if (s->o.reader)
+		return s->o.reader;
+	*def = (struct pk_data_reader_opts){ .sz = sizeof(*def), .read_ahead = s->o.nr_threads != 1 };
+	return def;
+}
+
 static struct pk_session *session_alloc(const struct pk_session_opts *opts)
 {
 	struct pk_session *s = calloc(1, sizeof(*s));
@@ -58,7 +71,8 @@ int pk_session__open(struct pk_session **out, const char *path, const struct pk_
 	struct pk_session *s = session_alloc(opts);
 	if (!s)
 		return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
-	int rc = pk_data_reader__open(&s->r, path, s->o.reader, err);
+	struct pk_data_reader_opts ro;
+	int rc = pk_data_reader__open(&s->r, path, reader_opts(s, &ro), err);
 	if (!rc && !(s->path = strdup(path)))
 		rc = pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
 	if (!rc)
@@ -81,7 +95,8 @@ int pk_session__open_fd(struct pk_session **out, int fd, const char *name,
 	if (!s)
 		return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
 	s->fd = fd;
-	int rc = pk_data_reader__open_fd(&s->r, fd, name, s->o.reader, err);
+	struct pk_data_reader_opts ro;
+	int rc = pk_data_reader__open_fd(&s->r, fd, name, reader_opts(s, &ro), err);
 	if (!rc)
 		rc = session_start(s, err);
 	if (rc) {

@@ -43,7 +43,6 @@ struct sess_thread {
 /* A location with its lazily computed srcline state. */
 struct sess_loc {
 	struct pk_loc pub;		/* first */
-	uint32_t hnext;			/* hash chain: id + 1 of the next loc, 0 at the end */
 	uint8_t srcline_done, inlines_done;
 	/*
 	 * 0: a location of the hash table; d + 1: frame d of the inline chain of
@@ -55,6 +54,14 @@ struct sess_loc {
 	uint32_t inl_first;
 	const char *srcline;
 	struct pk_srcline inl;
+};
+
+/* A slot of the locations' table: the key and its location (NULL: empty). */
+struct sess_lslot {
+	uint64_t ip;
+	const struct pk_map *map;
+	struct sess_loc *loc;
+	uint8_t cpumode;
 };
 
 /* A build-id from the file's table, sorted by filename for lookups. */
@@ -99,7 +106,7 @@ struct pk_session {
 	/* locations */
 	struct sess_loc **locs;
 	size_t nr_locs, cap_locs;
-	uint32_t *lhash;		/* buckets: id + 1 of the first loc */
+	struct sess_lslot *lhash;	/* open addressing, at most half full */
 	size_t lhash_cap;
 	struct sess_map nomap;		/* key for addresses outside every map */
 

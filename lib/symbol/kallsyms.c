@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "util/buf.h"
@@ -49,45 +51,183 @@ static int hexdig(int c)
 	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-static int parse_kallsyms(struct pk_sym_table *t, const char *p, size_t len, const char *ref,
+/*
+ * The text to parse: all of it (fill NULL), or a file being read by another
+ * thread, parsed as its lines arrive (read_ahead below).
+ */
+struct ktext {
+	const char *p;
+	size_t len;
+	struct kfill *fill;
+};
+
+/*
+ * A file read by a thread of its own into reserved address space (nothing
+ * moves), while the caller parses what has arrived: /proc/kallsyms costs the
+ * kernel about as much to print as it costs to parse, and the two overlap.
+ */
+struct kfill {
+	pthread_mutex_t lock;
+	pthread_cond_t cv;
+	pthread_t tid;
+	bool threaded;
+	int fd;
+	char *buf;
+	size_t cap;
+	size_t len;		/* bytes read so far */
+	bool done, stop;
+	int err;
+};
+
+#define KFILL_RESERVE	((size_t)1 << 30)
+#define KFILL_STEP	((size_t)64 << 10)
+
+static void *kfill_run(void *p)
+{
+	struct kfill *f = p;
+	size_t len = 0;
+	int err = 0;
+	for (;;) {
+		pthread_mutex_lock(&f->lock);
+		bool stop = f->stop;
+		pthread_mutex_unlock(&f->lock);
+		if (stop)
+			break;
+		size_t room = f->cap - len;
+		if (!room) {
+			err = -EFBIG;
+			break;
+		}
+		ssize_t n = read(f->fd, f->buf + len, room < KFILL_STEP ? room : KFILL_STEP);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n < 0)
+				err = errno ? -errno : -EIO;
+			break;
+		}
+		len += (size_t)n;
+		pthread_mutex_lock(&f->lock);
+		f->len = len;
+		pthread_cond_signal(&f->cv);
+		pthread_mutex_unlock(&f->lock);
+	}
+	pthread_mutex_lock(&f->lock);
+	f->len = len;
+	f->err = err;
+	f->done = true;
+	pthread_cond_signal(&f->cv);
+	pthread_mutex_unlock(&f->lock);
+	return NULL;
+}
+
+static int kfill_start(struct kfill *f, const char *path)
+{
+	memset(f, 0, sizeof(*f));
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0) {
+		int r = -errno;
+		return r < 0 ? r : -EIO;
+	}
+	f->cap = KFILL_RESERVE;
+	f->buf = mmap(NULL, f->cap, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (f->buf == MAP_FAILED) {
+		close(f->fd);
+		return -ENOMEM;
+	}
+	pthread_mutex_init(&f->lock, NULL);
+	pthread_cond_init(&f->cv, NULL);
+	f->threaded = !pthread_create(&f->tid, NULL, kfill_run, f);
+	if (!f->threaded)
+		kfill_run(f);	/* no thread: read it all first */
+	return 0;
+}
+
+/* The bytes read when more than have are, or the reading ended. */
+static size_t kfill_wait(struct kfill *f, size_t have)
+{
+	pthread_mutex_lock(&f->lock);
+	while (f->len <= have && !f->done)
+		pthread_cond_wait(&f->cv, &f->lock);
+	size_t n = f->len;
+	pthread_mutex_unlock(&f->lock);
+	return n;
+}
+
+/* Stop and wait for the reading; its error. */
+static int kfill_end(struct kfill *f)
+{
+	if (f->threaded) {
+		pthread_mutex_lock(&f->lock);
+		f->stop = true;
+		pthread_mutex_unlock(&f->lock);
+		pthread_join(f->tid, NULL);
+	}
+	int err = f->err;
+	pthread_mutex_destroy(&f->lock);
+	pthread_cond_destroy(&f->cv);
+	munmap(f->buf, f->cap);
+	close(f->fd);
+	return err;
+}
+
+/* One line: a symbol added (or not), the reference symbol noted. */
+static int parse_line(struct pk_sym_table *t, const char *p, const char *eol, const char *ref,
+		      bool *ref_found, uint64_t *ref_addr)
+{
+	const char *q = p;
+	uint64_t addr = 0;
+	int h, nd = 0;
+	while (q < eol && (h = hexdig((unsigned char)*q)) >= 0 && nd < 16) {
+		addr = addr << 4 | (uint64_t)h;
+		q++;
+		nd++;
+	}
+	/* "ADDR T name[\t[mod]]" */
+	if (!nd || q + 3 > eol || q[0] != ' ' || q[2] != ' ')
+		return 0;
+	char type = q[1];
+	const char *name = q + 3;
+	size_t nlen = (size_t)(eol - name);
+	if (ref && !*ref_found && nlen == strlen(ref) && !memcmp(name, ref, nlen) &&
+	    (type == 'T' || type == 't')) {
+		*ref_addr = addr;
+		*ref_found = true;
+	}
+	char up = (char)toupper((unsigned char)type);
+	if ((up == 'T' || up == 'W' || up == 'D' || up == 'B') && nlen && name[0] != '$') {
+		uint8_t bind = type == 'W' ? STB_WEAK : isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
+		uint8_t st = (type == 't' || type == 'T' || type == 'w' || type == 'W') ? STT_FUNC : STT_OBJECT;
+		if (nlen > 511)
+			nlen = 511;	/* perf's KSYM_NAME_LEN */
+		return symtab__add(t, addr, 0, bind, st, name, nlen);
+	}
+	return 0;
+}
+
+static int parse_kallsyms(struct pk_sym_table *t, struct ktext *x, const char *ref,
 			  uint64_t *ref_addr)
 {
-	const char *end = p + len;
 	bool ref_found = false;
-	while (p < end) {
-		const char *eol = memchr(p, '\n', (size_t)(end - p));
+	size_t at = 0, len = x->fill ? kfill_wait(x->fill, 0) : x->len;
+	for (;;) {
+		const char *eol = at < len ? memchr(x->p + at, '\n', len - at) : NULL;
+		if (!eol && x->fill) {	/* the rest of the line is still being read */
+			size_t more = kfill_wait(x->fill, len);
+			if (more > len) {
+				len = more;
+				continue;
+			}
+		}
+		if (at >= len)
+			break;
 		if (!eol)
-			eol = end;
-		const char *q = p;
-		uint64_t addr = 0;
-		int h, nd = 0;
-		while (q < eol && (h = hexdig((unsigned char)*q)) >= 0 && nd < 16) {
-			addr = addr << 4 | (uint64_t)h;
-			q++;
-			nd++;
-		}
-		/* "ADDR T name[\t[mod]]" */
-		if (nd && q + 3 <= eol && q[0] == ' ' && q[2] == ' ') {
-			char type = q[1];
-			const char *name = q + 3;
-			size_t nlen = (size_t)(eol - name);
-			if (ref && !ref_found && nlen == strlen(ref) && !memcmp(name, ref, nlen) &&
-			    (type == 'T' || type == 't')) {
-				*ref_addr = addr;
-				ref_found = true;
-			}
-			char up = (char)toupper((unsigned char)type);
-			if ((up == 'T' || up == 'W' || up == 'D' || up == 'B') && nlen && name[0] != '$') {
-				uint8_t bind = type == 'W' ? STB_WEAK : isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
-				uint8_t st = (type == 't' || type == 'T' || type == 'w' || type == 'W') ? STT_FUNC : STT_OBJECT;
-				if (nlen > 511)
-					nlen = 511;	/* perf's KSYM_NAME_LEN */
-				int r = symtab__add(t, addr, 0, bind, st, name, nlen);
-				if (r)
-					return r;
-			}
-		}
-		p = eol + 1;
+			eol = x->p + len;
+		int r = parse_line(t, x->p + at, eol, ref, &ref_found, ref_addr);
+		if (r)
+			return r;
+		at = (size_t)(eol - x->p) + 1;
 	}
 	int r = symtab__fixup(t, true);
 	if (!r)
@@ -107,7 +247,8 @@ int pk_sym_table__parse_kallsyms(struct pk_sym_table **out, const char *text, si
 	if (!t)
 		return -ENOMEM;
 	symtab__init(t);
-	int r = parse_kallsyms(t, text, len, NULL, NULL);
+	struct ktext x = { .p = text, .len = len };
+	int r = parse_kallsyms(t, &x, NULL, NULL);
 	if (r) {
 		pk_sym_table__free(t);
 		return r;
@@ -179,17 +320,17 @@ int dso__load_kernel(struct pk_dso *d)
 				return -EILSEQ;
 		}
 	}
-	char *buf;
-	size_t len;
-	int r = slurp(file, &buf, &len);
+	struct kfill f;
+	int r = kfill_start(&f, file);
 	if (r)
 		return r;
 	free(d->symsrc);
 	d->symsrc = strdup(file);
 	uint64_t now = 0;
-	r = parse_kallsyms(&d->syms, buf, len, d->ref_sym, &now);
-	free(buf);
-	if (r)
+	struct ktext x = { .p = f.buf, .fill = &f };
+	r = parse_kallsyms(&d->syms, &x, d->ref_sym, &now);
+	int rr = kfill_end(&f);
+	if (r || (r = rr))
 		return r;
 	/* perf's kallsyms__delta: shift to the addresses of the recording (order and tree stay) */
 	if (d->ref_sym && now && now != d->ref_addr) {

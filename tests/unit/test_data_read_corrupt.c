@@ -19,21 +19,32 @@
 
 #include "test_data_read_swap.h"
 
-/* 1 read to the end, 0 failed with an offset in the message (anything else fails the test) */
-static int read_all(const uint8_t *p, size_t n, bool file_order, size_t window)
+/* One reading: its result, error, and a digest of every event handed out. */
+struct reading {
+	int rc;
+	struct pk_error err;
+	size_t nr;
+	uint64_t digest;
+};
+
+static void read_one(const uint8_t *p, size_t n, bool file_order, size_t window, bool ahead,
+		     struct reading *out)
 {
-	struct pk_data_reader_opts o = { .sz = sizeof(o), .window_bytes = window };
+	struct pk_data_reader_opts o = { .sz = sizeof(o), .window_bytes = window, .read_ahead = ahead };
 	o.order = file_order ? PK_DATA_ORDER_FILE : PK_DATA_ORDER_PERF;
 	int fd = mem_fd(p, n);
 	struct pk_data_reader *r;
-	struct pk_error err = { 0 };
-	int rc = pk_data_reader__open_fd(&r, fd, "cut", &o, &err);
+	memset(out, 0, sizeof(*out));
+	int rc = pk_data_reader__open_fd(&r, fd, "cut", &o, &out->err);
 	if (!rc) {
 		const struct pk_data_event *ev;
-		size_t k = 0;
-		while ((rc = pk_data_reader__next(r, &ev, &err)) > 0)
-			if (++k > 1000000)
+		while ((rc = pk_data_reader__next(r, &ev, &out->err)) > 0) {
+			if (++out->nr > 1000000)
 				fail_msg("no end");
+			uint64_t v[4] = { ev->type, ev->offset, ev->sample.ip, ev->sample.time };
+			for (int i = 0; i < 4; i++)
+				out->digest = (out->digest ^ v[i]) * 0x100000001b3ULL;
+		}
 		/* what a reader hands out after the records stays usable */
 		const struct pk_data_env *e = pk_data_reader__env(r);
 		for (uint32_t i = 0; i < e->nr_cmdline; i++)
@@ -43,13 +54,32 @@ static int read_all(const uint8_t *p, size_t n, bool file_order, size_t window)
 		pk_data_reader__free(r);
 	}
 	close(fd);
-	if (!rc)
+	out->rc = rc;
+}
+
+/*
+ * 1 read to the end, 0 failed with an offset in the message (anything else
+ * fails the test). Read twice, the second time with the read-ahead thread:
+ * the same events, the same end.
+ */
+static int read_all(const uint8_t *p, size_t n, bool file_order, size_t window)
+{
+	struct reading a, b;
+	read_one(p, n, file_order, window, false, &a);
+	read_one(p, n, file_order, window, true, &b);
+	if (a.rc != b.rc || a.nr != b.nr || a.digest != b.digest ||
+	    (a.rc && strcmp(a.err.msg, b.err.msg))) {
+		print_message("file_order %d window %zu\n", file_order, window);
+		fail_msg("read ahead: %d after %zu events (%s), without: %d after %zu (%s)", b.rc,
+			 b.nr, b.rc ? b.err.msg : "", a.rc, a.nr, a.rc ? a.err.msg : "");
+	}
+	if (!a.rc)
 		return 1;
-	assert_true(rc < 0);
-	assert_int_equal(err.code, rc);
-	if (strncmp(err.msg, "offset ", 7))
-		fail_msg("error without an offset: %s", err.msg);
-	assert_string_equal(err.file, "cut");
+	assert_true(a.rc < 0);
+	assert_int_equal(a.err.code, a.rc);
+	if (strncmp(a.err.msg, "offset ", 7))
+		fail_msg("error without an offset: %s", a.err.msg);
+	assert_string_equal(a.err.file, "cut");
 	return 0;
 }
 

@@ -279,10 +279,16 @@ static void check_against_model(size_t nrec, uint64_t seed, bool rounds, bool pi
 		m.nout = j;
 	}
 	uint64_t *got = calloc(2 * nrec + 8, sizeof(*got));
-	struct pk_data_reader_opts small = { .sz = sizeof(small), .window_bytes = 1 };
+	/* default, a small window, read ahead, both */
+	const struct pk_data_reader_opts opts[4] = {
+		{ .sz = sizeof(opts[0]) },
+		{ .sz = sizeof(opts[0]), .window_bytes = 1 },
+		{ .sz = sizeof(opts[0]), .read_ahead = true },
+		{ .sz = sizeof(opts[0]), .window_bytes = 1, .read_ahead = true },
+	};
 	for (int as_pipe = 0; as_pipe <= (int)pipe_fmt; as_pipe++)
-		for (int w = 0; w < 2; w++) {
-			size_t n = read_ids(file.data, file.len, w ? &small : NULL, as_pipe, got,
+		for (int w = 0; w < 4; w++) {
+			size_t n = read_ids(file.data, file.len, &opts[w], as_pipe, got,
 					    2 * nrec + 8, NULL);
 			if (compress) {
 				size_t j = 0;
@@ -345,10 +351,17 @@ static void test_queue_limit(void **state)
 	syn_build(&s, &file);
 	uint64_t *got = calloc(2 * n, sizeof(*got));
 	struct pk_data_reader_opts o = { .sz = sizeof(o), .queue_bytes = 64 << 10, .window_bytes = 1 };
-	struct pk_data_stats st;
+	struct pk_data_stats st, st_ahead;
 	size_t k = read_ids(file.data, file.len, &o, false, got, 2 * n, &st);
 	assert_int_equal(k, n);
 	assert_true(st.nr_half_flushes > 10);
+	/* read ahead: the same records, the same counts at the end */
+	o.read_ahead = true;
+	uint64_t *got2 = calloc(2 * n, sizeof(*got2));
+	assert_int_equal(read_ids(file.data, file.len, &o, false, got2, 2 * n, &st_ahead), n);
+	assert_memory_equal(got, got2, n * sizeof(*got));
+	assert_memory_equal(&st, &st_ahead, sizeof(st));
+	free(got2);
 	/* every sample exactly once */
 	unsigned char *seen = calloc(n, 1);
 	size_t samples = 0;

@@ -31,6 +31,7 @@
 
 #include "symbol/linetab.h"
 #include "symbol/symbol_int.h"
+#include "util/buf.h"
 
 static struct pk_symbolizer *new_symbolizer(const struct pk_symbolizer_opts *o)
 {
@@ -248,6 +249,62 @@ static void test_kallsyms_top(void **state)
 	for (size_t i = 0; i < pk_sym_table__nr(t); i++)
 		assert_true(pk_sym_table__sym(t, i)->end >= pk_sym_table__sym(t, i)->start);
 	pk_sym_table__free(t);
+}
+
+/*
+ * A kallsyms file of ~1 MB (lines of every length, modules, duplicates, bad
+ * lines) read from a file, which is parsed while a thread of its own reads it
+ * in 64 KiB steps: the same table as parsing the whole text at once.
+ */
+static void test_kernel_streamed(void **state)
+{
+	(void)state;
+	struct pk_buf b = { 0 };
+	uint64_t x = 88172645463325252ULL;
+	for (unsigned i = 0; i < 30000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		static const char types[] = "TtWwDdBbrA";
+		uint64_t addr = 0xffffffff81000000ULL + (uint64_t)i * 0x40 - (x % 3 == 0 ? 0x40 : 0);
+		char name[300];
+		size_t nl = 1 + (size_t)(x >> 20) % 200;
+		for (size_t k = 0; k < nl; k++)
+			name[k] = (char)('a' + (x >> (k % 40)) % 26);
+		name[nl] = 0;
+		if (i % 997 == 5)
+			assert_true(pk_buf__printf(&b, "not a symbol line %u\n", i) >= 0);
+		else if (i > 25000)
+			assert_true(pk_buf__printf(&b, "%016llx %c %s\t[mod%u]\n",
+						   (unsigned long long)(addr + 0x3f000000ULL),
+						   types[x % 10], name, i / 1000) >= 0);
+		else
+			assert_true(pk_buf__printf(&b, "%016llx %c %s\n", (unsigned long long)addr,
+						   types[x % 10], name) >= 0);
+	}
+	assert_true(b.len > 3 * 65536);
+	char dir[] = "/tmp/pk_symbol_ksXXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char ks[256];
+	snprintf(ks, sizeof(ks), "%s/kallsyms", dir);
+	write_file(ks, b.data, b.len);
+	struct pk_sym_table *t = NULL;
+	assert_int_equal(pk_sym_table__parse_kallsyms(&t, (const char *)b.data, b.len), 0);
+	struct pk_symbolizer_opts o = { .sz = sizeof(o), .kallsyms = ks, .kernel_notes = "/nonexistent" };
+	struct pk_symbolizer *s = new_symbolizer(&o);
+	struct pk_dso *k = pk_symbolizer__kernel(s, NULL, 0);
+	assert_true(pk_sym_table__nr(t) > 10000);
+	assert_int_equal(pk_dso__nr_syms(k), pk_sym_table__nr(t));
+	for (size_t i = 0; i < pk_sym_table__nr(t); i++) {
+		const struct pk_sym *a = pk_sym_table__sym(t, i), *c = pk_dso__sym(k, i);
+		assert_string_equal(a->name, c->name);
+		assert_true(a->start == c->start && a->end == c->end);
+	}
+	pk_symbolizer__free(s);
+	pk_sym_table__free(t);
+	pk_buf__free(&b);
+	unlink(ks);
+	rmdir(dir);
 }
 
 /* a kernel build-id note as /sys/kernel/notes holds it */
@@ -602,6 +659,7 @@ int main(void)
 		cmocka_unit_test(test_kallsyms_parse),
 		cmocka_unit_test(test_kallsyms_top),
 		cmocka_unit_test(test_kernel),
+		cmocka_unit_test(test_kernel_streamed),
 		cmocka_unit_test(test_maps),
 		cmocka_unit_test(test_opts_size),
 		cmocka_unit_test(test_vdso),
