@@ -4,6 +4,7 @@
 #   make check           install deps, build, run every test (SANITIZE=1: ASan+UBSan build)
 #   make demo            install deps, build, run the main job
 #   make check-cross     the library, self-monitoring and unwinder tests for aarch64 (qemu-user)
+#   make check-threads   the library's threads under ThreadSanitizer (build/tsan)
 #   make check-arm64     pmukit against perf 6.1 on an emulated arm64 PMU (qemu-system-aarch64)
 #   make bench           build/bench/* and run them (name value lines)
 #   make fuzz            libFuzzer targets (clang)
@@ -19,6 +20,11 @@ SANITIZE ?=
 ifeq ($(SANITIZE),1)
 O        ?= build/asan
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+STATIC   := 0
+else ifeq ($(SANITIZE),thread)
+# ThreadSanitizer (make check-threads); it has no model of atomic_thread_fence (selfmon)
+O        ?= build/tsan
+SANFLAGS := -fsanitize=thread -Wno-tsan
 STATIC   := 0
 else
 O        ?= build
@@ -80,7 +86,7 @@ EXAMPLE_BINS := $(EXAMPLE_SRCS:examples/%.c=$(O)/examples/%)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(O)/bench/%)
 
-.PHONY: all deps check check-cross check-arm64 demo bench fuzz fuzz-smoke clean tests data linux61-tree analyze
+.PHONY: all deps check check-cross check-arm64 check-threads demo bench fuzz fuzz-smoke clean tests data linux61-tree analyze
 .DEFAULT_GOAL := all
 
 # libpmukit.so is a link to the soname's link to the file of this version. The version
@@ -297,6 +303,17 @@ $(XO)/examples/%: examples/%.c $(XO)/libpmukit.a
 	$(Q)mkdir -p $(dir $@)
 	$(call msg,XCC,$<)
 	$(Q)$(CROSS)gcc $(BASEFLAGS) $(CFLAGS) -o $@ $< $(XO)/libpmukit.a $(X_LDLIBS)
+
+# The library's threads (the reader's read-ahead, the session's workers, the kallsyms
+# reader) under ThreadSanitizer: the unit tests that run them, and report/script/diff/
+# export on a recording (scripts/check-threads.sh). Any report fails it.
+TSAN_TESTS := test_data_read_corrupt test_data_read_order test_symbol test_session
+check-threads: deps
+	$(Q)$(MAKE) --no-print-directory SANITIZE=thread $(addprefix build/tsan/tests/,$(TSAN_TESTS)) \
+		build/tsan/pmukit build/tsan/tests/workloads/report_many
+	$(call msg,RUN,$(words $(TSAN_TESTS)) unit test files and the CLI under ThreadSanitizer)
+	$(Q)TSAN_OPTIONS="halt_on_error=1 exitcode=66" PMUKIT_SRC=$(CURDIR) CMOCKA_MESSAGE_OUTPUT=TAP \
+		prove --exec '' $(addprefix build/tsan/tests/,$(TSAN_TESTS)) scripts/check-threads.sh
 
 # qemu-aarch64 without -L: the arm64 libc comes with the multiarch libraries
 # (with -L /usr/aarch64-linux-gnu, qemu 7.2 hangs in the tests' pthread_create).

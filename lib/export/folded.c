@@ -443,7 +443,7 @@ int pk_export__folded(const struct pk_profile *p, FILE *out, const struct pk_xop
 		uint32_t t = p->s_thread[i];
 		int64_t pref = thr_pname[t];
 		int need_hdr = pref <= 0;
-		struct header_match m;
+		struct header_match m = { 0 };
 		if (need_hdr) {
 			sample_header(&f, &hdr, i, width);
 			if (f.oom)

@@ -34,15 +34,16 @@
 #include "util/error.h"
 
 /*
- * Valgrind runs no clone() but a thread's or fork's, and AddressSanitizer
- * loses track of a child running on a stack of its own: there, fork.
+ * Valgrind runs no clone() but a thread's or fork's, and AddressSanitizer and
+ * ThreadSanitizer lose track of a child running on a stack of its own: there,
+ * fork.
  */
 static bool plain_fork(void)
 {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 	return true;
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
 	return true;
 #endif
 #endif
