@@ -436,10 +436,12 @@ static bool depends_on_data(int feat)
 	return feat == PK_FEAT_BUILD_ID || feat == PK_FEAT_SAMPLE_TIME || feat == PK_FEAT_COMPRESSED;
 }
 
-int pkw_feature_get(struct pk_data_writer *w, int feat, struct pk_buf *b)
+int pkw_feature_prefetch(struct pk_data_writer *w, int feat)
 {
-	if (feat <= 0 || feat >= PK_FEAT_LAST || depends_on_data(feat))
-		return pkw_feature(w, feat, b);
+	/* (the data-dependent ones first: their wanted() reads what the data changes) */
+	if (feat <= 0 || feat >= PK_FEAT_LAST || depends_on_data(feat) ||
+	    !pkw_feature_wanted(w, feat, false))
+		return 0;
 	struct pkw_feat_cache *c = &w->feat_cache[feat];
 	if (!c->read) {
 		int k = pkw_feature(w, feat, &c->bytes);
@@ -448,6 +450,17 @@ int pkw_feature_get(struct pk_data_writer *w, int feat, struct pk_buf *b)
 		c->read = true;
 		c->have = k > 0;
 	}
+	return 0;
+}
+
+int pkw_feature_get(struct pk_data_writer *w, int feat, struct pk_buf *b)
+{
+	if (feat <= 0 || feat >= PK_FEAT_LAST || depends_on_data(feat))
+		return pkw_feature(w, feat, b);
+	struct pkw_feat_cache *c = &w->feat_cache[feat];
+	int k = pkw_feature_prefetch(w, feat);
+	if (k < 0)
+		return k;
 	if (!c->have)
 		return 0;
 	return pk_buf__append(b, c->bytes.data, c->bytes.len) < 0 ? -ENOMEM : 1;

@@ -468,19 +468,13 @@ uint64_t pk_data_writer__file_bytes(const struct pk_data_writer *w)
 
 int pk_data_writer__gather(struct pk_data_writer *w, struct pk_error *err)
 {
-	struct pk_buf scratch = { 0 };
 	int r;
 
 	if ((r = begun(w, err, "gather")))
 		return r;
-	for (int f = 1; f < PK_FEAT_LAST; f++) {
-		if (!pkw_feature_wanted(w, f, false))
-			continue;
-		scratch.len = 0;
-		if ((r = pkw_feature_get(w, f, &scratch)) < 0)
-			break;
-	}
-	pk_buf__free(&scratch);
+	/* only the features that depend on the machine and the attrs alone (cached) */
+	for (int f = 1; f < PK_FEAT_LAST && r >= 0; f++)
+		r = pkw_feature_prefetch(w, f);
 	return r < 0 ? pk_error__set(err, r, NULL, 0, 0, "out of memory") : 0;
 }
 

@@ -177,6 +177,8 @@ int pkw_feature(struct pk_data_writer *w, int feat, struct pk_buf *b);
 /* pkw_feature(), read once for the features whose bytes cannot change after begin
  * (all but build-ids, sample times and the compression ratio). */
 int pkw_feature_get(struct pk_data_writer *w, int feat, struct pk_buf *b);
+/* Into feat_cache now, if it is such a feature and wanted (0, or -ENOMEM). */
+int pkw_feature_prefetch(struct pk_data_writer *w, int feat);
 /* Whether feature feat goes in (the pipe header can not carry BUILD_ID). */
 bool pkw_feature_wanted(const struct pk_data_writer *w, int feat, bool pipe_header);
 
