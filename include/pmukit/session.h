@@ -240,6 +240,12 @@ enum {
 	PK_RESOLVE_CALLCHAIN	= 1u << 0,	/* resolve the callchain (when recorded) */
 	/* resolve sample->addr too (rs.addr_loc), as perf's thread__resolve (find_map_fb) */
 	PK_RESOLVE_ADDR		= 1u << 1,
+	/*
+	 * for a caller-order view (report -g caller): past max_stack entries, keep
+	 * those nearest the root, as perf walks the chain from there; the chain
+	 * is still handed out callee first
+	 */
+	PK_RESOLVE_CALLER_ORDER	= 1u << 2,
 };
 
 /* A sample with its thread and addresses resolved. */

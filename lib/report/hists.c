@@ -597,7 +597,9 @@ int pk_report__process(struct pk_report *r, struct pk_error *err)
 		}
 		if (!r->decided && (rc = rp_decide(r, err)))
 			return rc;
-		rc = pk_session__resolve(r->s, ev, r->need_chain ? PK_RESOLVE_CALLCHAIN : 0, &rs, err);
+		unsigned how = !r->need_chain ? 0 : r->cg.caller ? PK_RESOLVE_CALLCHAIN | PK_RESOLVE_CALLER_ORDER
+								 : PK_RESOLVE_CALLCHAIN;
+		rc = pk_session__resolve(r->s, ev, how, &rs, err);
 		if (rc)
 			return rc;
 		rc = pk_report__add(r, &rs, err);

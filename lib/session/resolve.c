@@ -261,17 +261,25 @@ const struct pk_loc *pk_session__loc(struct pk_session *s, const struct pk_threa
 }
 
 /*
- * perf's thread__resolve_callchain_sample, callee order, no branch stacks:
- * the entries into s->chain, *n of them.
+ * perf's thread__resolve_callchain_sample, no branch stacks: the entries into
+ * s->chain (callee first), *n of them. Past max_stack entries perf keeps the
+ * ones nearest the sample in callee order, those nearest the root in caller
+ * order (root_first): it walks the chain from that end.
  */
 static int resolve_callchain(struct pk_session *s, const struct sess_thread *t,
-			     const struct pk_sample *smp, size_t *nout)
+			     const struct pk_sample *smp, bool root_first, size_t *nout)
 {
 	uint64_t nr = smp->callchain.nr;
 	const uint64_t *ips = smp->callchain.ips;
 	unsigned max_stack = s->o.max_stack ? s->o.max_stack : SESS_DEFAULT_MAX_STACK;
 	uint8_t cpumode = PERF_RECORD_MISC_USER;
 	size_t n = 0, entries = 0;
+	uint64_t from = 0;	/* root_first: the first entry kept */
+	if (root_first) {
+		size_t k = 0;
+		for (from = nr; from > 0 && k < max_stack; from--)
+			k += ips[from - 1] < PERF_CONTEXT_MAX;
+	}
 	if (chain_reserve(s, nr < max_stack ? nr : max_stack))
 		return -ENOMEM;
 	for (uint64_t i = 0; i < nr && entries < max_stack; i++) {
@@ -288,6 +296,8 @@ static int resolve_callchain(struct pk_session *s, const struct sess_thread *t,
 				cpumode = PERF_RECORD_MISC_USER;
 				continue;
 			default:
+				if (i < from)
+					continue;	/* a part perf does not walk */
 				/*
 				 * perf: "invalid callchain context", the chain is
 				 * discarded (the unwound frames still follow)
@@ -297,6 +307,8 @@ static int resolve_callchain(struct pk_session *s, const struct sess_thread *t,
 				return 0;
 			}
 		}
+		if (i < from)
+			continue;
 		entries++;
 		const struct pk_loc *l = resolve__loc(s, t, cpumode, ip);
 		if (!l)
@@ -373,7 +385,8 @@ int pk_session__resolve(struct pk_session *s, const struct pk_data_event *ev, un
 	if ((flags & PK_RESOLVE_CALLCHAIN) && (smp->sample_type & PERF_SAMPLE_CALLCHAIN)) {
 		/* perf's thread__resolve_callchain, callee order: the kernel's, then the unwound */
 		size_t n = 0;
-		if (resolve_callchain(s, t, smp, &n) || unwind__append(s, t, smp, &n))
+		if (resolve_callchain(s, t, smp, flags & PK_RESOLVE_CALLER_ORDER, &n) ||
+		    unwind__append(s, t, smp, &n))
 			goto nomem;
 		out->chain = s->chain;
 		out->nr_chain = n;

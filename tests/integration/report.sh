@@ -10,7 +10,7 @@
 W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 export PMUKIT W T_TMP
 
-PLAN=53
+PLAN=56
 echo "1..$PLAN"
 skip_all() {
 	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - report # SKIP $1"; done
@@ -68,6 +68,9 @@ ok "-g: -n --show-total-period --sort dso,sym" $C g -n --show-total-period --sor
 ok "-g: -F overhead,sym --sort dso" $C g -F overhead,sym --sort dso
 ok "-g: -F sym,overhead (sorted by the fields)" $C g -F sym,overhead
 ok "-g: -q" $C g -q
+ok "-g: --max-stack 4 (caller order: the entries nearest the root)" $C g --max-stack 4
+ok "-g: --max-stack 4 -g caller --no-children" $C g --max-stack 4 -g caller --no-children
+ok "-g: --max-stack 3 --no-children (callee order: nearest the sample)" $C g --max-stack 3 --no-children
 # no callchains
 ok "no -g: default" $C nog
 ok "no -g: --sort comm,dso,sym -n" $C nog --sort comm,dso,sym -n

@@ -13,15 +13,14 @@
 #
 # Not compared: -g fractal (perf 6.1 marks its "[...]" remainder lines
 # "(inlined)" or not from an uninitialized heap byte, ui/stdio/hist.c's
-# rem_sq_bracket); --max-stack with caller order (perf keeps the kernel entries
-# nearest the root there, pmukit the nearest the sample: not dwarf-specific).
+# rem_sq_bracket).
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
 W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 CW="${PMUKIT_BUILD:-build}/workloads/callchain"
 VD="${PMUKIT_BUILD:-build}/workloads/vdso_time"
 export PMUKIT W T_TMP
 
-PLAN=43
+PLAN=44
 echo "1..$PLAN"
 skip_all() {
 	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - unwind_dwarf # SKIP $1"; done
@@ -87,6 +86,8 @@ ok "report_many: script" $C script rm
 ok "report_many: script -F +srcline (inline frames' own srclines)" $C script rm -F +srcline
 ok "report_many: script --max-stack 6 (unwound frames counted apart)" $C script rm --max-stack 6
 ok "report_many: script --no-inline" $C script rm --no-inline
+ok "report_many: --max-stack 4 (caller order: unwound first, then the kernel's from the root)" \
+	$C report rm --max-stack 4
 # two threads of one process: one address space unwound for both
 ok "two threads: default" $C report thr
 ok "two threads: --sort pid,sym --no-children" $C report thr --sort pid,sym --no-children
