@@ -148,6 +148,7 @@ static int record(const char *b, const char *path, unsigned long samples)
 	if (record_once(b, tmp, cal))
 		return -1;
 	uint64_t got = count_samples(tmp, &err);
+	unlink(tmp);	/* else perf keeps it as .tmp.old */
 	if (!got)
 		return -1;
 	unsigned long iters = (unsigned long)((double)samples * cal / (double)got) + 1;
