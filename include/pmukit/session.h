@@ -31,10 +31,12 @@
  * symbol search runs once per distinct address. Resolving a sample
  * allocates nothing once its addresses have been seen.
  *
- * Threads. With opts.nr_threads > 1 (the default is 2), work that is
- * independent of the order of the records runs on worker threads: the
- * symbol tables of the kernel and of every mapped code file are loaded in
- * the background as their MMAP records arrive (each once), and
+ * Threads. With opts.nr_threads > 1 (the default is 2), the reader reads
+ * ahead in a thread of its own (pk_data_reader_opts.read_ahead: fetching,
+ * decompressing and ordering the records), and work that is independent of
+ * the order of the records runs on worker threads: the symbol tables of the
+ * kernel and of every mapped code file are loaded in the background as their
+ * MMAP records arrive (each once), and
  * pk_session__prepare_srclines() computes the srclines or inline frames of
  * many locations at once (one DSO per worker at a time). Results never
  * depend on the number of threads.
