@@ -139,7 +139,7 @@ static void *run(void *p)
 			hand_over(r, a, true);
 			return NULL;
 		}
-		size_t need = sizeof(struct item) + ((st.h->size + 7u) & ~7u);
+		size_t need = sizeof(struct item) + dr_align8(st.h->size);
 		if (a->fill->len + need > BATCH_BYTES && !hand_over(r, a, false))
 			return NULL;
 		struct batch *b = a->fill;
@@ -252,7 +252,7 @@ int dr_ahead_next(struct pk_data_reader *r)
 	struct batch *b = a->take;
 	const struct item *it = (const struct item *)(b->data + a->take_pos);
 	const struct perf_event_header *h = (const struct perf_event_header *)(it + 1);
-	a->take_pos += sizeof(*it) + ((h->size + 7u) & ~7u);
+	a->take_pos += sizeof(*it) + dr_align8(h->size);
 	if (it->user) {
 		dr_event_start(&r->ev, h, it->off, it->decompressed, -1);
 		return dr_decode_user(r, &r->ev, it->pos) ? -1 : 1;	/* checked by the thread */

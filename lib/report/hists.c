@@ -597,8 +597,8 @@ int pk_report__process(struct pk_report *r, struct pk_error *err)
 		}
 		if (!r->decided && (rc = rp_decide(r, err)))
 			return rc;
-		unsigned how = !r->need_chain ? 0 : r->cg.caller ? PK_RESOLVE_CALLCHAIN | PK_RESOLVE_CALLER_ORDER
-								 : PK_RESOLVE_CALLCHAIN;
+		unsigned how = !r->need_chain ? 0 : PK_RESOLVE_CALLCHAIN |
+						     (r->cg.caller ? PK_RESOLVE_CALLER_ORDER : 0);
 		rc = pk_session__resolve(r->s, ev, how, &rs, err);
 		if (rc)
 			return rc;

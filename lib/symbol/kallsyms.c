@@ -53,7 +53,7 @@ static int hexdig(int c)
 
 /*
  * The text to parse: all of it (fill NULL), or a file being read by another
- * thread, parsed as its lines arrive (read_ahead below).
+ * thread, parsed as its lines arrive (struct kfill below).
  */
 struct ktext {
 	const char *p;
