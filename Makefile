@@ -321,7 +321,7 @@ $(XO)/examples/%: examples/%.c $(XO)/libpmukit.a
 # The library's threads (the reader's read-ahead, the session's workers, the kallsyms
 # reader) under ThreadSanitizer: the unit tests that run them, and report/script/diff/
 # export on a recording (scripts/check-threads.sh). Any report fails it.
-TSAN_TESTS := test_data_read_corrupt test_data_read_order test_symbol test_session
+TSAN_TESTS := test_data_read_corrupt test_data_read_order test_symbol test_session test_report_threads
 check-threads: deps
 	$(Q)$(MAKE) --no-print-directory SANITIZE=thread $(addprefix build/tsan/tests/,$(TSAN_TESTS)) \
 		build/tsan/pmukit build/tsan/tests/workloads/report_many
