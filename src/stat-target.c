@@ -54,8 +54,8 @@ static int build_events(struct stat_live *st)
 
 		ev->name = e->name ? e->name : "?";
 		ev->pmu = e->pmu;
-		ev->kind = stat_kind__of_attr(&e->attr);
-		ev->ctx = stat_ctx__of_attr(&e->attr);
+		ev->kind = pk_shadow__kind_of_attr(&e->attr);
+		ev->ctx = pk_shadow__ctx_of_attr(&e->attr);
 		/* an alias's unit and scale (power/energy-pkg/: Joules, 2.3e-10) */
 		ev->scale = e->scale > 0 ? e->scale : 1;
 		ev->unit = e->unit ? e->unit : "";
@@ -64,7 +64,7 @@ static int build_events(struct stat_live *st)
 		 * perf gives cpu-clock and task-clock msec; written as PMU terms
 		 * ("software/config=1/") the PMU alias's unit replaces it: none.
 		 */
-		if (ev->kind == STAT_K_NSECS && !strchr(ev->name, '/')) {
+		if (ev->kind == PK_SHADOW_NSECS && !strchr(ev->name, '/')) {
 			ev->unit = "msec";
 			ev->scale = 1e-6;
 			ev->frac = true;
@@ -74,7 +74,7 @@ static int build_events(struct stat_live *st)
 			st->tool[i] = (unsigned char)t;
 			ev->tool = true;
 			ev->unit = "ns";
-			ev->kind = STAT_K_OTHER;
+			ev->kind = PK_SHADOW_OTHER;
 		}
 	}
 	return 0;
