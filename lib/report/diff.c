@@ -228,6 +228,39 @@ static int rows_build(struct rd_diff *d, struct rd_pair **pairs)
 	return 0;
 }
 
+/* whether a and b are equal by the sort keys before srcline */
+static bool equal_before_srcline(const struct pk_report *ra, const struct rp_entry *a,
+				 const struct pk_report *rb, const struct rp_entry *b)
+{
+	for (int i = 0; i < ra->nr_sorts && ra->sorts[i] != RP_KEY_SRCLINE; i++)
+		if (xcollapse(ra->sorts[i], false, ra, a, rb, b))
+			return false;
+	return true;
+}
+
+/*
+ * Which rows' srclines perf has read before measuring the widths: those its
+ * own report read (not srcline_late), and those compared by srcline while
+ * pairing, with an entry of another file equal by the keys before it (a
+ * search of a tree passes by the neighbours of what it looks for).
+ */
+static void rows_srcline_known(struct rd_diff *d)
+{
+	for (size_t k = 0; k < d->nr_rows; k++) {
+		struct rd_row *x = &d->rows[k];
+		x->srcline_known = !x->e->srcline_late || (!x->dummy && row_has_pairs(d, x));
+		for (size_t q = 0; q < d->nr_rows && !x->srcline_known; q++) {
+			const struct rd_row *y = &d->rows[q];
+			for (size_t i = 0; i < d->n && !x->srcline_known; i++) {
+				struct pk_report *ry = i ? d->r[i] : y->r;
+				const struct rp_entry *ey = i ? y->p[i].e : y->e;
+				if (ey && ry != x->r && equal_before_srcline(x->r, x->e, ry, ey))
+					x->srcline_known = true;
+			}
+		}
+	}
+}
+
 /* perf's hists__precompute: each pair's values, against the totals of all samples */
 static void rows_compute(struct rd_diff *d)
 {
@@ -406,6 +439,8 @@ static int diff_event(struct rd_diff *d, bool first, FILE *fp)
 	int rc = rows_build(d, &pairs);
 	if (!rc) {
 		rows_compute(d);
+		if (d->r[0]->has_key[RP_KEY_SRCLINE])
+			rows_srcline_known(d);
 		/* perf's output resort counts the baseline's total again, over the rows kept */
 		d->total[0] = 0;
 		for (size_t k = 0; k < d->nr_rows; k++)

@@ -28,6 +28,7 @@ struct rd_row {
 	const struct rp_entry *e;	/* the baseline's entry, or the compared file's one (dummy) */
 	uint64_t period;		/* the baseline period (0 for a dummy) */
 	bool dummy;			/* not in the baseline: perf's dummy entry of hists__link */
+	bool srcline_known;		/* perf has read its srcline before the widths are measured */
 	struct rd_pair *p;		/* [nr files]; p[0] unused */
 };
 

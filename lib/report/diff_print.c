@@ -192,6 +192,12 @@ static int key_widths(const struct rd_diff *d, unsigned *w)
 			w[c] = umax(w[c], wf[c]);
 	}
 	free(idx);
+	/* the srclines perf diff read while pairing are in the width too */
+	for (size_t k = 0; k < d->nr_rows && d->r[0]->has_key[RP_KEY_SRCLINE]; k++) {
+		const struct rp_lclass *lc = rp_lclass(d->rows[k].r, d->rows[k].e->lclass);
+		if (lc->srcline && d->rows[k].srcline_known)
+			w[RP_KEY_SRCLINE] = umax(w[RP_KEY_SRCLINE], (unsigned)strlen(lc->srcline));
+	}
 	return 0;
 }
 
