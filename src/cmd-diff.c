@@ -63,18 +63,18 @@ static const struct option longopts[] = {
 	{ "force", no_argument, NULL, 'f' },
 	{ "cycles-hist", no_argument, NULL, OPT_CYCLES_HIST },
 	{ "stream", no_argument, NULL, OPT_STREAM },
-	{ "symbols", required_argument, NULL, OPT_REFUSED },
-	{ "dsos", required_argument, NULL, OPT_REFUSED },
-	{ "comms", required_argument, NULL, OPT_REFUSED },
+	{ "symbols", required_argument, NULL, 'S' },
+	{ "dsos", required_argument, NULL, 'd' },
+	{ "comms", required_argument, NULL, 'C' },
 	{ "pid", required_argument, NULL, OPT_REFUSED },
 	{ "tid", required_argument, NULL, OPT_REFUSED },
 	{ "cpu", required_argument, NULL, OPT_REFUSED },
 	{ "time", required_argument, NULL, OPT_REFUSED },
-	{ "field-separator", required_argument, NULL, OPT_REFUSED },
+	{ "field-separator", required_argument, NULL, 't' },
 	{ "kallsyms", required_argument, NULL, OPT_REFUSED },
-	{ "verbose", no_argument, NULL, OPT_REFUSED },
-	{ "dump-raw-trace", no_argument, NULL, OPT_REFUSED },
-	{ "modules", no_argument, NULL, OPT_REFUSED },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "dump-raw-trace", no_argument, NULL, 'D' },
+	{ "modules", no_argument, NULL, 'm' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -152,7 +152,7 @@ static int parse_args(int argc, char **argv, struct diff_cli *cli)
 {
 	int c, li = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "c:pFbo:s:qj:fh", longopts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:pFbo:s:qj:fhS:d:C:t:vDm", longopts, &li)) != -1) {
 		switch (c) {
 		case 'c':
 			if (parse_compute(optarg, &cli->o))
@@ -199,6 +199,15 @@ static int parse_args(int argc, char **argv, struct diff_cli *cli)
 			break;
 		case OPT_REFUSED:
 			fprintf(stderr, "pmukit diff: --%s is not supported yet\n", longopts[li].name);
+			return 129;
+		case 'S':
+		case 'd':
+		case 'C':
+		case 't':
+		case 'v':
+		case 'D':
+		case 'm':
+			fprintf(stderr, "pmukit diff: -%c is not supported yet\n", c);
 			return 129;
 		case 'h':
 			usage(stdout);
