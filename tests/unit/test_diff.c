@@ -70,9 +70,10 @@ static void write_file(const char *name, const int n[3], char *path, size_t size
 	const uint64_t ips[3] = { FN(dt_a), FN(dt_b), FN(dt_c) };
 	for (int f = 0; f < 3; f++)
 		for (int i = 0; i < n[f]; i++) {
-			struct tsample s = { .ip = ips[f], .pid = PID, .tid = PID, .time = time++,
+			struct tsample s = { .ip = ips[f], .pid = PID, .tid = PID, .time = time,
 					     .id = id, .period = 100 };
 			put_sample(&recs, st, PERF_RECORD_MISC_USER, &s);
+			time++;
 		}
 	CHECK_OK(pk_data_writer__write(w, recs.data, recs.len, &err), &err);
 	CHECK_OK(pk_data_writer__finish(w, &err), &err);
