@@ -16,6 +16,7 @@
 #include <pmukit/session.h>
 
 #include "report-cli.h"
+#include "script.h"
 
 static void usage(FILE *f)
 {
@@ -239,15 +240,52 @@ static int branch_stacks(struct pk_session **s, size_t n)
 	return 255;
 }
 
+/* tracepoint text for the trace sort key (as cmd-report.c makes it), one per file */
+struct trace_ctx {
+	struct pk_data_reader *rd;
+	struct script_trace *t;
+	struct obuf ob;
+	bool tried;
+};
+
+static const char *trace_output(void *vctx, const struct pk_resolved *rs)
+{
+	struct trace_ctx *c = vctx;
+	if (!c->tried) {
+		c->tried = true;
+		if (obuf__init(&c->ob, stdout) || script_trace__new(&c->t, c->rd))
+			c->t = NULL;
+	}
+	if (!c->t)
+		return NULL;
+	const struct pk_data_attr *a = pk_data_reader__attr(c->rd, (size_t)rs->attr);
+	c->ob.buf.len = 0;
+	/* perf's get_trace_output leaves the record's cpu 0 */
+	if (!a || !script_trace__print(c->t, a->attr.config, 0, rs->sample->raw.data,
+				       rs->sample->raw.size, &c->ob) || c->ob.buf.len >= c->ob.buf.cap)
+		return NULL;
+	return pk_buf__str(&c->ob.buf);
+}
+
+static void trace_ctx__free(struct trace_ctx *c)
+{
+	script_trace__free(c->t);
+	if (c->ob.buf.data) {
+		c->ob.buf.len = 0;	/* obuf__free writes what is left: nothing here */
+		obuf__free(&c->ob);
+	}
+}
+
 /* each file's report, read to its end; 0 or the exit status */
 static int load(struct pk_session *s, const char *path, const struct diff_cli *cli,
-		struct pk_report **r)
+		struct trace_ctx *tc, struct pk_report **r)
 {
 	struct pk_error err = { 0 };
 	struct pk_report_opts ro = {
 		.sz = sizeof(ro), .sort = cli->sort, .children = 0, .group = 0, .topdown = 0,
-		.call_graph = "none",
+		.call_graph = "none", .trace_output = trace_output, .trace_ctx = tc,
 	};
+	tc->rd = pk_session__reader(s);
 	if (pk_report__new(r, s, &ro, &err)) {
 		/* a bad --sort key: perf's usage error */
 		int rc = fail("", &err);
@@ -265,7 +303,8 @@ static int run(const char **files, size_t n, struct diff_cli *cli)
 {
 	struct pk_session **s = calloc(n, sizeof(*s));
 	struct pk_report **r = calloc(n, sizeof(*r));
-	int rc = s && r ? 0 : 255;
+	struct trace_ctx *tc = calloc(n, sizeof(*tc));
+	int rc = s && r && tc ? 0 : 255;
 	struct pk_error err = { 0 };
 	struct pk_session_opts so = { .sz = sizeof(so), .symfs = cli->symfs,
 				      .nr_threads = cli->nr_threads };
@@ -275,15 +314,17 @@ static int run(const char **files, size_t n, struct diff_cli *cli)
 	if (!rc && (cli->o.compute == COMPUTE_CYCLES || cli->stream))
 		rc = branch_stacks(s, n);
 	for (size_t i = 0; i < n && !rc; i++)
-		rc = load(s[i], files[i], cli, &r[i]);
+		rc = load(s[i], files[i], cli, &tc[i], &r[i]);
 	if (!rc && pk_report__fprintf_diffs(r, files, n, stdout, &cli->o, &err))
 		rc = fail("", &err);
 	if (!rc)
 		rc = fflush(stdout) ? 255 : 0;
-	for (size_t i = 0; i < n && s && r; i++) {
+	for (size_t i = 0; i < n && s && r && tc; i++) {
 		pk_report__free(r[i]);
+		trace_ctx__free(&tc[i]);
 		pk_session__free(s[i]);
 	}
+	free(tc);
 	free(r);
 	free(s);
 	return rc;

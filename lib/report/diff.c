@@ -68,6 +68,12 @@ static int64_t xcollapse(int key, bool has_dso, const struct pk_report *ra, cons
 		return sgn(strcmp(lb->sym->name, la->sym->name));
 	case RP_KEY_SRCLINE:
 		return sgn(strcmp(lb->srcline ? lb->srcline : "", la->srcline ? la->srcline : ""));
+	case RP_KEY_TRACE: {
+		/* sort__trace_cmp: the tracepoints' text (other events: equal) */
+		const char *ta = rp_ctx_trace(ra, rp_ctx(ra, a->ctx));
+		const char *tb = rp_ctx_trace(rb, rp_ctx(rb, b->ctx));
+		return ta && tb ? sgn(strcmp(tb, ta)) : 0;
+	}
 	default:
 		return 0;
 	}
