@@ -38,14 +38,15 @@ static void usage(FILE *f)
 		"  -f, --force           do not check the files' owner\n"
 		"      --stdio           text output (the only one)\n"
 		"      --symfs DIR       look for binaries and debug files under DIR\n"
+		"      --kallsyms FILE   kernel symbols from FILE (default /proc/kallsyms)\n"
 		"  -j, --threads N       threads for symbols (default 2)\n"
 		"  -h, --help            this help\n"
 		"Refused (not supported yet): --cycles-hist, --stream, -S, -d, -C, --pid,\n"
-		"--tid, --cpu, --time, -t, -v, -D, -m, --kallsyms.\n");
+		"--tid, --cpu, --time, -t, -v, -D, -m.\n");
 }
 
 enum {
-	OPT_STDIO = 0x200, OPT_SYMFS, OPT_PERCENTAGE, OPT_CYCLES_HIST, OPT_STREAM,
+	OPT_STDIO = 0x200, OPT_SYMFS, OPT_KALLSYMS, OPT_PERCENTAGE, OPT_CYCLES_HIST, OPT_STREAM,
 	OPT_REFUSED,
 };
 
@@ -72,7 +73,7 @@ static const struct option longopts[] = {
 	{ "cpu", required_argument, NULL, OPT_REFUSED },
 	{ "time", required_argument, NULL, OPT_REFUSED },
 	{ "field-separator", required_argument, NULL, 't' },
-	{ "kallsyms", required_argument, NULL, OPT_REFUSED },
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "dump-raw-trace", no_argument, NULL, 'D' },
 	{ "modules", no_argument, NULL, 'm' },
@@ -143,7 +144,7 @@ static int parse_order(const char *arg, struct pk_diff_opts *o)
 
 struct diff_cli {
 	struct pk_diff_opts o;
-	const char *sort, *symfs;
+	const char *sort, *symfs, *kallsyms;
 	int nr_threads;
 	bool cycles_hist, stream;
 };
@@ -182,6 +183,9 @@ static int parse_args(int argc, char **argv, struct diff_cli *cli)
 			break;
 		case OPT_SYMFS:
 			cli->symfs = optarg;
+			break;
+		case OPT_KALLSYMS:
+			cli->kallsyms = optarg;
 			break;
 		case 'q':
 			cli->o.quiet = true;
@@ -306,7 +310,8 @@ static int run(const char **files, size_t n, struct diff_cli *cli)
 	struct trace_ctx *tc = calloc(n, sizeof(*tc));
 	int rc = s && r && tc ? 0 : 255;
 	struct pk_error err = { 0 };
-	struct pk_session_opts so = { .sz = sizeof(so), .symfs = cli->symfs,
+	struct pk_symbolizer_opts yo = { .sz = sizeof(yo), .kallsyms = cli->kallsyms };
+	struct pk_session_opts so = { .sz = sizeof(so), .symfs = cli->symfs, .symbolizer = &yo,
 				      .nr_threads = cli->nr_threads };
 	for (size_t i = 0; i < n && !rc; i++)
 		if (pk_session__open(&s[i], files[i], &so, &err))

@@ -24,7 +24,7 @@ perf record -q -e cpu-clock -c 100000 -o "$T_TMP/v1.data" "$W" -v 1 1500 >/dev/n
 ok "--help lists every option" sh -c '
 	"$PMUKIT" diff --help > "$T_TMP/help" || exit 1
 	for o in -c, --compute -p, --period -F, --formula -b, --baseline-only -o, --order -s, \
-	    --percentage -q, -f, --symfs; do
+	    --percentage -q, -f, --symfs --kallsyms; do
 		grep -q -e " $o" "$T_TMP/help" || { echo "no $o" >&2; exit 1; }
 	done'
 for o in "-S leaf_1" "-d rm" "-C rm" "--pid 1" "--time 10%" "-v"; do
