@@ -11,7 +11,7 @@
 W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 export PMUKIT W T_TMP
 
-PLAN=10
+PLAN=12
 echo "1..$PLAN"
 skip_all() {
 	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - diff options # SKIP $1"; done
@@ -48,6 +48,14 @@ ok "ratio and wdiff agree with the periods shown" sh -c '
 ok "-o past the last file: perf's message, 255, before reading any file" sh -c '
 	"$PMUKIT" diff -o 2 nosuch.data "$T_TMP/v1.data" > "$T_TMP/o" 2> "$T_TMP/e"
 	[ $? = 255 ] && grep -qx "Order option out of limit." "$T_TMP/e" || { cat "$T_TMP/e" >&2; exit 1; }'
+ok "--stdio (which perf diff lacks) changes nothing" sh -c '
+	"$PMUKIT" diff "$T_TMP/v0.data" "$T_TMP/v1.data" > "$T_TMP/a" &&
+	"$PMUKIT" diff --stdio "$T_TMP/v0.data" "$T_TMP/v1.data" > "$T_TMP/b" &&
+	[ -s "$T_TMP/a" ] && cmp "$T_TMP/a" "$T_TMP/b"'
+ok "-s tid (which perf lacks) pairs by thread as report --sort tid keys" sh -c '
+	"$PMUKIT" diff -s tid "$T_TMP/v0.data" "$T_TMP/v1.data" > "$T_TMP/t" &&
+	grep -q "^# Baseline  Delta Abs  *Tid:Command" "$T_TMP/t" &&
+	[ "$(grep -c "[0-9]:rm-0" "$T_TMP/t")" -ge 2 ] || { cat "$T_TMP/t" >&2; exit 1; }'
 ok "a pipe-mode file: its shares are perf report's (perf diff fails on it)" sh -c '
 	(cd "$T_TMP" && perf record -q -e cpu-clock -c 100000 -g -o - "$W" 1000 > pipe.data 2>/dev/null) ||
 		exit 1
