@@ -7,7 +7,6 @@
  * exit statuses (129 for a bad option, 255 for a file or order error).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,71 +14,9 @@
 #include <pmukit/report.h>
 #include <pmukit/session.h>
 
+#include "cli-opts.h"
 #include "report-cli.h"
 #include "script.h"
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: pmukit diff [options] [[OLD] NEW] | [BASE FILE...]\n\n"
-		"Compare the profiles of perf.data files as perf diff does: each entry's\n"
-		"share in the first (Baseline) and how it changed in each other file.\n"
-		"No file: perf.data.old and perf.data; one file: perf.data.old and it.\n\n"
-		"  -c, --compute M       delta-abs (default), delta, ratio or wdiff:W1,W2\n"
-		"                        (cycles needs branch stacks: not supported)\n"
-		"  -p, --period          show the periods (Base period, Period)\n"
-		"  -F, --formula         show the formula of each value\n"
-		"  -b, --baseline-only   only the baseline's entries found in another file\n"
-		"  -o, --order N         sort first by file N's values (default 1; 0: by baseline)\n"
-		"  -s, --sort KEYS       pair entries by these keys (default dso,sym)\n"
-		"      --percentage relative|absolute\n"
-		"                        percentages of filtered entries (no filters yet)\n"
-		"  -q, --quiet           no header lines\n"
-		"  -f, --force           do not check the files' owner\n"
-		"      --stdio           text output (the only one)\n"
-		"      --symfs DIR       look for binaries and debug files under DIR\n"
-		"      --kallsyms FILE   kernel symbols from FILE (default /proc/kallsyms)\n"
-		"  -j, --threads N       threads for symbols (default 2)\n"
-		"  -h, --help            this help\n"
-		"Refused (not supported yet): --cycles-hist, --stream, -S, -d, -C, --pid,\n"
-		"--tid, --cpu, --time, -t, -v, -D, -m.\n");
-}
-
-enum {
-	OPT_STDIO = 0x200, OPT_SYMFS, OPT_KALLSYMS, OPT_PERCENTAGE, OPT_CYCLES_HIST, OPT_STREAM,
-	OPT_REFUSED,
-};
-
-static const struct option longopts[] = {
-	{ "compute", required_argument, NULL, 'c' },
-	{ "period", no_argument, NULL, 'p' },
-	{ "formula", no_argument, NULL, 'F' },
-	{ "baseline-only", no_argument, NULL, 'b' },
-	{ "order", required_argument, NULL, 'o' },
-	{ "sort", required_argument, NULL, 's' },
-	{ "percentage", required_argument, NULL, OPT_PERCENTAGE },
-	{ "stdio", no_argument, NULL, OPT_STDIO },
-	{ "symfs", required_argument, NULL, OPT_SYMFS },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "threads", required_argument, NULL, 'j' },
-	{ "force", no_argument, NULL, 'f' },
-	{ "cycles-hist", no_argument, NULL, OPT_CYCLES_HIST },
-	{ "stream", no_argument, NULL, OPT_STREAM },
-	{ "symbols", required_argument, NULL, 'S' },
-	{ "dsos", required_argument, NULL, 'd' },
-	{ "comms", required_argument, NULL, 'C' },
-	{ "pid", required_argument, NULL, OPT_REFUSED },
-	{ "tid", required_argument, NULL, OPT_REFUSED },
-	{ "cpu", required_argument, NULL, OPT_REFUSED },
-	{ "time", required_argument, NULL, OPT_REFUSED },
-	{ "field-separator", required_argument, NULL, 't' },
-	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "dump-raw-trace", no_argument, NULL, 'D' },
-	{ "modules", no_argument, NULL, 'm' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 enum { COMPUTE_CYCLES = 100 };
 
@@ -124,24 +61,6 @@ static int parse_compute(const char *str, struct pk_diff_opts *o)
 	return -1;
 }
 
-/* perf's OPT_UINTEGER for -o; 0 or -1 (message printed) */
-static int parse_order(const char *arg, struct pk_diff_opts *o)
-{
-	char *end;
-	long long v = strtoll(arg, &end, 10);
-	if (!*arg || *end) {
-		fprintf(stderr, " Error: switch `o' expects a numerical value\n");
-		return -1;
-	}
-	if (v < 0 || v > 0xffffffffLL) {
-		fprintf(stderr, " Error: switch `o' expects an unsigned numerical value\n");
-		return -1;
-	}
-	o->order = (unsigned)v;
-	o->order_set = true;
-	return 0;
-}
-
 struct diff_cli {
 	struct pk_diff_opts o;
 	const char *sort, *symfs, *kallsyms;
@@ -149,81 +68,69 @@ struct diff_cli {
 	bool cycles_hist, stream;
 };
 
-/* the options; 0, or the exit status (-1: --help printed) */
-static int parse_args(int argc, char **argv, struct diff_cli *cli)
+static int compute_cb(const struct cli_opt *opt, const char *arg, bool unset)
 {
-	int c, li = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "c:pFbo:s:qj:fhS:d:C:t:vDm", longopts, &li)) != -1) {
-		switch (c) {
-		case 'c':
-			if (parse_compute(optarg, &cli->o))
-				return usage(stderr), 129;
-			break;
-		case 'p':
-			cli->o.show_period = true;
-			break;
-		case 'F':
-			cli->o.show_formula = true;
-			break;
-		case 'b':
-			cli->o.baseline_only = true;
-			break;
-		case 'o':
-			if (parse_order(optarg, &cli->o))
-				return usage(stderr), 129;
-			break;
-		case 's':
-			cli->sort = optarg;
-			break;
-		case OPT_PERCENTAGE:
-			/* no filters yet: both are accepted and change nothing */
-			if (strcmp(optarg, "relative") && strcmp(optarg, "absolute"))
-				return usage(stderr), 129;
-			break;
-		case OPT_SYMFS:
-			cli->symfs = optarg;
-			break;
-		case OPT_KALLSYMS:
-			cli->kallsyms = optarg;
-			break;
-		case 'q':
-			cli->o.quiet = true;
-			break;
-		case 'j':
-			cli->nr_threads = atoi(optarg);
-			break;
-		case OPT_CYCLES_HIST:
-			cli->cycles_hist = true;
-			break;
-		case OPT_STREAM:
-			cli->stream = true;
-			break;
-		case OPT_STDIO:
-		case 'f':
-			break;
-		case OPT_REFUSED:
-			fprintf(stderr, "pmukit diff: --%s is not supported yet\n", longopts[li].name);
-			return 129;
-		case 'S':
-		case 'd':
-		case 'C':
-		case 't':
-		case 'v':
-		case 'D':
-		case 'm':
-			fprintf(stderr, "pmukit diff: -%c is not supported yet\n", c);
-			return 129;
-		case 'h':
-			usage(stdout);
-			return -1;
-		default:
-			usage(stderr);
-			return 129;
-		}
-	}
+	(void)unset;
+	return parse_compute(arg, opt->value);
+}
+
+/* --percentage: no filters yet, so both are accepted and change nothing */
+static int percentage_cb(const struct cli_opt *opt, const char *arg, bool unset)
+{
+	if (unset || (strcmp(arg, "relative") && strcmp(arg, "absolute")))
+		return cli_opts__error(opt, "is relative or absolute");
+	return 0;
+}
+
+#define NOT_YET(s, l) CLI_REFUSED(s, l, "not supported yet")
+
+/* the options; 0, or the exit status (-1: --help printed); *nr_files: the files, left in argv */
+static int parse_args(int argc, char **argv, struct diff_cli *cli, int *nr_files)
+{
+	bool stdio = false, force = false;
+	unsigned order = 1;	/* perf's default: sorted first by the first compared file */
+	const struct cli_opt opts[] = {
+		CLI_CALLBACK('c', "compute", &cli->o,
+			     "delta,delta-abs,ratio,wdiff:w1,w2 (default delta-abs),cycles",
+			     "entries differential computation selection", compute_cb),
+		CLI_BOOL('p', "period", &cli->o.show_period, "show period values"),
+		CLI_BOOL('F', "formula", &cli->o.show_formula, "show formula"),
+		CLI_BOOL('b', "baseline-only", &cli->o.baseline_only,
+			 "show only items with match in baseline"),
+		CLI_UINT('o', "order", &order, "n",
+			 "sort first by this file's values (0: the baseline's; default 1)"),
+		CLI_STRING('s', "sort", &cli->sort, "key[,key2...]",
+			   "pair entries by these keys (default dso,sym)"),
+		CLI_CALLBACK(0, "percentage", NULL, "relative|absolute",
+			     "how to display percentage of filtered entries", percentage_cb),
+		CLI_BOOL('q', "quiet", &cli->o.quiet, "no header lines"),
+		CLI_BOOL('f', "force", &force, "don't complain, do it"),
+		CLI_BOOL(0, "stdio", &stdio, "text output (the only one)"),
+		CLI_STRING(0, "symfs", &cli->symfs, "directory",
+			   "look for files with symbols relative to this directory"),
+		CLI_STRING(0, "kallsyms", &cli->kallsyms, "file", "kernel symbols from this file"),
+		CLI_INT('j', "threads", &cli->nr_threads, "n", "threads for symbols (default 2)"),
+		CLI_BOOL(0, "cycles-hist", &cli->cycles_hist, "cycles histograms (with -c cycles)"),
+		CLI_BOOL(0, "stream", &cli->stream, "hot streams comparison"),
+		NOT_YET('S', "symbols"), NOT_YET('d', "dsos"), NOT_YET('C', "comms"),
+		NOT_YET(0, "pid"), NOT_YET(0, "tid"), NOT_YET(0, "cpu"), NOT_YET(0, "time"),
+		NOT_YET('t', "field-separator"), NOT_YET('v', "verbose"),
+		NOT_YET('D', "dump-raw-trace"), NOT_YET('m', "modules"),
+		CLI_END(),
+	};
+	int n = cli_opts__parse(argc, argv, opts,
+				"pmukit diff [<options>] [old_file] [new_file] | [base_file file...]\n\n"
+				"Compare the profiles of perf.data files as perf diff does: each entry's\n"
+				"share in the first (Baseline) and how it changed in each other file.\n"
+				"No file: perf.data.old and perf.data; one file: perf.data.old and it.\n"
+				"(-c cycles needs branch stacks: not supported.)", 0);
+	if (n < 0)
+		return n == CLI_HELP ? -1 : 129;
+	cli->o.order = order;
+	cli->o.order_set = true;
 	if (cli->cycles_hist && cli->o.compute != COMPUTE_CYCLES)
-		return usage(stderr), 129;	/* perf: --cycles-hist only with -c cycles */
+		return 129;	/* perf: --cycles-hist only with -c cycles */
+	*nr_files = n;
 	return 0;
 }
 
@@ -338,16 +245,17 @@ static int run(const char **files, size_t n, struct diff_cli *cli)
 int cmd_diff(int argc, char **argv)
 {
 	struct diff_cli cli = { .o = { .sz = sizeof(cli.o) }, .sort = "dso,sym" };
-	int rc = parse_args(argc, argv, &cli);
+	int nr_files = 0;
+	int rc = parse_args(argc, argv, &cli, &nr_files);
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	const char *defaults[2] = { "perf.data.old", "perf.data" };
 	const char **files = defaults;
 	size_t n = 2;
-	if (argc - optind == 1)
-		defaults[1] = argv[optind];	/* perf: one file is the new one */
-	else if (argc - optind > 1)
-		files = (const char **)argv + optind, n = (size_t)(argc - optind);
+	if (nr_files == 1)
+		defaults[1] = argv[0];	/* perf: one file is the new one */
+	else if (nr_files > 1)
+		files = (const char **)argv, n = (size_t)nr_files;
 	if (cli.o.order_set && cli.o.order >= n) {
 		fprintf(stderr, "Order option out of limit.\n");
 		return 255;
