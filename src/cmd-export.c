@@ -48,6 +48,24 @@ int export__load(const char *prog, const char *input, const char *symfs, unsigne
 	return 0;
 }
 
+/* stackcollapse-perf.pl's note when it drops other events' samples: only the first's are written */
+static void first_event_note(const char *prog, const struct pk_profile *p)
+{
+	struct pk_profile_sample s;
+	struct pk_profile_event ev;
+	size_t n = pk_profile__nr_samples(p);
+	if (!n || pk_profile__sample(p, 0, &s))
+		return;
+	uint32_t first = s.event;
+	for (size_t i = 1; i < n; i++)
+		if (!pk_profile__sample(p, i, &s) && s.event != first) {
+			if (!pk_profile__event(p, first, &ev))
+				fprintf(stderr, "%s: only the samples of %s, the first sample's event, are written"
+					" (--event N for another)\n", prog, ev.name);
+			return;
+		}
+}
+
 /* Write p to output ("-" or NULL: stdout); prints its own message; 0 or -1. */
 int export__write(const char *prog, const struct pk_profile *p, enum pk_export_format fmt,
 		  const char *output, const struct pk_export_opts *eo)
@@ -61,6 +79,8 @@ int export__write(const char *prog, const struct pk_profile *p, enum pk_export_f
 		return -1;
 	}
 	int rc = pk_export__write(p, fmt, f, eo, &err);
+	if (!rc && fmt != PK_EXPORT_PPROF && eo->event < 0)
+		first_event_note(prog, p);
 	if (rc)
 		fprintf(stderr, "%s: %s\n", prog, pk_error__format(&err, buf, sizeof(buf)));
 	if ((to_stdout ? fflush(f) : fclose(f)) && !rc) {
@@ -87,7 +107,9 @@ static void usage(FILE *f)
 		"      --kernel, --jit folded: mark kernel (_[k]) and JIT (_[j]) frames\n"
 		"      --addrs         folded: [dso <addr>] for frames without a symbol\n"
 		"      --event N       the event to write (index; default: the first sample's)\n"
-		"      --value WHAT    samples (default), count (periods) or weight\n"
+		"      --value WHAT    script: the periods perf script prints, as stackcollapse-perf.pl\n"
+		"                      (folded, svg, html: the default), samples (gecko: the\n"
+		"                      default), count (periods) or weight\n"
 		"  -h, --help          this help\n");
 }
 
@@ -116,7 +138,7 @@ int cmd_export(int argc, char **argv)
 	const char *input = "perf.data", *output = NULL, *symfs = NULL, *format = NULL;
 	unsigned prof_flags = 0;
 	struct pk_export_opts eo = { .sz = sizeof(eo), .event = -1 };
-	int c;
+	int c, value_given = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "f:i:o:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -133,14 +155,17 @@ int cmd_export(int argc, char **argv)
 		case OPT_ADDRS: eo.flags |= PK_EXPORT_ADDRS; break;
 		case OPT_EVENT: eo.event = atoi(optarg); break;
 		case OPT_VALUE:
-			if (!strcmp(optarg, "samples"))
+			value_given = 1;
+			if (!strcmp(optarg, "script"))
+				eo.value = PK_EXPORT_VALUE_SCRIPT;
+			else if (!strcmp(optarg, "samples"))
 				eo.value = PK_EXPORT_VALUE_SAMPLES;
 			else if (!strcmp(optarg, "count"))
 				eo.value = PK_EXPORT_VALUE_COUNT;
 			else if (!strcmp(optarg, "weight"))
 				eo.value = PK_EXPORT_VALUE_WEIGHT;
 			else {
-				fprintf(stderr, "pmukit export: --value: samples, count or weight\n");
+				fprintf(stderr, "pmukit export: --value: script, samples, count or weight\n");
 				return 129;
 			}
 			break;
@@ -158,6 +183,8 @@ int cmd_export(int argc, char **argv)
 			format);
 		return 129;
 	}
+	if (!value_given)
+		eo.value = fmt == PK_EXPORT_GECKO ? PK_EXPORT_VALUE_SAMPLES : PK_EXPORT_VALUE_SCRIPT;
 	if (optind < argc) {
 		fprintf(stderr, "pmukit export: unexpected argument '%s'\n", argv[optind]);
 		return 129;

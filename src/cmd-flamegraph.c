@@ -33,7 +33,8 @@ static void usage(FILE *f)
 		"      --symfs DIR     look for binaries and debug files under DIR\n"
 		"      --inline        inline functions as frames of their own\n"
 		"      --event N       the event to draw (index; default: the first sample's)\n"
-		"      --value WHAT    widths by samples (default), count (periods) or weight\n"
+		"      --value WHAT    widths by script (default: the periods perf script prints, as\n"
+		"                      stackcollapse-perf.pl), samples, count (periods) or weight\n"
 		"      --width N       SVG width in pixels (default 1200)\n"
 		"  -h, --help          this help\n");
 }
@@ -63,7 +64,7 @@ int cmd_flamegraph(int argc, char **argv)
 	};
 	const char *input = "perf.data", *output = "flamegraph.html", *symfs = NULL;
 	unsigned prof_flags = 0;
-	struct pk_export_opts eo = { .sz = sizeof(eo), .event = -1 };
+	struct pk_export_opts eo = { .sz = sizeof(eo), .event = -1, .value = PK_EXPORT_VALUE_SCRIPT };
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:o:h", longopts, NULL)) != -1) {
@@ -77,14 +78,16 @@ int cmd_flamegraph(int argc, char **argv)
 		case OPT_EVENT: eo.event = atoi(optarg); break;
 		case OPT_WIDTH: eo.width = (unsigned)strtoul(optarg, NULL, 0); break;
 		case OPT_VALUE:
-			if (!strcmp(optarg, "samples"))
+			if (!strcmp(optarg, "script"))
+				eo.value = PK_EXPORT_VALUE_SCRIPT;
+			else if (!strcmp(optarg, "samples"))
 				eo.value = PK_EXPORT_VALUE_SAMPLES;
 			else if (!strcmp(optarg, "count"))
 				eo.value = PK_EXPORT_VALUE_COUNT;
 			else if (!strcmp(optarg, "weight"))
 				eo.value = PK_EXPORT_VALUE_WEIGHT;
 			else {
-				fprintf(stderr, "pmukit flamegraph: --value: samples, count or weight\n");
+				fprintf(stderr, "pmukit flamegraph: --value: script, samples, count or weight\n");
 				return 129;
 			}
 			break;

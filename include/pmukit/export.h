@@ -44,9 +44,15 @@ enum pk_export_format {
 
 /* What a stack's width counts (folded, flame graphs, Firefox sample weights). */
 enum pk_export_value {
-	PK_EXPORT_VALUE_SAMPLES = 0,	/* one per sample, as stackcollapse-perf.pl */
+	PK_EXPORT_VALUE_SAMPLES = 0,	/* one per sample */
 	PK_EXPORT_VALUE_COUNT,		/* the event's counts (periods) */
 	PK_EXPORT_VALUE_WEIGHT,		/* the samples' weights */
+	/*
+	 * stackcollapse-perf.pl's weights: the period perf script prints on the
+	 * sample's line (its count), 1 where that is 0. What pmukit export and
+	 * pmukit flamegraph use for folded stacks and flame graphs by default.
+	 */
+	PK_EXPORT_VALUE_SCRIPT,
 };
 
 /* stackcollapse-perf.pl's options */
