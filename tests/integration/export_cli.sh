@@ -24,7 +24,7 @@ perf record -q -e cpu-clock -c 100000 -g -o - "$W" 100 2>/dev/null >"$T_TMP/pipe
 perf record -q -e cpu-clock -F 999 -g -o "$T_TMP/f.data" "$W" 300 >/dev/null 2>&1
 perf record -q -e cpu-clock -e page-faults -F 999 -g -o "$T_TMP/f2.data" "$W" 300 >/dev/null 2>&1
 
-echo "1..19"
+echo "1..21"
 
 # folded FILE [RULE-OPTIONS] — pmukit's folded stacks of FILE equal the rules' from perf script
 folded() {
@@ -110,8 +110,21 @@ if command -v go >/dev/null 2>&1; then
 			grep -q "Total samples = $want "
 	}
 	ok "pprof: the samples index counts perf script's samples" pprof_samples
+	pprof_period() {	# a -F recording: Go's CPU-profile period, 1e9/Hz ns of cpu
+		hz=$(perf evlist -v -i "$T_TMP/f.data" 2>/dev/null | sed -n 's/.*sample_freq }: \([0-9]*\),.*/\1/p')
+		"$PMUKIT" export --format pprof -i "$T_TMP/f.data" -o "$T_TMP/f.pb.gz" &&
+			go tool pprof -raw "$T_TMP/f.pb.gz" 2>/dev/null | head -3 >"$T_TMP/raw.txt"
+		cat "$T_TMP/raw.txt" >&2
+		[ -n "$hz" ] && grep -qx "PeriodType: cpu nanoseconds" "$T_TMP/raw.txt" &&
+			grep -qx "Period: $((1000000000 / hz))" "$T_TMP/raw.txt"
+	}
+	ok "pprof of a -F recording: period 1e9/Hz nanoseconds of cpu (go tool pprof -raw)" pprof_period
+	pprof_fixed() {	# -c: the event's own period stays
+		go tool pprof -raw "$T_TMP/p.pb.gz" 2>/dev/null | grep -qx "Period: 100000"
+	}
+	ok "pprof of a -c recording keeps the fixed period" pprof_fixed
 else
-	for i in 14 15 16; do echo "ok $i # SKIP go (golang-go) is not installed"; T_N=$((T_N + 1)); done
+	for i in 14 15 16 17 18; do echo "ok $i # SKIP go (golang-go) is not installed"; T_N=$((T_N + 1)); done
 fi
 
 if command -v python3 >/dev/null 2>&1; then
@@ -135,7 +148,7 @@ PY
 		python3 -c "import json, sys; assert json.load(open(sys.argv[1]))['meta']['product'].startswith('pmukit')" \
 		"$T_TMP/g.json"
 else
-	for i in 17 18; do echo "ok $i # SKIP python3 is not installed"; T_N=$((T_N + 1)); done
+	for i in 19 20; do echo "ok $i # SKIP python3 is not installed"; T_N=$((T_N + 1)); done
 fi
 ok "a missing file fails" sh -c "! '$PMUKIT' export --format folded -i '$T_TMP/none.data' >/dev/null 2>&1"
 [ "$T_FAIL" = 0 ]
