@@ -691,19 +691,6 @@ static int add_wildcard(struct rctx *rc, const struct spec_event *e, struct ev_v
 
 /* --- dispatch ----------------------------------------------------------------------------------- */
 
-static int check_dup_terms(struct rctx *rc, const struct spec_event *e)
-{
-	for (size_t i = 1; i < e->nr_terms; i++)
-		for (size_t j = 0; j < i; j++)
-			if (e->terms[i].kind != SPEC_TERM_DRV_CFG &&
-			    !strcmp(e->terms[i].name, e->terms[j].name))
-				return rctx_error(rc, 0, e->terms[i].name_pos.len ? e->terms[i].name_pos
-										   : e->terms[i].pos,
-						  NULL, "term '%s' is given twice (first at offset %u)",
-						  e->terms[i].name, e->terms[j].pos.off);
-	return 0;
-}
-
 static int resolve_inner(struct rctx *rc, const struct spec_event *e, struct ev_vec *out)
 {
 	int r;
@@ -761,9 +748,9 @@ static int resolve_inner(struct rctx *rc, const struct spec_event *e, struct ev_
 int resolve_event(struct rctx *rc, const struct spec_event *e, struct ev_vec *out)
 {
 	size_t before = out->nr;
-	int r = check_dup_terms(rc, e);
-	if (!r)
-		r = resolve_inner(rc, e, out);
+	/* terms given twice are taken as perf 6.1 takes them (encode applies them in order: a
+	 * format term ORs into its bits again, a config word or config term is replaced) */
+	int r = resolve_inner(rc, e, out);
 	for (size_t i = before; !r && i < out->nr; i++)
 		r = encode_modifiers(rc, out->v[i], &e->mods, false, true);
 	return r;
