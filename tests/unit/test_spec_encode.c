@@ -567,6 +567,11 @@ static void test_refusals(void **state)
 	refuse(st, "x86-skl", "stat", "", "nosuch/event=1/", 0, 6, "unknown PMU or event 'nosuch'", NULL);
 	refuse(st, "x86-skl", "stat", "", "cpu/evnt=0x3c/", 4, 4, "unknown term 'evnt' for PMU 'cpu'",
 	       "did you mean 'event'?");
+	/* perf 6.1 takes terms given twice, but not a second event alias (tests/oracle/corpus/dup_terms.txt) */
+	refuse(st, "x86-skl", "stat", "", "cpu/instructions,cpu-cycles/", 17, 10,
+	       "'cpu-cycles' is a second event alias in one event (after 'instructions')", NULL);
+	refuse_at(st, "x86-skl", "stat", "", "cpu/cpu-cycles,event=cpu-cycles/", "event=cpu-cycles",
+		  "Attempt to set event's scale twice", NULL);
 	refuse(st, "x86-skl", "stat", "", "cpu/event=0x3c,umask=0x100/", 21, 5,
 	       "umask=0x100: value needs 9 bits, umask is 8 bits (config:8-15)", NULL);
 	refuse(st, "x86-icl", "stat", "", "uncore_cha/event=1,umask=0x400000000/", 25, 11,
