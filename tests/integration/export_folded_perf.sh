@@ -3,7 +3,8 @@
 # workload with call graphs (cpu-clock and page-faults, so the first-event filter matters),
 # `perf script -F +pid` prints it; build/tests/test_export_folded --fold reads that text into
 # a pmukit profile and writes folded stacks, which must equal what stackcollapse-perf.pl's
-# rules (tests/fixtures/export/collapse-rules.pl) make of the same text, for each option.
+# rules (tests/fixtures/export/collapse-rules.pl) make of the same text, for each option,
+# values included: -F recordings, so the periods perf script prints vary from sample to sample.
 B=${PMUKIT_BUILD:-build}
 S=${PMUKIT_SRC:-.}
 FOLD=$B/tests/test_export_folded

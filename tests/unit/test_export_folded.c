@@ -7,7 +7,8 @@
  * "\t<ip> sym+off (dso)" per frame, "(inlined)" for inlined ones, a blank
  * line), folds that text with tests/fixtures/export/collapse-rules.pl (the
  * rules restated in Perl) and requires pmukit's output to be byte for byte the
- * same, for each of the script's options.
+ * same, for each of the script's options, values (PK_EXPORT_VALUE_SCRIPT: the
+ * periods on the sample lines) included.
  *
  * `test_export_folded --fold FLAGS < TEXT` reads real `perf script -F +pid` text
  * into a profile and prints pmukit's folded stacks (for
