@@ -440,6 +440,7 @@ static int process_kernel_mmap(struct pk_session *s, const struct pk_data_event 
 	}
 	int rc = maps_insert(s, &s->kmaps, m);
 	s->kernel_map = m;
+	s->kernel_map_fixed = false;
 	if (!rc)
 		workers__prefetch(s, k);
 	return rc;
@@ -503,6 +504,29 @@ uint64_t pk_map__unmap_ip(const struct pk_map *m, uint64_t rip)
 }
 
 /* ---- lookups ---------------------------------------------------------------------------- */
+
+/*
+ * perf's map__fixup_end after kallsyms is loaded: the kernel map, recorded up to _etext,
+ * ends where the kernel's last own symbol ends (init text: start_kernel, the idle tasks'
+ * x86_64_start_kernel...), short of the next map. Once per kernel map; true if it grew.
+ */
+bool machine__kernel_map_fixup(struct pk_session *s)
+{
+	struct sess_map *k = s->kernel_map;
+	if (!k || s->kernel_map_fixed)
+		return false;
+	s->kernel_map_fixed = true;
+	uint64_t end = pk_dso__kernel_end(k->pub.dso);
+	if (end <= k->pub.end)
+		return false;
+	for (size_t i = 0; i < s->kmaps.nr; i++)
+		if (s->kmaps.v[i]->pub.start >= k->pub.end && s->kmaps.v[i]->pub.start < end)
+			end = s->kmaps.v[i]->pub.start;
+	bool grew = end > k->pub.end;
+	if (grew)
+		k->pub.end = end;
+	return grew;
+}
 
 const struct sess_maps *machine__maps_for(struct pk_session *s, const struct sess_thread *t,
 					  uint8_t cpumode, char *level)
