@@ -8,12 +8,26 @@
 #include "session/session_int.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/opts.h"
+
+/*
+ * The reader's warnings about a damaged or unfinished file (a cut pipe, a
+ * killed perf's file), each once on stderr as perf prints its warnings.
+ */
+static void session_warn(struct pk_session *s)
+{
+	const char *w;
+	while ((w = pk_data_reader__warning(s->r, s->nr_warned))) {
+		fprintf(stderr, "Warning: %s\n", w);
+		s->nr_warned++;
+	}
+}
 
 /* The caller's options over the defaults, honouring its struct's size. */
 static void opts_copy(struct pk_session_opts *dst, const struct pk_session_opts *src)
@@ -75,8 +89,10 @@ int pk_session__open(struct pk_session **out, const char *path, const struct pk_
 	int rc = pk_data_reader__open(&s->r, path, reader_opts(s, &ro), err);
 	if (!rc && !(s->path = strdup(path)))
 		rc = pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
-	if (!rc)
+	if (!rc) {
+		session_warn(s);
 		rc = session_start(s, err);
+	}
 	if (rc) {
 		pk_session__free(s);
 		return rc;
@@ -97,8 +113,10 @@ int pk_session__open_fd(struct pk_session **out, int fd, const char *name,
 	s->fd = fd;
 	struct pk_data_reader_opts ro;
 	int rc = pk_data_reader__open_fd(&s->r, fd, name, reader_opts(s, &ro), err);
-	if (!rc)
+	if (!rc) {
+		session_warn(s);
 		rc = session_start(s, err);
+	}
 	if (rc) {
 		pk_session__free(s);
 		return rc;
@@ -137,8 +155,10 @@ struct pk_symbolizer *pk_session__symbolizer(struct pk_session *s)
 int pk_session__next(struct pk_session *s, const struct pk_data_event **ev, struct pk_error *err)
 {
 	int rc = pk_data_reader__next(s->r, ev, err);
-	if (rc <= 0)
+	if (rc <= 0) {
+		session_warn(s);
 		return rc;
+	}
 	switch ((*ev)->type) {
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_FORK:
