@@ -268,8 +268,7 @@ int stat_live__open(struct stat_live *st, pid_t workload, struct pk_error *err)
 {
 	struct pk_count_opts o = {
 		.sz = sizeof(o),
-		.pid = st->cpus ? -1 : workload,
-		.cpu = -1,
+		.pid = workload,	/* ignored with cpus or tids */
 		.cpus = st->cpus,
 		.cpu_list = st->cfg->cpu_list != NULL,
 		.tids = st->tids,
@@ -277,8 +276,6 @@ int stat_live__open(struct stat_live *st, pid_t workload, struct pk_error *err)
 		.pmus = st->env->pmus,
 		.topo = st->topo,	/* NULL: the library reads it for per-package events */
 	};
-	if (st->tids)
-		o.pid = -1;
 	stat_live__close(st);
 	int r = pk_counter__open(&st->cnt, st->el, &o, err);
 	if (r)
