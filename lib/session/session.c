@@ -188,10 +188,10 @@ const char *pk_session__event_name(struct pk_session *s, int attr)
 		memset(s->evnames + s->nr_evnames, 0, (n - s->nr_evnames) * sizeof(*s->evnames));
 		s->nr_evnames = n;
 	}
-	if (!s->evnames[attr]) {
-		const struct pk_data_attr *a = pk_data_reader__attr(s->r, (size_t)attr);
+	const struct pk_data_attr *a = pk_data_reader__attr(s->r, (size_t)attr);
+	/* a pipe's name (EVENT_UPDATE) may come after the name was derived */
+	if (!s->evnames[attr] || (a->name && s->evnames[attr] != a->name))
 		s->evnames[attr] = a->name ? a->name : evname__derive(s, a);
-	}
 	return s->evnames[attr];
 }
 
