@@ -1,0 +1,45 @@
+#!/bin/sh
+# foreign_files.sh — perf.data of kinds other tests do not record, read as perf 6.1 reads
+# them (issue 18): uprobe events (perf probe -x BINARY main), named from the file's
+# tracing data (probe_report_many:main, not "unknown tracepoint"), script line for line
+# and report --stdio by comm, dso and symbol against perf's. The probes are made for the
+# test and deleted after it; without root, tracefs or perf probe the cases skip.
+. "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
+W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
+N=4
+echo "1..$N"
+skip_all() {
+	i=$T_N
+	while [ $i -lt $N ]; do i=$((i + 1)); echo "ok $i # SKIP $1"; done
+	exit 0
+}
+command -v perf >/dev/null 2>&1 && perf version >/dev/null 2>&1 && [ -x "$W" ] ||
+	skip_all "perf or the workload missing"
+T=/sys/kernel/tracing
+[ -d "$T/events" ] || mount -t tracefs nodev "$T" 2>/dev/null
+[ -w "$T/uprobe_events" ] || skip_all "no writable tracefs (uprobe_events)"
+cp "$W" "$T_TMP/rm_probe" || exit 1
+cd "$T_TMP" || exit 1
+# a probe of our own binary (a copy: its group is probe_rm_probe, ours alone)
+perf probe -q -x "$T_TMP/rm_probe" main >/dev/null 2>&1 || skip_all "perf probe -x failed"
+trap 'perf probe -q -d "probe_rm_probe:*" >/dev/null 2>&1; rm -rf "$T_TMP"' EXIT
+perf record -q -e probe_rm_probe:main -e cpu-clock -c 100000 -o up.data ./rm_probe -t 2 300 \
+	>/dev/null 2>&1
+
+same() {	# same report|script ARGS...
+	cmd=$1; shift
+	if [ "$cmd" = report ]; then
+		perf report --stdio -i up.data "$@" 2>/dev/null | grep -v '^# (Tip:' >perf.out
+		"$PMUKIT" report --stdio -i up.data "$@" 2>pmukit.err | grep -v '^# (Tip:' >pmukit.out
+	else
+		perf script -i up.data "$@" 2>/dev/null >perf.out
+		"$PMUKIT" script -i up.data "$@" 2>pmukit.err >pmukit.out
+	fi
+	[ -s perf.out ] || { echo "perf printed nothing" >&2; return 1; }
+	diff perf.out pmukit.out >&2 || { cat pmukit.err >&2; return 1; }
+}
+ok "uprobe: named from the tracing data" sh -c "'$PMUKIT' script -i up.data | grep -q ' probe_rm_probe:main: '"
+ok "uprobe: script as perf's" same script
+ok "uprobe: script -F comm,tid,event,ip,sym as perf's" same script -F comm,tid,event,ip,sym
+ok "uprobe: report --sort comm,dso,sym as perf's" same report --sort comm,dso,sym
+exit $T_FAIL
