@@ -17,7 +17,7 @@
 #    dropped before libtraceevent parses them; script as perf's.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
 W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
-N=21
+N=22
 echo "1..$N"
 if ! command -v perf >/dev/null 2>&1 || ! perf version >/dev/null 2>&1 || [ ! -x "$W" ]; then
 	i=1
@@ -87,6 +87,9 @@ cut_at full.data $(( $(size full.data) - 300 )) seccut.data
 ok "feature section cut: script as perf's" same script seccut.data seccut.data
 ok "feature section cut: report as perf's" same report seccut.data seccut.data
 ok "feature section cut: one warning naming the offset" warned seccut.data "is outside the file"
+# perf 6.1 crashes here (SIGSEGV); pmukit prints the features before the cut
+ok "feature section cut: --header-only prints the features before it" sh -c \
+	"'$PMUKIT' report --header-only -i seccut.data 2>/dev/null | grep -q '^# hostname : '"
 
 # 3. perf record killed with -9 (the workload ends by itself) and a file cut in its data
 timeout -s KILL 2 perf record -q -e cpu-clock -c 10000 -o killed.data -- \
