@@ -30,7 +30,11 @@
  *             computes its srcline only to print it, after sizing the column
  *             over the libc ones: it comes out cut to their width.
  *
- *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late OUT.data
+ *   modules   samples in two kernel modules this machine has not loaded (a
+ *             module map named by its .ko path, one by "[name]"), in the
+ *             kernel and in this program (foreign_files.sh).
+ *
+ *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules OUT.data
  *
  * For topdown files it prints, per function, the TopDown shares the samples
  * it wrote add up to ("td_func1 retiring=12.34 bad_spec=... [heavy_ops=...]"),
@@ -280,6 +284,70 @@ static int late(struct pk_data_writer *w, struct pk_buf *b)
 	return 0;
 }
 
+/* a kernel MMAP (pid -1), as perf synthesizes the kernel's and its modules' maps */
+static void put_kernel_mmap(struct pk_buf *b, uint64_t st, uint64_t id, uint64_t start,
+			    uint64_t len, uint64_t pgoff, const char *name)
+{
+	size_t at = begin_rec(b, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
+	put32(b, UINT32_MAX), put32(b, 0);
+	put64(b, start), put64(b, len), put64(b, pgoff);
+	put_str(b, name);
+	put_trailer(b, st, 999, id);
+	end_rec(b, at);
+}
+
+static void put_kernel_sample(struct pk_buf *b, uint64_t ip, uint64_t time, uint64_t id)
+{
+	size_t at = begin_rec(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL);
+	put64(b, ip);
+	put32(b, PID), put32(b, PID);
+	put64(b, time);
+	put64(b, id);
+	put64(b, 250000);
+	end_rec(b, at);
+}
+
+/*
+ * Samples in kernel modules that this machine has not loaded: the kernel's
+ * map ("[kernel.kallsyms]_text" at _text, as perf records it), two module
+ * maps (one named by its path, as perf names a module it found under
+ * /lib/modules, one by "[name]"), samples in both modules, in the kernel
+ * (at _text) and in this program.
+ */
+static int modules(struct pk_data_writer *w, struct pk_buf *b)
+{
+	const uint64_t st = IP_SAMPLE_TYPE;
+	uint64_t id = 95, time = 2000, text = 0xffffffff81000000ULL;
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[512];
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long a;
+		char name[256];
+		if (sscanf(line, "%llx %*s %255s", &a, name) == 2 && !strcmp(name, "_text") && a) {
+			text = a;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	if (cpu_clock_file(w, id, "modules"))
+		return 1;
+	put_kernel_mmap(b, st, id, text, 0x1000000, text, "[kernel.kallsyms]_text");
+	const uint64_t m1 = 0xffffffffc0a00000ULL, m2 = 0xffffffffc0b00000ULL;
+	put_kernel_mmap(b, st, id, m1, 0x20000, 0,
+			"/lib/modules/6.1.0-99-amd64/kernel/fs/pkfakefs/pkfakefs.ko");
+	put_kernel_mmap(b, st, id, m2, 0x8000, 0, "[pknet]");
+	if (put_sideband(b, st, id))
+		return die("maps", NULL);
+	for (int i = 0; i < 5; i++)
+		put_kernel_sample(b, m1 + 0x100 + 0x10 * (uint64_t)i, time++, id);
+	for (int i = 0; i < 3; i++)
+		put_kernel_sample(b, m2 + 0x40 * (uint64_t)i, time++, id);
+	put_kernel_sample(b, text, time++, id);
+	put_ip_sample(b, (uint64_t)(uintptr_t)funcs[0] + 1, time++, id);
+	return 0;
+}
+
 enum { SLOTS, EV, RET, BAD, FE, BE, HEAVY, BRMIS, FETCHLAT, MEM, NR };
 
 static int topdown(struct pk_data_writer *w, struct pk_buf *b, bool l2)
@@ -369,7 +437,7 @@ static int topdown(struct pk_data_writer *w, struct pk_buf *b, bool l2)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late OUT.data\n");
+		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules OUT.data\n");
 		return 2;
 	}
 	int fd = open(argv[2], O_RDWR | O_CREAT | O_TRUNC, 0644);
@@ -390,6 +458,8 @@ int main(int argc, char **argv)
 		rc = a2l(w, &b, !strcmp(argv[1], "a2l_after"));
 	else if (!strcmp(argv[1], "late"))
 		rc = late(w, &b);
+	else if (!strcmp(argv[1], "modules"))
+		rc = modules(w, &b);
 	else
 		rc = die("unknown kind", NULL);
 	if (!rc && (pk_data_writer__write(w, b.data, b.len, &err) || pk_data_writer__finish(w, &err)))
