@@ -152,6 +152,36 @@ struct pk_symbolizer *pk_session__symbolizer(struct pk_session *s)
 	return s->sym;
 }
 
+/* perf's PERF_AUXTRACE_* kinds, as a person names them */
+static const char *const aux_names[] = {
+	[1] = "Intel PT", [2] = "Intel BTS", [3] = "CoreSight ETM", [4] = "Arm SPE",
+	[5] = "s390 CPU-MF", [6] = "HiSilicon PTT",
+};
+
+/*
+ * AUXTRACE_INFO: the file has an AUX area trace (Intel PT, Arm SPE,
+ * CoreSight...). pmukit does not decode them: said once on stderr; the
+ * other samples are shown as perf shows them.
+ */
+static void aux_info(struct pk_session *s, const struct pk_data_event *ev)
+{
+	if (ev->raw->size < 16 || s->aux_type)
+		return;
+	uint32_t type;
+	memcpy(&type, (const uint8_t *)ev->raw + 8, 4);
+	s->aux_type = type ? type : UINT32_MAX;
+	const char *n = type < sizeof(aux_names) / sizeof(*aux_names) ? aux_names[type] : NULL;
+	fprintf(stderr, "Warning: %s: offset %#llx: %s%s AUX area traces are not decoded: only "
+		"the other samples are shown\n", s->path ? s->path : "-",
+		(unsigned long long)ev->offset, n ? n : "", n ? "" : "these (unknown kind)");
+}
+
+unsigned pk_session__aux_name_width(const struct pk_session *s)
+{
+	/* Arm SPE: perf's decoder adds "remote-access" (its default itrace options) */
+	return s->aux_type == 4 ? 13 : 0;
+}
+
 int pk_session__next(struct pk_session *s, const struct pk_data_event **ev, struct pk_error *err)
 {
 	int rc = pk_data_reader__next(s->r, ev, err);
@@ -170,6 +200,9 @@ int pk_session__next(struct pk_session *s, const struct pk_data_event **ev, stru
 		break;
 	case PK_RECORD_HEADER_BUILD_ID:
 		machine__take_build_ids(s);
+		break;
+	case PK_RECORD_AUXTRACE_INFO:
+		aux_info(s, *ev);
 		break;
 	default:
 		break;

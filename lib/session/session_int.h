@@ -83,6 +83,7 @@ struct pk_session {
 	char *path;			/* as opened (NULL: an fd) */
 	int fd;				/* the fd opened with, or 0 for "-" */
 	size_t nr_warned;		/* the reader's warnings printed so far */
+	uint32_t aux_type;		/* AUXTRACE_INFO's PERF_AUXTRACE_* (0: none) */
 	struct pk_arena arena;		/* threads, maps, comms, names, locs */
 
 	/* threads */

@@ -5,13 +5,16 @@
 #    MMAP records of a module by its /lib/modules/.../x.ko path and of one by "[name]"):
 #    the module named as perf names it ([pkfakefs], [pknet]), not [kernel.kallsyms], its
 #    addresses module-relative;
+#  - an Arm SPE recording (report_mkdata aux: AUXTRACE_INFO, AUX, AUXTRACE records beside
+#    cpu-clock samples): the other samples as perf prints them (the event column as wide
+#    as the events perf's SPE decoder adds), one warning that AUX traces are not decoded;
 #  - uprobe events (perf probe -x BINARY main), named from the file's tracing data
 #    (probe_rm_probe:main, not "unknown tracepoint"). The probes are made for the test
 #    and deleted after it; without root, tracefs or perf probe those cases skip.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
 W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 MK="${PMUKIT_BUILD:-build}/tests/workloads/report_mkdata"
-N=11
+N=16
 echo "1..$N"
 skip_all() {
 	i=$T_N
@@ -44,6 +47,15 @@ ok "modules: report as perf's" same mod.data report
 ok "modules: report --sort dso as perf's" same mod.data report --sort dso
 ok "modules: report --sort dso,sym --no-children -n as perf's" same mod.data report --sort dso,sym --no-children -n
 ok "modules: report --sort comm,dso,sym as perf's" same mod.data report --sort comm,dso,sym
+
+# AUX area traces (Arm SPE)
+"$MK" aux aux.data || exit 1
+ok "aux: script as perf's" same aux.data script
+ok "aux: script -F comm,event,ip,sym as perf's" same aux.data script -F comm,event,ip,sym
+ok "aux: report as perf's" same aux.data report
+ok "aux: report --sort sym as perf's" same aux.data report --sort sym
+ok "aux: one warning that the traces are not decoded" sh -c \
+	"'$PMUKIT' script -i aux.data 2>&1 >/dev/null | grep -c 'Arm SPE AUX area traces are not decoded' | grep -qx 1"
 
 # uprobes
 T=/sys/kernel/tracing

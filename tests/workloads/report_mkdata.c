@@ -32,9 +32,11 @@
  *
  *   modules   samples in two kernel modules this machine has not loaded (a
  *             module map named by its .ko path, one by "[name]"), in the
- *             kernel and in this program (foreign_files.sh).
+ *             kernel and in this program (foreign_files.sh);
+ *   aux       an Arm SPE recording's AUX records (AUXTRACE_INFO, AUX,
+ *             AUXTRACE) beside cpu-clock samples (foreign_files.sh).
  *
- *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules OUT.data
+ *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux OUT.data
  *
  * For topdown files it prints, per function, the TopDown shares the samples
  * it wrote add up to ("td_func1 retiring=12.34 bad_spec=... [heavy_ops=...]"),
@@ -348,6 +350,52 @@ static int modules(struct pk_data_writer *w, struct pk_buf *b)
 	return 0;
 }
 
+/*
+ * An Arm SPE recording as perf makes one on arm64, beside cpu-clock: the SPE
+ * event (PMU type 10), AUXTRACE_INFO naming it, an AUX record and an
+ * AUXTRACE record with 64 bytes of trace (PAD packets: nothing to
+ * decode), and cpu-clock samples in this program.
+ */
+static int aux(struct pk_data_writer *w, struct pk_buf *b)
+{
+	struct pk_error err = { 0 };
+	const uint64_t st = IP_SAMPLE_TYPE;
+	uint64_t id = 97, spe_id = 98, time = 2000;
+	struct perf_event_attr spe = {
+		.type = 10, .size = sizeof(spe), .sample_period = 1, .sample_type = st,
+		.sample_id_all = 1, .exclude_guest = 1,
+	};
+	if (pk_data_writer__add_attr(w, &spe, "arm_spe_0//", &spe_id, 1, &err))
+		return die("aux", &err);
+	if (cpu_clock_file(w, id, "aux"))
+		return 1;
+	size_t at = begin_rec(b, PK_RECORD_TIME_CONV, 0);	/* the counter's clock as perf time */
+	put64(b, 0), put64(b, 1), put64(b, 0);		/* time_shift, time_mult, time_zero */
+	end_rec(b, at);
+	at = begin_rec(b, PK_RECORD_AUXTRACE_INFO, 0);
+	put32(b, 4), put32(b, 0);	/* PERF_AUXTRACE_ARM_SPE */
+	put64(b, 10);			/* priv[ARM_SPE_PMU_TYPE] */
+	put64(b, 1);			/* priv[ARM_SPE_PER_CPU_MMAPS] */
+	end_rec(b, at);
+	if (put_sideband(b, st, id))
+		return die("maps", NULL);
+	for (int i = 0; i < 3; i++)
+		put_ip_sample(b, (uint64_t)(uintptr_t)funcs[i] + 1, time++, id);
+	at = begin_rec(b, PERF_RECORD_AUX, 0);
+	put64(b, 0), put64(b, 64), put64(b, 0);	/* aux_offset, aux_size, flags */
+	put_trailer(b, st, time++, spe_id);
+	end_rec(b, at);
+	at = begin_rec(b, PK_RECORD_AUXTRACE, 0);
+	put64(b, 64), put64(b, 0), put64(b, 0x1234);	/* size, offset, reference */
+	put32(b, 0), put32(b, PID), put32(b, 0), put32(b, 0);	/* idx, tid, cpu */
+	end_rec(b, at);
+	static const uint8_t pad[64];
+	pk_buf__append(b, pad, sizeof(pad));
+	for (int i = 0; i < 3; i++)
+		put_ip_sample(b, (uint64_t)(uintptr_t)funcs[i] + 1, time++, id);
+	return 0;
+}
+
 enum { SLOTS, EV, RET, BAD, FE, BE, HEAVY, BRMIS, FETCHLAT, MEM, NR };
 
 static int topdown(struct pk_data_writer *w, struct pk_buf *b, bool l2)
@@ -437,7 +485,7 @@ static int topdown(struct pk_data_writer *w, struct pk_buf *b, bool l2)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules OUT.data\n");
+		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux OUT.data\n");
 		return 2;
 	}
 	int fd = open(argv[2], O_RDWR | O_CREAT | O_TRUNC, 0644);
@@ -460,6 +508,8 @@ int main(int argc, char **argv)
 		rc = late(w, &b);
 	else if (!strcmp(argv[1], "modules"))
 		rc = modules(w, &b);
+	else if (!strcmp(argv[1], "aux"))
+		rc = aux(w, &b);
 	else
 		rc = die("unknown kind", NULL);
 	if (!rc && (pk_data_writer__write(w, b.data, b.len, &err) || pk_data_writer__finish(w, &err)))
