@@ -8,13 +8,15 @@
 #  - an Arm SPE recording (report_mkdata aux: AUXTRACE_INFO, AUX, AUXTRACE records beside
 #    cpu-clock samples): the other samples as perf prints them (the event column as wide
 #    as the events perf's SPE decoder adds), one warning that AUX traces are not decoded;
+#  - a statically linked program's callchains (tests/workloads/callchain.c built with
+#    -static and frame pointers): script and report -g as perf's;
 #  - uprobe events (perf probe -x BINARY main), named from the file's tracing data
 #    (probe_rm_probe:main, not "unknown tracepoint"). The probes are made for the test
 #    and deleted after it; without root, tracefs or perf probe those cases skip.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
 W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 MK="${PMUKIT_BUILD:-build}/tests/workloads/report_mkdata"
-N=16
+N=20
 echo "1..$N"
 skip_all() {
 	i=$T_N
@@ -56,6 +58,17 @@ ok "aux: report as perf's" same aux.data report
 ok "aux: report --sort sym as perf's" same aux.data report --sort sym
 ok "aux: one warning that the traces are not decoded" sh -c \
 	"'$PMUKIT' script -i aux.data 2>&1 >/dev/null | grep -c 'Arm SPE AUX area traces are not decoded' | grep -qx 1"
+
+# a statically linked program
+if ${CC:-cc} -O1 -g -static -fno-omit-frame-pointer -o cc_static "$SRC/tests/workloads/callchain.c" \
+	2>/dev/null && perf record -q -e cpu-clock -c 100000 -g -o st.data ./cc_static 400 >/dev/null 2>&1; then
+	ok "static: script as perf's" same st.data script
+	ok "static: report as perf's" same st.data report
+	ok "static: report --no-children as perf's" same st.data report --no-children
+	ok "static: report -g caller --sort sym as perf's" same st.data report -g caller --sort sym
+else
+	for i in 1 2 3 4; do T_N=$((T_N + 1)); echo "ok $T_N # SKIP no static libc"; done
+fi
 
 # uprobes
 T=/sys/kernel/tracing
