@@ -71,8 +71,14 @@ ok "pipe cut short: report as perf's" same report pipecut.data pipecut.data
 ok "pipe cut short: one warning naming the offset" warned pipecut.data "the data ends inside a record"
 ok "pipe cut short, read from stdin: script as perf's" sh -c \
 	"perf script -i - <pipecut.data >a.out 2>/dev/null; '$PMUKIT' script -i - <pipecut.data >b.out 2>/dev/null && cmp a.out b.out"
-perf record -q -z -e cpu-clock -c 100000 -g -o - "$W" 3000 >pipez.data 2>/dev/null
-cut_at pipez.data $(( $(size pipez.data) * 3 / 4 )) pipezcut.data
+perf record -q -z -e cpu-clock -c 20000 -g -o - "$W" 3000 >pipez.data 2>/dev/null
+# cut in the middle of the last COMPRESSED record (the ones before it hold samples)
+zcut=$(perl -e 'open(my $f, "<:raw", $ARGV[0]); local $/; my $b = <$f>; my ($p, $last) = (16, 0);
+	while ($p + 8 <= length $b) { my ($t) = unpack("L<", substr($b, $p, 4));
+		my $s = unpack("S<", substr($b, $p + 6, 2)); last if $s < 8;
+		$last = $p + int($s / 2) if $t == 81; $p += $s }
+	print $last' pipez.data)
+cut_at pipez.data "$zcut" pipezcut.data
 ok "compressed pipe cut short: script as perf's" same script pipezcut.data pipezcut.data
 ok "compressed pipe cut short: report as perf's" same report pipezcut.data pipezcut.data
 
@@ -92,7 +98,7 @@ ok "feature section cut: --header-only prints the features before it" sh -c \
 	"'$PMUKIT' report --header-only -i seccut.data 2>/dev/null | grep -q '^# hostname : '"
 
 # 3. perf record killed with -9 (the workload ends by itself) and a file cut in its data
-timeout -s KILL 2 perf record -q -e cpu-clock -c 10000 -o killed.data -- \
+timeout -s KILL 2 perf record -q -m 8 -e cpu-clock -c 10000 -o killed.data -- \
 	sh -c 'i=0; while [ $i -lt 3000000 ]; do i=$((i+1)); done' 2>/dev/null
 repair killed.data killed.fixed.data
 ok "killed perf: the header says data size 0" sh -c \
