@@ -82,6 +82,8 @@ struct pk_session {
 	bool own_reader;
 	char *path;			/* as opened (NULL: an fd) */
 	int fd;				/* the fd opened with, or 0 for "-" */
+	size_t nr_warned;		/* the reader's warnings printed so far */
+	uint32_t aux_type;		/* AUXTRACE_INFO's PERF_AUXTRACE_* (0: none) */
 	struct pk_arena arena;		/* threads, maps, comms, names, locs */
 
 	/* threads */
