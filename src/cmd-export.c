@@ -73,7 +73,7 @@ int export__write(const char *prog, const struct pk_profile *p, enum pk_export_f
 		return -1;
 	}
 	int rc = pk_export__write(p, fmt, f, eo, &err);
-	if (!rc && fmt != PK_EXPORT_PPROF && eo->event < 0)
+	if (!rc && fmt != PK_EXPORT_PPROF && !eo->event_nr)
 		first_event_note(prog, p);
 	if (rc)
 		fprintf(stderr, "%s: %s\n", prog, pk_error__format(&err, buf, sizeof(buf)));
@@ -108,7 +108,8 @@ int cmd_export(int argc, char **argv)
 	     addrs = false;
 	/* no --value: folded stacks and flame graphs as stackcollapse-perf.pl, gecko by samples */
 	const enum pk_export_value no_value = (enum pk_export_value)~0u;
-	struct pk_export_opts eo = { .sz = sizeof(eo), .event = -1, .value = no_value };
+	struct pk_export_opts eo = { .sz = sizeof(eo), .value = no_value };
+	int event = -1;
 	cli_data__init(&d);
 	const struct cli_opt opts[] = {
 		CLI_STRING('f', "format", &format, "fmt",
@@ -122,7 +123,7 @@ int cmd_export(int argc, char **argv)
 		CLI_BOOL(0, "kernel", &kernel, "folded: mark kernel frames (_[k])"),
 		CLI_BOOL(0, "jit", &jit, "folded: mark JIT frames (_[j])"),
 		CLI_BOOL(0, "addrs", &addrs, "folded: [dso <addr>] for frames without a symbol"),
-		CLI_INT(0, "event", &eo.event, "n", "the event to write (index; default: the first sample's)"),
+		CLI_INT(0, "event", &event, "n", "the event to write (index; default: the first sample's)"),
 		CLI_CALLBACK(0, "value", &eo, "what", "script (perf script's periods, as stackcollapse-perf.pl; "
 			     "the default, gecko: samples), samples, count or weight", export__parse_value),
 		CLI_END(),
@@ -134,6 +135,8 @@ int cmd_export(int argc, char **argv)
 				"gecko (the Firefox Profiler). Without -o the output goes to stdout.", 0);
 	if (n < 0)
 		return n == CLI_HELP ? 0 : 129;
+	if (event >= 0)
+		eo.event_nr = (unsigned)event + 1;
 	unsigned prof_flags = (inl ? PK_PROFILE_INLINE : 0) | (srcline ? PK_PROFILE_SRCLINE : 0);
 	eo.flags |= (pid ? PK_EXPORT_PID : 0) | (tid ? PK_EXPORT_TID : 0) |
 		    (kernel ? PK_EXPORT_KERNEL : 0) | (jit ? PK_EXPORT_JIT : 0) |

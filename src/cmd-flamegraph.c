@@ -25,7 +25,8 @@ int cmd_flamegraph(int argc, char **argv)
 	struct cli_data d;
 	const char *output = "flamegraph.html";
 	bool inverted = false, inl = false;
-	struct pk_export_opts eo = { .sz = sizeof(eo), .event = -1, .value = PK_EXPORT_VALUE_SCRIPT };
+	struct pk_export_opts eo = { .sz = sizeof(eo), .value = PK_EXPORT_VALUE_SCRIPT };
+	int event = -1;
 	cli_data__init(&d);
 	const struct cli_opt opts[] = {
 		CLI_STRING('o', "output", &output, "file",
@@ -34,7 +35,7 @@ int cmd_flamegraph(int argc, char **argv)
 		CLI_BOOL(0, "inverted", &inverted, "an icicle graph: callers at the top"),
 		CLI_STRING(0, "title", &eo.title, "text", "the title (default Flame Graph / Icicle Graph)"),
 		CLI_BOOL(0, "inline", &inl, "inline functions as frames of their own"),
-		CLI_INT(0, "event", &eo.event, "n", "the event to draw (index; default: the first sample's)"),
+		CLI_INT(0, "event", &event, "n", "the event to draw (index; default: the first sample's)"),
 		CLI_CALLBACK(0, "value", &eo, "what",
 			     "widths by script (perf script's periods, as stackcollapse-perf.pl; "
 			     "the default), samples, count or weight", export__parse_value),
@@ -47,6 +48,8 @@ int cmd_flamegraph(int argc, char **argv)
 				"search, no network access) or a plain SVG, by the output's extension.", 0);
 	if (n < 0)
 		return n == CLI_HELP ? 0 : 129;
+	if (event >= 0)
+		eo.event_nr = (unsigned)event + 1;
 	if (n) {
 		fprintf(stderr, "pmukit flamegraph: unexpected argument '%s'\n", argv[0]);
 		return 129;

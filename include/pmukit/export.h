@@ -70,11 +70,11 @@ enum pk_export_value {
 struct pk_export_opts {
 	size_t sz;			/* sizeof(struct pk_export_opts) */
 	/*
-	 * The event to write (folded, Firefox Profiler, flame graphs): an index,
-	 * or -1 for the event of the first sample (stackcollapse-perf.pl's default
-	 * filter). pprof writes every event.
+	 * The event to write (folded, Firefox Profiler, flame graphs): its index
+	 * plus one; 0 (the default) for the event of the first sample
+	 * (stackcollapse-perf.pl's default filter). pprof writes every event.
 	 */
-	int event;
+	unsigned event_nr;
 	/* what a stack's width counts; PK_EXPORT_VALUE_SCRIPT: stackcollapse-perf.pl's own values */
 	enum pk_export_value value;
 	unsigned flags;			/* PK_EXPORT_* */

@@ -211,7 +211,7 @@ static char *folded(const struct pk_profile *p, unsigned flags, int event, enum 
 	FILE *f = open_memstream(&buf, &len);
 	struct pk_error err = { 0 };
 	int r = pk_export__write(p, PK_EXPORT_FOLDED, f, &(struct pk_export_opts){
-		.sz = sizeof(struct pk_export_opts), .event = event, .flags = flags, .value = v }, &err);
+		.sz = sizeof(struct pk_export_opts), .event_nr = (unsigned)(event + 1), .flags = flags, .value = v }, &err);
 	fclose(f);
 	if (r)
 		print_message("folded: %s\n", err.msg);
@@ -494,7 +494,7 @@ static int fold_script(unsigned flags)
 	free(text);
 	struct pk_error err = { 0 };
 	int r = pk_export__write(p, PK_EXPORT_FOLDED, stdout, &(struct pk_export_opts){
-		.sz = sizeof(struct pk_export_opts), .event = -1, .flags = flags,
+		.sz = sizeof(struct pk_export_opts), .flags = flags,
 		.value = PK_EXPORT_VALUE_SCRIPT }, &err);
 	if (r)
 		fprintf(stderr, "%s\n", err.msg);
