@@ -91,6 +91,27 @@ struct pk_report_opts {
 	 */
 	const char *(*trace_output)(void *ctx, const struct pk_resolved *rs);
 	void *trace_ctx;
+	/*
+	 * Sample filters (pmukit/session.h): samples it drops (--time, -C) are
+	 * not counted; samples it hides (--comms, --pid, --tid, --dsos,
+	 * --symbols) stay in the totals and make hidden entries, as in perf.
+	 * A list of one entry elides its column ("# comm: NAME" printed
+	 * instead). Must outlive the report. NULL: none.
+	 */
+	const struct pk_sample_filter *filter;
+	/*
+	 * --symbol-filter: entries of the first event whose symbol's name does
+	 * not contain it are hidden (perf applies it when it collapses, that is
+	 * with a comm or srcline sort key).
+	 */
+	const char *symbol_filter;
+	/*
+	 * --percentage relative: percentages and the section header's totals
+	 * of the shown entries only; false: perf's default, absolute.
+	 */
+	bool filter_relative;
+	/* --time as given: " (time slices: STR)" in each section header. */
+	const char *time_str;
 };
 
 PK_API int pk_report__new(struct pk_report **out, struct pk_session *s,
@@ -145,6 +166,7 @@ struct pk_report_entry {
 	const uint64_t *group_samples;
 	uint32_t nr_group;
 	bool filtered;			/* under --percent-limit (not printed) */
+	bool hidden;			/* hidden by a filter (not printed) */
 };
 
 struct pk_report_section {

@@ -34,13 +34,13 @@ static uint64_t ctx_hash(const struct rp_ctx *c)
 	h = hash_mix(h, (uint64_t)(uintptr_t)c->trace);
 	for (int i = 0; i < 3; i++)
 		h = hash_mix(h, c->weight[i]);
-	return h;
+	return hash_mix(h, c->hidden);
 }
 
 static bool ctx_eq(const struct rp_ctx *a, const struct rp_ctx *b)
 {
 	return a->hists == b->hists && a->cpu == b->cpu && a->thread == b->thread &&
-	       a->comm == b->comm && a->trace == b->trace &&
+	       a->comm == b->comm && a->trace == b->trace && a->hidden == b->hidden &&
 	       !memcmp(a->weight, b->weight, sizeof(a->weight));
 }
 
@@ -158,7 +158,8 @@ struct rp_entry *rp_entry_findnew(struct pk_report *r, uint32_t ctx, uint32_t lc
 	if (i < 0)
 		return NULL;
 	if (added) {
-		struct rp_entry e = { .ctx = ctx, .lclass = lclass, .first_seq = UINT64_MAX };
+		struct rp_entry e = { .ctx = ctx, .lclass = lclass, .first_seq = UINT64_MAX,
+				      .hidden = rp_ctx(r, ctx)->hidden };
 		if (pk_buf__append(&r->entries, &e, sizeof(e)) < 0)
 			return NULL;
 	}
@@ -323,14 +324,16 @@ int rp_decide(struct pk_report *r, struct pk_error *err)
 
 /* ---- adding samples ------------------------------------------------------------------ */
 
-static int64_t sample_ctx(struct pk_report *r, int hists, const struct pk_resolved *rs)
+static int64_t sample_ctx(struct pk_report *r, int hists, const struct pk_resolved *rs,
+			  uint8_t hidden)
 {
 	const struct pk_sample *smp = rs->sample;
 	if (r->last_valid && r->last_hists == hists && r->last_thread == rs->thread &&
+	    r->last_hidden == hidden &&
 	    r->last_comm == rs->comm && r->last_cpu == smp->cpu && !r->ctx_weight[0] &&
 	    !r->ctx_weight[1] && !r->ctx_weight[2] && !r->ctx_trace)
 		return r->last_ctx;
-	struct rp_ctx c = { .hists = hists };
+	struct rp_ctx c = { .hists = hists, .hidden = hidden };
 	if (r->ctx_cpu)
 		c.cpu = smp->cpu;
 	if (r->ctx_thread)
@@ -371,6 +374,7 @@ static int64_t sample_ctx(struct pk_report *r, int hists, const struct pk_resolv
 	r->last_thread = rs->thread;
 	r->last_comm = rs->comm;
 	r->last_cpu = smp->cpu;
+	r->last_hidden = hidden;
 	r->last_ctx = (uint32_t)id;
 	return id;
 }
@@ -436,11 +440,12 @@ static int seq_add(struct pk_report *r, uint32_t id)
 }
 
 /* One sample for hists h with period (perf's hist_entry_iter__add). */
-static int add_one(struct pk_report *r, int h, const struct pk_resolved *rs, uint64_t period)
+static int add_one(struct pk_report *r, int h, const struct pk_resolved *rs, uint64_t period,
+		   uint8_t hidden)
 {
 	if (ensure_hists(r, h))
 		return -ENOMEM;
-	int64_t ctx = sample_ctx(r, h, rs);
+	int64_t ctx = sample_ctx(r, h, rs, hidden);
 	if (ctx < 0)
 		return -ENOMEM;
 	uint32_t lc = rp_loc_lclass(r, rs->loc);
@@ -467,10 +472,16 @@ static int add_one(struct pk_report *r, int h, const struct pk_resolved *rs, uin
 	stat_add(&e->stat, rs->cpumode, period, rs->sample);
 	struct rp_hists *hs = &r->hists[h];
 	hs->nr_samples++;
+	/* perf counts by the entry's filter bits (its first sample's) */
+	if (!e->hidden)
+		hs->nr_nf_samples++;
 	if (!r->need_chain || !hs->has_callchain)
 		return seq_add(r, lc | RP_SELF);
-	if (r->cg.enabled)
+	if (r->cg.enabled) {
 		hs->callchain_period += period;
+		if (!e->hidden)
+			hs->callchain_nf_period += period;
+	}
 	/* the prefix tree: root of the context, callers first, the sample's own loc last */
 	uint32_t *root = &((uint32_t *)r->ctx_root.data)[ctx];
 	if (!*root) {
@@ -548,8 +559,9 @@ int pk_report__add(struct pk_report *r, const struct pk_resolved *rs, struct pk_
 	}
 	const struct pk_sample *smp = rs->sample;
 	int rc = 0;
+	uint8_t hidden = (uint8_t)pk_sample_filter__hide(r->opts.filter, rs);
 	if (!(smp->sample_type & PERF_SAMPLE_READ)) {
-		rc = add_one(r, rs->attr, rs, smp->period);
+		rc = add_one(r, rs->attr, rs, smp->period, hidden);
 	} else {
 		/* perf's deliver_sample_value: each value's delta since the last sample of its id */
 		struct pk_data_reader *rd = pk_session__reader(r->s);
@@ -575,7 +587,7 @@ int pk_report__add(struct pk_report *r, const struct pk_resolved *rs, struct pk_
 			*prev = v.value;
 			if (!delta)
 				continue;
-			rc = add_one(r, attr, rs, delta);
+			rc = add_one(r, attr, rs, delta, hidden);
 		}
 	}
 	if (rc)
@@ -597,6 +609,8 @@ int pk_report__process(struct pk_report *r, struct pk_error *err)
 		}
 		if (!r->decided && (rc = rp_decide(r, err)))
 			return rc;
+		if (pk_sample_filter__drop(r->opts.filter, ev))
+			continue;	/* perf's --time and -C: not counted */
 		unsigned how = !r->need_chain ? 0 : PK_RESOLVE_CALLCHAIN |
 						     (r->cg.caller ? PK_RESOLVE_CALLER_ORDER : 0);
 		rc = pk_session__resolve(r->s, ev, how, &rs, err);

@@ -172,6 +172,7 @@ static int replay_sample(struct replay *p, const struct rp_replay_sample *smp, u
 	const struct pk_loc *self = pk_session__loc_at(r->s, t->loc & ~RP_SELF);
 	struct rp_entry key = { .ctx = ctx, .first_seq = UINT64_MAX, .comm = smp->comm,
 				.cpu = rp_ctx(r, ctx)->cpu, .level = self->level,
+				.hidden = rp_ctx(r, ctx)->hidden,
 				.thread = smp->thread ? pk_session__thread_at(r->s, smp->thread - 1)
 						      : NULL };
 	key.lclass = rp_loc_lclass(r, self);
