@@ -34,13 +34,13 @@ static uint64_t ctx_hash(const struct rp_ctx *c)
 	h = hash_mix(h, (uint64_t)(uintptr_t)c->trace);
 	for (int i = 0; i < 3; i++)
 		h = hash_mix(h, c->weight[i]);
-	return hash_mix(h, c->hidden);
+	return h;
 }
 
 static bool ctx_eq(const struct rp_ctx *a, const struct rp_ctx *b)
 {
 	return a->hists == b->hists && a->cpu == b->cpu && a->thread == b->thread &&
-	       a->comm == b->comm && a->trace == b->trace && a->hidden == b->hidden &&
+	       a->comm == b->comm && a->trace == b->trace &&
 	       !memcmp(a->weight, b->weight, sizeof(a->weight));
 }
 
@@ -158,8 +158,7 @@ struct rp_entry *rp_entry_findnew(struct pk_report *r, uint32_t ctx, uint32_t lc
 	if (i < 0)
 		return NULL;
 	if (added) {
-		struct rp_entry e = { .ctx = ctx, .lclass = lclass, .first_seq = UINT64_MAX,
-				      .hidden = rp_ctx(r, ctx)->hidden };
+		struct rp_entry e = { .ctx = ctx, .lclass = lclass, .first_seq = UINT64_MAX };
 		if (pk_buf__append(&r->entries, &e, sizeof(e)) < 0)
 			return NULL;
 	}
@@ -324,16 +323,14 @@ int rp_decide(struct pk_report *r, struct pk_error *err)
 
 /* ---- adding samples ------------------------------------------------------------------ */
 
-static int64_t sample_ctx(struct pk_report *r, int hists, const struct pk_resolved *rs,
-			  uint8_t hidden)
+static int64_t sample_ctx(struct pk_report *r, int hists, const struct pk_resolved *rs)
 {
 	const struct pk_sample *smp = rs->sample;
 	if (r->last_valid && r->last_hists == hists && r->last_thread == rs->thread &&
-	    r->last_hidden == hidden &&
 	    r->last_comm == rs->comm && r->last_cpu == smp->cpu && !r->ctx_weight[0] &&
 	    !r->ctx_weight[1] && !r->ctx_weight[2] && !r->ctx_trace)
 		return r->last_ctx;
-	struct rp_ctx c = { .hists = hists, .hidden = hidden };
+	struct rp_ctx c = { .hists = hists };
 	if (r->ctx_cpu)
 		c.cpu = smp->cpu;
 	if (r->ctx_thread)
@@ -374,7 +371,6 @@ static int64_t sample_ctx(struct pk_report *r, int hists, const struct pk_resolv
 	r->last_thread = rs->thread;
 	r->last_comm = rs->comm;
 	r->last_cpu = smp->cpu;
-	r->last_hidden = hidden;
 	r->last_ctx = (uint32_t)id;
 	return id;
 }
@@ -445,7 +441,7 @@ static int add_one(struct pk_report *r, int h, const struct pk_resolved *rs, uin
 {
 	if (ensure_hists(r, h))
 		return -ENOMEM;
-	int64_t ctx = sample_ctx(r, h, rs, hidden);
+	int64_t ctx = sample_ctx(r, h, rs);
 	if (ctx < 0)
 		return -ENOMEM;
 	uint32_t lc = rp_loc_lclass(r, rs->loc);
@@ -465,6 +461,7 @@ static int add_one(struct pk_report *r, int h, const struct pk_resolved *rs, uin
 		e->weight[1] = rs->sample->weight_var2;
 		e->weight[2] = rs->sample->weight_var3;
 		e->level = rs->loc->level;
+		e->hidden = hidden;	/* perf's he->filtered: the sample that made it */
 	}
 	e->has_self = true;
 	if (r->has_key[RP_KEY_SRCLINE] && !r->children && run_add(&r->entry_seq, ei))
@@ -472,16 +469,10 @@ static int add_one(struct pk_report *r, int h, const struct pk_resolved *rs, uin
 	stat_add(&e->stat, rs->cpumode, period, rs->sample);
 	struct rp_hists *hs = &r->hists[h];
 	hs->nr_samples++;
-	/* perf counts by the entry's filter bits (its first sample's) */
-	if (!e->hidden)
-		hs->nr_nf_samples++;
 	if (!r->need_chain || !hs->has_callchain)
 		return seq_add(r, lc | RP_SELF);
-	if (r->cg.enabled) {
+	if (r->cg.enabled)
 		hs->callchain_period += period;
-		if (!e->hidden)
-			hs->callchain_nf_period += period;
-	}
 	/* the prefix tree: root of the context, callers first, the sample's own loc last */
 	uint32_t *root = &((uint32_t *)r->ctx_root.data)[ctx];
 	if (!*root) {
@@ -534,18 +525,55 @@ static int add_one(struct pk_report *r, int h, const struct pk_resolved *rs, uin
 	if (!t->count) {
 		t->thread = rs->thread ? rs->thread->id + 1 : 0;
 		t->seq = seq;
+		t->hidden = hidden;
 	}
 	t->hit += period;
 	t->count++;
 	if (r->children && hs->dwarf) {
 		/* perf's trees may not be the hash's here: the samples in order, for replay.c */
 		struct rp_replay_sample rec = { .tnode = (uint32_t)n, .comm = rs->comm, .period = period,
-						.cpumode = rs->cpumode,
+						.cpumode = rs->cpumode, .hidden = hidden,
 						.thread = rs->thread ? rs->thread->id + 1 : 0 };
 		if (pk_buf__append(&r->replay_seq, &rec, sizeof(rec)) < 0)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/*
+ * perf's deliver_sample_value over a PERF_SAMPLE_READ sample: each value's
+ * delta since the last sample of its id, added when rs is set (a sample
+ * dropped by --time or -C still moves the previous values on).
+ */
+static int add_read(struct pk_report *r, const struct pk_sample *smp, const struct pk_resolved *rs,
+		    uint8_t hidden)
+{
+	struct pk_data_reader *rd = pk_session__reader(r->s);
+	const struct pk_sample_read *rdv = &smp->read;
+	size_t nr = (rdv->read_format & PERF_FORMAT_GROUP) ? rdv->nr : 1;
+	int rc = 0;
+	for (size_t i = 0; i < nr && !rc; i++) {
+		struct pk_sample_read_value v = pk_sample_read__value(rdv, i);
+		int attr = pk_data_reader__attr_of_id(rd, v.id);
+		if (attr < 0)
+			continue;
+		size_t nprev = r->read_prev.len / sizeof(uint64_t);
+		int added;
+		int64_t slot = pk_idmap__get_or_put(&r->read_ids, v.id, (uint32_t)nprev, &added);
+		if (slot < 0)
+			return -ENOMEM;
+		if (added) {
+			uint64_t z = 0;
+			if (pk_buf__append(&r->read_prev, &z, sizeof(z)) < 0)
+				return -ENOMEM;
+		}
+		uint64_t *prev = &((uint64_t *)r->read_prev.data)[slot];
+		uint64_t delta = v.value - *prev;
+		*prev = v.value;
+		if (delta && rs)
+			rc = add_one(r, attr, rs, delta, hidden);
+	}
+	return rc;
 }
 
 int pk_report__add(struct pk_report *r, const struct pk_resolved *rs, struct pk_error *err)
@@ -563,32 +591,7 @@ int pk_report__add(struct pk_report *r, const struct pk_resolved *rs, struct pk_
 	if (!(smp->sample_type & PERF_SAMPLE_READ)) {
 		rc = add_one(r, rs->attr, rs, smp->period, hidden);
 	} else {
-		/* perf's deliver_sample_value: each value's delta since the last sample of its id */
-		struct pk_data_reader *rd = pk_session__reader(r->s);
-		const struct pk_sample_read *rdv = &smp->read;
-		size_t nr = (rdv->read_format & PERF_FORMAT_GROUP) ? rdv->nr : 1;
-		for (size_t i = 0; i < nr && !rc; i++) {
-			struct pk_sample_read_value v = pk_sample_read__value(rdv, i);
-			int attr = pk_data_reader__attr_of_id(rd, v.id);
-			if (attr < 0)
-				continue;
-			size_t nprev = r->read_prev.len / sizeof(uint64_t);
-			int added;
-			int64_t slot = pk_idmap__get_or_put(&r->read_ids, v.id, (uint32_t)nprev, &added);
-			if (slot < 0)
-				return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
-			if (added) {
-				uint64_t z = 0;
-				if (pk_buf__append(&r->read_prev, &z, sizeof(z)) < 0)
-					return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
-			}
-			uint64_t *prev = &((uint64_t *)r->read_prev.data)[slot];
-			uint64_t delta = v.value - *prev;
-			*prev = v.value;
-			if (!delta)
-				continue;
-			rc = add_one(r, attr, rs, delta, hidden);
-		}
+		rc = add_read(r, smp, rs, hidden);
 	}
 	if (rc)
 		return pk_error__set(err, rc, "", 0, 0, "out of memory");
@@ -609,8 +612,13 @@ int pk_report__process(struct pk_report *r, struct pk_error *err)
 		}
 		if (!r->decided && (rc = rp_decide(r, err)))
 			return rc;
-		if (pk_sample_filter__drop(r->opts.filter, ev))
-			continue;	/* perf's --time and -C: not counted */
+		if (pk_sample_filter__drop(r->opts.filter, ev)) {
+			/* perf's --time and -C: not counted */
+			if ((ev->sample.sample_type & PERF_SAMPLE_READ) &&
+			    add_read(r, &ev->sample, NULL, 0))
+				return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
+			continue;
+		}
 		unsigned how = !r->need_chain ? 0 : PK_RESOLVE_CALLCHAIN |
 						     (r->cg.caller ? PK_RESOLVE_CALLER_ORDER : 0);
 		rc = pk_session__resolve(r->s, ev, how, &rs, err);

@@ -99,7 +99,6 @@ struct rp_ctx {
 	const char *comm;		/* with the comm key, else NULL (interned by the session) */
 	const char *trace;		/* with the trace key (interned here), else NULL */
 	uint64_t weight[3];		/* with weight keys, else 0 */
-	uint8_t hidden;			/* the samples' pk_sample_filter__hide bits */
 };
 
 /* A location class: the address-dependent part of an entry key. */
@@ -189,6 +188,7 @@ struct rp_replay_sample {
 	const char *comm;
 	uint64_t period;
 	uint8_t cpumode;
+	uint8_t hidden;			/* its filter bits */
 };
 
 /* A callchain job of a replayed entry (chain.c's struct job, with its owner) */
@@ -212,6 +212,7 @@ struct rp_tnode {
 	uint64_t count;
 	uint32_t thread;		/* self nodes: the first sample's thread (pk_thread id + 1) */
 	uint64_t seq;			/* self nodes: the first sample's number */
+	uint8_t hidden;			/* self nodes: the first sample's filter bits */
 };
 #define RP_SELF 0x80000000u
 
@@ -280,7 +281,6 @@ struct pk_report {
 	int last_hists;
 	uint32_t last_ctx;
 	bool last_valid;
-	uint8_t last_hidden;
 	bool elide[RP_COL_NR];		/* columns elided: a filter list of one entry */
 	/* PERF_SAMPLE_READ: previous value per sample id */
 	struct pk_idmap read_ids;

@@ -160,6 +160,7 @@ static int cumulate(struct pk_report *r)
 					e->cpu = cpu;
 				}
 				e->level = level;
+				e->hidden = t->hidden;
 			}
 			e->acc.period += hit;
 			e->acc.nr_events += count;
@@ -612,6 +613,26 @@ const struct pk_report_entry *pk_report__entry(const struct pk_report *r, size_t
 
 /* ---- finish ---------------------------------------------------------------------------------- */
 
+/*
+ * perf's nr_non_filtered_samples and callchain_non_filtered_period: each
+ * sample counts by its entry's filter bits, which are those of the entry's
+ * first sample, self or cumulative (known once cumulated; replay.c counts
+ * its hists itself).
+ */
+static void count_non_filtered(struct pk_report *r)
+{
+	size_t n = rp_nr_entries(r);
+	for (size_t i = 0; i < n; i++) {
+		const struct rp_entry *e = rp_entry(r, (uint32_t)i);
+		struct rp_hists *hs = &r->hists[rp_ctx(r, e->ctx)->hists];
+		if (e->hidden)
+			continue;
+		hs->nr_nf_samples += e->stat.nr_events;
+		if (r->need_chain && hs->has_callchain && r->cg.enabled)
+			hs->callchain_nf_period += e->stat.period;
+	}
+}
+
 int rp_finish(struct pk_report *r, struct pk_error *err)
 {
 	setup_hists(r);
@@ -633,6 +654,7 @@ int rp_finish(struct pk_report *r, struct pk_error *err)
 		return rc;
 	if (r->need_chain && (rc = cumulate(r)))
 		return pk_error__set(err, rc, "", 0, 0, "out of memory");
+	count_non_filtered(r);
 	uint32_t **lists = calloc(r->nr_hists ? r->nr_hists : 1, sizeof(*lists));
 	size_t *nrs = calloc(r->nr_hists ? r->nr_hists : 1, sizeof(*nrs));
 	if (!lists || !nrs) {
