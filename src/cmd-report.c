@@ -166,8 +166,10 @@ static int take_call_graph_arg(int argc, char **argv, const char **arg)
 }
 
 /*
- * The sample filters; -1 when set up, else the exit status: perf fails
- * with -EINVAL for a bad --time, with 0 for bad lists and CPUs.
+ * The sample filters in perf's order: the lists (perf's symbol__init; a bad
+ * one ends the command with status 0), --time (-EINVAL), and -C, which perf
+ * checks after it has printed the filter lines (status 0). -1: set up; -2:
+ * only the CPU list is bad (*f holds the rest); else the exit status.
  */
 static int open_filter(struct pk_session *s, const struct pk_sample_filter_opts *fo,
 		       struct pk_sample_filter **f)
@@ -176,18 +178,28 @@ static int open_filter(struct pk_session *s, const struct pk_sample_filter_opts 
 	if (!fo->comms && !fo->pids && !fo->tids && !fo->dsos && !fo->symbols && !fo->cpus &&
 	    !fo->time)
 		return -1;
-	if (!pk_sample_filter__new(f, s, fo, &err))
+	struct pk_sample_filter_opts t = *fo;
+	t.cpus = NULL;
+	if (pk_sample_filter__new(f, s, &t, &err)) {
+		fflush(stdout);
+		fprintf(stderr, "%s\n", err.msg);
+		t.time = NULL;
+		struct pk_sample_filter *lf = NULL;
+		int lists_bad = pk_sample_filter__new(&lf, s, &t, &err);
+		pk_sample_filter__free(lf);
+		return lists_bad ? 0 : 234;
+	}
+	if (!fo->cpus)
 		return -1;
-	fflush(stdout);
-	fprintf(stderr, "%s\n", err.msg);
-	struct pk_sample_filter_opts t = { .sz = sizeof(t), .time = fo->time };
-	struct pk_sample_filter *tf = NULL;
-	if (fo->time && pk_sample_filter__new(&tf, s, &t, &err))
-		return 234;
-	pk_sample_filter__free(tf);
-	if (fo->cpus)
-		fprintf(stderr, "Error:\nfailed to set cpu bitmap\n");
-	return 0;
+	struct pk_sample_filter *all = NULL;
+	if (pk_sample_filter__new(&all, s, fo, &err)) {
+		fflush(stdout);
+		fprintf(stderr, "%s\n", err.msg);
+		return -2;
+	}
+	pk_sample_filter__free(*f);
+	*f = all;
+	return -1;
 }
 
 int cmd_report(int argc, char **argv)
@@ -377,9 +389,10 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	struct pk_sample_filter *flt = NULL;
-	if ((rc = open_filter(s, &fo, &flt)) >= 0) {
+	int frc = open_filter(s, &fo, &flt);
+	if (frc >= 0) {
 		pk_session__free(s);
-		return rc;
+		return frc;
 	}
 	ro.filter = flt;
 	struct trace_ctx tc = { .rd = rd };
@@ -391,6 +404,16 @@ int cmd_report(int argc, char **argv)
 		pk_session__free(s);
 		pk_sample_filter__free(flt);
 		return 255;	/* (nothing of tc allocated yet) */
+	}
+	if (pk_report__fprintf_filters(r, stdout)) {
+		rc = 255;
+		goto out;
+	}
+	if (frc == -2) {
+		fflush(stdout);
+		fprintf(stderr, "Error:\nfailed to set cpu bitmap\n");
+		rc = 0;
+		goto out;
 	}
 	if (pk_report__process(r, &err) || pk_report__finish(r, &err)) {
 		rc = fail("", &err);
@@ -406,7 +429,8 @@ int cmd_report(int argc, char **argv)
 		rc = 0;
 		goto out;
 	}
-	if (pk_report__fprintf(r, stdout, quiet ? PK_REPORT_PRINT_QUIET : 0)) {
+	if (pk_report__fprintf(r, stdout, PK_REPORT_PRINT_NO_FILTERS |
+						 (quiet ? PK_REPORT_PRINT_QUIET : 0))) {
 		rc = 255;
 		goto out;
 	}

@@ -132,10 +132,21 @@ PK_API int pk_report__finish(struct pk_report *r, struct pk_error *err);
 enum {
 	PK_REPORT_PRINT_QUIET	= 1u << 0,	/* -q: no header lines, no column headers */
 	PK_REPORT_PRINT_NO_TIP	= 1u << 1,	/* no closing "# (...)" line */
+	/* no "# comm: NAME" lines (printed before with pk_report__fprintf_filters) */
+	PK_REPORT_PRINT_NO_FILTERS = 1u << 2,
 };
 
 /*
- * perf report --stdio's text after the file header: "# Total Lost
+ * perf's lines for the filter lists of one entry whose column is elided
+ * ("# comm: NAME", "# dso: NAME", "# symbol: NAME"), which perf prints
+ * before it reads the samples, -q or not. pk_report__fprintf prints them
+ * first unless told not to. 0 or -EIO.
+ */
+PK_API int pk_report__fprintf_filters(struct pk_report *r, FILE *fp);
+
+/*
+ * perf report --stdio's text after the file header: the filter lines
+ * (pk_report__fprintf_filters), "# Total Lost
  * Samples", then for each event (or group) "# Samples: ... of event '...'",
  * "# Event count (approx.): ...", the column headers and dotted lines, the
  * entries and their callchains. 0 or a negative errno (write error).

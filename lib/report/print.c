@@ -406,6 +406,12 @@ void rp_setup_elide(struct pk_report *r, FILE *fp)
 		memset(r->elide, 0, sizeof(r->elide));
 }
 
+int pk_report__fprintf_filters(struct pk_report *r, FILE *fp)
+{
+	rp_setup_elide(r, fp);
+	return ferror(fp) ? -EIO : 0;
+}
+
 int pk_report__fprintf(struct pk_report *r, FILE *fp, unsigned flags)
 {
 	if (!r->finished)
@@ -414,7 +420,7 @@ int pk_report__fprintf(struct pk_report *r, FILE *fp, unsigned flags)
 	if (rc)
 		return rc;
 	bool quiet = flags & PK_REPORT_PRINT_QUIET;
-	rp_setup_elide(r, fp);
+	rp_setup_elide(r, flags & PK_REPORT_PRINT_NO_FILTERS ? NULL : fp);
 	if (!quiet)
 		fprintf(fp, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", r->total_lost_samples);
 	for (size_t i = 0; i < r->nr_hists && !rc; i++) {
