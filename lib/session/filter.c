@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +45,7 @@ struct pk_sample_filter {
 	struct strlist comms, dsos, syms;
 	struct intlist pids, tids;
 	bool cpu_set;
-	uint8_t *cpus;		/* one byte per CPU below nr_cpus */
+	uint8_t *cpus;		/* one byte per CPU below nr_cpus (the list's highest + 1) */
 	size_t nr_cpus;
 	struct range *ranges;
 	size_t nr_ranges;
@@ -159,11 +160,13 @@ static int cpus_parse(struct pk_sample_filter *f, struct pk_session *s, const ch
 					     "File does not contain CPU events. "
 					     "Remove -C option to proceed.");
 	}
+	/*
+	 * The file's CPU count bounds the list; a pipe's comes later (perf then
+	 * refuses every CPU): unbounded there.
+	 */
 	const struct pk_data_env *env = pk_data_reader__env(rd);
-	f->nr_cpus = env && env->nr_cpus_avail ? env->nr_cpus_avail : 1;
-	f->cpus = calloc(f->nr_cpus, 1);
-	if (!f->cpus)
-		return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
+	unsigned long limit = env && env->nr_cpus_avail ? env->nr_cpus_avail : 1ul << 20;
+	unsigned long too_large = ULONG_MAX;
 	f->cpu_set = true;
 	const char *p = list;
 	while (isdigit((unsigned char)*p)) {
@@ -176,17 +179,29 @@ static int cpus_parse(struct pk_sample_filter *f, struct pk_session *s, const ch
 		}
 		if (*end && *end != ',')
 			return pk_error__set(err, -EINVAL, "", 0, 0, "Invalid cpu_list");
-		for (unsigned long c = a; c <= b; c++) {
-			if (c >= f->nr_cpus)
-				return pk_error__set(err, -EINVAL, "", 0, 0,
-						     "Requested CPU %lu too large. "
-						     "Consider raising MAX_NR_CPUS", c);
-			f->cpus[c] = 1;
+		if (b >= limit) {
+			if (a < too_large)	/* said once the whole list is read, as perf */
+				too_large = a >= limit ? a : limit;
+			p = *end ? end + 1 : end;
+			continue;
 		}
+		if (b >= f->nr_cpus) {
+			uint8_t *n = realloc(f->cpus, b + 1);
+			if (!n)
+				return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
+			memset(n + f->nr_cpus, 0, b + 1 - f->nr_cpus);
+			f->cpus = n;
+			f->nr_cpus = b + 1;
+		}
+		memset(f->cpus + a, 1, b - a + 1);
 		p = *end ? end + 1 : end;
 	}
-	if (*p)
+	if (*p && p == list)	/* perf 6.1 ignores what follows a valid list */
 		return pk_error__set(err, -EINVAL, "", 0, 0, "Invalid cpu_list");
+	if (too_large != ULONG_MAX)
+		return pk_error__set(err, -EINVAL, "", 0, 0,
+				     "Requested CPU %lu too large. Consider raising MAX_NR_CPUS",
+				     too_large);
 	return 0;
 }
 
