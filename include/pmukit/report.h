@@ -102,7 +102,7 @@ struct pk_report_opts {
 	/*
 	 * --symbol-filter: entries of the first event whose symbol's name does
 	 * not contain it are hidden (perf applies it when it collapses, that is
-	 * with a comm or srcline sort key).
+	 * with the comm sort key).
 	 */
 	const char *symbol_filter;
 	/*

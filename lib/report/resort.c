@@ -419,13 +419,13 @@ uint64_t rp_hists_pct_total(const struct pk_report *r, int h)
 }
 
 /*
- * --symbol-filter as perf applies it: at collapse (only with a sort key
- * that collapses: comm, srcline), to the first event's entries.
+ * --symbol-filter as perf 6.1 applies it: at collapse (only with the one
+ * sort key that collapses there: comm), to the first event's entries.
  */
 static void symbol_filter(struct pk_report *r, uint32_t *idx, size_t n)
 {
 	const char *f = r->opts.symbol_filter;
-	if (!f || !(r->has_key[RP_KEY_COMM] || r->has_key[RP_KEY_SRCLINE]))
+	if (!f || !r->has_key[RP_KEY_COMM])
 		return;
 	for (size_t i = 0; i < n; i++) {
 		struct rp_entry *e = rp_entry(r, idx[i]);
