@@ -425,7 +425,7 @@ uint64_t rp_hists_pct_total(const struct pk_report *r, int h)
 static void symbol_filter(struct pk_report *r, uint32_t *idx, size_t n)
 {
 	const char *f = r->opts.symbol_filter;
-	if (!f || !r->has_key[RP_KEY_COMM])
+	if (!f || !idx || !r->has_key[RP_KEY_COMM])
 		return;
 	for (size_t i = 0; i < n; i++) {
 		struct rp_entry *e = rp_entry(r, idx[i]);
@@ -655,6 +655,7 @@ int rp_finish(struct pk_report *r, struct pk_error *err)
 	if (r->need_chain && (rc = cumulate(r)))
 		return pk_error__set(err, rc, "", 0, 0, "out of memory");
 	count_non_filtered(r);
+	rp_setup_elide(r, NULL);	/* elided keys leave the output sort (perf_hpp__should_skip) */
 	uint32_t **lists = calloc(r->nr_hists ? r->nr_hists : 1, sizeof(*lists));
 	size_t *nrs = calloc(r->nr_hists ? r->nr_hists : 1, sizeof(*nrs));
 	if (!lists || !nrs) {
@@ -674,7 +675,6 @@ int rp_finish(struct pk_report *r, struct pk_error *err)
 		for (size_t h = 0; h < r->nr_hists && !rc; h++)
 			if (r->hists[h].is_leader && r->hists[h].nr_members > 1)
 				rc = pair_group(r, (int)h, lists, nrs);
-	rp_setup_elide(r, NULL);
 	/* members first (the leader's group view reads their totals), then the rest */
 	for (size_t h = 0; h < r->nr_hists && !rc; h++) {
 		rc = output_sort(r, (int)h, lists[h], nrs[h]);
