@@ -48,6 +48,7 @@ static void usage(FILE *f)
 		"      --pid LIST          only samples of these pids\n"
 		"      --tid LIST          only samples of these tids\n"
 		"  -S, --symbols LIST      only samples in these symbols (names or 0xADDR)\n"
+		"      --dsos LIST         only samples in these DSOs\n"
 		"      --reltime           times relative to the first sample (--time too)\n"
 		"      --deltatime         times relative to the previous sample\n"
 		"  -j, --threads N         threads for symbol loading (default 2)\n"
@@ -57,7 +58,7 @@ static void usage(FILE *f)
 enum {
 	OPT_SYMFS = 0x200, OPT_NO_DEMANGLE, OPT_DEMANGLE, OPT_FULL_PATH, OPT_MAX_STACK, OPT_NS,
 	OPT_INLINE, OPT_NO_INLINE, OPT_FORCE, OPT_HEADER, OPT_HEADER_ONLY, OPT_SHOW_TASK,
-	OPT_SHOW_MMAP, OPT_TIME, OPT_PID, OPT_TID, OPT_RELTIME, OPT_DELTATIME,
+	OPT_SHOW_MMAP, OPT_TIME, OPT_PID, OPT_TID, OPT_RELTIME, OPT_DELTATIME, OPT_DSOS,
 };
 
 static const struct option longopts[] = {
@@ -84,6 +85,7 @@ static const struct option longopts[] = {
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "tid", required_argument, NULL, OPT_TID },
 	{ "symbols", required_argument, NULL, 'S' },
+	{ "dsos", required_argument, NULL, OPT_DSOS },
 	{ "reltime", no_argument, NULL, OPT_RELTIME },
 	{ "deltatime", no_argument, NULL, OPT_DELTATIME },
 	{ "help", no_argument, NULL, 'h' },
@@ -356,6 +358,9 @@ int cmd_script(int argc, char **argv)
 		case 'S':
 			fo.symbols = optarg;
 			break;
+		case OPT_DSOS:
+			fo.dsos = optarg;
+			break;
 		case OPT_RELTIME:
 			sc.reltime = true;
 			break;
@@ -392,7 +397,7 @@ int cmd_script(int argc, char **argv)
 		fprintf(stderr, "pmukit script: %s\n", pk_error__format(&err, buf, sizeof(buf)));
 		return 255;
 	}
-	if ((fo.comms || fo.pids || fo.tids || fo.symbols || fo.cpus || fo.time) &&
+	if ((fo.comms || fo.pids || fo.tids || fo.dsos || fo.symbols || fo.cpus || fo.time) &&
 	    pk_sample_filter__new(&sc.filter, sc.s, &fo, &err)) {
 		/* perf: 0 for the lists, -1 for -C, -EINVAL for --time */
 		fprintf(stderr, "%s\n", err.msg);

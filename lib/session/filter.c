@@ -64,39 +64,65 @@ static int cmp_long(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* perf's strlist__add: a duplicate is an error (-EEXIST) */
 static int strlist_add(struct strlist *l, const char *s, size_t len, size_t *cap)
 {
+	for (size_t i = 0; i < l->n; i++)
+		if (strlen(l->v[i]) == len && !memcmp(l->v[i], s, len))
+			return -EEXIST;
 	if (PK_GROW(l->v, *cap, l->n + 1))
 		return -ENOMEM;
 	l->v[l->n] = strndup(s, len);
 	return l->v[l->n++] ? 0 : -ENOMEM;
 }
 
-/* perf's strlist__parse_list: comma separated, a trailing empty entry ignored, duplicates merged */
+/* perf's strlist__load: one entry a line, its last character (the newline) cut */
+static int strlist_load(struct strlist *l, const char *path, size_t *cap)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	int rc = 0;
+	if (!f)
+		return -errno;
+	while (!rc && fgets(line, sizeof(line), f)) {
+		size_t len = strlen(line);
+		if (len)
+			rc = strlist_add(l, line, len - 1, cap);
+	}
+	fclose(f);
+	return rc;
+}
+
+static int strlist_entry(struct strlist *l, const char *s, size_t len, size_t *cap)
+{
+	if (len >= 7 && !strncmp(s, "file://", 7)) {
+		char *path = strndup(s + 7, len - 7);
+		int rc = path ? strlist_load(l, path, cap) : -ENOMEM;
+		free(path);
+		return rc;
+	}
+	return strlist_add(l, s, len, cap);
+}
+
+/*
+ * perf's strlist__parse_list: comma separated, a trailing empty entry
+ * ignored, "file://PATH" entries read from PATH; sorted for lookups.
+ */
 static int strlist_parse(struct strlist *l, const char *s)
 {
 	size_t cap = 0;
 	const char *sep;
+	int rc = 0;
 	l->set = true;
-	while ((sep = strchr(s, ',')) != NULL) {
-		if (strlist_add(l, s, (size_t)(sep - s), &cap))
-			return -ENOMEM;
+	while (!rc && (sep = strchr(s, ',')) != NULL) {
+		rc = strlist_entry(l, s, (size_t)(sep - s), &cap);
 		s = sep + 1;
 	}
-	if (*s && strlist_add(l, s, strlen(s), &cap))
-		return -ENOMEM;
+	if (!rc && *s)
+		rc = strlist_entry(l, s, strlen(s), &cap);
 	if (l->n)
 		qsort(l->v, l->n, sizeof(*l->v), cmp_str);
-	size_t m = 0;
-	for (size_t i = 0; i < l->n; i++) {
-		if (m && !strcmp(l->v[m - 1], l->v[i])) {
-			free(l->v[i]);
-			continue;
-		}
-		l->v[m++] = l->v[i];
-	}
-	l->n = m;
-	return 0;
+	return rc;
 }
 
 static bool strlist_has(const struct strlist *l, const char *s)
@@ -415,15 +441,15 @@ int pk_sample_filter__new(struct pk_sample_filter **out, struct pk_session *s,
 	int rc = 0;
 	/* perf's symbol__init order: dsos, comms, pids, tids, symbols */
 	if (o.dsos && strlist_parse(&f->dsos, o.dsos))
-		rc = pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
+		rc = pk_error__set(err, -EINVAL, "", 0, 0, "problems parsing dso list");
 	if (!rc && o.comms && strlist_parse(&f->comms, o.comms))
-		rc = pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
+		rc = pk_error__set(err, -EINVAL, "", 0, 0, "problems parsing comm list");
 	if (!rc && o.pids && intlist_parse(&f->pids, o.pids))
 		rc = pk_error__set(err, -EINVAL, "", 0, 0, "problems parsing pid list");
 	if (!rc && o.tids && intlist_parse(&f->tids, o.tids))
 		rc = pk_error__set(err, -EINVAL, "", 0, 0, "problems parsing tid list");
 	if (!rc && o.symbols && strlist_parse(&f->syms, o.symbols))
-		rc = pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
+		rc = pk_error__set(err, -EINVAL, "", 0, 0, "problems parsing symbol list");
 	if (!rc && o.cpus)
 		rc = cpus_parse(f, s, o.cpus, err);
 	if (!rc && o.time)

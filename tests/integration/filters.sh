@@ -114,6 +114,6 @@ ok "report --help lists the filters" sh -c '"$PMUKIT" report --help > "$T_TMP/h"
 	for o in -c, --comms --pid --tid -d, --dsos -S, --symbols --symbol-filter -C, --cpu --time --percentage; do
 		grep -qe " $o" "$T_TMP/h" || { echo "missing $o" >&2; exit 1; }; done'
 ok "script --help lists the filters" sh -c '"$PMUKIT" script --help > "$T_TMP/h" &&
-	for o in --time -C, --cpu -c, --comms --pid --tid -S, --symbols --reltime --deltatime; do
+	for o in --time -C, --cpu -c, --comms --pid --tid -S, --symbols --dsos --reltime --deltatime; do
 		grep -qe " $o" "$T_TMP/h" || { echo "missing $o" >&2; exit 1; }; done'
 [ $T_FAIL = 0 ]

@@ -211,7 +211,7 @@ static void test_drop_and_hide(void **state)
 	(void)state;
 	write_file(ST);
 	unsigned bits;
-	char buf[64];
+	char buf[320];
 	/* -C */
 	assert_int_equal(kept("cpu 0", &(struct pk_sample_filter_opts){ .cpus = "0" }, NULL), EVEN);
 	assert_int_equal(kept("cpu 1", &(struct pk_sample_filter_opts){ .cpus = "1" }, NULL), ODD);
@@ -232,6 +232,15 @@ static void test_drop_and_hide(void **state)
 	assert_int_equal(kept("fa,fb", &(struct pk_sample_filter_opts){ .comms = "fb,fa" }, NULL),
 			 EVEN | ODD);
 	assert_int_equal(kept("none", &(struct pk_sample_filter_opts){ .comms = "" }, NULL), 0);
+	/* "file://PATH": one entry a line */
+	char list[256];
+	assert_non_null(tmp_path(list, sizeof(list), "comms.txt"));
+	FILE *lf = fopen(list, "w");
+	assert_non_null(lf);
+	fputs("fb\nnone\n", lf);
+	fclose(lf);
+	snprintf(buf, sizeof(buf), "file://%s", list);
+	assert_int_equal(kept("file", &(struct pk_sample_filter_opts){ .comms = buf }, NULL), ODD);
 	snprintf(buf, sizeof(buf), "%d", TID2);
 	assert_int_equal(kept("tid", &(struct pk_sample_filter_opts){ .tids = buf }, NULL), ODD);
 	snprintf(buf, sizeof(buf), "1,%d", PID);
@@ -266,6 +275,12 @@ static void test_errors(void **state)
 	o = (struct pk_sample_filter_opts){ .tids = "12x" };
 	assert_int_equal(new_filter(s, &f, &o, &err), -EINVAL);
 	assert_string_equal(err.msg, "problems parsing tid list");
+	o = (struct pk_sample_filter_opts){ .comms = "fa,fb,fa" };	/* perf's strlist: no duplicate */
+	assert_int_equal(new_filter(s, &f, &o, &err), -EINVAL);
+	assert_string_equal(err.msg, "problems parsing comm list");
+	o = (struct pk_sample_filter_opts){ .symbols = "file:///nonexistent/list" };
+	assert_int_equal(new_filter(s, &f, &o, &err), -EINVAL);
+	assert_string_equal(err.msg, "problems parsing symbol list");
 	o = (struct pk_sample_filter_opts){ .cpus = "1-0" };
 	assert_int_equal(new_filter(s, &f, &o, &err), -EINVAL);
 	assert_string_equal(err.msg, "Invalid cpu_list");
