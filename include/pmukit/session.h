@@ -358,8 +358,8 @@ PK_API bool pk_sample_filter__drop(const struct pk_sample_filter *f, const struc
 PK_API bool pk_sample_filter__drop_cpu(const struct pk_sample_filter *f, int32_t cpu);
 /* The PK_FILTER_* bits of a resolved sample; 0: shown. */
 PK_API unsigned pk_sample_filter__hide(const struct pk_sample_filter *f, const struct pk_resolved *rs);
-/* Whether a filter that hides samples (comms, pids, tids, dsos, symbols) is set. */
-PK_API bool pk_sample_filter__hides(const struct pk_sample_filter *f);
+/* The PK_FILTER_* bits the filter can set (which of its lists are given); 0: none. */
+PK_API unsigned pk_sample_filter__hides(const struct pk_sample_filter *f);
 /*
  * The entry of a list (PK_FILTER_LIST_*) when it has exactly one (perf then
  * elides that column and prints "# comm: NAME"), else NULL.

@@ -45,7 +45,9 @@ void rp_calc_widths(struct pk_report *r, int h, unsigned *w)
 			w[RP_KEY_SYM] = umax(w[RP_KEY_SYM], (unsigned)strlen(sym->name) + 4);
 		} else {
 			w[RP_KEY_SYM] = umax(w[RP_KEY_SYM], 16 + 4 + 2);
-			w[RP_KEY_DSO] = umax(w[RP_KEY_DSO], 16);	/* unresolved addresses */
+			/* unresolved addresses (perf's hists__set_unres_dso_col_len: not with --dsos) */
+			if (!(pk_sample_filter__hides(r->opts.filter) & PK_FILTER_DSO))
+				w[RP_KEY_DSO] = umax(w[RP_KEY_DSO], 16);
 		}
 		unsigned cl = (unsigned)strlen(thread_comm(e));
 		if (cl > w[RP_KEY_COMM]) {

@@ -540,9 +540,12 @@ unsigned pk_sample_filter__hide(const struct pk_sample_filter *f, const struct p
 	return bits;
 }
 
-bool pk_sample_filter__hides(const struct pk_sample_filter *f)
+unsigned pk_sample_filter__hides(const struct pk_sample_filter *f)
 {
-	return f && (f->comms.set || f->pids.set || f->tids.set || f->dsos.set || f->syms.set);
+	if (!f)
+		return 0;
+	return (f->comms.set || f->pids.set || f->tids.set ? PK_FILTER_THREAD : 0) |
+	       (f->dsos.set ? PK_FILTER_DSO : 0) | (f->syms.set ? PK_FILTER_SYMBOL : 0);
 }
 
 const char *pk_sample_filter__only(const struct pk_sample_filter *f, int list)

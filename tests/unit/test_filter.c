@@ -297,7 +297,7 @@ static void test_errors(void **state)
 	assert_int_equal(pk_sample_filter__new(&f, s, &big.o, &err), 0);
 	assert_string_equal(pk_sample_filter__only(f, PK_FILTER_LIST_COMM), "fa");
 	assert_null(pk_sample_filter__only(f, PK_FILTER_LIST_DSO));
-	assert_true(pk_sample_filter__hides(f));
+	assert_int_equal(pk_sample_filter__hides(f), PK_FILTER_THREAD);
 	pk_sample_filter__free(f);
 	big.more = 1;
 	assert_int_equal(pk_sample_filter__new(&f, s, &big.o, &err), -EINVAL);
