@@ -123,7 +123,10 @@ PK_API void pk_report__free(struct pk_report *r);
  * split into their members' values as perf does). 0 or a negative errno.
  */
 PK_API int pk_report__process(struct pk_report *r, struct pk_error *err);
-/* Add one resolved sample (what pk_report__process does for each). */
+/*
+ * Add one resolved sample (what pk_report__process does for each); opts.filter
+ * hides it here, dropping (pk_sample_filter__drop) is the caller's.
+ */
 PK_API int pk_report__add(struct pk_report *r, const struct pk_resolved *rs, struct pk_error *err);
 /* After the last sample: srclines, collapse, cumulative values, output order. */
 PK_API int pk_report__finish(struct pk_report *r, struct pk_error *err);
