@@ -335,6 +335,16 @@ static void report_text(struct pk_sample_filter_opts *fo, struct pk_report_opts 
 	out->len = 0;
 	pk_buf__append(out, text, len + 1);
 	free(text);
+	/* the public view: every entry kept, the hidden ones marked */
+	size_t nr_hidden = 0;
+	for (size_t i = 0; i < pk_report__nr_entries(r, 0); i++) {
+		const struct pk_report_entry *e = pk_report__entry(r, 0, i);
+		nr_hidden += e->hidden;
+		if (fo->comms && !strcmp(fo->comms, "fa"))
+			assert_int_equal(e->hidden, strcmp(e->comm, "fa") != 0);
+	}
+	if (fo->comms && !strcmp(fo->comms, "fa"))
+		assert_int_equal(nr_hidden, 1);	/* fb's ft_two */
 	pk_report__free(r);
 	pk_sample_filter__free(f);
 	pk_session__free(s);
