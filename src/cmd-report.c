@@ -53,6 +53,19 @@ static void usage(FILE *f)
 		"      --max-stack N         callchain entries used (default 127)\n"
 		"      --no-inline           unwound (--call-graph dwarf) frames without their\n"
 		"                            inline frames\n"
+		"  -c, --comms LIST          only samples of these comms (others hidden)\n"
+		"      --pid LIST            only samples of these pids\n"
+		"      --tid LIST            only samples of these tids\n"
+		"  -d, --dsos LIST           only samples in these DSOs\n"
+		"  -S, --symbols LIST        only samples in these symbols (names or 0xADDR)\n"
+		"      --symbol-filter STR   only entries whose symbol contains STR (also the\n"
+		"                            one argument after the options, as in perf)\n"
+		"  -C, --cpu LIST            only samples on these CPUs (\"0-2,5\")\n"
+		"      --time RANGES         only samples in these times: START,STOP (seconds),\n"
+		"                            10%%/1, 10%%/1,10%%/3, 0%%-10%%, 0%%-10%%,30%%-40%%\n"
+		"      --percentage relative|absolute\n"
+		"                            percentages of the shown entries, or of all\n"
+		"                            (absolute, the default)\n"
 		"  -j, --threads N           threads for symbols and srclines (default 2)\n"
 		"  -h, --help                this help\n");
 }
@@ -61,7 +74,8 @@ enum {
 	OPT_STDIO = 0x200, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_PERCENT_LIMIT, OPT_GROUP,
 	OPT_NO_GROUP, OPT_HEADER, OPT_HEADER_ONLY, OPT_SYMFS, OPT_NO_DEMANGLE, OPT_MAX_STACK,
 	OPT_TOTAL_PERIOD, OPT_CPU_UTIL, OPT_TOPDOWN, OPT_NO_TOPDOWN, OPT_TUI, OPT_CALL_GRAPH,
-	OPT_NO_CALL_GRAPH, OPT_INLINE, OPT_NO_INLINE,
+	OPT_NO_CALL_GRAPH, OPT_INLINE, OPT_NO_INLINE, OPT_PID, OPT_TID, OPT_SYMBOL_FILTER, OPT_TIME,
+	OPT_PERCENTAGE,
 };
 
 static const struct option longopts[] = {
@@ -92,6 +106,15 @@ static const struct option longopts[] = {
 	{ "inline", no_argument, NULL, OPT_INLINE },
 	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
 	{ "threads", required_argument, NULL, 'j' },
+	{ "comms", required_argument, NULL, 'c' },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "tid", required_argument, NULL, OPT_TID },
+	{ "dsos", required_argument, NULL, 'd' },
+	{ "symbols", required_argument, NULL, 'S' },
+	{ "symbol-filter", required_argument, NULL, OPT_SYMBOL_FILTER },
+	{ "cpu", required_argument, NULL, 'C' },
+	{ "time", required_argument, NULL, OPT_TIME },
+	{ "percentage", required_argument, NULL, OPT_PERCENTAGE },
 	{ "force", no_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -142,6 +165,43 @@ static int take_call_graph_arg(int argc, char **argv, const char **arg)
 	return 0;
 }
 
+/*
+ * The sample filters in perf's order: the lists (perf's symbol__init; a bad
+ * one ends the command with status 0), --time (-EINVAL), and -C, which perf
+ * checks after it has printed the filter lines (status 0). -1: set up; -2:
+ * only the CPU list is bad (*f holds the rest); else the exit status.
+ */
+static int open_filter(struct pk_session *s, const struct pk_sample_filter_opts *fo,
+		       struct pk_sample_filter **f)
+{
+	struct pk_error err = { 0 };
+	if (!fo->comms && !fo->pids && !fo->tids && !fo->dsos && !fo->symbols && !fo->cpus &&
+	    !fo->time)
+		return -1;
+	struct pk_sample_filter_opts t = *fo;
+	t.cpus = NULL;
+	if (pk_sample_filter__new(f, s, &t, &err)) {
+		fflush(stdout);
+		fprintf(stderr, "%s\n", err.msg);
+		t.time = NULL;
+		struct pk_sample_filter *lf = NULL;
+		int lists_bad = pk_sample_filter__new(&lf, s, &t, &err);
+		pk_sample_filter__free(lf);
+		return lists_bad ? 0 : 234;
+	}
+	if (!fo->cpus)
+		return -1;
+	struct pk_sample_filter *all = NULL;
+	if (pk_sample_filter__new(&all, s, fo, &err)) {
+		fflush(stdout);
+		fprintf(stderr, "%s\n", err.msg);
+		return -2;
+	}
+	pk_sample_filter__free(*f);
+	*f = all;
+	return -1;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	const char *input = NULL, *symfs = NULL, *call_graph = NULL;
@@ -149,9 +209,41 @@ int cmd_report(int argc, char **argv)
 	unsigned sym_flags = 0, max_stack = 0, session_flags = 0;
 	int nr_threads = 0, c;
 	struct pk_report_opts ro = { .sz = sizeof(ro), .children = -1, .group = -1, .topdown = -1 };
+	struct pk_sample_filter_opts fo = { .sz = sizeof(fo) };
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:F:g::nqj:fh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:F:g::nqj:fhc:d:S:C:", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'c':
+			fo.comms = optarg;
+			break;
+		case OPT_PID:
+			fo.pids = optarg;
+			break;
+		case OPT_TID:
+			fo.tids = optarg;
+			break;
+		case 'd':
+			fo.dsos = optarg;
+			break;
+		case 'S':
+			fo.symbols = optarg;
+			break;
+		case 'C':
+			fo.cpus = optarg;
+			break;
+		case OPT_TIME:
+			fo.time = ro.time_str = optarg;
+			break;
+		case OPT_SYMBOL_FILTER:
+			ro.symbol_filter = optarg;
+			break;
+		case OPT_PERCENTAGE:
+			if (strcmp(optarg, "relative") && strcmp(optarg, "absolute")) {
+				usage(stderr);
+				return 129;
+			}
+			ro.filter_relative = !strcmp(optarg, "relative");
+			break;
 		case 'i':
 			input = optarg;
 			break;
@@ -245,6 +337,9 @@ int cmd_report(int argc, char **argv)
 			return 129;
 		}
 	}
+	/* perf: one argument left is a symbol filter */
+	if (optind + 1 == argc)
+		ro.symbol_filter = argv[optind++];
 	if (optind < argc) {
 		fprintf(stderr, "pmukit report: unexpected argument '%s'\n", argv[optind]);
 		usage(stderr);
@@ -293,6 +388,13 @@ int cmd_report(int argc, char **argv)
 			return 255;
 		}
 	}
+	struct pk_sample_filter *flt = NULL;
+	int frc = open_filter(s, &fo, &flt);
+	if (frc >= 0) {
+		pk_session__free(s);
+		return frc;
+	}
+	ro.filter = flt;
 	struct trace_ctx tc = { .rd = rd };
 	ro.trace_output = trace_output;
 	ro.trace_ctx = &tc;
@@ -300,13 +402,35 @@ int cmd_report(int argc, char **argv)
 		fflush(stdout);
 		fprintf(stderr, "Error:\n%s\n", err.msg);
 		pk_session__free(s);
+		pk_sample_filter__free(flt);
 		return 255;	/* (nothing of tc allocated yet) */
+	}
+	if (pk_report__fprintf_filters(r, stdout)) {
+		rc = 255;
+		goto out;
+	}
+	if (frc == -2) {
+		fflush(stdout);
+		fprintf(stderr, "Error:\nfailed to set cpu bitmap\n");
+		rc = 0;
+		goto out;
 	}
 	if (pk_report__process(r, &err) || pk_report__finish(r, &err)) {
 		rc = fail("", &err);
 		goto out;
 	}
-	if (pk_report__fprintf(r, stdout, quiet ? PK_REPORT_PRINT_QUIET : 0)) {
+	size_t nr_entries = 0;
+	for (size_t i = 0; i < pk_report__nr_sections(r); i++)
+		nr_entries += pk_report__nr_entries(r, i);
+	if (!nr_entries) {
+		/* perf: nothing was added (every sample dropped, or none) */
+		fflush(stdout);
+		fprintf(stderr, "Error:\nThe %s data has no samples!\n", input);
+		rc = 0;
+		goto out;
+	}
+	if (pk_report__fprintf(r, stdout, PK_REPORT_PRINT_NO_FILTERS |
+						 (quiet ? PK_REPORT_PRINT_QUIET : 0))) {
 		rc = 255;
 		goto out;
 	}
@@ -314,6 +438,7 @@ int cmd_report(int argc, char **argv)
 out:
 	pk_report__free(r);
 	pk_session__free(s);
+	pk_sample_filter__free(flt);
 	script_trace__free(tc.t);
 	if (tc.ob.buf.data) {
 		tc.ob.buf.len = 0;	/* obuf__free writes what is left: nothing here */

@@ -41,6 +41,16 @@ static void usage(FILE *f)
 		"      --header            the file's header first (--header-only: only it)\n"
 		"      --show-task-events  COMM, FORK and EXIT records too\n"
 		"      --show-mmap-events  MMAP and MMAP2 records too\n"
+		"      --time RANGES       only samples in these times: START,STOP (seconds),\n"
+		"                          10%%/1, 10%%/1,10%%/3, 0%%-10%%, 0%%-10%%,30%%-40%%\n"
+		"  -C, --cpu LIST          only samples (and side-band records) on these CPUs\n"
+		"  -c, --comms LIST        only samples of these comms\n"
+		"      --pid LIST          only samples of these pids\n"
+		"      --tid LIST          only samples of these tids\n"
+		"  -S, --symbols LIST      only samples in these symbols (names or 0xADDR)\n"
+		"      --dsos LIST         only samples in these DSOs\n"
+		"      --reltime           times relative to the first sample (--time too)\n"
+		"      --deltatime         times relative to the previous sample\n"
 		"  -j, --threads N         threads for symbol loading (default 2)\n"
 		"  -h, --help              this help\n");
 }
@@ -48,7 +58,7 @@ static void usage(FILE *f)
 enum {
 	OPT_SYMFS = 0x200, OPT_NO_DEMANGLE, OPT_DEMANGLE, OPT_FULL_PATH, OPT_MAX_STACK, OPT_NS,
 	OPT_INLINE, OPT_NO_INLINE, OPT_FORCE, OPT_HEADER, OPT_HEADER_ONLY, OPT_SHOW_TASK,
-	OPT_SHOW_MMAP,
+	OPT_SHOW_MMAP, OPT_TIME, OPT_PID, OPT_TID, OPT_RELTIME, OPT_DELTATIME, OPT_DSOS,
 };
 
 static const struct option longopts[] = {
@@ -69,6 +79,15 @@ static const struct option longopts[] = {
 	{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
 	{ "show-task-events", no_argument, NULL, OPT_SHOW_TASK },
 	{ "show-mmap-events", no_argument, NULL, OPT_SHOW_MMAP },
+	{ "time", required_argument, NULL, OPT_TIME },
+	{ "cpu", required_argument, NULL, 'C' },
+	{ "comms", required_argument, NULL, 'c' },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "tid", required_argument, NULL, OPT_TID },
+	{ "symbols", required_argument, NULL, 'S' },
+	{ "dsos", required_argument, NULL, OPT_DSOS },
+	{ "reltime", no_argument, NULL, OPT_RELTIME },
+	{ "deltatime", no_argument, NULL, OPT_DELTATIME },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -140,6 +159,10 @@ static int print_sideband(struct script *sc, const struct pk_data_event *ev)
 	const struct pk_thread *t = tid != -1 ? pk_session__thread(sc->s, pid, tid) : NULL;
 	int ai = ev->attr >= 0 ? ev->attr : (pk_data_reader__nr_attrs(r) ? 0 : -1);
 	const struct pk_data_attr *a = ai >= 0 ? pk_data_reader__attr(r, (size_t)ai) : NULL;
+	/* perf's filter_cpu: the record's cpu, 0 without sample_id_all */
+	int32_t cpu = !a ? -1 : a->attr.sample_id_all && ev->has_sample ? (int32_t)ev->sample.cpu : 0;
+	if (pk_sample_filter__drop_cpu(sc->filter, cpu))
+		return 0;
 	if (!sc->name_width)
 		sc->name_width = name_width(sc);
 	return script__print_sideband(sc, ev, a, t ? t->comm : ":-1", pid, tid, time);
@@ -215,6 +238,8 @@ static int run(struct script *sc)
 		}
 		if (ev->type != PERF_RECORD_SAMPLE || ev->attr < 0)
 			continue;
+		if (pk_sample_filter__drop(sc->filter, ev))
+			continue;	/* --time, -C */
 		uint8_t cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 		if (cpumode == PERF_RECORD_MISC_GUEST_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_USER)
 			continue;	/* perf filters guest samples without --guest */
@@ -229,6 +254,8 @@ static int run(struct script *sc)
 			flags |= PK_RESOLVE_ADDR;
 		if (pk_session__resolve(sc->s, ev, flags, &rs, &err))
 			break;
+		if (pk_sample_filter__hide(sc->filter, &rs))
+			continue;	/* perf script drops what perf report hides */
 		if (!sc->name_width)
 			sc->name_width = name_width(sc);
 		if (script__print_sample(sc, &rs, a)) {
@@ -253,11 +280,12 @@ int cmd_script(int argc, char **argv)
 	int nr_threads = 0, c;
 	unsigned max_stack = 0;
 	int header = 0;
+	struct pk_sample_filter_opts fo = { .sz = sizeof(fo) };
 	memset(&sc, 0, sizeof(sc));
 	script_fields__defaults(&sc);
 	sc.use_callchain = true;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:F:Gfj:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:F:Gfj:hC:c:S:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -312,6 +340,33 @@ int cmd_script(int argc, char **argv)
 		case OPT_HEADER_ONLY:
 			header = 2;
 			break;
+		case OPT_TIME:
+			fo.time = optarg;
+			break;
+		case 'C':
+			fo.cpus = optarg;
+			break;
+		case 'c':
+			fo.comms = optarg;
+			break;
+		case OPT_PID:
+			fo.pids = optarg;
+			break;
+		case OPT_TID:
+			fo.tids = optarg;
+			break;
+		case 'S':
+			fo.symbols = optarg;
+			break;
+		case OPT_DSOS:
+			fo.dsos = optarg;
+			break;
+		case OPT_RELTIME:
+			sc.reltime = true;
+			break;
+		case OPT_DELTATIME:
+			sc.deltatime = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -326,6 +381,12 @@ int cmd_script(int argc, char **argv)
 	}
 	if (!input)
 		input = "perf.data";
+	if (sc.reltime && sc.deltatime) {
+		fprintf(stderr, "reltime and deltatime - the two don't get along well. "
+				"Please limit to --reltime or --deltatime.\n");
+		return 255;
+	}
+	fo.reltime = sc.reltime;
 
 	struct pk_symbolizer_opts so = { .sz = sizeof(so), .flags = sym_flags };
 	struct pk_session_opts o = { .sz = sizeof(o), .flags = session_flags, .symbolizer = &so,
@@ -336,7 +397,26 @@ int cmd_script(int argc, char **argv)
 		fprintf(stderr, "pmukit script: %s\n", pk_error__format(&err, buf, sizeof(buf)));
 		return 255;
 	}
+	if ((fo.comms || fo.pids || fo.tids || fo.dsos || fo.symbols || fo.cpus || fo.time) &&
+	    pk_sample_filter__new(&sc.filter, sc.s, &fo, &err)) {
+		/* perf: 0 for the lists, -1 for -C, -EINVAL for --time */
+		fprintf(stderr, "%s\n", err.msg);
+		struct pk_sample_filter_opts t = fo;
+		t.cpus = NULL;
+		t.time = NULL;
+		struct pk_sample_filter *tf = NULL;
+		int rc = 0;
+		if (!pk_sample_filter__new(&tf, sc.s, &t, &err)) {
+			pk_sample_filter__free(tf);
+			t.cpus = fo.cpus;
+			rc = pk_sample_filter__new(&tf, sc.s, &t, &err) ? 255 : 234;
+			pk_sample_filter__free(tf);
+		}
+		pk_session__free(sc.s);
+		return rc;
+	}
 	if (obuf__init(&sc.ob, stdout)) {
+		pk_sample_filter__free(sc.filter);
 		pk_session__free(sc.s);
 		return 255;
 	}
@@ -355,6 +435,7 @@ int cmd_script(int argc, char **argv)
 	obuf__free(&sc.ob);
 	script__free_caches(&sc);
 	script_trace__free(sc.trace);
+	pk_sample_filter__free(sc.filter);
 	pk_session__free(sc.s);
 	if (fflush(stdout) && !rc)
 		rc = -1;

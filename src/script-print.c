@@ -307,8 +307,19 @@ static void put_start(struct script *sc, struct obuf *b, uint32_t f, bool chain,
 	}
 	if (f & SF_MISC)
 		put_misc(b, misc, type);
-	if (f & SF_TIME)
-		put_time(sc, b, time);
+	if (f & SF_TIME) {
+		/* perf's --reltime (from the first printed) and --deltatime (from the last) */
+		uint64_t t = time;
+		if (sc->reltime) {
+			if (!sc->initial_time)
+				sc->initial_time = time;
+			t = time - sc->initial_time;
+		} else if (sc->deltatime) {
+			t = sc->previous_time ? time - sc->previous_time : 0;
+			sc->previous_time = time;
+		}
+		put_time(sc, b, t);
+	}
 }
 
 /* one callchain line (perf's sample__fprintf_callchain for one node) */

@@ -81,6 +81,9 @@ struct script {
 	bool show_task, show_mmap, show_comm;
 	bool debug_ordering;
 	bool header;			/* --header: pipe features as they arrive */
+	bool reltime, deltatime;	/* --reltime, --deltatime */
+	uint64_t initial_time, previous_time;
+	struct pk_sample_filter *filter; /* --time, -C, --comms, --pid, --tid, -S */
 	int name_width;
 	bool checked[ST_MAX];		/* evsel__check_attr done for the type's first event */
 	struct pk_session *s;

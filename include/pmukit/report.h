@@ -91,6 +91,27 @@ struct pk_report_opts {
 	 */
 	const char *(*trace_output)(void *ctx, const struct pk_resolved *rs);
 	void *trace_ctx;
+	/*
+	 * Sample filters (pmukit/session.h): samples it drops (--time, -C) are
+	 * not counted; samples it hides (--comms, --pid, --tid, --dsos,
+	 * --symbols) stay in the totals and make hidden entries, as in perf.
+	 * A list of one entry elides its column ("# comm: NAME" printed
+	 * instead). Must outlive the report. NULL: none.
+	 */
+	const struct pk_sample_filter *filter;
+	/*
+	 * --symbol-filter: entries of the first event whose symbol's name does
+	 * not contain it are hidden (perf applies it when it collapses, that is
+	 * with the comm sort key).
+	 */
+	const char *symbol_filter;
+	/*
+	 * --percentage relative: percentages and the section header's totals
+	 * of the shown entries only; false: perf's default, absolute.
+	 */
+	bool filter_relative;
+	/* --time as given: " (time slices: STR)" in each section header. */
+	const char *time_str;
 };
 
 PK_API int pk_report__new(struct pk_report **out, struct pk_session *s,
@@ -102,7 +123,10 @@ PK_API void pk_report__free(struct pk_report *r);
  * split into their members' values as perf does). 0 or a negative errno.
  */
 PK_API int pk_report__process(struct pk_report *r, struct pk_error *err);
-/* Add one resolved sample (what pk_report__process does for each). */
+/*
+ * Add one resolved sample (what pk_report__process does for each); opts.filter
+ * hides it here, dropping (pk_sample_filter__drop) is the caller's.
+ */
 PK_API int pk_report__add(struct pk_report *r, const struct pk_resolved *rs, struct pk_error *err);
 /* After the last sample: srclines, collapse, cumulative values, output order. */
 PK_API int pk_report__finish(struct pk_report *r, struct pk_error *err);
@@ -111,10 +135,21 @@ PK_API int pk_report__finish(struct pk_report *r, struct pk_error *err);
 enum {
 	PK_REPORT_PRINT_QUIET	= 1u << 0,	/* -q: no header lines, no column headers */
 	PK_REPORT_PRINT_NO_TIP	= 1u << 1,	/* no closing "# (...)" line */
+	/* no "# comm: NAME" lines (printed before with pk_report__fprintf_filters) */
+	PK_REPORT_PRINT_NO_FILTERS = 1u << 2,
 };
 
 /*
- * perf report --stdio's text after the file header: "# Total Lost
+ * perf's lines for the filter lists of one entry whose column is elided
+ * ("# comm: NAME", "# dso: NAME", "# symbol: NAME"), which perf prints
+ * before it reads the samples, -q or not. pk_report__fprintf prints them
+ * first unless told not to. 0 or -EIO.
+ */
+PK_API int pk_report__fprintf_filters(struct pk_report *r, FILE *fp);
+
+/*
+ * perf report --stdio's text after the file header: the filter lines
+ * (pk_report__fprintf_filters), "# Total Lost
  * Samples", then for each event (or group) "# Samples: ... of event '...'",
  * "# Event count (approx.): ...", the column headers and dotted lines, the
  * entries and their callchains. 0 or a negative errno (write error).
@@ -145,6 +180,7 @@ struct pk_report_entry {
 	const uint64_t *group_samples;
 	uint32_t nr_group;
 	bool filtered;			/* under --percent-limit (not printed) */
+	bool hidden;			/* hidden by a filter (not printed) */
 };
 
 struct pk_report_section {

@@ -306,6 +306,79 @@ PK_API int pk_session__resolve(struct pk_session *s, const struct pk_data_event 
  */
 PK_API const char *pk_session__event_name(struct pk_session *s, int attr);
 
+/* ---- sample filters ----------------------------------------------------------------- */
+
+/*
+ * perf's sample filters, shared by report and script: --comms, --pid,
+ * --tid, --dsos, --symbols (perf's symbol_conf lists), -C/--cpu and
+ * --time. Two kinds, as in perf:
+ *
+ *   - dropped: a sample outside the --time ranges or the -C CPUs is not
+ *     processed at all (pk_sample_filter__drop, before resolving);
+ *   - hidden: a sample whose thread (comm, pid, tid), DSO or symbol is not
+ *     listed gets filter bits (pk_sample_filter__hide, after resolving, as
+ *     perf's machine__resolve sets al->filtered): perf script drops it,
+ *     perf report keeps it in the totals and hides its entries.
+ *
+ * Lists are comma separated as perf parses them (strlist / intlist); the
+ * --time forms are perf's: "start,stop" in seconds (each side optional),
+ * several "start,stop" ranges separated by spaces, and the percent forms
+ * "10%/2", "10%/1,10%/3", "0%-10%", "0%-10%,30%-40%", "25%", taken over the
+ * file's first to last sample time (HEADER_SAMPLE_TIME; a file without it,
+ * as a pipe, is refused). reltime: absolute forms are relative to the first
+ * sample (perf script --reltime --time).
+ */
+struct pk_sample_filter;
+
+struct pk_sample_filter_opts {
+	size_t sz;			/* sizeof(struct pk_sample_filter_opts) */
+	const char *comms;		/* -c/--comms; NULL: any */
+	const char *pids;		/* --pid */
+	const char *tids;		/* --tid */
+	const char *dsos;		/* -d/--dsos: short or long names */
+	const char *symbols;		/* -S/--symbols: names or start addresses "0x..." */
+	const char *cpus;		/* -C/--cpu: a CPU list ("0-2,5") */
+	const char *time;		/* --time */
+	bool reltime;			/* --time given relative to the first sample */
+};
+
+/* pk_sample_filter__hide bits (perf's HIST_FILTER__* of al->filtered) */
+enum {
+	PK_FILTER_THREAD	= 1u << 0,	/* comm, pid or tid not listed */
+	PK_FILTER_DSO		= 1u << 1,
+	PK_FILTER_SYMBOL	= 1u << 2,
+};
+
+/* pk_sample_filter__only lists */
+enum { PK_FILTER_LIST_COMM, PK_FILTER_LIST_DSO, PK_FILTER_LIST_SYMBOL };
+
+/*
+ * Parse the options against the session's file (its CPU count and
+ * sample_type for -C, its sample time range for --time). 0, or a negative
+ * errno with err filled with perf's message ("Invalid time string", "File
+ * does not contain CPU events. Remove -C option to proceed.", ...).
+ */
+PK_API int pk_sample_filter__new(struct pk_sample_filter **f, struct pk_session *s,
+				 const struct pk_sample_filter_opts *opts, struct pk_error *err);
+PK_API void pk_sample_filter__free(struct pk_sample_filter *f);
+/* Whether a PERF_RECORD_SAMPLE is dropped (--time, -C). */
+PK_API bool pk_sample_filter__drop(const struct pk_sample_filter *f, const struct pk_data_event *ev);
+/* -C alone, for side-band records: whether a record on cpu is dropped (cpu -1: never). */
+PK_API bool pk_sample_filter__drop_cpu(const struct pk_sample_filter *f, int32_t cpu);
+/* The PK_FILTER_* bits of a resolved sample; 0: shown. */
+PK_API unsigned pk_sample_filter__hide(const struct pk_sample_filter *f, const struct pk_resolved *rs);
+/* The PK_FILTER_* bits the filter can set (which of its lists are given); 0: none. */
+PK_API unsigned pk_sample_filter__hides(const struct pk_sample_filter *f);
+/*
+ * The entry of a list (PK_FILTER_LIST_*) when it has exactly one (perf then
+ * elides that column and prints "# comm: NAME"), else NULL.
+ */
+PK_API const char *pk_sample_filter__only(const struct pk_sample_filter *f, int list);
+/* The --time ranges in ns ([start, end], 0: open), and how many. */
+PK_API size_t pk_sample_filter__nr_ranges(const struct pk_sample_filter *f);
+PK_API void pk_sample_filter__range(const struct pk_sample_filter *f, size_t i, uint64_t *start,
+				    uint64_t *end);
+
 /* ---- profiles ----------------------------------------------------------------------- */
 
 struct pk_profile;

@@ -389,7 +389,7 @@ static uint32_t target(struct pk_report *r, uint32_t ctx, uint32_t lc)
 		k = rp_entry(r, k)->merged - 1;
 	const struct rp_entry *e = rp_entry(r, k);
 	const struct rp_hists *h = &r->hists[rp_ctx(r, e->ctx)->hists];
-	if (e->filtered || (r->group && !h->is_leader))
+	if (e->filtered || e->hidden || (r->group && !h->is_leader))
 		return UINT32_MAX;
 	return k;
 }
@@ -576,7 +576,7 @@ int rp_chains_build(struct pk_report *r, bool all)
 		uint32_t k = rj->entry;
 		while (rp_entry(r, k)->merged)
 			k = rp_entry(r, k)->merged - 1;
-		if (rp_entry(r, k)->filtered)
+		if (rp_entry(r, k)->filtered || rp_entry(r, k)->hidden)
 			continue;
 		struct job j = { .node = rj->node, .aux = rj->aux, .kind = rj->kind, .hit = rj->hit,
 				 .count = rj->count };

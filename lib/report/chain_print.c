@@ -335,7 +335,9 @@ int rp_chain_fprintf(struct pk_report *r, const struct rp_entry *e, int h, FILE 
 		return rc < 0 ? rc : 0;
 	const struct rp_hists *hs = &r->hists[h];
 	struct pctx p = { .r = r, .c = c, .fp = fp };
-	p.min_hit = (uint64_t)(hs->callchain_period * (r->cg.min_percent / 100));
+	/* perf's output_resort: of the shown entries' samples with --percentage relative */
+	uint64_t cc_total = r->opts.filter_relative ? hs->callchain_nf_period : hs->callchain_period;
+	p.min_hit = (uint64_t)(cc_total * (r->cg.min_percent / 100));
 	uint64_t total = hs->total_period;
 	uint64_t parent = r->children ? e->acc.period : e->stat.period;
 	switch (r->cg.mode) {

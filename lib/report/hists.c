@@ -436,7 +436,8 @@ static int seq_add(struct pk_report *r, uint32_t id)
 }
 
 /* One sample for hists h with period (perf's hist_entry_iter__add). */
-static int add_one(struct pk_report *r, int h, const struct pk_resolved *rs, uint64_t period)
+static int add_one(struct pk_report *r, int h, const struct pk_resolved *rs, uint64_t period,
+		   uint8_t hidden)
 {
 	if (ensure_hists(r, h))
 		return -ENOMEM;
@@ -460,6 +461,7 @@ static int add_one(struct pk_report *r, int h, const struct pk_resolved *rs, uin
 		e->weight[1] = rs->sample->weight_var2;
 		e->weight[2] = rs->sample->weight_var3;
 		e->level = rs->loc->level;
+		e->hidden = hidden;	/* perf's he->filtered: the sample that made it */
 	}
 	e->has_self = true;
 	if (r->has_key[RP_KEY_SRCLINE] && !r->children && run_add(&r->entry_seq, ei))
@@ -523,18 +525,55 @@ static int add_one(struct pk_report *r, int h, const struct pk_resolved *rs, uin
 	if (!t->count) {
 		t->thread = rs->thread ? rs->thread->id + 1 : 0;
 		t->seq = seq;
+		t->hidden = hidden;
 	}
 	t->hit += period;
 	t->count++;
 	if (r->children && hs->dwarf) {
 		/* perf's trees may not be the hash's here: the samples in order, for replay.c */
 		struct rp_replay_sample rec = { .tnode = (uint32_t)n, .comm = rs->comm, .period = period,
-						.cpumode = rs->cpumode,
+						.cpumode = rs->cpumode, .hidden = hidden,
 						.thread = rs->thread ? rs->thread->id + 1 : 0 };
 		if (pk_buf__append(&r->replay_seq, &rec, sizeof(rec)) < 0)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/*
+ * perf's deliver_sample_value over a PERF_SAMPLE_READ sample: each value's
+ * delta since the last sample of its id, added when rs is set (a sample
+ * dropped by --time or -C still moves the previous values on).
+ */
+static int add_read(struct pk_report *r, const struct pk_sample *smp, const struct pk_resolved *rs,
+		    uint8_t hidden)
+{
+	struct pk_data_reader *rd = pk_session__reader(r->s);
+	const struct pk_sample_read *rdv = &smp->read;
+	size_t nr = (rdv->read_format & PERF_FORMAT_GROUP) ? rdv->nr : 1;
+	int rc = 0;
+	for (size_t i = 0; i < nr && !rc; i++) {
+		struct pk_sample_read_value v = pk_sample_read__value(rdv, i);
+		int attr = pk_data_reader__attr_of_id(rd, v.id);
+		if (attr < 0)
+			continue;
+		size_t nprev = r->read_prev.len / sizeof(uint64_t);
+		int added;
+		int64_t slot = pk_idmap__get_or_put(&r->read_ids, v.id, (uint32_t)nprev, &added);
+		if (slot < 0)
+			return -ENOMEM;
+		if (added) {
+			uint64_t z = 0;
+			if (pk_buf__append(&r->read_prev, &z, sizeof(z)) < 0)
+				return -ENOMEM;
+		}
+		uint64_t *prev = &((uint64_t *)r->read_prev.data)[slot];
+		uint64_t delta = v.value - *prev;
+		*prev = v.value;
+		if (delta && rs)
+			rc = add_one(r, attr, rs, delta, hidden);
+	}
+	return rc;
 }
 
 int pk_report__add(struct pk_report *r, const struct pk_resolved *rs, struct pk_error *err)
@@ -548,35 +587,11 @@ int pk_report__add(struct pk_report *r, const struct pk_resolved *rs, struct pk_
 	}
 	const struct pk_sample *smp = rs->sample;
 	int rc = 0;
+	uint8_t hidden = (uint8_t)pk_sample_filter__hide(r->opts.filter, rs);
 	if (!(smp->sample_type & PERF_SAMPLE_READ)) {
-		rc = add_one(r, rs->attr, rs, smp->period);
+		rc = add_one(r, rs->attr, rs, smp->period, hidden);
 	} else {
-		/* perf's deliver_sample_value: each value's delta since the last sample of its id */
-		struct pk_data_reader *rd = pk_session__reader(r->s);
-		const struct pk_sample_read *rdv = &smp->read;
-		size_t nr = (rdv->read_format & PERF_FORMAT_GROUP) ? rdv->nr : 1;
-		for (size_t i = 0; i < nr && !rc; i++) {
-			struct pk_sample_read_value v = pk_sample_read__value(rdv, i);
-			int attr = pk_data_reader__attr_of_id(rd, v.id);
-			if (attr < 0)
-				continue;
-			size_t nprev = r->read_prev.len / sizeof(uint64_t);
-			int added;
-			int64_t slot = pk_idmap__get_or_put(&r->read_ids, v.id, (uint32_t)nprev, &added);
-			if (slot < 0)
-				return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
-			if (added) {
-				uint64_t z = 0;
-				if (pk_buf__append(&r->read_prev, &z, sizeof(z)) < 0)
-					return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
-			}
-			uint64_t *prev = &((uint64_t *)r->read_prev.data)[slot];
-			uint64_t delta = v.value - *prev;
-			*prev = v.value;
-			if (!delta)
-				continue;
-			rc = add_one(r, attr, rs, delta);
-		}
+		rc = add_read(r, smp, rs, hidden);
 	}
 	if (rc)
 		return pk_error__set(err, rc, "", 0, 0, "out of memory");
@@ -597,6 +612,13 @@ int pk_report__process(struct pk_report *r, struct pk_error *err)
 		}
 		if (!r->decided && (rc = rp_decide(r, err)))
 			return rc;
+		if (pk_sample_filter__drop(r->opts.filter, ev)) {
+			/* perf's --time and -C: not counted */
+			if ((ev->sample.sample_type & PERF_SAMPLE_READ) &&
+			    add_read(r, &ev->sample, NULL, 0))
+				return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
+			continue;
+		}
 		unsigned how = !r->need_chain ? 0 : PK_RESOLVE_CALLCHAIN |
 						     (r->cg.caller ? PK_RESOLVE_CALLER_ORDER : 0);
 		rc = pk_session__resolve(r->s, ev, how, &rs, err);

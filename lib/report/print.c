@@ -32,8 +32,10 @@ void rp_calc_widths(struct pk_report *r, int h, unsigned *w)
 	const struct rp_hists *hs = &r->hists[h];
 	bool any = false;
 	for (size_t i = 0; i < hs->nr_out; i++) {
-		/* perf's widths count the entries under --percent-limit too */
+		/* perf's widths count the entries under --percent-limit too, not hidden ones */
 		const struct rp_entry *e = rp_entry(r, hs->out[i]);
+		if (e->hidden)
+			continue;
 		any = true;
 		const struct rp_lclass *lc = rp_lclass(r, e->lclass);
 		const struct pk_loc *loc = lc->loc;
@@ -43,7 +45,9 @@ void rp_calc_widths(struct pk_report *r, int h, unsigned *w)
 			w[RP_KEY_SYM] = umax(w[RP_KEY_SYM], (unsigned)strlen(sym->name) + 4);
 		} else {
 			w[RP_KEY_SYM] = umax(w[RP_KEY_SYM], 16 + 4 + 2);
-			w[RP_KEY_DSO] = umax(w[RP_KEY_DSO], 16);	/* unresolved addresses */
+			/* unresolved addresses (perf's hists__set_unres_dso_col_len: not with --dsos) */
+			if (!(pk_sample_filter__hides(r->opts.filter) & PK_FILTER_DSO))
+				w[RP_KEY_DSO] = umax(w[RP_KEY_DSO], 16);
 		}
 		unsigned cl = (unsigned)strlen(thread_comm(e));
 		if (cl > w[RP_KEY_COMM]) {
@@ -151,7 +155,7 @@ static int value_snprintf(struct pk_report *r, int c, const struct rp_entry *e, 
 		if (c == RP_COL_SAMPLES || c == RP_COL_PERIOD) {
 			n = snprintf(buf + off, size - off, " %*" PRIu64, (int)len - 1, v);
 		} else {
-			uint64_t total = r->hists[hm].total_period;
+			uint64_t total = rp_hists_pct_total(r, hm);
 			double pct = total ? 100.0 * v / total : 0.0;
 			n = snprintf(buf + off, size - off, " %*.2f%%", (int)len - 2, pct);
 		}
@@ -233,19 +237,27 @@ static const char *header(const struct pk_report *r, int c)
 static void print_headers(struct pk_report *r, const unsigned *w, FILE *fp)
 {
 	fputs("# ", fp);
+	bool first = true;
 	for (int i = 0; i < r->nr_fields; i++) {
 		int c = r->fields[i];
-		if (i)
+		if (r->elide[c])
+			continue;
+		if (!first)
 			fputs("  ", fp);
+		first = false;
 		if (rp_col__is_key(c))
 			fprintf(fp, "%-*.*s", (int)w[c], (int)w[c], header(r, c));
 		else
 			fprintf(fp, "%*s", (int)w[c], header(r, c));
 	}
 	fputs("\n# ", fp);
+	first = true;
 	for (int i = 0; i < r->nr_fields; i++) {
-		if (i)
+		if (r->elide[r->fields[i]])
+			continue;
+		if (!first)
 			fputs("  ", fp);
+		first = false;
 		for (unsigned k = 0; k < w[r->fields[i]]; k++)
 			fputc('.', fp);
 	}
@@ -258,6 +270,8 @@ static int print_entry(struct pk_report *r, int h, const struct rp_entry *e, con
 	size_t off = 0;
 	for (int i = 0; i < r->nr_fields && off + 2 < size; i++) {
 		int c = r->fields[i];
+		if (r->elide[c])
+			continue;
 		memcpy(line + off, "  ", 2);
 		off += 2;
 		int n = rp_col_snprintf(r, c, e, h, line + off, size - off, w[c]);
@@ -310,15 +324,17 @@ int rp_fprintf_hists(struct pk_report *r, int h, FILE *fp, unsigned flags)
 	bool quiet = flags & PK_REPORT_PRINT_QUIET;
 	bool group = r->group && hs->nr_members > 1;
 	if (!quiet) {
-		uint64_t nr = hs->nr_samples, total = hs->total_period;
+		bool rel = r->opts.filter_relative;
+		uint64_t nr = rel ? hs->nr_nf_samples : hs->nr_samples;
+		uint64_t total = rel ? hs->total_nf_period : hs->total_period;
 		char desc[1024];
 		const char *name = hs->name;
 		if (group) {
 			group_desc(r, h, desc, sizeof(desc));
 			name = desc;
 			for (int m = 1; m < hs->nr_members; m++) {
-				nr += r->hists[h + m].nr_samples;
-				total += r->hists[h + m].total_period;
+				nr += rel ? r->hists[h + m].nr_nf_samples : r->hists[h + m].nr_samples;
+				total += rel ? r->hists[h + m].total_nf_period : r->hists[h + m].total_period;
 			}
 		}
 		/* perf's convert_unit */
@@ -330,9 +346,11 @@ int rp_fprintf_hists(struct pk_report *r, int h, FILE *fp, unsigned flags)
 			v /= 1000.0, unit = 'M';
 		if (v > 1000.0)
 			v /= 1000.0, unit = 'G';
-		fprintf(fp, "# Samples: %lu%c of event%s '%s'\n", (unsigned long)v, unit,
+		fprintf(fp, "# Samples: %lu%c of event%s '%s'", (unsigned long)v, unit,
 			hs->nr_members > 1 ? "s" : "", name);
-		fprintf(fp, "# Event count (approx.): %" PRIu64 "\n#\n", total);
+		if (r->opts.time_str)
+			fprintf(fp, " (time slices: %s)", r->opts.time_str);
+		fprintf(fp, "\n# Event count (approx.): %" PRIu64 "\n#\n", total);
 	}
 	unsigned w[RP_COL_NR];
 	rp_calc_widths(r, h, w);
@@ -348,13 +366,52 @@ int rp_fprintf_hists(struct pk_report *r, int h, FILE *fp, unsigned flags)
 	int rc = 0;
 	for (size_t i = 0; i < hs->nr_out && !rc; i++) {
 		const struct rp_entry *e = rp_entry(r, hs->out[i]);
-		if (e->filtered)
+		if (e->filtered || e->hidden)
 			continue;
 		rc = print_entry(r, h, e, w, line, size, fp);
 	}
 	free(line);
 	fputs("\n\n", fp);
 	return rc;
+}
+
+/*
+ * perf's sort__setup_elide: a sort key column whose filter list has one
+ * entry is elided, "# comm: NAME" said instead (quiet or not); all elided
+ * means none is.
+ */
+void rp_setup_elide(struct pk_report *r, FILE *fp)
+{
+	static const struct { int col, list; const char *name; } el[] = {
+		{ RP_KEY_SYM, PK_FILTER_LIST_SYMBOL, "symbol" },
+		{ RP_KEY_DSO, PK_FILTER_LIST_DSO, "dso" },
+		{ RP_KEY_COMM, PK_FILTER_LIST_COMM, "comm" },
+	};
+	memset(r->elide, 0, sizeof(r->elide));
+	bool all = true;
+	for (int i = 0; i < r->nr_fields; i++) {
+		int c = r->fields[i];
+		if (!rp_col__is_key(c))
+			continue;
+		for (size_t k = 0; k < sizeof(el) / sizeof(el[0]); k++) {
+			const char *only = el[k].col == c ? pk_sample_filter__only(r->opts.filter,
+										   el[k].list) : NULL;
+			if (only) {
+				if (fp)
+					fprintf(fp, "# %s: %s\n", el[k].name, only);
+				r->elide[c] = true;
+			}
+		}
+		all &= r->elide[c];
+	}
+	if (all)
+		memset(r->elide, 0, sizeof(r->elide));
+}
+
+int pk_report__fprintf_filters(struct pk_report *r, FILE *fp)
+{
+	rp_setup_elide(r, fp);
+	return ferror(fp) ? -EIO : 0;
 }
 
 int pk_report__fprintf(struct pk_report *r, FILE *fp, unsigned flags)
@@ -365,6 +422,7 @@ int pk_report__fprintf(struct pk_report *r, FILE *fp, unsigned flags)
 	if (rc)
 		return rc;
 	bool quiet = flags & PK_REPORT_PRINT_QUIET;
+	rp_setup_elide(r, flags & PK_REPORT_PRINT_NO_FILTERS ? NULL : fp);
 	if (!quiet)
 		fprintf(fp, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", r->total_lost_samples);
 	for (size_t i = 0; i < r->nr_hists && !rc; i++) {

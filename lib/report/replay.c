@@ -172,6 +172,7 @@ static int replay_sample(struct replay *p, const struct rp_replay_sample *smp, u
 	const struct pk_loc *self = pk_session__loc_at(r->s, t->loc & ~RP_SELF);
 	struct rp_entry key = { .ctx = ctx, .first_seq = UINT64_MAX, .comm = smp->comm,
 				.cpu = rp_ctx(r, ctx)->cpu, .level = self->level,
+				.hidden = smp->hidden,
 				.thread = smp->thread ? pk_session__thread_at(r->s, smp->thread - 1)
 						      : NULL };
 	key.lclass = rp_loc_lclass(r, self);
@@ -181,6 +182,12 @@ static int replay_sample(struct replay *p, const struct rp_replay_sample *smp, u
 	if (e0 < 0 || trip_add(p, smp->tnode, 0, (uint32_t)e0, smp->period))
 		return -ENOMEM;
 	struct rp_entry *e = ent(p, (uint32_t)e0);
+	struct rp_hists *hs = &r->hists[rp_ctx(r, ctx)->hists];
+	if (!e->hidden) {	/* perf's hists__inc_nr_samples(he->filtered) */
+		hs->nr_nf_samples++;
+		if (r->cg.enabled)
+			hs->callchain_nf_period += smp->period;
+	}
 	stat_self(&e->stat, smp->cpumode, smp->period);
 	e->acc.period += smp->period;
 	e->acc.nr_events++;
@@ -297,6 +304,7 @@ int rp_replay(struct pk_report *r, int h, uint32_t **out, size_t *nr_out)
 	uint32_t *into = NULL, *order = NULL;
 	int rc = 0;
 	size_t ns = r->replay_seq.len / sizeof(struct rp_replay_sample);
+	r->hists[h].nr_nf_samples = r->hists[h].callchain_nf_period = 0;
 	for (size_t i = 0; i < ns && !rc; i++) {
 		const struct rp_replay_sample *smp = &((const struct rp_replay_sample *)r->replay_seq.data)[i];
 		uint32_t ctx;

@@ -139,7 +139,8 @@ struct rp_entry {
 	uint32_t chain;			/* its callchain tree (chain.c), 0 none */
 	uint32_t order;			/* collapse order */
 	char level;			/* perf's he->level: '.', 'k', ... */
-	bool filtered;
+	bool filtered;			/* under --percent-limit */
+	uint8_t hidden;			/* filter bits (perf's he->filtered), first sample's */
 	bool has_self;			/* created by a sample (not only cumulatively) */
 	bool is_dummy;			/* group view: exists only in a member's hists */
 	bool srcline_late;		/* perf 6.1 first needs its srcline at print time:
@@ -163,6 +164,8 @@ struct rp_hists {
 	uint64_t nr_samples;
 	uint64_t total_period;		/* of the output entries (perf's stats.total_period) */
 	uint64_t callchain_period;	/* periods of samples with callchains used */
+	/* the same of samples not hidden by a filter (perf's non_filtered stats) */
+	uint64_t nr_nf_samples, total_nf_period, callchain_nf_period;
 	/* output: entries in order (indexes into r->entries) */
 	uint32_t *out;
 	size_t nr_out;
@@ -185,6 +188,7 @@ struct rp_replay_sample {
 	const char *comm;
 	uint64_t period;
 	uint8_t cpumode;
+	uint8_t hidden;			/* its filter bits */
 };
 
 /* A callchain job of a replayed entry (chain.c's struct job, with its owner) */
@@ -208,6 +212,7 @@ struct rp_tnode {
 	uint64_t count;
 	uint32_t thread;		/* self nodes: the first sample's thread (pk_thread id + 1) */
 	uint64_t seq;			/* self nodes: the first sample's number */
+	uint8_t hidden;			/* self nodes: the first sample's filter bits */
 };
 #define RP_SELF 0x80000000u
 
@@ -276,6 +281,7 @@ struct pk_report {
 	int last_hists;
 	uint32_t last_ctx;
 	bool last_valid;
+	bool elide[RP_COL_NR];		/* columns elided: a filter list of one entry */
 	/* PERF_SAMPLE_READ: previous value per sample id */
 	struct pk_idmap read_ids;
 	struct pk_buf read_prev;	/* uint64_t[] */
@@ -369,6 +375,8 @@ bool rp_replay_wanted(const struct pk_report *r, int h);
 /* replay.c: hists h's entries as perf's trees make them, in collapse order (*out malloc'd) */
 int rp_replay(struct pk_report *r, int h, uint32_t **out, size_t *nr_out);
 uint64_t rp_hists_total(const struct pk_report *r, int h);
+/* resort.c: perf's hists__total_period: of the shown entries with --percentage relative */
+uint64_t rp_hists_pct_total(const struct pk_report *r, int h);
 
 /* chain.c: callchain trees of entries */
 int rp_chains_build(struct pk_report *r, bool all);
@@ -382,6 +390,8 @@ int rp_fprintf_hists(struct pk_report *r, int h, FILE *fp, unsigned flags);
 /* print.c: one entry's text for a column, padded as perf pads it (no separator) */
 int rp_col_snprintf(struct pk_report *r, int col, const struct rp_entry *e, int h, char *buf,
 		    size_t size, unsigned width);
+/* print.c: perf's sort__setup_elide (columns of one-entry filter lists), "# comm: X" to fp if not NULL */
+void rp_setup_elide(struct pk_report *r, FILE *fp);
 /* print.c: column widths (perf's hists__col_len) */
 void rp_calc_widths(struct pk_report *r, int h, unsigned *widths);
 

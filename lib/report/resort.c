@@ -160,6 +160,7 @@ static int cumulate(struct pk_report *r)
 					e->cpu = cpu;
 				}
 				e->level = level;
+				e->hidden = t->hidden;
 			}
 			e->acc.period += hit;
 			e->acc.nr_events += count;
@@ -308,6 +309,8 @@ static int collapse_hists(struct pk_report *r, int h, uint32_t **out, size_t *nr
 				if (e->max_depth > p->max_depth)
 					p->max_depth = e->max_depth;
 				p->has_self |= e->has_self;
+				if (e->first_seq < p->first_seq)
+					p->hidden = e->hidden;	/* perf's entry: the first sample's */
 				e->merged = idx[m - 1] + 1;
 				continue;
 			}
@@ -410,6 +413,29 @@ uint64_t rp_hists_total(const struct pk_report *r, int h)
 	return r->hists[h].total_period;
 }
 
+uint64_t rp_hists_pct_total(const struct pk_report *r, int h)
+{
+	return r->opts.filter_relative ? r->hists[h].total_nf_period : r->hists[h].total_period;
+}
+
+/*
+ * --symbol-filter as perf 6.1 applies it: at collapse (only with the one
+ * sort key that collapses there: comm), to the first event's entries.
+ */
+static void symbol_filter(struct pk_report *r, uint32_t *idx, size_t n)
+{
+	const char *f = r->opts.symbol_filter;
+	if (!f || !idx || !r->has_key[RP_KEY_COMM])
+		return;
+	for (size_t i = 0; i < n; i++) {
+		struct rp_entry *e = rp_entry(r, idx[i]);
+		const struct rp_lclass *lc = rp_lclass(r, e->lclass);
+		const struct pk_sym *sym = lc->sym ? lc->sym : lc->loc->sym;
+		if (!sym || !strstr(sym->name, f))
+			e->hidden |= PK_FILTER_SYMBOL;
+	}
+}
+
 static float percent_of(uint64_t v, uint64_t total)
 {
 	return total ? (float)(v * 100.0 / total) : 0.0f;
@@ -475,14 +501,20 @@ static int output_sort(struct pk_report *r, int h, uint32_t *idx, size_t n)
 	hs->out = idx;
 	hs->nr_out = n;
 	hs->total_period = 0;
-	for (size_t i = 0; i < n; i++)
-		hs->total_period += rp_entry(r, idx[i])->stat.period;
+	hs->total_nf_period = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct rp_entry *e = rp_entry(r, idx[i]);
+		hs->total_period += e->stat.period;
+		if (!e->hidden)
+			hs->total_nf_period += e->stat.period;
+	}
 	/* --percent-limit: perf's hist_entry__get_percent_limit (a float) */
 	float limit = (float)r->opts.percent_limit;
+	uint64_t total = rp_hists_pct_total(r, h);
 	for (size_t i = 0; i < n; i++) {
 		struct rp_entry *e = rp_entry(r, idx[i]);
 		uint64_t v = r->children ? e->acc.period : e->stat.period;
-		e->filtered = percent_of(v, hs->total_period) < limit;
+		e->filtered = percent_of(v, total) < limit;
 	}
 	return 0;
 }
@@ -538,6 +570,7 @@ static int build_public(struct pk_report *r)
 			p->nr_samples_children = r->children ? e->acc.nr_events : e->stat.nr_events;
 			memcpy(p->weight_sum, e->stat.weight, sizeof(p->weight_sum));
 			p->filtered = e->filtered;
+			p->hidden = e->hidden != 0;
 			if (r->group && nm > 1 && e->pairs) {
 				uint64_t *gp = hs->pub_group + i * (size_t)nm * 2;
 				for (int m = 0; m < nm; m++) {
@@ -580,6 +613,26 @@ const struct pk_report_entry *pk_report__entry(const struct pk_report *r, size_t
 
 /* ---- finish ---------------------------------------------------------------------------------- */
 
+/*
+ * perf's nr_non_filtered_samples and callchain_non_filtered_period: each
+ * sample counts by its entry's filter bits, which are those of the entry's
+ * first sample, self or cumulative (known once cumulated; replay.c counts
+ * its hists itself).
+ */
+static void count_non_filtered(struct pk_report *r)
+{
+	size_t n = rp_nr_entries(r);
+	for (size_t i = 0; i < n; i++) {
+		const struct rp_entry *e = rp_entry(r, (uint32_t)i);
+		struct rp_hists *hs = &r->hists[rp_ctx(r, e->ctx)->hists];
+		if (e->hidden)
+			continue;
+		hs->nr_nf_samples += e->stat.nr_events;
+		if (r->need_chain && hs->has_callchain && r->cg.enabled)
+			hs->callchain_nf_period += e->stat.period;
+	}
+}
+
 int rp_finish(struct pk_report *r, struct pk_error *err)
 {
 	setup_hists(r);
@@ -601,6 +654,8 @@ int rp_finish(struct pk_report *r, struct pk_error *err)
 		return rc;
 	if (r->need_chain && (rc = cumulate(r)))
 		return pk_error__set(err, rc, "", 0, 0, "out of memory");
+	count_non_filtered(r);
+	rp_setup_elide(r, NULL);	/* elided keys leave the output sort (perf_hpp__should_skip) */
 	uint32_t **lists = calloc(r->nr_hists ? r->nr_hists : 1, sizeof(*lists));
 	size_t *nrs = calloc(r->nr_hists ? r->nr_hists : 1, sizeof(*nrs));
 	if (!lists || !nrs) {
@@ -614,6 +669,8 @@ int rp_finish(struct pk_report *r, struct pk_error *err)
 		else
 			rc = collapse_hists(r, (int)h, &lists[h], &nrs[h]);
 	}
+	if (!rc && r->nr_hists)
+		symbol_filter(r, lists[0], nrs[0]);
 	if (!rc && r->group)
 		for (size_t h = 0; h < r->nr_hists && !rc; h++)
 			if (r->hists[h].is_leader && r->hists[h].nr_members > 1)

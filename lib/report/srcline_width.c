@@ -87,6 +87,8 @@ int64_t rp_sort_mark(const struct pk_report *r, uint32_t a, uint32_t b, uint8_t 
 {
 	const struct rp_entry *ea = rp_entry(r, a), *eb = rp_entry(r, b);
 	for (int i = 0; i < r->nr_sorts; i++) {
+		if (r->elide[r->sorts[i]])
+			continue;	/* perf_hpp__should_skip */
 		if (r->sorts[i] == RP_KEY_SRCLINE && known)
 			known[a] = known[b] = 1;
 		int64_t c = rp_col_sort(r, r->sorts[i], ea, eb);
