@@ -342,6 +342,18 @@ PK_API int pk_session__fprintf_header(struct pk_session *s, FILE *f, struct pk_e
  */
 PK_API int pk_session__fprintf_feature(struct pk_session *s, FILE *f, unsigned feat);
 
+/* pk_session__fprintf_attr flags */
+enum {
+	/* perf evlist -v's ": type: 1, size: 128, ..." (else the header's ", type = 1, ...") */
+	PK_ATTR_PRINT_EVLIST	= 1u << 0,
+};
+/*
+ * The non-zero fields of an attr as perf 6.1's perf_event_attr__fprintf
+ * prints them, without the name before and the newline after. 0, or
+ * -EINVAL for an attr index out of range.
+ */
+PK_API int pk_session__fprintf_attr(struct pk_session *s, FILE *f, int attr, unsigned flags);
+
 /* Counts of what the session processed so far. */
 struct pk_session_stats {
 	uint64_t nr_samples;

@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd-buildid-list.c — `pmukit buildid-list`: the build-ids of a perf.data
+ * file as perf 6.1's `perf buildid-list` prints them ("%-40s %s": id, DSO),
+ * in perf's DSO order (the file's build-id table first, then DSOs as their
+ * first map appears); -H only the DSOs a sample's ip falls in (always so
+ * for a pipe or a file without a build-id table); -k the running kernel's
+ * build-id (/sys/kernel/notes).
+ */
+#include <elf.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/perf_event.h>
+
+#include <pmukit/session.h>
+#include <pmukit/symbol.h>
+
+#include "cli.h"
+
+int cmd_buildid_list(int argc, char **argv);
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: pmukit buildid-list [-i FILE] [-H] [-k]\n\n"
+		"List the build-ids of a perf.data file as perf buildid-list does.\n\n"
+		"  -i, --input FILE      perf.data to read (default perf.data; - reads stdin)\n"
+		"  -H, --with-hits       only the DSOs samples fell in\n"
+		"  -k, --kernel          the running kernel's build-id\n"
+		"  -f, --force           accepted (perf: don't complain about the file's owner)\n"
+		"  -v, --verbose         accepted\n"
+		"  -h, --help            this help\n");
+}
+
+static const struct option longopts[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "with-hits", no_argument, NULL, 'H' },
+	{ "kernel", no_argument, NULL, 'k' },
+	{ "force", no_argument, NULL, 'f' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* one DSO as perf's dsos list holds it */
+struct entry {
+	const char *name;
+	const struct pk_dso *dso;	/* a session DSO of that name, once seen */
+	uint8_t id[20];
+	uint8_t size;
+	bool hit;
+	uint64_t order;			/* table index, or 1 << 32 plus the first map's id */
+};
+
+struct list {
+	struct entry *e;
+	size_t n, cap;
+};
+
+static struct entry *find_or_add(struct list *l, const char *name, uint64_t order)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->e[i].name, name)) {
+			if (order < l->e[i].order)
+				l->e[i].order = order;
+			return &l->e[i];
+		}
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+		struct entry *e = realloc(l->e, cap * sizeof(*e));
+		if (!e)
+			return NULL;
+		l->e = e;
+		l->cap = cap;
+	}
+	struct entry *e = &l->e[l->n++];
+	memset(e, 0, sizeof(*e));
+	e->name = name;
+	e->order = order;
+	return e;
+}
+
+static void set_id(struct entry *e, const uint8_t *id, uint8_t size)
+{
+	e->size = size < sizeof(e->id) ? size : sizeof(e->id);
+	memcpy(e->id, id, e->size);
+}
+
+static int by_order(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* perf's build_id__mark_dso_hit for every sample; pipes' HEADER_BUILD_ID records */
+static int mark_hits(struct pk_session *s, struct list *l)
+{
+	struct pk_error err = { 0 };
+	const struct pk_data_event *ev;
+	int rc;
+	uint64_t seq = 0;
+	while ((rc = pk_session__next(s, &ev, &err)) > 0) {
+		if (ev->type == PK_RECORD_HEADER_BUILD_ID) {
+			struct entry *e = find_or_add(l, ev->u.build_id.filename, (2ull << 32) + seq++);
+			if (!e)
+				return -1;
+			set_id(e, ev->u.build_id.id, ev->u.build_id.size);
+			continue;
+		}
+		if (ev->type != PERF_RECORD_SAMPLE || ev->attr < 0)
+			continue;
+		const struct pk_sample *sa = &ev->sample;
+		const struct pk_thread *t = pk_session__thread(s, sa->pid, sa->tid);
+		uint8_t cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+		const struct pk_map *m = t ? pk_session__find_map(s, t, cpumode, sa->ip) : NULL;
+		if (!m || !m->dso)
+			continue;
+		struct entry *e = find_or_add(l, pk_dso__name(m->dso), (1ull << 32) + m->id);
+		if (!e)
+			return -1;
+		e->hit = true;
+	}
+	if (rc < 0) {
+		char buf[1024];
+		fprintf(stderr, "pmukit buildid-list: %s\n", pk_error__format(&err, buf, sizeof(buf)));
+	}
+	return 0;
+}
+
+static int list_build_ids(const char *input, bool with_hits)
+{
+	struct pk_session_opts so = { .sz = sizeof(so),
+				      .flags = PK_SESSION_NO_SYMBOLS | PK_SESSION_DROP_EXITED,
+				      .nr_threads = 1 };
+	struct pk_session *s;
+	struct pk_error err = { 0 };
+	if (pk_session__open(&s, input, &so, &err)) {
+		char buf[1024];
+		fprintf(stderr, "pmukit buildid-list: %s\n", pk_error__format(&err, buf, sizeof(buf)));
+		return 255;
+	}
+	struct pk_data_reader *r = pk_session__reader(s);
+	bool pipe = pk_data_reader__is_pipe(r);
+	struct list l = { 0 };
+	int rc = 0;
+	if (!pipe && pk_data_reader__has_feat(r, PK_FEAT_AUXTRACE))
+		with_hits = false;	/* perf does not decode the trace: every DSO */
+	if (!pk_data_reader__has_feat(r, PK_FEAT_BUILD_ID))
+		with_hits = true;
+	for (size_t i = 0; i < pk_data_reader__nr_build_ids(r); i++) {
+		const struct pk_data_build_id *b = pk_data_reader__build_id(r, i);
+		uint16_t cpumode = b->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+		if (cpumode == PERF_RECORD_MISC_GUEST_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_USER)
+			continue;	/* a guest machine's DSOs (not listed here) */
+		struct entry *e = find_or_add(&l, b->filename, i);
+		if (!e) {
+			rc = 255;
+			goto out;
+		}
+		set_id(e, b->id, b->size);
+	}
+	if ((with_hits || pipe) && mark_hits(s, &l)) {
+		rc = 255;
+		goto out;
+	}
+	if (l.n)
+		qsort(l.e, l.n, sizeof(*l.e), by_order);
+	for (size_t i = 0; i < l.n; i++) {
+		char hex[41];
+		if (with_hits && !l.e[i].hit)
+			continue;
+		for (unsigned j = 0; j < l.e[i].size; j++)
+			snprintf(hex + 2 * j, 3, "%02x", l.e[i].id[j]);
+		hex[2 * l.e[i].size] = 0;
+		printf("%-40s %s\n", hex, l.e[i].name);
+	}
+	rc = fflush(stdout) ? 255 : 0;
+out:
+	free(l.e);
+	pk_session__free(s);
+	return rc;
+}
+
+/* perf's sysfs__fprintf_build_id: the GNU build-id note of /sys/kernel/notes */
+static int kernel_build_id(void)
+{
+	FILE *f = fopen("/sys/kernel/notes", "r");
+	unsigned char buf[4096];
+	size_t len = f ? fread(buf, 1, sizeof(buf), f) : 0;
+	if (f)
+		fclose(f);
+	for (size_t off = 0; off + 12 <= len;) {
+		Elf32_Nhdr nh;
+		memcpy(&nh, buf + off, sizeof(nh));
+		size_t na = (nh.n_namesz + 3u) & ~3u, da = (nh.n_descsz + 3u) & ~3u;
+		off += sizeof(nh);
+		if (na > len - off || da > len - off - na)
+			break;
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && !memcmp(buf + off, "GNU", 4) &&
+		    nh.n_descsz == 20) {
+			for (unsigned j = 0; j < 20; j++)
+				printf("%02x", buf[off + na + j]);
+			putchar('\n');
+			return fflush(stdout) ? 1 : 0;
+		}
+		off += na + da;
+	}
+	return 1;
+}
+
+int cmd_buildid_list(int argc, char **argv)
+{
+	const char *input = "perf.data";
+	bool with_hits = false, kernel = false;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:Hkfvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			input = optarg;
+			break;
+		case 'H':
+			with_hits = true;
+			break;
+		case 'k':
+			kernel = true;
+			break;
+		case 'f':
+		case 'v':
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 129;
+		}
+	}
+	if (kernel)
+		return kernel_build_id();
+	return list_build_ids(input, with_hits);
+}
