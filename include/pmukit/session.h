@@ -108,6 +108,13 @@ struct pk_session_opts {
 	 * consulted).
 	 */
 	unsigned max_stack;
+	/*
+	 * Called with each event pk_session__next hands out, after the session
+	 * applied it: a view of every record beside what a consumer (such as
+	 * pk_report__process) makes of them. NULL: none.
+	 */
+	void (*on_event)(void *ctx, struct pk_session *s, const struct pk_data_event *ev);
+	void *on_event_ctx;
 };
 
 /* path "-": stdin (pipe mode or a file fed through a pipe). */
@@ -156,6 +163,7 @@ struct pk_map {
 	uint32_t prot, flags;		/* MMAP2's; PROT_EXEC for an MMAP of code */
 	bool kernel;			/* a kernel map ([kernel.kallsyms], a module) */
 	uint32_t id;			/* dense, in order of creation */
+	uint64_t ino;			/* MMAP2's inode (0 for MMAP) */
 };
 
 /* perf's map__map_ip (the DSO-relative address perf's symbols use). */
@@ -169,6 +177,13 @@ PK_API const struct pk_thread *pk_session__thread(struct pk_session *s, int32_t 
 PK_API const struct pk_thread *pk_session__find_thread(const struct pk_session *s, int32_t tid);
 PK_API size_t pk_session__nr_threads(const struct pk_session *s);
 PK_API const struct pk_thread *pk_session__thread_at(const struct pk_session *s, uint32_t id);
+
+/*
+ * Map i (by address) of a thread's process, as perf report --mmaps lists
+ * them; NULL past the last (or for a thread without maps).
+ */
+PK_API const struct pk_map *pk_session__thread_map_at(struct pk_session *s,
+						      const struct pk_thread *t, size_t i);
 
 /* The map of addr for thread (cpumode as PERF_RECORD_MISC_*), perf's thread__find_map; NULL: none. */
 PK_API const struct pk_map *pk_session__find_map(struct pk_session *s, const struct pk_thread *t,
