@@ -445,6 +445,25 @@ static void user_record(struct dump_raw *d, const struct pk_data_event *ev)
 	}
 }
 
+void dump__fprintf_event(FILE *f, const struct pk_data_event *ev)
+{
+	fprintf(f, "PERF_RECORD_%s", dump__type_name(ev->type));
+	switch (ev->type) {
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		switch_event(f, ev);
+		break;
+	case PERF_RECORD_NAMESPACES:
+		namespaces(f, ev);
+		break;
+	case PERF_RECORD_LOST:
+		fprintf(f, " lost %" PRIu64 "\n", ev->u.lost.lost);
+		break;
+	default:
+		fprintf(f, "\n");
+	}
+}
+
 void dump_raw__event(struct dump_raw *d, const struct pk_data_event *ev)
 {
 	struct pk_data_reader *r = pk_session__reader(d->s);

@@ -63,7 +63,23 @@ struct dump_raw {
 void dump_raw__event(struct dump_raw *d, const struct pk_data_event *ev);
 /* perf's machine__resolve lines for a sample delivered: " ... thread:", " ...... dso:" */
 void dump_raw__resolve(struct dump_raw *d, const struct pk_data_event *ev);
+/*
+ * perf's perf_event__fprintf for the side-band records script shows and
+ * put_record (script-print.c) does not: SWITCH, SWITCH_CPU_WIDE,
+ * NAMESPACES, LOST.
+ */
+void dump__fprintf_event(FILE *f, const struct pk_data_event *ev);
 /* perf's name of the input in the dump */
 const char *dump_raw__file_name(struct pk_session *s, const char *path);
+
+/* script --per-event-dump (dump-per-event.c) */
+struct script;
+struct per_event_dump;
+/* The files of the events known so far; NULL when one cannot be created. */
+struct per_event_dump *per_event_dump__new(struct pk_session *s, const char *input);
+/* Output to attr's file (counting a sample), or to stdout for attr -1; 0 or -1. */
+int per_event_dump__select(struct per_event_dump *p, struct script *sc, int attr);
+/* Close the files, print perf's "[ perf script: Wrote ... ]" lines, free p. */
+void per_event_dump__finish(struct per_event_dump *p, struct script *sc);
 
 #endif

@@ -17,6 +17,7 @@
 
 #include <linux/perf_event.h>
 
+#include "dump.h"
 #include "script.h"
 #include "util/grow.h"
 
@@ -534,6 +535,12 @@ int script__print_sideband(struct script *sc, const struct pk_data_event *ev,
 			time = ev->sample.time;
 		}
 		put_start(sc, b, f, chain, comm, pid, tid, cpu, time, ev->misc, ev->type);
+	}
+	if (ev->type == PERF_RECORD_SWITCH || ev->type == PERF_RECORD_SWITCH_CPU_WIDE ||
+	    ev->type == PERF_RECORD_NAMESPACES || ev->type == PERF_RECORD_LOST) {
+		obuf__flush(b);
+		dump__fprintf_event(b->f, ev);
+		return b->err || ferror(b->f) ? -EIO : 0;
 	}
 	put_record(b, ev);
 	return b->err ? -EIO : 0;
