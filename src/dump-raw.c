@@ -110,15 +110,25 @@ static void regs(FILE *f, const char *kind, const struct pk_sample_regs *r)
 				r->regs[i++]);
 }
 
+const char *dump__branch_type(const struct perf_branch_entry *e)
+{
+	static const char *const names[] = {
+		"N/A", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET", "SYSCALL", "SYSRET",
+		"COND_CALL", "COND_RET", "ERET", "IRQ", "SERROR", "NO_TX", "EXTEND_ABI",
+	};
+	return e->type ? names[e->type] : "";
+}
+
 static void branch_stack(FILE *f, const struct pk_sample *s)
 {
 	fprintf(f, "... branch stack: nr:%" PRIu64 "\n", s->branch.nr);
 	for (uint64_t i = 0; i < s->branch.nr; i++) {
 		const struct perf_branch_entry *e = &s->branch.entries[i];
-		fprintf(f, "..... %2" PRIu64 ": %016llx -> %016llx %hu cycles %s%s%s%s %x\n", i,
+		fprintf(f, "..... %2" PRIu64 ": %016llx -> %016llx %hu cycles %s%s%s%s %x %s\n", i,
 			(unsigned long long)e->from, (unsigned long long)e->to,
 			(unsigned short)e->cycles, e->mispred ? "M" : " ", e->predicted ? "P" : " ",
-			e->abort ? "A" : " ", e->in_tx ? "T" : " ", (unsigned)e->reserved);
+			e->abort ? "A" : " ", e->in_tx ? "T" : " ", (unsigned)e->reserved,
+			dump__branch_type(e));
 	}
 }
 

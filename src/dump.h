@@ -30,6 +30,11 @@ struct report_stats {
 	} *last;			/* the last read value of each id */
 	size_t nr_last, cap_last;
 	size_t nr_delivered;		/* deliveries of the last sample added */
+	/*
+	 * perf report's branch mode (a file with branch stacks, not --stats):
+	 * a sample with a branch stack counts once per branch entry
+	 */
+	bool branch_mode;
 };
 /* Count one event (samples and lost samples per attr); 0 or -ENOMEM. */
 int report_stats__add(struct report_stats *st, struct pk_data_reader *r,
@@ -69,6 +74,8 @@ void dump_raw__resolve(struct dump_raw *d, const struct pk_data_event *ev);
  * NAMESPACES, LOST.
  */
 void dump__fprintf_event(FILE *f, const struct pk_data_event *ev);
+/* perf 6.1's get_branch_type: "COND", ...; "" for none (6.1 names no EXTEND_ABI new type) */
+const char *dump__branch_type(const struct perf_branch_entry *e);
 /* perf's name of the input in the dump */
 const char *dump_raw__file_name(struct pk_session *s, const char *path);
 

@@ -121,7 +121,8 @@ int report_stats__add(struct report_stats *st, struct pk_data_reader *r,
 	}
 	const struct pk_sample_read *rd = &ev->sample.read;
 	if (!(ev->sample.sample_type & PERF_SAMPLE_READ)) {
-		st->nr_samples[ai]++;
+		bool br = st->branch_mode && (ev->sample.sample_type & PERF_SAMPLE_BRANCH_STACK);
+		st->nr_samples[ai] += br ? ev->sample.branch.nr : 1;
 		st->nr_delivered = 1;
 		return 0;
 	}
@@ -276,7 +277,8 @@ static int report_tasks__print(struct pk_session *s, bool mmaps, FILE *f)
 int report_modes__run(struct pk_session *s, const char *input, const struct report_modes *m,
 		      FILE *f)
 {
-	struct report_stats st = { 0 };
+	struct report_stats st = { .branch_mode = !m->stats &&
+			pk_data_reader__has_feat(pk_session__reader(s), PK_FEAT_BRANCH_STACK) };
 	struct dump_raw d = { .f = f, .s = s, .name = dump_raw__file_name(s, input),
 			      .report = true };
 	struct pk_error err = { 0 };

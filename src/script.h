@@ -44,6 +44,8 @@ enum {
 	SF_INS_LAT	= 1u << 22,
 	SF_RETIRE_LAT	= 1u << 23,
 	SF_CGROUP	= 1u << 24,
+	SF_BRSTACK	= 1u << 25,	/* branch stack: from/to addresses and flags */
+	SF_BRSTACKSYM	= 1u << 26,	/* the same with symbol+offset */
 	/* accepted by -F, printed by no pmukit code path (perf needs hardware or tools for them) */
 	SF_OTHER	= 1u << 31,
 };
