@@ -183,13 +183,10 @@ struct task {
 	bool listed;
 };
 
-/* perf 6.1's threads table order: tid % 8 buckets, each by tid */
-static int by_bucket(const void *a, const void *b)
+/* perf 6.1 walks its threads by tid */
+static int by_tid(const void *a, const void *b)
 {
 	const struct task *x = a, *y = b;
-	uint32_t bx = (uint32_t)x->tid % 8, by = (uint32_t)y->tid % 8;
-	if (bx != by)
-		return bx < by ? -1 : 1;
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
@@ -240,7 +237,7 @@ static int report_tasks__print(struct pk_session *s, bool mmaps, FILE *f)
 	}
 	if (!have_swapper)
 		v[n++] = (struct task){ .pid = 0, .tid = 0, .ppid = -1 };
-	qsort(v, n, sizeof(*v), by_bucket);
+	qsort(v, n, sizeof(*v), by_tid);
 	/* perf links each task up to its root; children keep the order they were linked in */
 	/* roots, and children in the order they were linked */
 	size_t *order = calloc(2 * n, sizeof(*order)), nroots = 0, nlinked = 0;
