@@ -5,10 +5,13 @@
  * in perf's DSO order (the file's build-id table first, then DSOs as their
  * first map appears); -H only the DSOs a sample's ip falls in (always so
  * for a pipe or a file without a build-id table); -k the running kernel's
- * build-id (/sys/kernel/notes).
+ * build-id (/sys/kernel/notes). An ELF file as input: its own build-id.
  */
 #include <elf.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <getopt.h>
+#include <unistd.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +36,7 @@ static void usage(FILE *f)
 		"  -k, --kernel          the running kernel's build-id\n"
 		"  -f, --force           accepted (perf: don't complain about the file's owner)\n"
 		"  -v, --verbose         accepted\n"
+		"  -m, --kernel-maps     (refused: the running kernel's modules are not listed)\n"
 		"  -h, --help            this help\n");
 }
 
@@ -42,6 +46,7 @@ static const struct option longopts[] = {
 	{ "kernel", no_argument, NULL, 'k' },
 	{ "force", no_argument, NULL, 'f' },
 	{ "verbose", no_argument, NULL, 'v' },
+	{ "kernel-maps", no_argument, NULL, 'm' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -212,13 +217,51 @@ static int kernel_build_id(void)
 	return 1;
 }
 
+/* perf's filename__fprintf_build_id: the GNU build-id note of an ELF file's
+ * .note.gnu.build-id, .notes or .note section; 0 when it printed one */
+static int elf_build_id(const char *path)
+{
+	static const char *const secs[] = { ".note.gnu.build-id", ".notes", ".note" };
+	int fd = open(path, O_RDONLY), rc = -1;
+	if (fd < 0 || elf_version(EV_CURRENT) == EV_NONE) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+	size_t shstr;
+	for (size_t k = 0; e && rc && k < 3 && !elf_getshdrstrndx(e, &shstr); k++) {
+		for (Elf_Scn *scn = NULL; rc && (scn = elf_nextscn(e, scn));) {
+			GElf_Shdr sh;
+			const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(e, shstr, sh.sh_name) : NULL;
+			Elf_Data *d = name && !strcmp(name, secs[k]) ? elf_getdata(scn, NULL) : NULL;
+			GElf_Nhdr nh;
+			size_t off = 0, noff, doff;
+			while (rc && d && d->d_buf && (off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
+				if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+				    memcmp((char *)d->d_buf + noff, "GNU", 4) || nh.n_descsz > 20 ||
+				    doff + nh.n_descsz > d->d_size)
+					continue;
+				for (unsigned j = 0; j < nh.n_descsz; j++)
+					printf("%02x", ((unsigned char *)d->d_buf)[doff + j]);
+				putchar('\n');
+				rc = 0;
+			}
+		}
+	}
+	if (e)
+		elf_end(e);
+	close(fd);
+	return rc;
+}
+
 int cmd_buildid_list(int argc, char **argv)
 {
 	const char *input = "perf.data";
 	bool with_hits = false, kernel = false;
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:Hkfvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:Hkfvmh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -232,6 +275,10 @@ int cmd_buildid_list(int argc, char **argv)
 		case 'f':
 		case 'v':
 			break;
+		case 'm':
+			fprintf(stderr, "pmukit buildid-list: -m/--kernel-maps (the running kernel's "
+					"modules) is not supported\n");
+			return 129;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -242,5 +289,7 @@ int cmd_buildid_list(int argc, char **argv)
 	}
 	if (kernel)
 		return kernel_build_id();
+	if (!elf_build_id(input))
+		return fflush(stdout) ? 255 : 0;
 	return list_build_ids(input, with_hits);
 }
