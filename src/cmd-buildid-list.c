@@ -5,7 +5,7 @@
  * in perf's DSO order (the file's build-id table first, then DSOs as their
  * first map appears); -H only the DSOs a sample's ip falls in (always so
  * for a pipe or a file without a build-id table); -k the running kernel's
- * build-id (/sys/kernel/notes). An ELF file as input: its own build-id.
+ * build-id (/sys/kernel/notes); -m its map. An ELF file as input: its own build-id.
  */
 #include <elf.h>
 #include <fcntl.h>
@@ -36,7 +36,7 @@ static void usage(FILE *f)
 		"  -k, --kernel          the running kernel's build-id\n"
 		"  -f, --force           accepted (perf: don't complain about the file's owner)\n"
 		"  -v, --verbose         accepted\n"
-		"  -m, --kernel-maps     (refused: the running kernel's modules are not listed)\n"
+		"  -m, --kernel-maps     the running kernel's map and build-id (no modules)\n"
 		"  -h, --help            this help\n");
 }
 
@@ -190,8 +190,8 @@ out:
 	return rc;
 }
 
-/* perf's sysfs__fprintf_build_id: the GNU build-id note of /sys/kernel/notes */
-static int kernel_build_id(void)
+/* perf's sysfs__fprintf_build_id: the GNU build-id note of /sys/kernel/notes (hex in out) */
+static int kernel_build_id_hex(char out[41])
 {
 	FILE *f = fopen("/sys/kernel/notes", "r");
 	unsigned char buf[4096];
@@ -208,9 +208,8 @@ static int kernel_build_id(void)
 		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && !memcmp(buf + off, "GNU", 4) &&
 		    nh.n_descsz == 20) {
 			for (unsigned j = 0; j < 20; j++)
-				printf("%02x", buf[off + na + j]);
-			putchar('\n');
-			return fflush(stdout) ? 1 : 0;
+				snprintf(out + 2 * j, 3, "%02x", buf[off + na + j]);
+			return 0;
 		}
 		off += na + da;
 	}
@@ -255,10 +254,53 @@ static int elf_build_id(const char *path)
 	return rc;
 }
 
+static int kernel_build_id(void)
+{
+	char hex[41];
+	if (kernel_build_id_hex(hex))
+		return 1;
+	printf("%s\n", hex);
+	return fflush(stdout) ? 1 : 0;
+}
+
+/*
+ * perf's buildid__show_kernel_maps for a kernel without modules: its map
+ * from _text to _etext (/proc/kallsyms) with its build-id
+ */
+static int kernel_maps(void)
+{
+	FILE *f = fopen("/proc/modules", "r");
+	int c = f ? fgetc(f) : EOF;
+	if (f)
+		fclose(f);
+	if (c != EOF) {
+		fprintf(stderr, "pmukit buildid-list: -m with kernel modules loaded is not "
+				"supported\n");
+		return 129;
+	}
+	char hex[41] = "", line[512], name[256];
+	unsigned long long start = 0, end = 0, a;
+	char t;
+	if (kernel_build_id_hex(hex))
+		hex[0] = 0;
+	if (!(f = fopen("/proc/kallsyms", "r")))
+		return 255;
+	while ((!start || !end) && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %255s", &a, &t, name) == 3) {
+			if (!strcmp(name, "_text"))
+				start = a;
+			else if (!strcmp(name, "_etext"))
+				end = a;
+		}
+	fclose(f);
+	printf("%s %16llx %16llx [kernel.kallsyms]\n", hex, start, end);
+	return fflush(stdout) ? 255 : 0;
+}
+
 int cmd_buildid_list(int argc, char **argv)
 {
 	const char *input = "perf.data";
-	bool with_hits = false, kernel = false;
+	bool with_hits = false, kernel = false, maps = false;
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:Hkfvmh", longopts, NULL)) != -1) {
@@ -276,9 +318,8 @@ int cmd_buildid_list(int argc, char **argv)
 		case 'v':
 			break;
 		case 'm':
-			fprintf(stderr, "pmukit buildid-list: -m/--kernel-maps (the running kernel's "
-					"modules) is not supported\n");
-			return 129;
+			maps = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -289,6 +330,8 @@ int cmd_buildid_list(int argc, char **argv)
 	}
 	if (kernel)
 		return kernel_build_id();
+	if (maps)
+		return kernel_maps();
 	if (!elf_build_id(input))
 		return fflush(stdout) ? 255 : 0;
 	return list_build_ids(input, with_hits);

@@ -7,7 +7,7 @@
 W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 export PMUKIT T_TMP
 
-PLAN=27
+PLAN=29
 echo "1..$PLAN"
 skip_all() {
 	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - evlist # SKIP $1"; done
@@ -44,6 +44,7 @@ EOS
 chmod +x "$T_TMP/same"
 S="$T_TMP/same"
 case "$PMUKIT" in /*) ;; *) PMUKIT="$PWD/$PMUKIT" ;; esac
+case "$W" in /*) ;; *) W="$PWD/$W" ;; esac
 
 ok "evlist: names" $S evlist -i g.data
 ok "evlist: perf.data by default" $S evlist
@@ -70,6 +71,8 @@ ok "buildid-list --with-hits: threads" $S buildid-list --with-hits -i tp.data
 ok "buildid-list: pipe (no table: DSOs with samples, no ids)" $S buildid-list -i pipe.data
 ok "buildid-list -H: pipe" $S buildid-list -H -i pipe.data
 ok "buildid-list -k: the running kernel" $S buildid-list -k
+ok "buildid-list -m: the running kernel's map" $S buildid-list -m
+ok "buildid-list -i ELF: the file's own build-id" $S buildid-list -i "$W"
 ok "buildid-list: missing file" $S buildid-list -i nosuch.data
 ok "evlist: missing file" $S evlist -i nosuch.data
 exit $((T_FAIL > 0))
