@@ -183,10 +183,13 @@ struct task {
 	bool listed;
 };
 
-/* perf 6.1 walks its threads by tid */
-static int by_tid(const void *a, const void *b)
+/* perf 6.1's threads table order: 256 buckets by tid, each sorted by tid */
+static int by_bucket(const void *a, const void *b)
 {
 	const struct task *x = a, *y = b;
+	uint32_t bx = (uint32_t)x->tid % 256, by = (uint32_t)y->tid % 256;
+	if (bx != by)
+		return bx < by ? -1 : 1;
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
@@ -232,12 +235,14 @@ static int report_tasks__print(struct pk_session *s, bool mmaps, FILE *f)
 	bool have_swapper = false;
 	for (uint32_t i = 0; i < nt; i++) {
 		const struct pk_thread *t = pk_session__thread_at(s, i);
+		if (pk_session__find_thread(s, t->tid) != t)
+			continue;	/* replaced by a later thread of its tid (perf removed it) */
 		v[n++] = (struct task){ .t = t, .pid = t->pid, .tid = t->tid, .ppid = t->ppid };
 		have_swapper |= t->tid == 0;
 	}
 	if (!have_swapper)
 		v[n++] = (struct task){ .pid = 0, .tid = 0, .ppid = -1 };
-	qsort(v, n, sizeof(*v), by_tid);
+	qsort(v, n, sizeof(*v), by_bucket);
 	/* perf links each task up to its root; children keep the order they were linked in */
 	/* roots, and children in the order they were linked */
 	size_t *order = calloc(2 * n, sizeof(*order)), nroots = 0, nlinked = 0;

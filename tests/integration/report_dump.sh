@@ -10,7 +10,7 @@ W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 M="${PMUKIT_BUILD:-build}/tests/workloads/report_mkdata"
 export PMUKIT T_TMP
 
-PLAN=40
+PLAN=45
 echo "1..$PLAN"
 skip_all() {
 	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - report_dump # SKIP $1"; done
@@ -35,6 +35,7 @@ rec tp -e sched:sched_switch -e raw_syscalls:sys_enter -g "$W" -t 2 200
 rec sw -e cpu-clock -c 100000 --switch-events "$W" -t 2 500
 rec ns -e cpu-clock -c 100000 --namespaces "$W" 300
 rec rd -e cpu-clock -c 100000 -s "$W" -t 2 500
+rec sys -e cpu-clock -c 500000 -a -g -- "$W" -t 2 1000
 perf record -q -e cpu-clock -c 100000 -g -o - "$W" 1000 2>/dev/null > "$T_TMP/pipe.data" ||
 	rm -f "$T_TMP/pipe.data"
 "$M" brstack "$T_TMP/br.data" || rm -f "$T_TMP/br.data"
@@ -64,6 +65,13 @@ ok "report --tasks: threads" $S report --tasks -i thr.data
 ok "report --tasks: tracepoint file" $S report --tasks -i tp.data
 ok "report --mmaps" $S report --mmaps -i thr.data
 ok "report --mmaps: one thread" $S report --mmaps -i g.data
+# system wide: synthesized FORKs name parents before their own FORK (perf replaces those
+# threads), and children come in perf's threads-table order
+ok "report --tasks: system wide" $S report --tasks -i sys.data
+ok "report --mmaps: system wide" $S report --mmaps -i sys.data
+ok "report --stats: system wide" $S report --stats -i sys.data
+ok "buildid-list -H: system wide" $S buildid-list -H -i sys.data
+ok "buildid-list: system wide" $S buildid-list -i sys.data
 ok "report -D" $S report -D -i nog.data
 ok "report -D: callchains" $S report -D -i g.data
 ok "report -D: pipe" $S report --dump-raw-trace -i pipe.data
