@@ -272,15 +272,28 @@ static int run(struct script *sc)
 			flags |= PK_RESOLVE_ADDR;
 		if (pk_session__resolve(sc->s, ev, flags, &rs, &err))
 			break;
-		if (sc->dump)
-			dump_raw__resolve(sc->dump, ev);
-		if (sc->ped && per_event_dump__select(sc->ped, sc, ev->attr))
-			return -1;
 		if (!sc->name_width)
 			sc->name_width = name_width(sc);
-		if (script__print_sample(sc, &rs, a)) {
-			obuf__flush(&sc->ob);
-			return -1;	/* EPIPE and friends: stop quietly */
+		/* perf delivers a read group's sample once per member whose value moved */
+		if (report_stats__add(sc->deliver, r, ev))
+			return -1;
+		for (size_t i = 0; i < sc->deliver->nr_delivered; i++) {
+			const struct report_delivery *d = &sc->deliver->delivered[i];
+			struct pk_sample smp = ev->sample;
+			smp.id = d->id;
+			smp.period = d->period;
+			rs.sample = &smp;
+			rs.attr = d->attr;
+			if (sc->dump) {
+				obuf__flush(&sc->ob);
+				dump_raw__resolve(sc->dump, ev);
+			}
+			if (sc->ped && per_event_dump__select(sc->ped, sc, d->attr))
+				return -1;
+			if (script__print_sample(sc, &rs, pk_data_reader__attr(r, (size_t)d->attr))) {
+				obuf__flush(&sc->ob);
+				return -1;	/* EPIPE and friends: stop quietly */
+			}
 		}
 	}
 	obuf__flush(&sc->ob);
@@ -422,6 +435,8 @@ int cmd_script(int argc, char **argv)
 	}
 	sc.header = header != 0;
 	struct dump_raw d = { .f = stdout, .s = sc.s, .name = dump_raw__file_name(sc.s, input) };
+	struct report_stats deliver = { 0 };
+	sc.deliver = &deliver;
 	if (dump)
 		sc.dump = &d;
 	if (per_event && !(sc.ped = per_event_dump__new(sc.s, input))) {
@@ -432,6 +447,7 @@ int cmd_script(int argc, char **argv)
 		rc = run(&sc);
 	if (sc.ped)
 		per_event_dump__finish(sc.ped, &sc);
+	report_stats__free(&deliver);
 	obuf__free(&sc.ob);
 	script__free_caches(&sc);
 	script_trace__free(sc.trace);

@@ -348,6 +348,8 @@ static void kernel_record(struct dump_raw *d, const struct pk_data_event *ev)
 		break;
 	case PERF_RECORD_READ:
 		read_event(d, ev);
+		if (!d->report)
+			fprintf(f, ": unhandled!\n");	/* perf script has no READ handler */
 		break;
 	case PERF_RECORD_COMM:
 		fprintf(f, "%s: %s:%d/%d\n", ev->u.comm.exec ? " exec" : "", ev->u.comm.comm,

@@ -29,7 +29,12 @@ struct report_stats {
 		uint64_t id, value;
 	} *last;			/* the last read value of each id */
 	size_t nr_last, cap_last;
-	size_t nr_delivered;		/* deliveries of the last sample added */
+	size_t nr_delivered;		/* deliveries of the last sample added: */
+	struct report_delivery {
+		int attr;		/* the event it is delivered to */
+		uint64_t id, period;	/* perf's sample->id and ->period for it */
+	} *delivered;
+	size_t cap_delivered;
 	/*
 	 * perf report's branch mode (a file with branch stacks, not --stats):
 	 * a sample with a branch stack counts once per branch entry

@@ -70,6 +70,21 @@ static int stats_grow(struct report_stats *st, size_t n)
 	return 0;
 }
 
+/* one delivery of the sample last added */
+static int delivered(struct report_stats *st, int attr, uint64_t id, uint64_t period)
+{
+	if (st->nr_delivered == st->cap_delivered) {
+		size_t cap = st->cap_delivered ? 2 * st->cap_delivered : 8;
+		void *p = realloc(st->delivered, cap * sizeof(*st->delivered));
+		if (!p)
+			return -ENOMEM;
+		st->delivered = p;
+		st->cap_delivered = cap;
+	}
+	st->delivered[st->nr_delivered++] = (struct report_delivery){ attr, id, period };
+	return 0;
+}
+
 /* perf's deliver_sample_value: the delta of v since its id's last value; -1: unknown id */
 static int deliver_value(struct report_stats *st, struct pk_data_reader *r,
 			 const struct pk_sample_read_value *v)
@@ -96,8 +111,7 @@ static int deliver_value(struct report_stats *st, struct pk_data_reader *r,
 	if (ai < 0 || !delta || (size_t)ai >= st->nr)
 		return 0;
 	st->nr_samples[ai]++;
-	st->nr_delivered++;
-	return 0;
+	return delivered(st, ai, v->id, delta);
 }
 
 int report_stats__add(struct report_stats *st, struct pk_data_reader *r,
@@ -123,8 +137,7 @@ int report_stats__add(struct report_stats *st, struct pk_data_reader *r,
 	if (!(ev->sample.sample_type & PERF_SAMPLE_READ)) {
 		bool br = st->branch_mode && (ev->sample.sample_type & PERF_SAMPLE_BRANCH_STACK);
 		st->nr_samples[ai] += br ? ev->sample.branch.nr : 1;
-		st->nr_delivered = 1;
-		return 0;
+		return delivered(st, ai, ev->sample.id, ev->sample.period);
 	}
 	size_t n = rd->read_format & PERF_FORMAT_GROUP ? rd->nr : 1;
 	for (size_t i = 0; i < n; i++) {
@@ -171,6 +184,7 @@ void report_stats__free(struct report_stats *st)
 	free(st->nr_samples);
 	free(st->nr_lost);
 	free(st->last);
+	free(st->delivered);
 	memset(st, 0, sizeof(*st));
 }
 

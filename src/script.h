@@ -84,6 +84,7 @@ struct script {
 	bool show_switch, show_ns, show_lost, show_round;	/* --show-*-events */
 	struct dump_raw *dump;		/* -D: each record dumped first (dump.h) */
 	struct per_event_dump *ped;	/* --per-event-dump: samples to a file per event */
+	struct report_stats *deliver;	/* samples as perf delivers them (read groups split) */
 	bool debug_ordering;
 	bool header;			/* --header: pipe features as they arrive */
 	int name_width;

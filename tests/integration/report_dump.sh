@@ -10,7 +10,7 @@ W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 M="${PMUKIT_BUILD:-build}/tests/workloads/report_mkdata"
 export PMUKIT T_TMP
 
-PLAN=45
+PLAN=49
 echo "1..$PLAN"
 skip_all() {
 	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - report_dump # SKIP $1"; done
@@ -87,6 +87,11 @@ ok "script -D" $S script -D -i nog.data
 ok "script -D: tracepoints" $S script --dump-raw-trace -i tp.data
 ok "script -D: pipe" $S script -D -i pipe.data
 ok "script -D: branch stacks" $S script -D -i br.data
+ok "script -D: READ records (unhandled in script)" $S script -D -i rd.data
+# perf delivers a read group's sample to each member whose value moved since its last
+ok "script: a read group, one line per member" $S script -i grp.data
+ok "script -F: a read group's periods" $S script -F comm,tid,period,event,ip -i grp.data
+ok "script -D: a read group (resolve lines per member)" $S script -D -i grp.data
 ok "script --per-event-dump: stdout" $S script --per-event-dump -i two.data
 ok "script --per-event-dump: the files" sh -c '
 	cd "$T_TMP" && mkdir -p a b && cp tp.data a/ && cp tp.data b/ &&
