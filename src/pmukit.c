@@ -40,7 +40,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: pmukit [--version] [--help] COMMAND [ARGS]\n\n"
 		   "Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+		fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].help);
 	fprintf(f, "\nRun 'pmukit COMMAND --help' for a command's options.\n");
 }
 
