@@ -295,6 +295,8 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "Error: --tasks and --mmaps can't be used together with --stats\n");
 		return 0;	/* perf 6.1's exit status */
 	}
+	if (mode.stats || mode.tasks || mode.dump)
+		o.flags |= PK_SESSION_NO_SYMBOLS;	/* maps and DSOs only: no symbol is printed */
 	if (mode.threads) {
 		o.on_event = read_values__on_event;
 		o.on_event_ctx = &thread_values;
