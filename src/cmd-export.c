@@ -43,6 +43,24 @@ int export__load(const char *prog, const char *input, const char *symfs, unsigne
 	return 0;
 }
 
+/* stackcollapse-perf.pl's note when it drops other events' samples: only the first's are written */
+static void first_event_note(const char *prog, const struct pk_profile *p)
+{
+	struct pk_profile_sample s;
+	struct pk_profile_event ev;
+	size_t n = pk_profile__nr_samples(p);
+	if (!n || pk_profile__sample(p, 0, &s))
+		return;
+	uint32_t first = s.event;
+	for (size_t i = 1; i < n; i++)
+		if (!pk_profile__sample(p, i, &s) && s.event != first) {
+			if (!pk_profile__event(p, first, &ev))
+				fprintf(stderr, "%s: only the samples of %s, the first sample's event, are written"
+					" (--event N for another)\n", prog, ev.name);
+			return;
+		}
+}
+
 int export__write(const char *prog, const struct pk_profile *p, enum pk_export_format fmt,
 		  const char *output, const struct pk_export_opts *eo)
 {
@@ -55,6 +73,8 @@ int export__write(const char *prog, const struct pk_profile *p, enum pk_export_f
 		return -1;
 	}
 	int rc = pk_export__write(p, fmt, f, eo, &err);
+	if (!rc && fmt != PK_EXPORT_PPROF && eo->event < 0)
+		first_event_note(prog, p);
 	if (rc)
 		fprintf(stderr, "%s: %s\n", prog, pk_error__format(&err, buf, sizeof(buf)));
 	if ((to_stdout ? fflush(f) : fclose(f)) && !rc) {
@@ -67,14 +87,16 @@ int export__write(const char *prog, const struct pk_profile *p, enum pk_export_f
 int export__parse_value(const struct cli_opt *opt, const char *arg, bool unset)
 {
 	struct pk_export_opts *eo = opt->value;
-	if (unset || !strcmp(arg, "samples"))
+	if (unset || !strcmp(arg, "script"))
+		eo->value = PK_EXPORT_VALUE_SCRIPT;
+	else if (!strcmp(arg, "samples"))
 		eo->value = PK_EXPORT_VALUE_SAMPLES;
 	else if (!strcmp(arg, "count"))
 		eo->value = PK_EXPORT_VALUE_COUNT;
 	else if (!strcmp(arg, "weight"))
 		eo->value = PK_EXPORT_VALUE_WEIGHT;
 	else
-		return cli_opts__error(opt, "is samples, count or weight, not '%s'", arg);
+		return cli_opts__error(opt, "is script, samples, count or weight, not '%s'", arg);
 	return 0;
 }
 
@@ -84,7 +106,9 @@ int cmd_export(int argc, char **argv)
 	const char *output = NULL, *format = NULL;
 	bool inl = false, srcline = false, pid = false, tid = false, kernel = false, jit = false,
 	     addrs = false;
-	struct pk_export_opts eo = { .sz = sizeof(eo), .event = -1 };
+	/* no --value: folded stacks and flame graphs as stackcollapse-perf.pl, gecko by samples */
+	const enum pk_export_value no_value = (enum pk_export_value)~0u;
+	struct pk_export_opts eo = { .sz = sizeof(eo), .event = -1, .value = no_value };
 	cli_data__init(&d);
 	const struct cli_opt opts[] = {
 		CLI_STRING('f', "format", &format, "fmt",
@@ -99,8 +123,8 @@ int cmd_export(int argc, char **argv)
 		CLI_BOOL(0, "jit", &jit, "folded: mark JIT frames (_[j])"),
 		CLI_BOOL(0, "addrs", &addrs, "folded: [dso <addr>] for frames without a symbol"),
 		CLI_INT(0, "event", &eo.event, "n", "the event to write (index; default: the first sample's)"),
-		CLI_CALLBACK(0, "value", &eo, "what", "samples (default), count (periods) or weight",
-			     export__parse_value),
+		CLI_CALLBACK(0, "value", &eo, "what", "script (perf script's periods, as stackcollapse-perf.pl; "
+			     "the default, gecko: samples), samples, count or weight", export__parse_value),
 		CLI_END(),
 	};
 	int n = cli_opts__parse(argc, argv, opts,
@@ -124,6 +148,8 @@ int cmd_export(int argc, char **argv)
 			format);
 		return 129;
 	}
+	if (eo.value == no_value)
+		eo.value = fmt == PK_EXPORT_GECKO ? PK_EXPORT_VALUE_SAMPLES : PK_EXPORT_VALUE_SCRIPT;
 	if (n) {
 		fprintf(stderr, "pmukit export: unexpected argument '%s'\n", argv[0]);
 		return 129;

@@ -25,7 +25,7 @@ int cmd_flamegraph(int argc, char **argv)
 	struct cli_data d;
 	const char *output = "flamegraph.html";
 	bool inverted = false, inl = false;
-	struct pk_export_opts eo = { .sz = sizeof(eo), .event = -1 };
+	struct pk_export_opts eo = { .sz = sizeof(eo), .event = -1, .value = PK_EXPORT_VALUE_SCRIPT };
 	cli_data__init(&d);
 	const struct cli_opt opts[] = {
 		CLI_STRING('o', "output", &output, "file",
@@ -36,7 +36,8 @@ int cmd_flamegraph(int argc, char **argv)
 		CLI_BOOL(0, "inline", &inl, "inline functions as frames of their own"),
 		CLI_INT(0, "event", &eo.event, "n", "the event to draw (index; default: the first sample's)"),
 		CLI_CALLBACK(0, "value", &eo, "what",
-			     "widths by samples (default), count (periods) or weight", export__parse_value),
+			     "widths by script (perf script's periods, as stackcollapse-perf.pl; "
+			     "the default), samples, count or weight", export__parse_value),
 		CLI_UINT(0, "width", &eo.width, "n", "SVG width in pixels (default 1200)"),
 		CLI_END(),
 	};

@@ -105,7 +105,7 @@ int pk_export__write(const struct pk_profile *p, enum pk_export_format format, F
 	if (x.event >= (int)p->nr_events)
 		return pk_error__set(err, -EINVAL, NULL, 0, 0, "no event %d in the profile (%zu events)",
 				     x.event, p->nr_events);
-	if ((unsigned)x.value > PK_EXPORT_VALUE_WEIGHT)
+	if ((unsigned)x.value > PK_EXPORT_VALUE_SCRIPT)
 		return pk_error__set(err, -EINVAL, NULL, 0, 0, "unknown value kind %d", (int)x.value);
 	if (x.event >= 0)
 		x.event_given = 1;
