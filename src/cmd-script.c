@@ -45,6 +45,7 @@ static void usage(FILE *f)
 		"      --show-switch-events      SWITCH records too\n"
 		"      --show-namespace-events   NAMESPACES records too\n"
 		"      --show-lost-events        LOST records too\n"
+		"      --show-cgroup-events      CGROUP records too\n"
 		"      --show-round-events       FINISHED_ROUND records too (records in file order)\n"
 		"  -D, --dump-raw-trace    every record in hex and decoded as it is processed\n"
 		"      --per-event-dump    each event's samples to FILE.EVENT.dump\n"
@@ -56,7 +57,7 @@ enum {
 	OPT_SYMFS = 0x200, OPT_NO_DEMANGLE, OPT_DEMANGLE, OPT_FULL_PATH, OPT_MAX_STACK, OPT_NS,
 	OPT_INLINE, OPT_NO_INLINE, OPT_FORCE, OPT_HEADER, OPT_HEADER_ONLY, OPT_SHOW_TASK,
 	OPT_SHOW_MMAP, OPT_SHOW_SWITCH, OPT_SHOW_NS, OPT_SHOW_LOST, OPT_SHOW_ROUND,
-	OPT_PER_EVENT_DUMP,
+	OPT_PER_EVENT_DUMP, OPT_SHOW_CGROUP,
 };
 
 static const struct option longopts[] = {
@@ -80,6 +81,7 @@ static const struct option longopts[] = {
 	{ "show-switch-events", no_argument, NULL, OPT_SHOW_SWITCH },
 	{ "show-namespace-events", no_argument, NULL, OPT_SHOW_NS },
 	{ "show-lost-events", no_argument, NULL, OPT_SHOW_LOST },
+	{ "show-cgroup-events", no_argument, NULL, OPT_SHOW_CGROUP },
 	{ "show-round-events", no_argument, NULL, OPT_SHOW_ROUND },
 	{ "dump-raw-trace", no_argument, NULL, 'D' },
 	{ "per-event-dump", no_argument, NULL, OPT_PER_EVENT_DUMP },
@@ -153,6 +155,7 @@ static int print_sideband(struct script *sc, const struct pk_data_event *ev)
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE:
 	case PERF_RECORD_LOST:
+	case PERF_RECORD_CGROUP:
 		if (ev->has_sample) {
 			pid = ev->sample.pid;
 			tid = ev->sample.tid;
@@ -242,7 +245,8 @@ static int run(struct script *sc)
 		    (sc->show_switch && (ev->type == PERF_RECORD_SWITCH ||
 					 ev->type == PERF_RECORD_SWITCH_CPU_WIDE)) ||
 		    (sc->show_ns && ev->type == PERF_RECORD_NAMESPACES) ||
-		    (sc->show_lost && ev->type == PERF_RECORD_LOST)) {
+		    (sc->show_lost && ev->type == PERF_RECORD_LOST) ||
+		    (sc->show_cgroup && ev->type == PERF_RECORD_CGROUP)) {
 			if (sc->ped)
 				per_event_dump__select(sc->ped, sc, -1);
 			if (print_sideband(sc, ev))
@@ -378,6 +382,9 @@ int cmd_script(int argc, char **argv)
 			break;
 		case OPT_SHOW_LOST:
 			sc.show_lost = true;
+			break;
+		case OPT_SHOW_CGROUP:
+			sc.show_cgroup = true;
 			break;
 		case OPT_SHOW_ROUND:
 			sc.show_round = true;

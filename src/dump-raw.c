@@ -471,6 +471,9 @@ void dump__fprintf_event(FILE *f, const struct pk_data_event *ev)
 	case PERF_RECORD_LOST:
 		fprintf(f, " lost %" PRIu64 "\n", ev->u.lost.lost);
 		break;
+	case PERF_RECORD_CGROUP:
+		fprintf(f, " cgroup: %" PRIu64 " %s\n", ev->u.cgroup.id, ev->u.cgroup.path);
+		break;
 	default:
 		fprintf(f, "\n");
 	}

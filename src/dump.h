@@ -76,7 +76,7 @@ void dump_raw__resolve(struct dump_raw *d, const struct pk_data_event *ev);
 /*
  * perf's perf_event__fprintf for the side-band records script shows and
  * put_record (script-print.c) does not: SWITCH, SWITCH_CPU_WIDE,
- * NAMESPACES, LOST.
+ * NAMESPACES, LOST, CGROUP.
  */
 void dump__fprintf_event(FILE *f, const struct pk_data_event *ev);
 /* perf 6.1's get_branch_type: "COND", ...; "" for none (6.1 names no EXTEND_ABI new type) */

@@ -593,7 +593,8 @@ int script__print_sideband(struct script *sc, const struct pk_data_event *ev,
 		put_start(sc, b, f, chain, comm, pid, tid, cpu, time, ev->misc, ev->type);
 	}
 	if (ev->type == PERF_RECORD_SWITCH || ev->type == PERF_RECORD_SWITCH_CPU_WIDE ||
-	    ev->type == PERF_RECORD_NAMESPACES || ev->type == PERF_RECORD_LOST) {
+	    ev->type == PERF_RECORD_NAMESPACES || ev->type == PERF_RECORD_LOST ||
+	    ev->type == PERF_RECORD_CGROUP) {
 		obuf__flush(b);
 		dump__fprintf_event(b->f, ev);
 		return b->err || ferror(b->f) ? -EIO : 0;

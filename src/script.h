@@ -81,7 +81,7 @@ struct script {
 	bool hide_callchain;		/* -G */
 	bool use_callchain;		/* perf's symbol_conf.use_callchain */
 	bool show_task, show_mmap, show_comm;
-	bool show_switch, show_ns, show_lost, show_round;	/* --show-*-events */
+	bool show_switch, show_ns, show_lost, show_round, show_cgroup;	/* --show-*-events */
 	struct dump_raw *dump;		/* -D: each record dumped first (dump.h) */
 	struct per_event_dump *ped;	/* --per-event-dump: samples to a file per event */
 	struct report_stats *deliver;	/* samples as perf delivers them (read groups split) */

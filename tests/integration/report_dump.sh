@@ -10,7 +10,7 @@ W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 M="${PMUKIT_BUILD:-build}/tests/workloads/report_mkdata"
 export PMUKIT T_TMP
 
-PLAN=49
+PLAN=51
 echo "1..$PLAN"
 skip_all() {
 	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - report_dump # SKIP $1"; done
@@ -34,6 +34,7 @@ rec grp -e '{cpu-clock,task-clock}:S' -c 100000 -g "$W" 1000
 rec tp -e sched:sched_switch -e raw_syscalls:sys_enter -g "$W" -t 2 200
 rec sw -e cpu-clock -c 100000 --switch-events "$W" -t 2 500
 rec ns -e cpu-clock -c 100000 --namespaces "$W" 300
+rec cg -e cpu-clock -c 100000 --all-cgroups "$W" 300
 rec rd -e cpu-clock -c 100000 -s "$W" -t 2 500
 rec sys -e cpu-clock -c 500000 -a -g -- "$W" -t 2 1000
 perf record -q -e cpu-clock -c 100000 -g -o - "$W" 1000 2>/dev/null > "$T_TMP/pipe.data" ||
@@ -103,6 +104,8 @@ ok "script --show-switch-events --show-task-events" $S script --show-task-events
 ok "script --show-round-events (records as stored)" $S script --show-round-events -i g.data
 ok "script --show-namespace-events" $S script --show-namespace-events -i ns.data
 ok "script --show-lost-events" $S script --show-lost-events -i nog.data
+ok "script --show-cgroup-events" $S script --show-cgroup-events -i cg.data
+ok "report -D: a CGROUP record" $S report -D -i cg.data
 ok "script -F brstack" $S script -F brstack -i br.data
 ok "script -F ip,sym,brstack" $S script -F ip,sym,brstack -i br.data
 ok "script -F brstack,dso" $S script -F brstack,dso -i br.data
