@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "report-cli.h"
+#include "dump.h"
 #include "script.h"
 
 static void usage(FILE *f)
@@ -67,6 +68,12 @@ static void usage(FILE *f)
 		"                            percentages of the shown entries, or of all\n"
 		"                            (absolute, the default)\n"
 		"  -j, --threads N           threads for symbols and srclines (default 2)\n"
+		"  -j, --jobs N              threads for symbols and srclines (default 2)\n"
+		"      --stats               counts of each record type and of each event's samples\n"
+		"      --tasks               the threads of the recording as a tree (pid, tid, ppid)\n"
+		"      --mmaps               --tasks with each process's maps\n"
+		"  -D, --dump-raw-trace      every record in hex and decoded, then --stats\n"
+		"  -T, --threads             per-thread values of PERF_RECORD_READ (record -s)\n"
 		"  -h, --help                this help\n");
 }
 
@@ -75,7 +82,7 @@ enum {
 	OPT_NO_GROUP, OPT_HEADER, OPT_HEADER_ONLY, OPT_SYMFS, OPT_NO_DEMANGLE, OPT_MAX_STACK,
 	OPT_TOTAL_PERIOD, OPT_CPU_UTIL, OPT_TOPDOWN, OPT_NO_TOPDOWN, OPT_TUI, OPT_CALL_GRAPH,
 	OPT_NO_CALL_GRAPH, OPT_INLINE, OPT_NO_INLINE, OPT_PID, OPT_TID, OPT_SYMBOL_FILTER, OPT_TIME,
-	OPT_PERCENTAGE,
+	OPT_PERCENTAGE, OPT_STATS, OPT_TASKS, OPT_MMAPS,
 };
 
 static const struct option longopts[] = {
@@ -105,7 +112,6 @@ static const struct option longopts[] = {
 	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
 	{ "inline", no_argument, NULL, OPT_INLINE },
 	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
-	{ "threads", required_argument, NULL, 'j' },
 	{ "comms", required_argument, NULL, 'c' },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "tid", required_argument, NULL, OPT_TID },
@@ -115,6 +121,12 @@ static const struct option longopts[] = {
 	{ "cpu", required_argument, NULL, 'C' },
 	{ "time", required_argument, NULL, OPT_TIME },
 	{ "percentage", required_argument, NULL, OPT_PERCENTAGE },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "tasks", no_argument, NULL, OPT_TASKS },
+	{ "mmaps", no_argument, NULL, OPT_MMAPS },
+	{ "dump-raw-trace", no_argument, NULL, 'D' },
+	{ "threads", no_argument, NULL, 'T' },
 	{ "force", no_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -208,10 +220,11 @@ int cmd_report(int argc, char **argv)
 	bool header = false, header_only = false, quiet = false, cg_given = false;
 	unsigned sym_flags = 0, max_stack = 0, session_flags = 0;
 	int nr_threads = 0, c;
+	struct report_modes mode = { 0 };
 	struct pk_report_opts ro = { .sz = sizeof(ro), .children = -1, .group = -1, .topdown = -1 };
 	struct pk_sample_filter_opts fo = { .sz = sizeof(fo) };
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:F:g::nqj:fhc:d:S:C:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:F:g::nqj:fDThc:d:S:C:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			fo.comms = optarg;
@@ -329,6 +342,21 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'f':
 			break;
+		case OPT_STATS:
+			mode.stats = true;
+			break;
+		case OPT_TASKS:
+			mode.tasks = true;
+			break;
+		case OPT_MMAPS:
+			mode.tasks = mode.mmaps = true;
+			break;
+		case 'D':
+			mode.dump = true;
+			break;
+		case 'T':
+			mode.threads = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -357,7 +385,18 @@ int cmd_report(int argc, char **argv)
 				     .symfs = symfs, .nr_threads = nr_threads, .max_stack = max_stack };
 	struct pk_session *s = NULL;
 	struct pk_report *r = NULL;
+	struct read_values *thread_values = NULL;
 	int rc = 255;
+	if (mode.stats && mode.tasks) {
+		fprintf(stderr, "Error: --tasks and --mmaps can't be used together with --stats\n");
+		return 0;	/* perf 6.1's exit status */
+	}
+	if (mode.stats || mode.tasks || mode.dump)
+		o.flags |= PK_SESSION_NO_SYMBOLS;	/* maps and DSOs only: no symbol is printed */
+	if (mode.threads) {
+		o.on_event = read_values__on_event;
+		o.on_event_ctx = &thread_values;
+	}
 	if (pk_session__open(&s, input, &o, &err))
 		return fail("", &err);
 	struct pk_data_reader *rd = pk_session__reader(s);
@@ -370,9 +409,14 @@ int cmd_report(int argc, char **argv)
 			pk_session__free(s);
 			return fflush(stdout) ? 255 : 0;
 		}
-	} else if (!quiet) {
+	} else if (!quiet && !mode.stats && !mode.tasks) {
 		fputs("# To display the perf.data header info, please use --header/--header-only "
 		      "options.\n#\n", stdout);
+	}
+	if (mode.stats || mode.tasks || mode.dump) {
+		rc = report_modes__run(s, input, &mode, stdout);
+		pk_session__free(s);
+		return rc;
 	}
 	/* perf refuses -g on a file recorded without callchains (not for pipes) */
 	if (cg_given && call_graph && strncmp(call_graph, "none", 1) && !pk_data_reader__is_pipe(rd)) {
@@ -434,8 +478,11 @@ int cmd_report(int argc, char **argv)
 		rc = 255;
 		goto out;
 	}
+	if (mode.threads)
+		read_values__print(thread_values, s, stdout);
 	rc = fflush(stdout) ? 255 : 0;
 out:
+	read_values__free(thread_values);
 	pk_report__free(r);
 	pk_session__free(s);
 	pk_sample_filter__free(flt);

@@ -16,6 +16,7 @@
 
 #include <pmukit/session.h>
 
+#include "dump.h"
 #include "script.h"
 
 int cmd_script(int argc, char **argv);
@@ -51,6 +52,13 @@ static void usage(FILE *f)
 		"      --dsos LIST         only samples in these DSOs\n"
 		"      --reltime           times relative to the first sample (--time too)\n"
 		"      --deltatime         times relative to the previous sample\n"
+		"      --show-switch-events      SWITCH records too\n"
+		"      --show-namespace-events   NAMESPACES records too\n"
+		"      --show-lost-events        LOST records too\n"
+		"      --show-cgroup-events      CGROUP records too\n"
+		"      --show-round-events       FINISHED_ROUND records too (records in file order)\n"
+		"  -D, --dump-raw-trace    every record in hex and decoded as it is processed\n"
+		"      --per-event-dump    each event's samples to FILE.EVENT.dump\n"
 		"  -j, --threads N         threads for symbol loading (default 2)\n"
 		"  -h, --help              this help\n");
 }
@@ -59,6 +67,8 @@ enum {
 	OPT_SYMFS = 0x200, OPT_NO_DEMANGLE, OPT_DEMANGLE, OPT_FULL_PATH, OPT_MAX_STACK, OPT_NS,
 	OPT_INLINE, OPT_NO_INLINE, OPT_FORCE, OPT_HEADER, OPT_HEADER_ONLY, OPT_SHOW_TASK,
 	OPT_SHOW_MMAP, OPT_TIME, OPT_PID, OPT_TID, OPT_RELTIME, OPT_DELTATIME, OPT_DSOS,
+	OPT_SHOW_SWITCH, OPT_SHOW_NS, OPT_SHOW_LOST, OPT_SHOW_ROUND, OPT_PER_EVENT_DUMP,
+	OPT_SHOW_CGROUP,
 };
 
 static const struct option longopts[] = {
@@ -88,6 +98,13 @@ static const struct option longopts[] = {
 	{ "dsos", required_argument, NULL, OPT_DSOS },
 	{ "reltime", no_argument, NULL, OPT_RELTIME },
 	{ "deltatime", no_argument, NULL, OPT_DELTATIME },
+	{ "show-switch-events", no_argument, NULL, OPT_SHOW_SWITCH },
+	{ "show-namespace-events", no_argument, NULL, OPT_SHOW_NS },
+	{ "show-lost-events", no_argument, NULL, OPT_SHOW_LOST },
+	{ "show-cgroup-events", no_argument, NULL, OPT_SHOW_CGROUP },
+	{ "show-round-events", no_argument, NULL, OPT_SHOW_ROUND },
+	{ "dump-raw-trace", no_argument, NULL, 'D' },
+	{ "per-event-dump", no_argument, NULL, OPT_PER_EVENT_DUMP },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -151,6 +168,19 @@ static int print_sideband(struct script *sc, const struct pk_data_event *ev)
 		tid = ev->u.task.tid;
 		time = ev->u.task.time;
 		break;
+	case PERF_RECORD_NAMESPACES:
+		pid = ev->u.namespaces.pid;
+		tid = ev->u.namespaces.tid;
+		break;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+	case PERF_RECORD_LOST:
+	case PERF_RECORD_CGROUP:
+		if (ev->has_sample) {
+			pid = ev->sample.pid;
+			tid = ev->sample.tid;
+		}
+		break;
 	default:
 		pid = ev->u.mmap.pid;
 		tid = ev->u.mmap.tid;
@@ -210,6 +240,10 @@ static int run(struct script *sc)
 			(void)script_trace__new(&sc->trace, r);
 	}
 	while ((rc = pk_session__next(sc->s, &ev, &err)) > 0) {
+		if (sc->dump) {
+			obuf__flush(&sc->ob);
+			dump_raw__event(sc->dump, ev);
+		}
 		if (ev->type == PK_RECORD_HEADER_ATTR) {
 			if (check_attrs(sc, &checked)) {
 				/* perf: the attr record fails, -EINVAL is the exit status */
@@ -231,9 +265,23 @@ static int run(struct script *sc)
 		}
 		if ((sc->show_task && (ev->type == PERF_RECORD_COMM || ev->type == PERF_RECORD_FORK ||
 				       ev->type == PERF_RECORD_EXIT)) ||
-		    (sc->show_mmap && (ev->type == PERF_RECORD_MMAP || ev->type == PERF_RECORD_MMAP2))) {
+		    (sc->show_mmap && (ev->type == PERF_RECORD_MMAP || ev->type == PERF_RECORD_MMAP2)) ||
+		    (sc->show_switch && (ev->type == PERF_RECORD_SWITCH ||
+					 ev->type == PERF_RECORD_SWITCH_CPU_WIDE)) ||
+		    (sc->show_ns && ev->type == PERF_RECORD_NAMESPACES) ||
+		    (sc->show_lost && ev->type == PERF_RECORD_LOST) ||
+		    (sc->show_cgroup && ev->type == PERF_RECORD_CGROUP)) {
+			if (sc->ped)
+				per_event_dump__select(sc->ped, sc, -1);
 			if (print_sideband(sc, ev))
 				return -1;
+			continue;
+		}
+		if (sc->show_round && ev->type == PK_RECORD_FINISHED_ROUND) {
+			if (sc->ped)
+				per_event_dump__select(sc->ped, sc, -1);
+			obuf__flush(&sc->ob);
+			fputs("PERF_RECORD_FINISHED_ROUND\n", stdout);
 			continue;
 		}
 		if (ev->type != PERF_RECORD_SAMPLE || ev->attr < 0)
@@ -258,9 +306,26 @@ static int run(struct script *sc)
 			continue;	/* perf script drops what perf report hides */
 		if (!sc->name_width)
 			sc->name_width = name_width(sc);
-		if (script__print_sample(sc, &rs, a)) {
-			obuf__flush(&sc->ob);
-			return -1;	/* EPIPE and friends: stop quietly */
+		/* perf delivers a read group's sample once per member whose value moved */
+		if (report_stats__add(sc->deliver, r, ev))
+			return -1;
+		for (size_t i = 0; i < sc->deliver->nr_delivered; i++) {
+			const struct report_delivery *d = &sc->deliver->delivered[i];
+			struct pk_sample smp = ev->sample;
+			smp.id = d->id;
+			smp.period = d->period;
+			rs.sample = &smp;
+			rs.attr = d->attr;
+			if (sc->dump) {
+				obuf__flush(&sc->ob);
+				dump_raw__resolve(sc->dump, ev);
+			}
+			if (sc->ped && per_event_dump__select(sc->ped, sc, d->attr))
+				return -1;
+			if (script__print_sample(sc, &rs, pk_data_reader__attr(r, (size_t)d->attr))) {
+				obuf__flush(&sc->ob);
+				return -1;	/* EPIPE and friends: stop quietly */
+			}
 		}
 	}
 	obuf__flush(&sc->ob);
@@ -281,11 +346,12 @@ int cmd_script(int argc, char **argv)
 	unsigned max_stack = 0;
 	int header = 0;
 	struct pk_sample_filter_opts fo = { .sz = sizeof(fo) };
+	bool dump = false, per_event = false;
 	memset(&sc, 0, sizeof(sc));
 	script_fields__defaults(&sc);
 	sc.use_callchain = true;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:F:Gfj:hC:c:S:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:F:Gfj:DhC:c:S:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -336,6 +402,27 @@ int cmd_script(int argc, char **argv)
 			break;
 		case OPT_SHOW_MMAP:
 			sc.show_mmap = true;
+			break;
+		case OPT_SHOW_SWITCH:
+			sc.show_switch = true;
+			break;
+		case OPT_SHOW_NS:
+			sc.show_ns = true;
+			break;
+		case OPT_SHOW_LOST:
+			sc.show_lost = true;
+			break;
+		case OPT_SHOW_CGROUP:
+			sc.show_cgroup = true;
+			break;
+		case OPT_SHOW_ROUND:
+			sc.show_round = true;
+			break;
+		case 'D':
+			dump = true;
+			break;
+		case OPT_PER_EVENT_DUMP:
+			per_event = true;
 			break;
 		case OPT_HEADER_ONLY:
 			header = 2;
@@ -391,6 +478,11 @@ int cmd_script(int argc, char **argv)
 	struct pk_symbolizer_opts so = { .sz = sizeof(so), .flags = sym_flags };
 	struct pk_session_opts o = { .sz = sizeof(o), .flags = session_flags, .symbolizer = &so,
 				     .symfs = symfs, .nr_threads = nr_threads, .max_stack = max_stack };
+	/* perf: --show-round-events processes the records unordered, as stored */
+	struct pk_data_reader_opts ro = { .sz = sizeof(ro), .order = PK_DATA_ORDER_FILE,
+					  .read_ahead = nr_threads != 1 };
+	if (sc.show_round)
+		o.reader = &ro;
 	struct pk_error err = { 0 };
 	if (pk_session__open(&sc.s, input, &o, &err)) {
 		char buf[1024];
@@ -430,8 +522,20 @@ int cmd_script(int argc, char **argv)
 		fflush(stdout);
 	}
 	sc.header = header != 0;
-	if (header != 2)
+	struct dump_raw d = { .f = stdout, .s = sc.s, .name = dump_raw__file_name(sc.s, input) };
+	struct report_stats deliver = { 0 };
+	sc.deliver = &deliver;
+	if (dump)
+		sc.dump = &d;
+	if (per_event && !(sc.ped = per_event_dump__new(sc.s, input))) {
+		fprintf(stderr, "Couldn't create the per event dump files\n");
+		rc = -1;
+	}
+	if (header != 2 && !rc)
 		rc = run(&sc);
+	if (sc.ped)
+		per_event_dump__finish(sc.ped, &sc);
+	report_stats__free(&deliver);
 	obuf__free(&sc.ob);
 	script__free_caches(&sc);
 	script_trace__free(sc.trace);

@@ -13,6 +13,8 @@ int cmd_report(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_evlist(int argc, char **argv);
+int cmd_buildid_list(int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -29,6 +31,8 @@ static const struct {
 	{ "flamegraph", cmd_flamegraph, "draw a flame graph (HTML or SVG) of a perf.data file" },
 	{ "export", cmd_export, "write a perf.data file as folded stacks, pprof or Firefox Profiler JSON" },
 	{ "record", cmd_record, "sample a command, CPUs or tasks into perf.data (perf record)" },
+	{ "evlist", cmd_evlist, "list the events of a perf.data file (perf evlist)" },
+	{ "buildid-list", cmd_buildid_list, "list the build-ids of a perf.data file (perf buildid-list)" },
 };
 
 static void usage(FILE *f)
@@ -36,7 +40,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: pmukit [--version] [--help] COMMAND [ARGS]\n\n"
 		   "Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+		fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].help);
 	fprintf(f, "\nRun 'pmukit COMMAND --help' for a command's options.\n");
 }
 

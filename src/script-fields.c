@@ -29,6 +29,7 @@ static const struct {
 	{ "data_page_size", SF_DATA_PAGE_SIZE },
 	{ "code_page_size", SF_CODE_PAGE_SIZE },
 	{ "ins_lat", SF_INS_LAT },
+	{ "brstack", SF_BRSTACK },	{ "brstacksym", SF_BRSTACKSYM },
 	/* guest samples only: nothing to print for the host's */
 	{ "machine_pid", SF_OTHER },	{ "vcpu", SF_OTHER },
 };
@@ -39,7 +40,7 @@ static const struct {
  * registers or tools that pmukit does not print.
  */
 static const char *const unsupported[] = {
-	"iregs", "uregs", "brstack", "brstacksym", "callindent", "insn", "insnlen",
+	"iregs", "uregs", "callindent", "insn", "insnlen",
 	"brstackinsn", "brstackoff", "synth", "metric", "srccode", "ipc", "tod",
 	"brstackinsnlen",
 };

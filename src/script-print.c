@@ -17,6 +17,7 @@
 
 #include <linux/perf_event.h>
 
+#include "dump.h"
 #include "script.h"
 #include "util/grow.h"
 
@@ -406,6 +407,60 @@ static bool addr_correlates_sym(const struct perf_event_attr *a)
 		a->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ);
 }
 
+/* perf's print_bstack_flags: "/M/X/A/cycles/type " */
+static void put_branch_flags(struct obuf *b, const struct perf_branch_entry *e)
+{
+	char fl[8] = { '/', !(e->mispred || e->predicted) ? '-' : e->mispred ? 'M' : 'P', '/',
+		       e->in_tx ? 'X' : '-', '/', e->abort ? 'A' : '-', '/', 0 };
+	puts_(b, fl);
+	put_num(b, e->cycles, false, 10, 0, false, ' ');
+	putc_(b, '/');
+	puts_(b, dump__branch_type(e));
+	putc_(b, ' ');
+}
+
+/* perf's thread__find_map_fb: by the sample's cpumode, else the address's own */
+static const struct pk_loc *branch_loc(struct script *sc, const struct pk_resolved *rs, uint64_t ip)
+{
+	const struct pk_loc *l = pk_session__loc(sc->s, rs->thread, rs->cpumode, ip);
+	if (l && l->map)
+		return l;
+	uint8_t other = (int64_t)ip < 0 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+	if (other == rs->cpumode)
+		return l;
+	const struct pk_loc *o = pk_session__loc(sc->s, rs->thread, other, ip);
+	return o && o->map ? o : l;
+}
+
+/* perf's perf_sample__fprintf_brstack / _brstacksym */
+static void put_brstack(struct script *sc, struct obuf *b, const struct pk_resolved *rs,
+			uint32_t f)
+{
+	const struct pk_sample *smp = rs->sample;
+	for (uint64_t i = 0; i < smp->branch.nr; i++) {
+		const struct perf_branch_entry *e = &smp->branch.entries[i];
+		uint64_t ends[2] = { e->from, e->to };
+		for (int k = 0; k < 2; k++) {
+			const struct pk_loc *l = (f & (SF_DSO | SF_BRSTACKSYM)) ?
+				branch_loc(sc, rs, ends[k]) : NULL;
+			if (f & SF_BRSTACK) {
+				put(b, k ? "/0x" : " 0x", 3);
+				put_hex(b, ends[k], 0);
+			} else {
+				if (k)
+					putc_(b, '/');
+				put_sym(b, l, l ? l->addr : 0, true);
+			}
+			if (f & SF_DSO) {
+				putc_(b, '(');
+				puts_(b, dso_name(l));
+				putc_(b, ')');
+			}
+		}
+		put_branch_flags(b, e);
+	}
+}
+
 int script__print_sample(struct script *sc, const struct pk_resolved *rs,
 			 const struct pk_data_attr *a)
 {
@@ -465,6 +520,8 @@ int script__print_sample(struct script *sc, const struct pk_resolved *rs,
 				put_srcline(sc, b, rs->loc);
 		}
 	}
+	if ((f & (SF_BRSTACK | SF_BRSTACKSYM)) && (smp->sample_type & PERF_SAMPLE_BRANCH_STACK))
+		put_brstack(sc, b, rs, f & SF_BRSTACK ? f & ~SF_BRSTACKSYM : f);
 	if (f & SF_PHYS_ADDR)
 		put_hex(b, smp->phys_addr, 16);
 	putc_(b, '\n');
@@ -545,6 +602,13 @@ int script__print_sideband(struct script *sc, const struct pk_data_event *ev,
 			time = ev->sample.time;
 		}
 		put_start(sc, b, f, chain, comm, pid, tid, cpu, time, ev->misc, ev->type);
+	}
+	if (ev->type == PERF_RECORD_SWITCH || ev->type == PERF_RECORD_SWITCH_CPU_WIDE ||
+	    ev->type == PERF_RECORD_NAMESPACES || ev->type == PERF_RECORD_LOST ||
+	    ev->type == PERF_RECORD_CGROUP) {
+		obuf__flush(b);
+		dump__fprintf_event(b->f, ev);
+		return b->err || ferror(b->f) ? -EIO : 0;
 	}
 	put_record(b, ev);
 	return b->err ? -EIO : 0;

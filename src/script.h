@@ -44,6 +44,8 @@ enum {
 	SF_INS_LAT	= 1u << 22,
 	SF_RETIRE_LAT	= 1u << 23,
 	SF_CGROUP	= 1u << 24,
+	SF_BRSTACK	= 1u << 25,	/* branch stack: from/to addresses and flags */
+	SF_BRSTACKSYM	= 1u << 26,	/* the same with symbol+offset */
 	/* accepted by -F, printed by no pmukit code path (perf needs hardware or tools for them) */
 	SF_OTHER	= 1u << 31,
 };
@@ -79,6 +81,10 @@ struct script {
 	bool hide_callchain;		/* -G */
 	bool use_callchain;		/* perf's symbol_conf.use_callchain */
 	bool show_task, show_mmap, show_comm;
+	bool show_switch, show_ns, show_lost, show_round, show_cgroup;	/* --show-*-events */
+	struct dump_raw *dump;		/* -D: each record dumped first (dump.h) */
+	struct per_event_dump *ped;	/* --per-event-dump: samples to a file per event */
+	struct report_stats *deliver;	/* samples as perf delivers them (read groups split) */
 	bool debug_ordering;
 	bool header;			/* --header: pipe features as they arrive */
 	bool reltime, deltatime;	/* --reltime, --deltatime */

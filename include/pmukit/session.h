@@ -108,6 +108,13 @@ struct pk_session_opts {
 	 * consulted).
 	 */
 	unsigned max_stack;
+	/*
+	 * Called with each event pk_session__next hands out, after the session
+	 * applied it: a view of every record beside what a consumer (such as
+	 * pk_report__process) makes of them. NULL: none.
+	 */
+	void (*on_event)(void *ctx, struct pk_session *s, const struct pk_data_event *ev);
+	void *on_event_ctx;
 };
 
 /* path "-": stdin (pipe mode or a file fed through a pipe). */
@@ -165,6 +172,7 @@ struct pk_map {
 	uint32_t prot, flags;		/* MMAP2's; PROT_EXEC for an MMAP of code */
 	bool kernel;			/* a kernel map ([kernel.kallsyms], a module) */
 	uint32_t id;			/* dense, in order of creation */
+	uint64_t ino;			/* MMAP2's inode (0 for MMAP) */
 };
 
 /* perf's map__map_ip (the DSO-relative address perf's symbols use). */
@@ -178,6 +186,13 @@ PK_API const struct pk_thread *pk_session__thread(struct pk_session *s, int32_t 
 PK_API const struct pk_thread *pk_session__find_thread(const struct pk_session *s, int32_t tid);
 PK_API size_t pk_session__nr_threads(const struct pk_session *s);
 PK_API const struct pk_thread *pk_session__thread_at(const struct pk_session *s, uint32_t id);
+
+/*
+ * Map i (by address) of a thread's process, as perf report --mmaps lists
+ * them; NULL past the last (or for a thread without maps).
+ */
+PK_API const struct pk_map *pk_session__thread_map_at(struct pk_session *s,
+						      const struct pk_thread *t, size_t i);
 
 /* The map of addr for thread (cpumode as PERF_RECORD_MISC_*), perf's thread__find_map; NULL: none. */
 PK_API const struct pk_map *pk_session__find_map(struct pk_session *s, const struct pk_thread *t,
@@ -423,6 +438,18 @@ PK_API int pk_session__fprintf_header(struct pk_session *s, FILE *f, struct pk_e
  * as its HEADER_FEATURE record arrives (after the layout lines above).
  */
 PK_API int pk_session__fprintf_feature(struct pk_session *s, FILE *f, unsigned feat);
+
+/* pk_session__fprintf_attr flags */
+enum {
+	/* perf evlist -v's ": type: 1, size: 128, ..." (else the header's ", type = 1, ...") */
+	PK_ATTR_PRINT_EVLIST	= 1u << 0,
+};
+/*
+ * The non-zero fields of an attr as perf 6.1's perf_event_attr__fprintf
+ * prints them, without the name before and the newline after. 0, or
+ * -EINVAL for an attr index out of range.
+ */
+PK_API int pk_session__fprintf_attr(struct pk_session *s, FILE *f, int attr, unsigned flags);
 
 /* Counts of what the session processed so far. */
 struct pk_session_stats {

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -72,34 +73,58 @@ static const struct bit_name read_bits[] = {
 };
 #undef B
 
-static void bits(FILE *f, const char *name, uint64_t v, const struct bit_name *b)
+/*
+ * Where the attr's fields go: the header's ", name = value" or perf
+ * evlist -v's ": name: value" then ", name: value" (perf's comma_fprintf).
+ */
+struct attr_out {
+	FILE *f;
+	bool evlist, first;
+};
+
+static void field(struct attr_out *o, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void field(struct attr_out *o, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+	if (o->evlist)
+		fprintf(o->f, "%s %s: ", o->first ? ":" : ",", name);
+	else
+		fprintf(o->f, ", %s = ", name);
+	o->first = false;
+	va_start(ap, fmt);
+	vfprintf(o->f, fmt, ap);
+	va_end(ap);
+}
+
+static void bits(struct attr_out *o, const char *name, uint64_t v, const struct bit_name *b)
 {
 	if (!v)
 		return;
-	fprintf(f, ", %s = ", name);
+	field(o, name, "%s", "");
 	bool first = true;
 	for (; b->name; b++) {
 		if (v & b->bit) {
-			fprintf(f, "%s%s", first ? "" : "|", b->name);
+			fprintf(o->f, "%s%s", first ? "" : "|", b->name);
 			first = false;
 		}
 	}
 }
 
-static void u(FILE *f, const char *name, uint64_t v)
+static void u(struct attr_out *o, const char *name, uint64_t v)
 {
 	if (v)
-		fprintf(f, ", %s = %" PRIu64, name, v);
+		field(o, name, "%" PRIu64, v);
 }
 
-static void x(FILE *f, const char *name, uint64_t v)
+static void x(struct attr_out *o, const char *name, uint64_t v)
 {
 	if (v)
-		fprintf(f, ", %s = %#" PRIx64, name, v);
+		field(o, name, "%#" PRIx64, v);
 }
 
-/* perf 6.1's perf_event_attr__fprintf with the header's ", name = value" form */
-static void print_attr(FILE *f, const struct perf_event_attr *a)
+/* perf 6.1's perf_event_attr__fprintf: the non-zero fields in its order */
+static void print_attr(struct attr_out *f, const struct perf_event_attr *a)
 {
 	u(f, "type", a->type);
 	u(f, "size", a->size);
@@ -124,11 +149,21 @@ static void print_attr(FILE *f, const struct perf_event_attr *a)
 	x(f, "sample_regs_user", a->sample_regs_user);
 	u(f, "sample_stack_user", a->sample_stack_user);
 	if (a->clockid)
-		fprintf(f, ", clockid = %" PRId64, (int64_t)a->clockid);
+		field(f, "clockid", "%" PRId64, (int64_t)a->clockid);
 	x(f, "sample_regs_intr", a->sample_regs_intr);
 	u(f, "aux_watermark", a->aux_watermark);
 	u(f, "sample_max_stack", a->sample_max_stack);
 	u(f, "aux_sample_size", a->aux_sample_size);
+}
+
+int pk_session__fprintf_attr(struct pk_session *s, FILE *f, int attr, unsigned flags)
+{
+	const struct pk_data_attr *a = attr >= 0 ? pk_data_reader__attr(s->r, (size_t)attr) : NULL;
+	if (!a)
+		return -EINVAL;
+	struct attr_out o = { f, !!(flags & PK_ATTR_PRINT_EVLIST), true };
+	print_attr(&o, &a->attr);
+	return 0;
 }
 
 static void print_time(FILE *f, const char *what, uint64_t t)
@@ -186,7 +221,8 @@ static void print_feat(struct pk_session *s, FILE *f, unsigned feat)
 					fprintf(f, "%s %" PRIu64, j ? "," : "", a->ids[j]);
 				fprintf(f, " }");
 			}
-			print_attr(f, &a->attr);
+			struct attr_out o = { f, false, false };
+			print_attr(&o, &a->attr);
 			fputc('\n', f);
 		}
 		break;

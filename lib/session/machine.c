@@ -523,6 +523,7 @@ static int process_mmap(struct pk_session *s, const struct pk_data_event *ev)
 				     ev->u.mmap.filename, prot, flags, false);
 	if (!m)
 		return -ENOMEM;
+	m->pub.ino = ev->u.mmap.mmap2 ? ev->u.mmap.ino : 0;
 	struct pk_sym_map sm = { .start = m->pub.start, .len = ev->u.mmap.len,
 				 .pgoff = m->pub.pgoff, .filename = m->filename,
 				 .pid = t->pub.pid, .prot = prot, .flags = flags };
@@ -694,4 +695,12 @@ const struct pk_map *pk_session__find_map(struct pk_session *s, const struct pk_
 						      &level);
 	const struct sess_map *map = maps__find(m, addr);
 	return map ? &map->pub : NULL;
+}
+
+const struct pk_map *pk_session__thread_map_at(struct pk_session *s, const struct pk_thread *t,
+					       size_t i)
+{
+	(void)s;
+	const struct sess_maps *m = t ? ((const struct sess_thread *)t)->maps : NULL;
+	return m && i < m->nr ? &m->v[i]->pub : NULL;
 }

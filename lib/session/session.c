@@ -207,6 +207,8 @@ int pk_session__next(struct pk_session *s, const struct pk_data_event **ev, stru
 	default:
 		break;
 	}
+	if (s->o.on_event)
+		s->o.on_event(s->o.on_event_ctx, s, *ev);
 	return 1;
 }
 

@@ -35,8 +35,12 @@
  *             kernel and in this program (foreign_files.sh);
  *   aux       an Arm SPE recording's AUX records (AUXTRACE_INFO, AUX,
  *             AUXTRACE) beside cpu-clock samples (foreign_files.sh).
+ *   brstack   a cycles:u event with PERF_SAMPLE_BRANCH_STACK (LBR-like): samples whose
+ *             branch entries jump between td_func1..3 and to an address outside
+ *             every map, with every flag (mispred, predicted, in_tx, abort),
+ *             cycles and branch types, for script -F brstack,brstacksym and -D.
  *
- *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux OUT.data
+ *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack OUT.data
  *
  * For topdown files it prints, per function, the TopDown shares the samples
  * it wrote add up to ("td_func1 retiring=12.34 bad_spec=... [heavy_ops=...]"),
@@ -482,10 +486,48 @@ static int topdown(struct pk_data_writer *w, struct pk_buf *b, bool l2)
 	return 0;
 }
 
+static int brstack(struct pk_data_writer *w, struct pk_buf *b)
+{
+	struct pk_error err = { 0 };
+	const uint64_t st = IP_SAMPLE_TYPE | PERF_SAMPLE_BRANCH_STACK;
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_HARDWARE, .size = sizeof(a), .config = PERF_COUNT_HW_CPU_CYCLES,
+		.sample_period = 100003, .sample_type = st, .sample_id_all = 1, .exclude_kernel = 1,
+		.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER,
+	};
+	uint64_t id = 55, time = 2000;
+	if (pk_data_writer__add_attr(w, &a, "cycles:u", &id, 1, &err) ||
+	    pk_data_writer__begin(w, &err))
+		return die("brstack", &err);
+	if (put_sideband(b, st, id))
+		return die("maps", NULL);
+	for (int s = 0; s < 6; s++) {
+		size_t at = begin_rec(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+		put64(b, (uint64_t)(uintptr_t)funcs[s % 3] + 2);
+		put32(b, PID), put32(b, PID);
+		put64(b, time++);
+		put64(b, id);
+		put64(b, 100003);
+		uint64_t nr = (uint64_t)(s % 4);	/* 0 to 3 entries */
+		put64(b, nr);
+		for (uint64_t e = 0; e < nr; e++) {
+			uint64_t from = (uint64_t)(uintptr_t)funcs[(s + e) % 3] + 4 + e;
+			uint64_t to = s == 3 && e == 1 ? 0x1234 : (uint64_t)(uintptr_t)funcs[(s + e + 1) % 3];
+			/* mispred, predicted, in_tx, abort, cycles:16, type:4 */
+			uint64_t flags = (uint64_t)((s + e) & 1) | (uint64_t)(!((s + e) & 1)) << 1 |
+					 (uint64_t)(s == 3) << 2 | (uint64_t)(s == 2 && e == 1) << 3 |
+					 (uint64_t)(17 * s + (int)e) << 4 | (uint64_t)((3 * s + 5 * e) % 15) << 20;
+			put64(b, from), put64(b, to), put64(b, flags);
+		}
+		end_rec(b, at);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux OUT.data\n");
+		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack OUT.data\n");
 		return 2;
 	}
 	int fd = open(argv[2], O_RDWR | O_CREAT | O_TRUNC, 0644);
@@ -510,6 +552,8 @@ int main(int argc, char **argv)
 		rc = modules(w, &b);
 	else if (!strcmp(argv[1], "aux"))
 		rc = aux(w, &b);
+	else if (!strcmp(argv[1], "brstack"))
+		rc = brstack(w, &b);
 	else
 		rc = die("unknown kind", NULL);
 	if (!rc && (pk_data_writer__write(w, b.data, b.len, &err) || pk_data_writer__finish(w, &err)))
