@@ -43,7 +43,8 @@ static void usage(FILE *f)
 		"usage: pmukit record [options] [--] [COMMAND [ARGS]]\n"
 		"Sample COMMAND, CPUs or running tasks into perf.data, as perf record does.\n\n"
 		"  -e, --event SPEC      event specification, perf syntax (repeatable); default:\n"
-		"                        cycles, or cpu-clock where there is no hardware PMU\n"
+		"                        cycles:P; cycles sample cpu-clock where there is no\n"
+		"                        hardware PMU, as perf's (-v says so)\n"
 		"  -c, --count N         sample every N events\n"
 		"  -F, --freq N          sample N times a second (default 4000; 'max': the\n"
 		"                        kernel's limit, perf_event_max_sample_rate)\n"
@@ -468,6 +469,14 @@ static int synthesize(struct out *o, struct pk_record *r, const struct rec_cfg *
 	return rc;
 }
 
+static int workload_comm(struct out *o, struct pk_record *r, pid_t pid)
+{
+	struct pk_record_event ev;
+	pk_record__event(r, 0, &ev);
+	size_t idsz = ev.attr->sample_id_all ? pk_sample__id_size(ev.attr->sample_type) : 0;
+	return pk_synth__comm(pid, "perf-exec", idsz, out_sink, o, &o->err);
+}
+
 /*
  * Software and tool events alone encode the same without the tables and the
  * PMU tree (not reading them is start-up time: `make bench`, record_startup_*),
@@ -496,12 +505,6 @@ static int exit_code(int status)
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return 1;
-}
-
-static bool is_default_cycles_failure(int code)
-{
-	return code == -ENOENT || code == -EOPNOTSUPP || code == -ENODEV || code == -ENXIO ||
-	       code == -EINVAL;
 }
 
 int cmd_record(int argc, char **argv)
@@ -540,8 +543,8 @@ int cmd_record(int argc, char **argv)
 			goto out;
 		cli_env__add_missing_core(&env);
 	}
-	bool dflt = !cfg.nr_specs;
-	static const char *const cycles = "cycles", *const cpu_clock = "cpu-clock";
+	/* perf's default event: cycles at the most precise level the PMU takes */
+	static const char *const cycles = "cycles:P";
 	if (build_evlist(&el, &cfg, &env, cfg.nr_specs ? cfg.specs : &cycles,
 			 cfg.nr_specs ? cfg.nr_specs : 1))
 		goto out;
@@ -572,22 +575,14 @@ int cmd_record(int argc, char **argv)
 	struct pk_record_opts ro = {
 		.sz = sizeof(ro), .pid = wl ? pk_workload__pid(wl) : -1, .tids = tids,
 		.nr_tids = nr_tids, .cpus = cpus, .cpu_list = cpus != NULL, .pmus = env.pmus,
-		.mmap_pages = cfg.mmap_pages,
+		.mmap_pages = cfg.mmap_pages, .cycles_fallback = true,
 	};
 	if (cfg.spec.system_wide)
 		ro.pid = -1;
 	int rc = pk_record__open(&r, el, &ro, &err);
-	if (rc && dflt && is_default_cycles_failure(rc)) {
-		/* perf's fallback: no hardware cycles here, sample the CPU clock */
-		fprintf(stderr, PROG ": no 'cycles' event here (%s): sampling cpu-clock instead\n",
-			env.pmus && pk_pmu_tree__has_core(env.pmus) ? strerror(-rc)
-								    : "no hardware PMU");
-		pk_evlist__free(el);
-		if (build_evlist(&el, &cfg, &env, &cpu_clock, 1))
-			goto out;
-		memset(&err, 0, sizeof(err));
-		rc = pk_record__open(&r, el, &ro, &err);
-	}
+	if (!rc && pk_record__fallbacks(r) && cfg.verbose)	/* perf says so only with -v */
+		fprintf(stderr, "Warning:\nThe cycles event is not supported, trying to fall back "
+			"to cpu-clock-ticks\n");
 	if (rc)
 		goto target_error;
 	if (cfg.verbose)
@@ -607,6 +602,23 @@ int cmd_record(int argc, char **argv)
 	if ((rc = synthesize(&o, r, &cfg, tids, nr_tids)))
 		goto write_error;
 
+	/* perf names its forked child "perf-exec" until exec, and says so in a COMM */
+	if (wl && (rc = workload_comm(&o, r, pk_workload__pid(wl))))
+		goto write_error;
+	/*
+	 * Recording every task, pmukit would sample its own reads of tracefs,
+	 * sysfs and caches: read them before the events start (perf reads them
+	 * once they have stopped). A workload's events follow it only: read them
+	 * while it runs.
+	 */
+	bool gathered = false;
+	if (cfg.spec.system_wide || !wl) {
+		if (pk_data_writer__gather(o.w, &o.err)) {
+			o.failed = true;
+			goto write_error;
+		}
+		gathered = true;
+	}
 	/* go */
 	if (!wl || cfg.spec.system_wide) {
 		if (pk_record__enable(r, &err))
@@ -618,7 +630,7 @@ int cmd_record(int argc, char **argv)
 		goto finish;
 	}
 	/* the machine's facts for the feature sections, read while the workload runs */
-	if (pk_data_writer__gather(o.w, &o.err)) {
+	if (!gathered && pk_data_writer__gather(o.w, &o.err)) {
 		o.failed = true;
 		goto write_error;
 	}
