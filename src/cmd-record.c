@@ -17,6 +17,8 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
+#include <pwd.h>
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,183 +35,10 @@
 #include <pmukit/spec.h>
 
 #include "cli.h"
+#include "record.h"
 #include "spec/attr_json.h"
 
 #define PROG "pmukit record"
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: pmukit record [options] [--] [COMMAND [ARGS]]\n"
-		"Sample COMMAND, CPUs or running tasks into perf.data, as perf record does.\n\n"
-		"  -e, --event SPEC      event specification, perf syntax (repeatable); default:\n"
-		"                        cycles:P; cycles sample cpu-clock where there is no\n"
-		"                        hardware PMU, as perf's (-v says so)\n"
-		"  -c, --count N         sample every N events\n"
-		"  -F, --freq N          sample N times a second (default 4000; 'max': the\n"
-		"                        kernel's limit, perf_event_max_sample_rate)\n"
-		"  -g                    call graphs (frame pointers)\n"
-		"      --call-graph MODE fp, dwarf[,SIZE] (user stack copies) or lbr\n"
-		"  -a, --all-cpus        every online CPU (system-wide)\n"
-		"  -C, --cpu LIST        these CPUs (\"0-3,6\"), system-wide\n"
-		"  -p, --pid PIDS        running processes (comma list)\n"
-		"  -t, --tid TIDS        running threads (comma list; implies -i)\n"
-		"  -i, --no-inherit      do not follow child tasks\n"
-		"  -o, --output FILE     perf.data by default; '-' writes a pipe to stdout; an\n"
-		"                        existing FILE is first renamed FILE.old\n"
-		"  -W, --weight          sample weights\n"
-		"  -d, --data            sample data addresses (and their sources)\n"
-		"      --sample-cpu      sample the CPU\n"
-		"  -z, --compression-level[=N]  zstd-compress the data (N 1-22, default 1)\n"
-		"  -m, --mmap-pages N    data pages per ring buffer, a power of two (or a size:\n"
-		"                        512K, 2M)\n"
-		"  -q, --quiet           no summary\n"
-		"  -v, --verbose         each event's attr, as opened, as JSON on stderr\n"
-		CLI_ENV_HELP
-		"  -h, --help            this help\n"
-		"Without COMMAND, -a, -C, -p or -t record every CPU until interrupted (Ctrl-C).\n");
-}
-
-/* ---- command-line state ---- */
-
-struct rec_cfg {
-	const char **specs;
-	size_t nr_specs;
-	struct pk_spec_opts spec;
-	const char *cpu_list, *pid_list, *tid_list;
-	const char *output;
-	int compress;
-	size_t mmap_pages;
-	bool quiet, verbose;
-	char **argv;		/* the command, or NULL */
-};
-
-enum { OPT_COMPRESS = 0x210 };
-
-/* -m: pages (a power of two) or a size with B/K/M/G. 0 or -1. */
-static int parse_mmap_pages(const char *arg, size_t *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(arg, &end, 0);
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	if (errno || end == arg || arg[0] == '-')
-		goto bad;
-	if (*end) {
-		unsigned long long mul = 0;
-		switch (*end | 0x20) {
-		case 'b': mul = 1; break;
-		case 'k': mul = 1ull << 10; break;
-		case 'm': mul = 1ull << 20; break;
-		case 'g': mul = 1ull << 30; break;
-		default: goto bad;
-		}
-		if (end[1] && !((end[1] | 0x20) == 'b' && !end[2]))
-			goto bad;
-		v = v * mul / page;
-	}
-	if (!v || (v & (v - 1)) || v > (1ull << 30))
-		goto bad;
-	*out = (size_t)v;
-	return 0;
-bad:
-	fprintf(stderr, PROG ": -m: a power of two of pages (or a size such as 512K), not '%s'\n", arg);
-	return -1;
-}
-
-static int parse_args(int argc, char **argv, struct rec_cfg *cfg, struct cli_env *env, bool *help)
-{
-	static const struct option opts[] = {
-		{ "event", required_argument, NULL, 'e' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "freq", required_argument, NULL, 'F' },
-		{ "call-graph", required_argument, NULL, RECORD_OPT_CALL_GRAPH },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "tid", required_argument, NULL, 't' },
-		{ "no-inherit", no_argument, NULL, 'i' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "weight", no_argument, NULL, 'W' },
-		{ "data", no_argument, NULL, 'd' },
-		{ "sample-cpu", no_argument, NULL, RECORD_OPT_SAMPLE_CPU },
-		{ "compression-level", optional_argument, NULL, OPT_COMPRESS },
-		{ "mmap-pages", required_argument, NULL, 'm' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_ENV_OPTIONS,
-		{ 0 },
-	};
-	int c, r;
-	char *end;
-
-	while ((c = getopt_long(argc, argv, "+e:c:F:gaC:p:t:io:WdzZm:qvh", opts, NULL)) != -1) {
-		if (cli_env__option(env, c, optarg))
-			continue;
-		if ((r = record_spec_option(&cfg->spec, c, optarg, PROG)) < 0)
-			return -1;
-		if (r)
-			continue;
-		switch (c) {
-		case 'e': cfg->specs[cfg->nr_specs++] = optarg; break;
-		case 'C': cfg->cpu_list = optarg; break;
-		case 'p': cfg->pid_list = optarg; break;
-		case 't': cfg->tid_list = optarg; break;
-		case 'o': cfg->output = optarg; break;
-		case 'z': cfg->compress = 1; break;
-		case OPT_COMPRESS:
-			cfg->compress = 1;
-			if (optarg) {
-				long v = strtol(optarg, &end, 10);
-				if (*end || v < 1 || v > 22) {
-					fprintf(stderr, PROG ": --compression-level: 1 to 22, not '%s'\n", optarg);
-					return -1;
-				}
-				cfg->compress = (int)v;
-			}
-			break;
-		case 'm':
-			assert(optarg);
-			if (parse_mmap_pages(optarg, &cfg->mmap_pages))
-				return -1;
-			break;
-		case 'q': cfg->quiet = true; break;
-		case 'v': cfg->verbose = true; break;
-		case 'h': *help = true; return 0;
-		default: usage(stderr); return -1;
-		}
-	}
-	if (optind < argc)
-		cfg->argv = argv + optind;
-	return 0;
-}
-
-static int check_args(struct rec_cfg *cfg)
-{
-	const char *why = NULL;
-	bool cpus = cfg->spec.system_wide || cfg->cpu_list;
-	if ((cfg->pid_list || cfg->tid_list) && cpus)
-		why = "-p/-t and -a/-C cannot be used together";
-	else if ((cfg->pid_list || cfg->tid_list) && cfg->argv)
-		why = "-p/-t record running tasks: no command with them";
-	else if (cfg->output && !strcmp(cfg->output, "-") && cfg->compress)
-		why = "-z writes files only: not with -o -";
-	if (why) {
-		fprintf(stderr, PROG ": %s\n", why);
-		return -1;
-	}
-	/* perf: nothing to run and no target is every CPU */
-	if (!cfg->argv && !cpus && !cfg->pid_list && !cfg->tid_list)
-		cfg->spec.system_wide = true;
-	if (cfg->cpu_list)
-		cfg->spec.system_wide = true;
-	cfg->spec.task_target = cfg->pid_list || cfg->tid_list;
-	if (cfg->tid_list)
-		cfg->spec.no_inherit = true;	/* perf: -t follows only the threads named */
-	cfg->spec.workload = cfg->argv != NULL;
-	return 0;
-}
 
 /* ---- signals: the CLI's state (the library has none) ---- */
 
@@ -254,7 +83,7 @@ static void wake_drain(void)
 /* ---- events ---- */
 
 static int build_evlist(struct pk_evlist **out, struct rec_cfg *cfg, struct cli_env *env,
-			const char *const *specs, size_t nr)
+			const char *const *specs, size_t nr, size_t *filter_ev)
 {
 	struct pk_evlist *el = pk_evlist__new();
 	struct pk_spec_opts so = cfg->spec;
@@ -276,6 +105,16 @@ static int build_evlist(struct pk_evlist **out, struct rec_cfg *cfg, struct cli_
 				pk_spec_error__format(&err, specs[s], msg, sizeof(msg)));
 			pk_evlist__free(el);
 			return -1;
+		}
+		/* --filter: on the spec's last event, a tracepoint (perf's --filter checks so) */
+		size_t last = pk_evlist__nr(el) - 1;
+		if (filter_ev && cfg->filters[s]) {
+			if (pk_evlist__evsel(el, last)->attr.type != PERF_TYPE_TRACEPOINT) {
+				fprintf(stderr, "This CPU does not support address filtering\n");
+				pk_evlist__free(el);
+				return -2;
+			}
+			filter_ev[s] = last;
 		}
 	}
 	*out = el;
@@ -497,6 +336,52 @@ static bool needs_env(const struct rec_cfg *cfg, const struct cli_env *env)
 	return false;
 }
 
+/* -u USER: the processes a user (name or number) owns, as a -p list ("1,2,3"). */
+static char *uid_pids(const char *user)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(user, &end, 10);
+	uid_t uid = (uid_t)v;
+	if (errno || end == user || *end) {
+		struct passwd *pw = getpwnam(user);
+		if (!pw)
+			return NULL;
+		uid = pw->pw_uid;
+	}
+	DIR *d = opendir("/proc");
+	size_t len = 0, cap = 256;
+	char *list = malloc(cap);
+	struct dirent *de;
+	while (d && list && (de = readdir(d))) {
+		struct stat st;
+		char path[300];
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s", de->d_name);
+		if (stat(path, &st) || st.st_uid != uid || (pid_t)atoi(de->d_name) == getpid())
+			continue;
+		size_t n = strlen(de->d_name);
+		if (len + n + 2 > cap) {
+			char *l = realloc(list, cap *= 2);
+			if (!l) {
+				free(list);
+				list = NULL;
+				break;
+			}
+			list = l;
+		}
+		len += (size_t)sprintf(list + len, "%s%s", len ? "," : "", de->d_name);
+	}
+	if (d)
+		closedir(d);
+	if (list && !len) {
+		free(list);
+		list = NULL;
+	}
+	return list;
+}
+
 /* What a wait status means as an exit code. */
 static int exit_code(int status)
 {
@@ -525,18 +410,21 @@ int cmd_record(int argc, char **argv)
 
 	cli_env__init(&env);
 	cfg.specs = calloc((size_t)argc + 1, sizeof(*cfg.specs));
-	if (!cfg.specs)
-		return 1;
-	if (parse_args(argc, argv, &cfg, &env, &help)) {
+	cfg.filters = calloc((size_t)argc + 1, sizeof(*cfg.filters));
+	size_t *filter_ev = calloc((size_t)argc + 1, sizeof(*filter_ev));
+	char *uid_list = NULL;
+	if (!cfg.specs || !cfg.filters || !filter_ev)
+		goto out;
+	if (record_parse_args(argc, argv, &cfg, &env, &help)) {
 		ret = 129;	/* perf's status for a bad command line */
 		goto out;
 	}
 	if (help) {
-		usage(stdout);
+		record_usage(stdout);
 		ret = 0;
 		goto out;
 	}
-	if (check_args(&cfg) || signals_install())
+	if (record_check_args(&cfg) || signals_install())
 		goto out;
 	if (needs_env(&cfg, &env)) {
 		if (cli_env__open(&env, PROG))
@@ -545,9 +433,12 @@ int cmd_record(int argc, char **argv)
 	}
 	/* perf's default event: cycles at the most precise level the PMU takes */
 	static const char *const cycles = "cycles:P";
-	if (build_evlist(&el, &cfg, &env, cfg.nr_specs ? cfg.specs : &cycles,
-			 cfg.nr_specs ? cfg.nr_specs : 1))
+	int brc = build_evlist(&el, &cfg, &env, cfg.nr_specs ? cfg.specs : &cycles,
+			       cfg.nr_specs ? cfg.nr_specs : 1, cfg.nr_specs ? filter_ev : NULL);
+	if (brc) {
+		ret = brc == -2 ? 129 : 1;
 		goto out;
+	}
 
 	if (env.sysfs && check_tree(el, env.sysfs))
 		goto out;
@@ -558,6 +449,12 @@ int cmd_record(int argc, char **argv)
 	if (cfg.pid_list && pk_threads__from_pids(cfg.pid_list, NULL, &tids, &nr_tids, &err))
 		goto target_error;
 	if (cfg.tid_list && pk_threads__parse(cfg.tid_list, NULL, &tids, &nr_tids, &err))
+		goto target_error;
+	if (cfg.uid && !(uid_list = uid_pids(cfg.uid))) {
+		fprintf(stderr, "Invalid User: %s\n", cfg.uid);
+		goto out;
+	}
+	if (uid_list && pk_threads__from_pids(uid_list, NULL, &tids, &nr_tids, &err))
 		goto target_error;
 	/*
 	 * -o -: the data goes to the pipe on stdout; the command's own output goes
@@ -583,8 +480,21 @@ int cmd_record(int argc, char **argv)
 	if (!rc && pk_record__fallbacks(r) && cfg.verbose)	/* perf says so only with -v */
 		fprintf(stderr, "Warning:\nThe cycles event is not supported, trying to fall back "
 			"to cpu-clock-ticks\n");
+	if (rc == -EOPNOTSUPP && cfg.spec.branch_stack) {
+		/* perf's words when the kernel has no branch stack for the event */
+		fprintf(stderr, "Error:\n%s: PMU Hardware or event type doesn't support branch stack "
+			"sampling.\n", pk_evlist__evsel(el, 0)->name);
+		ret = 255;
+		goto out;
+	}
 	if (rc)
 		goto target_error;
+	for (size_t s = 0; s < cfg.nr_specs; s++)
+		if (cfg.filters[s] && pk_record__set_filter(r, filter_ev[s], cfg.filters[s], &err)) {
+			fprintf(stderr, "%s\n", err.msg);
+			ret = 255;
+			goto out;
+		}
 	if (cfg.verbose)
 		print_attrs(r);
 
@@ -611,8 +521,8 @@ int cmd_record(int argc, char **argv)
 	 * once they have stopped). A workload's events follow it only: read them
 	 * while it runs.
 	 */
-	bool gathered = false;
-	if (cfg.spec.system_wide || !wl) {
+	bool gathered = false, follow_wl = wl && !cfg.spec.system_wide && !cfg.spec.task_target;
+	if (!follow_wl) {
 		if (pk_data_writer__gather(o.w, &o.err)) {
 			o.failed = true;
 			goto write_error;
@@ -620,7 +530,7 @@ int cmd_record(int argc, char **argv)
 		gathered = true;
 	}
 	/* go */
-	if (!wl || cfg.spec.system_wide) {
+	if (!follow_wl && !cfg.delay_ms) {
 		if (pk_record__enable(r, &err))
 			goto target_error;
 	}
@@ -629,13 +539,22 @@ int cmd_record(int argc, char **argv)
 		ret = 127;
 		goto finish;
 	}
+	if (cfg.delay_ms > 0) {	/* -D: perf sleeps, then enables */
+		if (!cfg.quiet)
+			fprintf(stderr, "Events disabled\n");
+		usleep((useconds_t)cfg.delay_ms * 1000);
+		if (pk_record__enable(r, &err))
+			goto target_error;
+		if (!cfg.quiet)
+			fprintf(stderr, "Events enabled\n");
+	}
 	/* the machine's facts for the feature sections, read while the workload runs */
 	if (!gathered && pk_data_writer__gather(o.w, &o.err)) {
 		o.failed = true;
 		goto write_error;
 	}
 	int status = 0;
-	bool have_status = false, done = false, stopped = false, hup = false;
+	bool have_status = false, done = false, stopped = false, hup = false, size_limit = false;
 	unsigned long wakeups = 0;
 	while (!done) {
 		long long n = pk_record__drain(r, out_sink, &o, &err);
@@ -643,6 +562,13 @@ int cmd_record(int argc, char **argv)
 			break;
 		if (n > 0 && pk_data_writer__finished_round(o.w, &o.err)) {
 			o.failed = true;
+			break;
+		}
+		if (cfg.max_size && pk_data_writer__file_bytes(o.w) >= cfg.max_size) {
+			if (!cfg.quiet)
+				fprintf(stderr, "[ perf record: perf size limit reached (%" PRIu64 " KB), "
+					"stopping session ]\n", cfg.max_size / 1024);
+			size_limit = true;
 			break;
 		}
 		if (got_signal) {
@@ -660,14 +586,19 @@ int cmd_record(int argc, char **argv)
 		wakeups++;	/* perf counts every return of its poll */
 		if (p == PK_RECORD_WAKE)
 			wake_drain();
-		else if (p == PK_RECORD_HUP && !wl)
+		else if (p == PK_RECORD_HUP && (!wl || cfg.spec.task_target))
 			done = true;	/* every task recorded is gone (-p, -t) */
 		else if (p == PK_RECORD_HUP)
 			child_exited = hup = true;	/* it has exited: reap it (a blocking wait) */
 	}
 	/* the end: stop sampling, the last records, the features */
-	if (!wl || cfg.spec.system_wide)
+	if (!follow_wl)
 		pk_record__disable(r, NULL);
+	if (wl && !have_status && size_limit) {
+		/* perf ends its workload and exits with its status */
+		kill(pk_workload__pid(wl), SIGTERM);
+		have_status = pk_workload__wait(wl, false, &status) == 1;
+	}
 	if (wl && !have_status) {
 		pk_workload__free(wl, SIGTERM);	/* perf ends its workload so too */
 		wl = NULL;
@@ -725,6 +656,9 @@ out:
 	free(tids);
 	pk_evlist__free(el);
 	free(cfg.specs);
+	free(cfg.filters);
+	free(filter_ev);
+	free(uid_list);
 	cli_env__close(&env);
 	if (got_signal && ret != 1) {
 		/* as perf: die of the signal that ended the recording, once the file is complete */

@@ -104,6 +104,13 @@ PK_API size_t pk_record__fallbacks(const struct pk_record *r);
 PK_API long pk_record__event_of_id(const struct pk_record *r, uint64_t id);
 
 /*
+ * A tracepoint filter (perf record --filter) on every fd of event idx:
+ * PERF_EVENT_IOC_SET_FILTER. 0 or -errno with err in perf's words.
+ */
+PK_API int pk_record__set_filter(struct pk_record *r, size_t idx, const char *filter,
+				 struct pk_error *err);
+
+/*
  * Start / stop sampling: PERF_EVENT_IOC_ENABLE / _DISABLE on every group
  * leader's fds (-a, -p, -t; a workload's leaders start at exec with
  * enable_on_exec). 0 or -errno with err filled.

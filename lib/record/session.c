@@ -577,6 +577,22 @@ static int ioctl_leaders(struct pk_record *r, unsigned long req, const char *wha
 	return 0;
 }
 
+int pk_record__set_filter(struct pk_record *r, size_t idx, const char *filter,
+			  struct pk_error *err)
+{
+	if (!r || idx >= r->nr_ev || !filter)
+		return pk_error__set(err, -EINVAL, NULL, 0, 0, "no such event to filter");
+	const struct rec_ev *ev = &r->ev[idx];
+	for (size_t k = 0; k < r->nr_cpus * r->nr_threads; k++)
+		if (ev->fds[k] >= 0 && ioctl(ev->fds[k], PERF_EVENT_IOC_SET_FILTER, filter)) {
+			int en = errno;
+			return pk_error__set(err, -en, NULL, 0, 0,
+					     "failed to set filter \"%s\" on event %s with %d (%s)",
+					     filter, ev->name ? ev->name : "?", en, strerror(en));
+		}
+	return 0;
+}
+
 int pk_record__enable(struct pk_record *r, struct pk_error *err)
 {
 	return ioctl_leaders(r, PERF_EVENT_IOC_ENABLE, "PERF_EVENT_IOC_ENABLE", err);

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * record.h — `pmukit record`'s own pieces shared between its files: the
+ * option codes of perf record's long-only options (record-opts.c parses
+ * those that change the attrs) and the --switch-output rotation
+ * (record-switch.c).
+ */
+#ifndef PMUKIT_SRC_RECORD_H
+#define PMUKIT_SRC_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+
+#include <pmukit/spec.h>
+
+/* long-only options (0x180, 0x181 are cli.h's) */
+enum {
+	RECORD_OPT_SWITCH_EVENTS = 0x182,
+	RECORD_OPT_ALL_USER,
+	RECORD_OPT_ALL_KERNEL,
+	RECORD_OPT_FILTER,
+	RECORD_OPT_MAX_SIZE,
+	RECORD_OPT_SWITCH_OUTPUT,
+	RECORD_OPT_SWITCH_MAX_FILES,
+	RECORD_OPT_BRANCH_FILTER,
+};
+
+/* the command line */
+struct rec_cfg {
+	const char **specs;
+	size_t nr_specs;
+	struct pk_spec_opts spec;
+	const char *cpu_list, *pid_list, *tid_list;
+	const char *output;
+	int compress;
+	size_t mmap_pages;
+	bool quiet, verbose;
+	char **argv;		/* the command, or NULL */
+	const char **filters;	/* --filter of specs[i] (its last event), or NULL */
+	long delay_ms;		/* -D: 0 none, -1 until enabled (refused), else ms */
+	uint64_t max_size;	/* --max-size: bytes of output (0: no limit) */
+	const char *uid;	/* -u: a user's processes */
+};
+
+struct cli_env;
+void record_usage(FILE *f);
+/* perf record's options into cfg (specs sized argc + 1). 0 or -1 (message printed). */
+int record_parse_args(int argc, char **argv, struct rec_cfg *cfg, struct cli_env *env, bool *help);
+/* The options together, as perf checks them; the target they imply. 0 or -1 (message). */
+int record_check_args(struct rec_cfg *cfg);
+
+/* -D/--delay MSECS: 0 none, -1 start disabled (perf's), else milliseconds. 0 or -1 (message). */
+int record_parse_delay(const char *arg, long *ms, const char *prog);
+/* --max-size SIZE: bytes, with B/K/M/G (perf's parse_output_max_size). 0 or -1 (message). */
+int record_parse_size(const char *arg, uint64_t *bytes, const char *prog);
+
+#endif
