@@ -567,7 +567,7 @@ int cmd_record(int argc, char **argv)
 		if (cfg.max_size && pk_data_writer__file_bytes(o.w) >= cfg.max_size) {
 			if (!cfg.quiet)
 				fprintf(stderr, "[ perf record: perf size limit reached (%" PRIu64 " KB), "
-					"stopping session ]\n", cfg.max_size / 1024);
+					"stopping session ]\n", pk_data_writer__file_bytes(o.w) >> 10);
 			size_limit = true;
 			break;
 		}

@@ -46,11 +46,30 @@ void record_usage(FILE *f)
 		"  -z, --compression-level[=N]  zstd-compress the data (N 1-22, default 1)\n"
 		"  -m, --mmap-pages N    data pages per ring buffer, a power of two (or a size:\n"
 		"                        512K, 2M)\n"
+		"  -s, --stat            per-thread counts (inherit_stat, times enabled/running)\n"
+		"  -T, --timestamp       sample the time (always sampled)\n"
+		"      --switch-events   context switch records\n"
+		"      --all-user        count user level only (exclude_kernel)\n"
+		"      --all-kernel      count kernel level only (exclude_user)\n"
+		"  -b, --branch-any      branch stacks of any branch (LBR, BRBE)\n"
+		"  -j, --branch-filter F branch stacks of these branches: any, any_call, any_ret,\n"
+		"                        ind_call, ind_jmp, call, cond, u, k, hv, in_tx, no_tx,\n"
+		"                        abort_tx, save_type, stack, priv (comma list)\n"
+		"  -D, --delay MSECS     start sampling MSECS after the command starts\n"
+		"      --filter FILTER   tracepoint filter of the -e event before it\n"
+		"      --max-size SIZE   stop when the output reaches SIZE (a number and B, K, M\n"
+		"                        or G)\n"
+		"      --switch-output[=signal|SIZE|TIME]  rotate the output: on SIGUSR2,\n"
+		"                        every SIZE (B/K/M/G) or TIME (s/m/h/d) into\n"
+		"                        FILE.<timestamp> files\n"
+		"      --switch-max-files N  keep the last N of those files\n"
+		"  -u, --uid USER        the processes of USER (name or number)\n"
 		"  -q, --quiet           no summary\n"
 		"  -v, --verbose         each event's attr, as opened, as JSON on stderr\n"
 		CLI_ENV_HELP
 		"  -h, --help            this help\n"
-		"Without COMMAND, -a, -C, -p or -t record every CPU until interrupted (Ctrl-C).\n");
+		"Without COMMAND, -a, -C, -p or -t record every CPU until interrupted (Ctrl-C);\n"
+		"with -a, -C, -p, -t or -u, COMMAND only sets how long to record.\n");
 }
 
 enum { OPT_COMPRESS = 0x210 };

@@ -35,25 +35,24 @@ int record_parse_delay(const char *arg, long *ms, const char *prog)
 
 int record_parse_size(const char *arg, uint64_t *bytes, const char *prog)
 {
+	/* perf's parse_tag_value: a number and one of B, K, M, G (upper case), nothing else */
 	char *end;
 	errno = 0;
-	unsigned long long v = strtoull(arg, &end, 0);
-	uint64_t mul = 1;
-	if (!errno && end != arg && arg[0] != '-') {
-		switch (*end | 0x20) {
-		case 'b': mul = 1; end++; break;
-		case 'k': mul = 1ull << 10; end++; break;
-		case 'm': mul = 1ull << 20; end++; break;
-		case 'g': mul = 1ull << 30; end++; break;
-		default: break;
-		}
-		if (!*end) {
-			*bytes = v * mul;
-			return 0;
-		}
+	unsigned long long v = strtoull(arg, &end, 10);
+	uint64_t mul = 0;
+	switch (*end) {
+	case 'B': mul = 1; break;
+	case 'K': mul = 1ull << 10; break;
+	case 'M': mul = 1ull << 20; break;
+	case 'G': mul = 1ull << 30; break;
+	default: break;
 	}
-	fprintf(stderr, "%s: a size (bytes, or with B, K, M or G), not '%s'\n", prog, arg);
-	return -1;
+	if (errno || end == arg || arg[0] == '-' || !mul || end[1]) {
+		fprintf(stderr, "%s: a size: a number and B, K, M or G, not '%s'\n", prog, arg);
+		return -1;
+	}
+	*bytes = v * mul;
+	return 0;
 }
 
 int record_spec_option(struct pk_spec_opts *o, int c, const char *arg, const char *prog)

@@ -53,7 +53,7 @@ int record_check_args(struct rec_cfg *cfg);
 
 /* -D/--delay MSECS: 0 none, -1 start disabled (perf's), else milliseconds. 0 or -1 (message). */
 int record_parse_delay(const char *arg, long *ms, const char *prog);
-/* --max-size SIZE: bytes, with B/K/M/G (perf's parse_output_max_size). 0 or -1 (message). */
+/* --max-size SIZE: a number and B, K, M or G (perf's parse_output_max_size). 0 or -1 (message). */
 int record_parse_size(const char *arg, uint64_t *bytes, const char *prog);
 
 #endif
