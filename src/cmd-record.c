@@ -43,6 +43,7 @@
 /* ---- signals: the CLI's state (the library has none) ---- */
 
 static volatile sig_atomic_t got_signal;
+static volatile sig_atomic_t switch_req;	/* --switch-output: SIGUSR2 or SIGALRM */
 static volatile sig_atomic_t child_exited;
 static int wake_pipe[2] = { -1, -1 };
 
@@ -51,6 +52,8 @@ static void on_signal(int sig)
 	int saved = errno;
 	if (sig == SIGCHLD)
 		child_exited = 1;
+	else if (sig == SIGUSR2 || sig == SIGALRM)
+		switch_req = 1;
 	else
 		got_signal = sig;
 	if (wake_pipe[1] >= 0 && write(wake_pipe[1], "x", 1) < 0) {
@@ -68,6 +71,8 @@ static int signals_install(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGUSR2, &sa, NULL);
+	sigaction(SIGALRM, &sa, NULL);
 	sigaction(SIGCHLD, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);	/* a closed pipe (-o -) is a write error, not death */
 	return 0;
@@ -308,12 +313,48 @@ static int synthesize(struct out *o, struct pk_record *r, const struct rec_cfg *
 	return rc;
 }
 
-static int workload_comm(struct out *o, struct pk_record *r, pid_t pid)
+static size_t id_size(const struct pk_record *r)
 {
 	struct pk_record_event ev;
 	pk_record__event(r, 0, &ev);
-	size_t idsz = ev.attr->sample_id_all ? pk_sample__id_size(ev.attr->sample_type) : 0;
-	return pk_synth__comm(pid, "perf-exec", idsz, out_sink, o, &o->err);
+	return ev.attr->sample_id_all ? pk_sample__id_size(ev.attr->sample_type) : 0;
+}
+
+static int workload_comm(struct out *o, struct pk_record *r, pid_t pid)
+{
+	return pk_synth__comm(pid, "perf-exec", id_size(r), out_sink, o, &o->err);
+}
+
+/*
+ * --switch-output: finish the file (its DSOs' build-ids, the features),
+ * rename it FILE.<timestamp>; unless at the end, start FILE again with the
+ * attrs and the side-band perf synthesizes for each new file.
+ */
+static int switch_output(struct out *o, struct pk_record *r, struct rec_cfg *cfg,
+			 const pid_t *tids, size_t nr_tids, pid_t wl_pid, int argc, char **argv,
+			 bool at_exit)
+{
+	pk_record_stats__for_each_dso(o->stats, add_dso, o->w);
+	if (pk_data_writer__finish(o->w, &o->err))
+		return -1;
+	pk_data_writer__free(o->w);
+	o->w = NULL;
+	close(o->fd);
+	o->fd = -1;
+	if (record_switch_rename(&cfg->sw, o->path, cfg->quiet) || at_exit)
+		return at_exit ? 0 : -1;
+	pk_record_stats__free(o->stats);
+	o->stats = NULL;
+	if ((o->fd = open_output(o->path)) < 0 || pk_record_stats__new(&o->stats, r, 0) ||
+	    setup_writer(o, r, cfg, argc, argv) || synthesize(o, r, cfg, tids, nr_tids))
+		return -1;
+	if (wl_pid > 0 && !cfg->spec.system_wide && !cfg->spec.task_target &&
+	    pk_synth__tasks(NULL, &wl_pid, 1, cfg->spec.sample_addr, id_size(r), out_sink, o,
+			    &o->err))
+		return -1;
+	if (cfg->sw.time)
+		alarm(cfg->sw.time);
+	return pk_data_writer__gather(o->w, &o->err) ? -1 : 0;
 }
 
 /*
@@ -553,6 +594,8 @@ int cmd_record(int argc, char **argv)
 		o.failed = true;
 		goto write_error;
 	}
+	if (cfg.sw.time)
+		alarm(cfg.sw.time);
 	int status = 0;
 	bool have_status = false, done = false, stopped = false, hup = false, size_limit = false;
 	unsigned long wakeups = 0;
@@ -563,6 +606,15 @@ int cmd_record(int argc, char **argv)
 		if (n > 0 && pk_data_writer__finished_round(o.w, &o.err)) {
 			o.failed = true;
 			break;
+		}
+		if (cfg.sw.enabled && (switch_req || (cfg.sw.size &&
+		    pk_data_writer__file_bytes(o.w) >= cfg.sw.size))) {
+			switch_req = 0;
+			if (switch_output(&o, r, &cfg, tids, nr_tids, wl ? pk_workload__pid(wl) : -1,
+					  argc, argv, false)) {
+				o.failed = true;
+				break;
+			}
 		}
 		if (cfg.max_size && pk_data_writer__file_bytes(o.w) >= cfg.max_size) {
 			if (!cfg.quiet)
@@ -613,10 +665,19 @@ int cmd_record(int argc, char **argv)
 	ret = have_status ? exit_code(status) : 0;
 	if (stopped && !wl && !have_status)
 		ret = 0;
-	pk_record_stats__for_each_dso(o.stats, add_dso, o.w);
-	if (pk_data_writer__finish(o.w, &o.err)) {
-		o.failed = true;
-		goto write_error;
+	uint64_t wrote = pk_data_writer__file_bytes(o.w);
+	if (cfg.sw.enabled) {	/* the last file is renamed too */
+		alarm(0);
+		if (switch_output(&o, r, &cfg, tids, nr_tids, -1, argc, argv, true)) {
+			o.failed = true;
+			goto write_error;
+		}
+	} else {
+		pk_record_stats__for_each_dso(o.stats, add_dso, o.w);
+		if (pk_data_writer__finish(o.w, &o.err)) {
+			o.failed = true;
+			goto write_error;
+		}
 	}
 	if (!cfg.quiet) {
 		uint64_t lost = pk_record_stats__lost(o.stats);
@@ -626,7 +687,7 @@ int cmd_record(int argc, char **argv)
 				"buffers were full: a larger -m or a lower -F helps)\n", lost,
 				pk_record_stats__lost_records(o.stats));
 		fprintf(stderr, "[ pmukit record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
-			(double)pk_data_writer__file_bytes(o.w) / 1024.0 / 1024.0,
+			(double)wrote / 1024.0 / 1024.0,
 			o.path ? o.path : "(pipe)", pk_record_stats__samples(o.stats));
 	}
 	goto out;
@@ -659,6 +720,7 @@ out:
 	free(cfg.filters);
 	free(filter_ev);
 	free(uid_list);
+	record_switch_free(&cfg.sw);
 	cli_env__close(&env);
 	if (got_signal && ret != 1) {
 		/* as perf: die of the signal that ended the recording, once the file is complete */

@@ -134,6 +134,8 @@ int record_parse_args(int argc, char **argv, struct rec_cfg *cfg, struct cli_env
 		{ "filter", required_argument, NULL, RECORD_OPT_FILTER },
 		{ "max-size", required_argument, NULL, RECORD_OPT_MAX_SIZE },
 		{ "uid", required_argument, NULL, 'u' },
+		{ "switch-output", optional_argument, NULL, RECORD_OPT_SWITCH_OUTPUT },
+		{ "switch-max-files", required_argument, NULL, RECORD_OPT_SWITCH_MAX_FILES },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -191,6 +193,22 @@ int record_parse_args(int argc, char **argv, struct rec_cfg *cfg, struct cli_env
 				return -1;
 			break;
 		case 'u': cfg->uid = optarg; break;
+		case RECORD_OPT_SWITCH_OUTPUT:
+			if (record_switch_parse(&cfg->sw, optarg, PROG))
+				return -1;
+			break;
+		case RECORD_OPT_SWITCH_MAX_FILES: {
+			assert(optarg);
+			char *e;
+			long v = strtol(optarg, &e, 10);
+			if (*e || e == optarg || v < 0 || v > 1000000) {
+				fprintf(stderr, PROG ": --switch-max-files: a number of files, not '%s'\n",
+					optarg);
+				return -1;
+			}
+			cfg->sw.max_files = (unsigned)v;
+			break;
+		}
 		case 'q': cfg->quiet = true; break;
 		case 'v': cfg->verbose = true; break;
 		case 'h': *help = true; return 0;
@@ -211,6 +229,8 @@ int record_check_args(struct rec_cfg *cfg)
 		why = "-p/-t/-u and -a/-C cannot be used together";
 	else if (!!cfg->pid_list + !!cfg->tid_list + !!cfg->uid > 1)
 		why = "one of -p, -t and -u";
+	else if (cfg->sw.enabled && cfg->output && !strcmp(cfg->output, "-"))
+		why = "--switch-output writes files: not with -o -";
 	else if (cfg->delay_ms < 0)
 		why = "-D -1 (start disabled, enabled through --control) is not supported";
 	else if (cfg->output && !strcmp(cfg->output, "-") && cfg->compress)

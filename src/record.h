@@ -27,6 +27,21 @@ enum {
 	RECORD_OPT_BRANCH_FILTER,
 };
 
+/* --switch-output (record-switch.c) */
+struct rec_switch {
+	bool enabled, signal;	/* signal: on SIGUSR2 */
+	uint64_t size;		/* past this many bytes written (0: not by size) */
+	unsigned time;		/* every this many seconds (0: not by time) */
+	unsigned max_files;	/* --switch-max-files (0: keep all) */
+	char **names;		/* the files kept, a ring of max_files */
+	unsigned cur;
+};
+/* --switch-output[=ARG]: signal (also no ARG), SIZE or TIME. 0 or -1 (message). */
+int record_switch_parse(struct rec_switch *s, const char *arg, const char *prog);
+/* PATH, finished, becomes PATH.<timestamp>; the oldest beyond max_files is removed. */
+int record_switch_rename(struct rec_switch *s, const char *path, bool quiet);
+void record_switch_free(struct rec_switch *s);
+
 /* the command line */
 struct rec_cfg {
 	const char **specs;
@@ -42,6 +57,7 @@ struct rec_cfg {
 	long delay_ms;		/* -D: 0 none, -1 until enabled (refused), else ms */
 	uint64_t max_size;	/* --max-size: bytes of output (0: no limit) */
 	const char *uid;	/* -u: a user's processes */
+	struct rec_switch sw;	/* --switch-output, --switch-max-files */
 };
 
 struct cli_env;
