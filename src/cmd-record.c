@@ -456,8 +456,9 @@ int cmd_record(int argc, char **argv)
 	char *uid_list = NULL;
 	if (!cfg.specs || !cfg.filters || !filter_ev)
 		goto out;
-	if (record_parse_args(argc, argv, &cfg, &env, &help)) {
-		ret = 129;	/* perf's status for a bad command line */
+	int prc = record_parse_args(argc, argv, &cfg, &env, &help);
+	if (prc) {
+		ret = prc == -2 ? 234 : 129;	/* perf's statuses for a bad command line */
 		goto out;
 	}
 	if (help) {

@@ -195,7 +195,7 @@ int record_parse_args(int argc, char **argv, struct rec_cfg *cfg, struct cli_env
 		case 'u': cfg->uid = optarg; break;
 		case RECORD_OPT_SWITCH_OUTPUT:
 			if (record_switch_parse(&cfg->sw, optarg, PROG))
-				return -1;
+				return -2;	/* perf checks it after parsing: -EINVAL */
 			break;
 		case RECORD_OPT_SWITCH_MAX_FILES: {
 			assert(optarg);

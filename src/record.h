@@ -62,7 +62,10 @@ struct rec_cfg {
 
 struct cli_env;
 void record_usage(FILE *f);
-/* perf record's options into cfg (specs sized argc + 1). 0 or -1 (message printed). */
+/*
+ * perf record's options into cfg (specs sized argc + 1). 0, -1 (a bad
+ * command line: perf exits 129) or -2 (a bad --switch-output: perf's 234).
+ */
 int record_parse_args(int argc, char **argv, struct rec_cfg *cfg, struct cli_env *env, bool *help);
 /* The options together, as perf checks them; the target they imply. 0 or -1 (message). */
 int record_check_args(struct rec_cfg *cfg);
