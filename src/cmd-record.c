@@ -17,7 +17,6 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
-#include <pwd.h>
 #include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
@@ -377,19 +376,37 @@ static bool needs_env(const struct rec_cfg *cfg, const struct cli_env *env)
 	return false;
 }
 
-/* -u USER: the processes a user (name or number) owns, as a -p list ("1,2,3"). */
-static char *uid_pids(const char *user)
+/*
+ * -u USER: the processes a user (name or number) owns, as a -p list
+ * ("1,2,3"); NULL with *why when there is no such user or process.
+ */
+static char *uid_pids(const char *user, const char **why)
 {
 	char *end;
 	errno = 0;
 	unsigned long v = strtoul(user, &end, 10);
 	uid_t uid = (uid_t)v;
+	*why = "Error:\nInvalid User: %s\n";	/* perf's words */
 	if (errno || end == user || *end) {
-		struct passwd *pw = getpwnam(user);
-		if (!pw)
+		/* /etc/passwd itself: getpwnam's NSS modules cannot load in a static binary */
+		FILE *pf = fopen("/etc/passwd", "re");
+		char line[512];
+		size_t n = strlen(user);
+		bool found = false;
+		while (pf && !found && fgets(line, sizeof(line), pf)) {
+			char *c = strchr(line, ':');
+			if (c && (size_t)(c - line) == n && !strncmp(line, user, n) &&
+			    (c = strchr(c + 1, ':'))) {
+				uid = (uid_t)strtoul(c + 1, NULL, 10);
+				found = true;
+			}
+		}
+		if (pf)
+			fclose(pf);
+		if (!found)
 			return NULL;
-		uid = pw->pw_uid;
 	}
+	*why = PROG ": -u %s: no process of that user runs\n";
 	DIR *d = opendir("/proc");
 	size_t len = 0, cap = 256;
 	char *list = malloc(cap);
@@ -492,8 +509,9 @@ int cmd_record(int argc, char **argv)
 		goto target_error;
 	if (cfg.tid_list && pk_threads__parse(cfg.tid_list, NULL, &tids, &nr_tids, &err))
 		goto target_error;
-	if (cfg.uid && !(uid_list = uid_pids(cfg.uid))) {
-		fprintf(stderr, "Invalid User: %s\n", cfg.uid);
+	const char *why = NULL;
+	if (cfg.uid && !(uid_list = uid_pids(cfg.uid, &why))) {
+		fprintf(stderr, why, cfg.uid);
 		goto out;
 	}
 	if (uid_list && pk_threads__from_pids(uid_list, NULL, &tids, &nr_tids, &err))
