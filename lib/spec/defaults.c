@@ -274,8 +274,8 @@ static void record_config(const struct ev *ev, struct perf_event_attr *a, const 
 		a->disabled = 1;
 	if (o->target_none && leader && !o->delay)
 		a->enable_on_exec = 1;
-	if (dummy)	/* record's dummy is enabled at once; -D: at the workload's exec */
-		a->disabled = a->enable_on_exec = o->delay && o->target_none;
+	if (dummy)	/* record's dummy is enabled at once; -D without CPUs: at exec (perf's) */
+		a->disabled = a->enable_on_exec = o->delay && !o->has_cpu;
 	(void)max_precise;
 	if (ev && ev->precise_max)	/* 3, then perf steps down until the PMU takes it */
 		a->precise_ip = ev->max_precise >= 0 && ev->max_precise < 3 ? (unsigned)ev->max_precise : 3;

@@ -98,7 +98,9 @@ cases='-e cpu-clock
 -e cpu-clock -e page-faults -D 10
 -a -e cpu-clock --switch-events
 -a -e cpu-clock --all-user
--p PID -e cpu-clock -s'
+-p PID -e cpu-clock -s
+-p PID -e cpu-clock -D 10
+-a -e cpu-clock -D 10'
 # what no PMU here takes (branch stacks): perf -vv's attr before the kernel's no, and explain's
 refused='-e cpu-clock -b
 -e cpu-clock --branch-filter any,u
