@@ -17,7 +17,6 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
-#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -376,70 +375,6 @@ static bool needs_env(const struct rec_cfg *cfg, const struct cli_env *env)
 	return false;
 }
 
-/*
- * -u USER: the processes a user (name or number) owns, as a -p list
- * ("1,2,3"); NULL with *why when there is no such user or process.
- */
-static char *uid_pids(const char *user, const char **why)
-{
-	char *end;
-	errno = 0;
-	unsigned long v = strtoul(user, &end, 10);
-	uid_t uid = (uid_t)v;
-	*why = "Error:\nInvalid User: %s\n";	/* perf's words */
-	if (errno || end == user || *end) {
-		/* /etc/passwd itself: getpwnam's NSS modules cannot load in a static binary */
-		FILE *pf = fopen("/etc/passwd", "re");
-		char line[512];
-		size_t n = strlen(user);
-		bool found = false;
-		while (pf && !found && fgets(line, sizeof(line), pf)) {
-			char *c = strchr(line, ':');
-			if (c && (size_t)(c - line) == n && !strncmp(line, user, n) &&
-			    (c = strchr(c + 1, ':'))) {
-				uid = (uid_t)strtoul(c + 1, NULL, 10);
-				found = true;
-			}
-		}
-		if (pf)
-			fclose(pf);
-		if (!found)
-			return NULL;
-	}
-	*why = PROG ": -u %s: no process of that user runs\n";
-	DIR *d = opendir("/proc");
-	size_t len = 0, cap = 256;
-	char *list = malloc(cap);
-	struct dirent *de;
-	while (d && list && (de = readdir(d))) {
-		struct stat st;
-		char path[300];
-		if (de->d_name[0] < '1' || de->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s", de->d_name);
-		if (stat(path, &st) || st.st_uid != uid || (pid_t)atoi(de->d_name) == getpid())
-			continue;
-		size_t n = strlen(de->d_name);
-		if (len + n + 2 > cap) {
-			char *l = realloc(list, cap *= 2);
-			if (!l) {
-				free(list);
-				list = NULL;
-				break;
-			}
-			list = l;
-		}
-		len += (size_t)sprintf(list + len, "%s%s", len ? "," : "", de->d_name);
-	}
-	if (d)
-		closedir(d);
-	if (list && !len) {
-		free(list);
-		list = NULL;
-	}
-	return list;
-}
-
 /* What a wait status means as an exit code. */
 static int exit_code(int status)
 {
@@ -448,6 +383,79 @@ static int exit_code(int status)
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return 1;
+}
+
+/* What one recording's loop works on and finds. */
+struct run {
+	struct rec_cfg *cfg;
+	struct pk_record *r;
+	struct pk_workload *wl;
+	struct out *o;
+	const pid_t *tids;
+	size_t nr_tids;
+	int argc;
+	char **argv;
+	int status;		/* the workload's wait status, with have_status */
+	bool have_status, stopped, size_limit;
+	unsigned long wakeups;
+};
+
+/*
+ * Drain, write, rotate (--switch-output), and wait for the kernel's wake-ups
+ * until a signal, the workload's end, the targets' end or --max-size.
+ */
+static void run_loop(struct run *u)
+{
+	struct rec_cfg *cfg = u->cfg;
+	struct out *o = u->o;
+	struct pk_record *r = u->r;
+	struct pk_workload *wl = u->wl;
+	struct pk_error err = { 0 };
+	bool done = false, hup = false;
+	while (!done) {
+		long long n = pk_record__drain(r, out_sink, o, &err);
+		if (n < 0)
+			break;
+		if (n > 0 && pk_data_writer__finished_round(o->w, &o->err)) {
+			o->failed = true;
+			break;
+		}
+		if (cfg->sw.enabled && (switch_req || (cfg->sw.size &&
+		    pk_data_writer__file_bytes(o->w) >= cfg->sw.size))) {
+			switch_req = 0;
+			if (switch_output(o, r, cfg, u->tids, u->nr_tids, wl ? pk_workload__pid(wl) : -1,
+					  u->argc, u->argv, false)) {
+				o->failed = true;
+				break;
+			}
+		}
+		if (cfg->max_size && pk_data_writer__file_bytes(o->w) >= cfg->max_size) {
+			if (!cfg->quiet)
+				fprintf(stderr, "[ perf record: perf size limit reached (%" PRIu64 " KB), "
+					"stopping session ]\n", pk_data_writer__file_bytes(o->w) >> 10);
+			u->size_limit = true;
+			break;
+		}
+		if (got_signal) {
+			u->stopped = true;
+			break;
+		}
+		if (wl && child_exited) {
+			child_exited = 0;
+			if (pk_workload__wait(wl, !hup, &u->status) == 1) {
+				u->have_status = true;
+				break;
+			}
+		}
+		int p = pk_record__poll(r, -1, wake_pipe[0]);
+		u->wakeups++;	/* perf counts every return of its poll */
+		if (p == PK_RECORD_WAKE)
+			wake_drain();
+		else if (p == PK_RECORD_HUP && (!wl || cfg->spec.task_target))
+			done = true;	/* every task recorded is gone (-p, -t) */
+		else if (p == PK_RECORD_HUP)
+			child_exited = hup = true;	/* it has exited: reap it (a blocking wait) */
+	}
 }
 
 int cmd_record(int argc, char **argv)
@@ -510,7 +518,7 @@ int cmd_record(int argc, char **argv)
 	if (cfg.tid_list && pk_threads__parse(cfg.tid_list, NULL, &tids, &nr_tids, &err))
 		goto target_error;
 	const char *why = NULL;
-	if (cfg.uid && !(uid_list = uid_pids(cfg.uid, &why))) {
+	if (cfg.uid && !(uid_list = record_uid_pids(cfg.uid, &why))) {
 		fprintf(stderr, why, cfg.uid);
 		goto out;
 	}
@@ -615,53 +623,12 @@ int cmd_record(int argc, char **argv)
 	}
 	if (cfg.sw.time)
 		alarm(cfg.sw.time);
-	int status = 0;
-	bool have_status = false, done = false, stopped = false, hup = false, size_limit = false;
-	unsigned long wakeups = 0;
-	while (!done) {
-		long long n = pk_record__drain(r, out_sink, &o, &err);
-		if (n < 0)
-			break;
-		if (n > 0 && pk_data_writer__finished_round(o.w, &o.err)) {
-			o.failed = true;
-			break;
-		}
-		if (cfg.sw.enabled && (switch_req || (cfg.sw.size &&
-		    pk_data_writer__file_bytes(o.w) >= cfg.sw.size))) {
-			switch_req = 0;
-			if (switch_output(&o, r, &cfg, tids, nr_tids, wl ? pk_workload__pid(wl) : -1,
-					  argc, argv, false)) {
-				o.failed = true;
-				break;
-			}
-		}
-		if (cfg.max_size && pk_data_writer__file_bytes(o.w) >= cfg.max_size) {
-			if (!cfg.quiet)
-				fprintf(stderr, "[ perf record: perf size limit reached (%" PRIu64 " KB), "
-					"stopping session ]\n", pk_data_writer__file_bytes(o.w) >> 10);
-			size_limit = true;
-			break;
-		}
-		if (got_signal) {
-			stopped = true;
-			break;
-		}
-		if (wl && child_exited) {
-			child_exited = 0;
-			if (pk_workload__wait(wl, !hup, &status) == 1) {
-				have_status = true;
-				break;
-			}
-		}
-		int p = pk_record__poll(r, -1, wake_pipe[0]);
-		wakeups++;	/* perf counts every return of its poll */
-		if (p == PK_RECORD_WAKE)
-			wake_drain();
-		else if (p == PK_RECORD_HUP && (!wl || cfg.spec.task_target))
-			done = true;	/* every task recorded is gone (-p, -t) */
-		else if (p == PK_RECORD_HUP)
-			child_exited = hup = true;	/* it has exited: reap it (a blocking wait) */
-	}
+	struct run u = { .cfg = &cfg, .r = r, .wl = wl, .o = &o, .tids = tids, .nr_tids = nr_tids,
+			 .argc = argc, .argv = argv };
+	run_loop(&u);
+	int status = u.status;
+	bool have_status = u.have_status, stopped = u.stopped, size_limit = u.size_limit;
+	unsigned long wakeups = u.wakeups;
 	/* the end: stop sampling, the last records, the features */
 	if (!follow_wl)
 		pk_record__disable(r, NULL);

@@ -3,14 +3,16 @@
  * record-args.c — `pmukit record`'s command line: its --help, perf record's
  * options parsed into struct rec_cfg (those that change the attrs through
  * record-opts.c, shared with explain) and checked together as perf checks
- * them.
+ * them; -u's user as the list of its processes.
  */
 #include <assert.h>
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <pmukit/spec.h>
@@ -250,4 +252,68 @@ int record_check_args(struct rec_cfg *cfg)
 		cfg->spec.no_inherit = true;	/* perf: -t follows only the threads named */
 	cfg->spec.workload = cfg->argv != NULL;
 	return 0;
+}
+
+/*
+ * -u USER: the processes a user (name or number) owns, as a -p list
+ * ("1,2,3"); NULL with *why when there is no such user or process.
+ */
+char *record_uid_pids(const char *user, const char **why)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(user, &end, 10);
+	uid_t uid = (uid_t)v;
+	*why = "Error:\nInvalid User: %s\n";	/* perf's words */
+	if (errno || end == user || *end) {
+		/* /etc/passwd itself: getpwnam's NSS modules cannot load in a static binary */
+		FILE *pf = fopen("/etc/passwd", "re");
+		char line[512];
+		size_t n = strlen(user);
+		bool found = false;
+		while (pf && !found && fgets(line, sizeof(line), pf)) {
+			char *c = strchr(line, ':');
+			if (c && (size_t)(c - line) == n && !strncmp(line, user, n) &&
+			    (c = strchr(c + 1, ':'))) {
+				uid = (uid_t)strtoul(c + 1, NULL, 10);
+				found = true;
+			}
+		}
+		if (pf)
+			fclose(pf);
+		if (!found)
+			return NULL;
+	}
+	*why = PROG ": -u %s: no process of that user runs\n";
+	DIR *d = opendir("/proc");
+	size_t len = 0, cap = 256;
+	char *list = malloc(cap);
+	struct dirent *de;
+	while (d && list && (de = readdir(d))) {
+		struct stat st;
+		char path[300];
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s", de->d_name);
+		if (stat(path, &st) || st.st_uid != uid || (pid_t)atoi(de->d_name) == getpid())
+			continue;
+		size_t n = strlen(de->d_name);
+		if (len + n + 2 > cap) {
+			char *l = realloc(list, cap *= 2);
+			if (!l) {
+				free(list);
+				list = NULL;
+				break;
+			}
+			list = l;
+		}
+		len += (size_t)sprintf(list + len, "%s%s", len ? "," : "", de->d_name);
+	}
+	if (d)
+		closedir(d);
+	if (list && !len) {
+		free(list);
+		list = NULL;
+	}
+	return list;
 }

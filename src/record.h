@@ -70,6 +70,12 @@ int record_parse_args(int argc, char **argv, struct rec_cfg *cfg, struct cli_env
 /* The options together, as perf checks them; the target they imply. 0 or -1 (message). */
 int record_check_args(struct rec_cfg *cfg);
 
+/*
+ * -u USER (a name or number): the processes USER owns as a -p list
+ * ("1,2,3"), or NULL with *why a format (of USER) saying why.
+ */
+char *record_uid_pids(const char *user, const char **why);
+
 /* -D/--delay MSECS: 0 none, -1 start disabled (perf's), else milliseconds. 0 or -1 (message). */
 int record_parse_delay(const char *arg, long *ms, const char *prog);
 /* --max-size SIZE: a number and B, K, M or G (perf's parse_output_max_size). 0 or -1 (message). */
