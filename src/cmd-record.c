@@ -517,9 +517,12 @@ int cmd_record(int argc, char **argv)
 		goto target_error;
 	if (cfg.tid_list && pk_threads__parse(cfg.tid_list, NULL, &tids, &nr_tids, &err))
 		goto target_error;
-	const char *why = NULL;
-	if (cfg.uid && !(uid_list = record_uid_pids(cfg.uid, &why))) {
-		fprintf(stderr, why, cfg.uid);
+	bool no_user = false;
+	if (cfg.uid && !(uid_list = record_uid_pids(cfg.uid, &no_user))) {
+		if (no_user)	/* perf's words */
+			fprintf(stderr, "Error:\nInvalid User: %s\n", cfg.uid);
+		else
+			fprintf(stderr, PROG ": -u %s: no process of that user runs\n", cfg.uid);
 		goto out;
 	}
 	if (uid_list && pk_threads__from_pids(uid_list, NULL, &tids, &nr_tids, &err))

@@ -256,15 +256,15 @@ int record_check_args(struct rec_cfg *cfg)
 
 /*
  * -u USER: the processes a user (name or number) owns, as a -p list
- * ("1,2,3"); NULL with *why when there is no such user or process.
+ * ("1,2,3"); NULL when there is no such user (*no_user) or process.
  */
-char *record_uid_pids(const char *user, const char **why)
+char *record_uid_pids(const char *user, bool *no_user)
 {
 	char *end;
 	errno = 0;
 	unsigned long v = strtoul(user, &end, 10);
 	uid_t uid = (uid_t)v;
-	*why = "Error:\nInvalid User: %s\n";	/* perf's words */
+	*no_user = true;
 	if (errno || end == user || *end) {
 		/* /etc/passwd itself: getpwnam's NSS modules cannot load in a static binary */
 		FILE *pf = fopen("/etc/passwd", "re");
@@ -284,7 +284,7 @@ char *record_uid_pids(const char *user, const char **why)
 		if (!found)
 			return NULL;
 	}
-	*why = PROG ": -u %s: no process of that user runs\n";
+	*no_user = false;
 	DIR *d = opendir("/proc");
 	size_t len = 0, cap = 256;
 	char *list = malloc(cap);

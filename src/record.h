@@ -72,9 +72,9 @@ int record_check_args(struct rec_cfg *cfg);
 
 /*
  * -u USER (a name or number): the processes USER owns as a -p list
- * ("1,2,3"), or NULL with *why a format (of USER) saying why.
+ * ("1,2,3"), or NULL: no such user (*no_user) or none of its processes runs.
  */
-char *record_uid_pids(const char *user, const char **why);
+char *record_uid_pids(const char *user, bool *no_user);
 
 /* -D/--delay MSECS: 0 none, -1 start disabled (perf's), else milliseconds. 0 or -1 (message). */
 int record_parse_delay(const char *arg, long *ms, const char *prog);
