@@ -2,13 +2,17 @@
 /*
  * cmd-record.c — `pmukit record`: perf record's options over the recording
  * library (pmukit/record.h) and the perf.data writer (pmukit/data_write.h).
- * A command runs with its events enabled at exec; -a/-C/-p/-t (or nothing:
- * system-wide, as perf) record until Ctrl-C. The side-band perf synthesizes
- * (kernel map, running tasks) goes first; each pass over the ring buffers
- * ends with FINISHED_ROUND; DSOs that got samples give BUILD_ID. Ctrl-C,
- * SIGTERM, the workload's end and a write error all finish a readable file.
+ * A command alone runs with its events enabled at exec (perf names it
+ * perf-exec until then, in a COMM); with -a/-C/-p/-t/-u the command only sets
+ * how long; without one they (or nothing: system-wide, as perf) record until
+ * Ctrl-C. The side-band perf synthesizes (kernel map, running tasks) goes
+ * first; each pass over the ring buffers ends with FINISHED_ROUND; DSOs that
+ * got samples give BUILD_ID. Ctrl-C, SIGTERM, the workload's end,
+ * --max-size and a write error all finish a readable file; --switch-output
+ * finishes one and starts the next (record-switch.c names them).
  *
- * The options that change the attrs are in record-opts.c (shared with explain).
+ * The command line is record-args.c's; the options that change the attrs
+ * are in record-opts.c (shared with explain).
  */
 #include <assert.h>
 #include <errno.h>
