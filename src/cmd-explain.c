@@ -17,6 +17,7 @@
 #include <pmukit/spec.h>
 
 #include "cli.h"
+#include "record.h"
 #include "spec/attr_json.h"
 
 struct explain_opts {
@@ -258,6 +259,8 @@ static void usage(FILE *f)
 		"  -W, --weight          record: sample weights\n"
 		"  -d, --data            record: data addresses and sources\n"
 		"      --sample-cpu      record: sample the CPU\n"
+		"  -s, --stat, -T, -b, --branch-any, --branch-filter F, --switch-events, --all-user,\n"
+		"      --all-kernel, -D MS  record: as perf record's options of those names\n"
 		CLI_ENV_HELP
 		"  -h, --help            this help\n");
 }
@@ -279,6 +282,14 @@ int cmd_explain(int argc, char **argv)
 		{ "weight", no_argument, NULL, 'W' },
 		{ "data", no_argument, NULL, 'd' },
 		{ "sample-cpu", no_argument, NULL, RECORD_OPT_SAMPLE_CPU },
+		{ "stat", no_argument, NULL, 's' },
+		{ "timestamp", no_argument, NULL, 'T' },
+		{ "branch-any", no_argument, NULL, 'b' },
+		{ "branch-filter", required_argument, NULL, RECORD_OPT_BRANCH_FILTER },
+		{ "switch-events", no_argument, NULL, RECORD_OPT_SWITCH_EVENTS },
+		{ "all-user", no_argument, NULL, RECORD_OPT_ALL_USER },
+		{ "all-kernel", no_argument, NULL, RECORD_OPT_ALL_KERNEL },
+		{ "delay", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_ENV_OPTIONS,
 		{ 0 },
@@ -291,7 +302,7 @@ int cmd_explain(int argc, char **argv)
 	o.specs = calloc((size_t)argc + 1, sizeof(*o.specs));
 	if (!o.specs)
 		return 1;
-	while ((c = getopt_long(argc, argv, "e:jaic:F:gC:p:t:Wdh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "e:jaic:F:gC:p:t:WdhsbD:T", opts, NULL)) != -1) {
 		if (cli_env__option(&env, c, optarg))
 			continue;
 		int r = record_spec_option(&o.spec, c, optarg, "pmukit explain");

@@ -2,13 +2,17 @@
 /*
  * cmd-record.c — `pmukit record`: perf record's options over the recording
  * library (pmukit/record.h) and the perf.data writer (pmukit/data_write.h).
- * A command runs with its events enabled at exec; -a/-C/-p/-t (or nothing:
- * system-wide, as perf) record until Ctrl-C. The side-band perf synthesizes
- * (kernel map, running tasks) goes first; each pass over the ring buffers
- * ends with FINISHED_ROUND; DSOs that got samples give BUILD_ID. Ctrl-C,
- * SIGTERM, the workload's end and a write error all finish a readable file.
+ * A command alone runs with its events enabled at exec (perf names it
+ * perf-exec until then, in a COMM); with -a/-C/-p/-t/-u the command only sets
+ * how long; without one they (or nothing: system-wide, as perf) record until
+ * Ctrl-C. The side-band perf synthesizes (kernel map, running tasks) goes
+ * first; each pass over the ring buffers ends with FINISHED_ROUND; DSOs that
+ * got samples give BUILD_ID. Ctrl-C, SIGTERM, the workload's end,
+ * --max-size and a write error all finish a readable file; --switch-output
+ * finishes one and starts the next (record-switch.c names them).
  *
- * The options that change the attrs are in record-opts.c (shared with explain).
+ * The command line is record-args.c's; the options that change the attrs
+ * are in record-opts.c (shared with explain).
  */
 #include <assert.h>
 #include <errno.h>
@@ -33,186 +37,15 @@
 #include <pmukit/spec.h>
 
 #include "cli.h"
+#include "record.h"
 #include "spec/attr_json.h"
 
 #define PROG "pmukit record"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: pmukit record [options] [--] [COMMAND [ARGS]]\n"
-		"Sample COMMAND, CPUs or running tasks into perf.data, as perf record does.\n\n"
-		"  -e, --event SPEC      event specification, perf syntax (repeatable); default:\n"
-		"                        cycles, or cpu-clock where there is no hardware PMU\n"
-		"  -c, --count N         sample every N events\n"
-		"  -F, --freq N          sample N times a second (default 4000; 'max': the\n"
-		"                        kernel's limit, perf_event_max_sample_rate)\n"
-		"  -g                    call graphs (frame pointers)\n"
-		"      --call-graph MODE fp, dwarf[,SIZE] (user stack copies) or lbr\n"
-		"  -a, --all-cpus        every online CPU (system-wide)\n"
-		"  -C, --cpu LIST        these CPUs (\"0-3,6\"), system-wide\n"
-		"  -p, --pid PIDS        running processes (comma list)\n"
-		"  -t, --tid TIDS        running threads (comma list; implies -i)\n"
-		"  -i, --no-inherit      do not follow child tasks\n"
-		"  -o, --output FILE     perf.data by default; '-' writes a pipe to stdout; an\n"
-		"                        existing FILE is first renamed FILE.old\n"
-		"  -W, --weight          sample weights\n"
-		"  -d, --data            sample data addresses (and their sources)\n"
-		"      --sample-cpu      sample the CPU\n"
-		"  -z, --compression-level[=N]  zstd-compress the data (N 1-22, default 1)\n"
-		"  -m, --mmap-pages N    data pages per ring buffer, a power of two (or a size:\n"
-		"                        512K, 2M)\n"
-		"  -q, --quiet           no summary\n"
-		"  -v, --verbose         each event's attr, as opened, as JSON on stderr\n"
-		CLI_ENV_HELP
-		"  -h, --help            this help\n"
-		"Without COMMAND, -a, -C, -p or -t record every CPU until interrupted (Ctrl-C).\n");
-}
-
-/* ---- command-line state ---- */
-
-struct rec_cfg {
-	const char **specs;
-	size_t nr_specs;
-	struct pk_spec_opts spec;
-	const char *cpu_list, *pid_list, *tid_list;
-	const char *output;
-	int compress;
-	size_t mmap_pages;
-	bool quiet, verbose;
-	char **argv;		/* the command, or NULL */
-};
-
-enum { OPT_COMPRESS = 0x210 };
-
-/* -m: pages (a power of two) or a size with B/K/M/G. 0 or -1. */
-static int parse_mmap_pages(const char *arg, size_t *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(arg, &end, 0);
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	if (errno || end == arg || arg[0] == '-')
-		goto bad;
-	if (*end) {
-		unsigned long long mul = 0;
-		switch (*end | 0x20) {
-		case 'b': mul = 1; break;
-		case 'k': mul = 1ull << 10; break;
-		case 'm': mul = 1ull << 20; break;
-		case 'g': mul = 1ull << 30; break;
-		default: goto bad;
-		}
-		if (end[1] && !((end[1] | 0x20) == 'b' && !end[2]))
-			goto bad;
-		v = v * mul / page;
-	}
-	if (!v || (v & (v - 1)) || v > (1ull << 30))
-		goto bad;
-	*out = (size_t)v;
-	return 0;
-bad:
-	fprintf(stderr, PROG ": -m: a power of two of pages (or a size such as 512K), not '%s'\n", arg);
-	return -1;
-}
-
-static int parse_args(int argc, char **argv, struct rec_cfg *cfg, struct cli_env *env, bool *help)
-{
-	static const struct option opts[] = {
-		{ "event", required_argument, NULL, 'e' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "freq", required_argument, NULL, 'F' },
-		{ "call-graph", required_argument, NULL, RECORD_OPT_CALL_GRAPH },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "tid", required_argument, NULL, 't' },
-		{ "no-inherit", no_argument, NULL, 'i' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "weight", no_argument, NULL, 'W' },
-		{ "data", no_argument, NULL, 'd' },
-		{ "sample-cpu", no_argument, NULL, RECORD_OPT_SAMPLE_CPU },
-		{ "compression-level", optional_argument, NULL, OPT_COMPRESS },
-		{ "mmap-pages", required_argument, NULL, 'm' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_ENV_OPTIONS,
-		{ 0 },
-	};
-	int c, r;
-	char *end;
-
-	while ((c = getopt_long(argc, argv, "+e:c:F:gaC:p:t:io:WdzZm:qvh", opts, NULL)) != -1) {
-		if (cli_env__option(env, c, optarg))
-			continue;
-		if ((r = record_spec_option(&cfg->spec, c, optarg, PROG)) < 0)
-			return -1;
-		if (r)
-			continue;
-		switch (c) {
-		case 'e': cfg->specs[cfg->nr_specs++] = optarg; break;
-		case 'C': cfg->cpu_list = optarg; break;
-		case 'p': cfg->pid_list = optarg; break;
-		case 't': cfg->tid_list = optarg; break;
-		case 'o': cfg->output = optarg; break;
-		case 'z': cfg->compress = 1; break;
-		case OPT_COMPRESS:
-			cfg->compress = 1;
-			if (optarg) {
-				long v = strtol(optarg, &end, 10);
-				if (*end || v < 1 || v > 22) {
-					fprintf(stderr, PROG ": --compression-level: 1 to 22, not '%s'\n", optarg);
-					return -1;
-				}
-				cfg->compress = (int)v;
-			}
-			break;
-		case 'm':
-			assert(optarg);
-			if (parse_mmap_pages(optarg, &cfg->mmap_pages))
-				return -1;
-			break;
-		case 'q': cfg->quiet = true; break;
-		case 'v': cfg->verbose = true; break;
-		case 'h': *help = true; return 0;
-		default: usage(stderr); return -1;
-		}
-	}
-	if (optind < argc)
-		cfg->argv = argv + optind;
-	return 0;
-}
-
-static int check_args(struct rec_cfg *cfg)
-{
-	const char *why = NULL;
-	bool cpus = cfg->spec.system_wide || cfg->cpu_list;
-	if ((cfg->pid_list || cfg->tid_list) && cpus)
-		why = "-p/-t and -a/-C cannot be used together";
-	else if ((cfg->pid_list || cfg->tid_list) && cfg->argv)
-		why = "-p/-t record running tasks: no command with them";
-	else if (cfg->output && !strcmp(cfg->output, "-") && cfg->compress)
-		why = "-z writes files only: not with -o -";
-	if (why) {
-		fprintf(stderr, PROG ": %s\n", why);
-		return -1;
-	}
-	/* perf: nothing to run and no target is every CPU */
-	if (!cfg->argv && !cpus && !cfg->pid_list && !cfg->tid_list)
-		cfg->spec.system_wide = true;
-	if (cfg->cpu_list)
-		cfg->spec.system_wide = true;
-	cfg->spec.task_target = cfg->pid_list || cfg->tid_list;
-	if (cfg->tid_list)
-		cfg->spec.no_inherit = true;	/* perf: -t follows only the threads named */
-	cfg->spec.workload = cfg->argv != NULL;
-	return 0;
-}
-
 /* ---- signals: the CLI's state (the library has none) ---- */
 
 static volatile sig_atomic_t got_signal;
+static volatile sig_atomic_t switch_req;	/* --switch-output: SIGUSR2 or SIGALRM */
 static volatile sig_atomic_t child_exited;
 static int wake_pipe[2] = { -1, -1 };
 
@@ -221,6 +54,8 @@ static void on_signal(int sig)
 	int saved = errno;
 	if (sig == SIGCHLD)
 		child_exited = 1;
+	else if (sig == SIGUSR2 || sig == SIGALRM)
+		switch_req = 1;
 	else
 		got_signal = sig;
 	if (wake_pipe[1] >= 0 && write(wake_pipe[1], "x", 1) < 0) {
@@ -238,6 +73,8 @@ static int signals_install(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGUSR2, &sa, NULL);
+	sigaction(SIGALRM, &sa, NULL);
 	sigaction(SIGCHLD, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);	/* a closed pipe (-o -) is a write error, not death */
 	return 0;
@@ -253,7 +90,7 @@ static void wake_drain(void)
 /* ---- events ---- */
 
 static int build_evlist(struct pk_evlist **out, struct rec_cfg *cfg, struct cli_env *env,
-			const char *const *specs, size_t nr)
+			const char *const *specs, size_t nr, size_t *filter_ev)
 {
 	struct pk_evlist *el = pk_evlist__new();
 	struct pk_spec_opts so = cfg->spec;
@@ -275,6 +112,16 @@ static int build_evlist(struct pk_evlist **out, struct rec_cfg *cfg, struct cli_
 				pk_spec_error__format(&err, specs[s], msg, sizeof(msg)));
 			pk_evlist__free(el);
 			return -1;
+		}
+		/* --filter: on the spec's last event, a tracepoint (perf's --filter checks so) */
+		size_t last = pk_evlist__nr(el) - 1;
+		if (filter_ev && cfg->filters[s]) {
+			if (pk_evlist__evsel(el, last)->attr.type != PERF_TYPE_TRACEPOINT) {
+				fprintf(stderr, "This CPU does not support address filtering\n");
+				pk_evlist__free(el);
+				return -2;
+			}
+			filter_ev[s] = last;
 		}
 	}
 	*out = el;
@@ -468,6 +315,50 @@ static int synthesize(struct out *o, struct pk_record *r, const struct rec_cfg *
 	return rc;
 }
 
+static size_t id_size(const struct pk_record *r)
+{
+	struct pk_record_event ev;
+	pk_record__event(r, 0, &ev);
+	return ev.attr->sample_id_all ? pk_sample__id_size(ev.attr->sample_type) : 0;
+}
+
+static int workload_comm(struct out *o, struct pk_record *r, pid_t pid)
+{
+	return pk_synth__comm(pid, "perf-exec", id_size(r), out_sink, o, &o->err);
+}
+
+/*
+ * --switch-output: finish the file (its DSOs' build-ids, the features),
+ * rename it FILE.<timestamp>; unless at the end, start FILE again with the
+ * attrs and the side-band perf synthesizes for each new file.
+ */
+static int switch_output(struct out *o, struct pk_record *r, struct rec_cfg *cfg,
+			 const pid_t *tids, size_t nr_tids, pid_t wl_pid, int argc, char **argv,
+			 bool at_exit)
+{
+	pk_record_stats__for_each_dso(o->stats, add_dso, o->w);
+	if (pk_data_writer__finish(o->w, &o->err))
+		return -1;
+	pk_data_writer__free(o->w);
+	o->w = NULL;
+	close(o->fd);
+	o->fd = -1;
+	if (record_switch_rename(&cfg->sw, o->path, cfg->quiet) || at_exit)
+		return at_exit ? 0 : -1;
+	pk_record_stats__free(o->stats);
+	o->stats = NULL;
+	if ((o->fd = open_output(o->path)) < 0 || pk_record_stats__new(&o->stats, r, 0) ||
+	    setup_writer(o, r, cfg, argc, argv) || synthesize(o, r, cfg, tids, nr_tids))
+		return -1;
+	if (wl_pid > 0 && !cfg->spec.system_wide && !cfg->spec.task_target &&
+	    pk_synth__tasks(NULL, &wl_pid, 1, cfg->spec.sample_addr, id_size(r), out_sink, o,
+			    &o->err))
+		return -1;
+	if (cfg->sw.time)
+		alarm(cfg->sw.time);
+	return pk_data_writer__gather(o->w, &o->err) ? -1 : 0;
+}
+
 /*
  * Software and tool events alone encode the same without the tables and the
  * PMU tree (not reading them is start-up time: `make bench`, record_startup_*),
@@ -498,10 +389,77 @@ static int exit_code(int status)
 	return 1;
 }
 
-static bool is_default_cycles_failure(int code)
+/* What one recording's loop works on and finds. */
+struct run {
+	struct rec_cfg *cfg;
+	struct pk_record *r;
+	struct pk_workload *wl;
+	struct out *o;
+	const pid_t *tids;
+	size_t nr_tids;
+	int argc;
+	char **argv;
+	int status;		/* the workload's wait status, with have_status */
+	bool have_status, stopped, size_limit;
+	unsigned long wakeups;
+};
+
+/*
+ * Drain, write, rotate (--switch-output), and wait for the kernel's wake-ups
+ * until a signal, the workload's end, the targets' end or --max-size.
+ */
+static void run_loop(struct run *u)
 {
-	return code == -ENOENT || code == -EOPNOTSUPP || code == -ENODEV || code == -ENXIO ||
-	       code == -EINVAL;
+	struct rec_cfg *cfg = u->cfg;
+	struct out *o = u->o;
+	struct pk_record *r = u->r;
+	struct pk_workload *wl = u->wl;
+	struct pk_error err = { 0 };
+	bool done = false, hup = false;
+	while (!done) {
+		long long n = pk_record__drain(r, out_sink, o, &err);
+		if (n < 0)
+			break;
+		if (n > 0 && pk_data_writer__finished_round(o->w, &o->err)) {
+			o->failed = true;
+			break;
+		}
+		if (cfg->sw.enabled && (switch_req || (cfg->sw.size &&
+		    pk_data_writer__file_bytes(o->w) >= cfg->sw.size))) {
+			switch_req = 0;
+			if (switch_output(o, r, cfg, u->tids, u->nr_tids, wl ? pk_workload__pid(wl) : -1,
+					  u->argc, u->argv, false)) {
+				o->failed = true;
+				break;
+			}
+		}
+		if (cfg->max_size && pk_data_writer__file_bytes(o->w) >= cfg->max_size) {
+			if (!cfg->quiet)
+				fprintf(stderr, "[ perf record: perf size limit reached (%" PRIu64 " KB), "
+					"stopping session ]\n", pk_data_writer__file_bytes(o->w) >> 10);
+			u->size_limit = true;
+			break;
+		}
+		if (got_signal) {
+			u->stopped = true;
+			break;
+		}
+		if (wl && child_exited) {
+			child_exited = 0;
+			if (pk_workload__wait(wl, !hup, &u->status) == 1) {
+				u->have_status = true;
+				break;
+			}
+		}
+		int p = pk_record__poll(r, -1, wake_pipe[0]);
+		u->wakeups++;	/* perf counts every return of its poll */
+		if (p == PK_RECORD_WAKE)
+			wake_drain();
+		else if (p == PK_RECORD_HUP && (!wl || cfg->spec.task_target))
+			done = true;	/* every task recorded is gone (-p, -t) */
+		else if (p == PK_RECORD_HUP)
+			child_exited = hup = true;	/* it has exited: reap it (a blocking wait) */
+	}
 }
 
 int cmd_record(int argc, char **argv)
@@ -522,29 +480,36 @@ int cmd_record(int argc, char **argv)
 
 	cli_env__init(&env);
 	cfg.specs = calloc((size_t)argc + 1, sizeof(*cfg.specs));
-	if (!cfg.specs)
-		return 1;
-	if (parse_args(argc, argv, &cfg, &env, &help)) {
-		ret = 129;	/* perf's status for a bad command line */
+	cfg.filters = calloc((size_t)argc + 1, sizeof(*cfg.filters));
+	size_t *filter_ev = calloc((size_t)argc + 1, sizeof(*filter_ev));
+	char *uid_list = NULL;
+	if (!cfg.specs || !cfg.filters || !filter_ev)
+		goto out;
+	int prc = record_parse_args(argc, argv, &cfg, &env, &help);
+	if (prc) {
+		ret = prc == -2 ? 234 : 129;	/* perf's statuses for a bad command line */
 		goto out;
 	}
 	if (help) {
-		usage(stdout);
+		record_usage(stdout);
 		ret = 0;
 		goto out;
 	}
-	if (check_args(&cfg) || signals_install())
+	if (record_check_args(&cfg) || signals_install())
 		goto out;
 	if (needs_env(&cfg, &env)) {
 		if (cli_env__open(&env, PROG))
 			goto out;
 		cli_env__add_missing_core(&env);
 	}
-	bool dflt = !cfg.nr_specs;
-	static const char *const cycles = "cycles", *const cpu_clock = "cpu-clock";
-	if (build_evlist(&el, &cfg, &env, cfg.nr_specs ? cfg.specs : &cycles,
-			 cfg.nr_specs ? cfg.nr_specs : 1))
+	/* perf's default event: cycles at the most precise level the PMU takes */
+	static const char *const cycles = "cycles:P";
+	int brc = build_evlist(&el, &cfg, &env, cfg.nr_specs ? cfg.specs : &cycles,
+			       cfg.nr_specs ? cfg.nr_specs : 1, cfg.nr_specs ? filter_ev : NULL);
+	if (brc) {
+		ret = brc == -2 ? 129 : 1;
 		goto out;
+	}
 
 	if (env.sysfs && check_tree(el, env.sysfs))
 		goto out;
@@ -555,6 +520,16 @@ int cmd_record(int argc, char **argv)
 	if (cfg.pid_list && pk_threads__from_pids(cfg.pid_list, NULL, &tids, &nr_tids, &err))
 		goto target_error;
 	if (cfg.tid_list && pk_threads__parse(cfg.tid_list, NULL, &tids, &nr_tids, &err))
+		goto target_error;
+	bool no_user = false;
+	if (cfg.uid && !(uid_list = record_uid_pids(cfg.uid, &no_user))) {
+		if (no_user)	/* perf's words */
+			fprintf(stderr, "Error:\nInvalid User: %s\n", cfg.uid);
+		else
+			fprintf(stderr, PROG ": -u %s: no process of that user runs\n", cfg.uid);
+		goto out;
+	}
+	if (uid_list && pk_threads__from_pids(uid_list, NULL, &tids, &nr_tids, &err))
 		goto target_error;
 	/*
 	 * -o -: the data goes to the pipe on stdout; the command's own output goes
@@ -572,24 +547,29 @@ int cmd_record(int argc, char **argv)
 	struct pk_record_opts ro = {
 		.sz = sizeof(ro), .pid = wl ? pk_workload__pid(wl) : -1, .tids = tids,
 		.nr_tids = nr_tids, .cpus = cpus, .cpu_list = cpus != NULL, .pmus = env.pmus,
-		.mmap_pages = cfg.mmap_pages,
+		.mmap_pages = cfg.mmap_pages, .cycles_fallback = true,
 	};
 	if (cfg.spec.system_wide)
 		ro.pid = -1;
 	int rc = pk_record__open(&r, el, &ro, &err);
-	if (rc && dflt && is_default_cycles_failure(rc)) {
-		/* perf's fallback: no hardware cycles here, sample the CPU clock */
-		fprintf(stderr, PROG ": no 'cycles' event here (%s): sampling cpu-clock instead\n",
-			env.pmus && pk_pmu_tree__has_core(env.pmus) ? strerror(-rc)
-								    : "no hardware PMU");
-		pk_evlist__free(el);
-		if (build_evlist(&el, &cfg, &env, &cpu_clock, 1))
-			goto out;
-		memset(&err, 0, sizeof(err));
-		rc = pk_record__open(&r, el, &ro, &err);
+	if (!rc && pk_record__fallbacks(r) && cfg.verbose)	/* perf says so only with -v */
+		fprintf(stderr, "Warning:\nThe cycles event is not supported, trying to fall back "
+			"to cpu-clock-ticks\n");
+	if (rc == -EOPNOTSUPP && cfg.spec.branch_stack) {
+		/* perf's words when the kernel has no branch stack for the event */
+		fprintf(stderr, "Error:\n%s: PMU Hardware or event type doesn't support branch stack "
+			"sampling.\n", pk_evlist__evsel(el, 0)->name);
+		ret = 255;
+		goto out;
 	}
 	if (rc)
 		goto target_error;
+	for (size_t s = 0; s < cfg.nr_specs; s++)
+		if (cfg.filters[s] && pk_record__set_filter(r, filter_ev[s], cfg.filters[s], &err)) {
+			fprintf(stderr, "%s\n", err.msg);
+			ret = 255;
+			goto out;
+		}
 	if (cfg.verbose)
 		print_attrs(r);
 
@@ -607,8 +587,25 @@ int cmd_record(int argc, char **argv)
 	if ((rc = synthesize(&o, r, &cfg, tids, nr_tids)))
 		goto write_error;
 
+	/* perf names its forked child "perf-exec" until exec, and says so in a COMM */
+	if (wl && (rc = workload_comm(&o, r, pk_workload__pid(wl))))
+		goto write_error;
+	/*
+	 * Recording every task, pmukit would sample its own reads of tracefs,
+	 * sysfs and caches: read them before the events start (perf reads them
+	 * once they have stopped). A workload's events follow it only: read them
+	 * while it runs.
+	 */
+	bool gathered = false, follow_wl = wl && !cfg.spec.system_wide && !cfg.spec.task_target;
+	if (!follow_wl) {
+		if (pk_data_writer__gather(o.w, &o.err)) {
+			o.failed = true;
+			goto write_error;
+		}
+		gathered = true;
+	}
 	/* go */
-	if (!wl || cfg.spec.system_wide) {
+	if (!follow_wl && !cfg.delay_ms) {
 		if (pk_record__enable(r, &err))
 			goto target_error;
 	}
@@ -617,45 +614,36 @@ int cmd_record(int argc, char **argv)
 		ret = 127;
 		goto finish;
 	}
+	if (cfg.delay_ms > 0) {	/* -D: perf sleeps, then enables */
+		if (!cfg.quiet)
+			fprintf(stderr, "Events disabled\n");
+		usleep((useconds_t)cfg.delay_ms * 1000);
+		if (pk_record__enable(r, &err))
+			goto target_error;
+		if (!cfg.quiet)
+			fprintf(stderr, "Events enabled\n");
+	}
 	/* the machine's facts for the feature sections, read while the workload runs */
-	if (pk_data_writer__gather(o.w, &o.err)) {
+	if (!gathered && pk_data_writer__gather(o.w, &o.err)) {
 		o.failed = true;
 		goto write_error;
 	}
-	int status = 0;
-	bool have_status = false, done = false, stopped = false, hup = false;
-	unsigned long wakeups = 0;
-	while (!done) {
-		long long n = pk_record__drain(r, out_sink, &o, &err);
-		if (n < 0)
-			break;
-		if (n > 0 && pk_data_writer__finished_round(o.w, &o.err)) {
-			o.failed = true;
-			break;
-		}
-		if (got_signal) {
-			stopped = true;
-			break;
-		}
-		if (wl && child_exited) {
-			child_exited = 0;
-			if (pk_workload__wait(wl, !hup, &status) == 1) {
-				have_status = true;
-				break;
-			}
-		}
-		int p = pk_record__poll(r, -1, wake_pipe[0]);
-		wakeups++;	/* perf counts every return of its poll */
-		if (p == PK_RECORD_WAKE)
-			wake_drain();
-		else if (p == PK_RECORD_HUP && !wl)
-			done = true;	/* every task recorded is gone (-p, -t) */
-		else if (p == PK_RECORD_HUP)
-			child_exited = hup = true;	/* it has exited: reap it (a blocking wait) */
-	}
+	if (cfg.sw.time)
+		alarm(cfg.sw.time);
+	struct run u = { .cfg = &cfg, .r = r, .wl = wl, .o = &o, .tids = tids, .nr_tids = nr_tids,
+			 .argc = argc, .argv = argv };
+	run_loop(&u);
+	int status = u.status;
+	bool have_status = u.have_status, stopped = u.stopped, size_limit = u.size_limit;
+	unsigned long wakeups = u.wakeups;
 	/* the end: stop sampling, the last records, the features */
-	if (!wl || cfg.spec.system_wide)
+	if (!follow_wl)
 		pk_record__disable(r, NULL);
+	if (wl && !have_status && size_limit) {
+		/* perf ends its workload and exits with its status */
+		kill(pk_workload__pid(wl), SIGTERM);
+		have_status = pk_workload__wait(wl, false, &status) == 1;
+	}
 	if (wl && !have_status) {
 		pk_workload__free(wl, SIGTERM);	/* perf ends its workload so too */
 		wl = NULL;
@@ -670,10 +658,19 @@ int cmd_record(int argc, char **argv)
 	ret = have_status ? exit_code(status) : 0;
 	if (stopped && !wl && !have_status)
 		ret = 0;
-	pk_record_stats__for_each_dso(o.stats, add_dso, o.w);
-	if (pk_data_writer__finish(o.w, &o.err)) {
-		o.failed = true;
-		goto write_error;
+	uint64_t wrote = pk_data_writer__file_bytes(o.w);
+	if (cfg.sw.enabled) {	/* the last file is renamed too */
+		alarm(0);
+		if (switch_output(&o, r, &cfg, tids, nr_tids, -1, argc, argv, true)) {
+			o.failed = true;
+			goto write_error;
+		}
+	} else {
+		pk_record_stats__for_each_dso(o.stats, add_dso, o.w);
+		if (pk_data_writer__finish(o.w, &o.err)) {
+			o.failed = true;
+			goto write_error;
+		}
 	}
 	if (!cfg.quiet) {
 		uint64_t lost = pk_record_stats__lost(o.stats);
@@ -683,7 +680,7 @@ int cmd_record(int argc, char **argv)
 				"buffers were full: a larger -m or a lower -F helps)\n", lost,
 				pk_record_stats__lost_records(o.stats));
 		fprintf(stderr, "[ pmukit record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
-			(double)pk_data_writer__file_bytes(o.w) / 1024.0 / 1024.0,
+			(double)wrote / 1024.0 / 1024.0,
 			o.path ? o.path : "(pipe)", pk_record_stats__samples(o.stats));
 	}
 	goto out;
@@ -713,6 +710,10 @@ out:
 	free(tids);
 	pk_evlist__free(el);
 	free(cfg.specs);
+	free(cfg.filters);
+	free(filter_ev);
+	free(uid_list);
+	record_switch_free(&cfg.sw);
 	cli_env__close(&env);
 	if (got_signal && ret != 1) {
 		/* as perf: die of the signal that ended the recording, once the file is complete */

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * record-opts.c — the record options that change the attrs (-c, -F, -g,
- * --call-graph, -W, -d, --sample-cpu, -a, -i), parsed in one place for
- * `pmukit record` and `pmukit explain --mode record`, so both encode alike.
+ * --call-graph, -W, -d, --sample-cpu, -a, -i; record's own -s, -b, -j,
+ * --switch-events, --all-user, --all-kernel, -D), parsed in one place for
+ * `pmukit record` and `pmukit explain --mode record`, so both encode alike;
+ * and the values of -D and --max-size.
  */
 #include <assert.h>
 #include <errno.h>
@@ -14,7 +16,44 @@
 #include <pmukit/spec.h>
 
 #include "cli.h"
+#include "record.h"
+#include "spec/evlist_int.h"
 #include "util/sysctl.h"
+
+int record_parse_delay(const char *arg, long *ms, const char *prog)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(arg, &end, 0);
+	if (errno || end == arg || *end || v < -1) {
+		fprintf(stderr, "%s: -D: milliseconds (or -1: start disabled), not '%s'\n", prog, arg);
+		return -1;
+	}
+	*ms = v;
+	return 0;
+}
+
+int record_parse_size(const char *arg, uint64_t *bytes, const char *prog)
+{
+	/* perf's parse_tag_value: a number and one of B, K, M, G (upper case), nothing else */
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(arg, &end, 10);
+	uint64_t mul = 0;
+	switch (*end) {
+	case 'B': mul = 1; break;
+	case 'K': mul = 1ull << 10; break;
+	case 'M': mul = 1ull << 20; break;
+	case 'G': mul = 1ull << 30; break;
+	default: break;
+	}
+	if (errno || end == arg || arg[0] == '-' || !mul || end[1]) {
+		fprintf(stderr, "%s: a size: a number and B, K, M or G, not '%s'\n", prog, arg);
+		return -1;
+	}
+	*bytes = v * mul;
+	return 0;
+}
 
 int record_spec_option(struct pk_spec_opts *o, int c, const char *arg, const char *prog)
 {
@@ -90,6 +129,32 @@ int record_spec_option(struct pk_spec_opts *o, int c, const char *arg, const cha
 			fprintf(stderr, "%s: --call-graph %.*s takes no size\n", prog, (int)n, arg);
 			return -1;
 		}
+		return 1;
+	}
+	case 's': o->inherit_stat = true; return 1;
+	case 'T': return 1;	/* perf samples the time anyway */
+	case 'b': o->branch_stack = PERF_SAMPLE_BRANCH_ANY; return 1;
+	case RECORD_OPT_BRANCH_FILTER: {	/* -j (explain's -j is --json) */
+		assert(arg);
+		uint64_t mode = 0;
+		if (encode_branch_parse(arg, &mode)) {
+			fprintf(stderr, "%s: -j: branch filters (any, any_call, any_ret, ind_call, "
+				"ind_jmp, call, cond, u, k, hv, in_tx, no_tx, abort_tx, save_type, "
+				"stack, priv), not '%s'\n", prog, arg);
+			return -1;
+		}
+		o->branch_stack = mode;
+		return 1;
+	}
+	case RECORD_OPT_SWITCH_EVENTS: o->switch_events = true; return 1;
+	case RECORD_OPT_ALL_USER: o->all_user = true; return 1;
+	case RECORD_OPT_ALL_KERNEL: o->all_kernel = true; return 1;
+	case 'D': {
+		long ms;
+		assert(arg);
+		if (record_parse_delay(arg, &ms, prog))
+			return -1;
+		o->delay = ms != 0;
 		return 1;
 	}
 	case 'W': o->sample_weight = true; return 1;

@@ -70,6 +70,13 @@ struct pk_record_opts {
 	size_t mmap_pages;
 	/* Leave out the evlist's tracking dummy (the caller synthesizes or needs no side-band). */
 	bool no_tracking;
+	/*
+	 * perf record's fallback: a hardware cycles event the kernel has no PMU
+	 * for (ENOENT, ENXIO, ENODEV) is opened as cpu-clock, its attr otherwise
+	 * kept and its name made from the attr as perf makes it ("cpu-clock:ppp").
+	 * pk_record__fallbacks counts them.
+	 */
+	bool cycles_fallback;
 };
 
 PK_API int pk_record__open(struct pk_record **out, const struct pk_evlist *el,
@@ -91,8 +98,17 @@ struct pk_record_event {
 };
 PK_API size_t pk_record__nr_events(const struct pk_record *r);
 PK_API int pk_record__event(const struct pk_record *r, size_t idx, struct pk_record_event *ev);
+/* How many events cycles_fallback opened as cpu-clock. */
+PK_API size_t pk_record__fallbacks(const struct pk_record *r);
 /* The index of the event an id belongs to, or -1. */
 PK_API long pk_record__event_of_id(const struct pk_record *r, uint64_t id);
+
+/*
+ * A tracepoint filter (perf record --filter) on every fd of event idx:
+ * PERF_EVENT_IOC_SET_FILTER. 0 or -errno with err in perf's words.
+ */
+PK_API int pk_record__set_filter(struct pk_record *r, size_t idx, const char *filter,
+				 struct pk_error *err);
 
 /*
  * Start / stop sampling: PERF_EVENT_IOC_ENABLE / _DISABLE on every group
@@ -141,7 +157,8 @@ PK_API size_t pk_record__features(const struct perf_event_attr *attr, uint64_t a
 struct pk_workload;
 /*
  * Start argv[0] (PATH searched) with argv, stopped before exec until
- * pk_workload__go. Its pid is pk_workload__pid. 0 or -errno with err filled.
+ * pk_workload__go; until exec the child is named "perf-exec" (PR_SET_NAME),
+ * as perf's is. Its pid is pk_workload__pid. 0 or -errno with err filled.
  */
 PK_API int pk_workload__start(struct pk_workload **out, char *const *argv, struct pk_error *err);
 PK_API pid_t pk_workload__pid(const struct pk_workload *w);
@@ -179,6 +196,14 @@ PK_API size_t pk_sample__id_size(uint64_t sample_type);
  */
 PK_API int pk_synth__kernel_mmap(const char *procfs, size_t id_size, pk_record_sink sink, void *ctx,
 				 struct pk_error *err);
+/*
+ * A COMM record for task pid (its own process: pid = tid = pid, misc 0)
+ * named comm, as perf synthesizes one for the workload it forked before
+ * exec ("perf-exec", the name pk_workload's child has until exec), so that
+ * samples taken before exec's own COMM have a name. 0 or the sink's -errno.
+ */
+PK_API int pk_synth__comm(pid_t pid, const char *comm, size_t id_size, pk_record_sink sink,
+			  void *ctx, struct pk_error *err);
 /*
  * Running tasks as perf synthesizes them: for each pid (nr 0: every process
  * under procfs), a COMM per thread (the process's first), the executable

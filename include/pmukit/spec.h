@@ -60,6 +60,12 @@ struct pk_spec_opts {
 	bool sample_cpu;		/* --sample-cpu */
 	enum pk_call_graph_mode call_graph_mode;	/* with call_graph: fp (default), dwarf, lbr */
 	uint32_t call_graph_dump;	/* dwarf: user stack bytes (0: 8192), rounded up to 8 */
+	/* perf record's -s, --switch-events, --all-user, --all-kernel, -D, -b/-j */
+	bool inherit_stat;		/* -s: inherit_stat, times enabled/running read */
+	bool switch_events;		/* --switch-events: context_switch on the tracking event */
+	bool all_user, all_kernel;	/* --all-user / --all-kernel: exclude the other level */
+	bool delay;			/* -D: leaders not enabled at exec; a tracking dummy is */
+	uint64_t branch_stack;		/* -b / -j: branch_sample_type (0: no branch stack) */
 };
 
 /* One event as it will be opened. */

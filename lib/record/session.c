@@ -34,6 +34,7 @@
 struct rec_ev {
 	struct perf_event_attr attr;
 	const char *name;
+	char *own_name;			/* the name after a fallback */
 	size_t leader, nr_members;
 	uint64_t acr_mask;
 	bool tpebs;
@@ -71,6 +72,8 @@ struct pk_record {
 	size_t nr_pfd, task_alive, nr_task_fds;
 	struct id_ent *ids;		/* sorted by id */
 	size_t nr_ids;
+	bool cycles_fallback;		/* opts: refused cycles become cpu-clock */
+	size_t nr_fallbacks;
 };
 
 static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd)
@@ -98,6 +101,7 @@ void pk_record__free(struct pk_record *r)
 				close(r->ev[e].fds[k]);
 		free(r->ev[e].fds);
 		free(r->ev[e].ids);
+		free(r->ev[e].own_name);
 		pk_cpu_map__free(r->ev[e].cpus);
 	}
 	free(r->ev);
@@ -230,6 +234,64 @@ static bool placed(const struct pk_record *r, size_t e, size_t s)
 	return !r->ev[e].cpus || pk_cpu_map__has(r->ev[e].cpus, r->cpu[s]);
 }
 
+/*
+ * perf's name for a software event from its attr: the base name, then the
+ * modifiers its attr says (perf's evsel__add_modifiers: k/u/h for the levels
+ * counted when one is excluded, p per precise level, H/G when the guest
+ * exclusion is not what those imply).
+ */
+static int modifier_name(char **out, const char *base, const struct perf_event_attr *a)
+{
+	char mod[16];
+	size_t n = 0;
+	bool guest_dflt = false;
+	if (a->exclude_kernel || a->exclude_user || a->exclude_hv) {
+		if (!a->exclude_kernel)
+			mod[n++] = 'k';
+		if (!a->exclude_user)
+			mod[n++] = 'u';
+		if (!a->exclude_hv)
+			mod[n++] = 'h';
+		guest_dflt = true;
+	}
+	for (unsigned p = 0; p < a->precise_ip && p < 3; p++)
+		mod[n++] = 'p';
+	if (a->precise_ip)
+		guest_dflt = true;
+	if (a->exclude_host || (bool)a->exclude_guest == guest_dflt) {
+		if (!a->exclude_host)
+			mod[n++] = 'H';
+		if (!a->exclude_guest)
+			mod[n++] = 'G';
+	}
+	mod[n] = '\0';
+	size_t len = strlen(base) + n + 2;
+	if (!(*out = malloc(len)))
+		return -ENOMEM;
+	snprintf(*out, len, "%s%s%s", base, n ? ":" : "", mod);
+	return 0;
+}
+
+/*
+ * perf record's fallback: hardware cycles the kernel has no PMU for
+ * (ENOENT, ENXIO, ENODEV) sample the CPU clock instead, same attr otherwise,
+ * renamed from the attr. True when ev was changed (open it again).
+ */
+static bool cycles_fallback(struct pk_record *r, struct rec_ev *ev, int en)
+{
+	if (!r->cycles_fallback || (en != ENOENT && en != ENXIO && en != ENODEV) ||
+	    ev->attr.type != PERF_TYPE_HARDWARE || ev->attr.config != PERF_COUNT_HW_CPU_CYCLES)
+		return false;
+	ev->attr.type = PERF_TYPE_SOFTWARE;
+	ev->attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	free(ev->own_name);
+	if (modifier_name(&ev->own_name, "cpu-clock", &ev->attr))
+		ev->own_name = NULL;
+	ev->name = ev->own_name ? ev->own_name : "cpu-clock";
+	r->nr_fallbacks++;
+	return true;
+}
+
 /* Open event e everywhere it goes; a thread gone meanwhile (-p) is dropped. */
 static int open_ev(struct pk_record *r, size_t e, bool *gone, struct pk_error *err)
 {
@@ -243,6 +305,7 @@ static int open_ev(struct pk_record *r, size_t e, bool *gone, struct pk_error *e
 			int group_fd = -1;
 			if (ev->leader != e && (group_fd = *fdp(r, ev->leader, s, t)) < 0)
 				continue;
+again:;
 			struct perf_event_attr attr = ev->attr;
 			int fd = sys_perf_event_open(&attr, r->tid[t], r->cpu[s], group_fd);
 			if (fd >= 0) {
@@ -250,6 +313,8 @@ static int open_ev(struct pk_record *r, size_t e, bool *gone, struct pk_error *e
 				continue;
 			}
 			int en = errno;
+			if (cycles_fallback(r, ev, en))
+				goto again;	/* as cpu-clock */
 			if (en == ESRCH && r->nr_threads > 1 && r->tid[t] > 0) {
 				gone[t] = true;	/* perf's ignore_missing_thread */
 				for (size_t k = 0; k <= e; k++)
@@ -380,6 +445,7 @@ int pk_record__open(struct pk_record **out, const struct pk_evlist *el,
 	const struct pk_pmu_tree *pmus = OPT(opts, pmus, NULL);
 	size_t pages = OPT(opts, mmap_pages, 0);
 	bool no_tracking = OPT(opts, no_tracking, false);
+	bool fallback = OPT(opts, cycles_fallback, false);
 	struct pk_cpu_map *online = NULL;
 	bool *gone = NULL;
 	int ret;
@@ -410,6 +476,7 @@ int pk_record__open(struct pk_record **out, const struct pk_evlist *el,
 		cpus = online;
 		cpu_list = false;
 	}
+	r->cycles_fallback = fallback;
 	r->nr_cpus = pk_cpu_map__nr(cpus);
 	r->nr_threads = nr_tids ? nr_tids : 1;
 	r->nr_ev = nr + (track ? 1 : 0);
@@ -468,6 +535,11 @@ fail:
 	return ret;
 }
 
+size_t pk_record__fallbacks(const struct pk_record *r)
+{
+	return r ? r->nr_fallbacks : 0;
+}
+
 size_t pk_record__nr_events(const struct pk_record *r)
 {
 	return r ? r->nr_ev : 0;
@@ -502,6 +574,22 @@ static int ioctl_leaders(struct pk_record *r, unsigned long req, const char *wha
 				return pk_error__set(err, -errno, NULL, 0, 0, "%s: %s: %s", r->ev[e].name,
 						     what, strerror(errno));
 	}
+	return 0;
+}
+
+int pk_record__set_filter(struct pk_record *r, size_t idx, const char *filter,
+			  struct pk_error *err)
+{
+	if (!r || idx >= r->nr_ev || !filter)
+		return pk_error__set(err, -EINVAL, NULL, 0, 0, "no such event to filter");
+	const struct rec_ev *ev = &r->ev[idx];
+	for (size_t k = 0; k < r->nr_cpus * r->nr_threads; k++)
+		if (ev->fds[k] >= 0 && ioctl(ev->fds[k], PERF_EVENT_IOC_SET_FILTER, filter)) {
+			int en = errno;
+			return pk_error__set(err, -en, NULL, 0, 0,
+					     "failed to set filter \"%s\" on event %s with %d (%s)",
+					     filter, ev->name ? ev->name : "?", en, strerror(en));
+		}
 	return 0;
 }
 

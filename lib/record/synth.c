@@ -142,6 +142,15 @@ static int emit_comm(pid_t tgid, pid_t tid, const char *comm, size_t id_size, pk
 	return n ? sink(ctx, buf, n) : -EINVAL;
 }
 
+int pk_synth__comm(pid_t pid, const char *comm, size_t id_size, pk_record_sink sink, void *ctx,
+		   struct pk_error *err)
+{
+	int rc = emit_comm(pid, pid, comm, id_size, sink, ctx);
+	if (rc == -EINVAL)
+		return pk_error__set(err, rc, NULL, 0, 0, "COMM record of %d: name too long", (int)pid);
+	return rc;
+}
+
 static int emit_fork(pid_t tgid, pid_t tid, pid_t ppid, size_t id_size, pk_record_sink sink,
 		     void *ctx)
 {

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -82,6 +83,7 @@ static int child_main(void *arg)
 
 	close(a->close_go);
 	close(a->close_status);
+	prctl(PR_SET_NAME, "perf-exec", 0, 0, 0);	/* perf's name for it until exec */
 	/* handlers are the parent's code on the parent's data: back to the defaults */
 	for (int s = 1; s < NSIG; s++) {
 		struct sigaction old;

@@ -91,6 +91,8 @@ static void reset_callchain(struct perf_event_attr *a, const struct cg *p)
 struct rec_opts {
 	bool user_freq, user_interval, has_cpu, target_none, no_inherit;
 	bool sample_addr, sample_weight, sample_cpu;
+	bool inherit_stat, switch_events, all_user, all_kernel, delay;
+	uint64_t branch_stack;
 	uint64_t freq, interval;
 	struct cg global;
 };
@@ -251,12 +253,29 @@ static void record_config(const struct ev *ev, struct perf_event_attr *a, const 
 	a->task = a->mmap = a->mmap2 = a->comm = track;
 	a->ksymbol = a->bpf_event = track;
 	a->comm_exec = track;
+	a->context_switch = track && o->switch_events;
+	if (o->inherit_stat) {	/* -s */
+		a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+		a->inherit_stat = 1;
+	}
+	if (o->branch_stack) {	/* -b, -j */
+		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		a->branch_sample_type = o->branch_stack;
+	}
+	if (o->all_user) {
+		a->exclude_kernel = 1;
+		a->exclude_user = 0;
+	}
+	if (o->all_kernel) {
+		a->exclude_kernel = 0;
+		a->exclude_user = 1;
+	}
 	if (leader)
 		a->disabled = 1;
-	if (o->target_none && leader)
+	if (o->target_none && leader && !o->delay)
 		a->enable_on_exec = 1;
-	if (dummy)
-		a->disabled = a->enable_on_exec = 0;	/* record's dummy is enabled at once */
+	if (dummy)	/* record's dummy is enabled at once; -D without CPUs: at exec (perf's) */
+		a->disabled = a->enable_on_exec = o->delay && !o->has_cpu;
 	(void)max_precise;
 	if (ev && ev->precise_max)	/* 3, then perf steps down until the PMU takes it */
 		a->precise_ip = ev->max_precise >= 0 && ev->max_precise < 3 ? (unsigned)ev->max_precise : 3;
@@ -315,6 +334,12 @@ static bool configure_record(struct ev **evs, size_t nr, const struct pk_spec_op
 		.sample_addr = opts->sample_addr,
 		.sample_weight = opts->sample_weight,
 		.sample_cpu = opts->sample_cpu,
+		.inherit_stat = opts->inherit_stat,
+		.switch_events = opts->switch_events,
+		.all_user = opts->all_user,
+		.all_kernel = opts->all_kernel,
+		.delay = opts->delay,
+		.branch_stack = opts->branch_stack,
 	};
 	if (o.global.mode == CG_DWARF) {
 		/* perf: the user stack dump, rounded up to 8; dwarf unwinding wants data addresses */
@@ -328,7 +353,7 @@ static bool configure_record(struct ev **evs, size_t nr, const struct pk_spec_op
 	if (o.freq > 100000)	/* kernel.perf_event_max_sample_rate's default caps -F */
 		o.freq = 100000;
 	/* a tracking dummy: system-wide or hybrid */
-	bool dummy = o.has_cpu || m->hybrid;
+	bool dummy = o.has_cpu || m->hybrid || o.delay;
 
 	for (size_t i = 0; i < nr; i++) {
 		struct ev *ev = evs[i];

@@ -266,6 +266,62 @@ static void test_tracking(void **state)
 	pk_evlist__free(el);
 }
 
+/* -D: a tracking dummy that starts at exec, the event itself not; --switch-events on it. */
+static void test_delay_switch(void **state)
+{
+	(void)state;
+	struct pk_spec_opts o = { .sz = sizeof(o), .mode = PK_SPEC_RECORD, .workload = true,
+				  .delay = true, .switch_events = true, .inherit_stat = true };
+	struct pk_evlist *el = evlist("cpu-clock", &o);
+	const struct pk_evsel *t = pk_evlist__tracking(el);
+	const struct pk_evsel *e = pk_evlist__evsel(el, 0);
+	assert_non_null(t);
+	assert_true(t->attr.disabled && t->attr.enable_on_exec && t->attr.context_switch);
+	assert_true(e->attr.disabled);
+	assert_false(e->attr.enable_on_exec);
+	assert_false(e->attr.mmap || e->attr.context_switch);
+	assert_true(e->attr.inherit_stat);
+	assert_true(e->attr.read_format & PERF_FORMAT_TOTAL_TIME_ENABLED);
+	pk_evlist__free(el);
+}
+
+/*
+ * perf record's fallback: cycles the kernel cannot count sample cpu-clock, named from the
+ * attr as perf names it. Where cycles opens (a hardware PMU), nothing falls back.
+ */
+static void test_cycles_fallback(void **state)
+{
+	(void)state;
+	static const char *const specs[] = { "cycles:u", "cycles:k", "cycles:P", "cycles" };
+	static const char *const names[] = { "cpu-clock:uH", "cpu-clock:k", "cpu-clock:ppp",
+					     "cpu-clock" };
+	for (size_t i = 0; i < 4; i++) {
+		struct pk_spec_opts o = { .sz = sizeof(o), .mode = PK_SPEC_RECORD, .workload = true };
+		struct pk_evlist *el = evlist(specs[i], &o);
+		struct pk_record_opts ro = { .sz = sizeof(ro), .pid = 0, .cycles_fallback = true };
+		struct pk_record *r = NULL;
+		struct pk_error err = { 0 };
+		assert_int_equal(pk_record__open(&r, el, &ro, &err), 0);
+		struct pk_record_event ev;
+		assert_int_equal(pk_record__event(r, 0, &ev), 0);
+		if (pk_record__fallbacks(r)) {
+			assert_int_equal(ev.attr->type, PERF_TYPE_SOFTWARE);
+			assert_int_equal(ev.attr->config, PERF_COUNT_SW_CPU_CLOCK);
+			assert_string_equal(ev.name, names[i]);
+		} else {
+			assert_int_equal(ev.attr->type, PERF_TYPE_HARDWARE);
+		}
+		pk_record__free(r);
+		/* without the option: refused where there is no PMU */
+		ro.cycles_fallback = false;
+		int rc = pk_record__open(&r, el, &ro, &err);
+		assert_true(rc == 0 || rc == -ENOENT || rc == -ENODEV || rc == -ENXIO ||
+			    rc == -EOPNOTSUPP);
+		pk_record__free(r);
+		pk_evlist__free(el);
+	}
+}
+
 /* ---- synthesized side-band ---- */
 
 static void put_file(const char *dir, const char *rel, const char *text)
@@ -387,6 +443,16 @@ static void test_synth(void **state)
 	rs.len = 0;
 	assert_int_equal(pk_synth__tasks(dir, &gone, 1, false, idsz, keep, &rs, &err), 0);
 	assert_int_equal(rs.len, 0);
+	/* the COMM perf synthesizes for its forked child */
+	rs.len = 0;
+	assert_int_equal(pk_synth__comm(77, "perf-exec", idsz, keep, &rs, &err), 0);
+	h = nth(&rs, 0);
+	assert_int_equal(h->type, PERF_RECORD_COMM);
+	assert_int_equal(h->misc, 0);
+	assert_int_equal(h->size, 8 + 8 + 16 + idsz);
+	assert_int_equal(((const uint32_t *)(h + 1))[0], 77);
+	assert_int_equal(((const uint32_t *)(h + 1))[1], 77);
+	assert_string_equal((const char *)(h + 1) + 8, "perf-exec");
 	/* hidden kernel addresses */
 	put_file(dir, "kallsyms", "0000000000000000 T _stext\n0000000000000000 T _text\n");
 	assert_int_equal(pk_synth__kernel_mmap(dir, idsz, keep, &rs, &err), -EPERM);
@@ -485,6 +551,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tracking),
+		cmocka_unit_test(test_delay_switch),
+		cmocka_unit_test(test_cycles_fallback),
 		cmocka_unit_test(test_self),
 		cmocka_unit_test(test_workload),
 		cmocka_unit_test(test_exec_error),

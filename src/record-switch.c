@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * record-switch.c — perf record's --switch-output: when to rotate the output
+ * (on SIGUSR2, past SIZE bytes written, every TIME), and the rotation's
+ * naming as perf's: the finished FILE renamed FILE.<timestamp> (local time,
+ * %Y%m%d%H%M%S and hundredths of a second), the last one too at the end;
+ * --switch-max-files N removes the oldest beyond N. cmd-record.c finishes
+ * one file and starts the next.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "record.h"
+
+/* perf's parse_tag_value: digits and exactly one tag of tags, which multiplies. */
+static int tag_value(const char *arg, const char *tags, const uint64_t *mult, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(arg, &end, 10);
+	const char *t = *end ? strchr(tags, *end) : NULL;
+	if (errno || end == arg || arg[0] == '-' || !t || end[1])
+		return -1;
+	*out = v * mult[t - tags];
+	return 0;
+}
+
+int record_switch_parse(struct rec_switch *s, const char *arg, const char *prog)
+{
+	static const uint64_t size_mult[] = { 1, 1ull << 10, 1ull << 20, 1ull << 30 };
+	static const uint64_t time_mult[] = { 1, 60, 3600, 86400 };
+	uint64_t v;
+	s->enabled = true;
+	if (!arg || !strcmp(arg, "signal")) {
+		s->signal = true;
+		return 0;
+	}
+	if (!tag_value(arg, "BKMG", size_mult, &v) && v) {
+		s->size = v;
+		return 0;
+	}
+	if (!tag_value(arg, "smhd", time_mult, &v) && v) {
+		s->time = (unsigned)v;
+		return 0;
+	}
+	fprintf(stderr, "%s: --switch-output: 'signal', a size (a number and B, K, M or G) or "
+		"a time (a number and s, m, h or d), not '%s'\n", prog, arg);
+	return -1;
+}
+
+int record_switch_rename(struct rec_switch *s, const char *path, bool quiet)
+{
+	struct timeval tv;
+	struct tm tm;
+	char stamp[32], *name;
+	size_t n = strlen(path) + sizeof(stamp) + 4;
+	if (!(name = malloc(n)))
+		return -ENOMEM;
+	/* two switches within a hundredth of a second: the second waits (perf's would overwrite) */
+	for (int tries = 0; tries < 3; tries++) {
+		gettimeofday(&tv, NULL);
+		localtime_r(&tv.tv_sec, &tm);
+		strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm);
+		snprintf(name, n, "%s.%s%02u", path, stamp, (unsigned)(tv.tv_usec / 10000));
+		if (access(name, F_OK))
+			break;
+		usleep(10000);
+	}
+	if (rename(path, name))
+		fprintf(stderr, "Failed to rename %s to %s\n", path, name);
+	if (!quiet)
+		fprintf(stderr, "[ perf record: Dump %s ]\n", name);
+	if (!s->max_files) {
+		free(name);
+		return 0;
+	}
+	if (!s->names && !(s->names = calloc(s->max_files, sizeof(*s->names)))) {
+		free(name);
+		return -ENOMEM;
+	}
+	/* perf's ring of names: the slot after the last, its old file removed */
+	s->cur = s->cur + 1 >= s->max_files ? 0 : s->cur + 1;
+	if (s->names[s->cur]) {
+		remove(s->names[s->cur]);
+		free(s->names[s->cur]);
+	}
+	s->names[s->cur] = name;
+	return 0;
+}
+
+void record_switch_free(struct rec_switch *s)
+{
+	for (unsigned i = 0; s->names && i < s->max_files; i++)
+		free(s->names[i]);
+	free(s->names);
+	s->names = NULL;
+}
