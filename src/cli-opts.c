@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pmukit/session.h>
+#include <pmukit/symbol.h>
+
 #include "cli-opts.h"
 
 /* the option as perf names it in errors: "option `max-stack'" or "switch `j'" */
@@ -312,4 +315,15 @@ void cli_opts__usage(FILE *f, const struct cli_opt *opts, const char *usage)
 void cli_data__init(struct cli_data *d)
 {
 	*d = (struct cli_data){ .input = "perf.data", .demangle = true };
+}
+
+void cli_data__session_opts(const struct cli_data *d, struct pk_session_opts *so,
+			    struct pk_symbolizer_opts *yo)
+{
+	if (!d->demangle)
+		yo->flags |= PK_SYMBOLIZER_NO_DEMANGLE;
+	so->symbolizer = yo;
+	so->symfs = d->symfs;
+	so->max_stack = d->max_stack;
+	so->nr_threads = d->jobs;
 }

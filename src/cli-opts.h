@@ -95,13 +95,24 @@ struct cli_data {
 	const char *input;	/* -i, --input (default perf.data; "-": stdin) */
 	const char *symfs;	/* --symfs */
 	bool demangle;		/* --demangle (default), --no-demangle */
+	unsigned max_stack;	/* --max-stack (0: perf's 127) */
+	int jobs;		/* -j, --jobs: worker threads (0: 2) */
 };
 void cli_data__init(struct cli_data *d);
 #define CLI_DATA_OPTIONS(d) \
 	CLI_STRING('i', "input", &(d)->input, "file", "input file name"), \
 	CLI_STRING(0, "symfs", &(d)->symfs, "directory", \
 		   "look for files with symbols relative to this directory"), \
-	CLI_BOOL(0, "demangle", &(d)->demangle, "demangle symbol names (--no-demangle: as in the binary)")
+	CLI_BOOL(0, "demangle", &(d)->demangle, "demangle symbol names (--no-demangle: as in the binary)"), \
+	CLI_UINT(0, "max-stack", &(d)->max_stack, "n", \
+		 "set the maximum stack depth when parsing the callchain (default 127)"), \
+	CLI_INT('j', "jobs", &(d)->jobs, "n", "threads for symbols and source lines (default 2)")
+
+/* A session's options from the shared ones (yo: its symbolizer's, flags kept). */
+struct pk_session_opts;
+struct pk_symbolizer_opts;
+void cli_data__session_opts(const struct cli_data *d, struct pk_session_opts *so,
+			    struct pk_symbolizer_opts *yo);
 
 /* cli_opts__parse's flags */
 #define CLI_STOP_AT_NON_OPTION	(1u << 0)	/* the first non-option ends the options (a command) */

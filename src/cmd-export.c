@@ -17,12 +17,12 @@
 
 #include "export-cli.h"
 
-
-int export__load(const char *prog, const char *input, const char *symfs, unsigned sym_flags,
-		 unsigned prof_flags, struct pk_profile **out)
+int export__load(const char *prog, const struct cli_data *d, unsigned prof_flags,
+		 struct pk_profile **out)
 {
-	struct pk_symbolizer_opts so = { .sz = sizeof(so), .flags = sym_flags };
-	struct pk_session_opts o = { .sz = sizeof(o), .symbolizer = &so, .symfs = symfs };
+	struct pk_symbolizer_opts so = { .sz = sizeof(so) };
+	struct pk_session_opts o = { .sz = sizeof(o) };
+	cli_data__session_opts(d, &o, &so);
 	struct pk_session_profile_opts po = { .sz = sizeof(po), .flags = prof_flags };
 	struct pk_error err = { 0 };
 	struct pk_session *s = NULL;
@@ -32,7 +32,7 @@ int export__load(const char *prog, const char *input, const char *symfs, unsigne
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return -1;
 	}
-	if (pk_session__open(&s, input, &o, &err) || pk_session__fill_profile(s, *out, &po, &err)) {
+	if (pk_session__open(&s, d->input, &o, &err) || pk_session__fill_profile(s, *out, &po, &err)) {
 		fprintf(stderr, "%s: %s\n", prog, pk_error__format(&err, buf, sizeof(buf)));
 		pk_session__free(s);
 		pk_profile__free(*out);
@@ -158,8 +158,7 @@ int cmd_export(int argc, char **argv)
 		return 129;
 	}
 	struct pk_profile *p;
-	if (export__load("pmukit export", d.input, d.symfs, d.demangle ? 0 : PK_SYMBOLIZER_NO_DEMANGLE,
-			 prof_flags, &p))
+	if (export__load("pmukit export", &d, prof_flags, &p))
 		return 1;
 	int rc = export__write("pmukit export", p, fmt, output, &eo);
 	pk_profile__free(p);

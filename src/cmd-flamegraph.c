@@ -58,8 +58,7 @@ int cmd_flamegraph(int argc, char **argv)
 		eo.flags |= PK_EXPORT_INVERTED;
 	enum pk_export_format fmt = ends_with(output, ".svg") ? PK_EXPORT_SVG : PK_EXPORT_HTML;
 	struct pk_profile *p;
-	if (export__load("pmukit flamegraph", d.input, d.symfs,
-			 d.demangle ? 0 : PK_SYMBOLIZER_NO_DEMANGLE, inl ? PK_PROFILE_INLINE : 0, &p))
+	if (export__load("pmukit flamegraph", &d, inl ? PK_PROFILE_INLINE : 0, &p))
 		return 1;
 	int rc = export__write("pmukit flamegraph", p, fmt, output, &eo);
 	pk_profile__free(p);

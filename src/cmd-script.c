@@ -7,7 +7,6 @@
  * tracepoint text in script-trace.c.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,98 +15,11 @@
 
 #include <pmukit/session.h>
 
+#include "cli-opts.h"
 #include "dump.h"
 #include "script.h"
 
 int cmd_script(int argc, char **argv);
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: pmukit script [-i FILE] [-F FIELDS] [--symfs DIR] [options]\n\n"
-		"Print the samples of a perf.data file as perf script prints them.\n\n"
-		"  -i, --input FILE        perf.data to read (default perf.data; - reads stdin)\n"
-		"  -F, --fields LIST       fields to print, as perf: comm,tid,pid,time,cpu,event,\n"
-		"                          trace,ip,sym,symoff,dso,addr,period,srcline,misc,\n"
-		"                          weight,phys_addr; TYPE:LIST for one event type\n"
-		"                          (hw, sw, trace, raw, break); +f / -f add or remove\n"
-		"      --symfs DIR         look for binaries and debug files under DIR\n"
-		"      --no-demangle       print C++/Rust symbol names as they are in the binary\n"
-		"      --full-source-path  srclines with the full file path\n"
-		"  -G, --hide-call-graph   do not print callchains\n"
-		"      --max-stack N       callchain entries to print (default 127)\n"
-		"      --no-inline         unwound (--call-graph dwarf) frames without their\n"
-		"                          inline frames\n"
-		"      --ns                time stamps in nanoseconds\n"
-		"      --header            the file's header first (--header-only: only it)\n"
-		"      --show-task-events  COMM, FORK and EXIT records too\n"
-		"      --show-mmap-events  MMAP and MMAP2 records too\n"
-		"      --time RANGES       only samples in these times: START,STOP (seconds),\n"
-		"                          10%%/1, 10%%/1,10%%/3, 0%%-10%%, 0%%-10%%,30%%-40%%\n"
-		"  -C, --cpu LIST          only samples (and side-band records) on these CPUs\n"
-		"  -c, --comms LIST        only samples of these comms\n"
-		"      --pid LIST          only samples of these pids\n"
-		"      --tid LIST          only samples of these tids\n"
-		"  -S, --symbols LIST      only samples in these symbols (names or 0xADDR)\n"
-		"      --dsos LIST         only samples in these DSOs\n"
-		"      --reltime           times relative to the first sample (--time too)\n"
-		"      --deltatime         times relative to the previous sample\n"
-		"      --show-switch-events      SWITCH records too\n"
-		"      --show-namespace-events   NAMESPACES records too\n"
-		"      --show-lost-events        LOST records too\n"
-		"      --show-cgroup-events      CGROUP records too\n"
-		"      --show-round-events       FINISHED_ROUND records too (records in file order)\n"
-		"  -D, --dump-raw-trace    every record in hex and decoded as it is processed\n"
-		"      --per-event-dump    each event's samples to FILE.EVENT.dump\n"
-		"  -j, --threads N         threads for symbol loading (default 2)\n"
-		"  -h, --help              this help\n");
-}
-
-enum {
-	OPT_SYMFS = 0x200, OPT_NO_DEMANGLE, OPT_DEMANGLE, OPT_FULL_PATH, OPT_MAX_STACK, OPT_NS,
-	OPT_INLINE, OPT_NO_INLINE, OPT_FORCE, OPT_HEADER, OPT_HEADER_ONLY, OPT_SHOW_TASK,
-	OPT_SHOW_MMAP, OPT_TIME, OPT_PID, OPT_TID, OPT_RELTIME, OPT_DELTATIME, OPT_DSOS,
-	OPT_SHOW_SWITCH, OPT_SHOW_NS, OPT_SHOW_LOST, OPT_SHOW_ROUND, OPT_PER_EVENT_DUMP,
-	OPT_SHOW_CGROUP,
-};
-
-static const struct option longopts[] = {
-	{ "input", required_argument, NULL, 'i' },
-	{ "fields", required_argument, NULL, 'F' },
-	{ "symfs", required_argument, NULL, OPT_SYMFS },
-	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
-	{ "demangle", no_argument, NULL, OPT_DEMANGLE },
-	{ "full-source-path", no_argument, NULL, OPT_FULL_PATH },
-	{ "hide-call-graph", no_argument, NULL, 'G' },
-	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
-	{ "ns", no_argument, NULL, OPT_NS },
-	{ "inline", no_argument, NULL, OPT_INLINE },
-	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
-	{ "force", no_argument, NULL, 'f' },
-	{ "threads", required_argument, NULL, 'j' },
-	{ "header", no_argument, NULL, OPT_HEADER },
-	{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
-	{ "show-task-events", no_argument, NULL, OPT_SHOW_TASK },
-	{ "show-mmap-events", no_argument, NULL, OPT_SHOW_MMAP },
-	{ "time", required_argument, NULL, OPT_TIME },
-	{ "cpu", required_argument, NULL, 'C' },
-	{ "comms", required_argument, NULL, 'c' },
-	{ "pid", required_argument, NULL, OPT_PID },
-	{ "tid", required_argument, NULL, OPT_TID },
-	{ "symbols", required_argument, NULL, 'S' },
-	{ "dsos", required_argument, NULL, OPT_DSOS },
-	{ "reltime", no_argument, NULL, OPT_RELTIME },
-	{ "deltatime", no_argument, NULL, OPT_DELTATIME },
-	{ "show-switch-events", no_argument, NULL, OPT_SHOW_SWITCH },
-	{ "show-namespace-events", no_argument, NULL, OPT_SHOW_NS },
-	{ "show-lost-events", no_argument, NULL, OPT_SHOW_LOST },
-	{ "show-cgroup-events", no_argument, NULL, OPT_SHOW_CGROUP },
-	{ "show-round-events", no_argument, NULL, OPT_SHOW_ROUND },
-	{ "dump-raw-trace", no_argument, NULL, 'D' },
-	{ "per-event-dump", no_argument, NULL, OPT_PER_EVENT_DUMP },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 /* Check each attr not checked yet: the first of its output type (perf ignores dummy events). */
 static int check_attrs(struct script *sc, size_t *done)
@@ -337,137 +249,88 @@ static int run(struct script *sc)
 	return 0;
 }
 
+static int fields_cb(const struct cli_opt *opt, const char *arg, bool unset)
+{
+	if (unset)
+		return cli_opts__error(opt, "takes a list of fields");
+	return script_fields__parse(opt->value, arg) ? -1 : 0;
+}
+
+/* the command line into sc, d, fo and the modes; n >= 0: the arguments left, else CLI_* */
+struct script_cli {
+	struct cli_data d;
+	bool full_path, inl, force, header, header_only, dump, per_event;
+};
+
+static int parse_args(int argc, char **argv, struct script *sc, struct script_cli *c,
+		      struct pk_sample_filter_opts *fo)
+{
+	const struct cli_opt opts[] = {
+		CLI_DATA_OPTIONS(&c->d),
+		CLI_CALLBACK('F', "fields", sc, "str",
+			     "fields to print: comm,tid,pid,time,cpu,event,trace,ip,sym,symoff,dso,"
+			     "addr,period,srcline,misc,weight,phys_addr,brstack,brstacksym; TYPE:LIST "
+			     "for one event type (hw, sw, trace, raw, break); +f / -f add or remove",
+			     fields_cb),
+		CLI_BOOL(0, "full-source-path", &c->full_path, "srclines with the full file path"),
+		CLI_BOOL('G', "hide-call-graph", &sc->hide_callchain, "do not print callchains"),
+		CLI_BOOL(0, "ns", &sc->ns, "time stamps in nanoseconds"),
+		CLI_BOOL(0, "inline", &c->inl, "unwound (--call-graph dwarf) frames with their inline "
+			 "frames (the default; --no-inline: without)"),
+		CLI_BOOL('f', "force", &c->force, "don't complain, do it"),
+		CLI_BOOL(0, "header", &c->header, "the file's header first"),
+		CLI_BOOL(0, "header-only", &c->header_only, "the file's header only"),
+		CLI_BOOL(0, "show-task-events", &sc->show_task, "COMM, FORK and EXIT records too"),
+		CLI_BOOL(0, "show-mmap-events", &sc->show_mmap, "MMAP and MMAP2 records too"),
+		CLI_BOOL(0, "show-switch-events", &sc->show_switch, "SWITCH records too"),
+		CLI_BOOL(0, "show-namespace-events", &sc->show_ns, "NAMESPACES records too"),
+		CLI_BOOL(0, "show-lost-events", &sc->show_lost, "LOST records too"),
+		CLI_BOOL(0, "show-cgroup-events", &sc->show_cgroup, "CGROUP records too"),
+		CLI_BOOL(0, "show-round-events", &sc->show_round,
+			 "FINISHED_ROUND records too (records in file order)"),
+		CLI_STRING(0, "time", &fo->time, "str",
+			   "only samples in these times: START,STOP (seconds), 10%/1, 10%/1,10%/3, "
+			   "0%-10%, 0%-10%,30%-40%"),
+		CLI_STRING('C', "cpu", &fo->cpus, "cpu", "only samples (and side-band records) on these CPUs"),
+		CLI_STRING('c', "comms", &fo->comms, "comm[,comm...]", "only samples of these comms"),
+		CLI_STRING(0, "pid", &fo->pids, "pid[,pid...]", "only samples of these pids"),
+		CLI_STRING(0, "tid", &fo->tids, "tid[,tid...]", "only samples of these tids"),
+		CLI_STRING('S', "symbols", &fo->symbols, "symbol[,symbol...]",
+			   "only samples in these symbols (names or 0xADDR)"),
+		CLI_STRING(0, "dsos", &fo->dsos, "dso[,dso...]", "only samples in these DSOs"),
+		CLI_BOOL(0, "reltime", &sc->reltime, "times relative to the first sample (--time too)"),
+		CLI_BOOL(0, "deltatime", &sc->deltatime, "times relative to the previous sample"),
+		CLI_BOOL('D', "dump-raw-trace", &c->dump, "every record in hex and decoded as it is processed"),
+		CLI_BOOL(0, "per-event-dump", &c->per_event, "each event's samples to FILE.EVENT.dump"),
+		CLI_END(),
+	};
+	return cli_opts__parse(argc, argv, opts, "pmukit script [<options>]\n\n"
+			       "Print the samples of a perf.data file as perf script prints them.", 0);
+}
+
 int cmd_script(int argc, char **argv)
 {
 	struct script sc;
-	const char *input = NULL, *symfs = NULL;
-	unsigned sym_flags = 0, session_flags = 0;
-	int nr_threads = 0, c;
-	unsigned max_stack = 0;
-	int header = 0;
+	struct script_cli c = { .inl = true };
 	struct pk_sample_filter_opts fo = { .sz = sizeof(fo) };
-	bool dump = false, per_event = false;
 	memset(&sc, 0, sizeof(sc));
 	script_fields__defaults(&sc);
-	sc.use_callchain = true;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:F:Gfj:DhC:c:S:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			input = optarg;
-			break;
-		case 'F':
-			if (script_fields__parse(&sc, optarg))
-				return 129;	/* perf's usage exit */
-			break;
-		case OPT_SYMFS:
-			symfs = optarg;
-			break;
-		case OPT_NO_DEMANGLE:
-			sym_flags |= PK_SYMBOLIZER_NO_DEMANGLE;
-			break;
-		case OPT_DEMANGLE:
-			sym_flags &= ~PK_SYMBOLIZER_NO_DEMANGLE;
-			break;
-		case OPT_FULL_PATH:
-			sym_flags |= PK_SYMBOLIZER_FULL_SRCLINE;
-			break;
-		case 'G':
-			sc.hide_callchain = true;
-			sc.use_callchain = false;
-			break;
-		case OPT_MAX_STACK:
-			max_stack = (unsigned)strtoul(optarg, NULL, 0);
-			break;
-		case OPT_NS:
-			sc.ns = true;
-			break;
-		case OPT_INLINE:
-			session_flags &= ~PK_SESSION_NO_INLINE;
-			break;
-		case OPT_NO_INLINE:
-			/* perf 6.1 expands inline frames in unwound callchains only (dwarf) */
-			session_flags |= PK_SESSION_NO_INLINE;
-			break;
-		case 'f':
-			break;
-		case 'j':
-			nr_threads = atoi(optarg);
-			break;
-		case OPT_HEADER:
-			header = 1;
-			break;
-		case OPT_SHOW_TASK:
-			sc.show_task = true;
-			break;
-		case OPT_SHOW_MMAP:
-			sc.show_mmap = true;
-			break;
-		case OPT_SHOW_SWITCH:
-			sc.show_switch = true;
-			break;
-		case OPT_SHOW_NS:
-			sc.show_ns = true;
-			break;
-		case OPT_SHOW_LOST:
-			sc.show_lost = true;
-			break;
-		case OPT_SHOW_CGROUP:
-			sc.show_cgroup = true;
-			break;
-		case OPT_SHOW_ROUND:
-			sc.show_round = true;
-			break;
-		case 'D':
-			dump = true;
-			break;
-		case OPT_PER_EVENT_DUMP:
-			per_event = true;
-			break;
-		case OPT_HEADER_ONLY:
-			header = 2;
-			break;
-		case OPT_TIME:
-			fo.time = optarg;
-			break;
-		case 'C':
-			fo.cpus = optarg;
-			break;
-		case 'c':
-			fo.comms = optarg;
-			break;
-		case OPT_PID:
-			fo.pids = optarg;
-			break;
-		case OPT_TID:
-			fo.tids = optarg;
-			break;
-		case 'S':
-			fo.symbols = optarg;
-			break;
-		case OPT_DSOS:
-			fo.dsos = optarg;
-			break;
-		case OPT_RELTIME:
-			sc.reltime = true;
-			break;
-		case OPT_DELTATIME:
-			sc.deltatime = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 129;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "pmukit script: scripts (%s) are not supported\n", argv[optind]);
+	cli_data__init(&c.d);
+	int n = parse_args(argc, argv, &sc, &c, &fo);
+	if (n < 0)
+		return n == CLI_HELP ? 0 : 129;
+	if (n) {
+		fprintf(stderr, "pmukit script: scripts (%s) are not supported\n", argv[0]);
 		return 129;
 	}
-	if (!input)
-		input = "perf.data";
+	sc.use_callchain = !sc.hide_callchain;
+	const char *input = c.d.input;
+	int header = c.header_only ? 2 : c.header ? 1 : 0;
+	unsigned sym_flags = c.full_path ? PK_SYMBOLIZER_FULL_SRCLINE : 0;
+	/* perf 6.1 expands inline frames in unwound callchains only (dwarf) */
+	unsigned session_flags = c.inl ? 0 : PK_SESSION_NO_INLINE;
+	bool dump = c.dump, per_event = c.per_event;
+
 	if (sc.reltime && sc.deltatime) {
 		fprintf(stderr, "reltime and deltatime - the two don't get along well. "
 				"Please limit to --reltime or --deltatime.\n");
@@ -476,11 +339,11 @@ int cmd_script(int argc, char **argv)
 	fo.reltime = sc.reltime;
 
 	struct pk_symbolizer_opts so = { .sz = sizeof(so), .flags = sym_flags };
-	struct pk_session_opts o = { .sz = sizeof(o), .flags = session_flags, .symbolizer = &so,
-				     .symfs = symfs, .nr_threads = nr_threads, .max_stack = max_stack };
+	struct pk_session_opts o = { .sz = sizeof(o), .flags = session_flags };
+	cli_data__session_opts(&c.d, &o, &so);
 	/* perf: --show-round-events processes the records unordered, as stored */
 	struct pk_data_reader_opts ro = { .sz = sizeof(ro), .order = PK_DATA_ORDER_FILE,
-					  .read_ahead = nr_threads != 1 };
+					  .read_ahead = c.d.jobs != 1 };
 	if (sc.show_round)
 		o.reader = &ro;
 	struct pk_error err = { 0 };

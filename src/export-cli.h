@@ -17,8 +17,8 @@
 int cmd_export(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 /* Read input into a new profile; prints its own message; 0 or -1. */
-int export__load(const char *prog, const char *input, const char *symfs, unsigned sym_flags,
-		 unsigned prof_flags, struct pk_profile **out);
+int export__load(const char *prog, const struct cli_data *d, unsigned prof_flags,
+		 struct pk_profile **out);
 /* Write p to output ("-" or NULL: stdout); prints its own message; 0 or -1. */
 int export__write(const char *prog, const struct pk_profile *p, enum pk_export_format fmt,
 		  const char *output, const struct pk_export_opts *eo);
