@@ -79,7 +79,8 @@ static bool ctx_eq_v(const void *a, const void *b)
 static bool lclass_eq_v(const void *va, const void *vb)
 {
 	const struct rp_lclass *a = va, *b = vb;
-	return a->dso == b->dso && a->sym == b->sym && a->addr == b->addr && a->raw == b->raw;
+	return a->dso == b->dso && a->sym == b->sym && a->addr == b->addr && a->raw == b->raw &&
+	       a->frame == b->frame;
 }
 
 static uint32_t *cache_slot(struct pk_buf *cache, uint32_t id)
@@ -113,9 +114,11 @@ static uint32_t lclass_of(struct pk_report *r, const struct pk_loc *loc, bool ch
 			lc.addr = loc->ip;
 			lc.raw = true;
 		}
+		if (chain && r->lc_addr && loc->inline_frame)
+			lc.frame = loc->id + 1;
 	}
 	uint64_t h = hash_mix(hash_mix(hash_mix(hash_mix(7, (uintptr_t)lc.dso), (uintptr_t)lc.sym),
-				       lc.addr), lc.raw);
+				       lc.addr), lc.raw + ((uint64_t)lc.frame << 1));
 	int64_t id = rp_intern(&r->lc_map, &r->lclasses, &r->lc_next, sizeof(lc), h, &lc, lclass_eq_v);
 	if (id < 0)
 		return UINT32_MAX;

@@ -114,6 +114,12 @@ struct rp_lclass {
 	 * he->ip is the raw ip (fill_callchain_info), not the map-relative one.
 	 */
 	bool raw;
+	/*
+	 * With the srcline key, an unwound frame of an inline chain (pk_loc
+	 * inline_frame): its loc id + 1, as perf 6.1 keys these entries by the
+	 * node's own srcline (the frames of one address differ); else 0.
+	 */
+	uint32_t frame;
 };
 
 struct rp_stat {

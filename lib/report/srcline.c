@@ -32,7 +32,9 @@ static const char *lookup(struct pk_report *r, const struct rp_lclass *lc, char 
 	const struct pk_loc *loc = lc->loc;
 	uint64_t addr = lc->raw ? lc->addr : loc->addr;
 	const char *s;
-	if (lc->raw)
+	if (lc->raw && loc->inline_frame)
+		s = r->s ? pk_session__loc_srcline(r->s, loc) : NULL;	/* the node's own srcline */
+	else if (lc->raw)
 		s = loc->dso ? pk_dso__srcline_str(loc->dso, addr) : NULL;
 	else
 		s = r->s ? pk_session__loc_srcline(r->s, loc) : NULL;
