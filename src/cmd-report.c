@@ -18,6 +18,7 @@
 #include <pmukit/session.h>
 
 #include "cli.h"
+#include "pager.h"
 #include "report-cli.h"
 #include "script.h"
 
@@ -255,6 +256,9 @@ int cmd_report(int argc, char **argv)
 		struct stat st;
 		input = !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
 	}
+	/* perf's setup_browser: the pager on a terminal, unless reading a pipe */
+	if (strcmp(input, "-"))
+		pager_setup();
 
 	struct pk_error err = { 0 };
 	struct pk_symbolizer_opts so = { .sz = sizeof(so), .flags = sym_flags };
