@@ -29,9 +29,17 @@ static void usage(FILE *f)
 		"Print the profile of a perf.data file as perf report --stdio does.\n\n"
 		"  -i, --input FILE          perf.data to read (default perf.data; - reads stdin)\n"
 		"      --stdio               text output (the only one)\n"
-		"  -s, --sort KEYS           sort keys: comm, pid, tid, dso, sym, srcline, cpu,\n"
-		"                            local_weight, weight, ins_lat, p_stage_cyc, retire_lat\n"
-		"                            (+KEYS: added to the default comm,dso,sym)\n"
+		"  -s, --sort KEYS           sort keys: comm, pid, tid, dso, sym, srcline, srcfile,\n"
+		"                            parent, symbol_size, cpu, local_weight, weight,\n"
+		"                            ins_lat, p_stage_cyc, retire_lat (+KEYS: added to\n"
+		"                            the default comm,dso,sym); with \"symbol\" the IPC\n"
+		"                            columns perf adds (- without branch stacks)\n"
+		"  -p, --parent REGEX        the parent key's regex (adds the key; default\n"
+		"                            ^sys_|^do_page_fault)\n"
+		"  -x, --exclude-other       only entries with a parent\n"
+		"  -U, --hide-unresolved     leave out samples and callchain entries without\n"
+		"                            a symbol\n"
+		"      --full-source-path    srclines and srcfiles with the full file path\n"
 		"  -F, --fields KEYS         output columns: overhead, overhead_children, sample,\n"
 		"                            period, td_* and sort keys\n"
 		"  -g, --call-graph [ARGS]   graph|flat|fractal|folded|none, threshold, print\n"
@@ -62,7 +70,7 @@ enum {
 	OPT_STDIO = 0x200, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_PERCENT_LIMIT, OPT_GROUP,
 	OPT_NO_GROUP, OPT_HEADER, OPT_HEADER_ONLY, OPT_SYMFS, OPT_NO_DEMANGLE, OPT_MAX_STACK,
 	OPT_TOTAL_PERIOD, OPT_CPU_UTIL, OPT_TOPDOWN, OPT_NO_TOPDOWN, OPT_TUI, OPT_CALL_GRAPH,
-	OPT_NO_CALL_GRAPH, OPT_INLINE, OPT_NO_INLINE,
+	OPT_NO_CALL_GRAPH, OPT_INLINE, OPT_NO_INLINE, OPT_FULL_PATH,
 };
 
 static const struct option longopts[] = {
@@ -93,6 +101,10 @@ static const struct option longopts[] = {
 	{ "inline", no_argument, NULL, OPT_INLINE },
 	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
 	{ "threads", required_argument, NULL, 'j' },
+	{ "parent", required_argument, NULL, 'p' },
+	{ "exclude-other", no_argument, NULL, 'x' },
+	{ "hide-unresolved", no_argument, NULL, 'U' },
+	{ "full-source-path", no_argument, NULL, OPT_FULL_PATH },
 	{ "force", no_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -151,7 +163,7 @@ int cmd_report(int argc, char **argv)
 	int nr_threads = 0, c;
 	struct pk_report_opts ro = { .sz = sizeof(ro), .children = -1, .group = -1, .topdown = -1 };
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:F:g::nqj:fh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:F:g::nqj:fhp:xU", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -238,6 +250,18 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'f':
 			break;
+		case 'p':
+			ro.parent = optarg;
+			break;
+		case 'x':
+			ro.exclude_other = true;
+			break;
+		case 'U':
+			ro.hide_unresolved = true;
+			break;
+		case OPT_FULL_PATH:
+			sym_flags |= PK_SYMBOLIZER_FULL_SRCLINE;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -252,6 +276,12 @@ int cmd_report(int argc, char **argv)
 		return 129;
 	}
 	ro.call_graph = call_graph;
+	/* perf report: "symbol" in --sort adds the IPC columns (ipc_null without branch stacks) */
+	char sort_ipc[1024];
+	if (ro.sort && strstr(ro.sort, "symbol")) {
+		snprintf(sort_ipc, sizeof(sort_ipc), "%s,ipc_null", ro.sort);
+		ro.sort = sort_ipc;
+	}
 	if (!input) {
 		struct stat st;
 		input = !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
@@ -295,6 +325,21 @@ int cmd_report(int argc, char **argv)
 					"Did you call 'perf record' without -g or -b?\n");
 			pk_session__free(s);
 			return 255;
+		}
+	}
+	/* ... and the parent key without callchains (exit status 0, as perf 6.1's) */
+	bool parent = ro.parent || (ro.sort && strstr(ro.sort, "parent")) ||
+		      (ro.fields && strstr(ro.fields, "parent"));
+	if (parent && !pk_data_reader__is_pipe(rd)) {
+		bool any = false;
+		for (size_t i = 0; i < pk_data_reader__nr_attrs(rd); i++)
+			any |= !!(pk_data_reader__attr(rd, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
+		if (!any) {
+			fflush(stdout);
+			fprintf(stderr, "Error:\nSelected --sort parent, but no callchain data. "
+					"Did you call 'perf record' without -g?\n");
+			pk_session__free(s);
+			return 0;
 		}
 	}
 	struct trace_ctx tc = { .rd = rd };

@@ -55,7 +55,8 @@ struct pk_report_opts {
 	size_t sz;			/* sizeof(struct pk_report_opts) */
 	/*
 	 * --sort: perf's keys, comma separated (comm, pid, tid, dso, sym|symbol,
-	 * srcline, cpu, local_weight, weight, local_ins_lat, ins_lat,
+	 * srcline, srcfile, parent, symbol_size, ipc_null, cpu, local_weight,
+	 * weight, local_ins_lat, ins_lat,
 	 * local_p_stage_cyc, p_stage_cyc, local_retire_lat, retire_lat, and the
 	 * value columns overhead, overhead_children, sample, period, ...);
 	 * "+KEYS" appends to the default. NULL: "comm,dso,sym".
@@ -91,6 +92,16 @@ struct pk_report_opts {
 	 */
 	const char *(*trace_output)(void *ctx, const struct pk_resolved *rs);
 	void *trace_ctx;
+	/* -U / --hide-unresolved: samples and callchain entries without a symbol left out */
+	bool hide_unresolved;
+	/*
+	 * -p / --parent: the "parent" key's POSIX extended regex (the first
+	 * callchain entry whose symbol matches is the sample's parent); given,
+	 * it adds the parent key as perf does. NULL: perf's default
+	 * "^sys_|^do_page_fault".
+	 */
+	const char *parent;
+	bool exclude_other;		/* -x / --exclude-other: only entries with a parent */
 };
 
 PK_API int pk_report__new(struct pk_report **out, struct pk_session *s,

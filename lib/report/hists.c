@@ -32,6 +32,7 @@ static uint64_t ctx_hash(const struct rp_ctx *c)
 	h = hash_mix(h, (uint64_t)(uintptr_t)c->thread);
 	h = hash_mix(h, (uint64_t)(uintptr_t)c->comm);
 	h = hash_mix(h, (uint64_t)(uintptr_t)c->trace);
+	h = hash_mix(h, (uint64_t)(uintptr_t)c->parent);
 	for (int i = 0; i < 3; i++)
 		h = hash_mix(h, c->weight[i]);
 	return h;
@@ -40,7 +41,7 @@ static uint64_t ctx_hash(const struct rp_ctx *c)
 static bool ctx_eq(const struct rp_ctx *a, const struct rp_ctx *b)
 {
 	return a->hists == b->hists && a->cpu == b->cpu && a->thread == b->thread &&
-	       a->comm == b->comm && a->trace == b->trace &&
+	       a->comm == b->comm && a->trace == b->trace && a->parent == b->parent &&
 	       !memcmp(a->weight, b->weight, sizeof(a->weight));
 }
 
@@ -114,7 +115,7 @@ static uint32_t lclass_of(struct pk_report *r, const struct pk_loc *loc, bool ch
 			lc.addr = loc->ip;
 			lc.raw = true;
 		}
-		if (chain && r->lc_addr && loc->inline_frame)
+		if (chain && r->has_key[RP_KEY_SRCLINE] && loc->inline_frame)
 			lc.frame = loc->id + 1;
 	}
 	uint64_t h = hash_mix(hash_mix(hash_mix(hash_mix(7, (uintptr_t)lc.dso), (uintptr_t)lc.sym),
@@ -217,6 +218,7 @@ void pk_report__free(struct pk_report *r)
 	if (!r)
 		return;
 	rp_chains_free(r);
+	rp_parent_free(r);
 	for (size_t i = 0; i < r->nr_hists; i++) {
 		free(r->hists[i].out);
 		free(r->hists[i].pub);
@@ -317,8 +319,10 @@ int rp_decide(struct pk_report *r, struct pk_error *err)
 	/* (perf sets the order before it turns cumulation off) */
 	if (r->opts.children != 0 && !r->cg.order_set)
 		r->cg.caller = true;
-	r->need_chain = callchains && (r->children || r->cg.enabled);
 	int rc = rp_setup_columns(r, err);
+	r->need_chain = callchains && (r->children || r->cg.enabled || r->has_key[RP_KEY_PARENT]);
+	if (!rc)
+		rc = rp_parent_setup(r, err);
 	if (!rc)
 		r->decided = true;
 	return rc;
@@ -331,7 +335,7 @@ static int64_t sample_ctx(struct pk_report *r, int hists, const struct pk_resolv
 	const struct pk_sample *smp = rs->sample;
 	if (r->last_valid && r->last_hists == hists && r->last_thread == rs->thread &&
 	    r->last_comm == rs->comm && r->last_cpu == smp->cpu && !r->ctx_weight[0] &&
-	    !r->ctx_weight[1] && !r->ctx_weight[2] && !r->ctx_trace)
+	    !r->ctx_weight[1] && !r->ctx_weight[2] && !r->ctx_trace && !r->parent_re)
 		return r->last_ctx;
 	struct rp_ctx c = { .hists = hists };
 	if (r->ctx_cpu)
@@ -353,6 +357,7 @@ static int64_t sample_ctx(struct pk_report *r, int hists, const struct pk_resolv
 			c.trace = (const char *)(uintptr_t)(off + 1);	/* resolved at finish */
 		}
 	}
+	c.parent = rp_parent_of(r, rs);
 	if (r->ctx_weight[0])
 		c.weight[0] = smp->weight;
 	if (r->ctx_weight[1])
@@ -435,7 +440,7 @@ static int run_add(struct pk_buf *seq, uint32_t id)
 /* with the srcline key, the order of the samples' self nodes (or lclasses | RP_SELF) */
 static int seq_add(struct pk_report *r, uint32_t id)
 {
-	return r->has_key[RP_KEY_SRCLINE] ? run_add(&r->srcline_seq, id) : 0;
+	return r->lc_addr ? run_add(&r->srcline_seq, id) : 0;
 }
 
 /* One sample for hists h with period (perf's hist_entry_iter__add). */
@@ -551,6 +556,14 @@ int pk_report__add(struct pk_report *r, const struct pk_resolved *rs, struct pk_
 	}
 	const struct pk_sample *smp = rs->sample;
 	int rc = 0;
+	struct pk_resolved shown;
+	if (r->opts.hide_unresolved) {
+		rc = rp_hide_unresolved(r, rs, &shown);
+		if (rc <= 0)
+			return rc ? pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory") : 0;
+		rs = &shown;
+		rc = 0;
+	}
 	if (!(smp->sample_type & PERF_SAMPLE_READ)) {
 		rc = add_one(r, rs->attr, rs, smp->period);
 	} else {

@@ -54,7 +54,7 @@ bool rp_replay_wanted(const struct pk_report *r, int h)
 {
 	/* where perf's entries are the hash's anyway, or what the replay does not keep */
 	if (!r->children || !r->need_chain || !r->hists[h].dwarf || r->group ||
-	    r->has_key[RP_KEY_SRCLINE] || r->ctx_trace || r->ctx_weight[0] || r->ctx_weight[1] ||
+	    r->lc_addr || r->ctx_trace || r->ctx_weight[0] || r->ctx_weight[1] ||
 	    r->ctx_weight[2])
 		return false;
 	/* an inlined function among the frames' classes */

@@ -71,6 +71,10 @@ enum rp_col {
 	RP_KEY_P_STAGE_CYC,
 	RP_KEY_TID,		/* pmukit: perf's pid key under its real name */
 	RP_KEY_TRACE,
+	RP_KEY_SRCFILE,
+	RP_KEY_SYM_SIZE,	/* perf's symbol_size */
+	RP_KEY_IPC_NULL,	/* perf report's column after --sort ...symbol... without branch stacks */
+	RP_KEY_PARENT,
 	RP_COL_NR,
 };
 
@@ -99,6 +103,7 @@ struct rp_ctx {
 	const char *comm;		/* with the comm key, else NULL (interned by the session) */
 	const char *trace;		/* with the trace key (interned here), else NULL */
 	uint64_t weight[3];		/* with weight keys, else 0 */
+	const struct pk_sym *parent;	/* with the parent key: the sample's parent (NULL: [other]) */
 };
 
 /* A location class: the address-dependent part of an entry key. */
@@ -109,6 +114,7 @@ struct rp_lclass {
 	/* a representative location (the first seen), for printing */
 	const struct pk_loc *loc;
 	const char *srcline;		/* with the srcline key, at finish */
+	const char *srcfile;		/* with the srcfile key, at finish */
 	/*
 	 * A callchain frame's class as perf's cumulative entries key it: its
 	 * he->ip is the raw ip (fill_callchain_info), not the map-relative one.
@@ -298,6 +304,9 @@ struct pk_report {
 	/* chain.c's trees */
 	struct rp_chains *chains;
 	struct pk_arena arena;
+	/* parent.c: the parent key's regex (compiled when the key is used), -U's callchain copy */
+	void *parent_re;
+	struct pk_buf unresolved_chain;
 	bool finished;
 	bool decided;			/* children, callchains and columns set from the attrs */
 	/* public section list (sections[i] = hists index) */
@@ -364,6 +373,17 @@ char rp_chain_level(const struct pk_loc *loc);
 int64_t rp_intern(struct pk_idmap *map, struct pk_buf *store, struct pk_buf *next, size_t recsz,
 		  uint64_t h, const void *rec, bool (*eq)(const void *, const void *));
 
+/* parent.c: compile the parent key's regex (once); 0 or -EINVAL (err set) */
+int rp_parent_setup(struct pk_report *r, struct pk_error *err);
+void rp_parent_free(struct pk_report *r);
+/* parent.c: perf's parent of a sample: the first callchain entry's symbol matching the regex */
+const struct pk_sym *rp_parent_of(const struct pk_report *r, const struct pk_resolved *rs);
+/*
+ * parent.c: -U: false when the sample is left out (no symbol); else *out is rs or a copy
+ * of it (in r) whose callchain has no entry without a symbol. -ENOMEM as -1.
+ */
+int rp_hide_unresolved(struct pk_report *r, const struct pk_resolved *rs, struct pk_resolved *out);
+
 /* resort.c */
 int rp_finish(struct pk_report *r, struct pk_error *err);
 /* resort.c: perf's collapse over all sort keys (0: one entry) */
@@ -412,5 +432,7 @@ int rp_srcline_known(struct pk_report *r, int h, const uint32_t *order, size_t n
 int64_t rp_sort_mark(const struct pk_report *r, uint32_t a, uint32_t b, uint8_t *known);
 /* srcline of an lclass as perf's map__srcline would give it (cached) */
 const char *rp_lclass_srcline(struct pk_report *r, uint32_t lc);
+/* srcfile.c: perf's srcfile of an lclass: the file part of a srcline from the debug info, else "" */
+const char *rp_lclass_srcfile(struct pk_report *r, uint32_t lc);
 
 #endif

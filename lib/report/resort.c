@@ -207,8 +207,10 @@ uint32_t rp_lclass_cclass(struct pk_report *r, uint32_t lci)
 		else
 			n += snprintf(key + n, sizeof(key) - (size_t)n, "|a%" PRIx64, lc->addr);
 	}
-	if (r->lc_addr && (size_t)n < sizeof(key))
+	if (r->has_key[RP_KEY_SRCLINE] && (size_t)n < sizeof(key))
 		n += snprintf(key + n, sizeof(key) - (size_t)n, "|l%s", rp_lclass_srcline(r, lci));
+	if (r->has_key[RP_KEY_SRCFILE] && (size_t)n < sizeof(key))
+		n += snprintf(key + n, sizeof(key) - (size_t)n, "|f%s", rp_lclass_srcfile(r, lci));
 	if (n < 0 || (size_t)n >= sizeof(key))
 		n = (int)sizeof(key) - 1;
 	long off = pk_intern__add(&r->cclasses, key, (size_t)n, 0);
@@ -483,6 +485,9 @@ static int output_sort(struct pk_report *r, int h, uint32_t *idx, size_t n)
 		struct rp_entry *e = rp_entry(r, idx[i]);
 		uint64_t v = r->children ? e->acc.period : e->stat.period;
 		e->filtered = percent_of(v, hs->total_period) < limit;
+		/* -x: perf's HIST_FILTER__PARENT */
+		if (r->opts.exclude_other && !rp_ctx(r, e->ctx)->parent)
+			e->filtered = true;
 	}
 	return 0;
 }
@@ -597,7 +602,7 @@ int rp_finish(struct pk_report *r, struct pk_error *err)
 		if (!r->need_chain || !r->hists[h].has_callchain)
 			e->acc = e->stat;
 	}
-	if (r->has_key[RP_KEY_SRCLINE] && (rc = rp_prepare_srclines(r, err)))
+	if (r->lc_addr && (rc = rp_prepare_srclines(r, err)))
 		return rc;
 	if (r->need_chain && (rc = cumulate(r)))
 		return pk_error__set(err, rc, "", 0, 0, "out of memory");

@@ -29,6 +29,10 @@ rec g -e cpu-clock -c 100000 -g "$W" 3000
 rec nog -e cpu-clock -c 100000 "$W" 3000
 rec dw -e cpu-clock -c 200000 --call-graph dwarf "$W" 1000
 rec cc -e cpu-clock -c 100000 --call-graph dwarf "$CW" 250
+rec thr -e cpu-clock -c 100000 -g "$W" -t 2 1500
+# a stripped program of its own (no build-id cache entry with symbols): unresolved frames
+cc -O1 -fno-omit-frame-pointer -o "$T_TMP/cc_st" "$SRC/tests/workloads/callchain.c" 2>/dev/null &&
+	strip -s "$T_TMP/cc_st" && rec st -e cpu-clock -c 100000 -g "$T_TMP/cc_st" 100
 
 # $C: perf 6.1 and pmukit on one file (tests/integration/lib/perf_compare.sh)
 cp "${PMUKIT_SRC:-.}/tests/integration/lib/perf_compare.sh" "$T_TMP/compare"
@@ -42,6 +46,39 @@ ok "dwarf: --sort srcline --no-children" $C dw --sort srcline --no-children
 ok "dwarf, callchain: --sort srcline" $C cc --sort srcline
 ok "dwarf, callchain: --sort srcline,sym -g none" $C cc --sort srcline,sym -g none
 ok "dwarf, callchain: --sort dso,srcline --no-children -g caller" $C cc --sort dso,srcline --no-children -g caller
+
+# perf report adds its IPC columns to a --sort with "symbol" (ipc_null: no branch stacks)
+ok "--sort symbol: the IPC columns" $C g --sort symbol
+ok "--sort dso,symbol -g none" $C g --sort dso,symbol -g none
+ok "--sort comm,symbol,dso --no-children" $C thr --sort comm,symbol,dso --no-children
+ok "--sort sym: no IPC columns" $C nog --sort sym
+# symbol_size (its "symbol" brings the IPC columns too: entries by symbol)
+ok "--sort symbol_size" $C g --sort symbol_size
+ok "--sort symbol_size,dso --no-children" $C nog --sort symbol_size,dso
+ok "--sort dso,symbol_size on a stripped program (unknown sizes)" $C st --sort dso,symbol_size -g none
+# srcfile and --full-source-path
+ok "--sort srcfile" $C g --sort srcfile
+ok "--sort srcfile,sym --no-children" $C nog --sort srcfile,sym --no-children
+ok "--sort dso,srcfile -g none" $C thr --sort dso,srcfile -g none
+ok "--sort srcfile --full-source-path" $C nog --sort srcfile --full-source-path
+ok "--sort srcline --full-source-path" $C nog --sort srcline --full-source-path
+ok "dwarf: --sort srcfile -g none" $C dw --sort srcfile -g none
+# parent, -p, -x
+ok "--sort parent (perf's default regex)" $C g --sort parent
+ok "-p round --sort parent" $C g -p round --sort parent
+ok "-p top_ (adds the parent key)" $C g -p top_
+ok "-x -p top_" $C g -x -p top_
+ok "-x -p leaf_ --no-children --sort sym" $C thr -x -p leaf_ --no-children --sort sym
+ok "-p 'leaf_1|mid' --sort parent,sym -g none" $C thr -p 'leaf_1|mid' --sort parent,sym -g none
+ok "--sort parent without callchains: perf's error, exit 0" sh -c '
+	perf report --stdio -i "$T_TMP/nog.data" --sort parent > "$T_TMP/p1" 2> "$T_TMP/e1"; a=$?
+	"$PMUKIT" report --stdio -i "$T_TMP/nog.data" --sort parent > "$T_TMP/p2" 2> "$T_TMP/e2"; b=$?
+	[ $a = $b ] && cmp "$T_TMP/p1" "$T_TMP/p2" && cmp "$T_TMP/e1" "$T_TMP/e2"'
+# -U: no samples or callchain entries without a symbol
+ok "stripped program: unresolved entries shown by default" $C st
+ok "-U (--hide-unresolved)" $C st -U
+ok "-U --no-children" $C st -U --no-children
+ok "-U -g caller --no-children --sort dso,sym" $C st -U -g caller --no-children --sort dso,sym
 
 # ---- the pager, in a real terminal (tmux, 100x30): perf 6.1 and pmukit screen by screen ----
 TM="tmux -L pmukit-views-$$ -f /dev/null"
