@@ -157,9 +157,23 @@ $(TABLES_OBJ): $(O)/pmu-events.c
 	$(call msg,CC,$<)
 	$(Q)$(CC) $(TABLES_CFLAGS) -c $< -o $@
 
-$(O)/libpmukit.a: $(LIB_OBJS) $(TABLES_OBJ)
+# Two archives of the same objects. libpmukit.a, the one installed, defines only the public
+# API: its objects are linked into one (ld -r) whose hidden symbols are then made local, so a
+# program that defines its own maps__find or links another pprof writer still links statically.
+# libpmukit-int.a keeps every global symbol, for what links the internals: the CLI, the unit
+# tests, the test tools and benches.
+LIBINT := $(O)/libpmukit-int.a
+
+$(LIBINT): $(LIB_OBJS) $(TABLES_OBJ)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(O)/libpmukit.a: $(LIB_OBJS) $(TABLES_OBJ)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ $(O)/obj/libpmukit-all.o && \
+		$(LD) -r -o $(O)/obj/libpmukit-all.o $(filter %.o,$^) && \
+		objcopy --localize-hidden $(O)/obj/libpmukit-all.o && \
+		ar rcs $@ $(O)/obj/libpmukit-all.o
 
 $(O)/$(SOFILE): $(LIB_OBJS) $(TABLES_OBJ) $(LIB_MAP)
 	$(call msg,LD,$@)
@@ -173,21 +187,21 @@ $(O)/libpmukit.so: $(O)/$(SONAME)
 	$(call msg,LN,$@)
 	$(Q)ln -sf $(SONAME) $@
 
-$(O)/pmukit: $(CLI_OBJS) $(O)/libpmukit.a
+$(O)/pmukit: $(CLI_OBJS) $(LIBINT)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) $(CLI_LDFLAGS) -o $@ $(CLI_OBJS) $(O)/libpmukit.a $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) $(CLI_LDFLAGS) -o $@ $(CLI_OBJS) $(LIBINT) $(LDLIBS)
 
 # --- tests ------------------------------------------------------------------
-$(O)/tests/%: tests/unit/%.c $(TEST_SUPPORT_OBJS) $(O)/libpmukit.a
+$(O)/tests/%: tests/unit/%.c $(TEST_SUPPORT_OBJS) $(LIBINT)
 	$(Q)mkdir -p $(dir $@)
 	$(call msg,TEST-CC,$<)
-	$(Q)$(CC) $(BASEFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(TEST_SUPPORT_OBJS) $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS) -lcmocka
+	$(Q)$(CC) $(BASEFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(TEST_SUPPORT_OBJS) $(LIBINT) $(LDFLAGS) $(LDLIBS) -lcmocka
 
 # The jevents oracle's dumper (tests/integration/jevents_oracle.sh).
-$(O)/tests/ir_dump: tests/oracle/ir_dump.c $(O)/libpmukit.a
+$(O)/tests/ir_dump: tests/oracle/ir_dump.c $(LIBINT)
 	$(Q)mkdir -p $(dir $@)
 	$(call msg,TEST-CC,$<)
-	$(Q)$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
+	$(Q)$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(LIBINT) $(LDFLAGS) $(LDLIBS)
 
 # perf 6.1 oracle: an LD_PRELOAD shim that records every attr perf opens. Plain flags on
 # purpose: an ASan shim can not be preloaded into perf.
@@ -307,7 +321,7 @@ $(XO)/examples/%: examples/%.c $(XO)/libpmukit.a
 # The library's threads (the reader's read-ahead, the session's workers, the kallsyms
 # reader) under ThreadSanitizer: the unit tests that run them, and report/script/diff/
 # export on a recording (scripts/check-threads.sh). Any report fails it.
-TSAN_TESTS := test_data_read_corrupt test_data_read_order test_symbol test_session
+TSAN_TESTS := test_data_read_corrupt test_data_read_order test_symbol test_session test_report_threads
 check-threads: deps
 	$(Q)$(MAKE) --no-print-directory SANITIZE=thread $(addprefix build/tsan/tests/,$(TSAN_TESTS)) \
 		build/tsan/pmukit build/tsan/tests/workloads/report_many
@@ -328,10 +342,10 @@ check-cross:
 -include $(shell find $(XO)/obj -name '*.d' 2>/dev/null)
 
 # --- benchmarks ---------------------------------------------------------------
-$(O)/bench/%: bench/%.c $(O)/libpmukit.a
+$(O)/bench/%: bench/%.c $(LIBINT)
 	$(Q)mkdir -p $(dir $@)
 	$(call msg,BENCH-CC,$<)
-	$(Q)$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
+	$(Q)$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(LIBINT) $(LDFLAGS) $(LDLIBS)
 
 # the yardstick bench/stat.c compares start-up with, static like the CLI
 $(O)/bench/stat_floor: bench/support/stat_floor.c
@@ -348,11 +362,11 @@ FUZZ_SRCS := $(sort $(wildcard fuzz/fuzz_*.c))
 fuzz:
 	$(Q)command -v clang >/dev/null || PMUKIT_EXTRA_PKGS="clang" sh scripts/deps.sh
 	$(Q)$(MAKE) --no-print-directory O=build/fuzz CC=clang \
-		SANFLAGS="-fsanitize=fuzzer-no-link,address,undefined" build/fuzz/libpmukit.a
+		SANFLAGS="-fsanitize=fuzzer-no-link,address,undefined" build/fuzz/libpmukit-int.a
 	$(Q)mkdir -p build/fuzz/bin
 	$(Q)for f in $(FUZZ_SRCS); do n=$$(basename $$f .c); echo "  FUZZ-CC $$f"; \
 		clang -std=c11 -D_GNU_SOURCE -g -O1 -Iinclude -Ilib -fsanitize=fuzzer,address,undefined \
-		-o build/fuzz/bin/$$n $$f build/fuzz/libpmukit.a $(LDLIBS) || exit 1; done
+		-o build/fuzz/bin/$$n $$f build/fuzz/libpmukit-int.a $(LDLIBS) || exit 1; done
 
 # CI's short run: every target builds with clang and runs 20 s from its seeds
 fuzz-smoke: fuzz
@@ -399,10 +413,10 @@ clean:
 -include $(shell find $(O)/obj -name '*.d' 2>/dev/null)
 
 # --- perf.data writer: the synthetic-file tool of tests/integration/data_write*.sh ------
-$(O)/tests/data_gen: tests/oracle/data_gen.c $(O)/libpmukit.a
+$(O)/tests/data_gen: tests/oracle/data_gen.c $(LIBINT)
 	$(Q)mkdir -p $(dir $@)
 	$(call msg,TEST-CC,$<)
-	$(Q)$(CC) $(BASEFLAGS) $(CFLAGS) -fno-inline -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
+	$(Q)$(CC) $(BASEFLAGS) $(CFLAGS) -fno-inline -o $@ $< $(LIBINT) $(LDFLAGS) $(LDLIBS)
 
 tests: $(O)/tests/data_gen
 
@@ -449,10 +463,10 @@ check-arm64:
 	$(Q)sh scripts/arm64/run.sh $(A64) $(XO)
 
 # --- symbolizer: the command-line driver the symbol integration tests compare with perf/addr2line
-$(O)/tests/symq: tests/fixtures/symbol/symq.c $(O)/libpmukit.a
+$(O)/tests/symq: tests/fixtures/symbol/symq.c $(LIBINT)
 	$(Q)mkdir -p $(dir $@)
 	$(call msg,TEST-CC,$<)
-	$(Q)$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
+	$(Q)$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(LIBINT) $(LDFLAGS) $(LDLIBS)
 
 tests: $(O)/tests/symq
 
@@ -482,7 +496,7 @@ $(O)/obj/gen/export/%.o: $(EXPORT_GEN)/%.c
 $(O)/obj/lib/export/pprof.o $(XO)/obj/lib/export/pprof.o: $(EXPORT_GEN)/profile.pb-c.h
 $(O)/obj/lib/export/pprof.o $(XO)/obj/lib/export/pprof.o: BASEFLAGS += -I$(EXPORT_GEN)
 
-$(O)/libpmukit.a $(O)/$(SOFILE): $(EXPORT_GEN_OBJS)
+$(O)/libpmukit.a $(LIBINT) $(O)/$(SOFILE): $(EXPORT_GEN_OBJS)
 
 # the pprof test decodes what it wrote with the same generated code
 $(O)/tests/test_export_pprof: $(EXPORT_GEN)/profile.pb-c.h
@@ -490,10 +504,10 @@ $(O)/tests/test_export_pprof: BASEFLAGS += -I$(EXPORT_GEN)
 
 # --- perf.data reader: the dump tool of tests/integration/data_read.sh, fuzz seeds ---------
 # The perf.data reader's dump tool (tests/integration/data_read*.sh).
-$(O)/tests/data_dump: tests/oracle/data_dump.c $(O)/libpmukit.a
+$(O)/tests/data_dump: tests/oracle/data_dump.c $(LIBINT)
 	$(Q)mkdir -p $(dir $@)
 	$(call msg,TEST-CC,$<)
-	$(Q)$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
+	$(Q)$(CC) $(BASEFLAGS) $(CFLAGS) -o $@ $< $(LIBINT) $(LDFLAGS) $(LDLIBS)
 
 # Seeds for fuzz_data_read, recorded at fuzz time with perf (none without it); the first
 # byte of a seed picks how the target reads it (0: mapped file, 1: pipe).
@@ -546,10 +560,10 @@ $(O)/tests/workloads/report_many: tests/workloads/report_many.c
 tests: $(O)/tests/workloads/report_many
 
 # perf.data files this machine cannot record (weights, TopDown groups): tests/integration/report_values.sh
-$(O)/tests/workloads/report_mkdata: tests/workloads/report_mkdata.c $(O)/libpmukit.a
+$(O)/tests/workloads/report_mkdata: tests/workloads/report_mkdata.c $(LIBINT)
 	$(Q)mkdir -p $(dir $@)
 	$(call msg,WORKLOAD,$<)
-	$(Q)$(CC) $(BASEFLAGS) $(CFLAGS) -DPMUKIT_MKDATA -O0 -o $@ $< $(O)/libpmukit.a $(LDFLAGS) $(LDLIBS)
+	$(Q)$(CC) $(BASEFLAGS) $(CFLAGS) -DPMUKIT_MKDATA -O0 -o $@ $< $(LIBINT) $(LDFLAGS) $(LDLIBS)
 tests: $(O)/tests/workloads/report_mkdata
 # bench/report.c profiles the report workload
 bench: $(O)/tests/workloads/report_many

@@ -118,11 +118,11 @@ static int build(struct counts_frame *cf)
 			cf->names[cf->nr_ev++] = r->event;
 			ev->name = r->event;
 			ev->unit = r->unit;
-			ev->kind = stat_kind__of_name(r->event);
-			ev->ctx = stat_ctx__of_name(r->event);
+			ev->kind = pk_shadow__kind_of_name(r->event);
+			ev->ctx = pk_shadow__ctx_of_name(r->event);
 			ev->scale = 1;
-			ev->frac = ev->kind == STAT_K_NSECS;
-			if (ev->kind == STAT_K_NSECS && !strcmp(r->unit, "msec"))
+			ev->frac = ev->kind == PK_SHADOW_NSECS;
+			if (ev->kind == PK_SHADOW_NSECS && !strcmp(r->unit, "msec"))
 				ev->scale = 1e-6;	/* cells hold ns, as counted */
 		}
 	}

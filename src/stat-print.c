@@ -390,7 +390,7 @@ static void thread_frame(struct stat_printer *p, const struct stat_frame *fr0, s
 	free(cells);
 }
 
-void stat_printer__frame(struct stat_printer *p, const struct stat_frame *fr)
+static void frame_lines(struct stat_printer *p, const struct stat_frame *fr)
 {
 	size_t unit_width = UNIT_WIDTH;
 
@@ -426,6 +426,12 @@ void stat_printer__frame(struct stat_printer *p, const struct stat_frame *fr)
 					print_line(p, fr, id, e, unit_width);
 	}
 	fflush(p->o.out);
+}
+
+void stat_printer__frame(struct stat_printer *p, const struct stat_frame *fr)
+{
+	frame_lines(p, fr);
+	stat_printer__frame_done(p);
 }
 
 /* ---- --metric-only (implied by --topdown): one column per metric ---- */

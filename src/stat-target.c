@@ -54,8 +54,8 @@ static int build_events(struct stat_live *st)
 
 		ev->name = e->name ? e->name : "?";
 		ev->pmu = e->pmu;
-		ev->kind = stat_kind__of_attr(&e->attr);
-		ev->ctx = stat_ctx__of_attr(&e->attr);
+		ev->kind = pk_shadow__kind_of_attr(&e->attr);
+		ev->ctx = pk_shadow__ctx_of_attr(&e->attr);
 		/* an alias's unit and scale (power/energy-pkg/: Joules, 2.3e-10) */
 		ev->scale = e->scale > 0 ? e->scale : 1;
 		ev->unit = e->unit ? e->unit : "";
@@ -64,7 +64,7 @@ static int build_events(struct stat_live *st)
 		 * perf gives cpu-clock and task-clock msec; written as PMU terms
 		 * ("software/config=1/") the PMU alias's unit replaces it: none.
 		 */
-		if (ev->kind == STAT_K_NSECS && !strchr(ev->name, '/')) {
+		if (ev->kind == PK_SHADOW_NSECS && !strchr(ev->name, '/')) {
 			ev->unit = "msec";
 			ev->scale = 1e-6;
 			ev->frac = true;
@@ -74,7 +74,7 @@ static int build_events(struct stat_live *st)
 			st->tool[i] = (unsigned char)t;
 			ev->tool = true;
 			ev->unit = "ns";
-			ev->kind = STAT_K_OTHER;
+			ev->kind = PK_SHADOW_OTHER;
 		}
 	}
 	return 0;
@@ -268,8 +268,7 @@ int stat_live__open(struct stat_live *st, pid_t workload, struct pk_error *err)
 {
 	struct pk_count_opts o = {
 		.sz = sizeof(o),
-		.pid = st->cpus ? -1 : workload,
-		.cpu = -1,
+		.pid = workload,	/* ignored with cpus or tids */
 		.cpus = st->cpus,
 		.cpu_list = st->cfg->cpu_list != NULL,
 		.tids = st->tids,
@@ -277,8 +276,6 @@ int stat_live__open(struct stat_live *st, pid_t workload, struct pk_error *err)
 		.pmus = st->env->pmus,
 		.topo = st->topo,	/* NULL: the library reads it for per-package events */
 	};
-	if (st->tids)
-		o.pid = -1;
 	stat_live__close(st);
 	int r = pk_counter__open(&st->cnt, st->el, &o, err);
 	if (r)

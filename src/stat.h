@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include <pmukit/count.h>
+#include <pmukit/shadow.h>
 
 /* Aggregation modes, as perf stat's options choose them. */
 enum stat_aggr {
@@ -25,34 +26,14 @@ enum stat_aggr {
 	STAT_AGGR_THREAD,	/* --per-thread: event by event, threads by count, descending */
 };
 
-/* The role an event plays in perf's built-in ("shadow") metrics. */
-enum stat_kind {
-	STAT_K_OTHER,
-	STAT_K_NSECS,		/* task-clock, cpu-clock: "CPUs utilized" */
-	STAT_K_CYCLES,		/* "GHz" */
-	STAT_K_INSTRUCTIONS,	/* "insn per cycle", "stalled cycles per insn" */
-	STAT_K_STALLED_FRONT,	/* "frontend cycles idle" */
-	STAT_K_STALLED_BACK,	/* "backend cycles idle" */
-	STAT_K_BRANCHES,
-	STAT_K_BRANCH_MISS,	/* "of all branches" */
-	STAT_K_CACHE_REFS,
-	STAT_K_CACHE_MISSES,	/* "of all cache refs" */
-	STAT_K_L1D, STAT_K_L1D_MISS,
-	STAT_K_L1I, STAT_K_L1I_MISS,
-	STAT_K_LL, STAT_K_LL_MISS,
-	STAT_K_DTLB, STAT_K_DTLB_MISS,
-	STAT_K_ITLB, STAT_K_ITLB_MISS,
-	STAT_K_NR,
-};
-
 /* One event column. */
 struct stat_ev {
 	const char *name;	/* as perf prints it */
 	const char *unit;	/* "msec", a sysfs .unit, or NULL */
 	double scale;		/* printed value = count * scale (clocks: 1e-6, ns -> msec) */
-	enum stat_kind kind;
+	enum pk_shadow_kind kind;	/* its role in perf's built-in metrics */
 	const char *pmu;	/* shadow ratios pair events of one PMU; NULL: any */
-	unsigned ctx;		/* and of one context: stat_ctx__of_attr() (perf's evsel_context) */
+	unsigned ctx;		/* and of one context: pk_shadow__ctx_of_attr() (perf's evsel_context) */
 	bool frac;		/* print two decimals (a non-integer scale or a unit) */
 	bool tool;		/* duration_time, user_time, system_time: one value, not per CPU */
 };
@@ -128,6 +109,7 @@ struct stat_printer {
 	struct stat_print_opts o;
 	unsigned nr_interval_prints;	/* perf repeats the interval header every 25 */
 	uint32_t kinds;			/* the frame being printed: 1 << kind of each event */
+	struct pk_shadow_value *shadow;	/* its counts for pk_shadow__metrics, built when needed */
 };
 
 void stat_printer__init(struct stat_printer *p, const struct stat_print_opts *o);
@@ -139,22 +121,14 @@ void stat_printer__frame(struct stat_printer *p, const struct stat_frame *fr);
 void stat_printer__footer(struct stat_printer *p, double elapsed_s, double elapsed_stddev_s,
 			  double user_s, double sys_s, bool show_rusage);
 
-/* The shadow kind of an attr (perf's evsel__stat_type). */
-struct perf_event_attr;
-/* stat-shadow.c: perf's built-in metrics of event e in aggregation id, into m[0..1];
- * returns how many (instructions may add stalled cycles per insn). */
-size_t stat_printer__shadow(const struct stat_printer *p, const struct stat_frame *fr, size_t id,
+/* stat-shadow.c: perf's built-in metrics of event e in aggregation id (pmukit/shadow.h), into
+ * m[0..1]; returns how many (instructions may add stalled cycles per insn). */
+size_t stat_printer__shadow(struct stat_printer *p, const struct stat_frame *fr, size_t id,
 			    size_t e, struct stat_metric *m);
+/* The end of a frame: what stat_printer__shadow built for it freed. */
+void stat_printer__frame_done(struct stat_printer *p);
 /* m set to fmt (NULL: nothing to show) and val, with label */
 void stat_metric__set(struct stat_metric *m, const char *fmt, double val, const char *label);
-enum stat_kind stat_kind__of_attr(const struct perf_event_attr *attr);
-/* The shadow kind from an event name as perf prints it (counts files). */
-enum stat_kind stat_kind__of_name(const char *name);
-/* The context shadow ratios pair events in: their exclude_{user,kernel,hv,host,idle} bits,
- * so that instructions:u is over cycles:u, as perf pairs them. From an attr, or from the
- * modifiers of a name as perf prints it (counts files). */
-unsigned stat_ctx__of_attr(const struct perf_event_attr *attr);
-unsigned stat_ctx__of_name(const char *name);
 
 /* Options of one `pmukit stat` command. */
 struct stat_config {

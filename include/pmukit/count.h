@@ -9,7 +9,7 @@
  *
  * A workload (events enabled at exec):
  *   struct pk_counter *c;
- *   struct pk_count_opts o = { .sz = sizeof(o), .pid = pid, .cpu = -1 };
+ *   struct pk_count_opts o = { .sz = sizeof(o), .pid = pid };
  *   struct pk_count_value v;
  *   struct pk_error err;
  *   pk_counter__open(&c, el, &o, &err);
@@ -21,7 +21,7 @@
  *
  * System-wide, per CPU, every second (pmukit stat -a -A -I 1000):
  *   pk_cpu_map__online(NULL, &cpus, &err);
- *   struct pk_count_opts o = { .sz = sizeof(o), .pid = -1, .cpu = -1, .cpus = cpus, .pmus = tree };
+ *   struct pk_count_opts o = { .sz = sizeof(o), .cpus = cpus, .pmus = tree };
  *   pk_counter__open(&c, el, &o, &err);	// the evlist built with system_wide: leaders disabled
  *   pk_counter__enable(c, &err);
  *   for (;;) {
@@ -60,17 +60,18 @@ extern "C" {
 struct pk_counter;
 
 /*
- * What to count on. Fields past sz (an older caller's struct) take their
- * defaults: cpus NULL, cpu_list false, tids NULL, pmus NULL.
+ * What to count on. Zero is the default of every field (a struct with only
+ * sz set counts the calling process on any CPU), and fields past sz (an
+ * older caller's struct) take their defaults.
  */
 struct pk_count_opts {
 	size_t sz;		/* sizeof(struct pk_count_opts) */
-	pid_t pid;		/* task to count (-1 with cpu >= 0: every task on that CPU); ignored with tids or cpus */
-	int cpu;		/* -1: any CPU; ignored with cpus */
+	pid_t pid;		/* task to count, on any CPU; 0: the calling process. Ignored with tids or cpus */
 	/*
-	 * -a / -C: count every task (pid -1; with tids: those threads) on these
-	 * CPUs, each event on the CPUs pk_count__event_cpus gives for its PMU.
-	 * NULL: the single cpu above. The map is copied.
+	 * -a / -C: count every task (with tids: those threads) on these CPUs,
+	 * each event on the CPUs pk_count__event_cpus gives for its PMU (one CPU:
+	 * a map of one, with cpu_list). NULL: the task above on any CPU. The map
+	 * is copied.
 	 */
 	const struct pk_cpu_map *cpus;
 	bool cpu_list;		/* cpus is the user's -C list, not all online CPUs (-a) */

@@ -70,6 +70,7 @@
 #include <pmukit/metricgroup.h>
 #include <pmukit/pmu.h>
 #include <pmukit/selfmon.h>
+#include <pmukit/shadow.h>
 #include <pmukit/spec.h>
 #include <pmukit/symbols.h>
 #include <pmukit/topology.h>

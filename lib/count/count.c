@@ -256,7 +256,6 @@ int pk_counter__open(struct pk_counter **out, const struct pk_evlist *el,
 	if (PK_OPTS_CHECK(opts))
 		return pk_opts__error(err, "pk_count_opts", opts->sz);
 	pid_t pid = OPT(opts, pid, 0);
-	int cpu = OPT(opts, cpu, -1);
 	const struct pk_cpu_map *map = OPT(opts, cpus, NULL);
 	bool cpu_list = OPT(opts, cpu_list, false);
 	const pid_t *tids = OPT(opts, tids, NULL);
@@ -300,7 +299,7 @@ int pk_counter__open(struct pk_counter **out, const struct pk_evlist *el,
 		c->nr_cpus = 1;
 		if (!(c->cpu = calloc(1, sizeof(int))))
 			goto oom;
-		c->cpu[0] = cpu;
+		c->cpu[0] = -1;		/* any CPU */
 	}
 	if (set_packages(c, topo))
 		goto oom;

@@ -259,12 +259,14 @@ int rp_fkey_cmp(const struct fkey *ka, const struct fkey *kb)
 	return 0;
 }
 
-static const struct rp_chains *sort_chains;
-
-/* sibling order: cumulative hits, then perf's match order (DSO, then address, descending) */
-static int kid_cmp(const void *pa, const void *pb)
+/*
+ * sibling order: cumulative hits, then perf's match order (DSO, then address, descending).
+ * glibc's qsort_r: the same merge sort as its qsort, with the chains as context (no
+ * file-scope pointer: two reports may finish on two threads).
+ */
+static int kid_cmp(const void *pa, const void *pb, void *ctx)
 {
-	const struct rp_chains *c = sort_chains;
+	const struct rp_chains *c = ctx;
 	const struct cnode *a = cn(c, *(const uint32_t *)pa), *b = cn(c, *(const uint32_t *)pb);
 	uint64_t ca = a->hit + a->children_hit, cb = b->hit + b->children_hit;
 	if (ca != cb)
@@ -293,13 +295,11 @@ static int sort_kids(struct rp_chains *c)
 		struct cnode *p = cn(c, cn(c, (uint32_t)i)->parent);
 		c->kids[p->first_child + p->nr_children++] = (uint32_t)i;
 	}
-	sort_chains = c;
 	for (size_t i = 0; i < nn; i++) {
 		struct cnode *n = cn(c, (uint32_t)i);
 		if (n->nr_children > 1)
-			qsort(c->kids + n->first_child, n->nr_children, sizeof(uint32_t), kid_cmp);
+			qsort_r(c->kids + n->first_child, n->nr_children, sizeof(uint32_t), kid_cmp, c);
 	}
-	sort_chains = NULL;
 	return 0;
 }
 

@@ -233,12 +233,10 @@ static int print_graph(struct pctx *p, uint32_t root, uint64_t total, uint64_t p
 	return rc;
 }
 
-/* perf's rb_root_in order of siblings (rp_fkey_cmp) */
-static const struct rp_chains *key_chains;
-
-static int key_cmp(const void *pa, const void *pb)
+/* perf's rb_root_in order of siblings (rp_fkey_cmp); qsort_r's context is the chains */
+static int key_cmp(const void *pa, const void *pb, void *ctx)
 {
-	const struct rp_chains *c = key_chains;
+	const struct rp_chains *c = ctx;
 	return rp_fkey_cmp(fk(c, cn(c, *(const uint32_t *)pa)->fkey),
 			   fk(c, cn(c, *(const uint32_t *)pb)->fkey));
 }
@@ -253,9 +251,7 @@ static int collect_flat(struct pctx *p, uint32_t n, struct pk_buf *out)
 	if (!kids)
 		return -ENOMEM;
 	memcpy(kids, c->kids + x->first_child, nk * sizeof(*kids));
-	key_chains = c;
-	qsort(kids, nk, sizeof(*kids), key_cmp);
-	key_chains = NULL;
+	qsort_r(kids, nk, sizeof(*kids), key_cmp, c);
 	for (uint32_t i = 0; i < nk; i++) {
 		int rc = collect_flat(p, kids[i], out);
 		if (rc) {

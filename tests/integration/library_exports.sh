@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib/tap.sh"
 B="${PMUKIT_BUILD:-build}"
 SO="$B/libpmukit.so"
-echo "1..10"
+echo "1..13"
 
 ok "libpmukit.so -> libpmukit.so.0 -> libpmukit.so.0.1.0, a real file" sh -c "
 	[ \"\$(readlink '$B/libpmukit.so')\" = libpmukit.so.0 ] &&
@@ -53,10 +53,43 @@ ok "every exported symbol is at version PMUKIT_0.1" sh -c "
 ok "no unprefixed symbol is exported" sh -c "! grep -v '^pk_' '$T_TMP/exported' >&2"
 ok "no test hook is exported" sh -c "! grep -E '(^|_)test(_|\$)' '$T_TMP/exported' >&2"
 
-# The check means something: the archive defines internal helpers and test hooks the
+# The check means something: the tests' archive defines internal helpers and test hooks the
 # shared library keeps to itself.
-ok "libpmukit.a has internal symbols that libpmukit.so does not export" sh -c "
-	nm --defined-only '$B/libpmukit.a' 2>/dev/null | awk '\$2 == \"T\" { print \$3 }' > '$T_TMP/archive' &&
+ok "libpmukit-int.a has internal symbols that libpmukit.so does not export" sh -c "
+	nm --defined-only '$B/libpmukit-int.a' 2>/dev/null | awk '\$2 == \"T\" { print \$3 }' > '$T_TMP/archive' &&
 	grep -qx selfmon__test_inject '$T_TMP/archive' && grep -qx spec_parse '$T_TMP/archive' &&
 	! grep -qx selfmon__test_inject '$T_TMP/exported' && ! grep -qx spec_parse '$T_TMP/exported'"
+
+# The installed archive defines the public API only: its global symbols are the exported ones.
+nm -g --defined-only "$B/libpmukit.a" 2>/dev/null | awk 'NF == 3 { print $3 }' | LC_ALL=C sort -u > "$T_TMP/static"
+ok "libpmukit.a's global symbols = libpmukit.so's exports" same "$T_TMP/static" "$T_TMP/exported"
+
+# A program with its own maps__find, spec_parse and pprof writer names (internal names of the
+# library) that uses the library functions of the same objects links statically with
+# libpmukit.a; with the internal archive the same link fails (so the test means something).
+cat > "$T_TMP/own.c" <<'EOF_C'
+#include <stdio.h>
+#include <pmukit/export.h>
+#include <pmukit/session.h>
+#include <pmukit/spec.h>
+int maps__find(int x) { return x + 1; }
+int perftools__profiles__profile__pack(int x) { return x * 2; }
+int spec_parse(void) { return 7; }
+int main(void)
+{
+	/* the library objects that define the same names internally */
+	uint64_t (*map_ip)(const struct pk_map *, uint64_t) = pk_map__map_ip;
+	int (*pprof)() = (int (*)())pk_export__write;
+	printf("%d %d %d %d %d\n", maps__find(1), perftools__profiles__profile__pack(2), spec_parse(),
+	       map_ip != NULL && pprof != NULL, pk_spec__needs_context("cpu-clock", PK_SPEC_STAT));
+	return 0;
+}
+EOF_C
+LIBS="-ljson-c -ldw -lelf -lprotobuf-c -liberty -lz -llzma -lbz2 -lzstd -lpthread -lm"
+ok "a program defining maps__find, spec_parse and a pprof writer name links with libpmukit.a" sh -c "
+	cc -std=gnu11 -I'$SRC/include' -o '$T_TMP/own' '$T_TMP/own.c' '$B/libpmukit.a' $LIBS &&
+	[ \"\$('$T_TMP/own')\" = '2 4 7 1 0' ]"
+ok "... where the internal archive's symbols collide with the program's" sh -c "
+	cc -std=gnu11 -I'$SRC/include' -o '$T_TMP/own2' '$T_TMP/own.c' '$B/libpmukit-int.a' $LIBS -ltraceevent 2>&1 |
+		grep -q 'multiple definition of .maps__find'"
 [ $T_FAIL -eq 0 ]

@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -120,7 +121,7 @@ static size_t count_touch(const char *spec, long pages, struct pk_count_value *o
 		_exit(127);
 	}
 	close(gp[0]);
-	struct pk_count_opts co = { .sz = sizeof(co), .pid = pid, .cpu = -1 };
+	struct pk_count_opts co = { .sz = sizeof(co), .pid = pid };
 	int ret = pk_counter__open(&c, el, &co, &err);
 	if (ret)
 		print_message("open: %s\n", err.msg);
@@ -159,6 +160,49 @@ static void test_page_faults(void **state)
 	print_message("# page-faults: %.0f for %ld pages (%.0f baseline)\n", touched, n,
 		      base[1].scaled);
 	assert_true(touched > n * 0.97 && touched < n * 1.03);
+}
+
+/*
+ * A struct with only sz set counts the calling process on any CPU: this thread, moved to the
+ * last online CPU, still counts its task-clock (a zero that meant CPU 0 counted nothing there).
+ */
+static void test_zeroed_opts(void **state)
+{
+	(void)state;
+	struct pk_spec_opts so = { .sz = sizeof(so), .mode = PK_SPEC_STAT };
+	struct pk_spec_error serr = { 0 };
+	struct pk_evlist *el = pk_evlist__new();
+	struct pk_counter *c = NULL;
+	struct pk_error err = { 0 };
+	struct pk_count_value v;
+	cpu_set_t old, one;
+	long last = sysconf(_SC_NPROCESSORS_ONLN) - 1;
+
+	assert_non_null(el);
+	assert_int_equal(pk_evlist__add(el, "task-clock", &so, &serr), 0);
+	assert_int_equal(sched_getaffinity(0, sizeof(old), &old), 0);
+	CPU_ZERO(&one);
+	CPU_SET((int)last, &one);
+	if (last < 1 || sched_setaffinity(0, sizeof(one), &one))
+		skip();		/* one CPU, or not allowed to move: nothing to tell apart */
+	struct pk_count_opts co = { .sz = sizeof(co) };
+	int ret = pk_counter__open(&c, el, &co, &err);
+	if (ret)
+		print_message("open: %s\n", err.msg);
+	assert_int_equal(ret, 0);
+	assert_int_equal(pk_counter__enable(c, &err), 0);
+	volatile uint64_t x = 0;
+	for (uint64_t i = 0; i < 20000000; i++)
+		x += i;
+	assert_int_equal(pk_counter__read(c, &err), 0);
+	assert_int_equal(pk_counter__value(c, 0, &v), 0);
+	assert_int_equal(sched_setaffinity(0, sizeof(old), &old), 0);
+	assert_int_equal(pk_counter__nr_cpus(c), 1);
+	assert_int_equal(pk_counter__cpu(c, 0), -1);
+	assert_int_equal(v.status, PK_COUNT_OK);
+	assert_true(v.raw > 1000000);	/* ns: the loop takes milliseconds */
+	pk_counter__free(c);
+	pk_evlist__free(el);
 }
 
 static void test_group(void **state)
@@ -348,6 +392,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_decode_single),
 		cmocka_unit_test(test_page_faults),
 		cmocka_unit_test(test_group),
+		cmocka_unit_test(test_zeroed_opts),
 		cmocka_unit_test(test_unsupported),
 		cmocka_unit_test(test_delta),
 		cmocka_unit_test(test_aggregate_rules),

@@ -158,7 +158,7 @@ static void test_system_wide(void **state)
 	struct pk_evlist *el = evlist_of("cpu-clock", true, false);
 	/* perf stat -a opens leaders disabled and enables them after setup */
 	assert_int_equal(pk_evlist__evsel(el, 0)->attr.disabled, 1);
-	struct pk_count_opts o = { .sz = sizeof(o), .pid = -1, .cpu = -1, .cpus = online, .pmus = pmus };
+	struct pk_count_opts o = { .sz = sizeof(o), .cpus = online, .pmus = pmus };
 	struct pk_counter *c = open_ok(el, &o);
 
 	size_t n = pk_cpu_map__nr(online);
@@ -243,7 +243,7 @@ static void test_cpu_list(void **state)
 	int cpu = pk_cpu_map__cpu(online, pk_cpu_map__nr(online) - 1);	/* -C 1 here */
 	assert_int_equal(pk_cpu_map__new(&one, &cpu, 1), 0);
 	struct pk_evlist *el = evlist_of("cpu-clock,page-faults", true, false);
-	struct pk_count_opts o = { .sz = sizeof(o), .pid = -1, .cpu = -1, .cpus = one, .cpu_list = true };
+	struct pk_count_opts o = { .sz = sizeof(o), .cpus = one, .cpu_list = true };
 	struct pk_counter *c = open_ok(el, &o);
 	assert_int_equal(pk_counter__nr_cpus(c), 1);
 	assert_int_equal(pk_counter__cpu(c, 0), cpu);
@@ -340,7 +340,7 @@ static void test_attach(void **state)
 	struct pk_evlist *el = evlist_of("{task-clock,context-switches}", false, false);
 	assert_int_equal(pk_evlist__evsel(el, 0)->attr.disabled, 1);	/* -p: enabled after setup */
 	assert_int_equal(pk_evlist__evsel(el, 0)->attr.enable_on_exec, 0);
-	struct pk_count_opts o = { .sz = sizeof(o), .pid = -1, .cpu = -1, .tids = tids, .nr_tids = nr };
+	struct pk_count_opts o = { .sz = sizeof(o), .tids = tids, .nr_tids = nr };
 	struct pk_counter *c = open_ok(el, &o);
 	assert_int_equal(pk_counter__nr_threads(c), 2);
 	assert_int_equal(pk_counter__thread(c, 1), tids[1]);
@@ -554,7 +554,7 @@ static void test_permission(void **state)
 		struct pk_spec_opts so = { .sz = sizeof(so), .mode = PK_SPEC_STAT, .system_wide = true };
 		if (!el || pk_evlist__add(el, "cpu-clock", &so, NULL))
 			_exit(4);
-		struct pk_count_opts o = { .sz = sizeof(o), .pid = -1, .cpu = -1, .cpus = m };
+		struct pk_count_opts o = { .sz = sizeof(o), .cpus = m };
 		int r = pk_counter__open(&c, el, &o, &err);
 		char msg[600];
 		snprintf(msg, sizeof(msg), "%d %s", r, err.msg);

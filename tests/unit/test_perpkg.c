@@ -322,7 +322,7 @@ static void test_live(void **state)
 	struct pk_cpu_map *four = NULL, *use = NULL;
 	assert_int_equal(pk_cpu_map__parse(&four, "0-3", NULL), 0);
 	assert_int_equal(pk_cpu_map__intersect(cpus, four, &use), 0);
-	struct pk_count_opts o = { .sz = sizeof(o), .pid = -1, .cpu = -1, .cpus = use,
+	struct pk_count_opts o = { .sz = sizeof(o), .cpus = use,
 				   .pmus = tree, .topo = one };
 	int r = pk_counter__open(&c, el, &o, &err);
 	if (r)
