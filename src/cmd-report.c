@@ -30,7 +30,7 @@ static void usage(FILE *f)
 		"  -i, --input FILE          perf.data to read (default perf.data; - reads stdin)\n"
 		"      --stdio               text output (the only one)\n"
 		"  -s, --sort KEYS           sort keys: comm, pid, tid, dso, sym, srcline, srcfile,\n"
-		"                            parent, symbol_size, cpu, local_weight, weight,\n"
+		"                            parent, symbol_size, time, cpu, local_weight, weight,\n"
 		"                            ins_lat, p_stage_cyc, retire_lat (+KEYS: added to\n"
 		"                            the default comm,dso,sym); with \"symbol\" the IPC\n"
 		"                            columns perf adds (- without branch stacks)\n"
@@ -40,6 +40,10 @@ static void usage(FILE *f)
 		"  -U, --hide-unresolved     leave out samples and callchain entries without\n"
 		"                            a symbol\n"
 		"      --full-source-path    srclines and srcfiles with the full file path\n"
+		"  -G, --inverted            caller-based call graphs (perf's -g caller)\n"
+		"      --ignore-callees REGEX  callchains from the last entry matching REGEX:\n"
+		"                            its callees left out, the sample counted there\n"
+		"      --time-quantum T      the time key's buckets: N[ns|us|ms|s] (default 100ms)\n"
 		"  -F, --fields KEYS         output columns: overhead, overhead_children, sample,\n"
 		"                            period, td_* and sort keys\n"
 		"  -g, --call-graph [ARGS]   graph|flat|fractal|folded|none, threshold, print\n"
@@ -70,7 +74,8 @@ enum {
 	OPT_STDIO = 0x200, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_PERCENT_LIMIT, OPT_GROUP,
 	OPT_NO_GROUP, OPT_HEADER, OPT_HEADER_ONLY, OPT_SYMFS, OPT_NO_DEMANGLE, OPT_MAX_STACK,
 	OPT_TOTAL_PERIOD, OPT_CPU_UTIL, OPT_TOPDOWN, OPT_NO_TOPDOWN, OPT_TUI, OPT_CALL_GRAPH,
-	OPT_NO_CALL_GRAPH, OPT_INLINE, OPT_NO_INLINE, OPT_FULL_PATH,
+	OPT_NO_CALL_GRAPH, OPT_INLINE, OPT_NO_INLINE, OPT_FULL_PATH, OPT_TIME_QUANTUM,
+	OPT_IGNORE_CALLEES,
 };
 
 static const struct option longopts[] = {
@@ -105,6 +110,9 @@ static const struct option longopts[] = {
 	{ "exclude-other", no_argument, NULL, 'x' },
 	{ "hide-unresolved", no_argument, NULL, 'U' },
 	{ "full-source-path", no_argument, NULL, OPT_FULL_PATH },
+	{ "time-quantum", required_argument, NULL, OPT_TIME_QUANTUM },
+	{ "ignore-callees", required_argument, NULL, OPT_IGNORE_CALLEES },
+	{ "inverted", no_argument, NULL, 'G' },
 	{ "force", no_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -144,6 +152,32 @@ static int fail(const char *what, const struct pk_error *err)
 	return 255;
 }
 
+/* perf's --time-quantum: N with ns (the default unit), us, ms or s */
+static int parse_time_quantum(const char *arg, uint64_t *q)
+{
+	char *end;
+	unsigned long long v = strtoull(arg, &end, 0);
+	if (end == arg)
+		goto bad;
+	if (!v) {
+		fprintf(stderr, "time quantum cannot be 0");
+		return -1;
+	}
+	while (*end == ' ' || *end == '\t')
+		end++;
+	static const struct { const char *unit; uint64_t mul; } units[] = {
+		{ "", 1 }, { "s", 1000000000 }, { "ms", 1000000 }, { "us", 1000 }, { "ns", 1 },
+	};
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(end, units[i].unit)) {
+			*q = v * units[i].mul;
+			return 0;
+		}
+bad:
+	fprintf(stderr, "Cannot parse time quantum `%s'\n", arg);
+	return -1;
+}
+
 /* perf's -g takes the next argument unless it is the last or an option */
 static int take_call_graph_arg(int argc, char **argv, const char **arg)
 {
@@ -161,9 +195,10 @@ int cmd_report(int argc, char **argv)
 	bool header = false, header_only = false, quiet = false, cg_given = false;
 	unsigned sym_flags = 0, max_stack = 0, session_flags = 0;
 	int nr_threads = 0, c;
+	bool inverted = false;
 	struct pk_report_opts ro = { .sz = sizeof(ro), .children = -1, .group = -1, .topdown = -1 };
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:F:g::nqj:fhp:xU", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:F:g::nqj:fhp:xUG", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -259,6 +294,16 @@ int cmd_report(int argc, char **argv)
 		case 'U':
 			ro.hide_unresolved = true;
 			break;
+		case OPT_IGNORE_CALLEES:
+			ro.ignore_callees = optarg;
+			break;
+		case 'G':
+			inverted = true;
+			break;
+		case OPT_TIME_QUANTUM:
+			if (parse_time_quantum(optarg, &ro.time_quantum))
+				return 129;
+			break;
 		case OPT_FULL_PATH:
 			sym_flags |= PK_SYMBOLIZER_FULL_SRCLINE;
 			break;
@@ -274,6 +319,13 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "pmukit report: unexpected argument '%s'\n", argv[optind]);
 		usage(stderr);
 		return 129;
+	}
+	/* perf's -G: caller order, whatever -g said */
+	char cg_inv[512];
+	if (inverted) {
+		snprintf(cg_inv, sizeof(cg_inv), "%s%scaller", call_graph ? call_graph : "",
+			 call_graph ? "," : "");
+		call_graph = cg_inv;
 	}
 	ro.call_graph = call_graph;
 	/* perf report: "symbol" in --sort adds the IPC columns (ipc_null without branch stacks) */

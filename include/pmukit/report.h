@@ -55,7 +55,7 @@ struct pk_report_opts {
 	size_t sz;			/* sizeof(struct pk_report_opts) */
 	/*
 	 * --sort: perf's keys, comma separated (comm, pid, tid, dso, sym|symbol,
-	 * srcline, srcfile, parent, symbol_size, ipc_null, cpu, local_weight,
+	 * srcline, srcfile, parent, symbol_size, ipc_null, time, cpu, local_weight,
 	 * weight, local_ins_lat, ins_lat,
 	 * local_p_stage_cyc, p_stage_cyc, local_retire_lat, retire_lat, and the
 	 * value columns overhead, overhead_children, sample, period, ...);
@@ -102,6 +102,15 @@ struct pk_report_opts {
 	 */
 	const char *parent;
 	bool exclude_other;		/* -x / --exclude-other: only entries with a parent */
+	/* --time-quantum: the "time" key's buckets in ns (0: perf's default, 100 ms) */
+	uint64_t time_quantum;
+	/*
+	 * --ignore-callees: a POSIX extended regex; the last callchain entry
+	 * (in the order the callchain is resolved) whose symbol matches stands
+	 * for the sample, the entries resolved before it forgotten, as perf's
+	 * add_callchain_ip does. NULL: none.
+	 */
+	const char *ignore_callees;
 };
 
 PK_API int pk_report__new(struct pk_report **out, struct pk_session *s,

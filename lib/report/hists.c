@@ -33,6 +33,7 @@ static uint64_t ctx_hash(const struct rp_ctx *c)
 	h = hash_mix(h, (uint64_t)(uintptr_t)c->comm);
 	h = hash_mix(h, (uint64_t)(uintptr_t)c->trace);
 	h = hash_mix(h, (uint64_t)(uintptr_t)c->parent);
+	h = hash_mix(h, c->time);
 	for (int i = 0; i < 3; i++)
 		h = hash_mix(h, c->weight[i]);
 	return h;
@@ -42,6 +43,7 @@ static bool ctx_eq(const struct rp_ctx *a, const struct rp_ctx *b)
 {
 	return a->hists == b->hists && a->cpu == b->cpu && a->thread == b->thread &&
 	       a->comm == b->comm && a->trace == b->trace && a->parent == b->parent &&
+	       a->time == b->time &&
 	       !memcmp(a->weight, b->weight, sizeof(a->weight));
 }
 
@@ -323,6 +325,11 @@ int rp_decide(struct pk_report *r, struct pk_error *err)
 	r->need_chain = callchains && (r->children || r->cg.enabled || r->has_key[RP_KEY_PARENT]);
 	if (!rc)
 		rc = rp_parent_setup(r, err);
+	if (!rc && r->has_key[RP_KEY_TIME] && r->children && r->cg.enabled)
+		rc = pk_error__set(err, -EINVAL, "", 0, 0,
+				   "The --sort key `time' with children and their callchains is not "
+				   "supported by pmukit (perf 6.1 adds each frame's callchain again); "
+				   "use --no-children or -g none");
 	if (!rc)
 		r->decided = true;
 	return rc;
@@ -335,7 +342,8 @@ static int64_t sample_ctx(struct pk_report *r, int hists, const struct pk_resolv
 	const struct pk_sample *smp = rs->sample;
 	if (r->last_valid && r->last_hists == hists && r->last_thread == rs->thread &&
 	    r->last_comm == rs->comm && r->last_cpu == smp->cpu && !r->ctx_weight[0] &&
-	    !r->ctx_weight[1] && !r->ctx_weight[2] && !r->ctx_trace && !r->parent_re)
+	    !r->ctx_weight[1] && !r->ctx_weight[2] && !r->ctx_trace && !r->parent_re &&
+	    !r->has_key[RP_KEY_TIME])
 		return r->last_ctx;
 	struct rp_ctx c = { .hists = hists };
 	if (r->ctx_cpu)
@@ -357,7 +365,12 @@ static int64_t sample_ctx(struct pk_report *r, int hists, const struct pk_resolv
 			c.trace = (const char *)(uintptr_t)(off + 1);	/* resolved at finish */
 		}
 	}
-	c.parent = rp_parent_of(r, rs);
+	c.parent = r->cur_parent;
+	if (r->has_key[RP_KEY_TIME]) {
+		/* perf's hist_time */
+		uint64_t q = r->opts.time_quantum ? r->opts.time_quantum : 100000000;
+		c.time = smp->time / q * q;
+	}
 	if (r->ctx_weight[0])
 		c.weight[0] = smp->weight;
 	if (r->ctx_weight[1])
@@ -556,7 +569,16 @@ int pk_report__add(struct pk_report *r, const struct pk_resolved *rs, struct pk_
 	}
 	const struct pk_sample *smp = rs->sample;
 	int rc = 0;
-	struct pk_resolved shown;
+	struct pk_resolved shown, rooted;
+	/* the parent from the whole callchain (perf finds it as it resolves, before a root) */
+	if (ensure_hists(r, rs->attr))
+		return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
+	bool dwarf = r->hists[rs->attr].dwarf;
+	r->cur_parent = rp_parent_of(r, rs, dwarf);
+	if (r->ignore_re) {
+		rp_ignore_callees(r, rs, dwarf, &rooted);
+		rs = &rooted;
+	}
 	if (r->opts.hide_unresolved) {
 		rc = rp_hide_unresolved(r, rs, &shown);
 		if (rc <= 0)

@@ -55,6 +55,7 @@ static const struct {
 	[RP_KEY_SYM_SIZE] = { "symbol_size", "Symbol size" },
 	[RP_KEY_IPC_NULL] = { "ipc_null", "IPC   [IPC Coverage]" },
 	[RP_KEY_PARENT] = { "parent", "Parent symbol" },
+	[RP_KEY_TIME] = { "time", "Time" },
 };
 
 /*
@@ -70,7 +71,7 @@ static const struct {
 	{ "socket", -1 }, { "srcline", RP_KEY_SRCLINE }, { "srcfile", RP_KEY_SRCFILE },
 	{ "local_weight", RP_KEY_LOCAL_WEIGHT }, { "weight", RP_KEY_WEIGHT },
 	{ "transaction", -1 }, { "trace", RP_KEY_TRACE }, { "symbol_size", RP_KEY_SYM_SIZE }, { "dso_size", -1 },
-	{ "cgroup", -1 }, { "cgroup_id", -1 }, { "ipc_null", RP_KEY_IPC_NULL }, { "time", -1 },
+	{ "cgroup", -1 }, { "cgroup_id", -1 }, { "ipc_null", RP_KEY_IPC_NULL }, { "time", RP_KEY_TIME },
 	{ "code_page_size", -1 }, { "local_ins_lat", RP_KEY_LOCAL_INS_LAT },
 	{ "ins_lat", RP_KEY_INS_LAT }, { "local_p_stage_cyc", RP_KEY_LOCAL_P_STAGE_CYC },
 	{ "p_stage_cyc", RP_KEY_P_STAGE_CYC }, { "addr", -1 },
@@ -441,6 +442,8 @@ int64_t rp_key_cmp(const struct pk_report *r, int key, const struct rp_entry *a,
 	}
 	case RP_KEY_CPU:
 		return (int64_t)b->cpu - a->cpu;
+	case RP_KEY_TIME:
+		return u64_diff(rp_ctx(r, b->ctx)->time, rp_ctx(r, a->ctx)->time);
 	case RP_KEY_PARENT: {
 		const struct pk_sym *pl = rp_ctx(r, a->ctx)->parent, *pr = rp_ctx(r, b->ctx)->parent;
 		if (!pl || !pr)

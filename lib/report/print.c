@@ -68,6 +68,7 @@ void rp_calc_widths(struct pk_report *r, int h, unsigned *w)
 	}
 	if (any) {
 		w[RP_KEY_CPU] = 3;
+		w[RP_KEY_TIME] = 12;
 		w[RP_KEY_LOCAL_WEIGHT] = w[RP_KEY_WEIGHT] = 12;
 		w[RP_KEY_LOCAL_INS_LAT] = w[RP_KEY_INS_LAT] = 13;
 		w[RP_KEY_LOCAL_P_STAGE_CYC] = w[RP_KEY_P_STAGE_CYC] = 13;
@@ -222,6 +223,12 @@ int rp_col_snprintf(struct pk_report *r, int col, const struct rp_entry *e, int 
 		if (sym)
 			return snprintf(buf, size, "%*d", w, (int)(sym->end - sym->start));
 		return snprintf(buf, size, "%*s", w, "unknown");
+	}
+	case RP_KEY_TIME: {
+		uint64_t t = rp_ctx(r, e->ctx)->time;
+		char tb[48];
+		snprintf(tb, sizeof(tb), "%" PRIu64 ".%06" PRIu64, t / 1000000000, t % 1000000000 / 1000);
+		return snprintf(buf, size, "%-.*s", w, tb);
 	}
 	case RP_KEY_PARENT: {
 		const struct pk_sym *ps = rp_ctx(r, e->ctx)->parent;

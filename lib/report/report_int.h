@@ -75,6 +75,7 @@ enum rp_col {
 	RP_KEY_SYM_SIZE,	/* perf's symbol_size */
 	RP_KEY_IPC_NULL,	/* perf report's column after --sort ...symbol... without branch stacks */
 	RP_KEY_PARENT,
+	RP_KEY_TIME,
 	RP_COL_NR,
 };
 
@@ -104,6 +105,7 @@ struct rp_ctx {
 	const char *trace;		/* with the trace key (interned here), else NULL */
 	uint64_t weight[3];		/* with weight keys, else 0 */
 	const struct pk_sym *parent;	/* with the parent key: the sample's parent (NULL: [other]) */
+	uint64_t time;			/* with the time key: the sample's time bucket */
 };
 
 /* A location class: the address-dependent part of an entry key. */
@@ -305,7 +307,8 @@ struct pk_report {
 	struct rp_chains *chains;
 	struct pk_arena arena;
 	/* parent.c: the parent key's regex (compiled when the key is used), -U's callchain copy */
-	void *parent_re;
+	void *parent_re, *ignore_re;
+	const struct pk_sym *cur_parent;	/* the sample being added's parent */
 	struct pk_buf unresolved_chain;
 	bool finished;
 	bool decided;			/* children, callchains and columns set from the attrs */
@@ -377,12 +380,16 @@ int64_t rp_intern(struct pk_idmap *map, struct pk_buf *store, struct pk_buf *nex
 int rp_parent_setup(struct pk_report *r, struct pk_error *err);
 void rp_parent_free(struct pk_report *r);
 /* parent.c: perf's parent of a sample: the first callchain entry's symbol matching the regex */
-const struct pk_sym *rp_parent_of(const struct pk_report *r, const struct pk_resolved *rs);
+const struct pk_sym *rp_parent_of(const struct pk_report *r, const struct pk_resolved *rs,
+				  bool dwarf);
 /*
  * parent.c: -U: false when the sample is left out (no symbol); else *out is rs or a copy
  * of it (in r) whose callchain has no entry without a symbol. -ENOMEM as -1.
  */
 int rp_hide_unresolved(struct pk_report *r, const struct pk_resolved *rs, struct pk_resolved *out);
+/* parent.c: --ignore-callees: *out is rs, or rs from its last matching callchain entry on */
+void rp_ignore_callees(const struct pk_report *r, const struct pk_resolved *rs, bool dwarf,
+		       struct pk_resolved *out);
 
 /* resort.c */
 int rp_finish(struct pk_report *r, struct pk_error *err);

@@ -139,8 +139,10 @@ static int cumulate(struct pk_report *r)
 			size_t nc = cache.len / sizeof(uint32_t), j;
 			for (j = 0; j < nc && c[j] != cc; j++)
 				;
-			if (j < nc)
-				continue;	/* recursion (or an equal entry): once per sample */
+			/* recursion (or an equal entry): once per sample; never with the time key,
+			 * which perf 6.1's he_cache comparison leaves out (a zero time) */
+			if (j < nc && !r->has_key[RP_KEY_TIME])
+				continue;
 			if (pk_buf__append(&cache, &cc, sizeof(cc)) < 0) {
 				rc = -ENOMEM;
 				break;

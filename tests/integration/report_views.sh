@@ -79,6 +79,26 @@ ok "stripped program: unresolved entries shown by default" $C st
 ok "-U (--hide-unresolved)" $C st -U
 ok "-U --no-children" $C st -U --no-children
 ok "-U -g caller --no-children --sort dso,sym" $C st -U -g caller --no-children --sort dso,sym
+# time (--time-quantum): perf 6.1's children of a time entry count each frame again
+ok "--sort time -g none" $C g --sort time -g none
+ok "--sort time --no-children" $C thr --sort time --no-children
+ok "--sort time,sym --time-quantum 10ms --no-children" $C g --sort time,sym --time-quantum 10ms --no-children
+ok "--sort sym,time --time-quantum 50ms -g none" $C thr --sort sym,time --time-quantum 50ms -g none
+ok "--sort time --time-quantum 1s (no callchains)" $C nog --sort time --time-quantum 1s
+ok "--time-quantum 5x: perf's usage error (129)" sh -c '
+	"$PMUKIT" report --stdio -i "$T_TMP/g.data" --sort time --time-quantum 5x >/dev/null 2>&1; [ $? = 129 ]'
+# -G, --ignore-callees
+ok "-G (--inverted)" $C g -G
+ok "-G --no-children" $C g -G --no-children
+ok "--inverted -g callee --no-children (-G wins)" $C thr --inverted -g callee --no-children
+ok "--ignore-callees top_a" $C g --ignore-callees top_a
+ok "--ignore-callees 'mid_|top_b' --no-children" $C thr --ignore-callees 'mid_|top_b' --no-children
+ok "--ignore-callees round_all -g caller --no-children" $C g --ignore-callees round_all -g caller --no-children
+ok "--ignore-callees top_ -p mid --sort parent,sym --no-children" \
+	$C g --ignore-callees top_ -p mid --sort parent,sym --no-children
+ok "dwarf: --ignore-callees 'top_|leaf_1' -G (unwound frames are not matched)" \
+	$C dw --ignore-callees 'top_|leaf_1' -G
+ok "dwarf: -p round --sort parent,sym -g none" $C dw -p round --sort parent,sym -g none
 
 # ---- the pager, in a real terminal (tmux, 100x30): perf 6.1 and pmukit screen by screen ----
 TM="tmux -L pmukit-views-$$ -f /dev/null"
