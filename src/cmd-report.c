@@ -43,6 +43,8 @@ static void usage(FILE *f)
 		"  -G, --inverted            caller-based call graphs (perf's -g caller)\n"
 		"      --ignore-callees REGEX  callchains from the last entry matching REGEX:\n"
 		"                            its callees left out, the sample counted there\n"
+		"      --hierarchy           entries as a tree, one level per sort key (not with\n"
+		"                            callchains: -g none)\n"
 		"      --time-quantum T      the time key's buckets: N[ns|us|ms|s] (default 100ms)\n"
 		"  -F, --fields KEYS         output columns: overhead, overhead_children, sample,\n"
 		"                            period, td_* and sort keys\n"
@@ -75,7 +77,7 @@ enum {
 	OPT_NO_GROUP, OPT_HEADER, OPT_HEADER_ONLY, OPT_SYMFS, OPT_NO_DEMANGLE, OPT_MAX_STACK,
 	OPT_TOTAL_PERIOD, OPT_CPU_UTIL, OPT_TOPDOWN, OPT_NO_TOPDOWN, OPT_TUI, OPT_CALL_GRAPH,
 	OPT_NO_CALL_GRAPH, OPT_INLINE, OPT_NO_INLINE, OPT_FULL_PATH, OPT_TIME_QUANTUM,
-	OPT_IGNORE_CALLEES,
+	OPT_IGNORE_CALLEES, OPT_HIERARCHY,
 };
 
 static const struct option longopts[] = {
@@ -113,6 +115,7 @@ static const struct option longopts[] = {
 	{ "time-quantum", required_argument, NULL, OPT_TIME_QUANTUM },
 	{ "ignore-callees", required_argument, NULL, OPT_IGNORE_CALLEES },
 	{ "inverted", no_argument, NULL, 'G' },
+	{ "hierarchy", no_argument, NULL, OPT_HIERARCHY },
 	{ "force", no_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -297,6 +300,9 @@ int cmd_report(int argc, char **argv)
 		case OPT_IGNORE_CALLEES:
 			ro.ignore_callees = optarg;
 			break;
+		case OPT_HIERARCHY:
+			ro.hierarchy = true;
+			break;
 		case 'G':
 			inverted = true;
 			break;
@@ -319,6 +325,14 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "pmukit report: unexpected argument '%s'\n", argv[optind]);
 		usage(stderr);
 		return 129;
+	}
+	/* perf's --hierarchy: no children, no -F */
+	if (ro.hierarchy) {
+		if (ro.fields) {
+			fprintf(stderr, "Error: --hierarchy and --fields options cannot be used together\n");
+			return 129;
+		}
+		ro.children = 0;
 	}
 	/* perf's -G: caller order, whatever -g said */
 	char cg_inv[512];

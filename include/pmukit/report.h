@@ -111,6 +111,11 @@ struct pk_report_opts {
 	 * add_callchain_ip does. NULL: none.
 	 */
 	const char *ignore_callees;
+	/*
+	 * --hierarchy: entries as a tree, one level per sort key (no children:
+	 * children must be 0). Refused where callchains would be printed.
+	 */
+	bool hierarchy;
 };
 
 PK_API int pk_report__new(struct pk_report **out, struct pk_session *s,

@@ -325,6 +325,10 @@ int rp_decide(struct pk_report *r, struct pk_error *err)
 	r->need_chain = callchains && (r->children || r->cg.enabled || r->has_key[RP_KEY_PARENT]);
 	if (!rc)
 		rc = rp_parent_setup(r, err);
+	if (!rc && r->opts.hierarchy && (r->children || (callchains && r->cg.enabled)))
+		rc = pk_error__set(err, -EINVAL, "", 0, 0,
+				   "--hierarchy with callchains is not supported by pmukit; "
+				   "use -g none (or a file recorded without -g)");
 	if (!rc && r->has_key[RP_KEY_TIME] && r->children && r->cg.enabled)
 		rc = pk_error__set(err, -EINVAL, "", 0, 0,
 				   "The --sort key `time' with children and their callchains is not "

@@ -364,6 +364,11 @@ int rp_fprintf_hists(struct pk_report *r, int h, FILE *fp, unsigned flags)
 	}
 	unsigned w[RP_COL_NR];
 	rp_calc_widths(r, h, w);
+	if (r->opts.hierarchy) {
+		int rc = rp_fprintf_hierarchy(r, h, w, quiet, fp);
+		fputs("\n\n", fp);
+		return rc;
+	}
 	if (!quiet)
 		print_headers(r, w, fp);
 	size_t size = 4;

@@ -410,6 +410,9 @@ int rp_chain_fprintf(struct pk_report *r, const struct rp_entry *e, int h, FILE 
 /* chain.c: perf's callchain_list__sym_name for a location */
 void rp_chain_sym_name(const struct pk_loc *loc, char *buf, size_t size);
 
+/* hierarchy.c: --hierarchy's header and tree of hists h (column widths w) */
+int rp_fprintf_hierarchy(struct pk_report *r, int h, const unsigned *w, bool quiet, FILE *fp);
+
 /* print.c */
 int rp_fprintf_hists(struct pk_report *r, int h, FILE *fp, unsigned flags);
 /* print.c: one entry's text for a column, padded as perf pads it (no separator) */

@@ -99,6 +99,19 @@ ok "--ignore-callees top_ -p mid --sort parent,sym --no-children" \
 ok "dwarf: --ignore-callees 'top_|leaf_1' -G (unwound frames are not matched)" \
 	$C dw --ignore-callees 'top_|leaf_1' -G
 ok "dwarf: -p round --sort parent,sym -g none" $C dw -p round --sort parent,sym -g none
+# --hierarchy (one level per sort key; without callchains)
+ok "--hierarchy (no callchains)" $C nog --hierarchy
+ok "--hierarchy -g none" $C g --hierarchy -g none
+ok "--hierarchy --sort dso,sym" $C nog --hierarchy --sort dso,sym
+ok "--hierarchy -n --sort dso" $C nog --hierarchy -n --sort dso
+ok "--hierarchy -g none --sort sym,comm (ties by the level's key)" $C thr --hierarchy -g none --sort sym,comm
+ok "--hierarchy -g none --sort pid,dso" $C thr --hierarchy -g none --sort pid,dso
+ok "--hierarchy -g none --percent-limit 2" $C g --hierarchy -g none --percent-limit 2
+ok "--hierarchy -g none --sort comm,sym --show-total-period" \
+	$C thr --hierarchy -g none --sort comm,sym --show-total-period
+ok "--hierarchy with callchains: refused with a reason" sh -c '
+	"$PMUKIT" report --stdio -i "$T_TMP/g.data" --hierarchy >/dev/null 2>"$T_TMP/h.err"
+	[ $? != 0 ] && grep -q "hierarchy with callchains is not supported" "$T_TMP/h.err"'
 
 # ---- the pager, in a real terminal (tmux, 100x30): perf 6.1 and pmukit screen by screen ----
 TM="tmux -L pmukit-views-$$ -f /dev/null"
