@@ -366,6 +366,18 @@ int cmd_report(int argc, char **argv)
 	if (pk_session__open(&s, input, &o, &err))
 		return fail("", &err);
 	struct pk_data_reader *rd = pk_session__reader(s);
+	/*
+	 * perf checks the key names before it prints anything: an unknown one (e.g. sym_size,
+	 * whose name is symbol_size) is its usage error, with exit status 0 in perf 6.1
+	 */
+	struct pk_report *chk = NULL;
+	if (pk_report__new(&chk, NULL, &ro, &err) && !strncmp(err.msg, "Unknown --", 10)) {
+		fprintf(stderr, "Error:\n%s\n", err.msg);
+		pk_session__free(s);
+		return 0;
+	}
+	pk_report__free(chk);
+	err = (struct pk_error){ 0 };
 	if (header || header_only) {
 		if (report_header__fprintf(s, input, stdout)) {
 			pk_session__free(s);

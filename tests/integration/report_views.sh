@@ -54,6 +54,10 @@ ok "--sort comm,symbol,dso --no-children" $C thr --sort comm,symbol,dso --no-chi
 ok "--sort sym: no IPC columns" $C nog --sort sym
 # symbol_size (its "symbol" brings the IPC columns too: entries by symbol)
 ok "--sort symbol_size" $C g --sort symbol_size
+ok "--sort sym_size: perf 6.1's unknown key (nothing on stdout, exit 0)" sh -c '
+	perf report --stdio -i "$T_TMP/g.data" --sort sym_size > "$T_TMP/k1" 2>/dev/null; a=$?
+	"$PMUKIT" report --stdio -i "$T_TMP/g.data" --sort sym_size > "$T_TMP/k2" 2>"$T_TMP/k2e"; b=$?
+	[ $a = $b ] && cmp "$T_TMP/k1" "$T_TMP/k2" && grep -q "Unknown --sort key: .sym_size" "$T_TMP/k2e"'
 ok "--sort symbol_size,dso --no-children" $C nog --sort symbol_size,dso
 ok "--sort dso,symbol_size on a stripped program (unknown sizes)" $C st --sort dso,symbol_size -g none
 # srcfile and --full-source-path
