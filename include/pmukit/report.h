@@ -112,8 +112,8 @@ struct pk_report_opts {
 	 */
 	const char *ignore_callees;
 	/*
-	 * --hierarchy: entries as a tree, one level per sort key (no children:
-	 * children must be 0). Refused where callchains would be printed.
+	 * --hierarchy: entries as a tree, one level per sort key, callchains
+	 * under the leaves (no children: children must be 0).
 	 */
 	bool hierarchy;
 };

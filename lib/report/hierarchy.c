@@ -5,8 +5,10 @@
  * within both, ...), each node's values the sum of its entries', siblings
  * by their value (ties in the flat output's order), each level indented by
  * perf's HIERARCHY_INDENT (3) with the values, the key's text left-aligned
- * after them; the header names the keys joined by " / ". Callchains are not
- * printed here (rp_decide refuses --hierarchy where they would be).
+ * after them; the header names the keys joined by " / ". A leaf is one
+ * entry of the flat view: its callchain follows it (caller order unless -g
+ * says otherwise, as perf decides the order before --hierarchy turns
+ * children off).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -163,6 +165,9 @@ static int print_level(struct pk_report *r, int h, const struct tree *t, size_t 
 		print_node(r, h, t, idx[j], keys, nk, w, line, size, fp);
 		if (t->n[idx[j]].depth + 1 < nk)
 			rc = print_level(r, h, t, idx[j] + 1, keys, nk, w, line, size, fp);
+		else if (r->hists[h].has_callchain && r->cg.enabled)	/* a leaf: one entry */
+			rc = rp_chain_fprintf(r, rp_entry(r, r->hists[h].out[t->n[idx[j]].first]), h,
+					      fp);
 	}
 	free(idx);
 	return rc;

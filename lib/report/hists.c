@@ -319,16 +319,14 @@ int rp_decide(struct pk_report *r, struct pk_error *err)
 		r->all_tracepoints = false;
 	r->children = r->opts.children != 0 && callchains && !pipe;
 	/* (perf sets the order before it turns cumulation off) */
-	if (r->opts.children != 0 && !r->cg.order_set)
+	if ((r->opts.children != 0 || r->opts.hierarchy) && !r->cg.order_set)
 		r->cg.caller = true;
 	int rc = rp_setup_columns(r, err);
 	r->need_chain = callchains && (r->children || r->cg.enabled || r->has_key[RP_KEY_PARENT]);
 	if (!rc)
 		rc = rp_parent_setup(r, err);
-	if (!rc && r->opts.hierarchy && (r->children || (callchains && r->cg.enabled)))
-		rc = pk_error__set(err, -EINVAL, "", 0, 0,
-				   "--hierarchy with callchains is not supported by pmukit; "
-				   "use -g none (or a file recorded without -g)");
+	if (!rc && r->opts.hierarchy && r->children)
+		rc = pk_error__set(err, -EINVAL, "", 0, 0, "--hierarchy takes no children");
 	if (!rc && r->has_key[RP_KEY_TIME] && r->children && r->cg.enabled)
 		rc = pk_error__set(err, -EINVAL, "", 0, 0,
 				   "The --sort key `time' with children and their callchains is not "

@@ -103,7 +103,7 @@ ok "--ignore-callees top_ -p mid --sort parent,sym --no-children" \
 ok "dwarf: --ignore-callees 'top_|leaf_1' -G (unwound frames are not matched)" \
 	$C dw --ignore-callees 'top_|leaf_1' -G
 ok "dwarf: -p round --sort parent,sym -g none" $C dw -p round --sort parent,sym -g none
-# --hierarchy (one level per sort key; without callchains)
+# --hierarchy (one level per sort key; the leaves' callchains)
 ok "--hierarchy (no callchains)" $C nog --hierarchy
 ok "--hierarchy -g none" $C g --hierarchy -g none
 ok "--hierarchy --sort dso,sym" $C nog --hierarchy --sort dso,sym
@@ -113,9 +113,12 @@ ok "--hierarchy -g none --sort pid,dso" $C thr --hierarchy -g none --sort pid,ds
 ok "--hierarchy -g none --percent-limit 2" $C g --hierarchy -g none --percent-limit 2
 ok "--hierarchy -g none --sort comm,sym --show-total-period" \
 	$C thr --hierarchy -g none --sort comm,sym --show-total-period
-ok "--hierarchy with callchains: refused with a reason" sh -c '
-	"$PMUKIT" report --stdio -i "$T_TMP/g.data" --hierarchy >/dev/null 2>"$T_TMP/h.err"
-	[ $? != 0 ] && grep -q "hierarchy with callchains is not supported" "$T_TMP/h.err"'
+ok "--hierarchy with callchains (caller order: perf decides it before children go off)" \
+	$C g --hierarchy
+ok "--hierarchy -g callee" $C thr --hierarchy -g callee
+ok "--hierarchy --sort dso,sym -g folded" $C g --hierarchy --sort dso,sym -g folded
+ok "--hierarchy --sort sym --percent-limit 2" $C thr --hierarchy --sort sym --percent-limit 2
+ok "dwarf: --hierarchy" $C dw --hierarchy
 
 # ---- the pager, in a real terminal (tmux, 100x30): perf 6.1 and pmukit screen by screen ----
 TM="tmux -L pmukit-views-$$ -f /dev/null"
