@@ -138,6 +138,32 @@ static void print_node(struct pk_report *r, int h, const struct tree *t, size_t 
 	fprintf(fp, "  %s\n", ks);
 }
 
+static bool under_limit(const struct pk_report *r, int h, uint64_t v)
+{
+	uint64_t total = r->hists[h].total_period;
+	return r->opts.percent_limit > 0 &&
+	       (total ? (float)(v * 100.0 / total) : 0.0f) < (float)r->opts.percent_limit;
+}
+
+/* perf's "no entry >= N%" under a node none of whose children is shown */
+static void no_entry(const struct pk_report *r, const struct tree *t, size_t ni, int nk,
+		     const unsigned *w, FILE *fp)
+{
+	int h = rp_ctx(r, t->n[ni].sum.ctx)->hists;
+	for (size_t j = 0; j < t->nr; j++)
+		if (t->n[j].parent == ni + 1 && !under_limit(r, h, t->n[j].sum.stat.period))
+			return;
+	unsigned ow = 0;
+	bool first = true;
+	for (int i = 0; i < r->nr_fields; i++)
+		if (!rp_col__is_key(r->fields[i])) {
+			ow += w[r->fields[i]] + (first ? 0 : 2);
+			first = false;
+		}
+	fprintf(fp, "%*sno entry >= %.2f%%\n", (nk + t->n[ni].depth) * INDENT + (int)ow + 4, "",
+		r->opts.percent_limit);
+}
+
 /* the children of parent (node index + 1, 0: the top), by value, depth first */
 static int print_level(struct pk_report *r, int h, const struct tree *t, size_t parent,
 		       const int *keys, int nk, const unsigned *w, char *line, size_t size, FILE *fp)
@@ -155,16 +181,16 @@ static int print_level(struct pk_report *r, int h, const struct tree *t, size_t 
 	struct sort_arg sa = { r, t, keys };
 	qsort_r(idx, k, sizeof(*idx), by_value, &sa);
 	int rc = 0;
-	uint64_t total = r->hists[h].total_period;
 	for (size_t j = 0; j < k && !rc; j++) {
 		/* --percent-limit: a node under it hidden with its subtree */
-		uint64_t v = t->n[idx[j]].sum.stat.period;
-		if (r->opts.percent_limit > 0 &&
-		    (total ? (float)(v * 100.0 / total) : 0.0f) < (float)r->opts.percent_limit)
+		if (under_limit(r, h, t->n[idx[j]].sum.stat.period))
 			continue;
 		print_node(r, h, t, idx[j], keys, nk, w, line, size, fp);
-		if (t->n[idx[j]].depth + 1 < nk)
+		if (t->n[idx[j]].depth + 1 < nk) {
+			if (r->opts.percent_limit > 0)
+				no_entry(r, t, idx[j], nk, w, fp);
 			rc = print_level(r, h, t, idx[j] + 1, keys, nk, w, line, size, fp);
+		}
 		else if (r->hists[h].has_callchain && r->cg.enabled)	/* a leaf: one entry */
 			rc = rp_chain_fprintf(r, rp_entry(r, r->hists[h].out[t->n[idx[j]].first]), h,
 					      fp);

@@ -43,6 +43,10 @@ C="$T_TMP/compare report_views report "
 ok "dwarf: --sort srcline (children: the frames' own srclines)" $C dw --sort srcline
 ok "dwarf: --sort srcline -g none" $C dw --sort srcline -g none
 ok "dwarf: --sort srcline --no-children" $C dw --sort srcline --no-children
+ok "dwarf: --sort srcline,sym (perf's trees: inlined functions and srcline strings)" \
+	$C dw --sort srcline,sym
+ok "dwarf: --sort srcline,sym -g none" $C dw --sort srcline,sym -g none
+ok "dwarf: --sort dso,srcline" $C dw --sort dso,srcline
 ok "dwarf, callchain: --sort srcline" $C cc --sort srcline
 ok "dwarf, callchain: --sort srcline,sym -g none" $C cc --sort srcline,sym -g none
 ok "dwarf, callchain: --sort dso,srcline --no-children -g caller" $C cc --sort dso,srcline --no-children -g caller
@@ -111,6 +115,8 @@ ok "--hierarchy -n --sort dso" $C nog --hierarchy -n --sort dso
 ok "--hierarchy -g none --sort sym,comm (ties by the level's key)" $C thr --hierarchy -g none --sort sym,comm
 ok "--hierarchy -g none --sort pid,dso" $C thr --hierarchy -g none --sort pid,dso
 ok "--hierarchy -g none --percent-limit 2" $C g --hierarchy -g none --percent-limit 2
+ok "--hierarchy -g none --percent-limit 30 -n (perf's \"no entry >=\" lines)" \
+	$C g --hierarchy -g none --percent-limit 30 -n
 ok "--hierarchy -g none --sort comm,sym --show-total-period" \
 	$C thr --hierarchy -g none --sort comm,sym --show-total-period
 ok "--hierarchy with callchains (caller order: perf decides it before children go off)" \
