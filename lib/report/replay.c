@@ -73,11 +73,21 @@ bool rp_replay_wanted(const struct pk_report *r, int h)
 static int64_t cmp_all(const struct replay *p, const struct rp_entry *a, const struct rp_entry *b)
 {
 	const struct pk_report *r = p->r;
-	if (p->collapse)
-		return rp_collapse_all(r, a, b);
 	for (int i = 0; i < r->nr_sorts; i++) {
-		int64_t c = r->sorts[i] == RP_KEY_SRCLINE ? rp_key_collapse(r, r->sorts[i], a, b)
-							   : rp_key_cmp(r, r->sorts[i], a, b);
+		int k = r->sorts[i];
+		int64_t c;
+		if (k == RP_KEY_SRCLINE) {
+			/*
+			 * perf computes both srclines here (their width counts: srcline_width.c);
+			 * its collapse tree exists only with a key that has a collapse function
+			 */
+			if (!p->collapse || r->has_key[RP_KEY_COMM])
+				((struct rp_entry *)a)->srcline_cmp =
+					((struct rp_entry *)b)->srcline_cmp = true;
+			c = rp_key_collapse(r, k, a, b);
+		} else {
+			c = p->collapse ? rp_key_collapse(r, k, a, b) : rp_key_cmp(r, k, a, b);
+		}
 		if (c)
 			return c;
 	}

@@ -158,6 +158,7 @@ struct rp_entry {
 	bool is_dummy;			/* group view: exists only in a member's hists */
 	bool srcline_late;		/* perf 6.1 first needs its srcline at print time:
 					 * not in the column's width (srcline_width.c) */
+	bool srcline_cmp;		/* replay.c: perf's trees compared its srcline */
 	/* group view: the members' entries (leader first), r->nr_members[h] of them */
 	uint32_t *pairs;
 };

@@ -451,6 +451,12 @@ static int output_sort(struct pk_report *r, int h, uint32_t *idx, size_t n)
 		size_t ne = rp_nr_entries(r);
 		known = calloc(ne ? ne : 1, 1);
 		int k = known ? rp_srcline_known(r, h, idx, n, known) : -ENOMEM;
+		if (!k && known && r->hists[h].replayed) {
+			/* replayed: what perf's trees compared (replay.c), then the output's */
+			for (size_t i = 0; i < n; i++)
+				known[idx[i]] = rp_entry(r, idx[i])->srcline_cmp;
+			k = 1;
+		}
 		if (k <= 0) {
 			free(known);
 			known = NULL;

@@ -48,6 +48,8 @@ ok "dwarf: --sort srcline,sym (perf's trees: inlined functions and srcline strin
 ok "dwarf: --sort srcline,sym -g none" $C dw --sort srcline,sym -g none
 ok "dwarf: --sort dso,srcline" $C dw --sort dso,srcline
 ok "dwarf, callchain: --sort srcline" $C cc --sort srcline
+ok "dwarf, callchain: --sort comm,srcline (srclines perf had not computed: no width)" \
+	$C cc --sort comm,srcline
 ok "dwarf, callchain: --sort srcline,sym -g none" $C cc --sort srcline,sym -g none
 ok "dwarf, callchain: --sort dso,srcline --no-children -g caller" $C cc --sort dso,srcline --no-children -g caller
 
