@@ -326,11 +326,11 @@ int cmd_report(int argc, char **argv)
 		usage(stderr);
 		return 129;
 	}
-	/* perf's --hierarchy: no children, no -F */
+	/* perf's --hierarchy: no children, no -F (its usage error, exit status 0 in perf 6.1) */
 	if (ro.hierarchy) {
 		if (ro.fields) {
 			fprintf(stderr, "Error: --hierarchy and --fields options cannot be used together\n");
-			return 129;
+			return 0;
 		}
 		ro.children = 0;
 	}
