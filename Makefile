@@ -195,7 +195,11 @@ $(O)/pmukit: $(CLI_OBJS) $(LIBINT)
 $(O)/tests/%: tests/unit/%.c $(TEST_SUPPORT_OBJS) $(LIBINT)
 	$(Q)mkdir -p $(dir $@)
 	$(call msg,TEST-CC,$<)
-	$(Q)$(CC) $(BASEFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(TEST_SUPPORT_OBJS) $(LIBINT) $(LDFLAGS) $(LDLIBS) -lcmocka
+	$(Q)$(CC) $(BASEFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(TEST_CLI_OBJS) $(TEST_SUPPORT_OBJS) $(LIBINT) $(LDFLAGS) $(LDLIBS) -lcmocka
+
+# unit tests of CLI modules link those objects too
+$(O)/tests/test_cli_opts: TEST_CLI_OBJS := $(O)/obj/src/cli-opts.o
+$(O)/tests/test_cli_opts: $(O)/obj/src/cli-opts.o
 
 # The jevents oracle's dumper (tests/integration/jevents_oracle.sh).
 $(O)/tests/ir_dump: tests/oracle/ir_dump.c $(LIBINT)

@@ -12,7 +12,8 @@
  * pid 0 maps a small real binary (/usr/bin/true, the only file under the
  * target's --symfs, as "/exe") at 0x400000, so that the fuzzer's register
  * and stack dumps are unwound (libdw) through real CFI (seeds:
- * fuzz/corpus/session).
+ * fuzz/corpus/session: also kernel module maps, an Arm SPE file's AUX
+ * records, a killed perf's file, written by report_mkdata).
  */
 #include <stdint.h>
 #include <stdio.h>

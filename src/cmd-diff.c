@@ -1,151 +1,264 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd-diff.c — `pmukit diff [OLD] NEW`: perf diff's default output (the
- * Baseline and Delta Abs columns, entries paired by shared object and
- * symbol), over two sessions and reports (pmukit/report.h).
+ * cmd-diff.c — `pmukit diff [FILE...]`: perf diff's --stdio output over the
+ * sessions and reports of two or more files (pmukit/report.h): the first is
+ * the baseline, the others are compared with it (-c delta-abs, delta, ratio,
+ * wdiff:W1,W2), with -p, -F, -b, -o, -q as in perf 6.1, and its errors and
+ * exit statuses (129 for a bad option, 255 for a file or order error).
  */
-#include <getopt.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <pmukit/perf_data.h>
 #include <pmukit/report.h>
 #include <pmukit/session.h>
 
+#include "cli-opts.h"
 #include "report-cli.h"
+#include "script.h"
 
-static void usage(FILE *f)
+enum { COMPUTE_CYCLES = 100 };
+
+/* perf's setup_compute: "delta", "delta-abs", "ratio", "wdiff:W1,W2", "cycles"; 0 or -1 */
+static int parse_compute(const char *str, struct pk_diff_opts *o)
 {
-	fprintf(f,
-		"usage: pmukit diff [options] [[OLD] NEW]\n\n"
-		"Compare the profiles of two perf.data files as perf diff does: each entry's\n"
-		"share in OLD (Baseline) and how much it grew or shrank in NEW (Delta Abs).\n"
-		"OLD defaults to perf.data.old, NEW to perf.data.\n\n"
-		"  -s, --sort KEYS       pair entries by these keys (default dso,sym)\n"
-		"      --stdio           text output (the only one)\n"
-		"      --symfs DIR       look for binaries and debug files under DIR\n"
-		"  -q, --quiet           no header lines\n"
-		"  -j, --threads N       threads for symbols (default 2)\n"
-		"  -h, --help            this help\n");
-}
-
-enum { OPT_STDIO = 0x200, OPT_SYMFS };
-
-static const struct option longopts[] = {
-	{ "sort", required_argument, NULL, 's' },
-	{ "stdio", no_argument, NULL, OPT_STDIO },
-	{ "symfs", required_argument, NULL, OPT_SYMFS },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "threads", required_argument, NULL, 'j' },
-	{ "force", no_argument, NULL, 'f' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-struct side {
-	struct pk_session *s;
-	struct pk_report *r;
-};
-
-static int load(struct side *d, const char *path, const char *sort, const char *symfs,
-		int nr_threads)
-{
-	struct pk_error err = { 0 };
-	struct pk_session_opts o = { .sz = sizeof(o), .symfs = symfs, .nr_threads = nr_threads };
-	struct pk_report_opts ro = {
-		.sz = sizeof(ro), .sort = sort, .children = 0, .group = 0, .topdown = 0,
-		.call_graph = "none",
+	static const struct {
+		const char *name;
+		int compute;
+	} names[] = {
+		{ "delta", PK_DIFF_DELTA },	{ "ratio", PK_DIFF_RATIO },
+		{ "wdiff", PK_DIFF_WDIFF },	{ "delta-abs", PK_DIFF_DELTA_ABS },
+		{ "cycles", COMPUTE_CYCLES },
 	};
-	char buf[1024];
-	if (pk_session__open(&d->s, path, &o, &err)) {
-		fprintf(stderr, "pmukit diff: %s\n", pk_error__format(&err, buf, sizeof(buf)));
+	const char *colon = strchr(str, ':');
+	size_t len = colon ? (size_t)(colon - str) : strlen(str);
+	if (colon && len >= 50)
+		return -1;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strlen(names[i].name) != len || strncmp(str, names[i].name, len))
+			continue;
+		o->compute = names[i].compute;
+		const char *arg = colon ? colon + 1 : NULL;
+		if (o->compute != PK_DIFF_WDIFF) {
+			if (!arg)
+				return 0;
+			fprintf(stderr, "Failed: extra option specified '%s'", arg);
+			return -1;
+		}
+		const char *comma = arg ? strchr(arg, ',') : NULL;
+		if (comma && comma[1]) {
+			o->wdiff_w1 = strtol(arg, NULL, 10);
+			o->wdiff_w2 = strtol(comma + 1, NULL, 10);
+			if (o->wdiff_w1 && o->wdiff_w2)
+				return 0;
+		}
+		fprintf(stderr, "Failed: wrong weight data, use 'wdiff:w1,w2'\n");
 		return -1;
 	}
-	if (pk_report__new(&d->r, d->s, &ro, &err) || pk_report__process(d->r, &err) ||
-	    pk_report__finish(d->r, &err)) {
-		fprintf(stderr, "pmukit diff: %s: %s\n", path, pk_error__format(&err, buf, sizeof(buf)));
-		return -1;
+	fprintf(stderr, "Failed: '%s' is not computation method (use 'delta','ratio' or 'wdiff')\n",
+		str);
+	return -1;
+}
+
+struct diff_cli {
+	struct pk_diff_opts o;
+	const char *sort, *symfs, *kallsyms;
+	int nr_threads;
+	bool cycles_hist, stream;
+};
+
+static int compute_cb(const struct cli_opt *opt, const char *arg, bool unset)
+{
+	(void)unset;
+	return parse_compute(arg, opt->value);
+}
+
+/* --percentage: no filters yet, so both are accepted and change nothing */
+static int percentage_cb(const struct cli_opt *opt, const char *arg, bool unset)
+{
+	if (unset || (strcmp(arg, "relative") && strcmp(arg, "absolute")))
+		return cli_opts__error(opt, "is relative or absolute");
+	return 0;
+}
+
+#define NOT_YET(s, l) CLI_REFUSED(s, l, "not supported yet")
+
+/* the options; 0, or the exit status (-1: --help printed); *nr_files: the files, left in argv */
+static int parse_args(int argc, char **argv, struct diff_cli *cli, int *nr_files)
+{
+	bool stdio = false, force = false;
+	unsigned order = 1;	/* perf's default: sorted first by the first compared file */
+	const struct cli_opt opts[] = {
+		CLI_CALLBACK('c', "compute", &cli->o,
+			     "delta,delta-abs,ratio,wdiff:w1,w2 (default delta-abs),cycles",
+			     "entries differential computation selection", compute_cb),
+		CLI_BOOL('p', "period", &cli->o.show_period, "show period values"),
+		CLI_BOOL('F', "formula", &cli->o.show_formula, "show formula"),
+		CLI_BOOL('b', "baseline-only", &cli->o.baseline_only,
+			 "show only items with match in baseline"),
+		CLI_UINT('o', "order", &order, "n",
+			 "sort first by this file's values (0: the baseline's; default 1)"),
+		CLI_STRING('s', "sort", &cli->sort, "key[,key2...]",
+			   "pair entries by these keys (default dso,sym)"),
+		CLI_CALLBACK(0, "percentage", NULL, "relative|absolute",
+			     "how to display percentage of filtered entries", percentage_cb),
+		CLI_BOOL('q', "quiet", &cli->o.quiet, "no header lines"),
+		CLI_BOOL('f', "force", &force, "don't complain, do it"),
+		CLI_BOOL(0, "stdio", &stdio, "text output (the only one)"),
+		CLI_STRING(0, "symfs", &cli->symfs, "directory",
+			   "look for files with symbols relative to this directory"),
+		CLI_STRING(0, "kallsyms", &cli->kallsyms, "file", "kernel symbols from this file"),
+		CLI_INT('j', "threads", &cli->nr_threads, "n", "threads for symbols (default 2)"),
+		CLI_BOOL(0, "cycles-hist", &cli->cycles_hist, "cycles histograms (with -c cycles)"),
+		CLI_BOOL(0, "stream", &cli->stream, "hot streams comparison"),
+		NOT_YET('S', "symbols"), NOT_YET('d', "dsos"), NOT_YET('C', "comms"),
+		NOT_YET(0, "pid"), NOT_YET(0, "tid"), NOT_YET(0, "cpu"), NOT_YET(0, "time"),
+		NOT_YET('t', "field-separator"), NOT_YET('v', "verbose"),
+		NOT_YET('D', "dump-raw-trace"), NOT_YET('m', "modules"),
+		CLI_END(),
+	};
+	int n = cli_opts__parse(argc, argv, opts,
+				"pmukit diff [<options>] [old_file] [new_file] | [base_file file...]\n\n"
+				"Compare the profiles of perf.data files as perf diff does: each entry's\n"
+				"share in the first (Baseline) and how it changed in each other file.\n"
+				"No file: perf.data.old and perf.data; one file: perf.data.old and it.\n"
+				"(-c cycles needs branch stacks: not supported.)", 0);
+	if (n < 0)
+		return n == CLI_HELP ? -1 : 129;
+	cli->o.order = order;
+	cli->o.order_set = true;
+	if (cli->cycles_hist && cli->o.compute != COMPUTE_CYCLES)
+		return 129;	/* perf: --cycles-hist only with -c cycles */
+	*nr_files = n;
+	return 0;
+}
+
+static int fail(const char *what, struct pk_error *err)
+{
+	char buf[1024];
+	fprintf(stderr, "pmukit diff: %s%s\n", what, pk_error__format(err, buf, sizeof(buf)));
+	return 255;
+}
+
+/* -c cycles, --stream: perf needs branch stacks in every file, and stops quietly without */
+static int branch_stacks(struct pk_session **s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!pk_data_reader__has_feat(pk_session__reader(s[i]), PK_FEAT_BRANCH_STACK))
+			return 255;
+	fprintf(stderr, "pmukit diff: -c cycles and --stream are not supported yet\n");
+	return 255;
+}
+
+/* tracepoint text for the trace sort key (as cmd-report.c makes it), one per file */
+struct trace_ctx {
+	struct pk_data_reader *rd;
+	struct script_trace *t;
+	struct obuf ob;
+	bool tried;
+};
+
+static const char *trace_output(void *vctx, const struct pk_resolved *rs)
+{
+	struct trace_ctx *c = vctx;
+	if (!c->tried) {
+		c->tried = true;
+		if (obuf__init(&c->ob, stdout) || script_trace__new(&c->t, c->rd))
+			c->t = NULL;
+	}
+	if (!c->t)
+		return NULL;
+	const struct pk_data_attr *a = pk_data_reader__attr(c->rd, (size_t)rs->attr);
+	c->ob.buf.len = 0;
+	/* perf's get_trace_output leaves the record's cpu 0 */
+	if (!a || !script_trace__print(c->t, a->attr.config, 0, rs->sample->raw.data,
+				       rs->sample->raw.size, &c->ob) || c->ob.buf.len >= c->ob.buf.cap)
+		return NULL;
+	return pk_buf__str(&c->ob.buf);
+}
+
+static void trace_ctx__free(struct trace_ctx *c)
+{
+	script_trace__free(c->t);
+	if (c->ob.buf.data) {
+		c->ob.buf.len = 0;	/* obuf__free writes what is left: nothing here */
+		obuf__free(&c->ob);
+	}
+}
+
+/* each file's report, read to its end; 0 or the exit status */
+static int load(struct pk_session *s, const char *path, const struct diff_cli *cli,
+		struct trace_ctx *tc, struct pk_report **r)
+{
+	struct pk_error err = { 0 };
+	struct pk_report_opts ro = {
+		.sz = sizeof(ro), .sort = cli->sort, .children = 0, .group = 0, .topdown = 0,
+		.call_graph = "none", .trace_output = trace_output, .trace_ctx = tc,
+	};
+	tc->rd = pk_session__reader(s);
+	if (pk_report__new(r, s, &ro, &err)) {
+		/* a bad --sort key: perf's usage error */
+		int rc = fail("", &err);
+		return err.code == -EINVAL ? 129 : rc;
+	}
+	if (pk_report__process(*r, &err) || pk_report__finish(*r, &err)) {
+		char what[1100];
+		snprintf(what, sizeof(what), "%s: ", path);
+		return fail(what, &err);
 	}
 	return 0;
 }
 
+static int run(const char **files, size_t n, struct diff_cli *cli)
+{
+	struct pk_session **s = calloc(n, sizeof(*s));
+	struct pk_report **r = calloc(n, sizeof(*r));
+	struct trace_ctx *tc = calloc(n, sizeof(*tc));
+	int rc = s && r && tc ? 0 : 255;
+	struct pk_error err = { 0 };
+	struct pk_symbolizer_opts yo = { .sz = sizeof(yo), .kallsyms = cli->kallsyms };
+	struct pk_session_opts so = { .sz = sizeof(so), .symfs = cli->symfs, .symbolizer = &yo,
+				      .nr_threads = cli->nr_threads };
+	for (size_t i = 0; i < n && !rc; i++)
+		if (pk_session__open(&s[i], files[i], &so, &err))
+			rc = fail("", &err);
+	if (!rc && (cli->o.compute == COMPUTE_CYCLES || cli->stream))
+		rc = branch_stacks(s, n);
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = load(s[i], files[i], cli, &tc[i], &r[i]);
+	if (!rc && pk_report__fprintf_diffs(r, files, n, stdout, &cli->o, &err))
+		rc = fail("", &err);
+	if (!rc)
+		rc = fflush(stdout) ? 255 : 0;
+	for (size_t i = 0; i < n && s && r && tc; i++) {
+		pk_report__free(r[i]);
+		trace_ctx__free(&tc[i]);
+		pk_session__free(s[i]);
+	}
+	free(tc);
+	free(r);
+	free(s);
+	return rc;
+}
+
 int cmd_diff(int argc, char **argv)
 {
-	const char *sort = "dso,sym", *symfs = NULL;
-	int nr_threads = 0, c;
-	bool quiet = false;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "s:qj:fh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			sort = optarg;
-			break;
-		case OPT_STDIO:
-		case 'f':
-			break;
-		case OPT_SYMFS:
-			symfs = optarg;
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		case 'j':
-			nr_threads = atoi(optarg);
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 129;
-		}
+	struct diff_cli cli = { .o = { .sz = sizeof(cli.o) }, .sort = "dso,sym" };
+	int nr_files = 0;
+	int rc = parse_args(argc, argv, &cli, &nr_files);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	const char *defaults[2] = { "perf.data.old", "perf.data" };
+	const char **files = defaults;
+	size_t n = 2;
+	if (nr_files == 1)
+		defaults[1] = argv[0];	/* perf: one file is the new one */
+	else if (nr_files > 1)
+		files = (const char **)argv, n = (size_t)nr_files;
+	if (cli.o.order_set && cli.o.order >= n) {
+		fprintf(stderr, "Order option out of limit.\n");
+		return 255;
 	}
-	const char *files[2] = { "perf.data.old", "perf.data" };
-	int nfiles = argc - optind;
-	if (nfiles == 1) {
-		files[1] = argv[optind];
-	} else if (nfiles == 2) {
-		files[0] = argv[optind];
-		files[1] = argv[optind + 1];
-	} else if (nfiles > 2) {
-		fprintf(stderr, "pmukit diff: compares two files (more are not supported)\n");
-		return 129;
-	}
-	struct side d[2] = { { 0 } };
-	int rc = 255;
-	if (load(&d[0], files[0], sort, symfs, nr_threads) ||
-	    load(&d[1], files[1], sort, symfs, nr_threads))
-		goto out;
-	struct pk_error err = { 0 };
-	struct pk_diff_opts dopts = { .sz = sizeof(dopts) };
-	FILE *out = stdout;
-	char *text = NULL;
-	size_t len = 0;
-	if (quiet && !(out = open_memstream(&text, &len)))
-		goto out;
-	if (pk_report__fprintf_diff(d[0].r, d[1].r, files[0], files[1], out, &dopts, &err)) {
-		char buf[1024];
-		fprintf(stderr, "pmukit diff: %s\n", pk_error__format(&err, buf, sizeof(buf)));
-		if (quiet)
-			fclose(out), free(text);
-		goto out;
-	}
-	if (quiet) {
-		/* -q: the rows only, as perf diff -q prints them */
-		fclose(out);
-		for (char *line = text, *next; line && *line; line = next) {
-			next = strchr(line, '\n');
-			if (next)
-				*next++ = 0;
-			if (line[0] != '#' && line[0])
-				puts(line);
-		}
-		free(text);
-	}
-	rc = fflush(stdout) ? 255 : 0;
-out:
-	for (int i = 0; i < 2; i++) {
-		pk_report__free(d[i].r);
-		pk_session__free(d[i].s);
-	}
-	return rc;
+	return run(files, n, &cli);
 }

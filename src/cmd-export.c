@@ -8,7 +8,6 @@
  * Also the profile loader `pmukit flamegraph` uses.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,13 +15,9 @@
 #include <pmukit/profile.h>
 #include <pmukit/session.h>
 
-int cmd_export(int argc, char **argv);
-int export__load(const char *prog, const char *input, const char *symfs, unsigned sym_flags,
-		 unsigned prof_flags, struct pk_profile **out);
-int export__write(const char *prog, const struct pk_profile *p, enum pk_export_format fmt,
-		  const char *output, const struct pk_export_opts *eo);
+#include "export-cli.h"
 
-/* Read input into a new profile; prints its own message; 0 or -1. */
+
 int export__load(const char *prog, const char *input, const char *symfs, unsigned sym_flags,
 		 unsigned prof_flags, struct pk_profile **out)
 {
@@ -48,7 +43,24 @@ int export__load(const char *prog, const char *input, const char *symfs, unsigne
 	return 0;
 }
 
-/* Write p to output ("-" or NULL: stdout); prints its own message; 0 or -1. */
+/* stackcollapse-perf.pl's note when it drops other events' samples: only the first's are written */
+static void first_event_note(const char *prog, const struct pk_profile *p)
+{
+	struct pk_profile_sample s;
+	struct pk_profile_event ev;
+	size_t n = pk_profile__nr_samples(p);
+	if (!n || pk_profile__sample(p, 0, &s))
+		return;
+	uint32_t first = s.event;
+	for (size_t i = 1; i < n; i++)
+		if (!pk_profile__sample(p, i, &s) && s.event != first) {
+			if (!pk_profile__event(p, first, &ev))
+				fprintf(stderr, "%s: only the samples of %s, the first sample's event, are written"
+					" (--event N for another)\n", prog, ev.name);
+			return;
+		}
+}
+
 int export__write(const char *prog, const struct pk_profile *p, enum pk_export_format fmt,
 		  const char *output, const struct pk_export_opts *eo)
 {
@@ -61,6 +73,8 @@ int export__write(const char *prog, const struct pk_profile *p, enum pk_export_f
 		return -1;
 	}
 	int rc = pk_export__write(p, fmt, f, eo, &err);
+	if (!rc && fmt != PK_EXPORT_PPROF && !eo->event_nr)
+		first_event_note(prog, p);
 	if (rc)
 		fprintf(stderr, "%s: %s\n", prog, pk_error__format(&err, buf, sizeof(buf)));
 	if ((to_stdout ? fflush(f) : fclose(f)) && !rc) {
@@ -70,84 +84,63 @@ int export__write(const char *prog, const struct pk_profile *p, enum pk_export_f
 	return rc ? -1 : 0;
 }
 
-static void usage(FILE *f)
+int export__parse_value(const struct cli_opt *opt, const char *arg, bool unset)
 {
-	fprintf(f,
-		"usage: pmukit export --format folded|pprof|gecko [-i FILE] [-o OUT] [options]\n\n"
-		"Write the samples of a perf.data file for other tools: folded stacks\n"
-		"(FlameGraph, speedscope), pprof (go tool pprof, continuous profilers),\n"
-		"gecko (the Firefox Profiler). Without -o the output goes to stdout.\n\n"
-		"  -f, --format FMT    folded, pprof, gecko (also svg, html: a flame graph)\n"
-		"  -i, --input FILE    perf.data to read (default perf.data; - reads stdin)\n"
-		"  -o, --output FILE   where to write (default stdout)\n"
-		"      --symfs DIR     look for binaries and debug files under DIR\n"
-		"      --inline        inline functions as frames of their own\n"
-		"      --srcline       source file and line of each frame (pprof, gecko)\n"
-		"      --pid, --tid    folded: comm-PID or comm-PID/TID as the root frame\n"
-		"      --kernel, --jit folded: mark kernel (_[k]) and JIT (_[j]) frames\n"
-		"      --addrs         folded: [dso <addr>] for frames without a symbol\n"
-		"      --event N       the event to write (index; default: the first sample's)\n"
-		"      --value WHAT    samples (default), count (periods) or weight\n"
-		"  -h, --help          this help\n");
+	struct pk_export_opts *eo = opt->value;
+	if (unset || !strcmp(arg, "script"))
+		eo->value = PK_EXPORT_VALUE_SCRIPT;
+	else if (!strcmp(arg, "samples"))
+		eo->value = PK_EXPORT_VALUE_SAMPLES;
+	else if (!strcmp(arg, "count"))
+		eo->value = PK_EXPORT_VALUE_COUNT;
+	else if (!strcmp(arg, "weight"))
+		eo->value = PK_EXPORT_VALUE_WEIGHT;
+	else
+		return cli_opts__error(opt, "is script, samples, count or weight, not '%s'", arg);
+	return 0;
 }
-
-enum { OPT_SYMFS = 0x200, OPT_INLINE, OPT_SRCLINE, OPT_PID, OPT_TID, OPT_KERNEL, OPT_JIT,
-       OPT_ADDRS, OPT_EVENT, OPT_VALUE };
 
 int cmd_export(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "input", required_argument, NULL, 'i' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "symfs", required_argument, NULL, OPT_SYMFS },
-		{ "inline", no_argument, NULL, OPT_INLINE },
-		{ "srcline", no_argument, NULL, OPT_SRCLINE },
-		{ "pid", no_argument, NULL, OPT_PID },
-		{ "tid", no_argument, NULL, OPT_TID },
-		{ "kernel", no_argument, NULL, OPT_KERNEL },
-		{ "jit", no_argument, NULL, OPT_JIT },
-		{ "addrs", no_argument, NULL, OPT_ADDRS },
-		{ "event", required_argument, NULL, OPT_EVENT },
-		{ "value", required_argument, NULL, OPT_VALUE },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	struct cli_data d;
+	const char *output = NULL, *format = NULL;
+	bool inl = false, srcline = false, pid = false, tid = false, kernel = false, jit = false,
+	     addrs = false;
+	/* no --value: folded stacks and flame graphs as stackcollapse-perf.pl, gecko by samples */
+	const enum pk_export_value no_value = (enum pk_export_value)~0u;
+	struct pk_export_opts eo = { .sz = sizeof(eo), .value = no_value };
+	int event = -1;
+	cli_data__init(&d);
+	const struct cli_opt opts[] = {
+		CLI_STRING('f', "format", &format, "fmt",
+			   "folded, pprof, gecko (also svg, html: a flame graph)"),
+		CLI_STRING('o', "output", &output, "file", "where to write (default stdout)"),
+		CLI_DATA_OPTIONS(&d),
+		CLI_BOOL(0, "inline", &inl, "inline functions as frames of their own"),
+		CLI_BOOL(0, "srcline", &srcline, "source file and line of each frame (pprof, gecko)"),
+		CLI_BOOL(0, "pid", &pid, "folded: comm-PID as the root frame"),
+		CLI_BOOL(0, "tid", &tid, "folded: comm-PID/TID as the root frame"),
+		CLI_BOOL(0, "kernel", &kernel, "folded: mark kernel frames (_[k])"),
+		CLI_BOOL(0, "jit", &jit, "folded: mark JIT frames (_[j])"),
+		CLI_BOOL(0, "addrs", &addrs, "folded: [dso <addr>] for frames without a symbol"),
+		CLI_INT(0, "event", &event, "n", "the event to write (index; default: the first sample's)"),
+		CLI_CALLBACK(0, "value", &eo, "what", "script (perf script's periods, as stackcollapse-perf.pl; "
+			     "the default, gecko: samples), samples, count or weight", export__parse_value),
+		CLI_END(),
 	};
-	const char *input = "perf.data", *output = NULL, *symfs = NULL, *format = NULL;
-	unsigned prof_flags = 0;
-	struct pk_export_opts eo = { .sz = sizeof(eo), .event = -1 };
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:i:o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f': format = optarg; break;
-		case 'i': input = optarg; break;
-		case 'o': output = optarg; break;
-		case OPT_SYMFS: symfs = optarg; break;
-		case OPT_INLINE: prof_flags |= PK_PROFILE_INLINE; break;
-		case OPT_SRCLINE: prof_flags |= PK_PROFILE_SRCLINE; break;
-		case OPT_PID: eo.flags |= PK_EXPORT_PID; break;
-		case OPT_TID: eo.flags |= PK_EXPORT_TID; break;
-		case OPT_KERNEL: eo.flags |= PK_EXPORT_KERNEL; break;
-		case OPT_JIT: eo.flags |= PK_EXPORT_JIT; break;
-		case OPT_ADDRS: eo.flags |= PK_EXPORT_ADDRS; break;
-		case OPT_EVENT: eo.event = atoi(optarg); break;
-		case OPT_VALUE:
-			if (!strcmp(optarg, "samples"))
-				eo.value = PK_EXPORT_VALUE_SAMPLES;
-			else if (!strcmp(optarg, "count"))
-				eo.value = PK_EXPORT_VALUE_COUNT;
-			else if (!strcmp(optarg, "weight"))
-				eo.value = PK_EXPORT_VALUE_WEIGHT;
-			else {
-				fprintf(stderr, "pmukit export: --value: samples, count or weight\n");
-				return 129;
-			}
-			break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 129;
-		}
-	}
+	int n = cli_opts__parse(argc, argv, opts,
+				"pmukit export --format folded|pprof|gecko [-i FILE] [-o OUT] [<options>]\n\n"
+				"Write the samples of a perf.data file for other tools: folded stacks\n"
+				"(FlameGraph, speedscope), pprof (go tool pprof, continuous profilers),\n"
+				"gecko (the Firefox Profiler). Without -o the output goes to stdout.", 0);
+	if (n < 0)
+		return n == CLI_HELP ? 0 : 129;
+	if (event >= 0)
+		eo.event_nr = (unsigned)event + 1;
+	unsigned prof_flags = (inl ? PK_PROFILE_INLINE : 0) | (srcline ? PK_PROFILE_SRCLINE : 0);
+	eo.flags |= (pid ? PK_EXPORT_PID : 0) | (tid ? PK_EXPORT_TID : 0) |
+		    (kernel ? PK_EXPORT_KERNEL : 0) | (jit ? PK_EXPORT_JIT : 0) |
+		    (addrs ? PK_EXPORT_ADDRS : 0);
 	enum pk_export_format fmt;
 	if (!format) {
 		fprintf(stderr, "pmukit export: --format folded|pprof|gecko is required\n");
@@ -158,12 +151,15 @@ int cmd_export(int argc, char **argv)
 			format);
 		return 129;
 	}
-	if (optind < argc) {
-		fprintf(stderr, "pmukit export: unexpected argument '%s'\n", argv[optind]);
+	if (eo.value == no_value)
+		eo.value = fmt == PK_EXPORT_GECKO ? PK_EXPORT_VALUE_SAMPLES : PK_EXPORT_VALUE_SCRIPT;
+	if (n) {
+		fprintf(stderr, "pmukit export: unexpected argument '%s'\n", argv[0]);
 		return 129;
 	}
 	struct pk_profile *p;
-	if (export__load("pmukit export", input, symfs, 0, prof_flags, &p))
+	if (export__load("pmukit export", d.input, d.symfs, d.demangle ? 0 : PK_SYMBOLIZER_NO_DEMANGLE,
+			 prof_flags, &p))
 		return 1;
 	int rc = export__write("pmukit export", p, fmt, output, &eo);
 	pk_profile__free(p);

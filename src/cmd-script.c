@@ -106,7 +106,7 @@ static int check_attrs(struct script *sc, size_t *done)
 static int name_width(struct script *sc)
 {
 	struct pk_data_reader *r = pk_session__reader(sc->s);
-	size_t w = 0;
+	size_t w = pk_session__aux_name_width(sc->s);	/* perf's AUX decoder's events */
 	for (size_t i = 0; i < pk_data_reader__nr_attrs(r); i++) {
 		const char *n = pk_session__event_name(sc->s, (int)i);
 		if (n && strlen(n) > w)

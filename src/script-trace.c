@@ -86,6 +86,30 @@ static char *named_blob(struct walk *w, const char *name, uint64_t *size)
 	return blob(w, *size);
 }
 
+/*
+ * The printk formats ("ADDR : \"FORMAT\"" a line) as libtraceevent can take
+ * them: its parser steps one byte past the ':' of each line, past the end
+ * of the text for a line without one (or ending in it). Such lines (a
+ * damaged or foreign file) are dropped, in place; the others kept.
+ */
+static void printk_lines_check(char *s)
+{
+	char *out = s;
+	for (char *line = s; *line;) {
+		char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		const char *colon = memchr(line, ':', len);
+		if (colon && colon + 1 < line + len) {
+			memmove(out, line, len);
+			out += len;
+			if (nl)
+				*out++ = '\n';
+		}
+		line += len + (nl ? 1 : 0);
+	}
+	*out = '\0';
+}
+
 static int load(struct script_trace *t, const uint8_t *data, size_t size)
 {
 	static const uint8_t magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
@@ -148,7 +172,8 @@ static int load(struct script_trace *t, const uint8_t *data, size_t size)
 		return 0;
 	}
 	if (u32_(&w, &n) && (s = blob(&w, n))) {
-		if (n)
+		printk_lines_check(s);
+		if (*s)
 			tep_parse_printk_formats(t->tep, s);
 		free(s);
 	} else {

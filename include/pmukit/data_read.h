@@ -403,6 +403,15 @@ struct pk_data_stats {
 };
 PK_API const struct pk_data_stats *pk_data_reader__stats(const struct pk_data_reader *r);
 
+/*
+ * Damage read past, as perf reads past it: a pipe cut short (a full disk), a
+ * file left by a killed perf (data size 0 in its header: the records up to
+ * the last whole one are read), a file cut in its data or its features (the
+ * features before the damage are kept). The i-th warning ("NAME: offset
+ * 0x..: ..."), NULL past the last; complete once next() returned 0.
+ */
+PK_API const char *pk_data_reader__warning(const struct pk_data_reader *r, size_t i);
+
 /* ---- header features ---------------------------------------------------------------- */
 
 struct pk_data_cpu_topo {

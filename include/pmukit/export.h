@@ -5,7 +5,8 @@
  *
  *   PK_EXPORT_FOLDED  folded stacks, as FlameGraph's stackcollapse-perf.pl
  *                     prints them for `perf script -F +pid` of the same
- *                     samples (its rules, odd cases included)
+ *                     samples (its rules, odd cases included; its values
+ *                     with PK_EXPORT_VALUE_SCRIPT)
  *   PK_EXPORT_PPROF   pprof's profile.proto, gzipped (go tool pprof, pprof-based
  *                     continuous profilers)
  *   PK_EXPORT_GECKO   the Firefox Profiler's processed-profile JSON (version 48;
@@ -44,9 +45,15 @@ enum pk_export_format {
 
 /* What a stack's width counts (folded, flame graphs, Firefox sample weights). */
 enum pk_export_value {
-	PK_EXPORT_VALUE_SAMPLES = 0,	/* one per sample, as stackcollapse-perf.pl */
+	PK_EXPORT_VALUE_SAMPLES = 0,	/* one per sample */
 	PK_EXPORT_VALUE_COUNT,		/* the event's counts (periods) */
 	PK_EXPORT_VALUE_WEIGHT,		/* the samples' weights */
+	/*
+	 * stackcollapse-perf.pl's weights: the period perf script prints on the
+	 * sample's line (its count), 1 where that is 0. What pmukit export and
+	 * pmukit flamegraph use for folded stacks and flame graphs by default.
+	 */
+	PK_EXPORT_VALUE_SCRIPT,
 };
 
 /* stackcollapse-perf.pl's options */
@@ -63,11 +70,12 @@ enum pk_export_value {
 struct pk_export_opts {
 	size_t sz;			/* sizeof(struct pk_export_opts) */
 	/*
-	 * The event to write (folded, Firefox Profiler, flame graphs): an index,
-	 * or -1 for the event of the first sample (stackcollapse-perf.pl's default
-	 * filter). pprof writes every event.
+	 * The event to write (folded, Firefox Profiler, flame graphs): its index
+	 * plus one; 0 (the default) for the event of the first sample
+	 * (stackcollapse-perf.pl's default filter). pprof writes every event.
 	 */
-	int event;
+	unsigned event_nr;
+	/* what a stack's width counts; PK_EXPORT_VALUE_SCRIPT: stackcollapse-perf.pl's own values */
 	enum pk_export_value value;
 	unsigned flags;			/* PK_EXPORT_* */
 	const char *title;		/* flame graphs; NULL: "Flame Graph" / "Icicle Graph" */

@@ -190,11 +190,27 @@ PK_API uint64_t pk_report__total_lost_samples(const struct pk_report *r);
 
 /* ---- perf diff ---------------------------------------------------------------------- */
 
+/* -c / --compute: what each compared file's column shows and sorts by */
+enum pk_diff_compute {
+	PK_DIFF_DELTA_ABS,	/* "Delta Abs": new share - baseline share, by its size (the default) */
+	PK_DIFF_DELTA,		/* "Delta": the same, by its signed value */
+	PK_DIFF_RATIO,		/* "Ratio": new period / baseline period */
+	PK_DIFF_WDIFF,		/* "Weighted diff": new period * w2 - baseline period * w1 */
+};
+
 struct pk_diff_opts {
 	size_t sz;			/* sizeof(struct pk_diff_opts) */
-	const char *sort;		/* NULL: "dso,sym" (perf diff's default) */
-	double percent_limit;		/* hide pairs whose baseline and new are both under it */
-	bool show_nr_samples;		/* -n / --show-period are not supported yet */
+	const char *sort;		/* unused: entries pair by the reports' own sort keys */
+	double percent_limit;		/* unused: perf 6.1's diff has no --percent-limit */
+	bool show_nr_samples;		/* unused */
+	int compute;			/* enum pk_diff_compute (-c) */
+	int64_t wdiff_w1, wdiff_w2;	/* -c wdiff:W1,W2: both non-zero for PK_DIFF_WDIFF */
+	bool show_period;		/* -p: "Base period" and "Period" columns */
+	bool show_formula;		/* -F: a "Formula" column per compared file */
+	bool baseline_only;		/* -b: only the baseline's entries that pair with another file's */
+	bool quiet;			/* -q: no "# Event", data files or column header lines */
+	bool order_set;			/* -o given: order, else perf's default 1 */
+	unsigned order;			/* -o N: rows sorted first by file N's values (0: not) */
 };
 
 /*
@@ -205,6 +221,18 @@ struct pk_diff_opts {
 PK_API int pk_report__fprintf_diff(struct pk_report *old, struct pk_report *new_,
 				   const char *old_name, const char *new_name, FILE *fp,
 				   const struct pk_diff_opts *opts, struct pk_error *err);
+
+/*
+ * perf diff FILE0 FILE1 [FILE2...] --stdio: reports[0] is the baseline, each
+ * other report is compared with it (one column group per file, "Name/N"
+ * headers and a "# Data files:" list past two files), as perf 6.1 prints it.
+ * All reports finished and made with the same sort keys; names are the
+ * files' paths as given. 0, or a negative errno with err set (-EINVAL: fewer
+ * than two reports, an order past the last file, wdiff without weights).
+ */
+PK_API int pk_report__fprintf_diffs(struct pk_report *const *reports, const char *const *names,
+				    size_t nr, FILE *fp, const struct pk_diff_opts *opts,
+				    struct pk_error *err);
 
 #ifdef __cplusplus
 }

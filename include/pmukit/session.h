@@ -131,6 +131,15 @@ PK_API struct pk_symbolizer *pk_session__symbolizer(struct pk_session *s);
 PK_API int pk_session__next(struct pk_session *s, const struct pk_data_event **ev,
 			    struct pk_error *err);
 
+/*
+ * AUX area traces (Intel PT, Arm SPE, CoreSight: AUXTRACE_INFO) are not
+ * decoded (said once on stderr when the record comes). perf's decoder adds
+ * events of its own, whose names widen perf script's event column: the
+ * longest of them (Arm SPE: 13), 0 when the file has none or when it is not
+ * known.
+ */
+PK_API unsigned pk_session__aux_name_width(const struct pk_session *s);
+
 /* ---- the machine --------------------------------------------------------------------- */
 
 /* A thread as perf's struct thread: read-only for callers. */

@@ -132,6 +132,12 @@ PK_API struct pk_dso *pk_symbolizer__kernel(struct pk_symbolizer *s, const uint8
  * reboot). Before the DSO's first lookup; -EBUSY after.
  */
 PK_API int pk_dso__kernel_reloc(struct pk_dso *d, const char *ref_sym, uint64_t recorded_addr);
+/*
+ * Where the kernel's own symbols end (module ones aside), loading them: perf
+ * ends the kernel map there once kallsyms is loaded (map__fixup_end), past
+ * _etext, so that init text (start_kernel...) resolves. 0 when unknown.
+ */
+PK_API uint64_t pk_dso__kernel_end(struct pk_dso *d);
 /* A user DSO by path (and build-id when known), as a map of it would give. */
 PK_API struct pk_dso *pk_symbolizer__dso(struct pk_symbolizer *s, const char *path,
 					 const uint8_t *build_id, size_t build_id_size);

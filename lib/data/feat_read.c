@@ -341,6 +341,12 @@ int dr_feat_add(struct pk_data_reader *r, unsigned feat, const void *data, size_
 	return feat_decode(r, feat, copy, size, pos);
 }
 
+/*
+ * The feature sections, in bit order (NRCPUS before CPU_TOPOLOGY, as perf
+ * processes them). As perf, damage stops the features, not the reading: a
+ * table past the end of the file (a cut file) gives none, a section outside
+ * the file or malformed ends them there; one warning says where.
+ */
 int dr_feat_load_file(struct pk_data_reader *r)
 {
 	const struct pk_perf_file_header *h = &r->hdr;
@@ -350,39 +356,46 @@ int dr_feat_load_file(struct pk_data_reader *r)
 	if (!nr)
 		return 0;
 	uint64_t toff = h->data.offset + h->data.size;
-	if (toff > r->file_size || nr * 16 > r->file_size - toff)
-		return dr_fail(r, -EINVAL, toff,
-			       "the feature table (%zu sections) runs past the end of the file "
-			       "(%llu bytes): truncated?",
-			       nr, (unsigned long long)r->file_size);
+	if (toff > r->file_size || nr * 16 > r->file_size - toff) {
+		dr_warn(r, toff, "the feature table (%zu sections) runs past the end of the file "
+			"(%llu bytes): the header's features are lost", nr,
+			(unsigned long long)r->file_size);
+		return 0;
+	}
 	struct pk_perf_file_section *tab = malloc(nr * sizeof(*tab));
 	if (!tab)
 		return dr_fail(r, -ENOMEM, toff, "out of memory");
 	int rc = dr_src_read_at(r, toff, tab, nr * sizeof(*tab));
 	uint64_t total = 0;
+	size_t good = nr;
 	for (size_t i = 0; !rc && i < nr; i++) {
 		if (r->swap) {
 			tab[i].offset = dr_bswap64(tab[i].offset);
 			tab[i].size = dr_bswap64(tab[i].size);
 		}
-		if (tab[i].offset > r->file_size || tab[i].size > r->file_size - tab[i].offset)
-			rc = dr_fail(r, -EINVAL, toff + 16 * i,
-				     "feature section [%#llx, +%llu) is outside the file",
-				     (unsigned long long)tab[i].offset,
-				     (unsigned long long)tab[i].size);
-		total += tab[i].size;
+		if (good == nr && (tab[i].offset > r->file_size ||
+				   tab[i].size > r->file_size - tab[i].offset)) {
+			dr_warn(r, toff + 16 * i,
+				"feature section [%#llx, +%llu) is outside the file (%llu bytes): "
+				"it and the features after it are lost",
+				(unsigned long long)tab[i].offset, (unsigned long long)tab[i].size,
+				(unsigned long long)r->file_size);
+			good = i;
+		}
+		if (i < good)
+			total += tab[i].size;
 	}
 	if (!rc && total > DR_MAX_FEATURE_BYTES)
 		rc = dr_fail(r, -EINVAL, toff, "feature sections of %llu bytes",
 			     (unsigned long long)total);
 	if (!rc) {
 		r->feat_buf = malloc(total ? total : 1);
-		if (!r->feat_buf)
+		if (!rc && !r->feat_buf)
 			rc = dr_fail(r, -ENOMEM, toff, "out of memory");
 	}
 	uint64_t at = 0;
 	size_t s = 0;
-	for (unsigned f = 0; !rc && f < PK_FEAT_BITS; f++) {
+	for (unsigned f = 0; !rc && s < good && f < PK_FEAT_BITS; f++) {
 		if (!((h->features[f / 64] >> (f % 64)) & 1))
 			continue;
 		rc = dr_src_read_at(r, tab[s].offset, r->feat_buf + at, tab[s].size);
@@ -391,9 +404,8 @@ int dr_feat_load_file(struct pk_data_reader *r)
 		at += tab[s].size;
 		s++;
 	}
-	/* in bit order: NRCPUS before CPU_TOPOLOGY, as perf processes them */
 	s = 0;
-	for (unsigned f = 0; !rc && f < PK_FEAT_BITS; f++) {
+	for (unsigned f = 0; !rc && s < good && f < PK_FEAT_BITS; f++) {
 		if (!((h->features[f / 64] >> (f % 64)) & 1))
 			continue;
 		rc = feat_decode(r, f, r->feats[f].data, r->feats[f].size, tab[s].offset);

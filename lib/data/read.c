@@ -37,6 +37,25 @@ int dr_fail(struct pk_data_reader *r, int code, uint64_t pos, const char *fmt, .
 	return code;
 }
 
+void dr_warn(struct pk_data_reader *r, uint64_t pos, const char *fmt, ...)
+{
+	if (r->nr_warn >= DR_MAX_WARN)
+		return;
+	char msg[200], line[sizeof(r->warn[0])];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(line, sizeof(line), "%.255s: offset %#llx: %s", r->name, (unsigned long long)pos,
+		 msg);
+	memcpy(r->warn[r->nr_warn++], line, sizeof(line));
+}
+
+const char *pk_data_reader__warning(const struct pk_data_reader *r, size_t i)
+{
+	return i < r->nr_warn ? r->warn[i] : NULL;
+}
+
 static int fail_open(struct pk_data_reader *r, struct pk_error *err, int code, uint64_t pos,
 		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 static int fail_open(struct pk_data_reader *r, struct pk_error *err, int code, uint64_t pos,
@@ -484,25 +503,32 @@ static int read_header(struct pk_data_reader *r, int fd, const struct pk_data_re
 				 (unsigned long long)h->attrs.offset,
 				 (unsigned long long)h->attrs.size,
 				 (unsigned long long)r->file_size);
-	if (!section_ok(&h->data, r->file_size))
+	if (h->data.offset > r->file_size)
 		return fail_open(r, err, -EINVAL, 40,
-				 "data section [%#llx, +%llu) runs past the end of the file (%llu "
+				 "data section [%#llx, +%llu) starts past the end of the file (%llu "
 				 "bytes): truncated?",
 				 (unsigned long long)h->data.offset, (unsigned long long)h->data.size,
 				 (unsigned long long)r->file_size);
+	bool killed = !h->data.size;
+	uint64_t dsize = h->data.size;
+	if (killed || !section_ok(&h->data, r->file_size)) {
+		/* a perf killed before it wrote the header's sizes, or a cut file: the
+		 * records up to the end of the file (the last whole one) are read */
+		dsize = r->file_size - h->data.offset;
+		r->recovering = killed ? DR_RECOVER_KILLED : DR_RECOVER_CUT;
+	}
 	if (h->attrs.offset < size || h->data.offset < size)
 		return fail_open(r, err, -EINVAL, 24, "sections overlap the header");
-	if (h->attrs.size && h->data.size &&
-	    h->attrs.offset < h->data.offset + h->data.size &&
+	if (h->attrs.size && dsize && h->attrs.offset < h->data.offset + dsize &&
 	    h->data.offset < h->attrs.offset + h->attrs.size)
 		return fail_open(r, err, -EINVAL, 24, "attrs and data sections overlap");
-	rc = dr_src_init(r, fd, true, h->data.offset, h->data.offset + h->data.size, window);
+	rc = dr_src_init(r, fd, true, h->data.offset, h->data.offset + dsize, window);
 	if (rc)
 		return fail_open(r, err, rc, 0, "out of memory");
 	rc = read_file_attrs(r, err);
 	if (rc)
 		return rc;
-	rc = dr_feat_load_file(r);
+	rc = r->recovering ? 0 : dr_feat_load_file(r);	/* recovering: never written, or cut */
 	if (rc) {
 		if (err)
 			*err = r->err;

@@ -11,6 +11,7 @@
 #include "data/reader_int.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -225,6 +226,38 @@ static inline bool byte_record(uint32_t type)
 	       type == PK_RECORD_FINISHED_ROUND || type == PK_RECORD_FINISHED_INIT;
 }
 
+/*
+ * A pipe cut short (a full disk, a killed perf) or the end of a killed
+ * perf's file: the records before are read, as perf reads them; one warning
+ * names the offset. 0: the end of the records.
+ */
+static int cut_short(struct pk_data_reader *r, uint64_t pos, const char *what, uint64_t left)
+{
+	struct dr_src *s = &r->src;
+	char lost[96] = "";
+	if (left)
+		snprintf(lost, sizeof(lost), "; %llu bytes of %s after it are lost",
+			 (unsigned long long)left, what);
+	if (r->recovering == DR_RECOVER_KILLED)
+		dr_warn(r, pos, "the header's data size is 0 (was perf record killed?): the records "
+			"up to here are read%s", lost);
+	else if (r->recovering == DR_RECOVER_CUT)
+		dr_warn(r, pos, "the file ends inside its data section [%#llx, +%llu): the records "
+			"up to here are read%s", (unsigned long long)r->hdr.data.offset,
+			(unsigned long long)r->hdr.data.size, lost);
+	else
+		dr_warn(r, pos, "the data ends inside %s (%llu bytes left): the records before it "
+			"are read, the rest is lost", what, (unsigned long long)left);
+	r->recovering = DR_RECOVER_NONE;	/* said once */
+	if (s->mapped) {
+		s->pos = s->end;
+	} else {	/* all consumed: a later call finds the plain end */
+		s->pos = s->buf_off + s->buf_len;
+		s->eof = true;
+	}
+	return 0;
+}
+
 static int src_next(struct pk_data_reader *r, struct perf_event_header **out, uint64_t *pos)
 {
 	struct dr_src *s = &r->src;
@@ -233,21 +266,29 @@ static int src_next(struct pk_data_reader *r, struct perf_event_header **out, ui
 	*pos = s->pos;
 	if (s->mapped) {
 		if (s->pos >= s->end)
-			return 0;
-		if (s->end - s->pos < sizeof(h))
+			return r->recovering ? cut_short(r, s->pos, "", 0) : 0;
+		bool cut_ok = r->pipe || r->recovering;	/* a cut pipe, a killed perf's file */
+		if (s->end - s->pos < sizeof(h)) {
+			if (cut_ok)
+				return cut_short(r, s->pos, "a record header", s->end - s->pos);
 			return dr_fail(r, -EINVAL, s->pos,
 				       "%llu bytes left in the data: a truncated record header",
 				       (unsigned long long)(s->end - s->pos));
+		}
 		if (!in_window(s, s->pos, sizeof(h))) {
 			int rc = remap(r, s->pos);
 			if (rc)
 				return rc;
 		}
 		read_header(r, s->win + (s->pos - s->win_off), &h);
+		if (h.size < sizeof(h) && r->recovering)	/* unwritten bytes of a killed perf */
+			return cut_short(r, s->pos, "a record", s->end - s->pos);
 		if (h.size < sizeof(h))
 			return dr_fail(r, -EINVAL, s->pos,
 				       "record type %u: size %u is smaller than its header", h.type,
 				       h.size);
+		if (h.size > s->end - s->pos && cut_ok)
+			return cut_short(r, s->pos, "a record", s->end - s->pos);
 		if (h.size > s->end - s->pos)
 			return dr_fail(r, -EINVAL, s->pos,
 				       "record type %u of %u bytes runs past the end of the data "
@@ -267,9 +308,7 @@ static int src_next(struct pk_data_reader *r, struct perf_event_header **out, ui
 			uint64_t left = s->buf_off + s->buf_len - s->pos;
 			if (!left)
 				return 0;
-			return dr_fail(r, -EINVAL, s->pos,
-				       "the stream ends inside a record header (%llu bytes)",
-				       (unsigned long long)left);
+			return cut_short(r, s->pos, "a record header", left);
 		}
 		read_header(r, s->buf + (s->pos - s->buf_off), &h);
 		if (h.size < sizeof(h))
@@ -280,10 +319,8 @@ static int src_next(struct pk_data_reader *r, struct perf_event_header **out, ui
 		if (rc < 0)
 			return rc;
 		if (rc > 0)
-			return dr_fail(r, -EINVAL, s->pos,
-				       "the stream ends inside a record of type %u and %u bytes: "
-				       "truncated?",
-				       h.type, h.size);
+			return cut_short(r, s->pos, "a record",
+					 s->buf_off + s->buf_len - s->pos);
 		p = s->buf + (s->pos - s->buf_off);
 		if (((uintptr_t)p & 7) && !byte_record(h.type)) {
 			/* a record of unaligned size went before (pipe features, COMPRESSED):

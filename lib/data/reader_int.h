@@ -27,6 +27,10 @@
 #define DR_ATTR_SIZE_MAX		4096	/* a page, as the kernel allows */
 #define DR_MAX_ATTRS			65536
 #define DR_MAX_FEATURE_BYTES		(1ULL << 30)
+#define DR_MAX_WARN			4
+
+/* pk_data_reader.recovering: why the data's end is the file's (a bad tail ends the records) */
+enum { DR_RECOVER_NONE, DR_RECOVER_KILLED, DR_RECOVER_CUT };
 
 struct pk_data_reader;
 
@@ -181,6 +185,10 @@ struct pk_data_reader {
 	struct pk_error err;
 	int deferred_code;	/* a reading error, returned once the queue is delivered */
 	struct pk_error deferred_err;
+	/* what a damaged or unfinished file lost, read past (dr_warn) */
+	char warn[DR_MAX_WARN][512];
+	unsigned nr_warn;
+	uint8_t recovering;	/* DR_RECOVER_*: the data's end taken from the file's size */
 	bool eof, final_flush;
 	/* a fetched record the read-ahead thread left to the caller's thread */
 	bool pending;
@@ -203,6 +211,9 @@ struct pk_data_reader {
 /* read.c */
 int dr_fail(struct pk_data_reader *r, int code, uint64_t pos, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* A warning about damage read past ("offset 0x..: ..."): kept, at most DR_MAX_WARN. */
+void dr_warn(struct pk_data_reader *r, uint64_t pos, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 int dr_add_attr(struct pk_data_reader *r, const void *attr, size_t size, const uint64_t *ids,
 		size_t nr_ids, uint64_t pos);
 int dr_add_id(struct pk_data_reader *r, uint64_t id, int attr, int32_t cpu, int32_t tid);

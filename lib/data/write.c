@@ -333,11 +333,12 @@ void pkw_scan_times(struct pk_data_writer *w, const unsigned char *recs, size_t 
 	while (off + sizeof(struct perf_event_header) <= len) {
 		struct perf_event_header h;
 		memcpy(&h, recs + off, sizeof(h));
-		if (h.size < sizeof(h) || off + h.size > len)
+		size_t rlen = pkw_record_bytes(recs + off, len - off);
+		if (!rlen)
 			return;
 		const unsigned char *body = recs + off + sizeof(h);
 		size_t blen = h.size - sizeof(h);
-		off += h.size;
+		off += rlen;
 		if (h.type != PERF_RECORD_SAMPLE)
 			continue;
 		uint64_t st = sample_type(&w->attrs[0]);

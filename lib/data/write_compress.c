@@ -79,11 +79,11 @@ int pkw_comp_write(struct pk_data_writer *w, const void *recs, size_t len, struc
 		/* the whole records that fit the chunk */
 		size_t take = 0;
 		while (take < len) {
-			struct perf_event_header h;
-			memcpy(&h, p + take, sizeof(h));
-			if (w->zin.len + take + h.size > PKW_COMP_CHUNK)
+			/* an AUXTRACE record with its trace; one larger than a chunk alone */
+			size_t rec = pkw_record_bytes(p + take, len - take);
+			if (w->zin.len + take + rec > PKW_COMP_CHUNK && (take || w->zin.len))
 				break;
-			take += h.size;
+			take += rec;
 		}
 		if (!take) {	/* the chunk is full */
 			if ((r = pkw_comp_flush(w, err)))

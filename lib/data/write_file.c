@@ -70,17 +70,30 @@ static int pwrite_all(int fd, const void *p, size_t len, uint64_t off, size_t *d
 	return pwritev_all(fd, &v, 1, off, done);
 }
 
+/* An AUXTRACE record's bytes: its header's size, then the trace (its u64 size, padded). */
+size_t pkw_record_bytes(const unsigned char *p, size_t left)
+{
+	struct perf_event_header h;
+	memcpy(&h, p, sizeof(h));
+	if (h.size < sizeof(h) || h.size > left)
+		return 0;
+	if (h.type != PK_RECORD_AUXTRACE || h.size < 16)
+		return h.size;
+	uint64_t trace;
+	memcpy(&trace, p + 8, 8);
+	return trace > left - h.size ? 0 : h.size + (size_t)trace;
+}
+
 size_t pkw_whole_records(const void *recs, size_t n)
 {
 	const unsigned char *p = recs;
 	size_t off = 0;
 
 	while (off + sizeof(struct perf_event_header) <= n) {
-		struct perf_event_header h;
-		memcpy(&h, p + off, sizeof(h));
-		if (h.size < sizeof(h) || off + h.size > n)
+		size_t len = pkw_record_bytes(p + off, n - off);
+		if (!len)
 			break;
-		off += h.size;
+		off += len;
 	}
 	return off;
 }

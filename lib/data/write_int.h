@@ -142,6 +142,8 @@ void pkw_scan_times(struct pk_data_writer *w, const unsigned char *recs, size_t 
 /* --- write_file.c ------------------------------------------------------------- */
 
 /* The bytes of the whole records at the start of recs[0..n). */
+/* Bytes of the record at p (an AUXTRACE record with its trace); 0: not whole in left. */
+size_t pkw_record_bytes(const unsigned char *p, size_t left);
 size_t pkw_whole_records(const void *recs, size_t n);
 int pkw_file_begin(struct pk_data_writer *w, struct pk_error *err);
 int pkw_file_emit(struct pk_data_writer *w, const void *p, size_t len, struct pk_error *err);

@@ -95,17 +95,19 @@ int pk_export__write(const struct pk_profile *p, enum pk_export_format format, F
 	if (PK_OPTS_CHECK(opts))
 		return pk_opts__error(err, "pk_export_opts", opts->sz);
 	struct pk_xopts x = {
-		.event = OPT(opts, event, -1),
+		.event = -1,
 		.value = OPT(opts, value, PK_EXPORT_VALUE_SAMPLES),
 		.flags = OPT(opts, flags, 0u),
 		.title = OPT(opts, title, (const char *)NULL),
 		.width = OPT(opts, width, 0u),
 		.gzip_level = OPT(opts, gzip_level, 0),
 	};
-	if (x.event >= (int)p->nr_events)
-		return pk_error__set(err, -EINVAL, NULL, 0, 0, "no event %d in the profile (%zu events)",
-				     x.event, p->nr_events);
-	if ((unsigned)x.value > PK_EXPORT_VALUE_WEIGHT)
+	unsigned event_nr = OPT(opts, event_nr, 0u);
+	if (event_nr > p->nr_events)
+		return pk_error__set(err, -EINVAL, NULL, 0, 0, "no event %u in the profile (%zu events)",
+				     event_nr - 1, p->nr_events);
+	x.event = (int)event_nr - 1;
+	if ((unsigned)x.value > PK_EXPORT_VALUE_SCRIPT)
 		return pk_error__set(err, -EINVAL, NULL, 0, 0, "unknown value kind %d", (int)x.value);
 	if (x.event >= 0)
 		x.event_given = 1;

@@ -32,7 +32,8 @@ static inline uint64_t pk_export__value(const struct pk_profile *p, size_t i, in
 		return 0;
 	const struct pk_profile_value *v = p->s_values + i * p->nr_events + ev;
 	return kind == PK_EXPORT_VALUE_COUNT ? v->count :
-	       kind == PK_EXPORT_VALUE_WEIGHT ? v->weight : 1;
+	       kind == PK_EXPORT_VALUE_WEIGHT ? v->weight :
+	       kind == PK_EXPORT_VALUE_SCRIPT && v->count ? v->count : 1;
 }
 
 /* The unit of the chosen value: "samples", the event's unit, or its weight unit. */

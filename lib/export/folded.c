@@ -21,7 +21,10 @@
  *    is cut;
  *  - --kernel: "_[k]" for dsos starting with '[' or ending in "vmlinux" (not
  *    "[unknown]"); --jit: "_[j]" for /tmp/perf-N.map and jitted-N-N.so;
- *  - one line per distinct stack, counts summed, sorted bytewise.
+ *  - one line per distinct stack, values summed, sorted bytewise. The
+ *    script's value is the period perf script prints on the sample's line
+ *    (PK_EXPORT_VALUE_SCRIPT; 1 where it prints 0); the exporter sums the
+ *    value kind it is given.
  */
 #include <assert.h>
 #include <errno.h>
@@ -95,6 +98,49 @@ static const char *event_key(const char *name)
 		if (is_ws((unsigned char)*c))
 			k = c + 1;
 	return k;
+}
+
+/*
+ * :\s*(\d*)\s+(\S+):\s*$ — the period and the event of a sample line, searched leftmost.
+ * The line must end in ':' (then white space); the word before it is the event, and the
+ * digits before that (after a ':' and white space) the period. With the classes
+ * disjoint, each colon has at most two ways to match, tried in Perl's order.
+ */
+struct period_match {
+	size_t colon, per_off, per_len, ev_off, ev_len;
+};
+
+static int all_nonws(const char *s, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++)
+		if (is_ws((unsigned char)s[i]))
+			return 0;
+	return from < to;
+}
+
+static int match_period(const char *s, size_t n, struct period_match *m)
+{
+	size_t last = n;
+	while (last > 0 && is_ws((unsigned char)s[last - 1]))
+		last--;
+	if (!last || s[last - 1] != ':')
+		return 0;
+	size_t colon = last - 1;	/* the event ends there */
+	for (size_t c = 0; c < colon; c++) {
+		if (s[c] != ':')
+			continue;
+		size_t i = c + 1, w = run(s, i, n, is_ws), j = i + w, d = run(s, j, n, is_digit);
+		size_t k = j + d, w2 = run(s, k, n, is_ws);
+		if (w2 && all_nonws(s, k + w2, colon)) {
+			*m = (struct period_match){ c, j, d, k + w2, colon - k - w2 };
+			return 1;
+		}
+		if (w && all_nonws(s, j, colon)) {
+			*m = (struct period_match){ c, j, 0, j, colon - j };
+			return 1;
+		}
+	}
+	return 0;
 }
 
 /* ---- a frame line: ^\s*(\w+)\s*(.+) \((\S*)\) ----------------------------------------- */
@@ -360,6 +406,56 @@ static void sample_header(struct folder *f, struct pk_buf *b, size_t i, int name
 	puts_(f, b, ": ");
 }
 
+/*
+ * What the script reads from a sample line of event e: whether the line ends in
+ * "EVENT:" (else no filter, and a weight of 1), the event word it filters on (a suffix
+ * of the name), and the weight: the printed period, or digits inside the name.
+ */
+struct ev_rule {
+	int matched, from_period;	/* from_period: the weight is the sample's period */
+	uint64_t weight;		/* otherwise */
+	const char *key;
+	size_t key_len;
+};
+
+static int event_rules(struct folder *f, int width, struct ev_rule *rules)
+{
+	const struct pk_profile *p = f->p;
+	struct pk_buf b = { 0 };
+	for (size_t e = 0; e < p->nr_events; e++) {
+		const char *ev = pk_profile__str(p, p->events[e].name);
+		size_t el = strlen(ev), pad = (int)el < width ? (size_t)width - el : 0;
+		b.len = 0;
+		puts_(f, &b, "x 1/1 [000] 0.000000:          1 ");
+		size_t time_colon = 20, ev_at = b.len + pad;
+		for (size_t k = 0; k < pad; k++)
+			put(f, &b, " ", 1);
+		puts_(f, &b, ev);
+		puts_(f, &b, ": ");
+		if (f->oom)
+			break;
+		struct period_match m;
+		struct ev_rule *r = &rules[e];
+		*r = (struct ev_rule){ .weight = 1 };
+		if (!match_period((const char *)b.data, b.len, &m))
+			continue;
+		assert(m.ev_off >= ev_at);
+		r->matched = 1;
+		r->key = ev + (m.ev_off - ev_at);
+		r->key_len = m.ev_len;
+		r->from_period = m.colon == time_colon;
+		if (!r->from_period && m.per_len) {
+			char digits[24];
+			snprintf(digits, sizeof(digits), "%.*s", (int)(m.per_len < 20 ? m.per_len : 20),
+				 (const char *)b.data + m.per_off);
+			r->weight = strtoull(digits, NULL, 10);
+			r->weight += !r->weight;	/* a period of 0 counts 1 */
+		}
+	}
+	pk_buf__free(&b);
+	return f->oom ? -ENOMEM : 0;
+}
+
 /* The first frame for a matched header: comm[-pid[/tid]], spaces as '_'. */
 static void pname(struct folder *f, struct pk_buf *b, const char *h, const struct header_match *m)
 {
@@ -418,6 +514,7 @@ int pk_export__folded(const struct pk_profile *p, FILE *out, const struct pk_xop
 	struct pk_buf hdr = { 0 }, pn = { 0 };
 	size_t nfr = pk_profile__nr_frames(p), nthr = pk_profile__nr_threads(p);
 	int64_t *thr_pname = calloc(nthr ? nthr : 1, sizeof(*thr_pname));	/* 0 unknown, -1 per sample */
+	struct ev_rule *rules = NULL;
 	int ret = -ENOMEM;
 	pk_recset__init(&keys, sizeof(struct agg_key));
 	for (int j = 0; j < 2; j++) {
@@ -435,7 +532,16 @@ int pk_export__folded(const struct pk_profile *p, FILE *out, const struct pk_xop
 		size_t l = strlen(pk_profile__str(p, p->events[e].name));
 		width = (int)l > width ? (int)l : width;
 	}
-	const char *filter = x->event_given ? event_key(pk_profile__str(p, p->events[x->event].name)) : NULL;
+	rules = calloc(p->nr_events ? p->nr_events : 1, sizeof(*rules));
+	if (!rules || event_rules(&f, width, rules))
+		goto out;
+	const char *filter = NULL;	/* the event word kept */
+	size_t filter_len = 0;
+	if (x->event_given) {
+		const struct ev_rule *r = &rules[x->event];
+		filter = r->matched ? r->key : event_key(pk_profile__str(p, p->events[x->event].name));
+		filter_len = r->matched ? r->key_len : strlen(filter);
+	}
 
 	/* 1: per sample, the first frame and the event filter; aggregate by (first frame, stack) */
 	size_t nkeys = 0;
@@ -451,11 +557,15 @@ int pk_export__folded(const struct pk_profile *p, FILE *out, const struct pk_xop
 			if (!match_header((const char *)hdr.data, hdr.len, &m))
 				continue;	/* not a sample start for the script: dropped */
 		}
-		const char *ev = event_key(pk_profile__str(p, p->events[p->s_event[i]].name));
-		if (!filter)
-			filter = ev;	/* the first sample's event */
-		if (strcmp(ev, filter))
-			continue;
+		const struct ev_rule *r = &rules[p->s_event[i]];
+		if (r->matched) {
+			if (!filter) {	/* the first sample's event */
+				filter = r->key;
+				filter_len = r->key_len;
+			}
+			if (r->key_len != filter_len || memcmp(r->key, filter, filter_len))
+				continue;
+		}
 		if (need_hdr) {
 			pname(&f, &pn, (const char *)hdr.data, &m);
 			long o = pk_intern__add(&pnames, pn.data, pn.len, 1);
@@ -482,7 +592,12 @@ int pk_export__folded(const struct pk_profile *p, FILE *out, const struct pk_xop
 			counts[ki] = 0;
 			nkeys = ki + 1;
 		}
-		counts[ki] += pk_export__value(p, i, p->s_event[i], x->value);
+		if (x->value != PK_EXPORT_VALUE_SCRIPT)
+			counts[ki] += pk_export__value(p, i, p->s_event[i], x->value);
+		else if (r->from_period)
+			counts[ki] += pk_export__value(p, i, p->s_event[i], x->value);
+		else
+			counts[ki] += r->weight;
 	}
 
 	/* 2: the lines */
@@ -559,5 +674,6 @@ out:
 	free(counts);
 	free(lines);
 	free(thr_pname);
+	free(rules);
 	return ret;
 }

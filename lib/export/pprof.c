@@ -6,7 +6,8 @@
  * Sample types: per event "samples" (or "EVENT_samples" when there are
  * several events) in "count", then "EVENT" in the event's unit, then
  * "EVENT_weight" when the event has weights. The default sample type and the
- * period type are the chosen event's. One pprof sample per (stack, thread),
+ * period type are the chosen event's; a clock event sampled by frequency (-F)
+ * has Go's CPU profiles' period: "cpu" in nanoseconds, 1e9/Hz. One pprof sample per (stack, thread),
  * labelled pid, tid and comm (PK_EXPORT_NO_THREADS: one per stack).
  * Locations are per address: an inlined frame and the frames it was inlined
  * into at the same address are one location with several lines, innermost
@@ -451,10 +452,18 @@ static int write_rest(struct builder *b, uint64_t tmin, uint64_t tmax)
 	perftools__profiles__value_type__init(&period_type);
 	if (p->nr_events) {
 		const struct pk_event_rec *er = &p->events[b->x->event];
-		period_type.type = str_(b, pk_profile__str(p, er->name));
-		period_type.unit = str_(b, pk_profile__str(p, er->unit));
+		const char *unit = pk_profile__str(p, er->unit);
+		if (er->freq && unit && !strcmp(unit, "nanoseconds")) {
+			/* a clock sampled by frequency: as Go's CPU profiles, 1e9/Hz ns of "cpu" */
+			period_type.type = str_(b, "cpu");
+			period_type.unit = str_(b, unit);
+			prof.period = (int64_t)(1000000000u / er->freq);
+		} else {
+			period_type.type = str_(b, pk_profile__str(p, er->name));
+			period_type.unit = str_(b, unit);
+			prof.period = (int64_t)er->period;	/* 0: a count sampled by frequency */
+		}
 		prof.period_type = &period_type;
-		prof.period = (int64_t)er->period;
 		prof.default_sample_type = b->default_type;
 	}
 	if (p->nr_samples) {

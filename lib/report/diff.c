@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report/diff.c — perf diff's default output over two finished reports
- * (made with perf diff's sort keys, dso,sym, no children or callchains):
- * each event of the baseline matched with the new file's event of the same
- * type and config; entries merged and paired by perf diff's collapse
- * comparison of the sort keys (DSO names; symbols by name, as perf diff
- * compares them across binaries, the unresolved addresses of a DSO as one);
- * the new file's unpaired entries added with no baseline (hists__link);
- * "Baseline" (the old share) and "Delta Abs" (new share minus old share)
- * columns, rows ordered by the size of the delta (paired ones first), then
- * the baseline, then the keys' names, as perf's sort does.
+ * report/diff.c — perf diff over finished reports (made with perf diff's sort
+ * keys, no children or callchains): for each event of the baseline, each
+ * compared file's event of the same type and config (evsel_match); entries
+ * merged and paired by perf diff's collapse comparison of the sort keys (DSO
+ * names; symbols by name, as perf diff compares them across binaries, the
+ * unresolved addresses of a DSO as one), file after file (hists__match);
+ * a compared file's unpaired entries added as dummies with no baseline
+ * (hists__link), or the baseline's unpaired ones dropped (-b); the computed
+ * values (delta, ratio, wdiff), and perf's output order: the -o file's value
+ * (paired rows first), the baseline, each file's value, then the keys.
+ * The columns are printed by diff_print.c.
  */
 #include <assert.h>
 #include <errno.h>
@@ -18,25 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/diff_int.h"
 #include "report/report_int.h"
 #include "util/error.h"
 #include "util/rbtree.h"
 #include "util/opts.h"
-
-/* a row: the baseline's entry (NULL: only in the new file) and its pair */
-struct drow {
-	struct pk_report *br, *pr;	/* the reports of be and pe */
-	const struct rp_entry *be, *pe;
-	uint64_t bp, pp;		/* their (collapsed) periods */
-	double delta;
-};
-
-/* The entry that shows a row: its baseline one, else its new one (a row has one or both). */
-static const struct rp_entry *row_entry(const struct drow *d)
-{
-	assert(d->be || d->pe);
-	return d->be ? d->be : d->pe;
-}
 
 static const struct rp_lclass *lc_of(const struct pk_report *r, const struct rp_entry *e)
 {
@@ -81,6 +68,12 @@ static int64_t xcollapse(int key, bool has_dso, const struct pk_report *ra, cons
 		return sgn(strcmp(lb->sym->name, la->sym->name));
 	case RP_KEY_SRCLINE:
 		return sgn(strcmp(lb->srcline ? lb->srcline : "", la->srcline ? la->srcline : ""));
+	case RP_KEY_TRACE: {
+		/* sort__trace_cmp: the tracepoints' text (other events: equal) */
+		const char *ta = rp_ctx_trace(ra, rp_ctx(ra, a->ctx));
+		const char *tb = rp_ctx_trace(rb, rp_ctx(rb, b->ctx));
+		return ta && tb ? sgn(strcmp(tb, ta)) : 0;
+	}
 	default:
 		return 0;
 	}
@@ -99,7 +92,6 @@ static int64_t xcollapse_all(const struct pk_report *ra, const struct rp_entry *
 }
 
 struct side {
-	struct pk_report *r;
 	const struct rp_entry **e;	/* the first entry of each collapsed group */
 	uint64_t *period;		/* the group's period */
 	size_t n;
@@ -123,7 +115,6 @@ static int side_cmp_r(const void *pa, const void *pb, void *arg)
 static int side_of(struct pk_report *r, int h, struct side *s)
 {
 	const struct rp_hists *hs = &r->hists[h];
-	s->r = r;
 	s->n = hs->nr_out;
 	s->e = malloc((s->n ? s->n : 1) * sizeof(*s->e));
 	if (!s->e)
@@ -148,36 +139,222 @@ static int side_of(struct pk_report *r, int h, struct side *s)
 	return 0;
 }
 
-static int64_t base_period(const struct drow *d)
+
+static void side_free(struct side *s)
 {
-	return d->be ? (int64_t)d->bp : 0;
+	free(s->e);
+	free(s->period);
+	s->e = NULL;
+	s->period = NULL;
 }
 
-/* perf diff's sort list: compute (paired first, |delta|), baseline, delta, then the keys */
-static int64_t row_sort(const struct drow *a, const struct drow *b)
+/* ---- pairing ---------------------------------------------------------------------- */
+
+/*
+ * Merge file i's entries (b, in collapse order) into the rows (in collapse
+ * order): equal ones pair (hists__match), the others become dummy rows
+ * (hists__link) unless -b. next_slot: the next free pair slot.
+ */
+static int rows_merge(struct rd_diff *d, size_t i, const struct side *b, struct rd_pair *pairs,
+		      size_t *next_slot)
 {
-	if (!a->pe != !b->pe)
-		return a->pe ? 1 : -1;
-	if (a->pe && b->pe) {
-		double l = fabs(a->delta), r = fabs(b->delta);
-		if (l != r)
-			return l > r ? 1 : -1;
+	struct pk_report *ri = d->r[i];
+	struct rd_row *out = malloc((d->nr_rows + b->n + 1) * sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+	size_t x = 0, y = 0, m = 0;
+	while (x < d->nr_rows || y < b->n) {
+		int64_t c = x < d->nr_rows && y < b->n ?
+				    xcollapse_all(d->rows[x].r, d->rows[x].e, ri, b->e[y]) :
+			    x < d->nr_rows ? 1 : -1;
+		if (c >= 0) {
+			if (!c)
+				d->rows[x].p[i] = (struct rd_pair){ .e = b->e[y], .period = b->period[y++] };
+			out[m++] = d->rows[x++];
+			continue;
+		}
+		if (!d->o.baseline_only) {
+			struct rd_row *row = &out[m++];
+			*row = (struct rd_row){ .r = ri, .e = b->e[y], .dummy = true,
+						.p = pairs + (*next_slot)++ * d->n };
+			row->p[i] = (struct rd_pair){ .e = b->e[y], .period = b->period[y] };
+		}
+		y++;
 	}
-	if (base_period(a) != base_period(b))
-		return base_period(a) > base_period(b) ? 1 : -1;
-	const struct pk_report *r = a->br;	/* (every row's) */
+	free(d->rows);
+	d->rows = out;
+	d->nr_rows = m;
+	return 0;
+}
+
+static bool row_has_pairs(const struct rd_diff *d, const struct rd_row *row)
+{
+	for (size_t i = 1; i < d->n; i++)
+		if (row->p[i].e)
+			return true;
+	return false;
+}
+
+/* the rows of d's event: the baseline's entries, their pairs and the dummies; *pairs malloc'd */
+static int rows_build(struct rd_diff *d, struct rd_pair **pairs)
+{
+	struct side *sides = calloc(d->n, sizeof(*sides));
+	if (!sides)
+		return -ENOMEM;
+	int rc = 0;
+	size_t cap = 0;
+	for (size_t i = 0; i < d->n && !rc; i++) {
+		if (d->h[i] >= 0)
+			rc = side_of(d->r[i], d->h[i], &sides[i]);
+		cap += sides[i].n;
+	}
+	*pairs = rc ? NULL : calloc((cap + 1) * d->n, sizeof(**pairs));
+	d->rows = rc ? NULL : calloc(sides[0].n + 1, sizeof(*d->rows));
+	if (!rc && (!*pairs || !d->rows))
+		rc = -ENOMEM;
+	size_t slot = 0;
+	for (size_t k = 0; !rc && k < sides[0].n; k++)
+		d->rows[d->nr_rows++] = (struct rd_row){ .r = d->r[0], .e = sides[0].e[k],
+							 .period = sides[0].period[k],
+							 .p = *pairs + slot++ * d->n };
+	for (size_t i = 1; i < d->n && !rc; i++)
+		if (d->h[i] >= 0)
+			rc = rows_merge(d, i, &sides[i], *pairs, &slot);
+	for (size_t i = 0; i < d->n; i++)
+		side_free(&sides[i]);
+	free(sides);
+	if (rc || !d->o.baseline_only)
+		return rc;
+	/* -b: perf's hists__baseline_only, the baseline's entries with no pair dropped */
+	size_t m = 0;
+	for (size_t k = 0; k < d->nr_rows; k++)
+		if (row_has_pairs(d, &d->rows[k]))
+			d->rows[m++] = d->rows[k];
+	d->nr_rows = m;
+	return 0;
+}
+
+/* whether a and b are equal by the sort keys before srcline */
+static bool equal_before_srcline(const struct pk_report *ra, const struct rp_entry *a,
+				 const struct pk_report *rb, const struct rp_entry *b)
+{
+	for (int i = 0; i < ra->nr_sorts && ra->sorts[i] != RP_KEY_SRCLINE; i++)
+		if (xcollapse(ra->sorts[i], false, ra, a, rb, b))
+			return false;
+	return true;
+}
+
+/*
+ * Which rows' srclines perf has read before measuring the widths: those its
+ * own report read (not srcline_late), and those compared by srcline while
+ * pairing, with an entry of another file equal by the keys before it (a
+ * search of a tree passes by the neighbours of what it looks for).
+ */
+static void rows_srcline_known(struct rd_diff *d)
+{
+	for (size_t k = 0; k < d->nr_rows; k++) {
+		struct rd_row *x = &d->rows[k];
+		x->srcline_known = !x->e->srcline_late || (!x->dummy && row_has_pairs(d, x));
+		for (size_t q = 0; q < d->nr_rows && !x->srcline_known; q++) {
+			const struct rd_row *y = &d->rows[q];
+			for (size_t i = 0; i < d->n && !x->srcline_known; i++) {
+				struct pk_report *ry = i ? d->r[i] : y->r;
+				const struct rp_entry *ey = i ? y->p[i].e : y->e;
+				if (ey && ry != x->r && equal_before_srcline(x->r, x->e, ry, ey))
+					x->srcline_known = true;
+			}
+		}
+	}
+}
+
+/* perf's hists__precompute: each pair's values, against the totals of all samples */
+static void rows_compute(struct rd_diff *d)
+{
+	uint64_t btotal = d->total[0];
+	for (size_t k = 0; k < d->nr_rows; k++) {
+		struct rd_row *row = &d->rows[k];
+		for (size_t i = 1; i < d->n; i++) {
+			struct rd_pair *p = &row->p[i];
+			if (!p->e)
+				continue;
+			double oldp = row->period * 100.0 / (double)btotal;
+			double newp = p->period * 100.0 / (double)d->total[i];
+			p->delta = newp - oldp;
+			p->ratio = (double)p->period / (double)(row->period ? row->period : 1);
+			p->wdiff = (int64_t)(p->period * (uint64_t)d->o.wdiff_w2 -
+					     row->period * (uint64_t)d->o.wdiff_w1);
+		}
+	}
+}
+
+/* ---- output order ----------------------------------------------------------------- */
+
+static int64_t cmp_value(const struct rd_diff *d, const struct rd_pair *a, const struct rd_pair *b)
+{
+	double l, r;
+	switch (d->o.compute) {
+	case PK_DIFF_DELTA:
+		l = a->delta, r = b->delta;
+		break;
+	case PK_DIFF_RATIO:
+		l = a->ratio, r = b->ratio;
+		break;
+	case PK_DIFF_WDIFF:
+		return a->wdiff - b->wdiff;
+	default:
+		l = fabs(a->delta), r = fabs(b->delta);
+		break;
+	}
+	return l > r ? 1 : l < r ? -1 : 0;
+}
+
+/* whether exactly one of two things is there: 1 when a's, -1 when b's, 0 otherwise */
+static int64_t cmp_present(bool a, bool b)
+{
+	return a == b ? 0 : a ? 1 : -1;
+}
+
+/* perf's hist_entry__cmp_compute_idx (the -o file), >0: a before b */
+static int64_t cmp_compute_idx(const struct rd_diff *d, const struct rd_row *a,
+			       const struct rd_row *b)
+{
+	size_t i = d->o.order;
+	const struct rd_pair *pa = &a->p[i], *pb = &b->p[i];
+	if (!pa->e || !pb->e)
+		return cmp_present(pa->e, pb->e);
+	if (d->o.compute != PK_DIFF_DELTA && d->o.compute != PK_DIFF_DELTA_ABS &&
+	    (a->dummy || b->dummy))
+		return cmp_present(!a->dummy, !b->dummy);
+	return cmp_value(d, pa, pb);
+}
+
+/* perf's hist_entry__cmp_compute for file i's column, >0: a before b */
+static int64_t cmp_compute(const struct rd_diff *d, size_t i, const struct rd_row *a,
+			   const struct rd_row *b)
+{
+	bool ha = row_has_pairs(d, a), hb = row_has_pairs(d, b);
+	if (!ha || !hb)
+		return cmp_present(ha, hb);
+	const struct rd_pair *pa = &a->p[i], *pb = &b->p[i];
+	if (!pa->e || !pb->e)
+		return cmp_present(pa->e, pb->e);
+	return cmp_value(d, pa, pb);
+}
+
+/* the sort keys' order (perf's se_sort, else se_cmp), >0: a before b */
+static int64_t cmp_keys(const struct rd_row *a, const struct rd_row *b)
+{
+	const struct pk_report *r = a->r;	/* (every row's keys are the same) */
 	for (int i = 0; i < r->nr_sorts; i++) {
 		int k = r->sorts[i];
 		if (!rp_col__is_key(k))
 			continue;
-		struct pk_report *ra = a->be ? a->br : a->pr, *rb = b->be ? b->br : b->pr;
-		const struct rp_entry *ea = row_entry(a), *eb = row_entry(b);
 		int64_t c;
 		if (k == RP_KEY_SYM) {
-			const struct pk_sym *sa = lc_of(ra, ea)->sym, *sb = lc_of(rb, eb)->sym;
+			const struct pk_sym *sa = lc_of(a->r, a->e)->sym, *sb = lc_of(b->r, b->e)->sym;
 			c = !sa || !sb ? cmp_null(sa, sb) : sgn(strcmp(sb->name, sa->name));
 		} else {
-			c = xcollapse(k, r->has_key[RP_KEY_DSO], ra, ea, rb, eb);
+			c = xcollapse(k, r->has_key[RP_KEY_DSO], a->r, a->e, b->r, b->e);
 		}
 		if (c)
 			return c;
@@ -185,134 +362,142 @@ static int64_t row_sort(const struct drow *a, const struct drow *b)
 	return 0;
 }
 
-struct sort_ctx {
-	const struct drow *rows;
-};
+/* perf diff's sort list: the -o file's value, the baseline, each file's value, the keys */
+static int64_t row_sort(const struct rd_diff *d, const struct rd_row *a, const struct rd_row *b)
+{
+	int64_t c = d->o.order ? cmp_compute_idx(d, a, b) : 0;
+	if (c)
+		return c;
+	if (a->period != b->period)
+		return a->period > b->period ? 1 : -1;
+	for (size_t i = 1; i < d->n; i++)
+		if ((c = cmp_compute(d, i, a, b)))
+			return c;
+	return cmp_keys(a, b);
+}
 
 static bool row_left(void *vctx, uint32_t node, uint32_t other)
 {
-	const struct sort_ctx *c = vctx;
-	return row_sort(&c->rows[node], &c->rows[other]) > 0;
+	const struct rd_diff *d = vctx;
+	return row_sort(d, &d->rows[node], &d->rows[other]) > 0;
 }
 
-static unsigned umax(unsigned a, unsigned b)
+/* the rows in output order: perf's red-black tree over them in collapse order */
+static int rows_order(const struct rd_diff *d, uint32_t **out)
 {
-	return a > b ? a : b;
-}
-
-static int print_event(struct pk_report *old, int ho, struct pk_report *new_, int hn, FILE *fp)
-{
-	struct side a = { 0 }, b = { 0 };
-	int rc = side_of(old, ho, &a);
-	if (!rc && hn >= 0)
-		rc = side_of(new_, hn, &b);
-	struct drow *rows = calloc(a.n + b.n + 1, sizeof(*rows));
-	if (rc || !rows) {
-		free(a.e);
-		free(b.e);
-		free(a.period);
-		free(b.period);
-		free(rows);
+	struct pk_rbnode *nodes = malloc((d->nr_rows + 1) * sizeof(*nodes));
+	*out = malloc((d->nr_rows + 1) * sizeof(**out));
+	if (!nodes || !*out) {
+		free(nodes);
 		return -ENOMEM;
 	}
-	uint64_t btotal = old->hists[ho].total_period;
-	uint64_t ntotal = hn >= 0 ? new_->hists[hn].total_period : 0;
-	/* merge the two collapse-ordered lists: pairs, baseline-only and new-only rows */
-	size_t i = 0, j = 0, n = 0;
-	while (i < a.n || j < b.n) {
-		int64_t c = i < a.n && j < b.n ? xcollapse_all(old, a.e[i], new_, b.e[j]) :
-			    i < a.n ? 1 : -1;
-		struct drow d = { .br = old, .pr = new_ };
-		if (c >= 0) {
-			d.bp = a.period[i];
-			d.be = a.e[i++];
-		}
-		if (c <= 0) {
-			d.pp = b.period[j];
-			d.pe = b.e[j++];
-		}
-		if (d.pe) {
-			double oldp = d.be && btotal ? d.bp * 100.0 / btotal : 0;
-			double newp = ntotal ? d.pp * 100.0 / ntotal : 0;
-			d.delta = newp - oldp;
-		}
-		rows[n++] = d;
-	}
-	/* output order: perf's red-black tree over the rows in collapse order */
-	struct pk_rbnode *nodes = malloc((n ? n : 1) * sizeof(*nodes));
-	if (!nodes) {
-		free(a.e);
-		free(b.e);
-		free(a.period);
-		free(b.period);
-		free(rows);
-		return -ENOMEM;
-	}
-	struct sort_ctx sc = { rows };
 	uint32_t root = PK_RB_NIL;
-	for (size_t k = 0; k < n; k++)
-		pk_rbtree__insert(nodes, &root, (uint32_t)k, row_left, &sc);
-	/* widths of the key columns over every row */
-	unsigned w[RP_COL_NR], wa[RP_COL_NR];
-	rp_calc_widths(old, ho, w);
-	if (hn >= 0) {
-		rp_calc_widths(new_, hn, wa);
-		for (int c = 0; c < RP_COL_NR; c++)
-			w[c] = umax(w[c], wa[c]);
-	}
-	fputs("# Baseline  Delta Abs", fp);
-	for (int k = 0; k < old->nr_fields; k++) {
-		int c = old->fields[k];
-		if (rp_col__is_key(c))
-			fprintf(fp, "  %-*.*s", (int)w[c], (int)w[c], rp_col__header(c));
-	}
-	fputs("\n# ........  .........", fp);
-	for (int k = 0; k < old->nr_fields; k++) {
-		int c = old->fields[k];
-		if (!rp_col__is_key(c))
-			continue;
-		fputs("  ", fp);
-		for (unsigned q = 0; q < w[c]; q++)
-			fputc('.', fp);
-	}
-	fputs("\n#\n", fp);
-	int last = -1;
-	for (int k = 0; k < old->nr_fields; k++)
-		if (rp_col__is_key(old->fields[k]))
-			last = k;
-	char buf[4096];
+	for (size_t k = 0; k < d->nr_rows; k++)
+		pk_rbtree__insert(nodes, &root, (uint32_t)k, row_left, (void *)d);
+	size_t m = 0;
 	for (uint32_t q = pk_rbtree__first(nodes, root); q != PK_RB_NIL;
-	     q = pk_rbtree__next(nodes, q)) {
-		const struct drow *d = &rows[q];
-		char base[32] = " ", delta[32] = " ";
-		if (d->be)
-			snprintf(base, sizeof(base), "%6.2f%%", btotal ? 100.0 * d->bp / btotal : 0.0);
-		if (d->pe)
-			snprintf(delta, sizeof(delta), "%+4.2F%%", d->delta);
-		fprintf(fp, "  %8s  %9s", base, delta);
-		struct pk_report *r = d->be ? old : new_;
-		const struct rp_entry *e = row_entry(d);
-		int h = rp_ctx(r, e->ctx)->hists;
-		for (int k = 0; k < old->nr_fields; k++) {
-			int c = old->fields[k];
-			if (!rp_col__is_key(c))
-				continue;
-			int len = rp_col_snprintf(r, c, e, h, buf, sizeof(buf), w[c]);
-			if (len < 0)
-				len = 0;
-			if (k != last && (unsigned)len < w[c])
-				fprintf(fp, "  %s%*s", buf, (int)(w[c] - (unsigned)len), "");
-			else
-				fprintf(fp, "  %s", buf);
-		}
-		fputc('\n', fp);
-	}
+	     q = pk_rbtree__next(nodes, q))
+		(*out)[m++] = q;
 	free(nodes);
-	free(rows);
-	free(a.e);
-	free(b.e);
-	free(a.period);
-	free(b.period);
+	return 0;
+}
+
+/* ---- events ----------------------------------------------------------------------- */
+
+/* perf's evsel_match: the first event of r with a's type and config, -1 none */
+static int match_event(struct pk_report *r, const struct pk_data_attr *a)
+{
+	struct pk_data_reader *rd = pk_session__reader(r->s);
+	for (size_t k = 0; k < r->nr_hists && a; k++) {
+		const struct pk_data_attr *b = pk_data_reader__attr(rd, k);
+		if (b && b->attr.type == a->attr.type && b->attr.config == a->attr.config)
+			return (int)k;
+	}
+	return -1;
+}
+
+static void print_event_header(const struct rd_diff *d, bool first, FILE *fp)
+{
+	if (d->o.quiet)
+		return;
+	fprintf(fp, "%s# Event '%s'\n#\n", first ? "" : "\n", d->r[0]->hists[d->h[0]].name);
+	if (d->n <= 2)
+		return;
+	fputs("# Data files:\n", fp);
+	for (size_t i = 0; i < d->n; i++)
+		fprintf(fp, "#  [%zu] %s %s\n", i, d->names[i], i ? "" : "(Baseline)");
+	fputs("#\n", fp);
+}
+
+static int diff_event(struct rd_diff *d, bool first, FILE *fp)
+{
+	struct pk_data_reader *rd = pk_session__reader(d->r[0]->s);
+	const struct pk_data_attr *a = pk_data_reader__attr(rd, (size_t)d->h[0]);
+	for (size_t i = 1; i < d->n; i++) {
+		d->h[i] = match_event(d->r[i], a);
+		d->total[i] = d->h[i] >= 0 ? d->r[i]->hists[d->h[i]].total_period : 0;
+	}
+	d->total[0] = d->r[0]->hists[d->h[0]].total_period;
+	struct rd_pair *pairs = NULL;
+	uint32_t *order = NULL;
+	d->rows = NULL;
+	d->nr_rows = 0;
+	int rc = rows_build(d, &pairs);
+	if (!rc) {
+		rows_compute(d);
+		if (d->r[0]->has_key[RP_KEY_SRCLINE])
+			rows_srcline_known(d);
+		/* perf's output resort counts the baseline's total again, over the rows kept */
+		d->total[0] = 0;
+		for (size_t k = 0; k < d->nr_rows; k++)
+			d->total[0] += d->rows[k].period;
+		rc = rows_order(d, &order);
+	}
+	if (!rc) {
+		print_event_header(d, first, fp);
+		rc = rd_print(d, order, d->nr_rows, fp);
+	}
+	free(order);
+	free(pairs);
+	free(d->rows);
+	d->rows = NULL;
+	return rc;
+}
+
+int pk_report__fprintf_diffs(struct pk_report *const *reports, const char *const *names, size_t nr,
+			     FILE *fp, const struct pk_diff_opts *opts, struct pk_error *err)
+{
+	struct rd_diff d = { .r = reports, .names = names, .n = nr };
+	d.o.order = 1;
+	if (PK_OPTS_LOAD(&d.o, opts))
+		return pk_opts__error(err, "pk_diff_opts", opts->sz);
+	if (!PK_OPTS_HAS(opts, order_set) || !d.o.order_set)
+		d.o.order = 1;
+	if (nr < 2 || !reports || !names)
+		return pk_error__set(err, -EINVAL, "", 0, 0, "diff: needs two reports or more");
+	if (d.o.order >= nr)
+		return pk_error__set(err, -EINVAL, "", 0, 0, "Order option out of limit.");
+	if (d.o.compute < PK_DIFF_DELTA_ABS || d.o.compute > PK_DIFF_WDIFF)
+		return pk_error__set(err, -EINVAL, "", 0, 0, "diff: unknown compute %d", d.o.compute);
+	if (d.o.compute == PK_DIFF_WDIFF && (!d.o.wdiff_w1 || !d.o.wdiff_w2))
+		return pk_error__set(err, -EINVAL, "", 0, 0,
+				     "Failed: wrong weight data, use 'wdiff:w1,w2'");
+	for (size_t i = 0; i < nr; i++)
+		if (!reports[i] || !reports[i]->finished)
+			return pk_error__set(err, -EINVAL, "", 0, 0, "diff: reports not finished");
+	d.h = calloc(nr, sizeof(*d.h));
+	d.total = calloc(nr, sizeof(*d.total));
+	int rc = d.h && d.total ? 0 : -ENOMEM;
+	for (size_t h = 0; h < reports[0]->nr_hists && !rc; h++) {
+		d.h[0] = (int)h;
+		rc = diff_event(&d, !h, fp);
+	}
+	free(d.h);
+	free(d.total);
+	if (rc)
+		return pk_error__set(err, rc, "", 0, 0, "out of memory");
+	if (ferror(fp))
+		return pk_error__set(err, -EIO, "", 0, 0, "write error");
 	return 0;
 }
 
@@ -320,31 +505,7 @@ int pk_report__fprintf_diff(struct pk_report *old, struct pk_report *new_, const
 			    const char *new_name, FILE *fp, const struct pk_diff_opts *opts,
 			    struct pk_error *err)
 {
-	(void)old_name;
-	(void)new_name;
-	if (PK_OPTS_CHECK(opts))
-		return pk_opts__error(err, "pk_diff_opts", opts->sz);
-	if (!old->finished || !new_->finished)
-		return pk_error__set(err, -EINVAL, "", 0, 0, "diff: reports not finished");
-	struct pk_data_reader *ro = pk_session__reader(old->s), *rn = pk_session__reader(new_->s);
-	bool first = true;
-	for (size_t h = 0; h < old->nr_hists; h++) {
-		const struct pk_data_attr *a = pk_data_reader__attr(ro, h);
-		int hn = -1;
-		for (size_t k = 0; k < new_->nr_hists && a; k++) {
-			const struct pk_data_attr *b = pk_data_reader__attr(rn, k);
-			if (b && b->attr.type == a->attr.type && b->attr.config == a->attr.config) {
-				hn = (int)k;	/* perf's evsel_match: type and config */
-				break;
-			}
-		}
-		fprintf(fp, "%s# Event '%s'\n#\n", first ? "" : "\n", old->hists[h].name);
-		first = false;
-		int rc = print_event(old, (int)h, new_, hn, fp);
-		if (rc)
-			return pk_error__set(err, rc, "", 0, 0, "out of memory");
-	}
-	if (ferror(fp))
-		return pk_error__set(err, -EIO, "", 0, 0, "write error");
-	return 0;
+	struct pk_report *r[2] = { old, new_ };
+	const char *names[2] = { old_name ? old_name : "", new_name ? new_name : "" };
+	return pk_report__fprintf_diffs(r, names, 2, fp, opts, err);
 }

@@ -388,27 +388,82 @@ static struct pk_dso *kernel_dso(struct pk_session *s)
 	return s->kernel;
 }
 
+/*
+ * perf's module name: "[name]" as recorded, or from a path the basename
+ * without ".ko" (and a compression suffix), '-' as '_', in brackets.
+ */
+static void module_name(const char *path, char *out, size_t size)
+{
+	if (path[0] == '[') {
+		snprintf(out, size, "%s", path);
+		return;
+	}
+	const char *b = strrchr(path, '/');
+	b = b ? b + 1 : path;
+	size_t n = strcspn(b, ".");
+	if (n + 3 > size)
+		n = size - 3;
+	out[0] = '[';
+	for (size_t i = 0; i < n; i++)
+		out[i + 1] = b[i] == '-' ? '_' : b[i];
+	out[n + 1] = ']';
+	out[n + 2] = '\0';
+}
+
+/* Whether kallsyms (this machine's, or the one given) has symbols in [start, end). */
+static bool kallsyms_covers(struct pk_dso *k, uint64_t start, uint64_t end)
+{
+	size_t lo = 0, hi = pk_dso__nr_syms(k);
+	while (lo < hi) {	/* the first symbol starting at or after start */
+		size_t mid = lo + (hi - lo) / 2;
+		if (pk_dso__sym(k, mid)->start < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < pk_dso__nr_syms(k) && pk_dso__sym(k, lo)->start < end;
+}
+
+/*
+ * A module map. Loaded here (kallsyms has its "name [module]" symbols): the
+ * kernel DSO, which holds them at their absolute addresses. Not loaded
+ * (another machine's recording): a DSO named as perf names the module
+ * ("[ext4]", from the recorded path or name), without symbols, its
+ * addresses module-relative as perf prints them ("0x0000000000000100").
+ */
+static int process_module_mmap(struct pk_session *s, const struct pk_data_event *ev)
+{
+	const char *name = ev->u.mmap.filename;
+	struct pk_dso *k = kernel_dso(s);
+	if (!k)
+		return -ENOMEM;
+	uint64_t start = ev->u.mmap.start, len = ev->u.mmap.len;
+	struct sess_map *m = map_new(s, start, len, ev->u.mmap.pgoff, name, PROT_EXEC, 0, true);
+	if (!m)
+		return -ENOMEM;
+	if (kallsyms_covers(k, start, start + len)) {
+		m->pub.dso = k;
+		m->delta = 0;
+	} else {
+		char mod[128];
+		module_name(name, mod, sizeof(mod));
+		struct pk_sym_map sm = { .start = start, .len = len, .pgoff = ev->u.mmap.pgoff,
+					 .filename = mod, .pid = -1, .prot = PROT_EXEC };
+		if (!(m->pub.dso = pk_symbolizer__map_dso(s->sym, &sm)))
+			return -ENOMEM;
+		m->delta = start - ev->u.mmap.pgoff;
+	}
+	return maps_insert(s, &s->kmaps, m);
+}
+
 /* Replace the kernel map (perf's machine__update_kernel_mmap) or add a module map. */
 static int process_kernel_mmap(struct pk_session *s, const struct pk_data_event *ev)
 {
 	const char *name = ev->u.mmap.filename;
 	static const char kname[] = "[kernel.kallsyms]";
 	bool is_kernel = !strncmp(name, kname, sizeof(kname) - 2);
-	if (name[0] == '/' || (!is_kernel && name[0] == '[')) {
-		/*
-		 * A module: its symbols are kallsyms' "name [module]" lines, which the
-		 * kernel DSO holds at their absolute addresses (perf names the DSO
-		 * after the module; here it is the kernel's).
-		 */
-		struct pk_dso *k = kernel_dso(s);
-		struct sess_map *m = k ? map_new(s, ev->u.mmap.start, ev->u.mmap.len,
-						 ev->u.mmap.pgoff, name, PROT_EXEC, 0, true) : NULL;
-		if (!m)
-			return -ENOMEM;
-		m->pub.dso = k;
-		m->delta = 0;
-		return maps_insert(s, &s->kmaps, m);
-	}
+	if (name[0] == '/' || (!is_kernel && name[0] == '['))
+		return process_module_mmap(s, ev);
 	if (!is_kernel)
 		return 0;
 	struct pk_dso *k = kernel_dso(s);
@@ -440,6 +495,7 @@ static int process_kernel_mmap(struct pk_session *s, const struct pk_data_event 
 	}
 	int rc = maps_insert(s, &s->kmaps, m);
 	s->kernel_map = m;
+	s->kernel_map_fixed = false;
 	if (!rc)
 		workers__prefetch(s, k);
 	return rc;
@@ -503,6 +559,29 @@ uint64_t pk_map__unmap_ip(const struct pk_map *m, uint64_t rip)
 }
 
 /* ---- lookups ---------------------------------------------------------------------------- */
+
+/*
+ * perf's map__fixup_end after kallsyms is loaded: the kernel map, recorded up to _etext,
+ * ends where the kernel's last own symbol ends (init text: start_kernel, the idle tasks'
+ * x86_64_start_kernel...), short of the next map. Once per kernel map; true if it grew.
+ */
+bool machine__kernel_map_fixup(struct pk_session *s)
+{
+	struct sess_map *k = s->kernel_map;
+	if (!k || s->kernel_map_fixed)
+		return false;
+	s->kernel_map_fixed = true;
+	uint64_t end = pk_dso__kernel_end(k->pub.dso);
+	if (end <= k->pub.end)
+		return false;
+	for (size_t i = 0; i < s->kmaps.nr; i++)
+		if (s->kmaps.v[i]->pub.start >= k->pub.end && s->kmaps.v[i]->pub.start < end)
+			end = s->kmaps.v[i]->pub.start;
+	bool grew = end > k->pub.end;
+	if (grew)
+		k->pub.end = end;
+	return grew;
+}
 
 const struct sess_maps *machine__maps_for(struct pk_session *s, const struct sess_thread *t,
 					  uint8_t cpumode, char *level)

@@ -107,6 +107,8 @@ const struct pk_loc *resolve__loc(struct pk_session *s, const struct sess_thread
 	char level;
 	const struct sess_maps *maps = machine__maps_for(s, t, cpumode, &level);
 	const struct sess_map *map = maps__find(maps, ip);
+	if (!map && level == 'k' && machine__kernel_map_fixup(s))
+		map = maps__find(maps, ip);
 	const struct pk_map *key = map ? &map->pub : NULL;
 	if (s->lhash_cap) {
 		size_t mask = s->lhash_cap - 1;

@@ -8,12 +8,26 @@
 #include "session/session_int.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/opts.h"
+
+/*
+ * The reader's warnings about a damaged or unfinished file (a cut pipe, a
+ * killed perf's file), each once on stderr as perf prints its warnings.
+ */
+static void session_warn(struct pk_session *s)
+{
+	const char *w;
+	while ((w = pk_data_reader__warning(s->r, s->nr_warned))) {
+		fprintf(stderr, "Warning: %s\n", w);
+		s->nr_warned++;
+	}
+}
 
 /* The caller's options over the defaults, honouring its struct's size. */
 static void opts_copy(struct pk_session_opts *dst, const struct pk_session_opts *src)
@@ -75,8 +89,10 @@ int pk_session__open(struct pk_session **out, const char *path, const struct pk_
 	int rc = pk_data_reader__open(&s->r, path, reader_opts(s, &ro), err);
 	if (!rc && !(s->path = strdup(path)))
 		rc = pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
-	if (!rc)
+	if (!rc) {
+		session_warn(s);
 		rc = session_start(s, err);
+	}
 	if (rc) {
 		pk_session__free(s);
 		return rc;
@@ -97,8 +113,10 @@ int pk_session__open_fd(struct pk_session **out, int fd, const char *name,
 	s->fd = fd;
 	struct pk_data_reader_opts ro;
 	int rc = pk_data_reader__open_fd(&s->r, fd, name, reader_opts(s, &ro), err);
-	if (!rc)
+	if (!rc) {
+		session_warn(s);
 		rc = session_start(s, err);
+	}
 	if (rc) {
 		pk_session__free(s);
 		return rc;
@@ -134,11 +152,43 @@ struct pk_symbolizer *pk_session__symbolizer(struct pk_session *s)
 	return s->sym;
 }
 
+/* perf's PERF_AUXTRACE_* kinds, as a person names them */
+static const char *const aux_names[] = {
+	[1] = "Intel PT", [2] = "Intel BTS", [3] = "CoreSight ETM", [4] = "Arm SPE",
+	[5] = "s390 CPU-MF", [6] = "HiSilicon PTT",
+};
+
+/*
+ * AUXTRACE_INFO: the file has an AUX area trace (Intel PT, Arm SPE,
+ * CoreSight...). pmukit does not decode them: said once on stderr; the
+ * other samples are shown as perf shows them.
+ */
+static void aux_info(struct pk_session *s, const struct pk_data_event *ev)
+{
+	if (ev->raw->size < 16 || s->aux_type)
+		return;
+	uint32_t type;
+	memcpy(&type, (const uint8_t *)ev->raw + 8, 4);
+	s->aux_type = type ? type : UINT32_MAX;
+	const char *n = type < sizeof(aux_names) / sizeof(*aux_names) ? aux_names[type] : NULL;
+	fprintf(stderr, "Warning: %s: offset %#llx: %s%s AUX area traces are not decoded: only "
+		"the other samples are shown\n", s->path ? s->path : "-",
+		(unsigned long long)ev->offset, n ? n : "", n ? "" : "these (unknown kind)");
+}
+
+unsigned pk_session__aux_name_width(const struct pk_session *s)
+{
+	/* Arm SPE: perf's decoder adds "remote-access" (its default itrace options) */
+	return s->aux_type == 4 ? 13 : 0;
+}
+
 int pk_session__next(struct pk_session *s, const struct pk_data_event **ev, struct pk_error *err)
 {
 	int rc = pk_data_reader__next(s->r, ev, err);
-	if (rc <= 0)
+	if (rc <= 0) {
+		session_warn(s);
 		return rc;
+	}
 	switch ((*ev)->type) {
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_FORK:
@@ -150,6 +200,9 @@ int pk_session__next(struct pk_session *s, const struct pk_data_event **ev, stru
 		break;
 	case PK_RECORD_HEADER_BUILD_ID:
 		machine__take_build_ids(s);
+		break;
+	case PK_RECORD_AUXTRACE_INFO:
+		aux_info(s, *ev);
 		break;
 	default:
 		break;
@@ -168,10 +221,10 @@ const char *pk_session__event_name(struct pk_session *s, int attr)
 		memset(s->evnames + s->nr_evnames, 0, (n - s->nr_evnames) * sizeof(*s->evnames));
 		s->nr_evnames = n;
 	}
-	if (!s->evnames[attr]) {
-		const struct pk_data_attr *a = pk_data_reader__attr(s->r, (size_t)attr);
+	const struct pk_data_attr *a = pk_data_reader__attr(s->r, (size_t)attr);
+	/* a pipe's name (EVENT_UPDATE) may come after the name was derived */
+	if (!s->evnames[attr] || (a->name && s->evnames[attr] != a->name))
 		s->evnames[attr] = a->name ? a->name : evname__derive(s, a);
-	}
 	return s->evnames[attr];
 }
 

@@ -82,6 +82,8 @@ struct pk_session {
 	bool own_reader;
 	char *path;			/* as opened (NULL: an fd) */
 	int fd;				/* the fd opened with, or 0 for "-" */
+	size_t nr_warned;		/* the reader's warnings printed so far */
+	uint32_t aux_type;		/* AUXTRACE_INFO's PERF_AUXTRACE_* (0: none) */
 	struct pk_arena arena;		/* threads, maps, comms, names, locs */
 
 	/* threads */
@@ -92,6 +94,7 @@ struct pk_session {
 	struct sess_maps kmaps;		/* the kernel's (host) */
 	struct pk_dso *kernel;		/* [kernel.kallsyms] once known */
 	struct sess_map *kernel_map;	/* its map in kmaps (modules have their own) */
+	bool kernel_map_fixed;		/* its end moved to its symbols' (machine__kernel_map_fixup) */
 	uint32_t nr_maps;
 
 	/* comms, interned */
@@ -135,6 +138,7 @@ const struct sess_map *maps__find(const struct sess_maps *m, uint64_t addr);
 /* perf's thread__find_map: the maps searched for cpumode, level */
 const struct sess_maps *machine__maps_for(struct pk_session *s, const struct sess_thread *t,
 					  uint8_t cpumode, char *level);
+bool machine__kernel_map_fixup(struct pk_session *s);
 const char *machine__intern_comm(struct pk_session *s, const char *comm);
 void machine__take_build_ids(struct pk_session *s);
 

@@ -328,11 +328,16 @@ static bool cache_spelling(const char *name)
 	return false;
 }
 
-/* perf_pmu__check_alias: alias terms replace the term naming them, in place. */
+/*
+ * perf_pmu__check_alias: alias terms replace the term naming them, in place. One alias
+ * an event: perf 6.1 refuses a second (every alias sets a scale, 1 by default, and a
+ * second one setting it is "Attempt to set event's scale twice"), the same alias too.
+ */
 static int expand_aliases(struct rctx *rc, const struct pk_pmu *pmu, const struct xlist *in,
 			  struct xlist *out, struct ev *ev)
 {
-	size_t cap = in->n + 8, n = 0;
+	size_t cap = in->n + 8, n = 0, nr_alias = 0;
+	const struct spec_term *first_alias = NULL;
 	struct xterm *v = pk_arena__alloc(rc->scratch, cap * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
@@ -351,6 +356,15 @@ static int expand_aliases(struct rctx *rc, const struct pk_pmu *pmu, const struc
 		struct spec_term *at = NULL;
 		size_t na = 0;
 		if (name && !alias_find(rc, pmu, name, &a, &parts)) {
+			if (nr_alias++) {
+				rctx_error(rc, 0, t->pos, NULL, "'%s' is a second event alias in one "
+					   "event (after '%s'): perf refuses it (\"Attempt to set "
+					   "event's scale twice\")", name,
+					   first_alias->kind == SPEC_TERM_STR ? first_alias->str
+									      : first_alias->name);
+				return -EINVAL;
+			}
+			first_alias = t;
 			const char *enc = a.encoding ? a.encoding : "";
 			if (rc->emem_enc == enc && rc->emem_pos.off == t->pos.off &&
 			    rc->emem_pos.len == t->pos.len) {
@@ -409,7 +423,7 @@ static int add_pmu(struct rctx *rc, const struct spec_event *e, const struct pk_
 	struct xlist x;
 	int r = expand_aliases(rc, pmu, terms, &x, ev);
 	if (r)
-		return resolve_push(rc, out, NULL);
+		return r == -ENOMEM ? resolve_push(rc, out, NULL) : r;
 	/* hybrid: "cpu_core/cycles/" is the event "cycles" restricted to cpu_core */
 	if (is_hybrid_pmu(rc, pmu) && x.n == 1 && !fixed_term(x.v[0].t) &&
 	    strcmp(x.v[0].t->name, "event") && rc->depth < 2 && !rc->hybrid_only) {
@@ -691,19 +705,6 @@ static int add_wildcard(struct rctx *rc, const struct spec_event *e, struct ev_v
 
 /* --- dispatch ----------------------------------------------------------------------------------- */
 
-static int check_dup_terms(struct rctx *rc, const struct spec_event *e)
-{
-	for (size_t i = 1; i < e->nr_terms; i++)
-		for (size_t j = 0; j < i; j++)
-			if (e->terms[i].kind != SPEC_TERM_DRV_CFG &&
-			    !strcmp(e->terms[i].name, e->terms[j].name))
-				return rctx_error(rc, 0, e->terms[i].name_pos.len ? e->terms[i].name_pos
-										   : e->terms[i].pos,
-						  NULL, "term '%s' is given twice (first at offset %u)",
-						  e->terms[i].name, e->terms[j].pos.off);
-	return 0;
-}
-
 static int resolve_inner(struct rctx *rc, const struct spec_event *e, struct ev_vec *out)
 {
 	int r;
@@ -761,9 +762,9 @@ static int resolve_inner(struct rctx *rc, const struct spec_event *e, struct ev_
 int resolve_event(struct rctx *rc, const struct spec_event *e, struct ev_vec *out)
 {
 	size_t before = out->nr;
-	int r = check_dup_terms(rc, e);
-	if (!r)
-		r = resolve_inner(rc, e, out);
+	/* terms given twice are taken as perf 6.1 takes them (encode applies them in order: a
+	 * format term ORs into its bits again, a config word or config term is replaced) */
+	int r = resolve_inner(rc, e, out);
 	for (size_t i = before; !r && i < out->nr; i++)
 		r = encode_modifiers(rc, out->v[i], &e->mods, false, true);
 	return r;

@@ -393,48 +393,62 @@ static int own_vdso(struct pk_elf *e)
 	return pkelf__open_mem(e, copy, len, "[vdso]");
 }
 
-int dso__load_user(struct pk_dso *d)
+/* no recorded build-id: the file's own (perf reads it from the symfs path) */
+static void own_build_id(struct pk_dso *d)
 {
-	struct pk_symbolizer *s = d->owner;
-	unsigned flags = s->o.flags;
 	char path[4096];
-	/* no recorded build-id: the file's own (perf reads it from the symfs path) */
-	if (!d->build_id_size && d->kind == PK_DSO_USER && regular_file(d->name)) {
-		struct pk_elf e;
-		dso__symfs_path(s, d->name, path, sizeof(path));
-		if (!pkelf__open(&e, path)) {
-			int n = pkelf__build_id(e.elf, d->build_id);
-			if (n > 0)
-				d->build_id_size = (size_t)n;
-			pkelf__close(&e);
-		}
+	struct pk_elf e;
+	if (d->build_id_size || d->kind != PK_DSO_USER || !regular_file(d->name))
+		return;
+	dso__symfs_path(d->owner, d->name, path, sizeof(path));
+	if (!pkelf__open(&e, path)) {
+		int n = pkelf__build_id(e.elf, d->build_id);
+		if (n > 0)
+			d->build_id_size = (size_t)n;
+		pkelf__close(&e);
 	}
-	struct pk_elf ss[4], *syms = NULL, *rt = NULL, mini;
-	int nss = 0, err = -ENOENT;
-	memset(&mini, 0, sizeof(mini));
-	mini.fd = -1;
-	for (int c = 0; c < C_NR && !(syms && rt); c++) {
+}
+
+/* the files a DSO's symbols come from: the symbol table's (syms) and the runtime one (rt) */
+struct picks {
+	struct pk_elf ss[4];	/* opened; closed by picks_close */
+	int nss;
+	struct pk_elf *syms, *rt;
+	int err;		/* why none, when none */
+};
+
+static void picks_close(struct picks *pk)
+{
+	for (int i = 0; i < pk->nss; i++)
+		pkelf__close(&pk->ss[i]);
+}
+
+/* perf's candidates in its order, until both are found */
+static void pick_candidates(struct pk_dso *d, struct picks *pk)
+{
+	char path[4096];
+	for (int c = 0; c < C_NR && !(pk->syms && pk->rt); c++) {
 		if (d->kind == PK_DSO_VDSO && c != C_BUILDID_CACHE)
 			continue;
 		if (!candidate(d, c, path, sizeof(path)))
 			continue;
-		struct pk_elf *e = &ss[nss];
+		struct pk_elf *e = &pk->ss[pk->nss];
 		int r = open_candidate(d, path, e);
 		if (r) {
-			if (r == -EILSEQ || (r == -ENOEXEC && err == -ENOENT))
-				err = r;
+			if (r == -EILSEQ || (r == -ENOEXEC && pk->err == -ENOENT))
+				pk->err = r;
 			continue;
 		}
 		bool used = false;
-		if (!syms && has_section(e->elf, ".symtab", SHT_SYMTAB)) {
-			syms = e;
+		if (!pk->syms && has_section(e->elf, ".symtab", SHT_SYMTAB)) {
+			pk->syms = e;
 			used = true;
 			free(d->symsrc);
 			d->symsrc = strdup(path);
 		}
-		if (!rt && (has_section(e->elf, ".dynsym", SHT_DYNSYM) ||
-			    has_section(e->elf, ".opd", SHT_PROGBITS))) {
-			rt = e;
+		if (!pk->rt && (has_section(e->elf, ".dynsym", SHT_DYNSYM) ||
+				has_section(e->elf, ".opd", SHT_PROGBITS))) {
+			pk->rt = e;
 			used = true;
 		}
 		if (used) {
@@ -442,65 +456,86 @@ int dso__load_user(struct pk_dso *d)
 				free(d->runtime);
 				d->runtime = strdup(path);
 			}
-			nss++;
+			pk->nss++;
 		} else {
 			pkelf__close(e);
-			if (err == -ENOENT)
-				err = -ENODATA;
+			if (pk->err == -ENOENT)
+				pk->err = -ENODATA;
 		}
 	}
-	if (d->kind == PK_DSO_VDSO && !syms && !rt) {
-		/* this process's vdso stands in when its build-id is the recorded one */
-		struct pk_elf *e = &ss[nss];
-		if (!own_vdso(e)) {
-			uint8_t bid[PK_BUILD_ID_MAX];
-			int n = pkelf__build_id(e->elf, bid);
-			if (d->build_id_size && (n <= 0 || (size_t)n != d->build_id_size ||
-						 memcmp(bid, d->build_id, (size_t)n))) {
-				pkelf__close(e);
-				err = -EILSEQ;
-			} else {
-				syms = rt = e;
-				nss++;
-			}
+}
+
+/* a [vdso] not found: this process's own stands in when its build-id is the recorded one */
+static void pick_own_vdso(struct pk_dso *d, struct picks *pk)
+{
+	struct pk_elf *e = &pk->ss[pk->nss];
+	if (d->kind != PK_DSO_VDSO || pk->syms || pk->rt || own_vdso(e))
+		return;
+	uint8_t bid[PK_BUILD_ID_MAX];
+	int n = pkelf__build_id(e->elf, bid);
+	if (d->build_id_size && (n <= 0 || (size_t)n != d->build_id_size ||
+				 memcmp(bid, d->build_id, (size_t)n))) {
+		pkelf__close(e);
+		pk->err = -EILSEQ;
+	} else {
+		pk->syms = pk->rt = e;
+		pk->nss++;
+	}
+}
+
+/* not perf 6.1: debuginfod, when asked for */
+static void pick_debuginfod(struct pk_dso *d, struct picks *pk)
+{
+	struct pk_symbolizer *s = d->owner;
+	if (pk->syms || !(s->o.flags & PK_SYMBOLIZER_DEBUGINFOD) || !d->build_id_size)
+		return;
+	char *p = debuginfod__find(s, d->build_id, d->build_id_size, true);
+	struct pk_elf *e = &pk->ss[pk->nss];
+	if (p && !open_candidate(d, p, e)) {
+		if (has_section(e->elf, ".symtab", SHT_SYMTAB)) {
+			pk->syms = e;
+			pk->nss++;
+			free(d->symsrc);
+			d->symsrc = p;
+			p = NULL;
+		} else {
+			pkelf__close(e);
 		}
 	}
-	/* not perf 6.1: debuginfod (when asked for), then MiniDebugInfo */
-	if (!syms && (flags & PK_SYMBOLIZER_DEBUGINFOD) && d->build_id_size) {
-		char *p = debuginfod__find(s, d->build_id, d->build_id_size, true);
-		if (p && !open_candidate(d, p, &ss[nss])) {
-			if (has_section(ss[nss].elf, ".symtab", SHT_SYMTAB)) {
-				syms = &ss[nss++];
-				free(d->symsrc);
-				d->symsrc = p;
-				p = NULL;
-			} else {
-				pkelf__close(&ss[nss]);
-			}
-		}
+	free(p);
+	if (!pk->rt && (p = debuginfod__find(s, d->build_id, d->build_id_size, false))) {
+		if (!open_candidate(d, p, &pk->ss[pk->nss]))
+			pk->rt = &pk->ss[pk->nss++];
 		free(p);
-		if (!rt && (p = debuginfod__find(s, d->build_id, d->build_id_size, false))) {
-			if (!open_candidate(d, p, &ss[nss]))
-				rt = &ss[nss++];
-			free(p);
-		}
 	}
-	if (!syms && rt && !(flags & PK_SYMBOLIZER_NO_MINIDEBUGINFO) &&
-	    !pkelf__minidebuginfo(rt, &mini) && has_section(mini.elf, ".symtab", SHT_SYMTAB))
-		syms = &mini;
-	if (!syms && !rt) {
-		for (int i = 0; i < nss; i++)
-			pkelf__close(&ss[i]);
-		return err;
+}
+
+int dso__load_user(struct pk_dso *d)
+{
+	unsigned flags = d->owner->o.flags;
+	struct picks pk = { .err = -ENOENT };
+	struct pk_elf mini;
+	memset(&mini, 0, sizeof(mini));
+	mini.fd = -1;
+	own_build_id(d);
+	pick_candidates(d, &pk);
+	pick_own_vdso(d, &pk);
+	pick_debuginfod(d, &pk);
+	/* not perf 6.1 either: MiniDebugInfo */
+	if (!pk.syms && pk.rt && !(flags & PK_SYMBOLIZER_NO_MINIDEBUGINFO) &&
+	    !pkelf__minidebuginfo(pk.rt, &mini) && has_section(mini.elf, ".symtab", SHT_SYMTAB))
+		pk.syms = &mini;
+	if (!pk.syms && !pk.rt) {
+		picks_close(&pk);
+		return pk.err;
 	}
-	if (!syms)
-		syms = rt;
-	if (!rt)
-		rt = syms;
-	d->text_offset = pkelf__text_offset(rt);
-	int n = pkelf__load_syms(&d->syms, syms, rt, flags);
-	for (int i = 0; i < nss; i++)
-		pkelf__close(&ss[i]);
+	if (!pk.syms)
+		pk.syms = pk.rt;
+	if (!pk.rt)
+		pk.rt = pk.syms;
+	d->text_offset = pkelf__text_offset(pk.rt);
+	int n = pkelf__load_syms(&d->syms, pk.syms, pk.rt, flags);
+	picks_close(&pk);
 	pkelf__close(&mini);
 	if (n < 0)
 		return n;

@@ -206,8 +206,13 @@ static int parse_line(struct pk_sym_table *t, const char *p, const char *eol, co
 	return 0;
 }
 
+/*
+ * kend (when not NULL): the end of the last symbol that is the kernel's own (no
+ * "[module]"), after the fix-ups: where perf's kernel map ends once kallsyms is loaded
+ * (map__fixup_end over the kernel DSO, modules split off), past _etext and the init text.
+ */
 static int parse_kallsyms(struct pk_sym_table *t, struct ktext *x, const char *ref,
-			  uint64_t *ref_addr)
+			  uint64_t *ref_addr, uint64_t *kend)
 {
 	bool ref_found = false;
 	size_t at = 0, len = x->fill ? kfill_wait(x->fill, 0) : x->len;
@@ -233,10 +238,15 @@ static int parse_kallsyms(struct pk_sym_table *t, struct ktext *x, const char *r
 	if (!r)
 		r = symtab__finish(t);
 	/* cut the "\t[module]" off the names */
+	uint64_t last_start = 0;
 	for (size_t i = 0; !r && i < t->nr; i++) {
 		char *tab = strchr(t->syms[i].name, '\t');
 		if (tab)
 			*tab = '\0';
+		else if (kend && (!*kend || t->syms[i].start >= last_start)) {
+			last_start = t->syms[i].start;
+			*kend = t->syms[i].end;
+		}
 	}
 	return r;
 }
@@ -248,7 +258,7 @@ int pk_sym_table__parse_kallsyms(struct pk_sym_table **out, const char *text, si
 		return -ENOMEM;
 	symtab__init(t);
 	struct ktext x = { .p = text, .len = len };
-	int r = parse_kallsyms(t, &x, NULL, NULL);
+	int r = parse_kallsyms(t, &x, NULL, NULL, NULL);
 	if (r) {
 		pk_sym_table__free(t);
 		return r;
@@ -328,7 +338,8 @@ int dso__load_kernel(struct pk_dso *d)
 	d->symsrc = strdup(file);
 	uint64_t now = 0;
 	struct ktext x = { .p = f.buf, .fill = &f };
-	r = parse_kallsyms(&d->syms, &x, d->ref_sym, &now);
+	d->kernel_end = 0;
+	r = parse_kallsyms(&d->syms, &x, d->ref_sym, &now, &d->kernel_end);
 	int rr = kfill_end(&f);
 	if (r || (r = rr))
 		return r;
@@ -339,6 +350,8 @@ int dso__load_kernel(struct pk_dso *d)
 			d->syms.syms[i].start -= delta;
 			d->syms.syms[i].end -= delta;
 		}
+		if (d->kernel_end)
+			d->kernel_end -= delta;
 	}
 	return d->syms.nr ? 0 : -ENODATA;
 }
@@ -415,6 +428,13 @@ int dso__load_perf_map(struct pk_dso *d)
 	if (r)
 		return r;
 	return d->syms.nr ? 0 : -ENODATA;
+}
+
+uint64_t pk_dso__kernel_end(struct pk_dso *d)
+{
+	if (!d || d->kind != PK_DSO_KERNEL || !pk_dso__nr_syms(d))	/* loads them */
+		return 0;
+	return d->kernel_end;
 }
 
 int pk_dso__kernel_reloc(struct pk_dso *d, const char *ref_sym, uint64_t recorded_addr)

@@ -259,243 +259,300 @@ void linetab__free(struct linetab *t)
 	free(t);
 }
 
+/* a unit's header: what the line program needs to run */
+struct lhdr {
+	unsigned offsz, addr_size, min_len, max_ops, line_range, opcode_base;
+	int line_base;
+	bool v5;
+	const uint8_t *prog;	/* the program, after the header */
+	uint8_t std_len[256];	/* operands of each standard opcode */
+};
+
+/* The unit header at off, up to the directory and file tables (r left there). */
+static int read_header(struct rd *r, const struct linetab_src *src, uint64_t off, struct lhdr *h)
+{
+	*r = (struct rd){ src->line.data + off, src->line.data + src->line.size, src->swap, false };
+	memset(h, 0, sizeof(*h));
+	h->offsz = 4;
+	uint64_t unit_len = get(r, 4);
+	if (unit_len == 0xffffffff) {
+		h->offsz = 8;
+		unit_len = get(r, 8);
+	}
+	if (r->bad || unit_len > (uint64_t)(r->end - r->p))
+		return -EINVAL;
+	r->end = r->p + unit_len;
+	unsigned version = (unsigned)get(r, 2);
+	if (version < 2 || version > 5)
+		return -EINVAL;
+	h->v5 = version >= 5;
+	h->addr_size = 8;
+	if (h->v5) {
+		h->addr_size = (unsigned)get(r, 1);
+		get(r, 1);	/* segment selector size */
+	}
+	uint64_t hlen = get(r, h->offsz);
+	if (hlen > (uint64_t)(r->end - r->p))
+		return -EINVAL;
+	h->prog = r->p + hlen;
+	h->min_len = (unsigned)get(r, 1);
+	h->max_ops = version >= 4 ? (unsigned)get(r, 1) : 1;
+	get(r, 1);	/* default_is_stmt */
+	h->line_base = (int8_t)get(r, 1);
+	h->line_range = (unsigned)get(r, 1);
+	h->opcode_base = (unsigned)get(r, 1);
+	for (unsigned i = 1; i < h->opcode_base && !r->bad; i++)
+		h->std_len[i] = (uint8_t)get(r, 1);
+	return r->bad || !h->max_ops ? -EINVAL : 0;
+}
+
+/* DWARF 5: the directory, then the file entry formats and entries */
+static int read_tables_v5(struct rd *r, const struct lhdr *h, const struct linetab_src *src,
+			  struct names *dirs, struct names *files)
+{
+	int err = 0;
+	for (int pass = 0; pass < 2 && !err; pass++) {
+		unsigned nfmt = (unsigned)get(r, 1);
+		uint64_t fmt[256][2];
+		for (unsigned i = 0; i < nfmt; i++) {
+			fmt[i][0] = uleb(r);
+			fmt[i][1] = uleb(r);
+		}
+		uint64_t cnt = uleb(r);
+		/* each entry takes input bytes: a count beyond them is a corrupt table */
+		if (cnt > (uint64_t)(r->end - r->p) || (cnt && !nfmt))
+			return -EINVAL;
+		for (uint64_t i = 0; i < cnt && !r->bad && !err; i++) {
+			const char *path;
+			uint64_t d;
+			const uint8_t *before = r->p;
+			if (!read_entry(r, (const uint64_t(*)[2])fmt, nfmt, h->offsz, src, &path, &d))
+				break;
+			if (r->p == before)	/* forms of no size: nothing bounds the count */
+				return -EINVAL;
+			err = push(pass ? files : dirs, path, d);
+		}
+	}
+	return err;
+}
+
+/* DWARF 2-4: include_directories, then file_names (name, dir, mtime, length) */
+static int read_tables_old(struct rd *r, struct names *dirs, struct names *files)
+{
+	const char *s;
+	int err = 0;
+	while (!r->bad && (s = cstr(r)) && *s && !err)
+		err = push(dirs, s, 0);
+	while (!r->bad && !err && (s = cstr(r)) && *s) {
+		uint64_t d = uleb(r);
+		uleb(r);
+		uleb(r);
+		err = push(files, s, d);
+	}
+	return err;
+}
+
+/* the line program's registers within one sequence */
+struct lstate {
+	uint64_t addr;
+	unsigned op_index;
+	uint32_t file;
+	int64_t line;
+	bool end;
+};
+
+static void advance(struct lstate *st, const struct lhdr *h, uint64_t adv)
+{
+	st->addr += h->min_len * ((st->op_index + adv) / h->max_ops);
+	st->op_index = (unsigned)((st->op_index + adv) % h->max_ops);
+}
+
+/* An extended opcode (after its 0): end_sequence, set_address, define_file. */
+static int extended_op(struct rd *r, const struct lhdr *h, struct linetab *t, struct lseq *seq,
+		       struct lstate *st, struct names *files)
+{
+	int err = 0;
+	uint64_t len = uleb(r);
+	if (!len || len > (uint64_t)(r->end - r->p)) {
+		r->bad = true;
+		return 0;
+	}
+	const uint8_t *next = r->p + len;
+	unsigned eop = (unsigned)get(r, 1);
+	if (eop == DW_LNE_end_sequence) {
+		err = add_row(t, seq, st->addr, st->file, (uint32_t)st->line, true);
+		st->end = true;
+	} else if (eop == DW_LNE_set_address) {
+		unsigned n = (unsigned)(len - 1);
+		st->addr = get(r, n <= 8 ? n : h->addr_size);
+		st->op_index = 0;
+	} else if (eop == DW_LNE_define_file && !h->v5) {
+		/* pre-5: a file added as the program runs */
+		const char *s = cstr(r);
+		uint64_t d = uleb(r);
+		err = push(files, s, d);
+	}
+	r->p = next;
+	return err;
+}
+
+/* One opcode: a special one adds a row; standard ones move the registers. */
+static int one_op(struct rd *r, const struct lhdr *h, struct linetab *t, struct lseq *seq,
+		  struct lstate *st, struct names *files)
+{
+	unsigned op = (unsigned)get(r, 1);
+	if (op >= h->opcode_base) {
+		unsigned adj = op - h->opcode_base;
+		if (!h->line_range) {
+			r->bad = true;
+			return 0;
+		}
+		advance(st, h, adj / h->line_range);
+		st->line += h->line_base + (int)(adj % h->line_range);
+		return add_row(t, seq, st->addr, st->file, (uint32_t)st->line, false);
+	}
+	switch (op) {
+	case 0:
+		return extended_op(r, h, t, seq, st, files);
+	case DW_LNS_copy:
+		return add_row(t, seq, st->addr, st->file, (uint32_t)st->line, false);
+	case DW_LNS_advance_pc:
+		advance(st, h, uleb(r));
+		break;
+	case DW_LNS_advance_line:
+		st->line += sleb(r);
+		break;
+	case DW_LNS_set_file: {
+		uint64_t f = uleb(r);
+		st->file = h->v5 ? (uint32_t)f : (f ? (uint32_t)(f - 1) : UINT32_MAX);
+		break;
+	}
+	case DW_LNS_negate_stmt:
+	case DW_LNS_set_basic_block:
+	case DW_LNS_set_prologue_end:
+	case DW_LNS_set_epilogue_begin:
+		break;
+	case DW_LNS_const_add_pc:
+		advance(st, h, h->line_range ? (255 - h->opcode_base) / h->line_range : 0);
+		break;
+	case DW_LNS_fixed_advance_pc:
+		st->addr += get(r, 2);
+		st->op_index = 0;
+		break;
+	case DW_LNS_set_column:
+	case DW_LNS_set_isa:
+		uleb(r);
+		break;
+	default:	/* unknown opcodes: skip the operands the header gives them */
+		for (unsigned i = 0; i < h->std_len[op] && !r->bad; i++)
+			uleb(r);
+		break;
+	}
+	return 0;
+}
+
+/* The program, sequence by sequence, into t's rows and sequences. */
+static int run_program(struct rd *r, const struct lhdr *h, struct linetab *t, struct names *files)
+{
+	size_t order = 0;
+	int err = 0;
+	r->p = h->prog;
+	while (r->p < r->end && !err) {
+		/* binutils: DWARF 5 starts with entry 0, older ones with 1 (entry 0 of its table) */
+		struct lstate st = { .line = 1 };
+		struct lseq seq = { .low = UINT64_MAX, .first = t->nr_rows, .order = order++ };
+		while (!st.end && r->p < r->end && !r->bad && !err)
+			err = one_op(r, h, t, &seq, &st, files);
+		if (err)
+			break;
+		if (st.end && seq.n) {
+			seq.high = t->rows[t->nr_rows - 1].addr;
+			if (PK_GROW(t->seqs, t->cap_seqs, t->nr_seqs + 1))
+				return -ENOMEM;
+			t->seqs[t->nr_seqs++] = seq;
+		}
+		if (r->bad)
+			break;
+	}
+	return err;
+}
+
+/* file names, as binutils builds them */
+static int name_files(struct linetab *t, const struct names *files, const struct names *dirs,
+		      const char *comp_dir)
+{
+	if (!files->n)
+		return 0;
+	if (!(t->files = calloc(files->n, sizeof(*t->files))))
+		return -ENOMEM;
+	for (size_t i = 0; i < files->n; i++) {
+		t->files[i] = concat(files, dirs, i, t->v5, comp_dir);
+		if (!t->files[i])
+			return -ENOMEM;
+		t->nr_files = i + 1;
+	}
+	return 0;
+}
+
+/* sort sequences; drop nested ones, trim overlapping ones (binutils' sort_line_sequences) */
+static void sort_sequences(struct linetab *t)
+{
+	if (!t->nr_seqs)
+		return;
+	qsort(t->seqs, t->nr_seqs, sizeof(*t->seqs), cmp_seq);
+	size_t n = 1;
+	uint64_t last_high = t->seqs[0].high;
+	for (size_t i = 1; i < t->nr_seqs; i++) {
+		struct lseq s = t->seqs[i];
+		if (s.low < last_high) {
+			if (s.high <= last_high)
+				continue;
+			s.low = last_high;
+		}
+		last_high = s.high;
+		t->seqs[n++] = s;
+	}
+	t->nr_seqs = n;
+}
+
+static void names_free(struct names *n)
+{
+	free(n->v);
+	free(n->dir);
+}
+
 int linetab__parse(struct linetab **out, const struct linetab_src *src, uint64_t off,
 		   const char *comp_dir)
 {
+	struct rd r;
+	struct lhdr h;
+	struct names dirs = { 0 }, files = { 0 };
 	*out = NULL;
 	if (!src->line.data || off >= src->line.size)
 		return -EINVAL;
-	struct rd r = { src->line.data + off, src->line.data + src->line.size, src->swap, false };
-	unsigned offsz = 4;
-	uint64_t unit_len = get(&r, 4);
-	if (unit_len == 0xffffffff) {
-		offsz = 8;
-		unit_len = get(&r, 8);
-	}
-	if (r.bad || unit_len > (uint64_t)(r.end - r.p))
-		return -EINVAL;
-	r.end = r.p + unit_len;
-	unsigned version = (unsigned)get(&r, 2);
-	if (version < 2 || version > 5)
-		return -EINVAL;
-	unsigned addr_size = 8;
-	if (version >= 5) {
-		addr_size = (unsigned)get(&r, 1);
-		get(&r, 1);	/* segment selector size */
-	}
-	uint64_t hlen = get(&r, offsz);
-	if (hlen > (uint64_t)(r.end - r.p))
-		return -EINVAL;
-	const uint8_t *prog = r.p + hlen;
-	unsigned min_len = (unsigned)get(&r, 1);
-	unsigned max_ops = version >= 4 ? (unsigned)get(&r, 1) : 1;
-	bool default_stmt = get(&r, 1) != 0;
-	(void)default_stmt;
-	int line_base = (int8_t)get(&r, 1);
-	unsigned line_range = (unsigned)get(&r, 1);
-	unsigned opcode_base = (unsigned)get(&r, 1);
-	uint8_t std_len[256] = { 0 };
-	for (unsigned i = 1; i < opcode_base && !r.bad; i++)
-		std_len[i] = (uint8_t)get(&r, 1);
-	if (r.bad || !max_ops)
-		return -EINVAL;
-	struct names dirs = { 0 }, files = { 0 };
-	int err = 0;
-	bool v5 = version >= 5;
-	if (v5) {
-		for (int pass = 0; pass < 2 && !err; pass++) {
-			unsigned nfmt = (unsigned)get(&r, 1);
-			uint64_t fmt[256][2];
-			for (unsigned i = 0; i < nfmt; i++) {
-				fmt[i][0] = uleb(&r);
-				fmt[i][1] = uleb(&r);
-			}
-			uint64_t cnt = uleb(&r);
-			/* each entry takes input bytes: a count beyond them is a corrupt table */
-			if (cnt > (uint64_t)(r.end - r.p) || (cnt && !nfmt)) {
-				err = -EINVAL;
-				break;
-			}
-			for (uint64_t i = 0; i < cnt && !r.bad && !err; i++) {
-				const char *path;
-				uint64_t d;
-				const uint8_t *before = r.p;
-				if (!read_entry(&r, (const uint64_t(*)[2])fmt, nfmt, offsz, src, &path, &d))
-					break;
-				if (r.p == before) {	/* forms of no size: nothing bounds the count */
-					err = -EINVAL;
-					break;
-				}
-				err = push(pass ? &files : &dirs, path, d);
-			}
-		}
-	} else {
-		const char *s;
-		while (!r.bad && (s = cstr(&r)) && *s && !err)
-			err = push(&dirs, s, 0);
-		while (!r.bad && !err && (s = cstr(&r)) && *s) {
-			uint64_t d = uleb(&r);
-			uleb(&r);
-			uleb(&r);
-			err = push(&files, s, d);
-		}
-	}
+	int err = read_header(&r, src, off, &h);
+	if (err)
+		return err;
+	err = h.v5 ? read_tables_v5(&r, &h, src, &dirs, &files) : read_tables_old(&r, &dirs, &files);
 	struct linetab *t = calloc(1, sizeof(*t));
-	if (t)
-		t->v5 = v5;
-	if (!t || err || r.bad) {
-		free(t);
-		free(dirs.v);
-		free(dirs.dir);
-		free(files.v);
-		free(files.dir);
-		return err ? err : r.bad ? -EINVAL : -ENOMEM;
+	if (!err && r.bad)
+		err = -EINVAL;
+	if (!err && !t)
+		err = -ENOMEM;
+	if (!err) {
+		t->v5 = h.v5;
+		err = run_program(&r, &h, t, &files);	/* define_file may add files */
 	}
-	/* the program; DW_LNE_define_file (pre-5) may add files as it runs */
-	r.p = prog;
-	size_t order = 0;
-	while (r.p < r.end && !err) {
-		uint64_t addr = 0;
-		unsigned op_index = 0;
-		/* binutils: DWARF 5 starts with entry 0, older ones with 1 (entry 0 of its table) */
-		uint32_t file = 0;
-		int64_t line = 1;
-		bool end = false;
-		struct lseq seq = { .low = UINT64_MAX, .first = t->nr_rows, .order = order };
-		order++;
-		while (!end && r.p < r.end && !r.bad && !err) {
-			unsigned op = (unsigned)get(&r, 1);
-			if (op >= opcode_base) {
-				unsigned adj = op - opcode_base;
-				if (!line_range) {
-					r.bad = true;
-					break;
-				}
-				uint64_t adv = adj / line_range;
-				addr += min_len * ((op_index + adv) / max_ops);
-				op_index = (unsigned)((op_index + adv) % max_ops);
-				line += line_base + (int)(adj % line_range);
-				err = add_row(t, &seq, addr, file, (uint32_t)line, false);
-				continue;
-			}
-			switch (op) {
-			case 0: {	/* extended */
-				uint64_t len = uleb(&r);
-				if (!len || len > (uint64_t)(r.end - r.p)) {
-					r.bad = true;
-					break;
-				}
-				const uint8_t *next = r.p + len;
-				unsigned eop = (unsigned)get(&r, 1);
-				if (eop == DW_LNE_end_sequence) {
-					err = add_row(t, &seq, addr, file, (uint32_t)line, true);
-					end = true;
-				} else if (eop == DW_LNE_set_address) {
-					unsigned n = (unsigned)(len - 1);
-					addr = get(&r, n <= 8 ? n : addr_size);
-					op_index = 0;
-				} else if (eop == DW_LNE_define_file && !v5) {
-					const char *s = cstr(&r);
-					uint64_t d = uleb(&r);
-					err = push(&files, s, d);
-				}
-				r.p = next;
-				break;
-			}
-			case DW_LNS_copy:
-				err = add_row(t, &seq, addr, file, (uint32_t)line, false);
-				break;
-			case DW_LNS_advance_pc: {
-				uint64_t adv = uleb(&r);
-				addr += min_len * ((op_index + adv) / max_ops);
-				op_index = (unsigned)((op_index + adv) % max_ops);
-				break;
-			}
-			case DW_LNS_advance_line:
-				line += sleb(&r);
-				break;
-			case DW_LNS_set_file: {
-				uint64_t f = uleb(&r);
-				file = v5 ? (uint32_t)f : (f ? (uint32_t)(f - 1) : UINT32_MAX);
-				break;
-			}
-			case DW_LNS_set_column:
-				uleb(&r);
-				break;
-			case DW_LNS_negate_stmt:
-			case DW_LNS_set_basic_block:
-			case DW_LNS_set_prologue_end:
-			case DW_LNS_set_epilogue_begin:
-				break;
-			case DW_LNS_const_add_pc: {
-				uint64_t adv = line_range ? (255 - opcode_base) / line_range : 0;
-				addr += min_len * ((op_index + adv) / max_ops);
-				op_index = (unsigned)((op_index + adv) % max_ops);
-				break;
-			}
-			case DW_LNS_fixed_advance_pc:
-				addr += get(&r, 2);
-				op_index = 0;
-				break;
-			case DW_LNS_set_isa:
-				uleb(&r);
-				break;
-			default:
-				for (unsigned i = 0; i < std_len[op] && !r.bad; i++)
-					uleb(&r);
-				break;
-			}
-		}
-		if (err)
-			break;
-		if (end && seq.n) {
-			seq.high = t->rows[t->nr_rows - 1].addr;
-			if (PK_GROW(t->seqs, t->cap_seqs, t->nr_seqs + 1)) {
-				err = -ENOMEM;
-				break;
-			}
-			t->seqs[t->nr_seqs++] = seq;
-		}
-		if (r.bad)
-			break;
-	}
-	/* file names, as binutils builds them */
-	if (!err && files.n) {
-		t->files = calloc(files.n, sizeof(*t->files));
-		if (!t->files)
-			err = -ENOMEM;
-		for (size_t i = 0; !err && i < files.n; i++) {
-			t->files[i] = concat(&files, &dirs, i, v5, comp_dir);
-			if (!t->files[i])
-				err = -ENOMEM;
-			t->nr_files = i + 1;
-		}
-	}
-	free(dirs.v);
-	free(dirs.dir);
-	free(files.v);
-	free(files.dir);
+	if (!err)
+		err = name_files(t, &files, &dirs, comp_dir);
+	names_free(&dirs);
+	names_free(&files);
 	if (err) {
-		linetab__free(t);
+		if (t)
+			linetab__free(t);
 		return err;
 	}
-	/* sort sequences; drop nested ones, trim overlapping ones (binutils' sort_line_sequences) */
-	if (t->nr_seqs) {
-		qsort(t->seqs, t->nr_seqs, sizeof(*t->seqs), cmp_seq);
-		size_t n = 1;
-		uint64_t last_high = t->seqs[0].high;
-		for (size_t i = 1; i < t->nr_seqs; i++) {
-			struct lseq s = t->seqs[i];
-			if (s.low < last_high) {
-				if (s.high <= last_high)
-					continue;
-				s.low = last_high;
-			}
-			last_high = s.high;
-			t->seqs[n++] = s;
-		}
-		t->nr_seqs = n;
-	}
+	sort_sequences(t);
 	*out = t;
 	return 0;
 }

@@ -109,6 +109,7 @@ struct pk_dso {
 	/* kernel: perf's ref_reloc_sym (the recorded address of e.g. _text) */
 	char *ref_sym;
 	uint64_t ref_addr;			/* PERF_MAP: whose map */
+	uint64_t kernel_end;		/* kernel: where its last own symbol (no module) ends */
 
 	pthread_mutex_t lock;		/* loading, then srcline */
 	atomic_bool loaded;

@@ -6,6 +6,13 @@
  * same here, so that `sched:sched_switch` means the same thing to pmukit as
  * to perf on such a machine. Nothing is cached: the answer is cheap (one
  * statfs) and the library keeps no mutable state.
+ *
+ * The order is perf's (tools/lib/api/fs: tracefs__mount): the places tracefs
+ * is usually mounted, /sys/kernel/tracing first, then debugfs' tracing
+ * directory (where the kernel mounts tracefs on first access when debugfs is
+ * mounted), /tracing and /trace; then a mount of our own on
+ * /sys/kernel/tracing. (perf also looks through /proc/mounts before it mounts:
+ * a tracefs elsewhere is not found here.)
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -24,7 +31,8 @@ static int is_tracefs(const char *dir)
 
 const char *pk_tracefs__root(const char **why)
 {
-	static const char *const dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	static const char *const dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+					    "/tracing", "/trace" };
 	const char *env = getenv("PMUKIT_TRACEFS");
 	if (why)
 		*why = NULL;

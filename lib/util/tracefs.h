@@ -7,8 +7,8 @@
 
 /*
  * The tracefs directory (its events/ holds SYS/NAME/{id,format}):
- * $PMUKIT_TRACEFS when set; else /sys/kernel/tracing or
- * /sys/kernel/debug/tracing where tracefs is mounted; else, as perf does, it
+ * $PMUKIT_TRACEFS when set; else the first of /sys/kernel/tracing,
+ * /sys/kernel/debug/tracing, /tracing, /trace where tracefs is mounted; else, as perf does, it
  * is mounted on /sys/kernel/tracing when this process may (root or
  * CAP_SYS_ADMIN). Returns NULL when there is none; *why (when not NULL) then
  * says what to do.

@@ -96,10 +96,11 @@ ok "the text view always shows the type, 0 included (cycles:u), and -a's help sa
 	'$PMUKIT' explain --sysfs '$FX/x86-skl' --cpuid skylake -e cycles:u > '$T_TMP/t' &&
 	grep -Eq '^    type +0\$' '$T_TMP/t' &&
 	'$PMUKIT' explain --help | grep -E '^  -a, ' | grep -q 'every CPU'"
-ok "every command: getopt's messages start 'pmukit CMD:' and a bad option exits 129, as perf" sh -c "
+ok "every command: a bad option exits 129, as perf, and the first line names it (getopt's 'pmukit CMD:' or perf's ' Error:')" sh -c "
 	for c in list explain record report script diff flamegraph export check stat; do
 		'$PMUKIT' \$c --bogus-option >/dev/null 2>'$T_TMP/g'; rc=\$?
 		[ \$rc = 129 ] || { echo \"\$c: exit \$rc\" >&2; exit 1; }
-		head -1 '$T_TMP/g' | grep -q \"^pmukit \$c: \" || { echo \"\$c: \$(head -1 '$T_TMP/g')\" >&2; exit 1; }
+		head -1 '$T_TMP/g' | grep -Eq \"^(pmukit \$c: |  Error: unknown option .bogus-option')\" ||
+			{ echo \"\$c: \$(head -1 '$T_TMP/g')\" >&2; exit 1; }
 	done"
 [ $T_FAIL -eq 0 ]

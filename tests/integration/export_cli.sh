@@ -1,7 +1,8 @@
 #!/bin/sh
 # export_cli.sh — `pmukit export` on files perf 6.1 records here (TAP): folded stacks equal
 # what stackcollapse-perf.pl's rules (tests/fixtures/export/collapse-rules.pl) make of
-# `perf script -F +pid` for the same file (file, pipe on stdin, -z; --pid/--tid/--kernel);
+# `perf script -F +pid` for the same file (file, pipe on stdin, -z; --pid/--tid/--kernel; -F
+# recordings, whose periods vary, weighted by those periods; two events: the first kept);
 # pprof read by `go tool pprof -top` has perf report --no-children's total and top functions
 # with their percentages; the Firefox Profiler JSON names the workload's functions.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
@@ -19,8 +20,11 @@ if ! perf record -q -e cpu-clock -c 100000 -g -o "$T_TMP/g.data" "$W" 300 >/dev/
 fi
 perf record -q -z -e cpu-clock -c 100000 -g -o "$T_TMP/z.data" "$W" 100 >/dev/null 2>&1
 perf record -q -e cpu-clock -c 100000 -g -o - "$W" 100 2>/dev/null >"$T_TMP/pipe.data"
+# by frequency: the periods vary from sample to sample; two events for the first-event filter
+perf record -q -e cpu-clock -F 999 -g -o "$T_TMP/f.data" "$W" 300 >/dev/null 2>&1
+perf record -q -e cpu-clock -e page-faults -F 999 -g -o "$T_TMP/f2.data" "$W" 300 >/dev/null 2>&1
 
-echo "1..13"
+echo "1..21"
 
 # folded FILE [RULE-OPTIONS] — pmukit's folded stacks of FILE equal the rules' from perf script
 folded() {
@@ -41,6 +45,34 @@ pipe_folded() {
 		[ -s "$T_TMP/pk.folded" ] && cmp "$T_TMP/rules.folded" "$T_TMP/pk.folded"
 }
 ok "folded of a pipe on stdin" pipe_folded
+
+# -F recordings: stackcollapse-perf.pl weights each stack by the periods perf script prints
+ok "folded of a -F recording: the periods perf script prints, summed" folded "$T_TMP/f.data"
+period_sum() {	# the folded values add up to perf script's periods of the first event
+	perf script -i "$1" -F event,period 2>/dev/null | awk 'NR == 1 { ev = $2 }
+		$2 == ev { s += $1 } END { print s }' >"$T_TMP/want.sum"
+	"$PMUKIT" export --format folded -i "$1" 2>/dev/null | awk '{ s += $NF } END { print s }' >"$T_TMP/got.sum"
+	echo "perf script: $(cat "$T_TMP/want.sum"), folded: $(cat "$T_TMP/got.sum")" >&2
+	[ -s "$T_TMP/want.sum" ] && cmp -s "$T_TMP/want.sum" "$T_TMP/got.sum"
+}
+ok "folded of a -F recording adds up to perf script's period total" period_sum "$T_TMP/f.data"
+value_samples() {	# --value samples: one per sample, as before
+	want=$(perf script -i "$T_TMP/f.data" 2>/dev/null | grep -c 'cpu-clock:')
+	got=$("$PMUKIT" export --format folded --value samples -i "$T_TMP/f.data" | awk '{ s += $NF } END { print s }')
+	echo "samples: $want, folded: $got" >&2
+	[ "$want" = "$got" ]
+}
+ok "folded --value samples counts the samples" value_samples
+ok "folded of a -F recording of two events: the rules' (first event only)" folded "$T_TMP/f2.data" --tid
+ok "... the sum is perf script's periods of the first event" period_sum "$T_TMP/f2.data"
+note() {
+	"$PMUKIT" export --format folded -i "$T_TMP/f2.data" 2>"$T_TMP/note.err" >/dev/null
+	first=$(perf script -i "$T_TMP/f2.data" -F event 2>/dev/null | awk '{ sub(/:$/, "", $1); print $1; exit }')
+	cat "$T_TMP/note.err" >&2
+	grep -q "only the samples of $first" "$T_TMP/note.err" &&
+		! "$PMUKIT" export --format folded -i "$T_TMP/f.data" 2>&1 >/dev/null | grep -q .
+}
+ok "... and stderr says only the first event's samples are written (nothing for one event)" note
 out_file() {
 	"$PMUKIT" export --format folded -i "$T_TMP/g.data" -o "$T_TMP/o.folded" &&
 		"$PMUKIT" export --format folded -i "$T_TMP/g.data" | cmp - "$T_TMP/o.folded"
@@ -78,8 +110,21 @@ if command -v go >/dev/null 2>&1; then
 			grep -q "Total samples = $want "
 	}
 	ok "pprof: the samples index counts perf script's samples" pprof_samples
+	pprof_period() {	# a -F recording: Go's CPU-profile period, 1e9/Hz ns of cpu
+		hz=$(perf evlist -v -i "$T_TMP/f.data" 2>/dev/null | sed -n 's/.*sample_freq }: \([0-9]*\),.*/\1/p')
+		"$PMUKIT" export --format pprof -i "$T_TMP/f.data" -o "$T_TMP/f.pb.gz" &&
+			go tool pprof -raw "$T_TMP/f.pb.gz" 2>/dev/null | head -3 >"$T_TMP/raw.txt"
+		cat "$T_TMP/raw.txt" >&2
+		[ -n "$hz" ] && grep -qx "PeriodType: cpu nanoseconds" "$T_TMP/raw.txt" &&
+			grep -qx "Period: $((1000000000 / hz))" "$T_TMP/raw.txt"
+	}
+	ok "pprof of a -F recording: period 1e9/Hz nanoseconds of cpu (go tool pprof -raw)" pprof_period
+	pprof_fixed() {	# -c: the event's own period stays
+		go tool pprof -raw "$T_TMP/p.pb.gz" 2>/dev/null | grep -qx "Period: 100000"
+	}
+	ok "pprof of a -c recording keeps the fixed period" pprof_fixed
 else
-	for i in 8 9 10; do echo "ok $i # SKIP go (golang-go) is not installed"; T_N=$((T_N + 1)); done
+	for i in 14 15 16 17 18; do echo "ok $i # SKIP go (golang-go) is not installed"; T_N=$((T_N + 1)); done
 fi
 
 if command -v python3 >/dev/null 2>&1; then
@@ -103,7 +148,7 @@ PY
 		python3 -c "import json, sys; assert json.load(open(sys.argv[1]))['meta']['product'].startswith('pmukit')" \
 		"$T_TMP/g.json"
 else
-	for i in 11 12; do echo "ok $i # SKIP python3 is not installed"; T_N=$((T_N + 1)); done
+	for i in 19 20; do echo "ok $i # SKIP python3 is not installed"; T_N=$((T_N + 1)); done
 fi
 ok "a missing file fails" sh -c "! '$PMUKIT' export --format folded -i '$T_TMP/none.data' >/dev/null 2>&1"
 [ "$T_FAIL" = 0 ]

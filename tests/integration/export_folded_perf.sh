@@ -3,7 +3,8 @@
 # workload with call graphs (cpu-clock and page-faults, so the first-event filter matters),
 # `perf script -F +pid` prints it; build/tests/test_export_folded --fold reads that text into
 # a pmukit profile and writes folded stacks, which must equal what stackcollapse-perf.pl's
-# rules (tests/fixtures/export/collapse-rules.pl) make of the same text, for each option.
+# rules (tests/fixtures/export/collapse-rules.pl) make of the same text, for each option,
+# values included: -F recordings, so the periods perf script prints vary from sample to sample.
 B=${PMUKIT_BUILD:-build}
 S=${PMUKIT_SRC:-.}
 FOLD=$B/tests/test_export_folded
@@ -56,8 +57,10 @@ t "--kernel (with kernel frames in the input)" \
 	"grep -q 'kernel.kallsyms' '$T/script.txt' && same '$T/script.txt' 0x4 --kernel && grep -q '_\[k\]' '$T/pmukit.folded'"
 t "--jit --addrs" "same '$T/script.txt' 0x18 --jit --addrs"
 t "-F with the cpu column" "same '$T/script-cpu.txt' 0x6 --tid --kernel"
-t "only the first event's samples, counted" \
+t "only the first event's samples, weighted by the periods perf script prints (-F: they vary)" \
 	"same '$T/script.txt' 0 && first=\$(awk '/^[^ \\t#].*: *\$/ { sub(/: *\$/, \"\"); print \$NF; exit }' '$T/script.txt') &&
-	 want=\$(grep -c \" \$first: *\$\" '$T/script.txt') && got=\$(awk '{ s += \$NF } END { print s }' '$T/pmukit.folded') &&
-	 echo \"first event \$first: \$want samples, folded \$got\" && [ \"\$want\" = \"\$got\" ]"
+	 want=\$(awk -v ev=\"\$first:\" '/^[^ \\t#]/ && \$NF == ev { s += \$(NF - 1) } END { print s }' '$T/script.txt') &&
+	 got=\$(awk '{ s += \$NF } END { print s }' '$T/pmukit.folded') &&
+	 nper=\$(awk -v ev=\"\$first:\" '/^[^ \\t#]/ && \$NF == ev { print \$(NF - 1) }' '$T/script.txt' | sort -u | wc -l) &&
+	 echo \"first event \$first: periods \$want (\$nper distinct), folded \$got\" && [ \"\$want\" = \"\$got\" ] && [ \$nper -gt 1 ]"
 exit $((fail > 0))

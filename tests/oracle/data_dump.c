@@ -703,6 +703,9 @@ int main(int argc, char **argv)
 	if (mode == 'H')
 		print_header(r);
 	int status = 0;
+	const char *w;
+	for (size_t i = 0; (w = pk_data_reader__warning(r, i)); i++)
+		fprintf(stderr, "data_dump: warning: %s\n", w);
 	if (rc < 0) {
 		fflush(stdout);
 		fprintf(stderr, "data_dump: %s\n", pk_error__format(&err, buf, sizeof(buf)));

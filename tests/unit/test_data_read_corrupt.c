@@ -5,7 +5,10 @@
  * with bytes flipped at many places, read to the end in both orders. Each
  * reading either succeeds or fails with a message that starts with the
  * offset ("offset 0x...: ..."); a file-mode file cut anywhere short of its
- * end always fails, a pipe cut between records reads as a shorter pipe. No
+ * end fails or is read up to the cut with a warning naming the offset (as
+ * perf reads a file whose features were cut), a pipe cut between records
+ * reads as a shorter pipe, one cut inside a record is read up to it with a
+ * warning (a pipe cut short by a full disk). No
  * crash, no hang, nothing read out of bounds (run under ASan with
  * `make check SANITIZE=1`).
  */
@@ -25,6 +28,7 @@ struct reading {
 	struct pk_error err;
 	size_t nr;
 	uint64_t digest;
+	char warn[2][512];	/* the first two warnings, "" when none */
 };
 
 static void read_one(const uint8_t *p, size_t n, bool file_order, size_t window, bool ahead,
@@ -45,6 +49,12 @@ static void read_one(const uint8_t *p, size_t n, bool file_order, size_t window,
 			for (int i = 0; i < 4; i++)
 				out->digest = (out->digest ^ v[i]) * 0x100000001b3ULL;
 		}
+		for (size_t i = 0; i < 2; i++) {
+			const char *w = pk_data_reader__warning(r, i);
+			snprintf(out->warn[i], sizeof(out->warn[i]), "%s", w ? w : "");
+			if (w && strncmp(w, "cut: offset 0x", 14))
+				fail_msg("a warning without the file and offset: %s", w);
+		}
 		/* what a reader hands out after the records stays usable */
 		const struct pk_data_env *e = pk_data_reader__env(r);
 		for (uint32_t i = 0; i < e->nr_cmdline; i++)
@@ -58,9 +68,9 @@ static void read_one(const uint8_t *p, size_t n, bool file_order, size_t window,
 }
 
 /*
- * 1 read to the end, 0 failed with an offset in the message (anything else
- * fails the test). Read twice, the second time with the read-ahead thread:
- * the same events, the same end.
+ * 1 read to the end, 2 read to the end with a warning, 0 failed with an
+ * offset in the message (anything else fails the test). Read twice, the
+ * second time with the read-ahead thread: the same events, warnings, end.
  */
 static int read_all(const uint8_t *p, size_t n, bool file_order, size_t window)
 {
@@ -68,13 +78,15 @@ static int read_all(const uint8_t *p, size_t n, bool file_order, size_t window)
 	read_one(p, n, file_order, window, false, &a);
 	read_one(p, n, file_order, window, true, &b);
 	if (a.rc != b.rc || a.nr != b.nr || a.digest != b.digest ||
-	    (a.rc && strcmp(a.err.msg, b.err.msg))) {
+	    (a.rc && strcmp(a.err.msg, b.err.msg)) ||
+	    /* after an error the thread may have read further (and warned) */
+	    (!a.rc && (strcmp(a.warn[0], b.warn[0]) || strcmp(a.warn[1], b.warn[1])))) {
 		print_message("file_order %d window %zu\n", file_order, window);
 		fail_msg("read ahead: %d after %zu events (%s), without: %d after %zu (%s)", b.rc,
 			 b.nr, b.rc ? b.err.msg : "", a.rc, a.nr, a.rc ? a.err.msg : "");
 	}
 	if (!a.rc)
-		return 1;
+		return a.warn[0][0] ? 2 : 1;
 	assert_true(a.rc < 0);
 	assert_int_equal(a.err.code, a.rc);
 	if (strncmp(a.err.msg, "offset ", 7))
@@ -106,10 +118,11 @@ static void cut_everywhere(const uint8_t *p, size_t len, bool pipe)
 {
 	for (size_t cut = 0; cut < len; cut++) {
 		int ok = read_all(p, cut, cut % 2, 1);
-		if (!pipe && ok)
-			fail_msg("a file-mode file cut at %zu of %zu read without error", cut, len);
-		if (pipe && cut >= 16 && ok != pipe_boundary(p, len, cut))
-			fail_msg("pipe cut at %zu: %s", cut, ok ? "read" : "failed");
+		if (!pipe && ok == 1)
+			fail_msg("a file-mode file cut at %zu of %zu read without a warning", cut,
+				 len);
+		if (pipe && cut >= 16 && (ok == 1) != pipe_boundary(p, len, cut))
+			fail_msg("pipe cut at %zu: %s", cut, ok == 1 ? "read" : "failed or warned");
 	}
 	assert_int_equal(read_all(p, len, false, 0), 1);
 }
@@ -140,7 +153,7 @@ static void flip_many(const uint8_t *p, size_t len, uint64_t seed, size_t tries)
 			b[at] = 0;
 			break;
 		}
-		ok += (size_t)read_all(b, len, t % 3 == 0, t % 2 ? 1 : 0);
+		ok += read_all(b, len, t % 3 == 0, t % 2 ? 1 : 0) != 0;
 	}
 	print_message("# %zu of %zu damaged copies still read\n", ok, tries);
 	free(b);
@@ -200,6 +213,45 @@ static void test_flips(void **state)
 	}
 }
 
+/*
+ * A file left by a perf killed with -9: the header as written at the start
+ * (data size 0, the feature bits set, no features written), the records up
+ * to where the kill stopped them. Read up to the last whole record with one
+ * warning, the same events as the finished file; cut inside a record, the
+ * records before it.
+ */
+static void test_killed(void **state)
+{
+	(void)state;
+	struct pk_buf b;
+	rich_build(&b, false, 128, NULL);
+	struct pk_perf_file_header h;
+	memcpy(&h, b.data, sizeof(h));
+	size_t end = (size_t)(h.data.offset + h.data.size);
+	struct reading full, k;
+	read_one(b.data, b.len, false, 0, false, &full);
+	assert_int_equal(full.rc, 0);
+	assert_string_equal(full.warn[0], "");
+	uint8_t *kb = malloc(end);
+	memcpy(kb, b.data, end);
+	((struct pk_perf_file_header *)kb)->data.size = 0;
+	read_one(kb, end, false, 0, false, &k);
+	assert_int_equal(k.rc, 0);
+	assert_int_equal(k.nr, full.nr);
+	assert_true(k.digest == full.digest);
+	assert_non_null(strstr(k.warn[0], "data size is 0"));
+	assert_string_equal(k.warn[1], "");
+	assert_int_equal(read_all(kb, end, true, 1), 2);
+	/* cut in the last record: fewer events, the offset of the cut record named */
+	read_one(kb, end - 3, false, 0, false, &k);
+	assert_int_equal(k.rc, 0);
+	assert_true(k.nr < full.nr);
+	if (!strstr(k.warn[0], "bytes of a record"))
+		fail_msg("warning: %s", k.warn[0]);
+	free(kb);
+	pk_buf__free(&b);
+}
+
 /* sizes that would allocate without bound if believed */
 static void test_huge_sizes(void **state)
 {
@@ -237,7 +289,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cut_file),       cmocka_unit_test(test_cut_pipe),
 		cmocka_unit_test(test_cut_compressed), cmocka_unit_test(test_flips),
-		cmocka_unit_test(test_huge_sizes),
+		cmocka_unit_test(test_huge_sizes),     cmocka_unit_test(test_killed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -69,7 +69,7 @@ static char *out_of(const struct pk_profile *p, enum pk_export_format f, const s
 /* The options struct grows: fields past an older caller's size take their defaults. */
 struct old_opts {
 	size_t sz;
-	int event;
+	unsigned event_nr;
 	enum pk_export_value value;
 };
 
@@ -78,11 +78,11 @@ static void test_opts(void **state)
 	(void)state;
 	struct pk_profile *p = small();
 	struct pk_error err = { 0 };
-	int r;
+	int r, r_;
 	char *a = out_of(p, PK_EXPORT_FOLDED, NULL, &r, &err);
 	assert_int_equal(r, 0);
 	assert_string_equal(a, "xy;f 2\n");	/* defaults: samples counted */
-	struct old_opts old = { .sz = sizeof(old), .event = 0, .value = PK_EXPORT_VALUE_SAMPLES };
+	struct old_opts old = { .sz = sizeof(old), .event_nr = 0, .value = PK_EXPORT_VALUE_SAMPLES };
 	char *b = out_of(p, PK_EXPORT_FOLDED, (const struct pk_export_opts *)&old, &r, &err);
 	assert_int_equal(r, 0);
 	assert_string_equal(b, a);
@@ -93,13 +93,36 @@ static void test_opts(void **state)
 	free(b);
 	free(a);
 
+	/* a zeroed struct is the defaults: the first sample's event (here the second one), not event 0 */
+	uint32_t f, st, t;
+	struct pk_profile *two = NULL;
+	assert_int_equal(pk_profile__new(&two), 0);
+	pk_profile__add_event(two, &(struct pk_profile_event){ .name = "cpu-clock" });
+	pk_profile__add_event(two, &(struct pk_profile_event){ .name = "faults" });
+	pk_profile__intern_frame(two, &(struct pk_profile_frame){ .name = "f", .dso = "/x" }, &f);
+	pk_profile__intern_stack(two, &f, 1, &st);
+	pk_profile__intern_thread(two, 1, 1, "xy", &t);
+	pk_profile__add_sample(two, &(struct pk_profile_sample){ .stack = st, .thread = t, .event = 1, .period = 3 });
+	pk_profile__add_sample(two, &(struct pk_profile_sample){ .stack = st, .thread = t, .event = 0, .period = 4 });
+	pk_profile__add_sample(two, &(struct pk_profile_sample){ .stack = st, .thread = t, .event = 1, .period = 5 });
+	char *z = out_of(two, PK_EXPORT_FOLDED, &(struct pk_export_opts){ .sz = sizeof(struct pk_export_opts) },
+			 &r_, &err);
+	assert_int_equal(r_, 0);
+	assert_string_equal(z, "xy;f 2\n");	/* the two samples of event 1 */
+	free(z);
+	z = out_of(two, PK_EXPORT_FOLDED, &(struct pk_export_opts){ .sz = sizeof(struct pk_export_opts),
+		   .event_nr = 1 }, &r_, &err);
+	assert_string_equal(z, "xy;f 1\n");	/* event 0, asked for */
+	free(z);
+	pk_profile__free(two);
+
 	/* errors: a message, a negative errno, no output */
 	static const struct {
 		struct pk_export_opts o;
 		const char *msg;
 	} bad[] = {
 		{ { .sz = 2 }, "pk_export_opts: bad sz 2" },
-		{ { .sz = sizeof(struct pk_export_opts), .event = 2 }, "no event 2" },
+		{ { .sz = sizeof(struct pk_export_opts), .event_nr = 3 }, "no event 2" },
 		{ { .sz = sizeof(struct pk_export_opts), .value = 9 }, "value" },
 		{ { .sz = sizeof(struct pk_export_opts), .gzip_level = 10 }, "gzip" },
 	};

@@ -110,7 +110,7 @@ static char *write(const struct pk_profile *p, enum pk_export_format fmt, unsign
 	FILE *f = open_memstream(&buf, &len);
 	struct pk_error err = { 0 };
 	int r = pk_export__write(p, fmt, f, &(struct pk_export_opts){ .sz = sizeof(struct pk_export_opts),
-		.event = 0, .flags = flags, .title = title }, &err);
+		.event_nr = 1, .flags = flags, .title = title }, &err);
 	fclose(f);
 	assert_int_equal(r, 0);
 	return buf;
@@ -390,7 +390,7 @@ static int write_files(const char *dir)
 		snprintf(path, sizeof(path), "%s/%s", dir, out[i].file);
 		FILE *f = fopen(path, "w");
 		if (!f || pk_export__write(p, out[i].f, f, &(struct pk_export_opts){
-			.sz = sizeof(struct pk_export_opts), .event = 0, .flags = out[i].flags,
+			.sz = sizeof(struct pk_export_opts), .event_nr = 1, .flags = out[i].flags,
 			.title = i == 1 ? "pmukit icicle" : "pmukit flame graph" }, NULL))
 			return 1;
 		fclose(f);

@@ -96,7 +96,7 @@ static json_object *write_json(const struct pk_profile *p, int event, enum pk_ex
 	FILE *f = open_memstream(&buf, &len);
 	struct pk_error err = { 0 };
 	assert_int_equal(pk_export__write(p, PK_EXPORT_GECKO, f, &(struct pk_export_opts){
-		.sz = sizeof(struct pk_export_opts), .event = event, .value = v }, &err), 0);
+		.sz = sizeof(struct pk_export_opts), .event_nr = (unsigned)(event + 1), .value = v }, &err), 0);
 	fclose(f);
 	enum json_tokener_error jerr;
 	json_object *o = json_tokener_parse_verbose(buf, &jerr);

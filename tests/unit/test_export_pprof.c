@@ -108,7 +108,7 @@ static unsigned char *write_pprof(const struct pk_profile *p, unsigned flags, si
 	FILE *f = open_memstream(&buf, len);
 	struct pk_error err = { 0 };
 	int r = pk_export__write(p, PK_EXPORT_PPROF, f, &(struct pk_export_opts){
-		.sz = sizeof(struct pk_export_opts), .event = -1, .flags = flags }, &err);
+		.sz = sizeof(struct pk_export_opts), .flags = flags }, &err);
 	fclose(f);
 	if (r)
 		print_message("pprof: %s\n", err.msg);

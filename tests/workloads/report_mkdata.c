@@ -30,7 +30,13 @@
  *             computes its srcline only to print it, after sizing the column
  *             over the libc ones: it comes out cut to their width.
  *
- *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late OUT.data
+ *   modules   samples in two kernel modules this machine has not loaded (a
+ *             module map named by its .ko path, one by "[name]"), in the
+ *             kernel and in this program (foreign_files.sh);
+ *   aux       an Arm SPE recording's AUX records (AUXTRACE_INFO, AUX,
+ *             AUXTRACE) beside cpu-clock samples (foreign_files.sh).
+ *
+ *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux OUT.data
  *
  * For topdown files it prints, per function, the TopDown shares the samples
  * it wrote add up to ("td_func1 retiring=12.34 bad_spec=... [heavy_ops=...]"),
@@ -280,6 +286,116 @@ static int late(struct pk_data_writer *w, struct pk_buf *b)
 	return 0;
 }
 
+/* a kernel MMAP (pid -1), as perf synthesizes the kernel's and its modules' maps */
+static void put_kernel_mmap(struct pk_buf *b, uint64_t st, uint64_t id, uint64_t start,
+			    uint64_t len, uint64_t pgoff, const char *name)
+{
+	size_t at = begin_rec(b, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
+	put32(b, UINT32_MAX), put32(b, 0);
+	put64(b, start), put64(b, len), put64(b, pgoff);
+	put_str(b, name);
+	put_trailer(b, st, 999, id);
+	end_rec(b, at);
+}
+
+static void put_kernel_sample(struct pk_buf *b, uint64_t ip, uint64_t time, uint64_t id)
+{
+	size_t at = begin_rec(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL);
+	put64(b, ip);
+	put32(b, PID), put32(b, PID);
+	put64(b, time);
+	put64(b, id);
+	put64(b, 250000);
+	end_rec(b, at);
+}
+
+/*
+ * Samples in kernel modules that this machine has not loaded: the kernel's
+ * map ("[kernel.kallsyms]_text" at _text, as perf records it), two module
+ * maps (one named by its path, as perf names a module it found under
+ * /lib/modules, one by "[name]"), samples in both modules, in the kernel
+ * (at _text) and in this program.
+ */
+static int modules(struct pk_data_writer *w, struct pk_buf *b)
+{
+	const uint64_t st = IP_SAMPLE_TYPE;
+	uint64_t id = 95, time = 2000, text = 0xffffffff81000000ULL;
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[512];
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long a;
+		char name[256];
+		if (sscanf(line, "%llx %*s %255s", &a, name) == 2 && !strcmp(name, "_text") && a) {
+			text = a;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	if (cpu_clock_file(w, id, "modules"))
+		return 1;
+	put_kernel_mmap(b, st, id, text, 0x1000000, text, "[kernel.kallsyms]_text");
+	const uint64_t m1 = 0xffffffffc0a00000ULL, m2 = 0xffffffffc0b00000ULL;
+	put_kernel_mmap(b, st, id, m1, 0x20000, 0,
+			"/lib/modules/6.1.0-99-amd64/kernel/fs/pkfakefs/pkfakefs.ko");
+	put_kernel_mmap(b, st, id, m2, 0x8000, 0, "[pknet]");
+	if (put_sideband(b, st, id))
+		return die("maps", NULL);
+	for (int i = 0; i < 5; i++)
+		put_kernel_sample(b, m1 + 0x100 + 0x10 * (uint64_t)i, time++, id);
+	for (int i = 0; i < 3; i++)
+		put_kernel_sample(b, m2 + 0x40 * (uint64_t)i, time++, id);
+	put_kernel_sample(b, text, time++, id);
+	put_ip_sample(b, (uint64_t)(uintptr_t)funcs[0] + 1, time++, id);
+	return 0;
+}
+
+/*
+ * An Arm SPE recording as perf makes one on arm64, beside cpu-clock: the SPE
+ * event (PMU type 10), AUXTRACE_INFO naming it, an AUX record and an
+ * AUXTRACE record with 64 bytes of trace (PAD packets: nothing to
+ * decode), and cpu-clock samples in this program.
+ */
+static int aux(struct pk_data_writer *w, struct pk_buf *b)
+{
+	struct pk_error err = { 0 };
+	const uint64_t st = IP_SAMPLE_TYPE;
+	uint64_t id = 97, spe_id = 98, time = 2000;
+	struct perf_event_attr spe = {
+		.type = 10, .size = sizeof(spe), .sample_period = 1, .sample_type = st,
+		.sample_id_all = 1, .exclude_guest = 1,
+	};
+	if (pk_data_writer__add_attr(w, &spe, "arm_spe_0//", &spe_id, 1, &err))
+		return die("aux", &err);
+	if (cpu_clock_file(w, id, "aux"))
+		return 1;
+	size_t at = begin_rec(b, PK_RECORD_TIME_CONV, 0);	/* the counter's clock as perf time */
+	put64(b, 0), put64(b, 1), put64(b, 0);		/* time_shift, time_mult, time_zero */
+	end_rec(b, at);
+	at = begin_rec(b, PK_RECORD_AUXTRACE_INFO, 0);
+	put32(b, 4), put32(b, 0);	/* PERF_AUXTRACE_ARM_SPE */
+	put64(b, 10);			/* priv[ARM_SPE_PMU_TYPE] */
+	put64(b, 1);			/* priv[ARM_SPE_PER_CPU_MMAPS] */
+	end_rec(b, at);
+	if (put_sideband(b, st, id))
+		return die("maps", NULL);
+	for (int i = 0; i < 3; i++)
+		put_ip_sample(b, (uint64_t)(uintptr_t)funcs[i] + 1, time++, id);
+	at = begin_rec(b, PERF_RECORD_AUX, 0);
+	put64(b, 0), put64(b, 64), put64(b, 0);	/* aux_offset, aux_size, flags */
+	put_trailer(b, st, time++, spe_id);
+	end_rec(b, at);
+	at = begin_rec(b, PK_RECORD_AUXTRACE, 0);
+	put64(b, 64), put64(b, 0), put64(b, 0x1234);	/* size, offset, reference */
+	put32(b, 0), put32(b, PID), put32(b, 0), put32(b, 0);	/* idx, tid, cpu */
+	end_rec(b, at);
+	static const uint8_t pad[64];
+	pk_buf__append(b, pad, sizeof(pad));
+	for (int i = 0; i < 3; i++)
+		put_ip_sample(b, (uint64_t)(uintptr_t)funcs[i] + 1, time++, id);
+	return 0;
+}
+
 enum { SLOTS, EV, RET, BAD, FE, BE, HEAVY, BRMIS, FETCHLAT, MEM, NR };
 
 static int topdown(struct pk_data_writer *w, struct pk_buf *b, bool l2)
@@ -369,7 +485,7 @@ static int topdown(struct pk_data_writer *w, struct pk_buf *b, bool l2)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late OUT.data\n");
+		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux OUT.data\n");
 		return 2;
 	}
 	int fd = open(argv[2], O_RDWR | O_CREAT | O_TRUNC, 0644);
@@ -390,6 +506,10 @@ int main(int argc, char **argv)
 		rc = a2l(w, &b, !strcmp(argv[1], "a2l_after"));
 	else if (!strcmp(argv[1], "late"))
 		rc = late(w, &b);
+	else if (!strcmp(argv[1], "modules"))
+		rc = modules(w, &b);
+	else if (!strcmp(argv[1], "aux"))
+		rc = aux(w, &b);
 	else
 		rc = die("unknown kind", NULL);
 	if (!rc && (pk_data_writer__write(w, b.data, b.len, &err) || pk_data_writer__finish(w, &err)))

@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cli-opts.c — the commands' option parser and usage text (cli-opts.h), with
+ * perf's parse_options rules and messages: long options by any unique prefix,
+ * --no-NAME, bundled short flags, "--" ending the options, " Error: ..." lines
+ * followed by the usage on stderr.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli-opts.h"
+
+/* the option as perf names it in errors: "option `max-stack'" or "switch `j'" */
+static void opt_name(const struct cli_opt *o, bool as_short, char *buf, size_t len)
+{
+	if (as_short || !o->long_name)
+		snprintf(buf, len, "switch `%c'", o->short_name);
+	else
+		snprintf(buf, len, "option `%s'", o->long_name);
+}
+
+static int opt_error(const struct cli_opt *o, bool as_short, const char *what)
+{
+	char name[128];
+	opt_name(o, as_short, name, sizeof(name));
+	fprintf(stderr, " Error: %s %s\n", name, what);
+	return -1;
+}
+
+int cli_opts__error(const struct cli_opt *opt, const char *fmt, ...)
+{
+	char name[128], msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	opt_name(opt, !opt->long_name, name, sizeof(name));
+	fprintf(stderr, " Error: %s %s\n", name, msg);
+	return -1;
+}
+
+static bool takes_arg(const struct cli_opt *o)
+{
+	switch (o->type) {
+	case CLI_OPT_STRING: case CLI_OPT_INT: case CLI_OPT_UINT: case CLI_OPT_U64:
+	case CLI_OPT_DOUBLE:
+		return true;
+	case CLI_OPT_CALLBACK:
+		return !(o->flags & CLI_NOARG);
+	default:
+		return false;
+	}
+}
+
+/* the parse position: argv[*i] is the option being read */
+struct pos {
+	int argc;
+	char **argv;
+	int *i;
+};
+
+/*
+ * The option's argument: attached (arg), else the next argument unless the
+ * option's is optional (CLI_OPTARG: attached only; CLI_LASTARG_DEFAULT: not when
+ * last or an option). *out NULL: the default.
+ */
+static int get_arg(const struct cli_opt *o, bool as_short, const char *arg, struct pos *p,
+		   const char **out)
+{
+	if (arg) {
+		*out = arg;
+		return 0;
+	}
+	bool more = *p->i + 1 < p->argc;
+	if (o->flags & CLI_OPTARG) {
+		*out = NULL;
+		return 0;
+	}
+	if ((o->flags & CLI_LASTARG_DEFAULT) && (!more || p->argv[*p->i + 1][0] == '-')) {
+		*out = NULL;
+		return 0;
+	}
+	if (!more)
+		return opt_error(o, as_short, "requires a value");
+	*out = p->argv[++*p->i];
+	return 0;
+}
+
+static int number(const struct cli_opt *o, bool as_short, const char *arg)
+{
+	char *end;
+	errno = 0;
+	switch (o->type) {
+	case CLI_OPT_INT: {
+		long v = strtol(arg, &end, 0);
+		if (*end || !*arg || errno || v < -2147483647L - 1 || v > 2147483647L)
+			return opt_error(o, as_short, "expects a numerical value");
+		*(int *)o->value = (int)v;
+		return 0;
+	}
+	case CLI_OPT_UINT:
+	case CLI_OPT_U64: {
+		if (strchr(arg, '-'))
+			return opt_error(o, as_short, "expects an unsigned numerical value");
+		unsigned long long v = strtoull(arg, &end, 0);
+		if (*end || !*arg || errno || (o->type == CLI_OPT_UINT && v > 0xffffffffULL))
+			return opt_error(o, as_short, "expects an unsigned numerical value");
+		if (o->type == CLI_OPT_UINT)
+			*(unsigned *)o->value = (unsigned)v;
+		else
+			*(uint64_t *)o->value = v;
+		return 0;
+	}
+	default: {
+		double v = strtod(arg, &end);
+		if (*end || !*arg || errno)
+			return opt_error(o, as_short, "expects a numerical value");
+		*(double *)o->value = v;
+		return 0;
+	}
+	}
+}
+
+/* Apply option o (arg: attached, or NULL). 0, or -1 with the message printed. */
+static int apply(const struct cli_opt *o, bool as_short, bool unset, const char *arg,
+		 struct pos *p)
+{
+	const char *val = NULL;
+	if (o->type == CLI_OPT_REFUSED) {
+		char name[128];
+		opt_name(o, as_short, name, sizeof(name));
+		fprintf(stderr, " Error: %s is not supported by pmukit: %s\n", name, o->help);
+		return -1;
+	}
+	if (unset) {
+		if (arg)
+			return opt_error(o, false, "takes no value");
+		switch (o->type) {
+		case CLI_OPT_BOOL: *(bool *)o->value = false; return 0;
+		case CLI_OPT_STRING: *(const char **)o->value = NULL; return 0;
+		case CLI_OPT_CALLBACK: return o->cb(o, NULL, true);
+		default: return opt_error(o, false, "isn't available");
+		}
+	}
+	if (!takes_arg(o)) {
+		if (arg)
+			return opt_error(o, as_short, "takes no value");
+		if (o->type == CLI_OPT_BOOL)
+			*(bool *)o->value = true;
+		else if (o->type == CLI_OPT_INCR)
+			++*(int *)o->value;
+		else
+			return o->cb(o, NULL, false);
+		return 0;
+	}
+	if (get_arg(o, as_short, arg, p, &val))
+		return -1;
+	if (!val)
+		val = o->def;
+	switch (o->type) {
+	case CLI_OPT_STRING:
+		*(const char **)o->value = val;
+		return 0;
+	case CLI_OPT_CALLBACK:
+		return o->cb(o, val, false);
+	default:
+		return val ? number(o, as_short, val) : 0;
+	}
+}
+
+static bool has_prefix(const char *s, const char *prefix, size_t n)
+{
+	return strlen(prefix) >= n && !strncmp(s, prefix, n);
+}
+
+/* --NAME[=VALUE]: an exact name, else the one option NAME abbreviates (also no-NAME) */
+static int parse_long(const struct cli_opt *opts, struct pos *p)
+{
+	const char *a = p->argv[*p->i] + 2, *eq = strchr(a, '=');
+	size_t n = eq ? (size_t)(eq - a) : strlen(a);
+	const char *arg = eq ? eq + 1 : NULL;
+	const struct cli_opt *found = NULL, *other = NULL;
+	bool found_unset = false;
+
+	if (n == 4 && !strncmp(a, "help", 4))
+		return CLI_HELP;
+	for (const struct cli_opt *o = opts; o->type != CLI_OPT_END; o++) {
+		if (!o->long_name)
+			continue;
+		if (strlen(o->long_name) == n && !strncmp(o->long_name, a, n))
+			return apply(o, false, false, arg, p);
+		bool neg_ok = !(o->flags & CLI_NONEG) &&
+			      (o->type == CLI_OPT_BOOL || o->type == CLI_OPT_STRING ||
+			       o->type == CLI_OPT_CALLBACK);
+		bool neg = neg_ok && n > 3 && !strncmp(a, "no-", 3);
+		if (neg && strlen(o->long_name) == n - 3 && !strncmp(o->long_name, a + 3, n - 3))
+			return apply(o, false, true, arg, p);
+		if (has_prefix(o->long_name, a, n) || (neg && has_prefix(o->long_name, a + 3, n - 3))) {
+			if (found && found != o)
+				other = o;
+			else {
+				found = o;
+				found_unset = neg && !has_prefix(o->long_name, a, n);
+			}
+		}
+	}
+	if (found && !other)
+		return apply(found, false, found_unset, arg, p);
+	if (found)
+		fprintf(stderr, "  Error: Ambiguous option: %.*s (could be --%s or --%s)\n\n", (int)n,
+			a, found->long_name, other->long_name);
+	else
+		fprintf(stderr, "  Error: unknown option `%.*s'\n\n", (int)n, a);
+	return -1;
+}
+
+/* -x, -xVALUE, -xyz (flags) */
+static int parse_short(const struct cli_opt *opts, struct pos *p)
+{
+	const char *a = p->argv[*p->i] + 1;
+	while (*a) {
+		const struct cli_opt *o = opts;
+		while (o->type != CLI_OPT_END && o->short_name != *a)
+			o++;
+		if (o->type == CLI_OPT_END) {
+			if (*a == 'h')
+				return CLI_HELP;
+			fprintf(stderr, "  Error: unknown switch `%c'\n\n", *a);
+			return -1;
+		}
+		if (takes_arg(o))
+			return apply(o, true, false, a[1] ? a + 1 : NULL, p);
+		if (apply(o, true, false, NULL, p))
+			return -1;
+		a++;
+	}
+	return 0;
+}
+
+int cli_opts__parse(int argc, char **argv, const struct cli_opt *opts, const char *usage,
+		    unsigned flags)
+{
+	int out = 0, i = 1;
+	struct pos p = { .argc = argc, .argv = argv, .i = &i };
+	for (; i < argc; i++) {
+		const char *a = argv[i];
+		if (a[0] != '-' || !a[1]) {
+			if (flags & CLI_STOP_AT_NON_OPTION)
+				break;
+			argv[out++] = argv[i];
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		int rc = a[1] == '-' ? parse_long(opts, &p) : parse_short(opts, &p);
+		if (rc == CLI_HELP) {
+			cli_opts__usage(stdout, opts, usage);
+			return CLI_HELP;
+		}
+		if (rc) {
+			cli_opts__usage(stderr, opts, usage);
+			return CLI_ERROR;
+		}
+	}
+	while (i < argc)
+		argv[out++] = argv[i++];
+	argv[out] = NULL;
+	return out;
+}
+
+#define USAGE_WIDTH 24
+#define USAGE_GAP 2
+
+void cli_opts__usage(FILE *f, const struct cli_opt *opts, const char *usage)
+{
+	fprintf(f, " Usage: %s\n\n", usage);
+	for (const struct cli_opt *o = opts; o->type != CLI_OPT_END; o++) {
+		if (o->type == CLI_OPT_GROUP) {
+			fprintf(f, "\n%s%s", o->help && *o->help ? o->help : "", o->help ? "\n" : "");
+			continue;
+		}
+		if (o->flags & CLI_HIDDEN)
+			continue;
+		int pos = fprintf(f, "    ");
+		if (o->short_name)
+			pos += fprintf(f, "-%c", o->short_name);
+		else
+			pos += fprintf(f, "    ");
+		if (o->long_name)
+			pos += fprintf(f, "%s--%s", o->short_name ? ", " : "", o->long_name);
+		if (takes_arg(o)) {
+			const char *argh = o->argh ? o->argh : "n";
+			bool opt = o->flags & (CLI_OPTARG | CLI_LASTARG_DEFAULT);
+			if (opt)
+				pos += fprintf(f, o->long_name ? "[=<%s>]" : "[<%s>]", argh);
+			else
+				pos += fprintf(f, " <%s>", argh);
+		}
+		if (pos <= USAGE_WIDTH)
+			fprintf(f, "%*s", USAGE_WIDTH + USAGE_GAP - pos, "");
+		else
+			fprintf(f, "\n%*s", USAGE_WIDTH + USAGE_GAP, "");
+		fprintf(f, "%s\n", o->help ? o->help : "");
+	}
+	fputc('\n', f);
+}
+
+void cli_data__init(struct cli_data *d)
+{
+	*d = (struct cli_data){ .input = "perf.data", .demangle = true };
+}

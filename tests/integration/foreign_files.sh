@@ -1,0 +1,88 @@
+#!/bin/sh
+# foreign_files.sh — perf.data of kinds other tests do not record, read as perf 6.1 reads
+# them (issue 18), script line for line and report --stdio against perf's:
+#  - samples in kernel modules this machine has not loaded (report_mkdata modules: kernel
+#    MMAP records of a module by its /lib/modules/.../x.ko path and of one by "[name]"):
+#    the module named as perf names it ([pkfakefs], [pknet]), not [kernel.kallsyms], its
+#    addresses module-relative;
+#  - an Arm SPE recording (report_mkdata aux: AUXTRACE_INFO, AUX, AUXTRACE records beside
+#    cpu-clock samples): the other samples as perf prints them (the event column as wide
+#    as the events perf's SPE decoder adds), one warning that AUX traces are not decoded;
+#  - a statically linked program's callchains (tests/workloads/callchain.c built with
+#    -static and frame pointers): script and report -g as perf's;
+#  - uprobe events (perf probe -x BINARY main), named from the file's tracing data
+#    (probe_rm_probe:main, not "unknown tracepoint"). The probes are made for the test
+#    and deleted after it; without root, tracefs or perf probe those cases skip.
+. "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
+W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
+MK="${PMUKIT_BUILD:-build}/tests/workloads/report_mkdata"
+N=20
+echo "1..$N"
+skip_all() {
+	i=$T_N
+	while [ $i -lt $N ]; do i=$((i + 1)); echo "ok $i # SKIP $1"; done
+	exit $T_FAIL
+}
+command -v perf >/dev/null 2>&1 && perf version >/dev/null 2>&1 && [ -x "$W" ] && [ -x "$MK" ] ||
+	skip_all "perf or the workloads missing"
+cd "$T_TMP" || exit 1
+same() {	# same FILE report|script ARGS...
+	f=$1 cmd=$2; shift 2
+	if [ "$cmd" = report ]; then
+		perf report --stdio -i "$f" "$@" 2>/dev/null | grep -v '^# (Tip:' >perf.out
+		"$PMUKIT" report --stdio -i "$f" "$@" 2>pmukit.err | grep -v '^# (Tip:' >pmukit.out
+	else
+		perf script -i "$f" "$@" 2>/dev/null >perf.out
+		"$PMUKIT" script -i "$f" "$@" 2>pmukit.err >pmukit.out
+	fi
+	[ -s perf.out ] || { echo "perf printed nothing" >&2; return 1; }
+	diff perf.out pmukit.out >&2 || { cat pmukit.err >&2; return 1; }
+}
+
+# kernel modules
+"$MK" modules mod.data || exit 1
+ok "modules: named as perf names them" sh -c \
+	"'$PMUKIT' script -i mod.data | grep -q ' (\[pkfakefs\])\$' && '$PMUKIT' script -i mod.data | grep -q ' (\[pknet\])\$'"
+ok "modules: script as perf's" same mod.data script
+ok "modules: script -F ip,sym,symoff,dso as perf's" same mod.data script -F ip,sym,symoff,dso
+ok "modules: report as perf's" same mod.data report
+ok "modules: report --sort dso as perf's" same mod.data report --sort dso
+ok "modules: report --sort dso,sym --no-children -n as perf's" same mod.data report --sort dso,sym --no-children -n
+ok "modules: report --sort comm,dso,sym as perf's" same mod.data report --sort comm,dso,sym
+
+# AUX area traces (Arm SPE)
+"$MK" aux aux.data || exit 1
+ok "aux: script as perf's" same aux.data script
+ok "aux: script -F comm,event,ip,sym as perf's" same aux.data script -F comm,event,ip,sym
+ok "aux: report as perf's" same aux.data report
+ok "aux: report --sort sym as perf's" same aux.data report --sort sym
+ok "aux: one warning that the traces are not decoded" sh -c \
+	"'$PMUKIT' script -i aux.data 2>&1 >/dev/null | grep -c 'Arm SPE AUX area traces are not decoded' | grep -qx 1"
+
+# a statically linked program
+if ${CC:-cc} -O1 -g -static -fno-omit-frame-pointer -o cc_static "$SRC/tests/workloads/callchain.c" \
+	2>/dev/null && perf record -q -e cpu-clock -c 100000 -g -o st.data ./cc_static 400 >/dev/null 2>&1; then
+	ok "static: script as perf's" same st.data script
+	ok "static: report as perf's" same st.data report
+	ok "static: report --no-children as perf's" same st.data report --no-children
+	ok "static: report -g caller --sort sym as perf's" same st.data report -g caller --sort sym
+else
+	for i in 1 2 3 4; do T_N=$((T_N + 1)); echo "ok $T_N # SKIP no static libc"; done
+fi
+
+# uprobes
+T=/sys/kernel/tracing
+[ -d "$T/events" ] || mount -t tracefs nodev "$T" 2>/dev/null
+[ -w "$T/uprobe_events" ] || skip_all "no writable tracefs (uprobe_events)"
+cp "$W" "$T_TMP/rm_probe" || exit 1
+# a probe of our own binary (a copy: its group is probe_rm_probe, ours alone)
+perf probe -q -x "$T_TMP/rm_probe" main >/dev/null 2>&1 || skip_all "perf probe -x failed"
+trap 'perf probe -q -d "probe_rm_probe:*" >/dev/null 2>&1; rm -rf "$T_TMP"' EXIT
+perf record -q -e probe_rm_probe:main -e cpu-clock -c 100000 -o up.data ./rm_probe -t 2 300 \
+	>/dev/null 2>&1
+
+ok "uprobe: named from the tracing data" sh -c "'$PMUKIT' script -i up.data | grep -q ' probe_rm_probe:main: '"
+ok "uprobe: script as perf's" same up.data script
+ok "uprobe: script -F comm,tid,event,ip,sym as perf's" same up.data script -F comm,tid,event,ip,sym
+ok "uprobe: report --sort comm,dso,sym as perf's" same up.data report --sort comm,dso,sym
+exit $T_FAIL
