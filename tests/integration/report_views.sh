@@ -128,7 +128,7 @@ ok "--hierarchy --sort dso,sym -g folded" $C g --hierarchy --sort dso,sym -g fol
 ok "--hierarchy --sort sym --percent-limit 2" $C thr --hierarchy --sort sym --percent-limit 2
 ok "dwarf: --hierarchy" $C dw --hierarchy
 
-# ---- the pager, in a real terminal (tmux, 100x30): perf 6.1 and pmukit screen by screen ----
+# ---- the pager, in a real terminal (tmux, 250x30: perf's tips do not wrap): perf 6.1 and pmukit screen by screen ----
 TM="tmux -L pmukit-views-$$ -f /dev/null"
 PK="$(cd "$(dirname "$PMUKIT")" && pwd)/$(basename "$PMUKIT")"
 tm() {	# tm NAME CMD: CMD typed in the terminal; its screen in $T_TMP/NAME.cap (perf's tip
@@ -163,7 +163,7 @@ unpaged() {	# unpaged NAME: the command ended without a pager
 	grep -q "^DONE-$1" "$T_TMP/$1.cap" || { echo "a pager:" >&2; cat "$T_TMP/$1.cap" >&2; return 1; }
 }
 if command -v tmux >/dev/null 2>&1 &&
-	$TM new-session -d -s pv -x 100 -y 30 -c "$T_TMP" "env -u PAGER -u PERF_PAGER -u LESS PS1='$ ' sh"; then
+	$TM new-session -d -s pv -x 250 -y 30 -c "$T_TMP" "env -u PAGER -u PERF_PAGER -u LESS PS1='$ ' sh"; then
 	trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
 	tm pg-perf perf report -i g.data --stdio
 	tm pg-pk "$PK" report -i g.data --stdio
