@@ -95,6 +95,9 @@ ok "--sort time --no-children" $C thr --sort time --no-children
 ok "--sort time,sym --time-quantum 10ms --no-children" $C g --sort time,sym --time-quantum 10ms --no-children
 ok "--sort sym,time --time-quantum 50ms -g none" $C thr --sort sym,time --time-quantum 50ms -g none
 ok "--sort time --time-quantum 1s (no callchains)" $C nog --sort time --time-quantum 1s
+ok "--sort time with children and callchains shown: refused with a reason" sh -c '
+	"$PMUKIT" report --stdio -i "$T_TMP/g.data" --sort time >/dev/null 2>"$T_TMP/t.err"
+	[ $? = 255 ] && grep -q "key .time. with children and their callchains is not supported" "$T_TMP/t.err"'
 ok "--time-quantum 5x: perf's usage error (129)" sh -c '
 	"$PMUKIT" report --stdio -i "$T_TMP/g.data" --sort time --time-quantum 5x >/dev/null 2>&1; [ $? = 129 ]'
 # -G, --ignore-callees
