@@ -18,6 +18,7 @@
 #include <pmukit/session.h>
 
 #include "cli.h"
+#include "pager.h"
 #include "report-cli.h"
 #include "dump.h"
 #include "script.h"
@@ -29,9 +30,23 @@ static void usage(FILE *f)
 		"Print the profile of a perf.data file as perf report --stdio does.\n\n"
 		"  -i, --input FILE          perf.data to read (default perf.data; - reads stdin)\n"
 		"      --stdio               text output (the only one)\n"
-		"  -s, --sort KEYS           sort keys: comm, pid, tid, dso, sym, srcline, cpu,\n"
-		"                            local_weight, weight, ins_lat, p_stage_cyc, retire_lat\n"
-		"                            (+KEYS: added to the default comm,dso,sym)\n"
+		"  -s, --sort KEYS           sort keys: comm, pid, tid, dso, sym, srcline, srcfile,\n"
+		"                            parent, symbol_size, time, cpu, local_weight, weight,\n"
+		"                            ins_lat, p_stage_cyc, retire_lat (+KEYS: added to\n"
+		"                            the default comm,dso,sym); with \"symbol\" the IPC\n"
+		"                            columns perf adds (- without branch stacks)\n"
+		"  -p, --parent REGEX        the parent key's regex (adds the key; default\n"
+		"                            ^sys_|^do_page_fault)\n"
+		"  -x, --exclude-other       only entries with a parent\n"
+		"  -U, --hide-unresolved     leave out samples and callchain entries without\n"
+		"                            a symbol\n"
+		"      --full-source-path    srclines and srcfiles with the full file path\n"
+		"  -G, --inverted            caller-based call graphs (perf's -g caller)\n"
+		"      --ignore-callees REGEX  callchains from the last entry matching REGEX:\n"
+		"                            its callees left out, the sample counted there\n"
+		"      --hierarchy           entries as a tree, one level per sort key (no\n"
+		"                            children)\n"
+		"      --time-quantum T      the time key's buckets: N[ns|us|ms|s] (default 100ms)\n"
 		"  -F, --fields KEYS         output columns: overhead, overhead_children, sample,\n"
 		"                            period, td_* and sort keys\n"
 		"  -g, --call-graph [ARGS]   graph|flat|fractal|folded|none, threshold, print\n"
@@ -82,7 +97,8 @@ enum {
 	OPT_NO_GROUP, OPT_HEADER, OPT_HEADER_ONLY, OPT_SYMFS, OPT_NO_DEMANGLE, OPT_MAX_STACK,
 	OPT_TOTAL_PERIOD, OPT_CPU_UTIL, OPT_TOPDOWN, OPT_NO_TOPDOWN, OPT_TUI, OPT_CALL_GRAPH,
 	OPT_NO_CALL_GRAPH, OPT_INLINE, OPT_NO_INLINE, OPT_PID, OPT_TID, OPT_SYMBOL_FILTER, OPT_TIME,
-	OPT_PERCENTAGE, OPT_STATS, OPT_TASKS, OPT_MMAPS,
+	OPT_PERCENTAGE, OPT_STATS, OPT_TASKS, OPT_MMAPS, OPT_FULL_PATH, OPT_TIME_QUANTUM,
+	OPT_IGNORE_CALLEES, OPT_HIERARCHY,
 };
 
 static const struct option longopts[] = {
@@ -127,6 +143,14 @@ static const struct option longopts[] = {
 	{ "mmaps", no_argument, NULL, OPT_MMAPS },
 	{ "dump-raw-trace", no_argument, NULL, 'D' },
 	{ "threads", no_argument, NULL, 'T' },
+	{ "parent", required_argument, NULL, 'p' },
+	{ "exclude-other", no_argument, NULL, 'x' },
+	{ "hide-unresolved", no_argument, NULL, 'U' },
+	{ "full-source-path", no_argument, NULL, OPT_FULL_PATH },
+	{ "time-quantum", required_argument, NULL, OPT_TIME_QUANTUM },
+	{ "ignore-callees", required_argument, NULL, OPT_IGNORE_CALLEES },
+	{ "inverted", no_argument, NULL, 'G' },
+	{ "hierarchy", no_argument, NULL, OPT_HIERARCHY },
 	{ "force", no_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -164,6 +188,32 @@ static int fail(const char *what, const struct pk_error *err)
 	char buf[1024];
 	fprintf(stderr, "pmukit report: %s%s\n", what, pk_error__format(err, buf, sizeof(buf)));
 	return 255;
+}
+
+/* perf's --time-quantum: N with ns (the default unit), us, ms or s */
+static int parse_time_quantum(const char *arg, uint64_t *q)
+{
+	char *end;
+	unsigned long long v = strtoull(arg, &end, 0);
+	if (end == arg)
+		goto bad;
+	if (!v) {
+		fprintf(stderr, "time quantum cannot be 0");
+		return -1;
+	}
+	while (*end == ' ' || *end == '\t')
+		end++;
+	static const struct { const char *unit; uint64_t mul; } units[] = {
+		{ "", 1 }, { "s", 1000000000 }, { "ms", 1000000 }, { "us", 1000 }, { "ns", 1 },
+	};
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(end, units[i].unit)) {
+			*q = v * units[i].mul;
+			return 0;
+		}
+bad:
+	fprintf(stderr, "Cannot parse time quantum `%s'\n", arg);
+	return -1;
 }
 
 /* perf's -g takes the next argument unless it is the last or an option */
@@ -221,10 +271,11 @@ int cmd_report(int argc, char **argv)
 	unsigned sym_flags = 0, max_stack = 0, session_flags = 0;
 	int nr_threads = 0, c;
 	struct report_modes mode = { 0 };
+	bool inverted = false;
 	struct pk_report_opts ro = { .sz = sizeof(ro), .children = -1, .group = -1, .topdown = -1 };
 	struct pk_sample_filter_opts fo = { .sz = sizeof(fo) };
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:F:g::nqj:fDThc:d:S:C:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:F:g::nqj:fDThc:d:S:C:p:xUG", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			fo.comms = optarg;
@@ -357,6 +408,31 @@ int cmd_report(int argc, char **argv)
 		case 'T':
 			mode.threads = true;
 			break;
+		case 'p':
+			ro.parent = optarg;
+			break;
+		case 'x':
+			ro.exclude_other = true;
+			break;
+		case 'U':
+			ro.hide_unresolved = true;
+			break;
+		case OPT_IGNORE_CALLEES:
+			ro.ignore_callees = optarg;
+			break;
+		case OPT_HIERARCHY:
+			ro.hierarchy = true;
+			break;
+		case 'G':
+			inverted = true;
+			break;
+		case OPT_TIME_QUANTUM:
+			if (parse_time_quantum(optarg, &ro.time_quantum))
+				return 129;
+			break;
+		case OPT_FULL_PATH:
+			sym_flags |= PK_SYMBOLIZER_FULL_SRCLINE;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -373,11 +449,35 @@ int cmd_report(int argc, char **argv)
 		usage(stderr);
 		return 129;
 	}
+	/* perf's --hierarchy: no children, no -F (its usage error, exit status 0 in perf 6.1) */
+	if (ro.hierarchy) {
+		if (ro.fields) {
+			fprintf(stderr, "Error: --hierarchy and --fields options cannot be used together\n");
+			return 0;
+		}
+		ro.children = 0;
+	}
+	/* perf's -G: caller order, whatever -g said */
+	char cg_inv[512];
+	if (inverted) {
+		snprintf(cg_inv, sizeof(cg_inv), "%s%scaller", call_graph ? call_graph : "",
+			 call_graph ? "," : "");
+		call_graph = cg_inv;
+	}
 	ro.call_graph = call_graph;
+	/* perf report: "symbol" in --sort adds the IPC columns (ipc_null without branch stacks) */
+	char sort_ipc[1024];
+	if (ro.sort && strstr(ro.sort, "symbol")) {
+		snprintf(sort_ipc, sizeof(sort_ipc), "%s,ipc_null", ro.sort);
+		ro.sort = sort_ipc;
+	}
 	if (!input) {
 		struct stat st;
 		input = !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
 	}
+	/* perf's setup_browser: the pager on a terminal, unless reading a pipe */
+	if (strcmp(input, "-"))
+		pager_setup();
 
 	struct pk_error err = { 0 };
 	struct pk_symbolizer_opts so = { .sz = sizeof(so), .flags = sym_flags };
@@ -400,6 +500,18 @@ int cmd_report(int argc, char **argv)
 	if (pk_session__open(&s, input, &o, &err))
 		return fail("", &err);
 	struct pk_data_reader *rd = pk_session__reader(s);
+	/*
+	 * perf checks the key names before it prints anything: an unknown one (e.g. sym_size,
+	 * whose name is symbol_size) is its usage error, with exit status 0 in perf 6.1
+	 */
+	struct pk_report *chk = NULL;
+	if (pk_report__new(&chk, NULL, &ro, &err) && !strncmp(err.msg, "Unknown --", 10)) {
+		fprintf(stderr, "Error:\n%s\n", err.msg);
+		pk_session__free(s);
+		return 0;
+	}
+	pk_report__free(chk);
+	err = (struct pk_error){ 0 };
 	if (header || header_only) {
 		if (report_header__fprintf(s, input, stdout)) {
 			pk_session__free(s);
@@ -430,6 +542,21 @@ int cmd_report(int argc, char **argv)
 					"Did you call 'perf record' without -g or -b?\n");
 			pk_session__free(s);
 			return 255;
+		}
+	}
+	/* ... and the parent key without callchains (exit status 0, as perf 6.1's) */
+	bool parent = ro.parent || (ro.sort && strstr(ro.sort, "parent")) ||
+		      (ro.fields && strstr(ro.fields, "parent"));
+	if (parent && !pk_data_reader__is_pipe(rd)) {
+		bool any = false;
+		for (size_t i = 0; i < pk_data_reader__nr_attrs(rd); i++)
+			any |= !!(pk_data_reader__attr(rd, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
+		if (!any) {
+			fflush(stdout);
+			fprintf(stderr, "Error:\nSelected --sort parent, but no callchain data. "
+					"Did you call 'perf record' without -g?\n");
+			pk_session__free(s);
+			return 0;
 		}
 	}
 	struct pk_sample_filter *flt = NULL;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "pager.h"
 
 #define PMUKIT_VERSION "0.1.0"
 
@@ -37,7 +38,7 @@ static const struct {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: pmukit [--version] [--help] COMMAND [ARGS]\n\n"
+	fprintf(f, "usage: pmukit [--version] [--help] [--no-pager] COMMAND [ARGS]\n\n"
 		   "Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].help);
@@ -46,6 +47,12 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	/* perf's global --no-pager (before the command) */
+	while (argc > 1 && !strcmp(argv[1], "--no-pager")) {
+		pager_disable();
+		argv[1] = argv[0];
+		argc--, argv++;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return 1;

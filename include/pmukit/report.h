@@ -55,7 +55,8 @@ struct pk_report_opts {
 	size_t sz;			/* sizeof(struct pk_report_opts) */
 	/*
 	 * --sort: perf's keys, comma separated (comm, pid, tid, dso, sym|symbol,
-	 * srcline, cpu, local_weight, weight, local_ins_lat, ins_lat,
+	 * srcline, srcfile, parent, symbol_size, ipc_null, time, cpu, local_weight,
+	 * weight, local_ins_lat, ins_lat,
 	 * local_p_stage_cyc, p_stage_cyc, local_retire_lat, retire_lat, and the
 	 * value columns overhead, overhead_children, sample, period, ...);
 	 * "+KEYS" appends to the default. NULL: "comm,dso,sym".
@@ -112,6 +113,30 @@ struct pk_report_opts {
 	bool filter_relative;
 	/* --time as given: " (time slices: STR)" in each section header. */
 	const char *time_str;
+	/* -U / --hide-unresolved: samples and callchain entries without a symbol left out */
+	bool hide_unresolved;
+	/*
+	 * -p / --parent: the "parent" key's POSIX extended regex (the first
+	 * callchain entry whose symbol matches is the sample's parent); given,
+	 * it adds the parent key as perf does. NULL: perf's default
+	 * "^sys_|^do_page_fault".
+	 */
+	const char *parent;
+	bool exclude_other;		/* -x / --exclude-other: only entries with a parent */
+	/* --time-quantum: the "time" key's buckets in ns (0: perf's default, 100 ms) */
+	uint64_t time_quantum;
+	/*
+	 * --ignore-callees: a POSIX extended regex; the last callchain entry
+	 * (in the order the callchain is resolved) whose symbol matches stands
+	 * for the sample, the entries resolved before it forgotten, as perf's
+	 * add_callchain_ip does. NULL: none.
+	 */
+	const char *ignore_callees;
+	/*
+	 * --hierarchy: entries as a tree, one level per sort key, callchains
+	 * under the leaves (no children: children must be 0).
+	 */
+	bool hierarchy;
 };
 
 PK_API int pk_report__new(struct pk_report **out, struct pk_session *s,

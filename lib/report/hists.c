@@ -32,6 +32,8 @@ static uint64_t ctx_hash(const struct rp_ctx *c)
 	h = hash_mix(h, (uint64_t)(uintptr_t)c->thread);
 	h = hash_mix(h, (uint64_t)(uintptr_t)c->comm);
 	h = hash_mix(h, (uint64_t)(uintptr_t)c->trace);
+	h = hash_mix(h, (uint64_t)(uintptr_t)c->parent);
+	h = hash_mix(h, c->time);
 	for (int i = 0; i < 3; i++)
 		h = hash_mix(h, c->weight[i]);
 	return h;
@@ -40,7 +42,8 @@ static uint64_t ctx_hash(const struct rp_ctx *c)
 static bool ctx_eq(const struct rp_ctx *a, const struct rp_ctx *b)
 {
 	return a->hists == b->hists && a->cpu == b->cpu && a->thread == b->thread &&
-	       a->comm == b->comm && a->trace == b->trace &&
+	       a->comm == b->comm && a->trace == b->trace && a->parent == b->parent &&
+	       a->time == b->time &&
 	       !memcmp(a->weight, b->weight, sizeof(a->weight));
 }
 
@@ -79,7 +82,8 @@ static bool ctx_eq_v(const void *a, const void *b)
 static bool lclass_eq_v(const void *va, const void *vb)
 {
 	const struct rp_lclass *a = va, *b = vb;
-	return a->dso == b->dso && a->sym == b->sym && a->addr == b->addr && a->raw == b->raw;
+	return a->dso == b->dso && a->sym == b->sym && a->addr == b->addr && a->raw == b->raw &&
+	       a->frame == b->frame;
 }
 
 static uint32_t *cache_slot(struct pk_buf *cache, uint32_t id)
@@ -113,9 +117,11 @@ static uint32_t lclass_of(struct pk_report *r, const struct pk_loc *loc, bool ch
 			lc.addr = loc->ip;
 			lc.raw = true;
 		}
+		if (chain && r->has_key[RP_KEY_SRCLINE] && loc->inline_frame)
+			lc.frame = loc->id + 1;
 	}
 	uint64_t h = hash_mix(hash_mix(hash_mix(hash_mix(7, (uintptr_t)lc.dso), (uintptr_t)lc.sym),
-				       lc.addr), lc.raw);
+				       lc.addr), lc.raw + ((uint64_t)lc.frame << 1));
 	int64_t id = rp_intern(&r->lc_map, &r->lclasses, &r->lc_next, sizeof(lc), h, &lc, lclass_eq_v);
 	if (id < 0)
 		return UINT32_MAX;
@@ -214,6 +220,7 @@ void pk_report__free(struct pk_report *r)
 	if (!r)
 		return;
 	rp_chains_free(r);
+	rp_parent_free(r);
 	for (size_t i = 0; i < r->nr_hists; i++) {
 		free(r->hists[i].out);
 		free(r->hists[i].pub);
@@ -312,10 +319,19 @@ int rp_decide(struct pk_report *r, struct pk_error *err)
 		r->all_tracepoints = false;
 	r->children = r->opts.children != 0 && callchains && !pipe;
 	/* (perf sets the order before it turns cumulation off) */
-	if (r->opts.children != 0 && !r->cg.order_set)
+	if ((r->opts.children != 0 || r->opts.hierarchy) && !r->cg.order_set)
 		r->cg.caller = true;
-	r->need_chain = callchains && (r->children || r->cg.enabled);
 	int rc = rp_setup_columns(r, err);
+	r->need_chain = callchains && (r->children || r->cg.enabled || r->has_key[RP_KEY_PARENT]);
+	if (!rc)
+		rc = rp_parent_setup(r, err);
+	if (!rc && r->opts.hierarchy && r->children)
+		rc = pk_error__set(err, -EINVAL, "", 0, 0, "--hierarchy takes no children");
+	if (!rc && r->has_key[RP_KEY_TIME] && r->children && r->cg.enabled)
+		rc = pk_error__set(err, -EINVAL, "", 0, 0,
+				   "The --sort key `time' with children and their callchains is not "
+				   "supported by pmukit (perf 6.1 adds each frame's callchain again); "
+				   "use --no-children or -g none");
 	if (!rc)
 		r->decided = true;
 	return rc;
@@ -328,7 +344,8 @@ static int64_t sample_ctx(struct pk_report *r, int hists, const struct pk_resolv
 	const struct pk_sample *smp = rs->sample;
 	if (r->last_valid && r->last_hists == hists && r->last_thread == rs->thread &&
 	    r->last_comm == rs->comm && r->last_cpu == smp->cpu && !r->ctx_weight[0] &&
-	    !r->ctx_weight[1] && !r->ctx_weight[2] && !r->ctx_trace)
+	    !r->ctx_weight[1] && !r->ctx_weight[2] && !r->ctx_trace && !r->parent_re &&
+	    !r->has_key[RP_KEY_TIME])
 		return r->last_ctx;
 	struct rp_ctx c = { .hists = hists };
 	if (r->ctx_cpu)
@@ -349,6 +366,12 @@ static int64_t sample_ctx(struct pk_report *r, int hists, const struct pk_resolv
 				return -1;
 			c.trace = (const char *)(uintptr_t)(off + 1);	/* resolved at finish */
 		}
+	}
+	c.parent = r->cur_parent;
+	if (r->has_key[RP_KEY_TIME]) {
+		/* perf's hist_time */
+		uint64_t q = r->opts.time_quantum ? r->opts.time_quantum : 100000000;
+		c.time = smp->time / q * q;
 	}
 	if (r->ctx_weight[0])
 		c.weight[0] = smp->weight;
@@ -432,7 +455,7 @@ static int run_add(struct pk_buf *seq, uint32_t id)
 /* with the srcline key, the order of the samples' self nodes (or lclasses | RP_SELF) */
 static int seq_add(struct pk_report *r, uint32_t id)
 {
-	return r->has_key[RP_KEY_SRCLINE] ? run_add(&r->srcline_seq, id) : 0;
+	return r->lc_addr ? run_add(&r->srcline_seq, id) : 0;
 }
 
 /* One sample for hists h with period (perf's hist_entry_iter__add). */
@@ -588,6 +611,23 @@ int pk_report__add(struct pk_report *r, const struct pk_resolved *rs, struct pk_
 	const struct pk_sample *smp = rs->sample;
 	int rc = 0;
 	uint8_t hidden = (uint8_t)pk_sample_filter__hide(r->opts.filter, rs);
+	struct pk_resolved shown, rooted;
+	/* the parent from the whole callchain (perf finds it as it resolves, before a root) */
+	if (ensure_hists(r, rs->attr))
+		return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
+	bool dwarf = r->hists[rs->attr].dwarf;
+	r->cur_parent = rp_parent_of(r, rs, dwarf);
+	if (r->ignore_re) {
+		rp_ignore_callees(r, rs, dwarf, &rooted);
+		rs = &rooted;
+	}
+	if (r->opts.hide_unresolved) {
+		rc = rp_hide_unresolved(r, rs, &shown);
+		if (rc <= 0)
+			return rc ? pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory") : 0;
+		rs = &shown;
+		rc = 0;
+	}
 	if (!(smp->sample_type & PERF_SAMPLE_READ)) {
 		rc = add_one(r, rs->attr, rs, smp->period, hidden);
 	} else {

@@ -51,6 +51,11 @@ static const struct {
 	[RP_KEY_P_STAGE_CYC] = { "p_stage_cyc", "Pipeline Stage Cycle" },
 	[RP_KEY_TID] = { "tid", "    Tid:Command" },
 	[RP_KEY_TRACE] = { "trace", "Trace output" },
+	[RP_KEY_SRCFILE] = { "srcfile", "Source File" },
+	[RP_KEY_SYM_SIZE] = { "symbol_size", "Symbol size" },
+	[RP_KEY_IPC_NULL] = { "ipc_null", "IPC   [IPC Coverage]" },
+	[RP_KEY_PARENT] = { "parent", "Parent symbol" },
+	[RP_KEY_TIME] = { "time", "Time" },
 };
 
 /*
@@ -62,11 +67,11 @@ static const struct {
 	int col;
 } sort_dims[] = {
 	{ "pid", RP_KEY_PID }, { "comm", RP_KEY_COMM }, { "dso", RP_KEY_DSO },
-	{ "symbol", RP_KEY_SYM }, { "parent", -1 }, { "cpu", RP_KEY_CPU },
-	{ "socket", -1 }, { "srcline", RP_KEY_SRCLINE }, { "srcfile", -1 },
+	{ "symbol", RP_KEY_SYM }, { "parent", RP_KEY_PARENT }, { "cpu", RP_KEY_CPU },
+	{ "socket", -1 }, { "srcline", RP_KEY_SRCLINE }, { "srcfile", RP_KEY_SRCFILE },
 	{ "local_weight", RP_KEY_LOCAL_WEIGHT }, { "weight", RP_KEY_WEIGHT },
-	{ "transaction", -1 }, { "trace", RP_KEY_TRACE }, { "symbol_size", -1 }, { "dso_size", -1 },
-	{ "cgroup", -1 }, { "cgroup_id", -1 }, { "ipc_null", -1 }, { "time", -1 },
+	{ "transaction", -1 }, { "trace", RP_KEY_TRACE }, { "symbol_size", RP_KEY_SYM_SIZE }, { "dso_size", -1 },
+	{ "cgroup", -1 }, { "cgroup_id", -1 }, { "ipc_null", RP_KEY_IPC_NULL }, { "time", RP_KEY_TIME },
 	{ "code_page_size", -1 }, { "local_ins_lat", RP_KEY_LOCAL_INS_LAT },
 	{ "ins_lat", RP_KEY_INS_LAT }, { "local_p_stage_cyc", RP_KEY_LOCAL_P_STAGE_CYC },
 	{ "p_stage_cyc", RP_KEY_P_STAGE_CYC }, { "addr", -1 },
@@ -278,6 +283,9 @@ int rp_setup_columns(struct pk_report *r, struct pk_error *err)
 	int rc = parse_list(r, sort, false, err);
 	if (rc)
 		return rc;
+	/* perf's setup_sorting: -p adds the parent key */
+	if (r->opts.parent && add_to(r->sorts, &r->nr_sorts, RP_KEY_PARENT))
+		return pk_error__set(err, -E2BIG, "", 0, 0, "too many --sort keys");
 	/* output fields: perf_hpp__init's defaults, then -F, then the sort keys */
 	if (!r->field_order) {
 		if (children)
@@ -324,8 +332,9 @@ int rp_setup_columns(struct pk_report *r, struct pk_error *err)
 	r->ctx_weight[1] = r->has_key[RP_KEY_LOCAL_INS_LAT] || r->has_key[RP_KEY_INS_LAT];
 	r->ctx_weight[2] = r->has_key[RP_KEY_LOCAL_P_STAGE_CYC] || r->has_key[RP_KEY_P_STAGE_CYC];
 	r->lc_dso = r->has_key[RP_KEY_DSO];
-	r->lc_sym = r->has_key[RP_KEY_SYM];
-	r->lc_addr = r->has_key[RP_KEY_SRCLINE];
+	r->lc_sym = r->has_key[RP_KEY_SYM] || r->has_key[RP_KEY_IPC_NULL] ||
+		    r->has_key[RP_KEY_SYM_SIZE];
+	r->lc_addr = r->has_key[RP_KEY_SRCLINE] || r->has_key[RP_KEY_SRCFILE];
 	return 0;
 }
 
@@ -423,10 +432,26 @@ int64_t rp_key_cmp(const struct pk_report *r, int key, const struct rp_entry *a,
 	case RP_KEY_DSO:
 		return dso_cmp(r, a, b);
 	case RP_KEY_SYM:
+	case RP_KEY_IPC_NULL:
 		return sym_cmp(r, a, b);
+	case RP_KEY_SYM_SIZE: {
+		/* perf's sort__sym_size_cmp(left, right): right's size against left's */
+		const struct pk_sym *sl = lcl(r, b)->sym, *sr = lcl(r, a)->sym;
+		uint64_t zl = sl ? sl->end - sl->start : 0, zr = sr ? sr->end - sr->start : 0;
+		return zl < zr ? -1 : zl > zr;
+	}
 	case RP_KEY_CPU:
 		return (int64_t)b->cpu - a->cpu;
-	case RP_KEY_SRCLINE: {
+	case RP_KEY_TIME:
+		return u64_diff(rp_ctx(r, b->ctx)->time, rp_ctx(r, a->ctx)->time);
+	case RP_KEY_PARENT: {
+		const struct pk_sym *pl = rp_ctx(r, a->ctx)->parent, *pr = rp_ctx(r, b->ctx)->parent;
+		if (!pl || !pr)
+			return cmp_null(pl, pr);
+		return scmp(pr->name, pl->name);
+	}
+	case RP_KEY_SRCLINE:
+	case RP_KEY_SRCFILE: {
 		int64_t ret = u64_diff(lcl(r, b)->addr, lcl(r, a)->addr);
 		return ret ? ret : dso_cmp(r, a, b);
 	}
@@ -449,6 +474,8 @@ int64_t rp_key_collapse(const struct pk_report *r, int key, const struct rp_entr
 {
 	if (key == RP_KEY_SRCLINE)
 		return scmp(lcl(r, b)->srcline, lcl(r, a)->srcline);
+	if (key == RP_KEY_SRCFILE)
+		return scmp(lcl(r, b)->srcfile, lcl(r, a)->srcfile);
 	return rp_key_cmp(r, key, a, b);
 }
 
@@ -531,6 +558,7 @@ int64_t rp_col_sort(const struct pk_report *r, int col, const struct rp_entry *a
 		return scmp(sb->name, sa->name);
 	}
 	case RP_KEY_SRCLINE:
+	case RP_KEY_SRCFILE:
 		return rp_key_collapse(r, col, a, b);
 	default:
 		if (rp_col__is_key(col))

@@ -36,6 +36,8 @@ void rp_calc_widths(struct pk_report *r, int h, unsigned *w)
 		const struct rp_entry *e = rp_entry(r, hs->out[i]);
 		if (e->hidden)
 			continue;
+		if (r->opts.exclude_other && !rp_ctx(r, e->ctx)->parent)
+			continue;	/* -x: perf's filtered entries take no width */
 		any = true;
 		const struct rp_lclass *lc = rp_lclass(r, e->lclass);
 		const struct pk_loc *loc = lc->loc;
@@ -59,12 +61,18 @@ void rp_calc_widths(struct pk_report *r, int h, unsigned *w)
 		const char *tr = rp_ctx_trace(r, rp_ctx(r, e->ctx));
 		if (tr)
 			w[RP_KEY_TRACE] = umax(w[RP_KEY_TRACE], (unsigned)strlen(tr));
+		const struct pk_sym *ps = rp_ctx(r, e->ctx)->parent;
+		if (ps)
+			w[RP_KEY_PARENT] = umax(w[RP_KEY_PARENT], (unsigned)strlen(ps->name));
+		if (r->has_key[RP_KEY_SRCFILE] && lc->srcfile)
+			w[RP_KEY_SRCFILE] = umax(w[RP_KEY_SRCFILE], (unsigned)strlen(lc->srcfile));
 		if (r->has_key[RP_KEY_SRCLINE] && lc->srcline && !e->srcline_late)
 			w[RP_KEY_SRCLINE] = umax(w[RP_KEY_SRCLINE],
 						 umax((unsigned)strlen(lc->srcline), 11));
 	}
 	if (any) {
 		w[RP_KEY_CPU] = 3;
+		w[RP_KEY_TIME] = 12;
 		w[RP_KEY_LOCAL_WEIGHT] = w[RP_KEY_WEIGHT] = 12;
 		w[RP_KEY_LOCAL_INS_LAT] = w[RP_KEY_INS_LAT] = 13;
 		w[RP_KEY_LOCAL_P_STAGE_CYC] = w[RP_KEY_P_STAGE_CYC] = 13;
@@ -212,6 +220,26 @@ int rp_col_snprintf(struct pk_report *r, int col, const struct rp_entry *e, int 
 	}
 	case RP_KEY_SRCLINE:
 		return snprintf(buf, size, "%-.*s", w, lc->srcline ? lc->srcline : "??:0");
+	case RP_KEY_SRCFILE:
+		return snprintf(buf, size, "%-.*s", w, lc->srcfile ? lc->srcfile : "");
+	case RP_KEY_SYM_SIZE: {
+		const struct pk_sym *sym = lc->sym ? lc->sym : loc->sym;
+		if (sym)
+			return snprintf(buf, size, "%*d", w, (int)(sym->end - sym->start));
+		return snprintf(buf, size, "%*s", w, "unknown");
+	}
+	case RP_KEY_TIME: {
+		uint64_t t = rp_ctx(r, e->ctx)->time;
+		char tb[48];
+		snprintf(tb, sizeof(tb), "%" PRIu64 ".%06" PRIu64, t / 1000000000, t % 1000000000 / 1000);
+		return snprintf(buf, size, "%-.*s", w, tb);
+	}
+	case RP_KEY_PARENT: {
+		const struct pk_sym *ps = rp_ctx(r, e->ctx)->parent;
+		return snprintf(buf, size, "%-*.*s", w, w, ps ? ps->name : "[other]");
+	}
+	case RP_KEY_IPC_NULL:
+		return snprintf(buf, size, "%-*s", w, "-      -");
 	case RP_KEY_LOCAL_WEIGHT:
 		return snprintf(buf, size, "%-*" PRIu64, w, e->weight[0]);
 	case RP_KEY_WEIGHT:
@@ -354,6 +382,11 @@ int rp_fprintf_hists(struct pk_report *r, int h, FILE *fp, unsigned flags)
 	}
 	unsigned w[RP_COL_NR];
 	rp_calc_widths(r, h, w);
+	if (r->opts.hierarchy) {
+		int rc = rp_fprintf_hierarchy(r, h, w, quiet, fp);
+		fputs("\n\n", fp);
+		return rc;
+	}
 	if (!quiet)
 		print_headers(r, w, fp);
 	size_t size = 4;

@@ -14,6 +14,8 @@
  * one already taken for the sample compares equal: perf's he_cache) and
  * hists__collapse_insert_entry, over pk_rbtree's copy of perf's tree. The
  * entries, their values and their callchain jobs (chain.c) come from it.
+ * With the srcline key the entries tree compares the srcline strings, as
+ * perf 6.1's sort__srcline_cmp does (the collapse function).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -54,7 +56,7 @@ bool rp_replay_wanted(const struct pk_report *r, int h)
 {
 	/* where perf's entries are the hash's anyway, or what the replay does not keep */
 	if (!r->children || !r->need_chain || !r->hists[h].dwarf || r->group ||
-	    r->has_key[RP_KEY_SRCLINE] || r->ctx_trace || r->ctx_weight[0] || r->ctx_weight[1] ||
+	    r->has_key[RP_KEY_SRCFILE] || r->ctx_trace || r->ctx_weight[0] || r->ctx_weight[1] ||
 	    r->ctx_weight[2])
 		return false;
 	/* an inlined function among the frames' classes */
@@ -71,10 +73,21 @@ bool rp_replay_wanted(const struct pk_report *r, int h)
 static int64_t cmp_all(const struct replay *p, const struct rp_entry *a, const struct rp_entry *b)
 {
 	const struct pk_report *r = p->r;
-	if (p->collapse)
-		return rp_collapse_all(r, a, b);
 	for (int i = 0; i < r->nr_sorts; i++) {
-		int64_t c = rp_key_cmp(r, r->sorts[i], a, b);
+		int k = r->sorts[i];
+		int64_t c;
+		if (k == RP_KEY_SRCLINE) {
+			/*
+			 * perf computes both srclines here (their width counts: srcline_width.c);
+			 * its collapse tree exists only with a key that has a collapse function
+			 */
+			if (!p->collapse || r->has_key[RP_KEY_COMM])
+				((struct rp_entry *)a)->srcline_cmp =
+					((struct rp_entry *)b)->srcline_cmp = true;
+			c = rp_key_collapse(r, k, a, b);
+		} else {
+			c = p->collapse ? rp_key_collapse(r, k, a, b) : rp_key_cmp(r, k, a, b);
+		}
 		if (c)
 			return c;
 	}

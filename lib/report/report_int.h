@@ -71,6 +71,11 @@ enum rp_col {
 	RP_KEY_P_STAGE_CYC,
 	RP_KEY_TID,		/* pmukit: perf's pid key under its real name */
 	RP_KEY_TRACE,
+	RP_KEY_SRCFILE,
+	RP_KEY_SYM_SIZE,	/* perf's symbol_size */
+	RP_KEY_IPC_NULL,	/* perf report's column after --sort ...symbol... without branch stacks */
+	RP_KEY_PARENT,
+	RP_KEY_TIME,
 	RP_COL_NR,
 };
 
@@ -99,6 +104,8 @@ struct rp_ctx {
 	const char *comm;		/* with the comm key, else NULL (interned by the session) */
 	const char *trace;		/* with the trace key (interned here), else NULL */
 	uint64_t weight[3];		/* with weight keys, else 0 */
+	const struct pk_sym *parent;	/* with the parent key: the sample's parent (NULL: [other]) */
+	uint64_t time;			/* with the time key: the sample's time bucket */
 };
 
 /* A location class: the address-dependent part of an entry key. */
@@ -109,11 +116,18 @@ struct rp_lclass {
 	/* a representative location (the first seen), for printing */
 	const struct pk_loc *loc;
 	const char *srcline;		/* with the srcline key, at finish */
+	const char *srcfile;		/* with the srcfile key, at finish */
 	/*
 	 * A callchain frame's class as perf's cumulative entries key it: its
 	 * he->ip is the raw ip (fill_callchain_info), not the map-relative one.
 	 */
 	bool raw;
+	/*
+	 * With the srcline key, an unwound frame of an inline chain (pk_loc
+	 * inline_frame): its loc id + 1, as perf 6.1 keys these entries by the
+	 * node's own srcline (the frames of one address differ); else 0.
+	 */
+	uint32_t frame;
 };
 
 struct rp_stat {
@@ -145,6 +159,7 @@ struct rp_entry {
 	bool is_dummy;			/* group view: exists only in a member's hists */
 	bool srcline_late;		/* perf 6.1 first needs its srcline at print time:
 					 * not in the column's width (srcline_width.c) */
+	bool srcline_cmp;		/* replay.c: perf's trees compared its srcline */
 	/* group view: the members' entries (leader first), r->nr_members[h] of them */
 	uint32_t *pairs;
 };
@@ -298,6 +313,10 @@ struct pk_report {
 	/* chain.c's trees */
 	struct rp_chains *chains;
 	struct pk_arena arena;
+	/* parent.c: the parent key's regex (compiled when the key is used), -U's callchain copy */
+	void *parent_re, *ignore_re;
+	const struct pk_sym *cur_parent;	/* the sample being added's parent */
+	struct pk_buf unresolved_chain;
 	bool finished;
 	bool decided;			/* children, callchains and columns set from the attrs */
 	/* public section list (sections[i] = hists index) */
@@ -364,6 +383,21 @@ char rp_chain_level(const struct pk_loc *loc);
 int64_t rp_intern(struct pk_idmap *map, struct pk_buf *store, struct pk_buf *next, size_t recsz,
 		  uint64_t h, const void *rec, bool (*eq)(const void *, const void *));
 
+/* parent.c: compile the parent key's regex (once); 0 or -EINVAL (err set) */
+int rp_parent_setup(struct pk_report *r, struct pk_error *err);
+void rp_parent_free(struct pk_report *r);
+/* parent.c: perf's parent of a sample: the first callchain entry's symbol matching the regex */
+const struct pk_sym *rp_parent_of(const struct pk_report *r, const struct pk_resolved *rs,
+				  bool dwarf);
+/*
+ * parent.c: -U: false when the sample is left out (no symbol); else *out is rs or a copy
+ * of it (in r) whose callchain has no entry without a symbol. -ENOMEM as -1.
+ */
+int rp_hide_unresolved(struct pk_report *r, const struct pk_resolved *rs, struct pk_resolved *out);
+/* parent.c: --ignore-callees: *out is rs, or rs from its last matching callchain entry on */
+void rp_ignore_callees(const struct pk_report *r, const struct pk_resolved *rs, bool dwarf,
+		       struct pk_resolved *out);
+
 /* resort.c */
 int rp_finish(struct pk_report *r, struct pk_error *err);
 /* resort.c: perf's collapse over all sort keys (0: one entry) */
@@ -384,6 +418,9 @@ void rp_chains_free(struct pk_report *r);
 int rp_chain_fprintf(struct pk_report *r, const struct rp_entry *e, int h, FILE *fp);
 /* chain.c: perf's callchain_list__sym_name for a location */
 void rp_chain_sym_name(const struct pk_loc *loc, char *buf, size_t size);
+
+/* hierarchy.c: --hierarchy's header and tree of hists h (column widths w) */
+int rp_fprintf_hierarchy(struct pk_report *r, int h, const unsigned *w, bool quiet, FILE *fp);
 
 /* print.c */
 int rp_fprintf_hists(struct pk_report *r, int h, FILE *fp, unsigned flags);
@@ -416,5 +453,7 @@ int rp_srcline_known(struct pk_report *r, int h, const uint32_t *order, size_t n
 int64_t rp_sort_mark(const struct pk_report *r, uint32_t a, uint32_t b, uint8_t *known);
 /* srcline of an lclass as perf's map__srcline would give it (cached) */
 const char *rp_lclass_srcline(struct pk_report *r, uint32_t lc);
+/* srcfile.c: perf's srcfile of an lclass: the file part of a srcline from the debug info, else "" */
+const char *rp_lclass_srcfile(struct pk_report *r, uint32_t lc);
 
 #endif

@@ -139,8 +139,10 @@ static int cumulate(struct pk_report *r)
 			size_t nc = cache.len / sizeof(uint32_t), j;
 			for (j = 0; j < nc && c[j] != cc; j++)
 				;
-			if (j < nc)
-				continue;	/* recursion (or an equal entry): once per sample */
+			/* recursion (or an equal entry): once per sample; never with the time key,
+			 * which perf 6.1's he_cache comparison leaves out (a zero time) */
+			if (j < nc && !r->has_key[RP_KEY_TIME])
+				continue;
 			if (pk_buf__append(&cache, &cc, sizeof(cc)) < 0) {
 				rc = -ENOMEM;
 				break;
@@ -208,8 +210,10 @@ uint32_t rp_lclass_cclass(struct pk_report *r, uint32_t lci)
 		else
 			n += snprintf(key + n, sizeof(key) - (size_t)n, "|a%" PRIx64, lc->addr);
 	}
-	if (r->lc_addr && (size_t)n < sizeof(key))
+	if (r->has_key[RP_KEY_SRCLINE] && (size_t)n < sizeof(key))
 		n += snprintf(key + n, sizeof(key) - (size_t)n, "|l%s", rp_lclass_srcline(r, lci));
+	if (r->has_key[RP_KEY_SRCFILE] && (size_t)n < sizeof(key))
+		n += snprintf(key + n, sizeof(key) - (size_t)n, "|f%s", rp_lclass_srcfile(r, lci));
 	if (n < 0 || (size_t)n >= sizeof(key))
 		n = (int)sizeof(key) - 1;
 	long off = pk_intern__add(&r->cclasses, key, (size_t)n, 0);
@@ -473,6 +477,12 @@ static int output_sort(struct pk_report *r, int h, uint32_t *idx, size_t n)
 		size_t ne = rp_nr_entries(r);
 		known = calloc(ne ? ne : 1, 1);
 		int k = known ? rp_srcline_known(r, h, idx, n, known) : -ENOMEM;
+		if (!k && known && r->hists[h].replayed) {
+			/* replayed: what perf's trees compared (replay.c), then the output's */
+			for (size_t i = 0; i < n; i++)
+				known[idx[i]] = rp_entry(r, idx[i])->srcline_cmp;
+			k = 1;
+		}
 		if (k <= 0) {
 			free(known);
 			known = NULL;
@@ -515,6 +525,9 @@ static int output_sort(struct pk_report *r, int h, uint32_t *idx, size_t n)
 		struct rp_entry *e = rp_entry(r, idx[i]);
 		uint64_t v = r->children ? e->acc.period : e->stat.period;
 		e->filtered = percent_of(v, total) < limit;
+		/* -x: perf's HIST_FILTER__PARENT */
+		if (r->opts.exclude_other && !rp_ctx(r, e->ctx)->parent)
+			e->filtered = true;
 	}
 	return 0;
 }
@@ -650,7 +663,7 @@ int rp_finish(struct pk_report *r, struct pk_error *err)
 		if (!r->need_chain || !r->hists[h].has_callchain)
 			e->acc = e->stat;
 	}
-	if (r->has_key[RP_KEY_SRCLINE] && (rc = rp_prepare_srclines(r, err)))
+	if (r->lc_addr && (rc = rp_prepare_srclines(r, err)))
 		return rc;
 	if (r->need_chain && (rc = cumulate(r)))
 		return pk_error__set(err, rc, "", 0, 0, "out of memory");

@@ -32,7 +32,9 @@ static const char *lookup(struct pk_report *r, const struct rp_lclass *lc, char 
 	const struct pk_loc *loc = lc->loc;
 	uint64_t addr = lc->raw ? lc->addr : loc->addr;
 	const char *s;
-	if (lc->raw)
+	if (lc->raw && lc->frame)
+		s = r->s ? pk_session__loc_srcline(r->s, loc) : NULL;	/* the node's own srcline */
+	else if (lc->raw)
 		s = loc->dso ? pk_dso__srcline_str(loc->dso, addr) : NULL;
 	else
 		s = r->s ? pk_session__loc_srcline(r->s, loc) : NULL;
@@ -64,6 +66,25 @@ const char *rp_lclass_srcline(struct pk_report *r, uint32_t lci)
 	const char *fb, *s = lookup(r, lc, buf, sizeof(buf), &fb);
 	lc->srcline = s ? s : keep(r, fb);
 	return lc->srcline;
+}
+
+/* perf's srcfile: the file of a srcline from the debug info ("" for the fallbacks, "??:0") */
+const char *rp_lclass_srcfile(struct pk_report *r, uint32_t lci)
+{
+	struct rp_lclass *lc = rp_lclass(r, lci);
+	if (lc->srcfile)
+		return lc->srcfile;
+	const char *s = rp_lclass_srcline(r, lci), *colon = strchr(s, ':');
+	lc->srcfile = "";
+	if (colon && colon != s && strcmp(s, "??:0")) {
+		char *f = pk_arena__alloc(&r->arena, (size_t)(colon - s) + 1);
+		if (f) {
+			memcpy(f, s, (size_t)(colon - s));
+			f[colon - s] = 0;
+			lc->srcfile = f;
+		}
+	}
+	return lc->srcfile;
 }
 
 /* ---- perf's addr2line failure limit ------------------------------------------------------ */
@@ -277,6 +298,9 @@ int rp_prepare_srclines(struct pk_report *r, struct pk_error *err)
 	for (size_t i = 0; i < nl && !rc; i++)
 		if (seen[i] && !decided[i])
 			rp_lclass_srcline(r, (uint32_t)i);
+	for (size_t i = 0; i < nl && !rc; i++)
+		if (seen[i] && r->has_key[RP_KEY_SRCFILE])
+			rp_lclass_srcfile(r, (uint32_t)i);
 	free(locs);
 	free(seen);
 	free(decided);

@@ -394,6 +394,71 @@ static void test_group_read(void **state)
 	rep_close(&p);
 }
 
+/* ---- views: --ignore-callees, the parent key, -x, the time key ---------------------------- */
+
+static void test_views(void **state)
+{
+	(void)state;
+	struct tfile t;
+	write_chains(&t);
+	struct pk_report_opts o = { .sz = sizeof(o), .children = 0, .group = -1, .topdown = -1,
+				    .sort = "sym", .ignore_callees = "^rt_mid$" };
+	struct rep p;
+	/* --ignore-callees: the samples under rt_mid count at rt_mid */
+	rep_open(&p, t.path, &o);
+	const struct pk_report_entry *mid = find(&p, 0, "rt_mid", NULL);
+	const struct pk_report_entry *leaf = find(&p, 0, "rt_leaf", NULL);
+	assert_non_null(mid);
+	assert_non_null(leaf);
+	assert_int_equal(mid->period, 3 * 100 + 50);
+	assert_int_equal(leaf->period, 200);
+	rep_close(&p);
+
+	/* the parent key: sample 2 (under rt_rec) apart; -x leaves the others out */
+	o.ignore_callees = NULL;
+	o.sort = "parent,sym";
+	o.parent = "^rt_rec$";
+	rep_open(&p, t.path, &o);
+	assert_int_equal(pk_report__nr_entries(p.r, 0), 3);	/* leaf twice, mid */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_int_equal(pk_report__fprintf(p.r, f, PK_REPORT_PRINT_QUIET), 0);
+	fclose(f);
+	assert_non_null(strstr(text, "rt_rec         [.] rt_leaf"));
+	assert_non_null(strstr(text, "[other]        [.] rt_leaf"));
+	free(text);
+	rep_close(&p);
+	o.exclude_other = true;
+	rep_open(&p, t.path, &o);
+	size_t shown = 0;
+	for (size_t i = 0; i < pk_report__nr_entries(p.r, 0); i++)
+		shown += !pk_report__entry(p.r, 0, i)->filtered;
+	assert_int_equal(shown, 1);
+	rep_close(&p);
+
+	/* the time key: 2 ns buckets split the five samples (times 2000..2004) 2+2+1 */
+	o.parent = NULL;
+	o.exclude_other = false;
+	o.sort = "time";
+	o.time_quantum = 2;
+	rep_open(&p, t.path, &o);
+	assert_int_equal(pk_report__nr_entries(p.r, 0), 3);
+	rep_close(&p);
+
+	/* a bad regex: perf's message */
+	struct pk_session *s = NULL;
+	struct pk_report *r = NULL;
+	struct pk_error err = { 0 };
+	struct pk_session_opts so = { .sz = sizeof(so), .nr_threads = 1 };
+	CHECK_OK(pk_session__open(&s, t.path, &so, &err), &err);
+	o.sort = NULL;
+	o.parent = "(";
+	assert_int_not_equal(pk_report__new(&r, s, &o, &err), 0);
+	assert_non_null(strstr(err.msg, "Invalid regex: ("));
+	pk_session__free(s);
+}
+
 /* ---- options ------------------------------------------------------------------------------- */
 
 static void test_bad_options(void **state)
@@ -433,6 +498,7 @@ int main(void)
 		cmocka_unit_test(test_percent_limit),
 		cmocka_unit_test(test_group_read),
 		cmocka_unit_test(test_bad_options),
+		cmocka_unit_test(test_views),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
