@@ -44,6 +44,7 @@ int pk_profile__new(struct pk_profile **out)
 	pk_recset__init(&p->frames, sizeof(struct pk_frame_rec));
 	pk_recset__init(&p->nodes, sizeof(struct pk_stack_node));
 	pk_recset__init(&p->threads, sizeof(struct pk_thread_rec));
+	pk_recset__init(&p->srecs, sizeof(struct pk_sample_rec));
 	/* node 0: the empty stack */
 	struct pk_stack_node root = { .frame = NO_ID, .parent = NO_ID, .depth = 0 };
 	if (pk_recset__add(&p->nodes, &root) != 0) {
@@ -65,12 +66,15 @@ void pk_profile__free(struct pk_profile *p)
 	free(p->stack_slots);
 	pk_buf__free(&p->stack_lists);
 	free(p->events);
-	free(p->s_stack);
-	free(p->s_thread);
-	free(p->s_cpu);
-	free(p->s_event);
-	free(p->s_time);
+	pk_recset__free(&p->srecs);
+	free(p->s_rec);
+	free(p->t_off);
+	free(p->t_base);
+	free(p->t_wide);
+	free(p->t_full);
+	free(p->s_period);
 	free(p->s_values);
+	free(p->scratch);
 	free(p);
 }
 
@@ -231,34 +235,88 @@ int pk_profile__intern_thread(struct pk_profile *p, int32_t pid, int32_t tid, co
 	return intern_rec(&p->threads, &t, id);
 }
 
+/* Sample i's time: an offset from its block's first, or the block goes wide. */
+static int put_time(struct pk_profile *p, size_t i, uint64_t t)
+{
+	size_t b = i >> PK_TBLOCK_SHIFT, k = i & (PK_TBLOCK - 1);
+	if (!k) {
+		if (PK_GROW(p->t_base, p->cap_tbase, b + 1) || PK_GROW(p->t_wide, p->cap_twide, b + 1))
+			return -ENOMEM;
+		p->t_base[b] = t;
+		p->t_wide[b] = 0;
+	}
+	if (!p->t_wide[b] && t - p->t_base[b] > UINT32_MAX) {	/* also a time before the base */
+		size_t c = p->nr_wide;
+		if (c >= UINT32_MAX - 1 || PK_GROW(p->t_full, p->cap_tfull, (c + 1) * PK_TBLOCK))
+			return -ENOMEM;
+		for (size_t j = 0; j < k; j++)
+			p->t_full[c * PK_TBLOCK + j] = p->t_base[b] + p->t_off[(b << PK_TBLOCK_SHIFT) + j];
+		p->t_wide[b] = (uint32_t)(c + 1);
+		p->nr_wide = c + 1;
+	}
+	if (p->t_wide[b])
+		p->t_full[(size_t)(p->t_wide[b] - 1) * PK_TBLOCK + k] = t;
+	p->t_off[i] = p->t_wide[b] ? 0 : (uint32_t)(t - p->t_base[b]);
+	return 0;
+}
+
+/* The columns a sample needs that the ones before did not: periods, values. */
+static int widen(struct pk_profile *p, const struct pk_profile_sample *s, uint32_t ev)
+{
+	size_t n = p->nr_samples, nev = p->nr_events;
+	uint64_t period = s->values ? s->values[ev].count : s->period;
+	bool values = s->weight || (s->values && (s->values[ev].weight || nev > 1));
+	if (!p->s_values && values) {
+		if (pk_grow(&p->s_values, &p->cap_values, (n + 1) * nev, sizeof(*p->s_values)))
+			return -ENOMEM;
+		for (size_t i = 0; i < n; i++)
+			for (uint32_t e = 0; e < nev; e++)
+				p->s_values[i * nev + e] = pk_profile__s_value(p, i, e);
+	}
+	if (!p->s_values && !p->s_period && n && period != p->period0) {
+		if (PK_GROW(p->s_period, p->cap_period, n + 1))
+			return -ENOMEM;
+		for (size_t i = 0; i < n; i++)
+			p->s_period[i] = p->period0;
+	}
+	return 0;
+}
+
 int pk_profile__add_sample(struct pk_profile *p, const struct pk_profile_sample *s)
 {
 	if (!p || !s || s->stack >= pk_profile__nr_stacks(p) ||
 	    s->thread >= pk_profile__nr_threads(p) || s->event >= p->nr_events)
 		return -EINVAL;
-	size_t n = p->nr_samples + 1, nev = p->nr_events;
-	if (pk_grow(&p->s_stack, &p->cap_stack, n, sizeof(*p->s_stack)) ||
-	    pk_grow(&p->s_thread, &p->cap_thread, n, sizeof(*p->s_thread)) ||
-	    pk_grow(&p->s_cpu, &p->cap_cpu, n, sizeof(*p->s_cpu)) ||
-	    pk_grow(&p->s_event, &p->cap_event, n, sizeof(*p->s_event)) ||
-	    pk_grow(&p->s_time, &p->cap_time, n, sizeof(*p->s_time)) ||
-	    pk_grow(&p->s_values, &p->cap_values, n * nev, sizeof(*p->s_values)))
+	size_t i = p->nr_samples, nev = p->nr_events;
+	if (!p->scratch && !(p->scratch = calloc(nev, sizeof(*p->scratch))))
 		return -ENOMEM;
-	size_t i = p->nr_samples;
-	p->s_stack[i] = s->stack;
-	p->s_thread[i] = s->thread;
-	p->s_cpu[i] = s->cpu;
-	p->s_event[i] = (uint16_t)s->event;
-	p->s_time[i] = s->time;
-	struct pk_profile_value *v = p->s_values + i * nev;
-	if (s->values) {
-		memcpy(v, s->values, nev * sizeof(*v));
-	} else {
-		memset(v, 0, nev * sizeof(*v));
-		v[s->event].count = s->period;
-		v[s->event].weight = s->weight;
+	struct pk_sample_rec sr = { .stack = s->stack, .thread = s->thread, .cpu = s->cpu,
+				    .event = s->event };
+	uint32_t rec;
+	int r = intern_rec(&p->srecs, &sr, &rec);
+	if (r || PK_GROW(p->s_rec, p->cap_rec, i + 1) || PK_GROW(p->t_off, p->cap_toff, i + 1) ||
+	    widen(p, s, s->event) || put_time(p, i, s->time))
+		return r ? r : -ENOMEM;
+	p->s_rec[i] = rec;
+	if (!i)
+		p->period0 = s->values ? s->values[s->event].count : s->period;
+	if (p->s_values) {
+		if (pk_grow(&p->s_values, &p->cap_values, (i + 1) * nev, sizeof(*p->s_values)))
+			return -ENOMEM;
+		struct pk_profile_value *v = p->s_values + i * nev;
+		if (s->values) {
+			memcpy(v, s->values, nev * sizeof(*v));
+		} else {
+			memset(v, 0, nev * sizeof(*v));
+			v[s->event].count = s->period;
+			v[s->event].weight = s->weight;
+		}
+	} else if (p->s_period) {
+		if (PK_GROW(p->s_period, p->cap_period, i + 1))
+			return -ENOMEM;
+		p->s_period[i] = s->values ? s->values[s->event].count : s->period;
 	}
-	p->nr_samples = n;
+	p->nr_samples = i + 1;
 	return 0;
 }
 
@@ -363,10 +421,14 @@ int pk_profile__sample(const struct pk_profile *p, size_t idx, struct pk_profile
 {
 	if (!p || !s || idx >= p->nr_samples)
 		return -EINVAL;
-	const struct pk_profile_value *v = p->s_values + idx * p->nr_events;
-	*s = (struct pk_profile_sample){ .stack = p->s_stack[idx], .thread = p->s_thread[idx],
-		.cpu = p->s_cpu[idx], .event = p->s_event[idx], .time = p->s_time[idx],
-		.period = v[p->s_event[idx]].count, .weight = v[p->s_event[idx]].weight, .values = v };
+	const struct pk_sample_rec *r = pk_profile__srec(p, idx);
+	const struct pk_profile_value *v = p->s_values ? p->s_values + idx * p->nr_events : p->scratch;
+	if (!p->s_values)
+		for (uint32_t e = 0; e < p->nr_events; e++)
+			p->scratch[e] = pk_profile__s_value(p, idx, e);
+	*s = (struct pk_profile_sample){ .stack = r->stack, .thread = r->thread, .cpu = r->cpu,
+		.event = r->event, .time = pk_profile__s_time(p, idx),
+		.period = v[r->event].count, .weight = v[r->event].weight, .values = v };
 	return 0;
 }
 
@@ -376,10 +438,10 @@ int pk_profile__total(const struct pk_profile *p, size_t event, struct pk_profil
 		return -EINVAL;
 	*t = (struct pk_profile_total){ 0 };
 	for (size_t i = 0; i < p->nr_samples; i++) {
-		const struct pk_profile_value *v = p->s_values + i * p->nr_events + event;
-		t->samples += p->s_event[i] == event;
-		t->count += v->count;
-		t->weight += v->weight;
+		struct pk_profile_value v = pk_profile__s_value(p, i, (uint32_t)event);
+		t->samples += pk_profile__srec(p, i)->event == event;
+		t->count += v.count;
+		t->weight += v.weight;
 	}
 	return 0;
 }

@@ -34,6 +34,16 @@ struct pk_thread_rec {
 	uint32_t comm;
 };
 
+/* What samples share: interned, one id per sample. */
+struct pk_sample_rec {
+	uint32_t stack, thread;
+	int32_t cpu;
+	uint32_t event;
+};
+
+#define PK_TBLOCK_SHIFT 10
+#define PK_TBLOCK ((size_t)1 << PK_TBLOCK_SHIFT)
+
 struct pk_event_rec {
 	uint32_t name, unit, weight_unit;
 	uint64_t period, freq;
@@ -58,13 +68,27 @@ struct pk_profile {
 	struct pk_event_rec *events;
 	size_t nr_events, cap_events;
 
+	/*
+	 * Samples, small per sample: what repeats (stack, thread, cpu, event) is
+	 * interned as a sample record and each sample keeps its record's id; times
+	 * are offsets from their block's first time (a block whose span does not fit
+	 * 32 bits keeps full times); periods and per-event values get columns only
+	 * once a sample needs them (a period other than the first, a weight, group
+	 * values).
+	 */
 	size_t nr_samples;
-	uint32_t *s_stack, *s_thread;
-	int32_t *s_cpu;
-	uint16_t *s_event;
-	uint64_t *s_time;
-	struct pk_profile_value *s_values;	/* nr_samples x nr_events */
-	size_t cap_stack, cap_thread, cap_cpu, cap_event, cap_time, cap_values;
+	struct pk_recset srecs;			/* struct pk_sample_rec */
+	uint32_t *s_rec;
+	uint32_t *t_off;			/* per sample */
+	uint64_t *t_base;			/* per block: the time of its first sample */
+	uint32_t *t_wide;			/* per block: 0, or 1 + its chunk in t_full */
+	uint64_t *t_full;			/* PK_TBLOCK times per wide block */
+	size_t nr_wide;
+	uint64_t period0;			/* the first sample's period */
+	uint64_t *s_period;			/* NULL while every period is period0 */
+	struct pk_profile_value *s_values;	/* nr_samples x nr_events; NULL while not needed */
+	struct pk_profile_value *scratch;	/* nr_events: what pk_profile__sample points to */
+	size_t cap_rec, cap_toff, cap_tbase, cap_twide, cap_tfull, cap_period, cap_values;
 
 	struct pk_stack_slot *stack_slots;
 	size_t nr_stack_slots, used_stack_slots;
@@ -81,6 +105,30 @@ const struct pk_thread_rec *pk_profile__thread_rec(const struct pk_profile *p, u
 static inline const struct pk_stack_node *pk_profile__node(const struct pk_profile *p, uint32_t id)
 {
 	return (const struct pk_stack_node *)pk_recset__get(&p->nodes, id);
+}
+
+static inline const struct pk_sample_rec *pk_profile__srec(const struct pk_profile *p, size_t i)
+{
+	return (const struct pk_sample_rec *)pk_recset__get(&p->srecs, p->s_rec[i]);
+}
+
+static inline uint64_t pk_profile__s_time(const struct pk_profile *p, size_t i)
+{
+	size_t b = i >> PK_TBLOCK_SHIFT;
+	uint32_t w = p->t_wide[b];
+	return w ? p->t_full[((size_t)(w - 1) << PK_TBLOCK_SHIFT) + (i & (PK_TBLOCK - 1))]
+		 : p->t_base[b] + p->t_off[i];
+}
+
+/* Sample i's value of event e (0 for an event that did not take it and has no group value). */
+static inline struct pk_profile_value pk_profile__s_value(const struct pk_profile *p, size_t i,
+							   uint32_t e)
+{
+	if (p->s_values)
+		return p->s_values[i * p->nr_events + e];
+	if (pk_profile__srec(p, i)->event != e)
+		return (struct pk_profile_value){ 0, 0 };
+	return (struct pk_profile_value){ p->s_period ? p->s_period[i] : p->period0, 0 };
 }
 
 #endif
