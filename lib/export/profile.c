@@ -267,11 +267,15 @@ static int widen(struct pk_profile *p, const struct pk_profile_sample *s, uint32
 	uint64_t period = s->values ? s->values[ev].count : s->period;
 	bool values = s->weight || (s->values && (s->values[ev].weight || nev > 1));
 	if (!p->s_values && values) {
-		if (pk_grow(&p->s_values, &p->cap_values, (n + 1) * nev, sizeof(*p->s_values)))
+		struct pk_profile_value *v = NULL;	/* filled from the columns before it replaces them */
+		size_t cap = 0;
+		if (pk_grow(&v, &cap, (n + 1) * nev, sizeof(*v)))
 			return -ENOMEM;
 		for (size_t i = 0; i < n; i++)
 			for (uint32_t e = 0; e < nev; e++)
-				p->s_values[i * nev + e] = pk_profile__s_value(p, i, e);
+				v[i * nev + e] = pk_profile__s_value(p, i, e);
+		p->s_values = v;
+		p->cap_values = cap;
 	}
 	if (!p->s_values && !p->s_period && n && period != p->period0) {
 		if (PK_GROW(p->s_period, p->cap_period, n + 1))
