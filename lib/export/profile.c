@@ -68,6 +68,7 @@ void pk_profile__free(struct pk_profile *p)
 	free(p->events);
 	pk_recset__free(&p->srecs);
 	free(p->s_rec);
+	free(p->s_rec16);
 	free(p->t_off);
 	free(p->t_base);
 	free(p->t_wide);
@@ -260,6 +261,30 @@ static int put_time(struct pk_profile *p, size_t i, uint64_t t)
 	return 0;
 }
 
+/* Sample i's record id: 16 bits while they fit, then 32 for all. */
+static int put_rec(struct pk_profile *p, size_t i, uint32_t rec)
+{
+	if (!p->s_rec && rec > UINT16_MAX) {
+		if (PK_GROW(p->s_rec, p->cap_rec, i + 1))
+			return -ENOMEM;
+		for (size_t j = 0; j < i; j++)
+			p->s_rec[j] = p->s_rec16[j];
+		free(p->s_rec16);
+		p->s_rec16 = NULL;
+		p->cap_rec16 = 0;
+	}
+	if (p->s_rec) {
+		if (PK_GROW(p->s_rec, p->cap_rec, i + 1))
+			return -ENOMEM;
+		p->s_rec[i] = rec;
+	} else {
+		if (PK_GROW(p->s_rec16, p->cap_rec16, i + 1))
+			return -ENOMEM;
+		p->s_rec16[i] = (uint16_t)rec;
+	}
+	return 0;
+}
+
 /* The columns a sample needs that the ones before did not: periods, values. */
 static int widen(struct pk_profile *p, const struct pk_profile_sample *s, uint32_t ev)
 {
@@ -298,10 +323,9 @@ int pk_profile__add_sample(struct pk_profile *p, const struct pk_profile_sample 
 				    .event = s->event };
 	uint32_t rec;
 	int r = intern_rec(&p->srecs, &sr, &rec);
-	if (r || PK_GROW(p->s_rec, p->cap_rec, i + 1) || PK_GROW(p->t_off, p->cap_toff, i + 1) ||
+	if (r || put_rec(p, i, rec) || PK_GROW(p->t_off, p->cap_toff, i + 1) ||
 	    widen(p, s, s->event) || put_time(p, i, s->time))
 		return r ? r : -ENOMEM;
-	p->s_rec[i] = rec;
 	if (!i)
 		p->period0 = s->values ? s->values[s->event].count : s->period;
 	if (p->s_values) {

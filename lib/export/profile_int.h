@@ -78,7 +78,8 @@ struct pk_profile {
 	 */
 	size_t nr_samples;
 	struct pk_recset srecs;			/* struct pk_sample_rec */
-	uint32_t *s_rec;
+	uint16_t *s_rec16;			/* the record ids while they fit 16 bits */
+	uint32_t *s_rec;			/* then (NULL before) */
 	uint32_t *t_off;			/* per sample */
 	uint64_t *t_base;			/* per block: the time of its first sample */
 	uint32_t *t_wide;			/* per block: 0, or 1 + its chunk in t_full */
@@ -88,7 +89,7 @@ struct pk_profile {
 	uint64_t *s_period;			/* NULL while every period is period0 */
 	struct pk_profile_value *s_values;	/* nr_samples x nr_events; NULL while not needed */
 	struct pk_profile_value *scratch;	/* nr_events: what pk_profile__sample points to */
-	size_t cap_rec, cap_toff, cap_tbase, cap_twide, cap_tfull, cap_period, cap_values;
+	size_t cap_rec16, cap_rec, cap_toff, cap_tbase, cap_twide, cap_tfull, cap_period, cap_values;
 
 	struct pk_stack_slot *stack_slots;
 	size_t nr_stack_slots, used_stack_slots;
@@ -109,7 +110,8 @@ static inline const struct pk_stack_node *pk_profile__node(const struct pk_profi
 
 static inline const struct pk_sample_rec *pk_profile__srec(const struct pk_profile *p, size_t i)
 {
-	return (const struct pk_sample_rec *)pk_recset__get(&p->srecs, p->s_rec[i]);
+	return (const struct pk_sample_rec *)pk_recset__get(&p->srecs,
+							   p->s_rec ? p->s_rec[i] : p->s_rec16[i]);
 }
 
 static inline uint64_t pk_profile__s_time(const struct pk_profile *p, size_t i)

@@ -278,7 +278,8 @@ static void test_many(void **state)
  * value columns added when first needed): every sample reads back as it was added
  * across those switches: times jumping by more than 32 bits and going back within
  * a block, a period changing after thousands of equal ones, a weight and then
- * group values arriving late, threads, cpus and events alternating.
+ * group values arriving late, threads, cpus and events alternating, more than
+ * 65536 distinct records (the ids outgrow 16 bits).
  */
 static void test_compact_samples(void **state)
 {
@@ -291,7 +292,7 @@ static void test_compact_samples(void **state)
 	assert_int_equal(pk_profile__intern_stack(p, &fr, 1, &st), 0);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(pk_profile__intern_thread(p, 10, 10 + i, "t", &th[i]), 0);
-	enum { N = 5000 };
+	enum { N = 70000 };
 	static struct pk_profile_sample want[N];
 	static struct pk_profile_value vals[N][2];
 	uint64_t t = 1000;
@@ -299,7 +300,7 @@ static void test_compact_samples(void **state)
 		t += i == 1500 ? (1ull << 33) : i == 1600 ? (uint64_t)-(1ll << 34) : 10000 + i % 7;
 		struct pk_profile_sample *s = &want[i];
 		*s = (struct pk_profile_sample){ .stack = i % 5 ? st : 0, .thread = th[i % 3],
-			.cpu = (int32_t)(i % 4) - 1, .event = (uint32_t)(i % 11 == 0), .time = t,
+			.cpu = i < 2000 ? (int32_t)(i % 4) - 1 : (int32_t)i, .event = (uint32_t)(i % 11 == 0), .time = t,
 			.period = i < 3000 ? 100 : 100 + i % 3, .weight = i >= 4000 && i % 2 ? i : 0 };
 		if (i >= 4500) {
 			vals[i][0] = (struct pk_profile_value){ i, 1 };
