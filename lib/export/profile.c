@@ -3,7 +3,7 @@
  * export/profile.c — the in-memory profile (pmukit/profile.h). Strings are
  * interned through util/intern; frames, stack nodes and threads through
  * util/recset, as fixed-size records with dense ids in the order first seen.
- * Samples are kept in columns.
+ * Samples are kept small: shared records, time steps, columns made when needed.
  */
 #include "export/profile_int.h"
 
@@ -69,9 +69,11 @@ void pk_profile__free(struct pk_profile *p)
 	pk_recset__free(&p->srecs);
 	free(p->s_rec);
 	free(p->s_rec16);
-	free(p->t_off);
+	free(p->t_d16);
 	free(p->t_base);
-	free(p->t_wide);
+	free(p->t_c32);
+	free(p->t_c64);
+	free(p->t_o32);
 	free(p->t_full);
 	free(p->s_period);
 	free(p->s_values);
@@ -236,28 +238,53 @@ int pk_profile__intern_thread(struct pk_profile *p, int32_t pid, int32_t tid, co
 	return intern_rec(&p->threads, &t, id);
 }
 
-/* Sample i's time: an offset from its block's first, or the block goes wide. */
+/*
+ * Sample i's time: the step from the one before in its block while steps fit 16
+ * bits; else the block's times become 32-bit offsets from its first, or, when
+ * one does not fit (or precedes the first), full times.
+ */
 static int put_time(struct pk_profile *p, size_t i, uint64_t t)
 {
-	size_t b = i >> PK_TBLOCK_SHIFT, k = i & (PK_TBLOCK - 1);
+	size_t b = i >> PK_TBLOCK_SHIFT, k = i & (PK_TBLOCK - 1), blk = b << PK_TBLOCK_SHIFT;
+	if (PK_GROW(p->t_d16, p->cap_td16, i + 1))
+		return -ENOMEM;
+	p->t_d16[i] = 0;
 	if (!k) {
-		if (PK_GROW(p->t_base, p->cap_tbase, b + 1) || PK_GROW(p->t_wide, p->cap_twide, b + 1))
+		if (PK_GROW(p->t_base, p->cap_tbase, b + 1) || PK_GROW(p->t_c32, p->cap_tc32, b + 1) ||
+		    PK_GROW(p->t_c64, p->cap_tc64, b + 1))
 			return -ENOMEM;
 		p->t_base[b] = t;
-		p->t_wide[b] = 0;
+		p->t_c32[b] = p->t_c64[b] = 0;
 	}
-	if (!p->t_wide[b] && t - p->t_base[b] > UINT32_MAX) {	/* also a time before the base */
-		size_t c = p->nr_wide;
+	uint64_t base = p->t_base[b];
+	if (!p->t_c32[b] && !p->t_c64[b] && k) {
+		if (t - p->t_last <= UINT16_MAX) {
+			p->t_d16[i] = (uint16_t)(t - p->t_last);
+			goto out;
+		}
+		size_t c = p->nr_c32;	/* the steps so far add up to less than 2^22 */
+		if (c >= UINT32_MAX - 1 || PK_GROW(p->t_o32, p->cap_to32, (c + 1) * PK_TBLOCK))
+			return -ENOMEM;
+		for (size_t j = 0; j < k; j++)
+			p->t_o32[c * PK_TBLOCK + j] = (uint32_t)(pk_profile__s_time(p, blk + j) - base);
+		p->t_c32[b] = (uint32_t)(c + 1);
+		p->nr_c32 = c + 1;
+	}
+	if (!p->t_c64[b] && (t - base > UINT32_MAX || (!p->t_c32[b] && k))) {
+		size_t c = p->nr_c64;
 		if (c >= UINT32_MAX - 1 || PK_GROW(p->t_full, p->cap_tfull, (c + 1) * PK_TBLOCK))
 			return -ENOMEM;
 		for (size_t j = 0; j < k; j++)
-			p->t_full[c * PK_TBLOCK + j] = p->t_base[b] + p->t_off[(b << PK_TBLOCK_SHIFT) + j];
-		p->t_wide[b] = (uint32_t)(c + 1);
-		p->nr_wide = c + 1;
+			p->t_full[c * PK_TBLOCK + j] = pk_profile__s_time(p, blk + j);
+		p->t_c64[b] = (uint32_t)(c + 1);
+		p->nr_c64 = c + 1;
 	}
-	if (p->t_wide[b])
-		p->t_full[(size_t)(p->t_wide[b] - 1) * PK_TBLOCK + k] = t;
-	p->t_off[i] = p->t_wide[b] ? 0 : (uint32_t)(t - p->t_base[b]);
+	if (p->t_c64[b])
+		p->t_full[(size_t)(p->t_c64[b] - 1) * PK_TBLOCK + k] = t;
+	else if (p->t_c32[b])
+		p->t_o32[(size_t)(p->t_c32[b] - 1) * PK_TBLOCK + k] = (uint32_t)(t - base);
+out:
+	p->t_last = t;
 	return 0;
 }
 
@@ -323,8 +350,7 @@ int pk_profile__add_sample(struct pk_profile *p, const struct pk_profile_sample 
 				    .event = s->event };
 	uint32_t rec;
 	int r = intern_rec(&p->srecs, &sr, &rec);
-	if (r || put_rec(p, i, rec) || PK_GROW(p->t_off, p->cap_toff, i + 1) ||
-	    widen(p, s, s->event) || put_time(p, i, s->time))
+	if (r || put_rec(p, i, rec) || widen(p, s, s->event) || put_time(p, i, s->time))
 		return r ? r : -ENOMEM;
 	if (!i)
 		p->period0 = s->values ? s->values[s->event].count : s->period;

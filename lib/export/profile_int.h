@@ -41,7 +41,7 @@ struct pk_sample_rec {
 	uint32_t event;
 };
 
-#define PK_TBLOCK_SHIFT 10
+#define PK_TBLOCK_SHIFT 6
 #define PK_TBLOCK ((size_t)1 << PK_TBLOCK_SHIFT)
 
 struct pk_event_rec {
@@ -80,16 +80,18 @@ struct pk_profile {
 	struct pk_recset srecs;			/* struct pk_sample_rec */
 	uint16_t *s_rec16;			/* the record ids while they fit 16 bits */
 	uint32_t *s_rec;			/* then (NULL before) */
-	uint32_t *t_off;			/* per sample */
+	uint16_t *t_d16;			/* per sample: the step from the one before in its block */
 	uint64_t *t_base;			/* per block: the time of its first sample */
-	uint32_t *t_wide;			/* per block: 0, or 1 + its chunk in t_full */
-	uint64_t *t_full;			/* PK_TBLOCK times per wide block */
-	size_t nr_wide;
+	uint32_t *t_c32, *t_c64;		/* per block: 0, or 1 + its chunk in t_o32 / t_full */
+	uint32_t *t_o32;			/* PK_TBLOCK offsets from the base per chunk */
+	uint64_t *t_full;			/* PK_TBLOCK times per chunk */
+	size_t nr_c32, nr_c64;
+	uint64_t t_last;			/* the last sample's time */
 	uint64_t period0;			/* the first sample's period */
 	uint64_t *s_period;			/* NULL while every period is period0 */
 	struct pk_profile_value *s_values;	/* nr_samples x nr_events; NULL while not needed */
 	struct pk_profile_value *scratch;	/* nr_events: what pk_profile__sample points to */
-	size_t cap_rec16, cap_rec, cap_toff, cap_tbase, cap_twide, cap_tfull, cap_period, cap_values;
+	size_t cap_rec16, cap_rec, cap_td16, cap_tbase, cap_tc32, cap_tc64, cap_to32, cap_tfull, cap_period, cap_values;
 
 	struct pk_stack_slot *stack_slots;
 	size_t nr_stack_slots, used_stack_slots;
@@ -116,10 +118,15 @@ static inline const struct pk_sample_rec *pk_profile__srec(const struct pk_profi
 
 static inline uint64_t pk_profile__s_time(const struct pk_profile *p, size_t i)
 {
-	size_t b = i >> PK_TBLOCK_SHIFT;
-	uint32_t w = p->t_wide[b];
-	return w ? p->t_full[((size_t)(w - 1) << PK_TBLOCK_SHIFT) + (i & (PK_TBLOCK - 1))]
-		 : p->t_base[b] + p->t_off[i];
+	size_t b = i >> PK_TBLOCK_SHIFT, k = i & (PK_TBLOCK - 1);
+	if (p->t_c64[b])
+		return p->t_full[((size_t)(p->t_c64[b] - 1) << PK_TBLOCK_SHIFT) + k];
+	if (p->t_c32[b])
+		return p->t_base[b] + p->t_o32[((size_t)(p->t_c32[b] - 1) << PK_TBLOCK_SHIFT) + k];
+	uint64_t t = p->t_base[b];
+	for (size_t j = i - k + 1; j <= i; j++)
+		t += p->t_d16[j];
+	return t;
 }
 
 /* Sample i's value of event e (0 for an event that did not take it and has no group value). */

@@ -274,12 +274,13 @@ static void test_many(void **state)
 }
 
 /*
- * Samples are stored compactly (shared records, block-relative times, period and
- * value columns added when first needed): every sample reads back as it was added
- * across those switches: times jumping by more than 32 bits and going back within
- * a block, a period changing after thousands of equal ones, a weight and then
- * group values arriving late, threads, cpus and events alternating, more than
- * 65536 distinct records (the ids outgrow 16 bits).
+ * Samples are stored compactly (shared records, 16-bit time steps, 32-bit or full
+ * times in the blocks where those do not fit, period and value columns added when
+ * first needed): every sample reads back as it was added across those switches:
+ * times stepping by more than 16 bits, jumping by more than 32 and going back
+ * within a block, a period changing after thousands of equal ones, a weight and
+ * then group values arriving late, threads, cpus and events alternating, more
+ * than 65536 distinct records (the ids outgrow 16 bits).
  */
 static void test_compact_samples(void **state)
 {
@@ -297,7 +298,8 @@ static void test_compact_samples(void **state)
 	static struct pk_profile_value vals[N][2];
 	uint64_t t = 1000;
 	for (size_t i = 0; i < N; i++) {
-		t += i == 1500 ? (1ull << 33) : i == 1600 ? (uint64_t)-(1ll << 34) : 10000 + i % 7;
+		t += i == 1500 ? (1ull << 33) : i == 1600 ? (uint64_t)-(1ll << 34) :
+		     i % 100 == 50 ? 100000 : 10000 + i % 7;
 		struct pk_profile_sample *s = &want[i];
 		*s = (struct pk_profile_sample){ .stack = i % 5 ? st : 0, .thread = th[i % 3],
 			.cpu = i < 2000 ? (int32_t)(i % 4) - 1 : (int32_t)i, .event = (uint32_t)(i % 11 == 0), .time = t,
