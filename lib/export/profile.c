@@ -67,8 +67,13 @@ void pk_profile__free(struct pk_profile *p)
 	pk_buf__free(&p->stack_lists);
 	free(p->events);
 	pk_recset__free(&p->srecs);
-	free(p->s_rec);
+	for (size_t c = 0; c < p->nr_chunks; c++) {
+		free(p->s_rec16[c]);
+		free(p->s_rec32[c]);
+		free(p->t_d16[c]);
+	}
 	free(p->s_rec16);
+	free(p->s_rec32);
 	free(p->t_d16);
 	free(p->t_base);
 	free(p->t_c32);
@@ -246,9 +251,8 @@ int pk_profile__intern_thread(struct pk_profile *p, int32_t pid, int32_t tid, co
 static int put_time(struct pk_profile *p, size_t i, uint64_t t)
 {
 	size_t b = i >> PK_TBLOCK_SHIFT, k = i & (PK_TBLOCK - 1), blk = b << PK_TBLOCK_SHIFT;
-	if (PK_GROW(p->t_d16, p->cap_td16, i + 1))
-		return -ENOMEM;
-	p->t_d16[i] = 0;
+	uint16_t *d16 = &p->t_d16[i >> PK_SCHUNK_SHIFT][i & (PK_SCHUNK - 1)];
+	*d16 = 0;
 	if (!k) {
 		if (PK_GROW(p->t_base, p->cap_tbase, b + 1) || PK_GROW(p->t_c32, p->cap_tc32, b + 1) ||
 		    PK_GROW(p->t_c64, p->cap_tc64, b + 1))
@@ -259,7 +263,7 @@ static int put_time(struct pk_profile *p, size_t i, uint64_t t)
 	uint64_t base = p->t_base[b];
 	if (!p->t_c32[b] && !p->t_c64[b] && k) {
 		if (t - p->t_last <= UINT16_MAX) {
-			p->t_d16[i] = (uint16_t)(t - p->t_last);
+			*d16 = (uint16_t)(t - p->t_last);
 			goto out;
 		}
 		size_t c = p->nr_c32;	/* the steps so far add up to less than 2^22 */
@@ -288,27 +292,50 @@ out:
 	return 0;
 }
 
-/* Sample i's record id: 16 bits while they fit, then 32 for all. */
+/* A new chunk of the per-sample columns for sample i (the first of it). */
+static int new_chunk(struct pk_profile *p, size_t i)
+{
+	size_t c = i >> PK_SCHUNK_SHIFT;
+	if (c < p->nr_chunks)
+		return 0;	/* made for a sample that then failed */
+	if (PK_GROW(p->s_rec16, p->cap_rec16, c + 1) || PK_GROW(p->s_rec32, p->cap_rec32, c + 1) ||
+	    PK_GROW(p->t_d16, p->cap_td16, c + 1))
+		return -ENOMEM;
+	p->s_rec16[c] = NULL;
+	p->s_rec32[c] = NULL;
+	if (pk_recset__nr(&p->srecs) > UINT16_MAX)
+		p->s_rec32[c] = malloc(PK_SCHUNK * sizeof(uint32_t));
+	else
+		p->s_rec16[c] = malloc(PK_SCHUNK * sizeof(uint16_t));
+	p->t_d16[c] = malloc(PK_SCHUNK * sizeof(uint16_t));
+	if ((!p->s_rec16[c] && !p->s_rec32[c]) || !p->t_d16[c]) {
+		free(p->s_rec16[c]);
+		free(p->s_rec32[c]);
+		free(p->t_d16[c]);
+		return -ENOMEM;
+	}
+	p->nr_chunks = c + 1;
+	return 0;
+}
+
+/* Sample i's record id: 16 bits while they fit, then its chunk's ids become 32. */
 static int put_rec(struct pk_profile *p, size_t i, uint32_t rec)
 {
-	if (!p->s_rec && rec > UINT16_MAX) {
-		if (PK_GROW(p->s_rec, p->cap_rec, i + 1))
+	size_t c = i >> PK_SCHUNK_SHIFT, k = i & (PK_SCHUNK - 1);
+	if (!p->s_rec32[c] && rec > UINT16_MAX) {
+		uint32_t *r = malloc(PK_SCHUNK * sizeof(*r));
+		if (!r)
 			return -ENOMEM;
-		for (size_t j = 0; j < i; j++)
-			p->s_rec[j] = p->s_rec16[j];
-		free(p->s_rec16);
-		p->s_rec16 = NULL;
-		p->cap_rec16 = 0;
+		for (size_t j = 0; j < k; j++)
+			r[j] = p->s_rec16[c][j];
+		free(p->s_rec16[c]);
+		p->s_rec16[c] = NULL;
+		p->s_rec32[c] = r;
 	}
-	if (p->s_rec) {
-		if (PK_GROW(p->s_rec, p->cap_rec, i + 1))
-			return -ENOMEM;
-		p->s_rec[i] = rec;
-	} else {
-		if (PK_GROW(p->s_rec16, p->cap_rec16, i + 1))
-			return -ENOMEM;
-		p->s_rec16[i] = (uint16_t)rec;
-	}
+	if (p->s_rec32[c])
+		p->s_rec32[c][k] = rec;
+	else
+		p->s_rec16[c][k] = (uint16_t)rec;
 	return 0;
 }
 
@@ -350,7 +377,7 @@ int pk_profile__add_sample(struct pk_profile *p, const struct pk_profile_sample 
 				    .event = s->event };
 	uint32_t rec;
 	int r = intern_rec(&p->srecs, &sr, &rec);
-	if (r || put_rec(p, i, rec) || widen(p, s, s->event) || put_time(p, i, s->time))
+	if (r || (!(i & (PK_SCHUNK - 1)) && new_chunk(p, i)) || put_rec(p, i, rec) || widen(p, s, s->event) || put_time(p, i, s->time))
 		return r ? r : -ENOMEM;
 	if (!i)
 		p->period0 = s->values ? s->values[s->event].count : s->period;

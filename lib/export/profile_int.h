@@ -43,6 +43,8 @@ struct pk_sample_rec {
 
 #define PK_TBLOCK_SHIFT 6
 #define PK_TBLOCK ((size_t)1 << PK_TBLOCK_SHIFT)
+#define PK_SCHUNK_SHIFT 14
+#define PK_SCHUNK ((size_t)1 << PK_SCHUNK_SHIFT)
 
 struct pk_event_rec {
 	uint32_t name, unit, weight_unit;
@@ -78,9 +80,11 @@ struct pk_profile {
 	 */
 	size_t nr_samples;
 	struct pk_recset srecs;			/* struct pk_sample_rec */
-	uint16_t *s_rec16;			/* the record ids while they fit 16 bits */
-	uint32_t *s_rec;			/* then (NULL before) */
-	uint16_t *t_d16;			/* per sample: the step from the one before in its block */
+	/* per sample, in chunks of PK_SCHUNK that never move (no copies, no holes as they grow) */
+	uint16_t **s_rec16;			/* the record ids of a chunk while they fit 16 bits */
+	uint32_t **s_rec32;			/* then (NULL before) */
+	uint16_t **t_d16;			/* the time step from the sample before in its block */
+	size_t nr_chunks;
 	uint64_t *t_base;			/* per block: the time of its first sample */
 	uint32_t *t_c32, *t_c64;		/* per block: 0, or 1 + its chunk in t_o32 / t_full */
 	uint32_t *t_o32;			/* PK_TBLOCK offsets from the base per chunk */
@@ -91,7 +95,7 @@ struct pk_profile {
 	uint64_t *s_period;			/* NULL while every period is period0 */
 	struct pk_profile_value *s_values;	/* nr_samples x nr_events; NULL while not needed */
 	struct pk_profile_value *scratch;	/* nr_events: what pk_profile__sample points to */
-	size_t cap_rec16, cap_rec, cap_td16, cap_tbase, cap_tc32, cap_tc64, cap_to32, cap_tfull, cap_period, cap_values;
+	size_t cap_rec16, cap_rec32, cap_td16, cap_tbase, cap_tc32, cap_tc64, cap_to32, cap_tfull, cap_period, cap_values;
 
 	struct pk_stack_slot *stack_slots;
 	size_t nr_stack_slots, used_stack_slots;
@@ -112,8 +116,10 @@ static inline const struct pk_stack_node *pk_profile__node(const struct pk_profi
 
 static inline const struct pk_sample_rec *pk_profile__srec(const struct pk_profile *p, size_t i)
 {
+	const uint32_t *r32 = p->s_rec32[i >> PK_SCHUNK_SHIFT];
+	size_t k = i & (PK_SCHUNK - 1);
 	return (const struct pk_sample_rec *)pk_recset__get(&p->srecs,
-							   p->s_rec ? p->s_rec[i] : p->s_rec16[i]);
+		r32 ? r32[k] : p->s_rec16[i >> PK_SCHUNK_SHIFT][k]);
 }
 
 static inline uint64_t pk_profile__s_time(const struct pk_profile *p, size_t i)
@@ -124,8 +130,9 @@ static inline uint64_t pk_profile__s_time(const struct pk_profile *p, size_t i)
 	if (p->t_c32[b])
 		return p->t_base[b] + p->t_o32[((size_t)(p->t_c32[b] - 1) << PK_TBLOCK_SHIFT) + k];
 	uint64_t t = p->t_base[b];
-	for (size_t j = i - k + 1; j <= i; j++)
-		t += p->t_d16[j];
+	const uint16_t *d = p->t_d16[i >> PK_SCHUNK_SHIFT] + ((i - k) & (PK_SCHUNK - 1));
+	for (size_t j = 1; j <= k; j++)	/* a block never crosses a chunk */
+		t += d[j];
 	return t;
 }
 

@@ -280,7 +280,8 @@ static void test_many(void **state)
  * times stepping by more than 16 bits, jumping by more than 32 and going back
  * within a block, a period changing after thousands of equal ones, a weight and
  * then group values arriving late, threads, cpus and events alternating, more
- * than 65536 distinct records (the ids outgrow 16 bits).
+ * than 65536 distinct records (the ids outgrow 16 bits in a chunk, and later
+ * chunks start with 32).
  */
 static void test_compact_samples(void **state)
 {
@@ -293,7 +294,7 @@ static void test_compact_samples(void **state)
 	assert_int_equal(pk_profile__intern_stack(p, &fr, 1, &st), 0);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(pk_profile__intern_thread(p, 10, 10 + i, "t", &th[i]), 0);
-	enum { N = 70000 };
+	enum { N = 90000 };
 	static struct pk_profile_sample want[N];
 	static struct pk_profile_value vals[N][2];
 	uint64_t t = 1000;
