@@ -504,9 +504,10 @@ int pk_profile__sample(const struct pk_profile *p, size_t idx, struct pk_profile
 		return -EINVAL;
 	const struct pk_sample_rec *r = pk_profile__srec(p, idx);
 	const struct pk_profile_value *v = p->s_values ? p->s_values + idx * p->nr_events : p->scratch;
-	if (!p->s_values)
-		for (uint32_t e = 0; e < p->nr_events; e++)
-			p->scratch[e] = pk_profile__s_value(p, idx, e);
+	if (!p->s_values) {
+		memset(p->scratch, 0, p->nr_events * sizeof(*p->scratch));
+		p->scratch[r->event].count = p->s_period ? p->s_period[idx] : p->period0;
+	}
 	*s = (struct pk_profile_sample){ .stack = r->stack, .thread = r->thread, .cpu = r->cpu,
 		.event = r->event, .time = pk_profile__s_time(p, idx),
 		.period = v[r->event].count, .weight = v[r->event].weight, .values = v };
