@@ -131,7 +131,11 @@ PK_API uint32_t pk_profile__stack_depth(const struct pk_profile *p, uint32_t sta
 /* Frame ids leaf first into buf[0..n); returns the depth (may exceed n). */
 PK_API size_t pk_profile__stack_frames(const struct pk_profile *p, uint32_t stack, uint32_t *buf,
 				       size_t n);
-/* Sample idx in insertion order; s->values points into the profile (nr_events entries). */
+/*
+ * Sample idx in insertion order; s->values points into the profile (nr_events
+ * entries), valid until the next call on it (samples without group values or
+ * weights share one array).
+ */
 PK_API int pk_profile__sample(const struct pk_profile *p, size_t idx, struct pk_profile_sample *s);
 
 /* Totals of one event over the samples it took: their number, sum of counts, sum of weights. */

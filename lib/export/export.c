@@ -112,7 +112,7 @@ int pk_export__write(const struct pk_profile *p, enum pk_export_format format, F
 	if (x.event >= 0)
 		x.event_given = 1;
 	else
-		x.event = p->nr_samples ? p->s_event[0] : 0;
+		x.event = p->nr_samples ? pk_profile__srec(p, 0)->event : 0;
 	if (!x.width)
 		x.width = 1200;
 	if (x.gzip_level < 0 || x.gzip_level > 9)

@@ -28,12 +28,12 @@ struct pk_xopts {
 static inline uint64_t pk_export__value(const struct pk_profile *p, size_t i, int ev,
 					enum pk_export_value kind)
 {
-	if (p->s_event[i] != ev)
+	if (pk_profile__srec(p, i)->event != (uint32_t)ev)
 		return 0;
-	const struct pk_profile_value *v = p->s_values + i * p->nr_events + ev;
-	return kind == PK_EXPORT_VALUE_COUNT ? v->count :
-	       kind == PK_EXPORT_VALUE_WEIGHT ? v->weight :
-	       kind == PK_EXPORT_VALUE_SCRIPT && v->count ? v->count : 1;
+	struct pk_profile_value v = pk_profile__s_value(p, i, (uint32_t)ev);
+	return kind == PK_EXPORT_VALUE_COUNT ? v.count :
+	       kind == PK_EXPORT_VALUE_WEIGHT ? v.weight :
+	       kind == PK_EXPORT_VALUE_SCRIPT && v.count ? v.count : 1;
 }
 
 /* The unit of the chosen value: "samples", the event's unit, or its weight unit. */

@@ -171,7 +171,8 @@ static int build(const struct pk_profile *p, const struct pk_xopts *x, struct tr
 		uint64_t v = pk_export__value(p, i, x->event, x->value);
 		if (!v)
 			continue;
-		uint32_t tn = tree_node(&b, (uint32_t)tlabel[p->s_thread[i]], p->s_stack[i]);
+		uint32_t tn = tree_node(&b, (uint32_t)tlabel[pk_profile__srec(p, i)->thread],
+					 pk_profile__srec(p, i)->stack);
 		if (!t->oom)
 			t->self[tn] += v;
 	}

@@ -385,19 +385,20 @@ static void fold_frame(struct folder *f, uint32_t id, int java)
 static void sample_header(struct folder *f, struct pk_buf *b, size_t i, int name_width)
 {
 	const struct pk_profile *p = f->p;
-	const struct pk_thread_rec *t = pk_profile__thread_rec(p, p->s_thread[i]);
+	const struct pk_sample_rec *sr = pk_profile__srec(p, i);
+	const struct pk_thread_rec *t = pk_profile__thread_rec(p, sr->thread);
 	char tmp[160];
-	uint64_t ns = p->s_time[i];
+	uint64_t ns = pk_profile__s_time(p, i);
 	b->len = 0;
 	puts_(f, b, pk_profile__str(p, t->comm));
-	snprintf(tmp, sizeof(tmp), " %7d/%-7d [%03d] ", t->pid, t->tid, p->s_cpu[i]);
+	snprintf(tmp, sizeof(tmp), " %7d/%-7d [%03d] ", t->pid, t->tid, sr->cpu);
 	puts_(f, b, tmp);
 	char ts[48];
 	snprintf(ts, sizeof(ts), "%" PRIu64 ".%06" PRIu64, ns / 1000000000u, ns % 1000000000u / 1000u);
 	snprintf(tmp, sizeof(tmp), "%12s: %10" PRIu64 " ", ts,
-		 p->s_values[i * p->nr_events + p->s_event[i]].count);
+		 pk_profile__s_value(p, i, sr->event).count);
 	puts_(f, b, tmp);
-	const char *ev = pk_profile__str(p, p->events[p->s_event[i]].name);
+	const char *ev = pk_profile__str(p, p->events[sr->event].name);
 	snprintf(tmp, sizeof(tmp), "%*s: ", name_width, "");
 	size_t el = strlen(ev);
 	if ((int)el < name_width)
@@ -546,7 +547,8 @@ int pk_export__folded(const struct pk_profile *p, FILE *out, const struct pk_xop
 	/* 1: per sample, the first frame and the event filter; aggregate by (first frame, stack) */
 	size_t nkeys = 0;
 	for (size_t i = 0; i < p->nr_samples; i++) {
-		uint32_t t = p->s_thread[i];
+		const struct pk_sample_rec *sr = pk_profile__srec(p, i);
+		uint32_t t = sr->thread;
 		int64_t pref = thr_pname[t];
 		int need_hdr = pref <= 0;
 		struct header_match m = { 0 };
@@ -557,7 +559,7 @@ int pk_export__folded(const struct pk_profile *p, FILE *out, const struct pk_xop
 			if (!match_header((const char *)hdr.data, hdr.len, &m))
 				continue;	/* not a sample start for the script: dropped */
 		}
-		const struct ev_rule *r = &rules[p->s_event[i]];
+		const struct ev_rule *r = &rules[sr->event];
 		if (r->matched) {
 			if (!filter) {	/* the first sample's event */
 				filter = r->key;
@@ -581,7 +583,7 @@ int pk_export__folded(const struct pk_profile *p, FILE *out, const struct pk_xop
 			}
 			pref = o + 1;
 		}
-		struct agg_key k = { .pname = (uint32_t)(pref - 1), .stack = p->s_stack[i] };
+		struct agg_key k = { .pname = (uint32_t)(pref - 1), .stack = sr->stack };
 		int64_t ko = pk_recset__add(&keys, &k);
 		if (ko < 0)
 			goto out;
@@ -593,9 +595,9 @@ int pk_export__folded(const struct pk_profile *p, FILE *out, const struct pk_xop
 			nkeys = ki + 1;
 		}
 		if (x->value != PK_EXPORT_VALUE_SCRIPT)
-			counts[ki] += pk_export__value(p, i, p->s_event[i], x->value);
+			counts[ki] += pk_export__value(p, i, (int)sr->event, x->value);
 		else if (r->from_period)
-			counts[ki] += pk_export__value(p, i, p->s_event[i], x->value);
+			counts[ki] += pk_export__value(p, i, (int)sr->event, x->value);
 		else
 			counts[ki] += r->weight;
 	}

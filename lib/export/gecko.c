@@ -198,7 +198,7 @@ static int write_thread(struct gecko *g, const struct tkey *key, const struct sa
 	if (!stacks)
 		goto out;
 	for (size_t i = 0; i < n && !t.oom; i++)
-		stacks[i] = stack_of(g, &t, p->s_stack[ss[i].idx]);
+		stacks[i] = stack_of(g, &t, pk_profile__srec(p, ss[i].idx)->stack);
 	size_t nfunc = pk_recset__nr(&t.funcs);
 	size_t nres = pk_recset__nr(&t.res);
 	fn_name = calloc(nfunc + 1, sizeof(uint32_t));
@@ -379,15 +379,15 @@ int pk_export__gecko(const struct pk_profile *p, FILE *out, const struct pk_xopt
 	th = calloc(nth + 1, sizeof(*th));
 	pos = calloc(nth + 1, sizeof(*pos));
 	for (size_t i = 0; i < p->nr_samples; i++)
-		nsel += p->s_event[i] == x->event;
+		nsel += pk_profile__srec(p, i)->event == (uint32_t)x->event;
 	ss = malloc((nsel + 1) * sizeof(*ss));
 	if (!th || !pos || !ss)
 		goto out;
 	for (size_t i = 0; i < nth; i++)
 		th[i].key = *(const struct tkey *)pk_recset__get(&tkeys, i);
 	for (size_t i = 0; i < p->nr_samples; i++)
-		if (p->s_event[i] == x->event)
-			th[rec2t[p->s_thread[i]]].n++;
+		if (pk_profile__srec(p, i)->event == (uint32_t)x->event)
+			th[rec2t[pk_profile__srec(p, i)->thread]].n++;
 	for (size_t i = 0, acc = 0; i < nth; i++) {
 		th[i].first = acc;
 		pos[i] = acc;
@@ -395,17 +395,19 @@ int pk_export__gecko(const struct pk_profile *p, FILE *out, const struct pk_xopt
 	}
 	uint64_t t0 = UINT64_MAX;
 	for (size_t i = 0; i < p->nr_samples; i++) {
-		if (p->s_event[i] != x->event)
+		const struct pk_sample_rec *sr = pk_profile__srec(p, i);
+		uint64_t ti_ns = pk_profile__s_time(p, i);
+		if (sr->event != (uint32_t)x->event)
 			continue;
-		uint32_t ti = rec2t[p->s_thread[i]];
-		ss[pos[ti]++] = (struct sample_ref){ .time = p->s_time[i], .idx = i };
-		t0 = p->s_time[i] < t0 ? p->s_time[i] : t0;
+		uint32_t ti = rec2t[sr->thread];
+		ss[pos[ti]++] = (struct sample_ref){ .time = ti_ns, .idx = i };
+		t0 = ti_ns < t0 ? ti_ns : t0;
 	}
 	for (size_t i = 0; i < nth; i++) {
 		qsort(ss + th[i].first, th[i].n, sizeof(*ss), cmp_sample);
 		th[i].last_rec = UINT32_MAX;
 		if (th[i].n)
-			th[i].last_rec = p->s_thread[ss[th[i].first + th[i].n - 1].idx];
+			th[i].last_rec = pk_profile__srec(p, ss[th[i].first + th[i].n - 1].idx)->thread;
 	}
 	qsort(th, nth, sizeof(*th), cmp_thread);
 	if (t0 == UINT64_MAX)

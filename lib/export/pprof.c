@@ -258,11 +258,12 @@ static int aggregate(struct builder *b, uint64_t *tmin, uint64_t *tmax)
 {
 	const struct pk_profile *p = b->p;
 	int threads = !(b->x->flags & PK_EXPORT_NO_THREADS);
-	size_t nvals = b->nvals, nev = p->nr_events;
+	size_t nvals = b->nvals;
 	*tmin = UINT64_MAX;
 	*tmax = 0;
 	for (size_t i = 0; i < p->nr_samples && !b->oom; i++) {
-		struct sample_key k = { .stack = p->s_stack[i], .thread = threads ? p->s_thread[i] : 0 };
+		const struct pk_sample_rec *sr = pk_profile__srec(p, i);
+		struct sample_key k = { .stack = sr->stack, .thread = threads ? sr->thread : 0 };
 		uint32_t si = intern(b, &b->samples, &k);
 		if (si >= b->nsamples) {
 			if (pk_grow(&b->values, &b->cap_values, (si + 1) * nvals, sizeof(*b->values)))
@@ -271,14 +272,15 @@ static int aggregate(struct builder *b, uint64_t *tmin, uint64_t *tmax)
 			b->nsamples = si + 1;
 		}
 		int64_t *v = b->values + (size_t)si * nvals;
-		const struct pk_profile_value *sv = p->s_values + i * nev;
 		for (size_t j = 0; j < nvals; j++) {
 			int e = b->vt_event[j];
-			v[j] += b->vt_kind[j] == 0 ? (p->s_event[i] == e) :
-				b->vt_kind[j] == 1 ? (int64_t)sv[e].count : (int64_t)sv[e].weight;
+			v[j] += b->vt_kind[j] == 0 ? (sr->event == (uint32_t)e) :
+				b->vt_kind[j] == 1 ? (int64_t)pk_profile__s_value(p, i, (uint32_t)e).count :
+				(int64_t)pk_profile__s_value(p, i, (uint32_t)e).weight;
 		}
-		*tmin = p->s_time[i] < *tmin ? p->s_time[i] : *tmin;
-		*tmax = p->s_time[i] > *tmax ? p->s_time[i] : *tmax;
+		uint64_t t = pk_profile__s_time(p, i);
+		*tmin = t < *tmin ? t : *tmin;
+		*tmax = t > *tmax ? t : *tmax;
 	}
 	return b->oom ? -ENOMEM : 0;
 }

@@ -3,7 +3,7 @@
  * export/profile.c — the in-memory profile (pmukit/profile.h). Strings are
  * interned through util/intern; frames, stack nodes and threads through
  * util/recset, as fixed-size records with dense ids in the order first seen.
- * Samples are kept in columns.
+ * Samples are kept small: shared records, time steps, columns made when needed.
  */
 #include "export/profile_int.h"
 
@@ -44,6 +44,7 @@ int pk_profile__new(struct pk_profile **out)
 	pk_recset__init(&p->frames, sizeof(struct pk_frame_rec));
 	pk_recset__init(&p->nodes, sizeof(struct pk_stack_node));
 	pk_recset__init(&p->threads, sizeof(struct pk_thread_rec));
+	pk_recset__init(&p->srecs, sizeof(struct pk_sample_rec));
 	/* node 0: the empty stack */
 	struct pk_stack_node root = { .frame = NO_ID, .parent = NO_ID, .depth = 0 };
 	if (pk_recset__add(&p->nodes, &root) != 0) {
@@ -65,12 +66,23 @@ void pk_profile__free(struct pk_profile *p)
 	free(p->stack_slots);
 	pk_buf__free(&p->stack_lists);
 	free(p->events);
-	free(p->s_stack);
-	free(p->s_thread);
-	free(p->s_cpu);
-	free(p->s_event);
-	free(p->s_time);
+	pk_recset__free(&p->srecs);
+	for (size_t c = 0; c < p->nr_chunks; c++) {
+		free(p->s_rec16[c]);
+		free(p->s_rec32[c]);
+		free(p->t_d16[c]);
+	}
+	free(p->s_rec16);
+	free(p->s_rec32);
+	free(p->t_d16);
+	free(p->t_base);
+	free(p->t_c32);
+	free(p->t_c64);
+	free(p->t_o32);
+	free(p->t_full);
+	free(p->s_period);
 	free(p->s_values);
+	free(p->scratch);
 	free(p);
 }
 
@@ -231,34 +243,161 @@ int pk_profile__intern_thread(struct pk_profile *p, int32_t pid, int32_t tid, co
 	return intern_rec(&p->threads, &t, id);
 }
 
+/*
+ * Sample i's time: the step from the one before in its block while steps fit 16
+ * bits; else the block's times become 32-bit offsets from its first, or, when
+ * one does not fit (or precedes the first), full times.
+ */
+static int put_time(struct pk_profile *p, size_t i, uint64_t t)
+{
+	size_t b = i >> PK_TBLOCK_SHIFT, k = i & (PK_TBLOCK - 1), blk = b << PK_TBLOCK_SHIFT;
+	uint16_t *d16 = &p->t_d16[i >> PK_SCHUNK_SHIFT][i & (PK_SCHUNK - 1)];
+	*d16 = 0;
+	if (!k) {
+		if (PK_GROW(p->t_base, p->cap_tbase, b + 1) || PK_GROW(p->t_c32, p->cap_tc32, b + 1) ||
+		    PK_GROW(p->t_c64, p->cap_tc64, b + 1))
+			return -ENOMEM;
+		p->t_base[b] = t;
+		p->t_c32[b] = p->t_c64[b] = 0;
+	}
+	uint64_t base = p->t_base[b];
+	if (!p->t_c32[b] && !p->t_c64[b] && k) {
+		if (t - p->t_last <= UINT16_MAX) {
+			*d16 = (uint16_t)(t - p->t_last);
+			goto out;
+		}
+		size_t c = p->nr_c32;	/* the steps so far add up to less than 2^22 */
+		if (c >= UINT32_MAX - 1 || PK_GROW(p->t_o32, p->cap_to32, (c + 1) * PK_TBLOCK))
+			return -ENOMEM;
+		for (size_t j = 0; j < k; j++)
+			p->t_o32[c * PK_TBLOCK + j] = (uint32_t)(pk_profile__s_time(p, blk + j) - base);
+		p->t_c32[b] = (uint32_t)(c + 1);
+		p->nr_c32 = c + 1;
+	}
+	if (!p->t_c64[b] && (t - base > UINT32_MAX || (!p->t_c32[b] && k))) {
+		size_t c = p->nr_c64;
+		if (c >= UINT32_MAX - 1 || PK_GROW(p->t_full, p->cap_tfull, (c + 1) * PK_TBLOCK))
+			return -ENOMEM;
+		for (size_t j = 0; j < k; j++)
+			p->t_full[c * PK_TBLOCK + j] = pk_profile__s_time(p, blk + j);
+		p->t_c64[b] = (uint32_t)(c + 1);
+		p->nr_c64 = c + 1;
+	}
+	if (p->t_c64[b])
+		p->t_full[(size_t)(p->t_c64[b] - 1) * PK_TBLOCK + k] = t;
+	else if (p->t_c32[b])
+		p->t_o32[(size_t)(p->t_c32[b] - 1) * PK_TBLOCK + k] = (uint32_t)(t - base);
+out:
+	p->t_last = t;
+	return 0;
+}
+
+/* A new chunk of the per-sample columns for sample i (the first of it). */
+static int new_chunk(struct pk_profile *p, size_t i)
+{
+	size_t c = i >> PK_SCHUNK_SHIFT;
+	if (c < p->nr_chunks)
+		return 0;	/* made for a sample that then failed */
+	if (PK_GROW(p->s_rec16, p->cap_rec16, c + 1) || PK_GROW(p->s_rec32, p->cap_rec32, c + 1) ||
+	    PK_GROW(p->t_d16, p->cap_td16, c + 1))
+		return -ENOMEM;
+	p->s_rec16[c] = NULL;
+	p->s_rec32[c] = NULL;
+	if (pk_recset__nr(&p->srecs) > UINT16_MAX)
+		p->s_rec32[c] = malloc(PK_SCHUNK * sizeof(uint32_t));
+	else
+		p->s_rec16[c] = malloc(PK_SCHUNK * sizeof(uint16_t));
+	p->t_d16[c] = malloc(PK_SCHUNK * sizeof(uint16_t));
+	if ((!p->s_rec16[c] && !p->s_rec32[c]) || !p->t_d16[c]) {
+		free(p->s_rec16[c]);
+		free(p->s_rec32[c]);
+		free(p->t_d16[c]);
+		return -ENOMEM;
+	}
+	p->nr_chunks = c + 1;
+	return 0;
+}
+
+/* Sample i's record id: 16 bits while they fit, then its chunk's ids become 32. */
+static int put_rec(struct pk_profile *p, size_t i, uint32_t rec)
+{
+	size_t c = i >> PK_SCHUNK_SHIFT, k = i & (PK_SCHUNK - 1);
+	if (!p->s_rec32[c] && rec > UINT16_MAX) {
+		uint32_t *r = malloc(PK_SCHUNK * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		for (size_t j = 0; j < k; j++)
+			r[j] = p->s_rec16[c][j];
+		free(p->s_rec16[c]);
+		p->s_rec16[c] = NULL;
+		p->s_rec32[c] = r;
+	}
+	if (p->s_rec32[c])
+		p->s_rec32[c][k] = rec;
+	else
+		p->s_rec16[c][k] = (uint16_t)rec;
+	return 0;
+}
+
+/* The columns a sample needs that the ones before did not: periods, values. */
+static int widen(struct pk_profile *p, const struct pk_profile_sample *s, uint32_t ev)
+{
+	size_t n = p->nr_samples, nev = p->nr_events;
+	uint64_t period = s->values ? s->values[ev].count : s->period;
+	bool values = s->weight || (s->values && (s->values[ev].weight || nev > 1));
+	if (!p->s_values && values) {
+		struct pk_profile_value *v = NULL;	/* filled from the columns before it replaces them */
+		size_t cap = 0;
+		if (pk_grow(&v, &cap, (n + 1) * nev, sizeof(*v)))
+			return -ENOMEM;
+		for (size_t i = 0; i < n; i++)
+			for (uint32_t e = 0; e < nev; e++)
+				v[i * nev + e] = pk_profile__s_value(p, i, e);
+		p->s_values = v;
+		p->cap_values = cap;
+	}
+	if (!p->s_values && !p->s_period && n && period != p->period0) {
+		if (PK_GROW(p->s_period, p->cap_period, n + 1))
+			return -ENOMEM;
+		for (size_t i = 0; i < n; i++)
+			p->s_period[i] = p->period0;
+	}
+	return 0;
+}
+
 int pk_profile__add_sample(struct pk_profile *p, const struct pk_profile_sample *s)
 {
 	if (!p || !s || s->stack >= pk_profile__nr_stacks(p) ||
 	    s->thread >= pk_profile__nr_threads(p) || s->event >= p->nr_events)
 		return -EINVAL;
-	size_t n = p->nr_samples + 1, nev = p->nr_events;
-	if (pk_grow(&p->s_stack, &p->cap_stack, n, sizeof(*p->s_stack)) ||
-	    pk_grow(&p->s_thread, &p->cap_thread, n, sizeof(*p->s_thread)) ||
-	    pk_grow(&p->s_cpu, &p->cap_cpu, n, sizeof(*p->s_cpu)) ||
-	    pk_grow(&p->s_event, &p->cap_event, n, sizeof(*p->s_event)) ||
-	    pk_grow(&p->s_time, &p->cap_time, n, sizeof(*p->s_time)) ||
-	    pk_grow(&p->s_values, &p->cap_values, n * nev, sizeof(*p->s_values)))
+	size_t i = p->nr_samples, nev = p->nr_events;
+	if (!p->scratch && !(p->scratch = calloc(nev, sizeof(*p->scratch))))
 		return -ENOMEM;
-	size_t i = p->nr_samples;
-	p->s_stack[i] = s->stack;
-	p->s_thread[i] = s->thread;
-	p->s_cpu[i] = s->cpu;
-	p->s_event[i] = (uint16_t)s->event;
-	p->s_time[i] = s->time;
-	struct pk_profile_value *v = p->s_values + i * nev;
-	if (s->values) {
-		memcpy(v, s->values, nev * sizeof(*v));
-	} else {
-		memset(v, 0, nev * sizeof(*v));
-		v[s->event].count = s->period;
-		v[s->event].weight = s->weight;
+	struct pk_sample_rec sr = { .stack = s->stack, .thread = s->thread, .cpu = s->cpu,
+				    .event = s->event };
+	uint32_t rec;
+	int r = intern_rec(&p->srecs, &sr, &rec);
+	if (r || (!(i & (PK_SCHUNK - 1)) && new_chunk(p, i)) || put_rec(p, i, rec) || widen(p, s, s->event) || put_time(p, i, s->time))
+		return r ? r : -ENOMEM;
+	if (!i)
+		p->period0 = s->values ? s->values[s->event].count : s->period;
+	if (p->s_values) {
+		if (pk_grow(&p->s_values, &p->cap_values, (i + 1) * nev, sizeof(*p->s_values)))
+			return -ENOMEM;
+		struct pk_profile_value *v = p->s_values + i * nev;
+		if (s->values) {
+			memcpy(v, s->values, nev * sizeof(*v));
+		} else {
+			memset(v, 0, nev * sizeof(*v));
+			v[s->event].count = s->period;
+			v[s->event].weight = s->weight;
+		}
+	} else if (p->s_period) {
+		if (PK_GROW(p->s_period, p->cap_period, i + 1))
+			return -ENOMEM;
+		p->s_period[i] = s->values ? s->values[s->event].count : s->period;
 	}
-	p->nr_samples = n;
+	p->nr_samples = i + 1;
 	return 0;
 }
 
@@ -363,10 +502,15 @@ int pk_profile__sample(const struct pk_profile *p, size_t idx, struct pk_profile
 {
 	if (!p || !s || idx >= p->nr_samples)
 		return -EINVAL;
-	const struct pk_profile_value *v = p->s_values + idx * p->nr_events;
-	*s = (struct pk_profile_sample){ .stack = p->s_stack[idx], .thread = p->s_thread[idx],
-		.cpu = p->s_cpu[idx], .event = p->s_event[idx], .time = p->s_time[idx],
-		.period = v[p->s_event[idx]].count, .weight = v[p->s_event[idx]].weight, .values = v };
+	const struct pk_sample_rec *r = pk_profile__srec(p, idx);
+	const struct pk_profile_value *v = p->s_values ? p->s_values + idx * p->nr_events : p->scratch;
+	if (!p->s_values) {
+		memset(p->scratch, 0, p->nr_events * sizeof(*p->scratch));
+		p->scratch[r->event].count = p->s_period ? p->s_period[idx] : p->period0;
+	}
+	*s = (struct pk_profile_sample){ .stack = r->stack, .thread = r->thread, .cpu = r->cpu,
+		.event = r->event, .time = pk_profile__s_time(p, idx),
+		.period = v[r->event].count, .weight = v[r->event].weight, .values = v };
 	return 0;
 }
 
@@ -376,10 +520,10 @@ int pk_profile__total(const struct pk_profile *p, size_t event, struct pk_profil
 		return -EINVAL;
 	*t = (struct pk_profile_total){ 0 };
 	for (size_t i = 0; i < p->nr_samples; i++) {
-		const struct pk_profile_value *v = p->s_values + i * p->nr_events + event;
-		t->samples += p->s_event[i] == event;
-		t->count += v->count;
-		t->weight += v->weight;
+		struct pk_profile_value v = pk_profile__s_value(p, i, (uint32_t)event);
+		t->samples += pk_profile__srec(p, i)->event == event;
+		t->count += v.count;
+		t->weight += v.weight;
 	}
 	return 0;
 }

@@ -22,6 +22,12 @@
 #include "util/grow.h"
 #include "util/opts.h"
 
+struct thr_cache {
+	int32_t pid, tid;
+	uint32_t id;
+	bool set;
+};
+
 struct fill {
 	struct pk_session *s;
 	struct pk_profile *p;
@@ -36,6 +42,7 @@ struct fill {
 	bool events_done;
 	uint32_t *stack;
 	size_t cap_stack;
+	struct thr_cache thr[64];	/* by tid: its last thread */
 };
 
 static bool is_dummy(const struct perf_event_attr *a)
@@ -135,6 +142,27 @@ static int loc_frames(struct fill *f, const struct pk_loc *l, const uint32_t **o
 	return 0;
 }
 
+/* The sample's thread: the one its tid had last when pid and comm are the same. */
+static int fill_thread(struct fill *f, const struct pk_resolved *rs, uint32_t *id)
+{
+	const struct pk_sample *smp = rs->sample;
+	const char *comm = rs->comm ? rs->comm : "";
+	struct thr_cache *c = &f->thr[(uint32_t)smp->tid & 63];
+	struct pk_profile_thread t;
+	if (c->set && c->pid == smp->pid && c->tid == smp->tid && !pk_profile__thread(f->p, c->id, &t) &&
+	    !strcmp(t.comm, comm)) {
+		*id = c->id;
+		return 0;
+	}
+	if (pk_profile__intern_thread(f->p, smp->pid, smp->tid, rs->comm, id))
+		return -ENOMEM;
+	c->pid = smp->pid;
+	c->tid = smp->tid;
+	c->id = *id;
+	c->set = true;
+	return 0;
+}
+
 static int add_sample(struct fill *f, const struct pk_resolved *rs)
 {
 	if (!f->events_done && add_events(f))
@@ -158,8 +186,7 @@ static int add_sample(struct fill *f, const struct pk_resolved *rs)
 		n += nfr;
 	}
 	uint32_t stack, thread;
-	if (pk_profile__intern_stack(f->p, f->stack, n, &stack) ||
-	    pk_profile__intern_thread(f->p, smp->pid, smp->tid, rs->comm, &thread))
+	if (pk_profile__intern_stack(f->p, f->stack, n, &stack) || fill_thread(f, rs, &thread))
 		return -ENOMEM;
 	struct pk_profile_sample ps = {
 		.stack = stack, .thread = thread, .cpu = smp->cpu,

@@ -3,7 +3,8 @@
  * test_profile.c — the in-memory profile (pmukit/profile.h): events, frames
  * interned on every field, stacks as a tree of shared prefixes, threads,
  * samples with per-event values, totals, the wall-clock reference, errors, and
- * a few hundred thousand samples interning to the expected number of stacks.
+ * a few hundred thousand samples interning to the expected number of stacks,
+ * and samples reading back as added through the compact storage's switches.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -272,6 +273,79 @@ static void test_many(void **state)
 	pk_profile__free(p);
 }
 
+/*
+ * Samples are stored compactly (shared records, 16-bit time steps, 32-bit or full
+ * times in the blocks where those do not fit, period and value columns added when
+ * first needed): every sample reads back as it was added across those switches:
+ * times stepping by more than 16 bits, jumping by more than 32 and going back
+ * within a block, a period changing after thousands of equal ones, a weight and
+ * then group values arriving late, threads, cpus and events alternating, more
+ * than 65536 distinct records (the ids outgrow 16 bits in a chunk, and later
+ * chunks start with 32).
+ */
+static void test_compact_samples(void **state)
+{
+	(void)state;
+	struct pk_profile *p = new_profile();
+	assert_int_equal(pk_profile__add_event(p, &(struct pk_profile_event){ .name = "a" }), 0);
+	assert_int_equal(pk_profile__add_event(p, &(struct pk_profile_event){ .name = "b" }), 1);
+	uint32_t fr, st, th[3];
+	assert_int_equal(pk_profile__intern_frame(p, &(struct pk_profile_frame){ .name = "f" }, &fr), 0);
+	assert_int_equal(pk_profile__intern_stack(p, &fr, 1, &st), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(pk_profile__intern_thread(p, 10, 10 + i, "t", &th[i]), 0);
+	enum { N = 90000 };
+	static struct pk_profile_sample want[N];
+	static struct pk_profile_value vals[N][2];
+	uint64_t t = 1000;
+	for (size_t i = 0; i < N; i++) {
+		t += i == 1500 ? (1ull << 33) : i == 1600 ? (uint64_t)-(1ll << 34) :
+		     i % 100 == 50 ? 100000 : 10000 + i % 7;
+		struct pk_profile_sample *s = &want[i];
+		*s = (struct pk_profile_sample){ .stack = i % 5 ? st : 0, .thread = th[i % 3],
+			.cpu = i < 2000 ? (int32_t)(i % 4) - 1 : (int32_t)i, .event = (uint32_t)(i % 11 == 0), .time = t,
+			.period = i < 3000 ? 100 : 100 + i % 3, .weight = i >= 4000 && i % 2 ? i : 0 };
+		if (i >= 4500) {
+			vals[i][0] = (struct pk_profile_value){ i, 1 };
+			vals[i][1] = (struct pk_profile_value){ 2 * i, 0 };
+			s->values = vals[i];
+		}
+		assert_int_equal(pk_profile__add_sample(p, s), 0);
+	}
+	assert_int_equal(pk_profile__nr_samples(p), N);
+	struct pk_profile_total tot[2] = { 0 };
+	for (size_t i = 0; i < N; i++) {
+		const struct pk_profile_sample *w = &want[i];
+		struct pk_profile_sample got;
+		assert_int_equal(pk_profile__sample(p, i, &got), 0);
+		assert_int_equal(got.stack, w->stack);
+		assert_int_equal(got.thread, w->thread);
+		assert_int_equal(got.cpu, w->cpu);
+		assert_int_equal(got.event, w->event);
+		assert_true(got.time == w->time);
+		assert_non_null(got.values);
+		for (uint32_t e = 0; e < 2; e++) {
+			struct pk_profile_value v = w->values ? w->values[e] :
+				e == w->event ? (struct pk_profile_value){ w->period, w->weight } :
+				(struct pk_profile_value){ 0, 0 };
+			assert_true(got.values[e].count == v.count);
+			assert_true(got.values[e].weight == v.weight);
+			tot[e].samples += w->event == e;
+			tot[e].count += v.count;
+			tot[e].weight += v.weight;
+		}
+		assert_true(got.period == got.values[w->event].count);
+		assert_true(got.weight == got.values[w->event].weight);
+	}
+	for (size_t e = 0; e < 2; e++) {
+		struct pk_profile_total t2;
+		assert_int_equal(pk_profile__total(p, e, &t2), 0);
+		assert_true(t2.samples == tot[e].samples && t2.count == tot[e].count &&
+			    t2.weight == tot[e].weight);
+	}
+	pk_profile__free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -281,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_threads_samples),
 		cmocka_unit_test(test_clock),
 		cmocka_unit_test(test_many),
+		cmocka_unit_test(test_compact_samples),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
