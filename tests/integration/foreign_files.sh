@@ -10,13 +10,17 @@
 #    as the events perf's SPE decoder adds), one warning that AUX traces are not decoded;
 #  - a statically linked program's callchains (tests/workloads/callchain.c built with
 #    -static and frame pointers): script and report -g as perf's;
+#  - a `perf mem record -d -W --phys-data`-like file (report_mkdata mem: ADDR, WEIGHT,
+#    DATA_SRC, PHYS_ADDR samples whose data sources set every perf_mem_data_src field):
+#    script's data_src column decoded as perf 6.1 decodes it ("|OP LOAD|LVL L1 hit|SNP
+#    None|..."), cut at 99 bytes and padded to the widest so far;
 #  - uprobe events (perf probe -x BINARY main), named from the file's tracing data
 #    (probe_rm_probe:main, not "unknown tracepoint"). The probes are made for the test
 #    and deleted after it; without root, tracefs or perf probe those cases skip.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
 W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 MK="${PMUKIT_BUILD:-build}/tests/workloads/report_mkdata"
-N=20
+N=24
 echo "1..$N"
 skip_all() {
 	i=$T_N
@@ -58,6 +62,15 @@ ok "aux: report as perf's" same aux.data report
 ok "aux: report --sort sym as perf's" same aux.data report --sort sym
 ok "aux: one warning that the traces are not decoded" sh -c \
 	"'$PMUKIT' script -i aux.data 2>&1 >/dev/null | grep -c 'Arm SPE AUX area traces are not decoded' | grep -qx 1"
+
+# -W -d --phys-data: the data source decoded
+"$MK" mem mem.data || exit 1
+ok "mem: script as perf's" same mem.data script
+ok "mem: script -F ip,addr,data_src,weight,phys_addr as perf's" \
+	same mem.data script -F ip,addr,data_src,weight,phys_addr
+ok "mem: script -F data_src (its width grows) as perf's" same mem.data script -F data_src
+ok "mem: script -F comm,tid,event,ip,sym,addr,data_src,weight as perf's" \
+	same mem.data script -F comm,tid,event,ip,sym,addr,data_src,weight
 
 # a statically linked program
 if ${CC:-cc} -O1 -g -static -fno-omit-frame-pointer -o cc_static "$SRC/tests/workloads/callchain.c" \

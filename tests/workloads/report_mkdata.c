@@ -39,8 +39,14 @@
  *             branch entries jump between td_func1..3 and to an address outside
  *             every map, with every flag (mispred, predicted, in_tx, abort),
  *             cycles and branch types, for script -F brstack,brstacksym and -D.
+ *   mem       a `perf mem record`-like mem-loads event (-W -d --phys-data:
+ *             ADDR, WEIGHT, DATA_SRC, PHYS_ADDR) whose samples' data sources
+ *             cover every field of perf_mem_data_src (op, lvl, snoop, lock,
+ *             dtlb, lvl_num, remote, snoopx, blk, hops), one value a sample
+ *             (none whose text is longer than perf's 100-byte buffer: perf
+ *             writes past it; no hops above 4: perf reads past its names).
  *
- *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack OUT.data
+ *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem OUT.data
  *
  * For topdown files it prints, per function, the TopDown shares the samples
  * it wrote add up to ("td_func1 retiring=12.34 bad_spec=... [heavy_ops=...]"),
@@ -524,10 +530,88 @@ static int brstack(struct pk_data_writer *w, struct pk_buf *b)
 	return 0;
 }
 
+/* a perf_mem_data_src value from its fields (the uapi bit layout) */
+#define DSRC(op, lvl, snoop, lock, dtlb, lvlnum, remote, snoopx, blk, hops)                      \
+	((uint64_t)(op) | (uint64_t)(lvl) << 5 | (uint64_t)(snoop) << 19 | (uint64_t)(lock) << 24 | \
+	 (uint64_t)(dtlb) << 26 | (uint64_t)(lvlnum) << 33 | (uint64_t)(remote) << 37 |            \
+	 (uint64_t)(snoopx) << 38 | (uint64_t)(blk) << 40 | (uint64_t)(hops) << 43)
+
+static const uint64_t mem_srcs[] = {
+	0,						/* all zero: no field set */
+	DSRC(1, 1, 1, 1, 1, 0, 0, 0, 1, 0),		/* every field N/A */
+	DSRC(2, 0x0a, 2, 2, 0x0a, 0, 0, 0, 0, 0),	/* load, L1 hit, no snoop, L1 TLB hit */
+	DSRC(2, 0x0a, 2, 1, 0x1a, 0, 0, 0, 0, 0),	/* TLB L1 or L2 hit, lock N/A */
+	DSRC(4, 0x14, 4, 3, 0x0c, 0, 0, 0, 2, 0),	/* store, L2 miss, HitM, locked, blk data */
+	DSRC(8, 0x42, 8, 0, 0x44, 0, 0, 0, 4, 0),	/* pfetch, L3 hit, miss, walker miss, blk addr */
+	DSRC(16, 0x82, 0, 0, 0x40, 0, 0, 0, 6, 0),	/* exec, local RAM, fault, blk data+addr */
+	DSRC(0, 0x102, 0x10, 0, 0x06, 0, 0, 1, 0, 0),	/* op 0, remote RAM 1 hop, HitM, Fwd */
+	DSRC(2, 0x202, 2, 0, 0, 0, 0, 2, 0, 0),		/* remote RAM 2 hops, snoopx bit 2 */
+	DSRC(2, 0x402, 6, 0, 2, 0, 0, 3, 0, 0),		/* remote cache 1 hop, None or Hit */
+	DSRC(2, 0x802, 0, 0, 4, 0, 0, 0, 0, 0),		/* remote cache 2 hops, TLB miss */
+	DSRC(2, 0x1002, 0, 0, 0, 0, 0, 0, 0, 0),	/* I/O */
+	DSRC(2, 0x2002, 0, 0, 0, 0, 0, 0, 0, 0),	/* uncached */
+	DSRC(2, 0x0e, 0, 0, 0, 0, 0, 0, 0, 0),		/* L1 or LFB, hit */
+	DSRC(2, 0x02c, 0x06, 0, 0x7e, 0, 0, 0, 0, 0),	/* 2 levels, every TLB: cut */
+	DSRC(2, 0x02, 0, 0, 0, 1, 0, 0, 0, 0),		/* lvl_num L1, hit */
+	DSRC(2, 0x02, 0, 0, 0, 2, 0, 0, 0, 0),		/* lvl_num L2 */
+	DSRC(2, 0x04, 0, 0, 0, 3, 0, 0, 0, 0),		/* lvl_num L3, miss */
+	DSRC(2, 0, 0, 0, 0, 4, 0, 0, 0, 0),		/* lvl_num L4, no hit/miss */
+	DSRC(2, 0x02, 0, 0, 0, 9, 0, 0, 0, 0),		/* lvl_num 9 (CXL in later kernels) */
+	DSRC(2, 0x02, 0, 0, 0, 0xa, 0, 0, 0, 0),	/* lvl_num 10 (I/O in later kernels) */
+	DSRC(2, 0x02, 0, 0, 0, 0xb, 0, 0, 0, 0),	/* any cache */
+	DSRC(2, 0x02, 0, 0, 0, 0xc, 0, 0, 0, 0),	/* LFB */
+	DSRC(2, 0x02, 0, 0, 0, 0xd, 0, 0, 0, 0),	/* RAM */
+	DSRC(2, 0x02, 0, 0, 0, 0xe, 0, 0, 0, 0),	/* PMEM */
+	DSRC(2, 0x02, 0, 0, 0, 0xf, 0, 0, 0, 0),	/* lvl_num N/A */
+	DSRC(2, 0x02, 0, 0, 0, 5, 0, 0, 0, 0),		/* lvl_num 5 (unnamed in 6.1) */
+	DSRC(2, 0x42, 0, 0, 0, 3, 1, 0, 0, 0),		/* remote L3 */
+	DSRC(2, 0x02, 0, 0, 0, 3, 1, 0, 0, 1),		/* remote, hops 1 */
+	DSRC(2, 0x82, 0, 0, 0, 0xd, 1, 0, 0, 2),	/* remote RAM, hops 2 */
+	DSRC(2, 0x02, 0, 0, 0, 0xd, 1, 0, 0, 3),	/* hops 3 */
+	DSRC(2, 0x02, 0, 0, 0, 0xd, 1, 0, 0, 4),	/* hops 4 */
+	DSRC(2, 0x02, 0, 0, 0, 0xd, 0, 0, 0, 1),	/* hops without remote */
+	DSRC(2, 0x02, 0, 0, 0, 0, 1, 0, 0, 0),		/* remote without lvl_num */
+	DSRC(3, 0x03, 3, 3, 3, 0xf, 0, 0, 7, 0),	/* N/A plus more in every field */
+	DSRC(0x1f, 0x3, 0x7, 3, 3, 0xf, 1, 3, 7, 4),	/* most bits */
+	DSRC(0x1f, 0x3, 3, 3, 3, 0xf, 1, 3, 7, 4) | 0xffffull << 48,	/* reserved bits too */
+};
+
+static int mem(struct pk_data_writer *w, struct pk_buf *b)
+{
+	struct pk_error err = { 0 };
+	const uint64_t st = IP_SAMPLE_TYPE | PERF_SAMPLE_ADDR | PERF_SAMPLE_WEIGHT |
+			    PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_PHYS_ADDR;
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_RAW, .size = sizeof(a), .config = 0x1cd, .config1 = 3,
+		.sample_period = 4000, .sample_type = st, .sample_id_all = 1, .precise_ip = 3,
+		.exclude_kernel = 1,
+	};
+	uint64_t id = 66, time = 2000;
+	if (pk_data_writer__add_attr(w, &a, "cpu/mem-loads,ldlat=30/P", &id, 1, &err) ||
+	    pk_data_writer__begin(w, &err))
+		return die("mem", &err);
+	if (put_sideband(b, st, id))
+		return die("maps", NULL);
+	for (size_t s = 0; s < sizeof(mem_srcs) / sizeof(mem_srcs[0]); s++) {
+		size_t at = begin_rec(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+		put64(b, (uint64_t)(uintptr_t)funcs[s % 3] + 3);
+		put32(b, PID), put32(b, PID);
+		put64(b, time++);
+		put64(b, 0x7ffd1000 + 64 * s);		/* ADDR */
+		put64(b, id);
+		put64(b, 4000);
+		put64(b, 30 + 7 * s);			/* WEIGHT */
+		put64(b, mem_srcs[s]);			/* DATA_SRC */
+		put64(b, 0x1234000 + 8 * s);		/* PHYS_ADDR */
+		end_rec(b, at);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack OUT.data\n");
+		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem OUT.data\n");
 		return 2;
 	}
 	int fd = open(argv[2], O_RDWR | O_CREAT | O_TRUNC, 0644);
@@ -554,6 +638,8 @@ int main(int argc, char **argv)
 		rc = aux(w, &b);
 	else if (!strcmp(argv[1], "brstack"))
 		rc = brstack(w, &b);
+	else if (!strcmp(argv[1], "mem"))
+		rc = mem(w, &b);
 	else
 		rc = die("unknown kind", NULL);
 	if (!rc && (pk_data_writer__write(w, b.data, b.len, &err) || pk_data_writer__finish(w, &err)))
