@@ -14,13 +14,16 @@
 #    DATA_SRC, PHYS_ADDR samples whose data sources set every perf_mem_data_src field):
 #    script's data_src column decoded as perf 6.1 decodes it ("|OP LOAD|LVL L1 hit|SNP
 #    None|..."), cut at 99 bytes and padded to the widest so far;
+#  - perf_event_attrs of every older size (report_mkdata attr64 .. attr128: PERF_ATTR_SIZE_VER0
+#    .. VER7, the file's attr_size that size): script, report and evlist -v as perf's; and
+#    VER8 (136 bytes, perf >= 6.3) that perf 6.1 refuses: pmukit reads it as the 128-byte one;
 #  - uprobe events (perf probe -x BINARY main), named from the file's tracing data
 #    (probe_rm_probe:main, not "unknown tracepoint"). The probes are made for the test
 #    and deleted after it; without root, tracefs or perf probe those cases skip.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
 W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 MK="${PMUKIT_BUILD:-build}/tests/workloads/report_mkdata"
-N=24
+N=33
 echo "1..$N"
 skip_all() {
 	i=$T_N
@@ -71,6 +74,21 @@ ok "mem: script -F ip,addr,data_src,weight,phys_addr as perf's" \
 ok "mem: script -F data_src (its width grows) as perf's" same mem.data script -F data_src
 ok "mem: script -F comm,tid,event,ip,sym,addr,data_src,weight as perf's" \
 	same mem.data script -F comm,tid,event,ip,sym,addr,data_src,weight
+
+# older perf_event_attr sizes
+for sz in 64 72 80 96 104 112 120 128; do
+	"$MK" attr$sz a$sz.data || exit 1
+	ok "attr size $sz: script, report, evlist -v as perf's" sh -c "
+		for c in 'script' 'report --stdio' 'evlist -v'; do
+			perf \$c -i a$sz.data 2>/dev/null | grep -v '^# (Tip:' >p.out
+			'$PMUKIT' \$c -i a$sz.data 2>/dev/null | grep -v '^# (Tip:' >k.out
+			[ -s p.out ] && diff p.out k.out >&2 || exit 1
+		done"
+done
+"$MK" attr136 a136.data || exit 1
+ok "attr size 136 (newer than perf 6.1): read as the 128-byte one" sh -c \
+	"perf script -i a128.data 2>/dev/null | sed 's/ [0-9a-f]* td_/ td_/' >p.out &&
+	 '$PMUKIT' script -i a136.data | sed 's/ [0-9a-f]* td_/ td_/' >k.out && [ -s p.out ] && diff p.out k.out >&2"
 
 # a statically linked program
 if ${CC:-cc} -O1 -g -static -fno-omit-frame-pointer -o cc_static "$SRC/tests/workloads/callchain.c" \

@@ -45,8 +45,11 @@
  *             dtlb, lvl_num, remote, snoopx, blk, hops), one value a sample
  *             (none whose text is longer than perf's 100-byte buffer: perf
  *             writes past it; no hops above 4: perf reads past its names).
+ *   attrSIZE  cpu-clock and task-clock samples whose perf_event_attr is SIZE bytes
+ *             (attr64 .. attr136: PERF_ATTR_SIZE_VER0 .. VER8), as older perf
+ *             versions wrote them: the file's attr_size is SIZE.
  *
- *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem OUT.data
+ *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|attrSIZE OUT.data
  *
  * For topdown files it prints, per function, the TopDown shares the samples
  * it wrote add up to ("td_func1 retiring=12.34 bad_spec=... [heavy_ops=...]"),
@@ -608,10 +611,33 @@ static int mem(struct pk_data_writer *w, struct pk_buf *b)
 	return 0;
 }
 
+static int attr_sized(struct pk_data_writer *w, struct pk_buf *b, uint32_t size)
+{
+	struct pk_error err = { 0 };
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE, .size = size, .config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 250000, .sample_type = IP_SAMPLE_TYPE, .sample_id_all = 1,
+		.disabled = 1, .inherit = 1, .exclude_hv = 1, .mmap = 1, .comm = 1,
+	};
+	uint64_t id = 31, id2 = 32, time = 2000;
+	if (pk_data_writer__add_attr(w, &a, "cpu-clock", &id, 1, &err))
+		return die("attr", &err);
+	a.config = PERF_COUNT_SW_TASK_CLOCK, a.mmap = 0, a.comm = 0;
+	if (pk_data_writer__add_attr(w, &a, "task-clock", &id2, 1, &err) ||
+	    pk_data_writer__begin(w, &err))
+		return die("attr", &err);
+	if (put_sideband(b, IP_SAMPLE_TYPE, id))
+		return die("maps", NULL);
+	for (int i = 0; i < 9; i++)
+		put_ip_sample(b, (uint64_t)(uintptr_t)funcs[i % 3] + 1 + (uint64_t)i, time++,
+			      i % 2 ? id2 : id);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem OUT.data\n");
+		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|attrSIZE OUT.data\n");
 		return 2;
 	}
 	int fd = open(argv[2], O_RDWR | O_CREAT | O_TRUNC, 0644);
@@ -640,6 +666,8 @@ int main(int argc, char **argv)
 		rc = brstack(w, &b);
 	else if (!strcmp(argv[1], "mem"))
 		rc = mem(w, &b);
+	else if (!strncmp(argv[1], "attr", 4))
+		rc = attr_sized(w, &b, (uint32_t)atoi(argv[1] + 4));
 	else
 		rc = die("unknown kind", NULL);
 	if (!rc && (pk_data_writer__write(w, b.data, b.len, &err) || pk_data_writer__finish(w, &err)))
