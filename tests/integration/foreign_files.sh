@@ -14,6 +14,10 @@
 #    DATA_SRC, PHYS_ADDR samples whose data sources set every perf_mem_data_src field):
 #    script's data_src column decoded as perf 6.1 decodes it ("|OP LOAD|LVL L1 hit|SNP
 #    None|..."), cut at 99 bytes and padded to the widest so far;
+#  - a --call-graph lbr recording (report_mkdata lbr: CALLCHAIN with PERF_CONTEXT_USER and
+#    BRANCH_STACK with PERF_SAMPLE_BRANCH_CALL_STACK): the callchain the kernel part, the first
+#    branch's target and every branch's source, as perf's resolve_lbr_callchain_sample builds it
+#    (in caller order perf looks the kernel part up as the user's: unresolved addresses);
 #  - perf_event_attrs of every older size (report_mkdata attr64 .. attr128: PERF_ATTR_SIZE_VER0
 #    .. VER7, the file's attr_size that size): script, report and evlist -v as perf's; and
 #    VER8 (136 bytes, perf >= 6.3) that perf 6.1 refuses: pmukit reads it as the 128-byte one;
@@ -23,7 +27,7 @@
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
 W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 MK="${PMUKIT_BUILD:-build}/tests/workloads/report_mkdata"
-N=33
+N=39
 echo "1..$N"
 skip_all() {
 	i=$T_N
@@ -74,6 +78,15 @@ ok "mem: script -F ip,addr,data_src,weight,phys_addr as perf's" \
 ok "mem: script -F data_src (its width grows) as perf's" same mem.data script -F data_src
 ok "mem: script -F comm,tid,event,ip,sym,addr,data_src,weight as perf's" \
 	same mem.data script -F comm,tid,event,ip,sym,addr,data_src,weight
+
+# --call-graph lbr: the call stack from the LBR
+"$MK" lbr lbr.data || exit 1
+ok "lbr: script as perf's" same lbr.data script
+ok "lbr: script -F comm,ip,sym --max-stack 3 as perf's" same lbr.data script -F comm,ip,sym --max-stack 3
+ok "lbr: report as perf's" same lbr.data report
+ok "lbr: report --no-children as perf's" same lbr.data report --no-children
+ok "lbr: report -g caller --no-children as perf's" same lbr.data report -g caller --no-children
+ok "lbr: report -G --sort sym as perf's" same lbr.data report -G --sort sym
 
 # older perf_event_attr sizes
 for sz in 64 72 80 96 104 112 120 128; do

@@ -45,11 +45,16 @@
  *             dtlb, lvl_num, remote, snoopx, blk, hops), one value a sample
  *             (none whose text is longer than perf's 100-byte buffer: perf
  *             writes past it; no hops above 4: perf reads past its names).
+ *   lbr       a --call-graph lbr recording (cycles:u, CALLCHAIN and BRANCH_STACK
+ *             with PERF_SAMPLE_BRANCH_CALL_STACK|HW_INDEX): user samples whose
+ *             chain is PERF_CONTEXT_USER and their ip, kernel samples with a
+ *             kernel part, one chain without a user part (perf walks it as an
+ *             fp chain); the call stacks go through td_func1..3 and nodebug_pad.
  *   attrSIZE  cpu-clock and task-clock samples whose perf_event_attr is SIZE bytes
  *             (attr64 .. attr136: PERF_ATTR_SIZE_VER0 .. VER8), as older perf
  *             versions wrote them: the file's attr_size is SIZE.
  *
- *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|attrSIZE OUT.data
+ *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|attrSIZE OUT.data
  *
  * For topdown files it prints, per function, the TopDown shares the samples
  * it wrote add up to ("td_func1 retiring=12.34 bad_spec=... [heavy_ops=...]"),
@@ -322,17 +327,10 @@ static void put_kernel_sample(struct pk_buf *b, uint64_t ip, uint64_t time, uint
 	end_rec(b, at);
 }
 
-/*
- * Samples in kernel modules that this machine has not loaded: the kernel's
- * map ("[kernel.kallsyms]_text" at _text, as perf records it), two module
- * maps (one named by its path, as perf names a module it found under
- * /lib/modules, one by "[name]"), samples in both modules, in the kernel
- * (at _text) and in this program.
- */
-static int modules(struct pk_data_writer *w, struct pk_buf *b)
+/* this machine's _text (the kernel map's start, as perf records it) */
+static uint64_t kernel_text(void)
 {
-	const uint64_t st = IP_SAMPLE_TYPE;
-	uint64_t id = 95, time = 2000, text = 0xffffffff81000000ULL;
+	uint64_t text = 0xffffffff81000000ULL;
 	FILE *f = fopen("/proc/kallsyms", "r");
 	char line[512];
 	while (f && fgets(line, sizeof(line), f)) {
@@ -345,6 +343,20 @@ static int modules(struct pk_data_writer *w, struct pk_buf *b)
 	}
 	if (f)
 		fclose(f);
+	return text;
+}
+
+/*
+ * Samples in kernel modules that this machine has not loaded: the kernel's
+ * map ("[kernel.kallsyms]_text" at _text, as perf records it), two module
+ * maps (one named by its path, as perf names a module it found under
+ * /lib/modules, one by "[name]"), samples in both modules, in the kernel
+ * (at _text) and in this program.
+ */
+static int modules(struct pk_data_writer *w, struct pk_buf *b)
+{
+	const uint64_t st = IP_SAMPLE_TYPE;
+	uint64_t id = 95, time = 2000, text = kernel_text();
 	if (cpu_clock_file(w, id, "modules"))
 		return 1;
 	put_kernel_mmap(b, st, id, text, 0x1000000, text, "[kernel.kallsyms]_text");
@@ -611,6 +623,59 @@ static int mem(struct pk_data_writer *w, struct pk_buf *b)
 	return 0;
 }
 
+static int lbr(struct pk_data_writer *w, struct pk_buf *b)
+{
+	struct pk_error err = { 0 };
+	const uint64_t st = IP_SAMPLE_TYPE | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_BRANCH_STACK;
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_HARDWARE, .size = sizeof(a), .config = PERF_COUNT_HW_CPU_CYCLES,
+		.sample_period = 100003, .sample_type = st, .sample_id_all = 1, .exclude_kernel = 1,
+		.exclude_callchain_user = 1,
+		.branch_sample_type = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK |
+				      PERF_SAMPLE_BRANCH_NO_FLAGS | PERF_SAMPLE_BRANCH_NO_CYCLES |
+				      PERF_SAMPLE_BRANCH_HW_INDEX,
+	};
+	uint64_t id = 44, time = 2000;
+	const uint64_t pad = (uint64_t)(uintptr_t)nodebug_pad, k = kernel_text();
+	if (pk_data_writer__add_attr(w, &a, "cycles:u", &id, 1, &err) ||
+	    pk_data_writer__begin(w, &err))
+		return die("lbr", &err);
+	put_kernel_mmap(b, st, id, k, 0x1000000, k, "[kernel.kallsyms]_text");
+	if (put_sideband(b, st, id))
+		return die("maps", NULL);
+	for (int s = 0; s < 8; s++) {
+		uint64_t f0 = (uint64_t)(uintptr_t)funcs[s % 3], f1 = (uint64_t)(uintptr_t)funcs[(s + 1) % 3];
+		bool kernel = s % 4 == 3, no_user = s == 7;
+		size_t at = begin_rec(b, PERF_RECORD_SAMPLE,
+				      kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER);
+		put64(b, kernel ? k + 0x100 + (uint64_t)s : f0 + 2);
+		put32(b, PID), put32(b, PID);
+		put64(b, time++);
+		put64(b, id);
+		put64(b, 100003);
+		if (no_user) {		/* a kernel chain only */
+			put64(b, 3), put64(b, PERF_CONTEXT_KERNEL);
+			put64(b, k + 0x107), put64(b, k + 0x200);
+		} else if (kernel) {
+			put64(b, 5), put64(b, PERF_CONTEXT_KERNEL);
+			put64(b, k + 0x103), put64(b, k + 0x300);
+			put64(b, PERF_CONTEXT_USER), put64(b, f0 + 6);
+		} else {
+			put64(b, 2), put64(b, PERF_CONTEXT_USER), put64(b, f0 + 2);
+		}
+		uint64_t nr = 1 + (uint64_t)(s % 3);	/* 1 to 3 calls */
+		put64(b, nr);
+		put64(b, (uint64_t)s);			/* hw_idx */
+		for (uint64_t e = 0; e < nr; e++) {
+			uint64_t from = e == 0 ? f1 + 5 : e == 1 ? pad + 17 * (uint64_t)s : f0 + 9;
+			uint64_t to = e == 0 ? f0 + (uint64_t)s % 2 : e == 1 ? f1 : pad;
+			put64(b, from), put64(b, to), put64(b, 0);
+		}
+		end_rec(b, at);
+	}
+	return 0;
+}
+
 static int attr_sized(struct pk_data_writer *w, struct pk_buf *b, uint32_t size)
 {
 	struct pk_error err = { 0 };
@@ -637,7 +702,7 @@ static int attr_sized(struct pk_data_writer *w, struct pk_buf *b, uint32_t size)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|attrSIZE OUT.data\n");
+		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|attrSIZE OUT.data\n");
 		return 2;
 	}
 	int fd = open(argv[2], O_RDWR | O_CREAT | O_TRUNC, 0644);
@@ -666,6 +731,8 @@ int main(int argc, char **argv)
 		rc = brstack(w, &b);
 	else if (!strcmp(argv[1], "mem"))
 		rc = mem(w, &b);
+	else if (!strcmp(argv[1], "lbr"))
+		rc = lbr(w, &b);
 	else if (!strncmp(argv[1], "attr", 4))
 		rc = attr_sized(w, &b, (uint32_t)atoi(argv[1] + 4));
 	else
