@@ -18,6 +18,8 @@
 #    BRANCH_STACK with PERF_SAMPLE_BRANCH_CALL_STACK): the callchain the kernel part, the first
 #    branch's target and every branch's source, as perf's resolve_lbr_callchain_sample builds it
 #    (in caller order perf looks the kernel part up as the user's: unresolved addresses);
+#  - a perf 3.x-like file (report_mkdata old: a 64-byte attr without sample_id_all, MMAP not
+#    MMAP2, samples without ID): perf then processes the records as stored, unordered;
 #  - perf_event_attrs of every older size (report_mkdata attr64 .. attr128: PERF_ATTR_SIZE_VER0
 #    .. VER7, the file's attr_size that size): script, report and evlist -v as perf's; and
 #    VER8 (136 bytes, perf >= 6.3) that perf 6.1 refuses: pmukit reads it as the 128-byte one;
@@ -27,7 +29,7 @@
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
 W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 MK="${PMUKIT_BUILD:-build}/tests/workloads/report_mkdata"
-N=39
+N=43
 echo "1..$N"
 skip_all() {
 	i=$T_N
@@ -87,6 +89,14 @@ ok "lbr: report as perf's" same lbr.data report
 ok "lbr: report --no-children as perf's" same lbr.data report --no-children
 ok "lbr: report -g caller --no-children as perf's" same lbr.data report -g caller --no-children
 ok "lbr: report -G --sort sym as perf's" same lbr.data report -G --sort sym
+
+# perf 3.x: no sample_id_all, so no ordering
+"$MK" old old.data || exit 1
+ok "old: script as perf's" same old.data script
+ok "old: script with task and mmap events, as stored" \
+	same old.data script --show-task-events --show-mmap-events
+ok "old: report --sort pid,sym as perf's" same old.data report --sort pid,sym
+ok "old: report --tasks as perf's" same old.data report --tasks
 
 # older perf_event_attr sizes
 for sz in 64 72 80 96 104 112 120 128; do

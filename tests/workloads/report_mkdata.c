@@ -50,11 +50,15 @@
  *             chain is PERF_CONTEXT_USER and their ip, kernel samples with a
  *             kernel part, one chain without a user part (perf walks it as an
  *             fp chain); the call stacks go through td_func1..3 and nodebug_pad.
+ *   old       a perf 3.x-like file: one event, a 64-byte attr (VER0) without
+ *             sample_id_all (side-band records without the sample's id
+ *             fields), PERF_RECORD_MMAP (not MMAP2) of this program's text,
+ *             samples IP|TID|TIME|PERIOD (no ID), a second thread, an EXIT.
  *   attrSIZE  cpu-clock and task-clock samples whose perf_event_attr is SIZE bytes
  *             (attr64 .. attr136: PERF_ATTR_SIZE_VER0 .. VER8), as older perf
  *             versions wrote them: the file's attr_size is SIZE.
  *
- *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|attrSIZE OUT.data
+ *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|attrSIZE OUT.data
  *
  * For topdown files it prints, per function, the TopDown shares the samples
  * it wrote add up to ("td_func1 retiring=12.34 bad_spec=... [heavy_ops=...]"),
@@ -676,6 +680,62 @@ static int lbr(struct pk_data_writer *w, struct pk_buf *b)
 	return 0;
 }
 
+static int old_layout(struct pk_data_writer *w, struct pk_buf *b)
+{
+	struct pk_error err = { 0 };
+	const uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE, .size = PERF_ATTR_SIZE_VER0,
+		.config = PERF_COUNT_SW_CPU_CLOCK, .sample_period = 250000, .sample_type = st,
+		.disabled = 1, .inherit = 1, .mmap = 1, .comm = 1, .task = 1,
+	};
+	uint64_t id = 21, time = 2000;
+	if (pk_data_writer__add_attr(w, &a, "cpu-clock", &id, 1, &err) ||
+	    pk_data_writer__begin(w, &err))
+		return die("old", &err);
+	size_t at = begin_rec(b, PERF_RECORD_COMM, 0);
+	put32(b, PID), put32(b, PID);
+	put_str(b, "mkdata");
+	end_rec(b, at);
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[4352];
+	uintptr_t fa = (uintptr_t)funcs[0];
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long s, e, off;
+		int n = 0;
+		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s%n", &s, &e, &off, &n) != 3 || fa < s ||
+		    fa >= e)
+			continue;
+		char *p = line + n;
+		while (*p == ' ')
+			p++;
+		p[strcspn(p, "\n")] = 0;
+		at = begin_rec(b, PERF_RECORD_MMAP, PERF_RECORD_MISC_USER);
+		put32(b, PID), put32(b, PID);
+		put64(b, s), put64(b, e - s), put64(b, off);
+		put_str(b, p);
+		end_rec(b, at);
+		break;
+	}
+	if (f)
+		fclose(f);
+	at = begin_rec(b, PERF_RECORD_FORK, 0);
+	put32(b, PID), put32(b, PID), put32(b, PID + 1), put32(b, PID), put64(b, 1500);
+	end_rec(b, at);
+	for (int i = 0; i < 7; i++) {
+		at = begin_rec(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+		put64(b, (uint64_t)(uintptr_t)funcs[i % 3] + 1 + (uint64_t)i);
+		put32(b, PID), put32(b, PID + (uint32_t)(i % 2));
+		put64(b, time++);
+		put64(b, 250000);
+		end_rec(b, at);
+	}
+	at = begin_rec(b, PERF_RECORD_EXIT, 0);
+	put32(b, PID), put32(b, PID), put32(b, PID + 1), put32(b, PID), put64(b, time);
+	end_rec(b, at);
+	return 0;
+}
+
 static int attr_sized(struct pk_data_writer *w, struct pk_buf *b, uint32_t size)
 {
 	struct pk_error err = { 0 };
@@ -702,7 +762,7 @@ static int attr_sized(struct pk_data_writer *w, struct pk_buf *b, uint32_t size)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|attrSIZE OUT.data\n");
+		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|attrSIZE OUT.data\n");
 		return 2;
 	}
 	int fd = open(argv[2], O_RDWR | O_CREAT | O_TRUNC, 0644);
@@ -731,6 +791,8 @@ int main(int argc, char **argv)
 		rc = brstack(w, &b);
 	else if (!strcmp(argv[1], "mem"))
 		rc = mem(w, &b);
+	else if (!strcmp(argv[1], "old"))
+		rc = old_layout(w, &b);
 	else if (!strcmp(argv[1], "lbr"))
 		rc = lbr(w, &b);
 	else if (!strncmp(argv[1], "attr", 4))
