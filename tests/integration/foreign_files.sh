@@ -20,6 +20,8 @@
 #    (in caller order perf looks the kernel part up as the user's: unresolved addresses);
 #  - a perf 3.x-like file (report_mkdata old: a 64-byte attr without sample_id_all, MMAP not
 #    MMAP2, samples without ID): perf then processes the records as stored, unordered;
+#  - CPU_TOPOLOGY sections of older perf (report_mkdata topo_old: no core and socket ids;
+#    topo_nodie: no die lists): read as perf reads them;
 #  - perf_event_attrs of every older size (report_mkdata attr64 .. attr128: PERF_ATTR_SIZE_VER0
 #    .. VER7, the file's attr_size that size): script, report and evlist -v as perf's; and
 #    VER8 (136 bytes, perf >= 6.3) that perf 6.1 refuses: pmukit reads it as the 128-byte one;
@@ -29,7 +31,7 @@
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
 W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 MK="${PMUKIT_BUILD:-build}/tests/workloads/report_mkdata"
-N=43
+N=47
 echo "1..$N"
 skip_all() {
 	i=$T_N
@@ -97,6 +99,13 @@ ok "old: script with task and mmap events, as stored" \
 	same old.data script --show-task-events --show-mmap-events
 ok "old: report --sort pid,sym as perf's" same old.data report --sort pid,sym
 ok "old: report --tasks as perf's" same old.data report --tasks
+
+# older CPU_TOPOLOGY layouts
+for k in topo_old topo_nodie; do
+	"$MK" $k $k.data || exit 1
+	ok "$k: script as perf's" same $k.data script
+	ok "$k: report --header-only as perf's" same $k.data report --header-only
+done
 
 # older perf_event_attr sizes
 for sz in 64 72 80 96 104 112 120 128; do

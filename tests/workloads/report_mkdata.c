@@ -54,11 +54,14 @@
  *             sample_id_all (side-band records without the sample's id
  *             fields), PERF_RECORD_MMAP (not MMAP2) of this program's text,
  *             samples IP|TID|TIME|PERIOD (no ID), a second thread, an EXIT.
+ *   topo_old  the attr128 file with its CPU_TOPOLOGY section cut after the
+ *             sibling lists, as perf before 4.x wrote it (no core and socket
+ *             ids); topo_nodie: cut before the die lists (perf before 5.2).
  *   attrSIZE  cpu-clock and task-clock samples whose perf_event_attr is SIZE bytes
  *             (attr64 .. attr136: PERF_ATTR_SIZE_VER0 .. VER8), as older perf
  *             versions wrote them: the file's attr_size is SIZE.
  *
- *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|attrSIZE OUT.data
+ *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|topo_old|topo_nodie|attrSIZE OUT.data
  *
  * For topdown files it prints, per function, the TopDown shares the samples
  * it wrote add up to ("td_func1 retiring=12.34 bad_spec=... [heavy_ops=...]"),
@@ -759,10 +762,59 @@ static int attr_sized(struct pk_data_writer *w, struct pk_buf *b, uint32_t size)
 	return 0;
 }
 
+/* bytes of a string list (u32 nr, then u32 len + string each) at p, or 0 */
+static size_t str_list_len(const uint8_t *p, size_t left)
+{
+	uint32_t nr, len;
+	size_t at = 4;
+	if (left < 4)
+		return 0;
+	memcpy(&nr, p, 4);
+	for (uint32_t i = 0; i < nr; i++) {
+		if (left - at < 4)
+			return 0;
+		memcpy(&len, p + at, 4);
+		at += 4 + len;
+		if (at > left)
+			return 0;
+	}
+	return at;
+}
+
+/*
+ * The finished file's CPU_TOPOLOGY section (feature bit 13) made shorter in
+ * the feature table: to the sibling lists (before_ids) or to the core and
+ * socket ids (no die lists), as older perf versions wrote it.
+ */
+static int topo_cut(int fd, bool before_ids)
+{
+	uint64_t h[13], sec[2];
+	if (pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h) || !(h[9] >> 13 & 1))
+		return -1;
+	uint64_t at = h[5] + h[6];		/* data offset + size: the feature table */
+	for (int bit = 0; bit < 13; bit++)
+		at += (h[9] >> bit & 1) * 16;
+	if (pread(fd, sec, 16, (off_t)at) != 16)
+		return -1;
+	uint8_t *p = malloc(sec[1]);
+	if (!p || pread(fd, p, sec[1], (off_t)sec[0]) != (ssize_t)sec[1]) {
+		free(p);
+		return -1;
+	}
+	size_t n = str_list_len(p, sec[1]), m = n ? str_list_len(p + n, sec[1] - n) : 0;
+	free(p);
+	if (!m)
+		return -1;
+	/* the ids: one u32 core id and one u32 socket id per available cpu */
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	sec[1] = before_ids ? n + m : n + m + 8 * (uint64_t)cpus;
+	return pwrite(fd, sec, 16, (off_t)at) == 16 ? 0 : -1;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|attrSIZE OUT.data\n");
+		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|topo_old|topo_nodie|attrSIZE OUT.data\n");
 		return 2;
 	}
 	int fd = open(argv[2], O_RDWR | O_CREAT | O_TRUNC, 0644);
@@ -795,12 +847,16 @@ int main(int argc, char **argv)
 		rc = old_layout(w, &b);
 	else if (!strcmp(argv[1], "lbr"))
 		rc = lbr(w, &b);
+	else if (!strncmp(argv[1], "topo_", 5))
+		rc = attr_sized(w, &b, 128);
 	else if (!strncmp(argv[1], "attr", 4))
 		rc = attr_sized(w, &b, (uint32_t)atoi(argv[1] + 4));
 	else
 		rc = die("unknown kind", NULL);
 	if (!rc && (pk_data_writer__write(w, b.data, b.len, &err) || pk_data_writer__finish(w, &err)))
 		rc = die("write", &err);
+	if (!rc && !strncmp(argv[1], "topo_", 5) && topo_cut(fd, !strcmp(argv[1], "topo_old")))
+		rc = die("CPU_TOPOLOGY", NULL);
 	pk_data_writer__free(w);
 	pk_buf__free(&b);
 	close(fd);
