@@ -22,6 +22,8 @@
 #    MMAP2, samples without ID): perf then processes the records as stored, unordered;
 #  - CPU_TOPOLOGY sections of older perf (report_mkdata topo_old: no core and socket ids;
 #    topo_nodie: no die lists): read as perf reads them;
+#  - samples in a 32-bit (i386 ELF32) program, built here without libc (report_mkdata elf32):
+#    its symbols and srclines as perf's (skipped where gcc -m32 cannot link);
 #  - perf_event_attrs of every older size (report_mkdata attr64 .. attr128: PERF_ATTR_SIZE_VER0
 #    .. VER7, the file's attr_size that size): script, report and evlist -v as perf's; and
 #    VER8 (136 bytes, perf >= 6.3) that perf 6.1 refuses: pmukit reads it as the 128-byte one;
@@ -31,7 +33,7 @@
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
 W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 MK="${PMUKIT_BUILD:-build}/tests/workloads/report_mkdata"
-N=47
+N=50
 echo "1..$N"
 skip_all() {
 	i=$T_N
@@ -106,6 +108,17 @@ for k in topo_old topo_nodie; do
 	ok "$k: script as perf's" same $k.data script
 	ok "$k: report --header-only as perf's" same $k.data report --header-only
 done
+
+# a 32-bit program (ELF32)
+printf 'int f(int x) { return x * 3; }\nint g(int x) { return f(x) + 1; }\nvoid _start(void) { for (;;) g(1); }\n' >p32.c
+if ${CC:-cc} -m32 -O1 -g -nostdlib -static -fno-pic -no-pie -o p32 p32.c 2>/dev/null &&
+	MK_ELF32="$T_TMP/p32" "$MK" elf32 e32.data; then
+	ok "elf32: script -F ip,sym,symoff,dso,srcline as perf's" same e32.data script -F ip,sym,symoff,dso,srcline
+	ok "elf32: report --sort dso,sym,srcline as perf's" same e32.data report --sort dso,sym,srcline
+	ok "elf32: report --sort symbol_size,sym as perf's" same e32.data report --sort symbol_size,sym
+else
+	for i in 1 2 3; do T_N=$((T_N + 1)); echo "ok $T_N # SKIP no 32-bit compiler"; done
+fi
 
 # older perf_event_attr sizes
 for sz in 64 72 80 96 104 112 120 128; do

@@ -57,11 +57,14 @@
  *   topo_old  the attr128 file with its CPU_TOPOLOGY section cut after the
  *             sibling lists, as perf before 4.x wrote it (no core and socket
  *             ids); topo_nodie: cut before the die lists (perf before 5.2).
+ *   elf32     samples in a 32-bit program (an i386 ELF32 executable, its path
+ *             in $MK_ELF32): an MMAP2 of its executable PT_LOAD at its
+ *             address, a sample every 4 bytes of it and one past its end.
  *   attrSIZE  cpu-clock and task-clock samples whose perf_event_attr is SIZE bytes
  *             (attr64 .. attr136: PERF_ATTR_SIZE_VER0 .. VER8), as older perf
  *             versions wrote them: the file's attr_size is SIZE.
  *
- *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|topo_old|topo_nodie|attrSIZE OUT.data
+ *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|topo_old|topo_nodie|elf32|attrSIZE OUT.data
  *
  * For topdown files it prints, per function, the TopDown shares the samples
  * it wrote add up to ("td_func1 retiring=12.34 bad_spec=... [heavy_ops=...]"),
@@ -81,6 +84,7 @@ int main(void)
 }
 #else
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -739,6 +743,47 @@ static int old_layout(struct pk_data_writer *w, struct pk_buf *b)
 	return 0;
 }
 
+static int elf32(struct pk_data_writer *w, struct pk_buf *b, const char *path)
+{
+	Elf32_Ehdr eh;
+	Elf32_Phdr ph;
+	uint64_t id = 37, time = 2000;
+	int fd = path ? open(path, O_RDONLY) : -1;
+	if (fd < 0 || pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS32)
+		return die("MK_ELF32: not an ELF32 file", NULL);
+	bool found = false;
+	for (int i = 0; i < eh.e_phnum && !found; i++) {
+		if (pread(fd, &ph, sizeof(ph), eh.e_phoff + (off_t)i * eh.e_phentsize) !=
+		    (ssize_t)sizeof(ph))
+			break;
+		found = ph.p_type == PT_LOAD && (ph.p_flags & PF_X);
+	}
+	close(fd);
+	if (!found)
+		return die("MK_ELF32: no executable PT_LOAD", NULL);
+	if (cpu_clock_file(w, id, "elf32"))
+		return 1;
+	size_t at = begin_rec(b, PERF_RECORD_COMM, 0);
+	put32(b, PID), put32(b, PID);
+	put_str(b, "prog32");
+	put_trailer(b, IP_SAMPLE_TYPE, 1000, id);
+	end_rec(b, at);
+	uint64_t start = ph.p_vaddr & ~0xfffu, len = (ph.p_vaddr + ph.p_memsz - start + 0xfff) & ~0xfffu;
+	at = begin_rec(b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+	put32(b, PID), put32(b, PID);
+	put64(b, start), put64(b, len), put64(b, ph.p_offset & ~0xfffu);
+	put64(b, 0), put64(b, 0), put64(b, 0);
+	put32(b, 5), put32(b, 2);
+	put_str(b, path);
+	put_trailer(b, IP_SAMPLE_TYPE, 1001, id);
+	end_rec(b, at);
+	for (uint64_t a = ph.p_vaddr; a < ph.p_vaddr + ph.p_memsz; a += 4)
+		put_ip_sample(b, a, time++, id);
+	put_ip_sample(b, start + len + 0x10, time++, id);
+	return 0;
+}
+
 static int attr_sized(struct pk_data_writer *w, struct pk_buf *b, uint32_t size)
 {
 	struct pk_error err = { 0 };
@@ -814,7 +859,7 @@ static int topo_cut(int fd, bool before_ids)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|topo_old|topo_nodie|attrSIZE OUT.data\n");
+		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|topo_old|topo_nodie|elf32|attrSIZE OUT.data\n");
 		return 2;
 	}
 	int fd = open(argv[2], O_RDWR | O_CREAT | O_TRUNC, 0644);
@@ -847,6 +892,8 @@ int main(int argc, char **argv)
 		rc = old_layout(w, &b);
 	else if (!strcmp(argv[1], "lbr"))
 		rc = lbr(w, &b);
+	else if (!strcmp(argv[1], "elf32"))
+		rc = elf32(w, &b, getenv("MK_ELF32"));
 	else if (!strncmp(argv[1], "topo_", 5))
 		rc = attr_sized(w, &b, 128);
 	else if (!strncmp(argv[1], "attr", 4))
