@@ -262,8 +262,8 @@ struct pk_data_event {
 			uint64_t start, len, pgoff;
 			bool mmap2;
 			bool has_build_id;	/* MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID */
-			uint32_t maj, min;
-			uint64_t ino, ino_generation;
+			uint32_t maj, min;	/* has_build_id: the build id's bytes there, */
+			uint64_t ino, ino_generation;	/* as perf reads them */
 			uint8_t build_id_size;
 			const uint8_t *build_id;
 			uint32_t prot, flags;	/* MMAP2 */

@@ -24,6 +24,8 @@
 #    topo_nodie: no die lists): read as perf reads them;
 #  - samples in a 32-bit (i386 ELF32) program, built here without libc (report_mkdata elf32):
 #    its symbols and srclines as perf's (skipped where gcc -m32 cannot link);
+#  - MMAP2 records in the build-id layout (report_mkdata mmap2bid, mmap2bad: a wrong build
+#    id): script, report, report --mmaps (perf takes the build id's bytes as maj/min/ino);
 #  - perf_event_attrs of every older size (report_mkdata attr64 .. attr128: PERF_ATTR_SIZE_VER0
 #    .. VER7, the file's attr_size that size): script, report and evlist -v as perf's; and
 #    VER8 (136 bytes, perf >= 6.3) that perf 6.1 refuses: pmukit reads it as the 128-byte one;
@@ -33,7 +35,7 @@
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
 W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 MK="${PMUKIT_BUILD:-build}/tests/workloads/report_mkdata"
-N=50
+N=56
 echo "1..$N"
 skip_all() {
 	i=$T_N
@@ -119,6 +121,14 @@ if ${CC:-cc} -m32 -O1 -g -nostdlib -static -fno-pic -no-pie -o p32 p32.c 2>/dev/
 else
 	for i in 1 2 3; do T_N=$((T_N + 1)); echo "ok $T_N # SKIP no 32-bit compiler"; done
 fi
+
+# MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID
+for k in mmap2bid mmap2bad; do
+	"$MK" $k $k.data || exit 1
+	ok "$k: script --show-mmap-events as perf's" same $k.data script --show-mmap-events
+	ok "$k: report --sort dso,sym as perf's" same $k.data report --sort dso,sym
+	ok "$k: report --mmaps as perf's" same $k.data report --mmaps
+done
 
 # older perf_event_attr sizes
 for sz in 64 72 80 96 104 112 120 128; do

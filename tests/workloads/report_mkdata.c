@@ -60,11 +60,15 @@
  *   elf32     samples in a 32-bit program (an i386 ELF32 executable, its path
  *             in $MK_ELF32): an MMAP2 of its executable PT_LOAD at its
  *             address, a sample every 4 bytes of it and one past its end.
+ *   mmap2bid  cpu-clock samples in this program, its MMAP2 in the build-id
+ *             layout (PERF_RECORD_MISC_MMAP_BUILD_ID: build_id_size and the
+ *             build id where maj/min/ino/ino_generation were, perf 5.12+
+ *             --buildid-mmap); mmap2bad: the same with a wrong build id.
  *   attrSIZE  cpu-clock and task-clock samples whose perf_event_attr is SIZE bytes
  *             (attr64 .. attr136: PERF_ATTR_SIZE_VER0 .. VER8), as older perf
  *             versions wrote them: the file's attr_size is SIZE.
  *
- *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|topo_old|topo_nodie|elf32|attrSIZE OUT.data
+ *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|topo_old|topo_nodie|elf32|mmap2bid|mmap2bad|attrSIZE OUT.data
  *
  * For topdown files it prints, per function, the TopDown shares the samples
  * it wrote add up to ("td_func1 retiring=12.34 bad_spec=... [heavy_ops=...]"),
@@ -784,6 +788,72 @@ static int elf32(struct pk_data_writer *w, struct pk_buf *b, const char *path)
 	return 0;
 }
 
+/* this program's GNU build id (its PT_NOTE segments read from /proc/self/exe); size or 0 */
+static size_t self_build_id(uint8_t id[20])
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	size_t got = 0;
+	int fd = open("/proc/self/exe", O_RDONLY);
+	if (fd < 0 || pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh))
+		goto out;
+	for (int i = 0; i < eh.e_phnum && !got; i++) {
+		uint8_t note[1024];
+		if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + (uint64_t)i * eh.e_phentsize)) !=
+			    (ssize_t)sizeof(ph) || ph.p_type != PT_NOTE || ph.p_filesz > sizeof(note) ||
+		    pread(fd, note, ph.p_filesz, (off_t)ph.p_offset) != (ssize_t)ph.p_filesz)
+			continue;
+		for (size_t at = 0; at + sizeof(Elf64_Nhdr) <= ph.p_filesz;) {
+			Elf64_Nhdr nh;
+			memcpy(&nh, note + at, sizeof(nh));
+			size_t name = at + sizeof(nh), desc = name + ((nh.n_namesz + 3) & ~3u);
+			if (desc + nh.n_descsz > ph.p_filesz)
+				break;
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && nh.n_descsz <= 20 &&
+			    !memcmp(note + name, "GNU", 4)) {
+				memcpy(id, note + desc, nh.n_descsz);
+				got = nh.n_descsz;
+				break;
+			}
+			at = desc + ((nh.n_descsz + 3) & ~3u);
+		}
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	return got;
+}
+
+static int mmap2_build_id(struct pk_data_writer *w, struct pk_buf *b, bool wrong)
+{
+	uint64_t id = 38, time = 2000;
+	uint8_t bid[20] = { 0 };
+	size_t n = self_build_id(bid);
+	if (!n)
+		return die("no build id in this program", NULL);
+	if (wrong)
+		bid[0] ^= 0xff;
+	if (cpu_clock_file(w, id, "mmap2bid"))
+		return 1;
+	size_t at = begin_rec(b, PERF_RECORD_COMM, 0);
+	put32(b, PID), put32(b, PID);
+	put_str(b, "mkdata");
+	put_trailer(b, IP_SAMPLE_TYPE, 1000, id);
+	end_rec(b, at);
+	/* put_mmap_of's record, then its maj..ino_generation replaced by the build id */
+	size_t mm = b->len;
+	if (put_mmap_of(b, IP_SAMPLE_TYPE, id, (uintptr_t)funcs[0], 0, NULL))
+		return die("maps", NULL);
+	uint16_t misc = PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_BUILD_ID;
+	memcpy(b->data + mm + 4, &misc, 2);
+	uint8_t f[24] = { (uint8_t)n };
+	memcpy(f + 4, bid, n);
+	memcpy(b->data + mm + 8 + 8 + 24, f, sizeof(f));
+	for (int i = 0; i < 6; i++)
+		put_ip_sample(b, (uint64_t)(uintptr_t)funcs[i % 3] + 1 + (uint64_t)i, time++, id);
+	return 0;
+}
+
 static int attr_sized(struct pk_data_writer *w, struct pk_buf *b, uint32_t size)
 {
 	struct pk_error err = { 0 };
@@ -859,7 +929,7 @@ static int topo_cut(int fd, bool before_ids)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|topo_old|topo_nodie|elf32|attrSIZE OUT.data\n");
+		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|topo_old|topo_nodie|elf32|mmap2bid|mmap2bad|attrSIZE OUT.data\n");
 		return 2;
 	}
 	int fd = open(argv[2], O_RDWR | O_CREAT | O_TRUNC, 0644);
@@ -892,6 +962,8 @@ int main(int argc, char **argv)
 		rc = old_layout(w, &b);
 	else if (!strcmp(argv[1], "lbr"))
 		rc = lbr(w, &b);
+	else if (!strncmp(argv[1], "mmap2b", 6))
+		rc = mmap2_build_id(w, &b, !strcmp(argv[1], "mmap2bad"));
 	else if (!strcmp(argv[1], "elf32"))
 		rc = elf32(w, &b, getenv("MK_ELF32"));
 	else if (!strncmp(argv[1], "topo_", 5))
