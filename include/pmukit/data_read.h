@@ -26,7 +26,9 @@
  * delivered as they are read. The queue holds at most opts.queue_bytes;
  * past that the older half (by time) is delivered early, as perf does when
  * its queue reaches its memory limit, so that a file without rounds is read
- * in bounded memory. PK_DATA_ORDER_FILE gives records as stored.
+ * in bounded memory. PK_DATA_ORDER_FILE gives records as stored, and so
+ * does PK_DATA_ORDER_PERF for a file whose first event has no sample_id_all
+ * (perf before 2.6.38): perf then falls back to unordered processing.
  *
  * Memory. File mode maps a window of the file at a time (opts.window_bytes);
  * nothing is copied except the records still queued when the window moves.
