@@ -26,6 +26,9 @@
 #    its symbols and srclines as perf's (skipped where gcc -m32 cannot link);
 #  - MMAP2 records in the build-id layout (report_mkdata mmap2bid, mmap2bad: a wrong build
 #    id): script, report, report --mmaps (perf takes the build id's bytes as maj/min/ino);
+#  - files without feature sections older perf did not write (report_mkdata nodesc: no
+#    EVENT_DESC, events named from their attrs; nofeat: none but BUILD_ID): script, evlist,
+#    --header-only ("missing features" names PMU_CAPS, which Debian's perf 6.1 knows);
 #  - perf_event_attrs of every older size (report_mkdata attr64 .. attr128: PERF_ATTR_SIZE_VER0
 #    .. VER7, the file's attr_size that size): script, report and evlist -v as perf's; and
 #    VER8 (136 bytes, perf >= 6.3) that perf 6.1 refuses: pmukit reads it as the 128-byte one;
@@ -35,7 +38,7 @@
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
 W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 MK="${PMUKIT_BUILD:-build}/tests/workloads/report_mkdata"
-N=56
+N=62
 echo "1..$N"
 skip_all() {
 	i=$T_N
@@ -128,6 +131,14 @@ for k in mmap2bid mmap2bad; do
 	ok "$k: script --show-mmap-events as perf's" same $k.data script --show-mmap-events
 	ok "$k: report --sort dso,sym as perf's" same $k.data report --sort dso,sym
 	ok "$k: report --mmaps as perf's" same $k.data report --mmaps
+done
+
+# feature sections older perf did not write
+for k in nodesc nofeat; do
+	"$MK" $k $k.data || exit 1
+	ok "$k: script as perf's" same $k.data script
+	ok "$k: report --header-only as perf's" same $k.data report --header-only
+	ok "$k: script --header-only as perf's" same $k.data script --header-only
 done
 
 # older perf_event_attr sizes

@@ -65,11 +65,13 @@
  *             layout (PERF_RECORD_MISC_MMAP_BUILD_ID: build_id_size and the
  *             build id where maj/min/ino/ino_generation were, perf 5.12+
  *             --buildid-mmap); mmap2bad: the same with a wrong build id.
+ *   nodesc    the attr128 file without EVENT_DESC (events named from their
+ *             attrs), nofeat without any feature but BUILD_ID (perf 2.6.3x).
  *   attrSIZE  cpu-clock and task-clock samples whose perf_event_attr is SIZE bytes
  *             (attr64 .. attr136: PERF_ATTR_SIZE_VER0 .. VER8), as older perf
  *             versions wrote them: the file's attr_size is SIZE.
  *
- *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|topo_old|topo_nodie|elf32|mmap2bid|mmap2bad|attrSIZE OUT.data
+ *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|topo_old|topo_nodie|elf32|mmap2bid|mmap2bad|nodesc|nofeat|attrSIZE OUT.data
  *
  * For topdown files it prints, per function, the TopDown shares the samples
  * it wrote add up to ("td_func1 retiring=12.34 bad_spec=... [heavy_ops=...]"),
@@ -565,7 +567,7 @@ static int brstack(struct pk_data_writer *w, struct pk_buf *b)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|topo_old|topo_nodie|elf32|mmap2bid|mmap2bad|attrSIZE OUT.data\n");
+		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|topo_old|topo_nodie|elf32|mmap2bid|mmap2bad|nodesc|nofeat|attrSIZE OUT.data\n");
 		return 2;
 	}
 	int fd = open(argv[2], O_RDWR | O_CREAT | O_TRUNC, 0644);
@@ -602,7 +604,8 @@ int main(int argc, char **argv)
 		rc = mmap2_build_id(w, &b, !strcmp(argv[1], "mmap2bad"));
 	else if (!strcmp(argv[1], "elf32"))
 		rc = elf32(w, &b, getenv("MK_ELF32"));
-	else if (!strncmp(argv[1], "topo_", 5))
+	else if (!strncmp(argv[1], "topo_", 5) || !strcmp(argv[1], "nodesc") ||
+		 !strcmp(argv[1], "nofeat"))
 		rc = attr_sized(w, &b, 128);
 	else if (!strncmp(argv[1], "attr", 4))
 		rc = attr_sized(w, &b, (uint32_t)atoi(argv[1] + 4));
@@ -612,6 +615,10 @@ int main(int argc, char **argv)
 		rc = die("write", &err);
 	if (!rc && !strncmp(argv[1], "topo_", 5) && topo_cut(fd, !strcmp(argv[1], "topo_old")))
 		rc = die("CPU_TOPOLOGY", NULL);
+	if (!rc && !strcmp(argv[1], "nodesc") && feat_drop(fd, UINT64_C(1) << 12))
+		rc = die("EVENT_DESC", NULL);
+	if (!rc && !strcmp(argv[1], "nofeat") && feat_drop(fd, ~UINT64_C(0) << 3))
+		rc = die("features", NULL);
 	pk_data_writer__free(w);
 	pk_buf__free(&b);
 	close(fd);

@@ -4,7 +4,8 @@
  * machines and perf versions (issue 18, foreign_files.sh): mem (data
  * sources), lbr (--call-graph lbr), old (no sample_id_all, MMAP), topo_old
  * and topo_nodie (older CPU_TOPOLOGY), elf32 (an i386 program), mmap2bid and
- * mmap2bad (MMAP2 with a build id), attrSIZE (older attr sizes). Included by
+ * mmap2bad (MMAP2 with a build id), attrSIZE (older attr sizes), nodesc and
+ * nofeat (feature sections older perf did not write). Included by
  * report_mkdata.c after its record helpers (put64, begin_rec, put_sideband,
  * put_ip_sample, cpu_clock_file, kernel_text, ...), which it uses.
  */
@@ -377,6 +378,42 @@ static int topo_cut(int fd, bool before_ids)
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
 	sec[1] = before_ids ? n + m : n + m + 8 * (uint64_t)cpus;
 	return pwrite(fd, sec, 16, (off_t)at) == 16 ? 0 : -1;
+}
+
+
+/*
+ * The finished file without the feature sections in drop (a bitmap of the
+ * first 64 bits), as a perf that did not write them: their bits cleared and
+ * their entries taken out of the feature table (the sections' bytes stay).
+ */
+static int feat_drop(int fd, uint64_t drop)
+{
+	uint64_t h[13], sec[2];
+	if (pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h))
+		return -1;
+	uint64_t from = h[5] + h[6], to = from;	/* the feature table: after the data */
+	for (int bit = 0; bit < 64; bit++) {
+		if (!(h[9] >> bit & 1))
+			continue;
+		if (pread(fd, sec, 16, (off_t)from) != 16)
+			return -1;
+		from += 16;
+		if (drop >> bit & 1)
+			continue;
+		if (pwrite(fd, sec, 16, (off_t)to) != 16)
+			return -1;
+		to += 16;
+	}
+	for (int w = 1; w < 4; w++)	/* the bits past 64 follow them unchanged */
+		for (int bit = 0; bit < 64; bit++) {
+			if (!(h[9 + w] >> bit & 1))
+				continue;
+			if (pread(fd, sec, 16, (off_t)from) != 16 || pwrite(fd, sec, 16, (off_t)to) != 16)
+				return -1;
+			from += 16, to += 16;
+		}
+	h[9] &= ~drop;
+	return pwrite(fd, &h[9], 8, 9 * 8) == 8 ? 0 : -1;
 }
 
 #endif
