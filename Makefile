@@ -564,7 +564,8 @@ $(O)/tests/workloads/report_many: tests/workloads/report_many.c
 tests: $(O)/tests/workloads/report_many
 
 # perf.data files this machine cannot record (weights, TopDown groups): tests/integration/report_values.sh
-$(O)/tests/workloads/report_mkdata: tests/workloads/report_mkdata.c $(LIBINT)
+$(O)/tests/workloads/report_mkdata: tests/workloads/report_mkdata.c tests/workloads/report_mkdata_old.h \
+		$(LIBINT)
 	$(Q)mkdir -p $(dir $@)
 	$(call msg,WORKLOAD,$<)
 	$(Q)$(CC) $(BASEFLAGS) $(CFLAGS) -DPMUKIT_MKDATA -O0 -o $@ $< $(LIBINT) $(LDFLAGS) $(LDLIBS)

@@ -146,6 +146,128 @@ static void put_hex(struct obuf *b, uint64_t v, size_t width)
 	put_num(b, v, false, 16, width, false, ' ');
 }
 
+/* ---- data_src: perf 6.1's perf_script__meminfo_scnprintf ---------------------------- */
+
+struct mem_txt {
+	char s[256];
+	size_t n;
+};
+
+static void mem_cat(struct mem_txt *t, const char *s)
+{
+	size_t k = strlen(s);
+	if (k > sizeof(t->s) - 1 - t->n)
+		k = sizeof(t->s) - 1 - t->n;
+	memcpy(t->s + t->n, s, k);
+	t->n += k;
+	t->s[t->n] = 0;
+}
+
+/* the names of bits set in m, " or " between them; returns how many */
+static int mem_bits(struct mem_txt *t, uint64_t m, const char *const *names, size_t nr, int printed)
+{
+	for (size_t i = 0; m && i < nr; i++, m >>= 1) {
+		if (!(m & 1))
+			continue;
+		if (printed++)
+			mem_cat(t, " or ");
+		mem_cat(t, names[i]);
+	}
+	return printed;
+}
+
+#define NR(a) (sizeof(a) / sizeof((a)[0]))
+
+static void mem_lvl(struct mem_txt *t, uint64_t d)
+{
+	static const char *const lvl[] = { "N/A", "HIT", "MISS", "L1", "LFB/MAB", "L2", "L3",
+		"Local RAM", "Remote RAM (1 hop)", "Remote RAM (2 hops)", "Remote Cache (1 hop)",
+		"Remote Cache (2 hops)", "I/O", "Uncached" };
+	/* 6.1's PERF_MEM_LVLNUM_* names: 5..8 unnamed ("L%d") */
+	static const char *const lvlnum[16] = { [1] = "L1", [2] = "L2", [3] = "L3", [4] = "L4",
+		[9] = "CXL", [10] = "I/O", [11] = "Any cache", [12] = "LFB/MAB", [13] = "RAM",
+		[14] = "PMEM", [15] = "N/A" };
+	/* hops 5..7: perf reads past its table; this machine's perf 6.1 printed "(null)" */
+	static const char *const hops[8] = { "N/A", "core, same node", "node, same socket",
+		"socket, same board", "board", "(null)", "(null)", "(null)" };
+	uint64_t m = d >> 5 & 0x3fff, num = d >> 33 & 15, nhops = d >> 43 & 7;
+	size_t start = t->n;
+	int printed = 0;
+	if (d >> 37 & 1)
+		mem_cat(t, "Remote ");
+	if (nhops) {
+		mem_cat(t, hops[nhops]);
+		mem_cat(t, " ");
+	} else {
+		printed = mem_bits(t, m & ~(uint64_t)6, lvl, NR(lvl), 0);
+	}
+	if (num) {
+		char l[16];
+		if (printed++)
+			mem_cat(t, " or ");
+		snprintf(l, sizeof(l), "L%u", (unsigned)num);
+		mem_cat(t, lvlnum[num] ? lvlnum[num] : l);
+	}
+	if (t->n == start)
+		mem_cat(t, "N/A");
+	if (m & 2)
+		mem_cat(t, " hit");
+	if (m & 4)
+		mem_cat(t, " miss");
+}
+
+static void mem_decode(struct mem_txt *t, uint64_t d)
+{
+	static const char *const snoop[] = { "N/A", "None", "Hit", "Miss", "HitM" };
+	static const char *const snoopx[] = { "Fwd", "Peer" };
+	static const char *const tlb[] = { "N/A", "HIT", "MISS", "L1", "L2", "Walker", "Fault" };
+	uint64_t op = d & 31, lck = d >> 24 & 3, dtlb = d >> 26 & 0x7f, blk = d >> 40 & 7;
+	mem_cat(t, "|OP ");
+	mem_cat(t, op & 1 ? "N/A" : op & 2 ? "LOAD" : op & 4 ? "STORE" : op & 8 ? "PFETCH" :
+		   op & 16 ? "EXEC" : "No");
+	mem_cat(t, "|LVL ");
+	mem_lvl(t, d);
+	mem_cat(t, "|SNP ");
+	int n = mem_bits(t, d >> 19 & 31, snoop, NR(snoop), 0);
+	if (!mem_bits(t, d >> 38 & 3, snoopx, NR(snoopx), n))
+		mem_cat(t, "N/A");
+	mem_cat(t, "|TLB ");
+	if (!mem_bits(t, dtlb & ~(uint64_t)6, tlb, NR(tlb), 0))
+		mem_cat(t, "N/A");
+	if (dtlb & 2)
+		mem_cat(t, " hit");
+	if (dtlb & 4)
+		mem_cat(t, " miss");
+	mem_cat(t, "|LCK ");
+	mem_cat(t, lck & 1 ? "N/A" : lck & 2 ? "Yes" : "No");
+	mem_cat(t, "|BLK ");
+	if (!blk || blk & 1)
+		mem_cat(t, " N/A");
+	if (!(blk & 1) && blk & 2)
+		mem_cat(t, " Data");
+	if (!(blk & 1) && blk & 4)
+		mem_cat(t, " Addr");
+}
+
+/* perf's data_src__fprintf: "%16lx DECODED" cut at 99 bytes (its 100-byte buffers), left-aligned
+ * as wide as the longest one printed so far */
+static void put_data_src(struct script *sc, struct obuf *b, uint64_t d)
+{
+	struct mem_txt t = { .n = 0 };
+	char out[128];
+	mem_decode(&t, d);
+	if (t.n > 99)
+		t.s[99] = 0;
+	int len = snprintf(out, sizeof(out), "%16" PRIx64 " %s", d, t.s);
+	if (len > 99)
+		len = 99;
+	if (sc->data_src_width < len)
+		sc->data_src_width = len;
+	put(b, out, (size_t)len);
+	for (int i = len; i < sc->data_src_width; i++)
+		putc_(b, ' ');
+}
+
 /* ---- pieces ------------------------------------------------------------------------ */
 
 static const char *dso_name(const struct pk_loc *l)
@@ -497,6 +619,8 @@ int script__print_sample(struct script *sc, const struct pk_resolved *rs,
 				put_dso(b, al, al ? al->addr : 0, f & SF_DSOFF);
 		}
 	}
+	if (f & SF_DATA_SRC)
+		put_data_src(sc, b, smp->data_src);
 	if (f & SF_WEIGHT)
 		put_num(b, smp->weight, false, 10, 16, false, ' ');
 	if (f & SF_INS_LAT)

@@ -91,6 +91,7 @@ struct script {
 	uint64_t initial_time, previous_time;
 	struct pk_sample_filter *filter; /* --time, -C, --comms, --pid, --tid, -S */
 	int name_width;
+	int data_src_width;		/* the longest data_src text so far (perf's static maxlen) */
 	bool checked[ST_MAX];		/* evsel__check_attr done for the type's first event */
 	struct pk_session *s;
 	struct script_trace *trace;

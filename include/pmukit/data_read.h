@@ -26,7 +26,9 @@
  * delivered as they are read. The queue holds at most opts.queue_bytes;
  * past that the older half (by time) is delivered early, as perf does when
  * its queue reaches its memory limit, so that a file without rounds is read
- * in bounded memory. PK_DATA_ORDER_FILE gives records as stored.
+ * in bounded memory. PK_DATA_ORDER_FILE gives records as stored, and so
+ * does PK_DATA_ORDER_PERF for a file whose first event has no sample_id_all
+ * (perf before 2.6.38): perf then falls back to unordered processing.
  *
  * Memory. File mode maps a window of the file at a time (opts.window_bytes);
  * nothing is copied except the records still queued when the window moves.
@@ -262,8 +264,8 @@ struct pk_data_event {
 			uint64_t start, len, pgoff;
 			bool mmap2;
 			bool has_build_id;	/* MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID */
-			uint32_t maj, min;
-			uint64_t ino, ino_generation;
+			uint32_t maj, min;	/* has_build_id: the build id's bytes there, */
+			uint64_t ino, ino_generation;	/* as perf reads them */
 			uint8_t build_id_size;
 			const uint8_t *build_id;
 			uint32_t prot, flags;	/* MMAP2 */

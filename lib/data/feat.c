@@ -410,10 +410,13 @@ bool pkw_feature_wanted(const struct pk_data_writer *w, int feat, bool pipe_head
 	case PK_FEAT_BRANCH_STACK:
 		if (pipe_header)
 			return false;
-		for (size_t i = 0; i < w->nr_attrs; i++)
-			if (((const struct perf_event_attr *)w->attrs[i].attr)->sample_type &
-			    PERF_SAMPLE_BRANCH_STACK)
+		for (size_t i = 0; i < w->nr_attrs; i++) {
+			/* perf record writes it for -b/-j, not for --call-graph lbr's call stacks */
+			const struct perf_event_attr *a = (const void *)w->attrs[i].attr;
+			if ((a->sample_type & PERF_SAMPLE_BRANCH_STACK) &&
+			    !(a->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK))
 				return true;
+		}
 		return false;
 	case PK_FEAT_GROUP_DESC:
 		return w->nr_groups > 0;

@@ -575,6 +575,13 @@ int pk_data_reader__open_fd(struct pk_data_reader **rp, int fd, const char *name
 		pk_data_reader__free(r);
 		return rc;
 	}
+	/*
+	 * perf_session__new: without sample_id_all (perf before 2.6.38) the
+	 * side-band records have no time, so perf gives every record as stored
+	 * ("No sample_id_all support, falling back to unordered processing").
+	 */
+	if (r->order == PK_DATA_ORDER_PERF && r->nr_attrs && !r->attrs[0]->pub.attr.sample_id_all)
+		r->order = PK_DATA_ORDER_FILE;
 	*rp = r;
 	return 0;
 }

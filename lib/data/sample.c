@@ -444,12 +444,12 @@ int dr_decode_kernel(struct pk_data_reader *r, struct pk_data_event *ev, uint64_
 				if (m->build_id_size > 20)
 					return FAIL("MMAP2: build-id size %u", m->build_id_size);
 				m->build_id = b + 36;
-			} else {
-				m->maj = rd32(b + 32);
-				m->min = rd32(b + 36);
-				m->ino = rd64(b + 40);
-				m->ino_generation = rd64(b + 48);
 			}
+			/* with a build id, its bytes (as perf 6.1 takes them for the dso's id) */
+			m->maj = rd32(b + 32);
+			m->min = rd32(b + 36);
+			m->ino = rd64(b + 40);
+			m->ino_generation = rd64(b + 48);
 			m->prot = rd32(b + 56);
 			m->flags = rd32(b + 60);
 			fn = b + 64;

@@ -322,6 +322,62 @@ static int resolve_callchain(struct pk_session *s, const struct sess_thread *t,
 }
 
 /*
+ * perf's resolve_lbr_callchain_sample (no --stitch-lbr): for an
+ * event recorded with --call-graph lbr (PERF_SAMPLE_BRANCH_CALL_STACK), the
+ * kernel's chain up to its PERF_CONTEXT_USER, then the LBR's first target and
+ * every entry's source. *nout stays 0 when the chain has no user part among
+ * its first max_stack entries: perf then walks it as any other.
+ */
+static int resolve_lbr_callchain(struct pk_session *s, const struct sess_thread *t,
+				 const struct pk_sample *smp, bool root_first, size_t *nout)
+{
+	uint64_t nr = smp->callchain.nr, u, lbr = smp->branch.nr;
+	const uint64_t *ips = smp->callchain.ips;
+	unsigned max_stack = s->o.max_stack ? s->o.max_stack : SESS_DEFAULT_MAX_STACK;
+	uint8_t cpumode = PERF_RECORD_MISC_USER;
+	size_t n = 0;
+	if (nr > max_stack)
+		nr = max_stack;
+	for (u = 0; u < nr && ips[u] != PERF_CONTEXT_USER; u++)
+		;
+	*nout = 0;
+	if (u == nr)
+		return 0;
+	if (chain_reserve(s, (size_t)(u + 2 + lbr)))
+		return -ENOMEM;
+	/*
+	 * The kernel part: perf walks it from the root in caller order, starting
+	 * after the PERF_CONTEXT_USER, so its addresses are looked up as the
+	 * user's (they print unresolved); callee first, with the kernel's mode.
+	 */
+	size_t nk = 0;
+	for (uint64_t j = 0; j <= u; j++) {
+		uint64_t i = root_first ? u - j : j, ip = ips[i];
+		if (ip >= PERF_CONTEXT_MAX) {
+			cpumode = ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL :
+				  ip == PERF_CONTEXT_HV ? PERF_RECORD_MISC_HYPERVISOR :
+				  ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER : cpumode;
+			continue;
+		}
+		if (!(s->chain[nk++] = resolve__loc(s, t, cpumode, ip)))
+			return -ENOMEM;
+	}
+	for (size_t i = 0; root_first && i < nk / 2; i++) {
+		const struct pk_loc *l = s->chain[i];
+		s->chain[i] = s->chain[nk - 1 - i];
+		s->chain[nk - 1 - i] = l;
+	}
+	n = nk;
+	for (uint64_t i = 0; i <= lbr && lbr; i++) {
+		uint64_t ip = i ? smp->branch.entries[i - 1].from : smp->branch.entries[0].to;
+		if (!(s->chain[n++] = resolve__loc(s, t, PERF_RECORD_MISC_USER, ip)))
+			return -ENOMEM;
+	}
+	*nout = n;
+	return 0;
+}
+
+/*
  * perf's machine__addr_cpumode: on a machine with one address space for
  * kernel and user (every arch but sparc), an address at or above the
  * kernel's start (x86_64: 2^63; others: the kernel map's start) is the
@@ -387,8 +443,14 @@ int pk_session__resolve(struct pk_session *s, const struct pk_data_event *ev, un
 	if ((flags & PK_RESOLVE_CALLCHAIN) && (smp->sample_type & PERF_SAMPLE_CALLCHAIN)) {
 		/* perf's thread__resolve_callchain, callee order: the kernel's, then the unwound */
 		size_t n = 0;
-		if (resolve_callchain(s, t, smp, flags & PK_RESOLVE_CALLER_ORDER, &n) ||
-		    unwind__append(s, t, smp, &n))
+		const struct pk_data_attr *a =
+			ev->attr >= 0 ? pk_data_reader__attr(s->r, (size_t)ev->attr) : NULL;
+		bool lbr = a && (a->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) &&
+			   (smp->sample_type & PERF_SAMPLE_BRANCH_STACK);
+		if (lbr && resolve_lbr_callchain(s, t, smp, flags & PK_RESOLVE_CALLER_ORDER, &n))
+			goto nomem;
+		if (!n && (resolve_callchain(s, t, smp, flags & PK_RESOLVE_CALLER_ORDER, &n) ||
+			   unwind__append(s, t, smp, &n)))
 			goto nomem;
 		out->chain = s->chain;
 		out->nr_chain = n;

@@ -10,13 +10,35 @@
 #    as the events perf's SPE decoder adds), one warning that AUX traces are not decoded;
 #  - a statically linked program's callchains (tests/workloads/callchain.c built with
 #    -static and frame pointers): script and report -g as perf's;
+#  - a `perf mem record -d -W --phys-data`-like file (report_mkdata mem: ADDR, WEIGHT,
+#    DATA_SRC, PHYS_ADDR samples whose data sources set every perf_mem_data_src field):
+#    script's data_src column decoded as perf 6.1 decodes it ("|OP LOAD|LVL L1 hit|SNP
+#    None|..."), cut at 99 bytes and padded to the widest so far;
+#  - a --call-graph lbr recording (report_mkdata lbr: CALLCHAIN with PERF_CONTEXT_USER and
+#    BRANCH_STACK with PERF_SAMPLE_BRANCH_CALL_STACK): the callchain the kernel part, the first
+#    branch's target and every branch's source, as perf's resolve_lbr_callchain_sample builds it
+#    (in caller order perf looks the kernel part up as the user's: unresolved addresses);
+#  - a perf 3.x-like file (report_mkdata old: a 64-byte attr without sample_id_all, MMAP not
+#    MMAP2, samples without ID): perf then processes the records as stored, unordered;
+#  - CPU_TOPOLOGY sections of older perf (report_mkdata topo_old: no core and socket ids;
+#    topo_nodie: no die lists): read as perf reads them;
+#  - samples in a 32-bit (i386 ELF32) program, built here without libc (report_mkdata elf32):
+#    its symbols and srclines as perf's (skipped where gcc -m32 cannot link);
+#  - MMAP2 records in the build-id layout (report_mkdata mmap2bid, mmap2bad: a wrong build
+#    id): script, report, report --mmaps (perf takes the build id's bytes as maj/min/ino);
+#  - files without feature sections older perf did not write (report_mkdata nodesc: no
+#    EVENT_DESC, events named from their attrs; nofeat: none but BUILD_ID): script, evlist,
+#    --header-only ("missing features" names PMU_CAPS, which Debian's perf 6.1 knows);
+#  - perf_event_attrs of every older size (report_mkdata attr64 .. attr128: PERF_ATTR_SIZE_VER0
+#    .. VER7, the file's attr_size that size): script, report and evlist -v as perf's; and
+#    VER8 (136 bytes, perf >= 6.3) that perf 6.1 refuses: pmukit reads it as the 128-byte one;
 #  - uprobe events (perf probe -x BINARY main), named from the file's tracing data
 #    (probe_rm_probe:main, not "unknown tracepoint"). The probes are made for the test
 #    and deleted after it; without root, tracefs or perf probe those cases skip.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
 W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 MK="${PMUKIT_BUILD:-build}/tests/workloads/report_mkdata"
-N=20
+N=62
 echo "1..$N"
 skip_all() {
 	i=$T_N
@@ -58,6 +80,81 @@ ok "aux: report as perf's" same aux.data report
 ok "aux: report --sort sym as perf's" same aux.data report --sort sym
 ok "aux: one warning that the traces are not decoded" sh -c \
 	"'$PMUKIT' script -i aux.data 2>&1 >/dev/null | grep -c 'Arm SPE AUX area traces are not decoded' | grep -qx 1"
+
+# -W -d --phys-data: the data source decoded
+"$MK" mem mem.data || exit 1
+ok "mem: script as perf's" same mem.data script
+ok "mem: script -F ip,addr,data_src,weight,phys_addr as perf's" \
+	same mem.data script -F ip,addr,data_src,weight,phys_addr
+ok "mem: script -F data_src (its width grows) as perf's" same mem.data script -F data_src
+ok "mem: script -F comm,tid,event,ip,sym,addr,data_src,weight as perf's" \
+	same mem.data script -F comm,tid,event,ip,sym,addr,data_src,weight
+
+# --call-graph lbr: the call stack from the LBR
+"$MK" lbr lbr.data || exit 1
+ok "lbr: script as perf's" same lbr.data script
+ok "lbr: script -F comm,ip,sym --max-stack 3 as perf's" same lbr.data script -F comm,ip,sym --max-stack 3
+ok "lbr: report as perf's" same lbr.data report
+ok "lbr: report --no-children as perf's" same lbr.data report --no-children
+ok "lbr: report -g caller --no-children as perf's" same lbr.data report -g caller --no-children
+ok "lbr: report -G --sort sym as perf's" same lbr.data report -G --sort sym
+
+# perf 3.x: no sample_id_all, so no ordering
+"$MK" old old.data || exit 1
+ok "old: script as perf's" same old.data script
+ok "old: script with task and mmap events, as stored" \
+	same old.data script --show-task-events --show-mmap-events
+ok "old: report --sort pid,sym as perf's" same old.data report --sort pid,sym
+ok "old: report --tasks as perf's" same old.data report --tasks
+
+# older CPU_TOPOLOGY layouts
+for k in topo_old topo_nodie; do
+	"$MK" $k $k.data || exit 1
+	ok "$k: script as perf's" same $k.data script
+	ok "$k: report --header-only as perf's" same $k.data report --header-only
+done
+
+# a 32-bit program (ELF32)
+printf 'int f(int x) { return x * 3; }\nint g(int x) { return f(x) + 1; }\nvoid _start(void) { for (;;) g(1); }\n' >p32.c
+if ${CC:-cc} -m32 -O1 -g -nostdlib -static -fno-pic -no-pie -o p32 p32.c 2>/dev/null &&
+	MK_ELF32="$T_TMP/p32" "$MK" elf32 e32.data; then
+	ok "elf32: script -F ip,sym,symoff,dso,srcline as perf's" same e32.data script -F ip,sym,symoff,dso,srcline
+	ok "elf32: report --sort dso,sym,srcline as perf's" same e32.data report --sort dso,sym,srcline
+	ok "elf32: report --sort symbol_size,sym as perf's" same e32.data report --sort symbol_size,sym
+else
+	for i in 1 2 3; do T_N=$((T_N + 1)); echo "ok $T_N # SKIP no 32-bit compiler"; done
+fi
+
+# MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID
+for k in mmap2bid mmap2bad; do
+	"$MK" $k $k.data || exit 1
+	ok "$k: script --show-mmap-events as perf's" same $k.data script --show-mmap-events
+	ok "$k: report --sort dso,sym as perf's" same $k.data report --sort dso,sym
+	ok "$k: report --mmaps as perf's" same $k.data report --mmaps
+done
+
+# feature sections older perf did not write
+for k in nodesc nofeat; do
+	"$MK" $k $k.data || exit 1
+	ok "$k: script as perf's" same $k.data script
+	ok "$k: report --header-only as perf's" same $k.data report --header-only
+	ok "$k: script --header-only as perf's" same $k.data script --header-only
+done
+
+# older perf_event_attr sizes
+for sz in 64 72 80 96 104 112 120 128; do
+	"$MK" attr$sz a$sz.data || exit 1
+	ok "attr size $sz: script, report, evlist -v as perf's" sh -c "
+		for c in 'script' 'report --stdio' 'evlist -v'; do
+			perf \$c -i a$sz.data 2>/dev/null | grep -v '^# (Tip:' >p.out
+			'$PMUKIT' \$c -i a$sz.data 2>/dev/null | grep -v '^# (Tip:' >k.out
+			[ -s p.out ] && diff p.out k.out >&2 || exit 1
+		done"
+done
+"$MK" attr136 a136.data || exit 1
+ok "attr size 136 (newer than perf 6.1): read as the 128-byte one" sh -c \
+	"perf script -i a128.data 2>/dev/null | sed 's/ [0-9a-f]* td_/ td_/' >p.out &&
+	 '$PMUKIT' script -i a136.data | sed 's/ [0-9a-f]* td_/ td_/' >k.out && [ -s p.out ] && diff p.out k.out >&2"
 
 # a statically linked program
 if ${CC:-cc} -O1 -g -static -fno-omit-frame-pointer -o cc_static "$SRC/tests/workloads/callchain.c" \

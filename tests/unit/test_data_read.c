@@ -245,6 +245,10 @@ static void check_rich(struct pk_data_reader *r, bool pipe)
 			if (ev->u.mmap.has_build_id) {
 				assert_int_equal(ev->u.mmap.build_id_size, 20);
 				assert_int_equal(ev->u.mmap.build_id[19], 0xc0 + 19);
+				/* perf 6.1's dso id: the build id's bytes where ino was */
+				uint64_t ino;
+				memcpy(&ino, ev->u.mmap.build_id + 4, 8);
+				assert_int_equal(ev->u.mmap.ino, ino);
 				assert_int_equal(ev->u.mmap.flags, MAP_SHARED);
 				assert_string_equal(ev->u.mmap.filename, "/usr/lib/libbar.so");
 			} else {

@@ -39,8 +39,39 @@
  *             branch entries jump between td_func1..3 and to an address outside
  *             every map, with every flag (mispred, predicted, in_tx, abort),
  *             cycles and branch types, for script -F brstack,brstacksym and -D.
+ *   (the kinds below, to attrSIZE, are in report_mkdata_old.h)
+ *   mem       a `perf mem record`-like mem-loads event (-W -d --phys-data:
+ *             ADDR, WEIGHT, DATA_SRC, PHYS_ADDR) whose samples' data sources
+ *             cover every field of perf_mem_data_src (op, lvl, snoop, lock,
+ *             dtlb, lvl_num, remote, snoopx, blk, hops), one value a sample
+ *             (none whose text is longer than perf's 100-byte buffer: perf
+ *             writes past it; no hops above 4: perf reads past its names).
+ *   lbr       a --call-graph lbr recording (cycles:u, CALLCHAIN and BRANCH_STACK
+ *             with PERF_SAMPLE_BRANCH_CALL_STACK|HW_INDEX): user samples whose
+ *             chain is PERF_CONTEXT_USER and their ip, kernel samples with a
+ *             kernel part, one chain without a user part (perf walks it as an
+ *             fp chain); the call stacks go through td_func1..3 and nodebug_pad.
+ *   old       a perf 3.x-like file: one event, a 64-byte attr (VER0) without
+ *             sample_id_all (side-band records without the sample's id
+ *             fields), PERF_RECORD_MMAP (not MMAP2) of this program's text,
+ *             samples IP|TID|TIME|PERIOD (no ID), a second thread, an EXIT.
+ *   topo_old  the attr128 file with its CPU_TOPOLOGY section cut after the
+ *             sibling lists, as perf before 4.x wrote it (no core and socket
+ *             ids); topo_nodie: cut before the die lists (perf before 5.2).
+ *   elf32     samples in a 32-bit program (an i386 ELF32 executable, its path
+ *             in $MK_ELF32): an MMAP2 of its executable PT_LOAD at its
+ *             address, a sample every 4 bytes of it and one past its end.
+ *   mmap2bid  cpu-clock samples in this program, its MMAP2 in the build-id
+ *             layout (PERF_RECORD_MISC_MMAP_BUILD_ID: build_id_size and the
+ *             build id where maj/min/ino/ino_generation were, perf 5.12+
+ *             --buildid-mmap); mmap2bad: the same with a wrong build id.
+ *   nodesc    the attr128 file without EVENT_DESC (events named from their
+ *             attrs), nofeat without any feature but BUILD_ID (perf 2.6.3x).
+ *   attrSIZE  cpu-clock and task-clock samples whose perf_event_attr is SIZE bytes
+ *             (attr64 .. attr136: PERF_ATTR_SIZE_VER0 .. VER8), as older perf
+ *             versions wrote them: the file's attr_size is SIZE.
  *
- *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack OUT.data
+ *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|topo_old|topo_nodie|elf32|mmap2bid|mmap2bad|nodesc|nofeat|attrSIZE OUT.data
  *
  * For topdown files it prints, per function, the TopDown shares the samples
  * it wrote add up to ("td_func1 retiring=12.34 bad_spec=... [heavy_ops=...]"),
@@ -313,17 +344,10 @@ static void put_kernel_sample(struct pk_buf *b, uint64_t ip, uint64_t time, uint
 	end_rec(b, at);
 }
 
-/*
- * Samples in kernel modules that this machine has not loaded: the kernel's
- * map ("[kernel.kallsyms]_text" at _text, as perf records it), two module
- * maps (one named by its path, as perf names a module it found under
- * /lib/modules, one by "[name]"), samples in both modules, in the kernel
- * (at _text) and in this program.
- */
-static int modules(struct pk_data_writer *w, struct pk_buf *b)
+/* this machine's _text (the kernel map's start, as perf records it) */
+static uint64_t kernel_text(void)
 {
-	const uint64_t st = IP_SAMPLE_TYPE;
-	uint64_t id = 95, time = 2000, text = 0xffffffff81000000ULL;
+	uint64_t text = 0xffffffff81000000ULL;
 	FILE *f = fopen("/proc/kallsyms", "r");
 	char line[512];
 	while (f && fgets(line, sizeof(line), f)) {
@@ -336,6 +360,20 @@ static int modules(struct pk_data_writer *w, struct pk_buf *b)
 	}
 	if (f)
 		fclose(f);
+	return text;
+}
+
+/*
+ * Samples in kernel modules that this machine has not loaded: the kernel's
+ * map ("[kernel.kallsyms]_text" at _text, as perf records it), two module
+ * maps (one named by its path, as perf names a module it found under
+ * /lib/modules, one by "[name]"), samples in both modules, in the kernel
+ * (at _text) and in this program.
+ */
+static int modules(struct pk_data_writer *w, struct pk_buf *b)
+{
+	const uint64_t st = IP_SAMPLE_TYPE;
+	uint64_t id = 95, time = 2000, text = kernel_text();
 	if (cpu_clock_file(w, id, "modules"))
 		return 1;
 	put_kernel_mmap(b, st, id, text, 0x1000000, text, "[kernel.kallsyms]_text");
@@ -524,10 +562,12 @@ static int brstack(struct pk_data_writer *w, struct pk_buf *b)
 	return 0;
 }
 
+#include "report_mkdata_old.h"
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack OUT.data\n");
+		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|topo_old|topo_nodie|elf32|mmap2bid|mmap2bad|nodesc|nofeat|attrSIZE OUT.data\n");
 		return 2;
 	}
 	int fd = open(argv[2], O_RDWR | O_CREAT | O_TRUNC, 0644);
@@ -554,10 +594,31 @@ int main(int argc, char **argv)
 		rc = aux(w, &b);
 	else if (!strcmp(argv[1], "brstack"))
 		rc = brstack(w, &b);
+	else if (!strcmp(argv[1], "mem"))
+		rc = mem(w, &b);
+	else if (!strcmp(argv[1], "old"))
+		rc = old_layout(w, &b);
+	else if (!strcmp(argv[1], "lbr"))
+		rc = lbr(w, &b);
+	else if (!strncmp(argv[1], "mmap2b", 6))
+		rc = mmap2_build_id(w, &b, !strcmp(argv[1], "mmap2bad"));
+	else if (!strcmp(argv[1], "elf32"))
+		rc = elf32(w, &b, getenv("MK_ELF32"));
+	else if (!strncmp(argv[1], "topo_", 5) || !strcmp(argv[1], "nodesc") ||
+		 !strcmp(argv[1], "nofeat"))
+		rc = attr_sized(w, &b, 128);
+	else if (!strncmp(argv[1], "attr", 4))
+		rc = attr_sized(w, &b, (uint32_t)atoi(argv[1] + 4));
 	else
 		rc = die("unknown kind", NULL);
 	if (!rc && (pk_data_writer__write(w, b.data, b.len, &err) || pk_data_writer__finish(w, &err)))
 		rc = die("write", &err);
+	if (!rc && !strncmp(argv[1], "topo_", 5) && topo_cut(fd, !strcmp(argv[1], "topo_old")))
+		rc = die("CPU_TOPOLOGY", NULL);
+	if (!rc && !strcmp(argv[1], "nodesc") && feat_drop(fd, UINT64_C(1) << 12))
+		rc = die("EVENT_DESC", NULL);
+	if (!rc && !strcmp(argv[1], "nofeat") && feat_drop(fd, ~UINT64_C(0) << 3))
+		rc = die("features", NULL);
 	pk_data_writer__free(w);
 	pk_buf__free(&b);
 	close(fd);
