@@ -137,6 +137,14 @@ struct pk_report_opts {
 	 * under the leaves (no children: children must be 0).
 	 */
 	bool hierarchy;
+	/*
+	 * -v / --verbose (perf's verbose > 0): the Shared Object column with the
+	 * DSOs' long names, the Symbol column with each entry's address and the
+	 * letter of where its symbols were found (perf's dso__symtab_origin: 'B'
+	 * the build-id cache, 'D' its debug file, 'k' kallsyms, 'd' the file
+	 * itself, '!' none, ...) before "[.] name". 0: off.
+	 */
+	int verbose;
 };
 
 PK_API int pk_report__new(struct pk_report **out, struct pk_session *s,
