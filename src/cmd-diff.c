@@ -127,7 +127,9 @@ static int parse_args(int argc, char **argv, struct diff_cli *cli, int *nr_files
 		CLI_STRING(0, "cpu", &cli->fo.cpus, "cpu", "list of cpus to profile"),
 		CLI_STRING(0, "time", &cli->fo.time, "str",
 			   "time span (percent or absolute timestamps; OLD_RANGE:NEW_RANGE per file)"),
-		NOT_YET('t', "field-separator"), NOT_YET('v', "verbose"),
+		CLI_INCR('v', "verbose", &cli->o.verbose,
+			 "be more verbose (show symbol address, etc)"),
+		NOT_YET('t', "field-separator"),
 		NOT_YET('D', "dump-raw-trace"), NOT_YET('m', "modules"),
 		CLI_END(),
 	};
@@ -139,6 +141,8 @@ static int parse_args(int argc, char **argv, struct diff_cli *cli, int *nr_files
 				"(-c cycles needs branch stacks: not supported.)", 0);
 	if (n < 0)
 		return n == CLI_HELP ? -1 : 129;
+	if (cli->o.quiet)
+		cli->o.verbose = 0;	/* perf's perf_quiet_option: -q silences -v, in any order */
 	cli->o.order = order;
 	cli->o.order_set = true;
 	if (cli->cycles_hist && cli->o.compute != COMPUTE_CYCLES)
@@ -253,7 +257,7 @@ static int load(struct pk_session *s, const char *path, const struct diff_cli *c
 	struct pk_report_opts ro = {
 		.sz = sizeof(ro), .sort = cli->sort, .children = 0, .group = 0, .topdown = 0,
 		.call_graph = "none", .trace_output = trace_output, .trace_ctx = tc,
-		.filter = f, .filter_relative = cli->filter_relative,
+		.filter = f, .filter_relative = cli->filter_relative, .verbose = cli->o.verbose,
 	};
 	tc->rd = pk_session__reader(s);
 	if (pk_report__new(r, s, &ro, &err)) {

@@ -255,6 +255,11 @@ struct pk_diff_opts {
 	bool quiet;			/* -q: no "# Event", data files or column header lines */
 	bool order_set;			/* -o given: order, else perf's default 1 */
 	unsigned order;			/* -o N: rows sorted first by file N's values (0: not) */
+	/*
+	 * -v: the "# Data files:" list with two files too (the reports' own
+	 * verbose, pk_report_opts.verbose, gives the columns' details). 0: off.
+	 */
+	int verbose;
 };
 
 /*

@@ -59,6 +59,8 @@ static int64_t xcollapse(int key, bool has_dso, const struct pk_report *ra, cons
 	case RP_KEY_DSO:
 		if (!da || !db)
 			return cmp_null(da, db);
+		if (ra->opts.verbose > 0)	/* perf's _sort__dso_cmp: long names with -v */
+			return sgn(strcmp(pk_dso__name(db), pk_dso__name(da)));
 		return sgn(strcmp(pk_dso__short_name(db), pk_dso__short_name(da)));
 	case RP_KEY_SYM:
 		/* perf diff's collapse of symbols: sort__sym_sort, names (no symbol: equal) */
@@ -427,10 +429,10 @@ static int match_event(struct pk_report *r, const struct pk_data_attr *a)
 
 static void print_event_header(const struct rd_diff *d, bool first, FILE *fp)
 {
-	if (d->o.quiet)
-		return;
-	fprintf(fp, "%s# Event '%s'\n#\n", first ? "" : "\n", d->r[0]->hists[d->h[0]].name);
-	if (d->n <= 2)
+	if (!d->o.quiet)
+		fprintf(fp, "%s# Event '%s'\n#\n", first ? "" : "\n", d->r[0]->hists[d->h[0]].name);
+	/* perf: the list with -v (-q or not), or past two files unless -q */
+	if (d->o.verbose <= 0 && (d->n <= 2 || d->o.quiet))
 		return;
 	fputs("# Data files:\n", fp);
 	for (size_t i = 0; i < d->n; i++)

@@ -12,7 +12,7 @@
 W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 export PMUKIT W T_TMP
 
-PLAN=9
+PLAN=11
 echo "1..$PLAN"
 skip_all() {
 	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - diff options # SKIP $1"; done
@@ -28,10 +28,10 @@ ok "--help lists every option" sh -c '
 	"$PMUKIT" diff --help > "$T_TMP/help" || exit 1
 	for o in -c, --compute -p, --period -F, --formula -b, --baseline-only -o, --order -s, \
 	    --percentage -q, -f, --symfs --kallsyms -S, --symbols -d, --dsos -C, --comms --pid --tid \
-	    --cpu --time; do
+	    --cpu --time -v, --verbose; do
 		grep -q -e " $o" "$T_TMP/help" || { echo "no $o" >&2; exit 1; }
 	done'
-for o in "-v"; do
+for o in "-t :" "-D" "-m"; do
 	ok "$o is refused with a reason" sh -c '
 		"$PMUKIT" diff '"$o"' "$T_TMP/v0.data" "$T_TMP/v1.data" > "$T_TMP/o" 2> "$T_TMP/e"
 		rc=$?; [ $rc = 129 ] && [ ! -s "$T_TMP/o" ] && grep -q "not supported" "$T_TMP/e" &&
