@@ -3,8 +3,11 @@
  * cmd-diff.c — `pmukit diff [FILE...]`: perf diff's --stdio output over the
  * sessions and reports of two or more files (pmukit/report.h): the first is
  * the baseline, the others are compared with it (-c delta-abs, delta, ratio,
- * wdiff:W1,W2), with -p, -F, -b, -o, -q as in perf 6.1, and its errors and
- * exit statuses (129 for a bad option, 255 for a file or order error).
+ * wdiff:W1,W2), with -p, -F, -b, -o, -q, -v, the sample filters (-S, -d,
+ * -C/--comms, --pid, --tid, --cpu, --time: one string for every file, or
+ * OLD:NEW absolute ranges) and --percentage as in perf 6.1, and its errors
+ * and exit statuses (129 for a bad option, 255 for a file or order error,
+ * 234 for a bad time string).
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -10,6 +10,8 @@
  * (hists__link), or the baseline's unpaired ones dropped (-b); the computed
  * values (delta, ratio, wdiff), and perf's output order: the -o file's value
  * (paired rows first), the baseline, each file's value, then the keys.
+ * Rows of entries a sample filter hid stay in the pairing and in the totals
+ * (of the shown rows only with --percentage relative) but are not printed.
  * The columns are printed by diff_print.c.
  */
 #include <assert.h>
