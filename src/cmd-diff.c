@@ -3,8 +3,11 @@
  * cmd-diff.c — `pmukit diff [FILE...]`: perf diff's --stdio output over the
  * sessions and reports of two or more files (pmukit/report.h): the first is
  * the baseline, the others are compared with it (-c delta-abs, delta, ratio,
- * wdiff:W1,W2), with -p, -F, -b, -o, -q as in perf 6.1, and its errors and
- * exit statuses (129 for a bad option, 255 for a file or order error).
+ * wdiff:W1,W2), with -p, -F, -b, -o, -q, -v, the sample filters (-S, -d,
+ * -C/--comms, --pid, --tid, --cpu, --time: one string for every file, or
+ * OLD:NEW absolute ranges) and --percentage as in perf 6.1, and its errors
+ * and exit statuses (129 for a bad option, 255 for a file or order error,
+ * 234 for a bad time string).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -65,7 +68,8 @@ struct diff_cli {
 	struct pk_diff_opts o;
 	const char *sort, *symfs, *kallsyms;
 	int nr_threads;
-	bool cycles_hist, stream;
+	bool cycles_hist, stream, filter_relative;
+	struct pk_sample_filter_opts fo;	/* -S, -d, -C (comms), --pid, --tid, --cpu, --time */
 };
 
 static int compute_cb(const struct cli_opt *opt, const char *arg, bool unset)
@@ -74,11 +78,12 @@ static int compute_cb(const struct cli_opt *opt, const char *arg, bool unset)
 	return parse_compute(arg, opt->value);
 }
 
-/* --percentage: no filters yet, so both are accepted and change nothing */
+/* --percentage relative|absolute: the shares of the entries the filters leave, or of all */
 static int percentage_cb(const struct cli_opt *opt, const char *arg, bool unset)
 {
 	if (unset || (strcmp(arg, "relative") && strcmp(arg, "absolute")))
 		return cli_opts__error(opt, "is relative or absolute");
+	*(bool *)opt->value = !strcmp(arg, "relative");
 	return 0;
 }
 
@@ -101,7 +106,7 @@ static int parse_args(int argc, char **argv, struct diff_cli *cli, int *nr_files
 			 "sort first by this file's values (0: the baseline's; default 1)"),
 		CLI_STRING('s', "sort", &cli->sort, "key[,key2...]",
 			   "pair entries by these keys (default dso,sym)"),
-		CLI_CALLBACK(0, "percentage", NULL, "relative|absolute",
+		CLI_CALLBACK(0, "percentage", &cli->filter_relative, "relative|absolute",
 			     "how to display percentage of filtered entries", percentage_cb),
 		CLI_BOOL('q', "quiet", &cli->o.quiet, "no header lines"),
 		CLI_BOOL('f', "force", &force, "don't complain, do it"),
@@ -112,9 +117,22 @@ static int parse_args(int argc, char **argv, struct diff_cli *cli, int *nr_files
 		CLI_INT('j', "threads", &cli->nr_threads, "n", "threads for symbols (default 2)"),
 		CLI_BOOL(0, "cycles-hist", &cli->cycles_hist, "cycles histograms (with -c cycles)"),
 		CLI_BOOL(0, "stream", &cli->stream, "hot streams comparison"),
-		NOT_YET('S', "symbols"), NOT_YET('d', "dsos"), NOT_YET('C', "comms"),
-		NOT_YET(0, "pid"), NOT_YET(0, "tid"), NOT_YET(0, "cpu"), NOT_YET(0, "time"),
-		NOT_YET('t', "field-separator"), NOT_YET('v', "verbose"),
+		CLI_STRING('d', "dsos", &cli->fo.dsos, "dso[,dso...]",
+			   "only consider symbols in these dsos"),
+		CLI_STRING('C', "comms", &cli->fo.comms, "comm[,comm...]",
+			   "only consider symbols in these comms"),
+		CLI_STRING('S', "symbols", &cli->fo.symbols, "symbol[,symbol...]",
+			   "only consider these symbols"),
+		CLI_STRING(0, "pid", &cli->fo.pids, "pid[,pid...]",
+			   "only consider symbols in these pids"),
+		CLI_STRING(0, "tid", &cli->fo.tids, "tid[,tid...]",
+			   "only consider symbols in these tids"),
+		CLI_STRING(0, "cpu", &cli->fo.cpus, "cpu", "list of cpus to profile"),
+		CLI_STRING(0, "time", &cli->fo.time, "str",
+			   "time span (percent or absolute timestamps; OLD_RANGE:NEW_RANGE per file)"),
+		CLI_INCR('v', "verbose", &cli->o.verbose,
+			 "be more verbose (show symbol address, etc)"),
+		NOT_YET('t', "field-separator"),
 		NOT_YET('D', "dump-raw-trace"), NOT_YET('m', "modules"),
 		CLI_END(),
 	};
@@ -126,6 +144,8 @@ static int parse_args(int argc, char **argv, struct diff_cli *cli, int *nr_files
 				"(-c cycles needs branch stacks: not supported.)", 0);
 	if (n < 0)
 		return n == CLI_HELP ? -1 : 129;
+	if (cli->o.quiet)
+		cli->o.verbose = 0;	/* perf's perf_quiet_option: -q silences -v, in any order */
 	cli->o.order = order;
 	cli->o.order_set = true;
 	if (cli->cycles_hist && cli->o.compute != COMPUTE_CYCLES)
@@ -187,15 +207,61 @@ static void trace_ctx__free(struct trace_ctx *c)
 	}
 }
 
+/*
+ * --time for file i: the whole string, or with a ':' (absolute ranges per
+ * file, perf's "a.b,c.d:a.b,c.d") its i-th part; NULL when there is none
+ * (perf 6.1 crashes there: pmukit says the string is invalid).
+ */
+static const char *time_part(const char *str, size_t i, char *buf, size_t size)
+{
+	if (!strchr(str, ':'))
+		return str;
+	for (; i && str; i--) {
+		str = strchr(str, ':');
+		str = str ? str + 1 : NULL;
+	}
+	if (!str)
+		return NULL;
+	size_t len = strcspn(str, ":");
+	if (!len || len >= size)
+		return NULL;
+	memcpy(buf, str, len);
+	buf[len] = 0;
+	return buf;
+}
+
+/* file i's sample filter (*f stays NULL without one); 0 or the exit status */
+static int open_filter(struct pk_session *s, const struct diff_cli *cli, size_t i,
+		       struct pk_sample_filter **f)
+{
+	const struct pk_sample_filter_opts *fo = &cli->fo;
+	if (!fo->comms && !fo->pids && !fo->tids && !fo->dsos && !fo->symbols && !fo->cpus &&
+	    !fo->time)
+		return 0;
+	struct pk_sample_filter_opts t = *fo;
+	char buf[1024];
+	struct pk_error err = { 0 };
+	if (fo->time && !(t.time = time_part(fo->time, i, buf, sizeof(buf)))) {
+		fprintf(stderr, "Invalid time string\n");
+		return 234;	/* perf: -EINVAL */
+	}
+	if (!pk_sample_filter__new(f, s, &t, &err))
+		return 0;
+	fprintf(stderr, "%s\n", err.msg);
+	/* perf: a bad time string -EINVAL, a bad CPU list -1 */
+	return !strcmp(err.msg, "Invalid time string") ? 234 : 255;
+}
+
 /* each file's report, read to its end; 0 or the exit status */
 static int load(struct pk_session *s, const char *path, const struct diff_cli *cli,
-		struct trace_ctx *tc, struct pk_report **r)
+		struct trace_ctx *tc, const struct pk_sample_filter *f, struct pk_report **r)
 {
 	struct pk_error err = { 0 };
 	struct pk_report_opts ro = {
 		.sz = sizeof(ro), .sort = cli->sort, .children = PK_REPORT_OFF, .group = PK_REPORT_OFF,
 		.topdown = PK_REPORT_OFF,
 		.call_graph = "none", .trace_output = trace_output, .trace_ctx = tc,
+		.filter = f, .filter_relative = cli->filter_relative, .verbose = cli->o.verbose,
 	};
 	tc->rd = pk_session__reader(s);
 	if (pk_report__new(r, s, &ro, &err)) {
@@ -216,7 +282,8 @@ static int run(const char **files, size_t n, struct diff_cli *cli)
 	struct pk_session **s = calloc(n, sizeof(*s));
 	struct pk_report **r = calloc(n, sizeof(*r));
 	struct trace_ctx *tc = calloc(n, sizeof(*tc));
-	int rc = s && r && tc ? 0 : 255;
+	struct pk_sample_filter **f = calloc(n, sizeof(*f));
+	int rc = s && r && tc && f ? 0 : 255;
 	struct pk_error err = { 0 };
 	struct pk_symbolizer_opts yo = { .sz = sizeof(yo), .kallsyms = cli->kallsyms };
 	struct pk_session_opts so = { .sz = sizeof(so), .symfs = cli->symfs, .symbolizer = &yo,
@@ -226,17 +293,22 @@ static int run(const char **files, size_t n, struct diff_cli *cli)
 			rc = fail("", &err);
 	if (!rc && (cli->o.compute == COMPUTE_CYCLES || cli->stream))
 		rc = branch_stacks(s, n);
-	for (size_t i = 0; i < n && !rc; i++)
-		rc = load(s[i], files[i], cli, &tc[i], &r[i]);
+	for (size_t i = 0; i < n && !rc; i++) {
+		rc = open_filter(s[i], cli, i, &f[i]);
+		if (!rc)
+			rc = load(s[i], files[i], cli, &tc[i], f[i], &r[i]);
+	}
 	if (!rc && pk_report__fprintf_diffs(r, files, n, stdout, &cli->o, &err))
 		rc = fail("", &err);
 	if (!rc)
 		rc = fflush(stdout) ? 255 : 0;
-	for (size_t i = 0; i < n && s && r && tc; i++) {
+	for (size_t i = 0; i < n && s && r && tc && f; i++) {
 		pk_report__free(r[i]);
 		trace_ctx__free(&tc[i]);
+		pk_sample_filter__free(f[i]);
 		pk_session__free(s[i]);
 	}
+	free(f);
 	free(tc);
 	free(r);
 	free(s);
@@ -245,7 +317,7 @@ static int run(const char **files, size_t n, struct diff_cli *cli)
 
 int cmd_diff(int argc, char **argv)
 {
-	struct diff_cli cli = { .o = { .sz = sizeof(cli.o) }, .sort = "dso,sym" };
+	struct diff_cli cli = { .o = { .sz = sizeof(cli.o) }, .sort = "dso,sym", .fo = { .sz = sizeof(cli.fo) } };
 	int nr_files = 0;
 	int rc = parse_args(argc, argv, &cli, &nr_files);
 	if (rc)

@@ -174,6 +174,8 @@ static int parse_args(int argc, char **argv, struct report_cli *c)
 		CLI_REFUSED(0, "gtk", "only --stdio output is available"),
 		CLI_BOOL('f', "force", &c->force, "don't complain, do it"),
 		CLI_BOOL('q', "quiet", &c->quiet, "do not show any header lines"),
+		CLI_INCR('v', "verbose", &c->ro.verbose,
+			 "be more verbose (show symbol address, etc)"),
 		CLI_BOOL(0, "header", &c->header, "show the data header"),
 		CLI_BOOL(0, "header-only", &c->header_only, "show only the data header"),
 		CLI_GROUP(""),
@@ -256,6 +258,8 @@ static int prepare(struct report_cli *c, int nargs, char **args, char *cg_inv, s
 	}
 	c->mode.tasks |= c->mode.mmaps;
 	ro->time_str = c->fo.time;
+	if (c->quiet)
+		ro->verbose = 0;	/* perf's perf_quiet_option: -q silences -v, in any order */
 	/* perf's --hierarchy: no children, no -F (its usage error, exit status 0 in perf 6.1) */
 	if (ro->hierarchy) {
 		if (ro->fields) {

@@ -147,6 +147,14 @@ struct pk_report_opts {
 	 * under the leaves; no children (PK_REPORT_ON for children is refused).
 	 */
 	bool hierarchy;
+	/*
+	 * -v / --verbose (perf's verbose > 0): the Shared Object column with the
+	 * DSOs' long names, the Symbol column with each entry's address and the
+	 * letter of where its symbols were found (perf's dso__symtab_origin: 'B'
+	 * the build-id cache, 'D' its debug file, 'k' kallsyms, 'd' the file
+	 * itself, '!' none, ...) before "[.] name". 0: off.
+	 */
+	int verbose;
 };
 
 PK_API int pk_report__new(struct pk_report **out, struct pk_session *s,
@@ -257,6 +265,11 @@ struct pk_diff_opts {
 	bool quiet;			/* -q: no "# Event", data files or column header lines */
 	bool order_set;			/* -o given: order, else perf's default 1 */
 	unsigned order;			/* -o N: rows sorted first by file N's values (0: not) */
+	/*
+	 * -v: the "# Data files:" list with two files too (the reports' own
+	 * verbose, pk_report_opts.verbose, gives the columns' details). 0: off.
+	 */
+	int verbose;
 };
 
 /*

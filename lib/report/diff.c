@@ -10,6 +10,8 @@
  * (hists__link), or the baseline's unpaired ones dropped (-b); the computed
  * values (delta, ratio, wdiff), and perf's output order: the -o file's value
  * (paired rows first), the baseline, each file's value, then the keys.
+ * Rows of entries a sample filter hid stay in the pairing and in the totals
+ * (of the shown rows only with --percentage relative) but are not printed.
  * The columns are printed by diff_print.c.
  */
 #include <assert.h>
@@ -59,6 +61,8 @@ static int64_t xcollapse(int key, bool has_dso, const struct pk_report *ra, cons
 	case RP_KEY_DSO:
 		if (!da || !db)
 			return cmp_null(da, db);
+		if (ra->opts.verbose > 0)	/* perf's _sort__dso_cmp: long names with -v */
+			return sgn(strcmp(pk_dso__name(db), pk_dso__name(da)));
 		return sgn(strcmp(pk_dso__short_name(db), pk_dso__short_name(da)));
 	case RP_KEY_SYM:
 		/* perf diff's collapse of symbols: sort__sym_sort, names (no symbol: equal) */
@@ -176,6 +180,7 @@ static int rows_merge(struct rd_diff *d, size_t i, const struct side *b, struct 
 		if (!d->o.baseline_only) {
 			struct rd_row *row = &out[m++];
 			*row = (struct rd_row){ .r = ri, .e = b->e[y], .dummy = true,
+						.hidden = b->e[y]->hidden != 0,
 						.p = pairs + (*next_slot)++ * d->n };
 			row->p[i] = (struct rd_pair){ .e = b->e[y], .period = b->period[y] };
 		}
@@ -216,6 +221,7 @@ static int rows_build(struct rd_diff *d, struct rd_pair **pairs)
 	for (size_t k = 0; !rc && k < sides[0].n; k++)
 		d->rows[d->nr_rows++] = (struct rd_row){ .r = d->r[0], .e = sides[0].e[k],
 							 .period = sides[0].period[k],
+							 .hidden = sides[0].e[k]->hidden != 0,
 							 .p = *pairs + slot++ * d->n };
 	for (size_t i = 1; i < d->n && !rc; i++)
 		if (d->h[i] >= 0)
@@ -267,7 +273,14 @@ static void rows_srcline_known(struct rd_diff *d)
 	}
 }
 
-/* perf's hists__precompute: each pair's values, against the totals of all samples */
+/* perf's hists__total_period: of all samples, or with --percentage relative of those shown */
+static uint64_t hists_total(const struct pk_report *r, int h)
+{
+	const struct rp_hists *hs = &r->hists[h];
+	return r->opts.filter_relative ? hs->total_nf_period : hs->total_period;
+}
+
+/* perf's hists__precompute: each pair's values, against each file's hists__total_period */
 static void rows_compute(struct rd_diff *d)
 {
 	uint64_t btotal = d->total[0];
@@ -347,8 +360,8 @@ static int64_t cmp_keys(const struct rd_row *a, const struct rd_row *b)
 	const struct pk_report *r = a->r;	/* (every row's keys are the same) */
 	for (int i = 0; i < r->nr_sorts; i++) {
 		int k = r->sorts[i];
-		if (!rp_col__is_key(k))
-			continue;
+		if (!rp_col__is_key(k) || r->elide[k])
+			continue;	/* (perf_hpp__should_skip: elided columns do not sort) */
 		int64_t c;
 		if (k == RP_KEY_SYM) {
 			const struct pk_sym *sa = lc_of(a->r, a->e)->sym, *sb = lc_of(b->r, b->e)->sym;
@@ -418,10 +431,10 @@ static int match_event(struct pk_report *r, const struct pk_data_attr *a)
 
 static void print_event_header(const struct rd_diff *d, bool first, FILE *fp)
 {
-	if (d->o.quiet)
-		return;
-	fprintf(fp, "%s# Event '%s'\n#\n", first ? "" : "\n", d->r[0]->hists[d->h[0]].name);
-	if (d->n <= 2)
+	if (!d->o.quiet)
+		fprintf(fp, "%s# Event '%s'\n#\n", first ? "" : "\n", d->r[0]->hists[d->h[0]].name);
+	/* perf: the list with -v (-q or not), or past two files unless -q */
+	if (d->o.verbose <= 0 && (d->n <= 2 || d->o.quiet))
 		return;
 	fputs("# Data files:\n", fp);
 	for (size_t i = 0; i < d->n; i++)
@@ -435,9 +448,9 @@ static int diff_event(struct rd_diff *d, bool first, FILE *fp)
 	const struct pk_data_attr *a = pk_data_reader__attr(rd, (size_t)d->h[0]);
 	for (size_t i = 1; i < d->n; i++) {
 		d->h[i] = match_event(d->r[i], a);
-		d->total[i] = d->h[i] >= 0 ? d->r[i]->hists[d->h[i]].total_period : 0;
+		d->total[i] = d->h[i] >= 0 ? hists_total(d->r[i], d->h[i]) : 0;
 	}
-	d->total[0] = d->r[0]->hists[d->h[0]].total_period;
+	d->total[0] = hists_total(d->r[0], d->h[0]);
 	struct rd_pair *pairs = NULL;
 	uint32_t *order = NULL;
 	d->rows = NULL;
@@ -450,7 +463,8 @@ static int diff_event(struct rd_diff *d, bool first, FILE *fp)
 		/* perf's output resort counts the baseline's total again, over the rows kept */
 		d->total[0] = 0;
 		for (size_t k = 0; k < d->nr_rows; k++)
-			d->total[0] += d->rows[k].period;
+			if (!d->rows[k].hidden || !d->r[0]->opts.filter_relative)
+				d->total[0] += d->rows[k].period;
 		rc = rows_order(d, &order);
 	}
 	if (!rc) {

@@ -29,6 +29,7 @@ struct rd_row {
 	uint64_t period;		/* the baseline period (0 for a dummy) */
 	bool dummy;			/* not in the baseline: perf's dummy entry of hists__link */
 	bool srcline_known;		/* perf has read its srcline before the widths are measured */
+	bool hidden;			/* hidden by a sample filter (its entry's, the first sample's) */
 	struct rd_pair *p;		/* [nr files]; p[0] unused */
 };
 
@@ -38,7 +39,8 @@ struct rd_diff {
 	const char *const *names;
 	size_t n;			/* files */
 	int *h;				/* each file's hists of this event, -1 none */
-	uint64_t *total;		/* each file's total period (baseline: of the rows shown) */
+	/* each file's total period (baseline: of its rows), or with --percentage relative of its samples (rows) not hidden */
+	uint64_t *total;
 	struct pk_diff_opts o;
 	struct rd_row *rows;
 	size_t nr_rows;

@@ -174,7 +174,7 @@ static int key_widths(const struct rd_diff *d, unsigned *w)
 		size_t m = 0;
 		const struct rp_entry *base = rp_entry(r, 0);
 		for (size_t k = 0; k < d->nr_rows; k++)
-			if (d->rows[k].r == r)
+			if (d->rows[k].r == r && !d->rows[k].hidden)
 				idx[m++] = (uint32_t)(d->rows[k].e - base);
 		if (!m && i)
 			continue;
@@ -194,6 +194,8 @@ static int key_widths(const struct rd_diff *d, unsigned *w)
 	free(idx);
 	/* the srclines perf diff read while pairing are in the width too */
 	for (size_t k = 0; k < d->nr_rows && d->r[0]->has_key[RP_KEY_SRCLINE]; k++) {
+		if (d->rows[k].hidden)
+			continue;
 		const struct rp_lclass *lc = rp_lclass(d->rows[k].r, d->rows[k].e->lclass);
 		if (lc->srcline && d->rows[k].srcline_known)
 			w[RP_KEY_SRCLINE] = umax(w[RP_KEY_SRCLINE], (unsigned)strlen(lc->srcline));
@@ -210,7 +212,7 @@ static void print_headers(const struct rd_diff *d, const struct rd_col *cols, si
 		fprintf(fp, "%s%*s", k ? "  " : "", cols[k].width, cols[k].header);
 	for (int k = 0; k < r->nr_fields; k++) {
 		int c = r->fields[k];
-		if (rp_col__is_key(c))
+		if (rp_col__is_key(c) && !r->elide[c])
 			fprintf(fp, "  %-*.*s", (int)w[c], (int)w[c], rp_col__header(c));
 	}
 	fputs("\n# ", fp);
@@ -220,7 +222,7 @@ static void print_headers(const struct rd_diff *d, const struct rd_col *cols, si
 			"..............................");
 	for (int k = 0; k < r->nr_fields; k++) {
 		int c = r->fields[k];
-		if (!rp_col__is_key(c))
+		if (!rp_col__is_key(c) || r->elide[c])
 			continue;
 		fputs("  ", fp);
 		for (unsigned q = 0; q < w[c]; q++)
@@ -246,8 +248,8 @@ static void print_row(const struct rd_diff *d, const struct rd_row *row, const s
 	int h = rp_ctx(row->r, row->e->ctx)->hists;
 	for (int k = 0; k < r0->nr_fields; k++) {
 		int c = r0->fields[k];
-		if (!rp_col__is_key(c))
-			continue;
+		if (!rp_col__is_key(c) || r0->elide[c])
+			continue;	/* (elided: a filter list of one entry; still "last" for padding) */
 		int len = rp_col_snprintf(row->r, c, row->e, h, buf, sizeof(buf), w[c]);
 		if (len < 0)
 			len = 0;
@@ -271,7 +273,8 @@ int rd_print(const struct rd_diff *d, const uint32_t *order, size_t nr, FILE *fp
 	if (!d->o.quiet)
 		print_headers(d, cols, nc, w, fp);
 	for (size_t k = 0; k < nr; k++)
-		print_row(d, &d->rows[order[k]], cols, nc, w, fp);
+		if (!d->rows[order[k]].hidden)
+			print_row(d, &d->rows[order[k]], cols, nc, w, fp);
 	free(cols);
 	return 0;
 }

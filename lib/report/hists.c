@@ -491,6 +491,7 @@ static int add_one(struct pk_report *r, int h, const struct pk_resolved *rs, uin
 		e->weight[2] = rs->sample->weight_var3;
 		e->level = rs->loc->level;
 		e->hidden = hidden;	/* perf's he->filtered: the sample that made it */
+		e->first_loc = rs->loc->id + 1;
 	}
 	e->has_self = true;
 	if (r->has_key[RP_KEY_SRCLINE] && !r->children && run_add(&r->entry_seq, ei))

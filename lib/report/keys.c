@@ -358,9 +358,10 @@ static int64_t scmp(const char *a, const char *b)
 	return c < 0 ? -1 : c > 0;
 }
 
-static const char *dso_name(struct pk_dso *d)
+/* perf's _sort__dso_cmp compares the long names with -v */
+static const char *dso_name(const struct pk_report *r, struct pk_dso *d)
 {
-	return pk_dso__short_name(d);
+	return r->opts.verbose > 0 ? pk_dso__name(d) : pk_dso__short_name(d);
 }
 
 /* perf's sort__dso_cmp(left, right) */
@@ -369,7 +370,7 @@ static int64_t dso_cmp(const struct pk_report *r, const struct rp_entry *a, cons
 	struct pk_dso *dl = lcl(r, b)->dso, *dr = lcl(r, a)->dso;	/* _sort__dso_cmp(right, left) */
 	if (!dl || !dr)
 		return cmp_null(dr, dl);
-	return scmp(dso_name(dl), dso_name(dr));
+	return scmp(dso_name(r, dl), dso_name(r, dr));
 }
 
 static int64_t sym_cmp2(const struct pk_sym *l, const struct pk_sym *rr)

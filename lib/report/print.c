@@ -20,6 +20,60 @@ static unsigned umax(unsigned a, unsigned b)
 	return a > b ? a : b;
 }
 
+/*
+ * perf's dso__symtab_origin, from where the symbols were read: the kernel's
+ * kallsyms 'k', a JIT map 'j', the build-id cache's copy 'B' (its debug
+ * file 'D'), a .build-id debug file 'b', the file itself 'd', the debug
+ * directory's copies 'f' (NAME.debug) and 'u', a .debug/ beside it 'o',
+ * another (a .gnu_debuglink) 'l'; no symbol table '!'.
+ */
+static char symtab_origin(struct pk_dso *d)
+{
+	if (!d)
+		return '!';
+	const char *src = pk_dso__symsrc(d);
+	if (!src && pk_dso__kind(d) == PK_DSO_USER)
+		src = pk_dso__runtime(d);	/* perf: the runtime file stands for the symtab */
+	if (!src)
+		return '!';
+	switch (pk_dso__kind(d)) {
+	case PK_DSO_KERNEL:
+		return 'k';
+	case PK_DSO_PERF_MAP:
+		return 'j';
+	default:
+		break;
+	}
+	const char *base = strrchr(src, '/');
+	base = base ? base + 1 : src;
+	/* the build-id cache: DIR/NAME/<build-id>/{elf,vdso,debug} */
+	bool in_cache = false;
+	if (base - src >= 2) {
+		const char *end = base - 1, *start = end;
+		while (start > src && start[-1] != '/')
+			start--;
+		in_cache = end - start >= 16 && strspn(start, "0123456789abcdef") == (size_t)(end - start);
+	}
+	if (in_cache && (!strcmp(base, "elf") || !strcmp(base, "vdso")))
+		return 'B';
+	if (in_cache && !strcmp(base, "debug"))
+		return 'D';
+	if (strstr(src, "/.build-id/"))
+		return 'b';
+	const char *name = pk_dso__name(d);
+	size_t sl = strlen(src), nl = strlen(name);
+	if (sl >= nl && !strcmp(src + sl - nl, name))
+		return sl == nl || !strstr(src, "/debug/") ? 'd' : 'u';
+	if (sl >= nl + 6 && !strncmp(src + sl - nl - 6, name, nl) && !strcmp(src + sl - 6, ".debug"))
+		return 'f';
+	return strstr(src, "/.debug/") ? 'o' : 'l';
+}
+
+static const char *dso_name(const struct pk_report *r, const struct pk_dso *d)
+{
+	return r->opts.verbose > 0 ? pk_dso__name(d) : pk_dso__short_name(d);
+}
+
 static const char *thread_comm(const struct rp_entry *e)
 {
 	return e->thread && e->thread->comm ? e->thread->comm : "";
@@ -44,7 +98,9 @@ void rp_calc_widths(struct pk_report *r, int h, unsigned *w)
 		/* perf's he->ms.sym: the first sample's, whether or not sym is a key */
 		const struct pk_sym *sym = lc->sym ? lc->sym : loc->sym;
 		if (sym) {
-			w[RP_KEY_SYM] = umax(w[RP_KEY_SYM], (unsigned)strlen(sym->name) + 4);
+			/* -v: the address and origin letter too (perf's BITS_PER_LONG / 4 + 2 + 3) */
+			w[RP_KEY_SYM] = umax(w[RP_KEY_SYM], (unsigned)strlen(sym->name) + 4 +
+							    (r->opts.verbose > 0 ? 21 : 0));
 		} else {
 			w[RP_KEY_SYM] = umax(w[RP_KEY_SYM], 16 + 4 + 2);
 			/* unresolved addresses (perf's hists__set_unres_dso_col_len: not with --dsos) */
@@ -57,7 +113,7 @@ void rp_calc_widths(struct pk_report *r, int h, unsigned *w)
 			w[RP_KEY_PID] = cl + 8;
 		}
 		if (loc->map && loc->dso)
-			w[RP_KEY_DSO] = umax(w[RP_KEY_DSO], (unsigned)strlen(pk_dso__short_name(loc->dso)));
+			w[RP_KEY_DSO] = umax(w[RP_KEY_DSO], (unsigned)strlen(dso_name(r, loc->dso)));
 		const char *tr = rp_ctx_trace(r, rp_ctx(r, e->ctx));
 		if (tr)
 			w[RP_KEY_TRACE] = umax(w[RP_KEY_TRACE], (unsigned)strlen(tr));
@@ -192,11 +248,25 @@ int rp_col_snprintf(struct pk_report *r, int col, const struct rp_entry *e, int 
 	case RP_KEY_COMM:
 		return snprintf(buf, size, "%-*.*s", w, w, e->comm ? e->comm : "");
 	case RP_KEY_DSO: {
-		const char *name = loc->map && loc->dso ? pk_dso__short_name(loc->dso) : "[unknown]";
+		const char *name = loc->map && loc->dso ? dso_name(r, loc->dso) : "[unknown]";
 		return snprintf(buf, size, "%-*.*s", w, w, name);
 	}
 	case RP_KEY_SYM: {
-		int n = snprintf(buf, size, "[%c] ", e->level ? e->level : '.');
+		int n = 0;
+		if (r->opts.verbose > 0) {
+			/* perf's he->ip (kernel symbols: unmapped), then the symbols' origin */
+			struct pk_dso *d = loc->map ? loc->dso : NULL;
+			const struct pk_loc *fl = e->first_loc ?
+				pk_session__loc_at(r->s, e->first_loc - 1) : loc;
+			bool raw = e->first_loc ? e->first_raw : lc->raw;
+			uint64_t rip = raw ? fl->ip : fl->addr;
+			if (d && pk_dso__kind(d) == PK_DSO_KERNEL && !raw && fl->map)
+				rip = pk_map__unmap_ip(fl->map, rip);
+			n = snprintf(buf, size, "%-#*" PRIx64 " %c ", 18, rip, symtab_origin(d));
+			if (n < 0 || (size_t)n >= size)
+				return n;
+		}
+		n += snprintf(buf + n, size - (size_t)n, "[%c] ", e->level ? e->level : '.');
 		if (n < 0 || (size_t)n >= size)
 			return n;
 		if (lc->sym && loc->map) {

@@ -189,6 +189,7 @@ static int replay_sample(struct replay *p, const struct rp_replay_sample *smp, u
 				.thread = smp->thread ? pk_session__thread_at(r->s, smp->thread - 1)
 						      : NULL };
 	key.lclass = rp_loc_lclass(r, self);
+	key.first_loc = self->id + 1;	/* (-v's address: a new entry's) */
 	if (key.lclass == UINT32_MAX)
 		return -ENOMEM;
 	int64_t e0 = findnew(p, &key);
@@ -215,6 +216,8 @@ static int replay_sample(struct replay *p, const struct rp_replay_sample *smp, u
 		size_t i = r->cg.caller ? n - 1 - k : k;
 		const struct pk_loc *loc = pk_session__loc_at(r->s, fr[i]);
 		key.lclass = rp_loc_lclass_chain(r, loc);
+		key.first_loc = loc->id + 1;
+		key.first_raw = true;
 		if (key.lclass == UINT32_MAX)
 			return -ENOMEM;
 		/* perf's fill_callchain_info: the level of a frame in a map, else the last one */

@@ -143,6 +143,9 @@ struct rp_entry {
 	uint32_t ctx, lclass;
 	const struct pk_thread *thread;	/* first sample's (self or cumulative, as perf creates it) */
 	uint64_t first_seq;		/* that sample's number (UINT64_MAX: none yet) */
+	/* that sample's pk_loc id + 1, or its callchain frame's (first_raw): perf's he->ip, for -v */
+	uint32_t first_loc;
+	bool first_raw;
 	const char *comm;		/* first sample's comm */
 	int32_t cpu;
 	uint64_t weight[3];		/* first sample's (weight keys) */

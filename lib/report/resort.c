@@ -163,6 +163,8 @@ static int cumulate(struct pk_report *r)
 				}
 				e->level = level;
 				e->hidden = t->hidden;
+				e->first_loc = loc->id + 1;
+				e->first_raw = true;	/* perf's fill_callchain_info: the frame's ip */
 			}
 			e->acc.period += hit;
 			e->acc.nr_events += count;
@@ -313,8 +315,11 @@ static int collapse_hists(struct pk_report *r, int h, uint32_t **out, size_t *nr
 				if (e->max_depth > p->max_depth)
 					p->max_depth = e->max_depth;
 				p->has_self |= e->has_self;
-				if (e->first_seq < p->first_seq)
+				if (e->first_seq < p->first_seq) {
 					p->hidden = e->hidden;	/* perf's entry: the first sample's */
+					p->first_loc = e->first_loc;
+					p->first_raw = e->first_raw;
+				}
 				e->merged = idx[m - 1] + 1;
 				continue;
 			}

@@ -5,7 +5,8 @@
  * computed columns (delta, ratio, wdiff, periods, formulas) and the order
  * perf sorts them in, the dummy rows of functions only a compared file has
  * (N/A ratios, no baseline) and -b dropping the unpaired, three files ("/N"
- * headers, the data files list), and the option errors. Every expected
+ * headers, the data files list), the sample filters (rows hidden, shares of
+ * all samples or of the shown ones), and the option errors. Every expected
  * value is computed from the periods written here.
  */
 #include <errno.h>
@@ -85,25 +86,41 @@ static void write_file(const char *name, const int n[3], char *path, size_t size
 struct rep {
 	struct pk_session *s;
 	struct pk_report *r;
+	struct pk_sample_filter *f;
 	char path[256];
 };
 
-static void rep_open(struct rep *p, const char *name, const int n[3])
+/* with a -S list (symbols, NULL: none) and --percentage relative (relative) */
+static void rep_open_filtered(struct rep *p, const char *name, const int n[3], const char *symbols,
+			      bool relative)
 {
 	struct pk_error err = { 0 };
 	write_file(name, n, p->path, sizeof(p->path));
 	struct pk_session_opts so = { .sz = sizeof(so), .nr_threads = 1 };
 	struct pk_report_opts ro = { .sz = sizeof(ro), .sort = "dso,sym", .children = PK_REPORT_OFF,
-				     .group = PK_REPORT_OFF, .topdown = PK_REPORT_OFF, .call_graph = "none" };
+				     .group = PK_REPORT_OFF, .topdown = PK_REPORT_OFF, .call_graph = "none",
+				     .filter_relative = relative };
 	CHECK_OK(pk_session__open(&p->s, p->path, &so, &err), &err);
+	p->f = NULL;
+	if (symbols) {
+		struct pk_sample_filter_opts fo = { .sz = sizeof(fo), .symbols = symbols };
+		CHECK_OK(pk_sample_filter__new(&p->f, p->s, &fo, &err), &err);
+		ro.filter = p->f;
+	}
 	CHECK_OK(pk_report__new(&p->r, p->s, &ro, &err), &err);
 	CHECK_OK(pk_report__process(p->r, &err), &err);
 	CHECK_OK(pk_report__finish(p->r, &err), &err);
 }
 
+static void rep_open(struct rep *p, const char *name, const int n[3])
+{
+	rep_open_filtered(p, name, n, NULL, false);
+}
+
 static void rep_close(struct rep *p)
 {
 	pk_report__free(p->r);
+	pk_sample_filter__free(p->f);
 	pk_session__free(p->s);
 }
 
@@ -255,6 +272,37 @@ static void test_three_files(void **state)
 		rep_close(&p[i]);
 }
 
+/*
+ * -S dt_a,dt_b hides dt_c's row (B: 100 of 400); its period stays in B's
+ * total (dt_a: 25% - 75%) unless --percentage relative (33.33% - 75%); -v
+ * lists the data files with two files too.
+ */
+static void test_filters(void **state)
+{
+	(void)state;
+	for (int rel = 0; rel < 2; rel++) {
+		struct rep p[2];
+		rep_open_filtered(&p[0], "fa.data", NA, "dt_a,dt_b", rel);
+		rep_open_filtered(&p[1], "fb.data", NB, "dt_a,dt_b", rel);
+		struct pk_diff_opts o = { .sz = sizeof(o), .show_formula = true, .verbose = rel };
+		int rc;
+		char *t = diff_text(p, 2, &o, &rc);
+		assert_int_equal(rc, 0);
+		assert_null(row_of(t, "dt_c", NULL));
+		char want[256];
+		snprintf(want, sizeof(want), "  %8s  %9s  ", "75.00%", rel ? "-41.67%" : "-50.00%");
+		assert_non_null(strstr(row_of(t, "dt_a", NULL), want));
+		snprintf(want, sizeof(want), "(100 * 100 / %d) - (300 * 100 / 400)", rel ? 300 : 400);
+		assert_non_null(strstr(row_of(t, "dt_a", NULL), want));
+		snprintf(want, sizeof(want), "  %8s  %9s  ", "25.00%", rel ? "+41.67%" : "+25.00%");
+		assert_non_null(strstr(row_of(t, "dt_b", NULL), want));
+		assert_true(!strstr(t, "# Data files:\n") == !rel);
+		free(t);
+		rep_close(&p[0]);
+		rep_close(&p[1]);
+	}
+}
+
 static void test_errors(void **state)
 {
 	(void)state;
@@ -286,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_delta_wdiff_formula),
 		cmocka_unit_test(test_three_files),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_filters),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
