@@ -178,7 +178,7 @@ int pk_session__fill_profile(struct pk_session *s, struct pk_profile *p,
 		return pk_opts__error(err, "pk_session_profile_opts", opts->sz);
 	f.flags = PK_OPTS_GET(opts, flags, 0u);
 	const struct pk_data_event *ev;
-	struct pk_resolved rs;
+	struct pk_resolved rs = { .sz = sizeof(rs) };
 	int rc;
 	while ((rc = pk_session__next(s, &ev, err)) > 0) {
 		if (ev->type != PERF_RECORD_SAMPLE || ev->attr < 0)

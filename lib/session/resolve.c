@@ -30,6 +30,7 @@
 #include "util/arena.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/opts.h"
 
 static uint64_t loc_hash(const void *map, uint64_t ip, uint8_t cpumode)
 {
@@ -349,16 +350,14 @@ static uint8_t addr_cpumode(struct pk_session *s, uint8_t cpumode, uint64_t addr
 	}
 }
 
-int pk_session__resolve(struct pk_session *s, const struct pk_data_event *ev, unsigned flags,
-			struct pk_resolved *out, struct pk_error *err)
+static int resolve(struct pk_session *s, const struct pk_data_event *ev, unsigned flags,
+		   struct pk_resolved *out, struct pk_error *err)
 {
-	if (ev->type != PERF_RECORD_SAMPLE || !ev->has_sample)
-		return pk_error__set(err, -EINVAL, "", 0, 0, "offset %#llx: not a sample",
-				     (unsigned long long)ev->offset);
 	const struct pk_sample *smp = &ev->sample;
 	out->ev = ev;
 	out->sample = smp;
 	out->attr = ev->attr;
+	out->data_attr = pk_session__attr(s, ev->attr);
 	out->cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	out->addr_loc = NULL;
 	out->nr_chain = 0;
@@ -397,4 +396,22 @@ int pk_session__resolve(struct pk_session *s, const struct pk_data_event *ev, un
 nomem:
 	return pk_error__set(err, -ENOMEM, "", 0, 0, "offset %#llx: out of memory resolving a sample",
 			     (unsigned long long)ev->offset);
+}
+
+int pk_session__resolve(struct pk_session *s, const struct pk_data_event *ev, unsigned flags,
+			struct pk_resolved *out, struct pk_error *err)
+{
+	if (out->sz < PK_OPTS_MIN_SZ)
+		return pk_opts__error(err, "pk_resolved", out->sz);
+	if (ev->type != PERF_RECORD_SAMPLE || !ev->has_sample)
+		return pk_error__set(err, -EINVAL, "", 0, 0, "offset %#llx: not a sample",
+				     (unsigned long long)ev->offset);
+	if (out->sz >= sizeof(*out))
+		return resolve(s, ev, flags, out, err);
+	/* an older caller's shorter struct: only the fields within its sz */
+	struct pk_resolved full = { .sz = sizeof(full) };
+	int rc = resolve(s, ev, flags, &full, err);
+	if (!rc)
+		rc = pk_opts__fill(out, &full, sizeof(full));
+	return rc;
 }

@@ -178,7 +178,7 @@ static uint32_t kept(const char *what, struct pk_sample_filter_opts *o, unsigned
 	struct pk_error err;
 	CHECK_OK(new_filter(s, &f, o, &err), &err);
 	const struct pk_data_event *ev;
-	struct pk_resolved rs;
+	struct pk_resolved rs = { .sz = sizeof(rs) };
 	uint32_t mask = 0;
 	int rc;
 	if (hide_bits)

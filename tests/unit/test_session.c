@@ -186,6 +186,7 @@ static void resolve_all(struct run *r)
 			continue;
 		assert_true(r->n < 16);
 		struct pk_resolved *rs = &r->rs[r->n];
+		rs->sz = sizeof(*rs);
 		assert_int_equal(pk_session__resolve(r->s, ev, PK_RESOLVE_CALLCHAIN, rs, &err), 0);
 		assert_true(rs->nr_chain <= 8);
 		for (size_t i = 0; i < rs->nr_chain; i++)
@@ -280,8 +281,8 @@ static void check_chains(struct run *r)
 	assert_string_equal(rs[4].chain[3]->sym->name, "session_marker_fn");
 	/* an unknown marker discards the chain */
 	assert_int_equal(rs[5].nr_chain, 0);
-	struct pk_session_stats st;
-	pk_session__stats(r->s, &st);
+	struct pk_session_stats st = { .sz = sizeof(st) };
+	assert_int_equal(pk_session__stats(r->s, &st), 0);
 	assert_int_equal(st.nr_corrupt_chains, 1);
 	assert_int_equal(st.nr_samples, 11);
 }
