@@ -92,7 +92,7 @@ static int loc_frames(struct fill *f, const struct pk_loc *l, const uint32_t **o
 		f->cap_locs = ncap;
 	}
 	if (!f->first[l->id]) {
-		struct pk_srcline inl = { 0 };
+		struct pk_srcline inl = { .sz = sizeof(inl) };
 		if ((f->flags & (PK_PROFILE_INLINE | PK_PROFILE_SRCLINE)) && l->sym)
 			(void)pk_session__loc_inlines(f->s, l, &inl);
 		size_t ninl = (f->flags & PK_PROFILE_INLINE) && inl.nr_frames > 1 ? inl.nr_frames - 1 : 0;

@@ -205,6 +205,7 @@ static int inline_locs(struct pk_session *s, struct sess_loc *l, const struct pk
 		il->pub.sym = sym;
 		il->pub.inline_frame = 1;
 		il->depth = (uint16_t)(d + 1);
+		il->inl.sz = sizeof(il->inl);
 		il->inl.nr_frames = 1;
 		il->inl.frames = fr;
 		il->inlines_done = 1;
@@ -230,7 +231,7 @@ int resolve__append_unwound(struct pk_session *s, const struct sess_thread *t, u
 	struct sess_loc *l = (struct sess_loc *)resolve__loc(s, t, PERF_RECORD_MISC_USER, ip);
 	if (!l)
 		return -ENOMEM;
-	struct pk_srcline inl = { 0, NULL };
+	struct pk_srcline inl = { .sz = sizeof(inl) };
 	if (!(s->o.flags & PK_SESSION_NO_INLINE) && l->pub.map && l->pub.sym)
 		(void)pk_session__loc_inlines(s, &l->pub, &inl);
 	if (chain_reserve(s, *n + (inl.nr_frames ? inl.nr_frames : 1)))
