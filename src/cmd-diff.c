@@ -193,7 +193,8 @@ static int load(struct pk_session *s, const char *path, const struct diff_cli *c
 {
 	struct pk_error err = { 0 };
 	struct pk_report_opts ro = {
-		.sz = sizeof(ro), .sort = cli->sort, .children = 0, .group = 0, .topdown = 0,
+		.sz = sizeof(ro), .sort = cli->sort, .children = PK_REPORT_OFF, .group = PK_REPORT_OFF,
+		.topdown = PK_REPORT_OFF,
 		.call_graph = "none", .trace_output = trace_output, .trace_ctx = tc,
 	};
 	tc->rd = pk_session__reader(s);

@@ -272,7 +272,7 @@ int cmd_report(int argc, char **argv)
 	int nr_threads = 0, c;
 	struct report_modes mode = { 0 };
 	bool inverted = false;
-	struct pk_report_opts ro = { .sz = sizeof(ro), .children = -1, .group = -1, .topdown = -1 };
+	struct pk_report_opts ro = { .sz = sizeof(ro) };
 	struct pk_sample_filter_opts fo = { .sz = sizeof(fo) };
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:s:F:g::nqj:fDThc:d:S:C:p:xUG", longopts, NULL)) != -1) {
@@ -335,25 +335,25 @@ int cmd_report(int argc, char **argv)
 			call_graph = "none";
 			break;
 		case OPT_CHILDREN:
-			ro.children = 1;
+			ro.children = PK_REPORT_ON;
 			break;
 		case OPT_NO_CHILDREN:
-			ro.children = 0;
+			ro.children = PK_REPORT_OFF;
 			break;
 		case OPT_PERCENT_LIMIT:
 			ro.percent_limit = strtof(optarg, NULL);
 			break;
 		case OPT_GROUP:
-			ro.group = 1;
+			ro.group = PK_REPORT_ON;
 			break;
 		case OPT_NO_GROUP:
-			ro.group = 0;
+			ro.group = PK_REPORT_OFF;
 			break;
 		case OPT_TOPDOWN:
-			ro.topdown = 1;
+			ro.topdown = PK_REPORT_ON;
 			break;
 		case OPT_NO_TOPDOWN:
-			ro.topdown = 0;
+			ro.topdown = PK_REPORT_OFF;
 			break;
 		case 'n':
 			ro.show_nr_samples = true;
@@ -455,7 +455,7 @@ int cmd_report(int argc, char **argv)
 			fprintf(stderr, "Error: --hierarchy and --fields options cannot be used together\n");
 			return 0;
 		}
-		ro.children = 0;
+		ro.children = PK_REPORT_OFF;
 	}
 	/* perf's -G: caller order, whatever -g said */
 	char cg_inv[512];

@@ -50,7 +50,17 @@ extern "C" {
 
 struct pk_report;
 
-/* Fields past sz (an older caller's struct) take their defaults. */
+/*
+ * An on/off option whose zero is perf's default, so that a zeroed options
+ * struct means perf's defaults (as libbpf's enums do).
+ */
+enum pk_report_switch {
+	PK_REPORT_DEFAULT = 0,
+	PK_REPORT_ON,
+	PK_REPORT_OFF,
+};
+
+/* Zero is every field's default (perf's); fields past sz (an older caller's struct) take theirs. */
 struct pk_report_opts {
 	size_t sz;			/* sizeof(struct pk_report_opts) */
 	/*
@@ -72,8 +82,8 @@ struct pk_report_opts {
 	 * children).
 	 */
 	const char *call_graph;
-	int children;			/* 1 --children, 0 --no-children, -1 perf's default (on) */
-	int group;			/* 1 --group, 0 --no-group, -1 perf's default (on) */
+	enum pk_report_switch children;	/* --children / --no-children; default on (off with hierarchy) */
+	enum pk_report_switch group;	/* --group / --no-group; default: on for recorded groups */
 	double percent_limit;		/* --percent-limit: entries (and callchains) under it hidden */
 	bool show_nr_samples;		/* -n: a Samples column */
 	bool show_total_period;		/* --show-total-period: a Period column */
@@ -81,9 +91,9 @@ struct pk_report_opts {
 	/*
 	 * TopDown Level 1 columns (Retiring, Bad Spec, FE Bound, BE Bound, and
 	 * Level 2 when recorded) for groups led by slots with topdown-* members:
-	 * 1 on, 0 off, -1 default (on for such groups shown with --group).
+	 * default: on for such groups shown with --group.
 	 */
-	int topdown;
+	enum pk_report_switch topdown;
 	/*
 	 * The text of a tracepoint sample (its print format applied, as perf's
 	 * trace_output): enables the "trace" sort key, the default when every
@@ -134,7 +144,7 @@ struct pk_report_opts {
 	const char *ignore_callees;
 	/*
 	 * --hierarchy: entries as a tree, one level per sort key, callchains
-	 * under the leaves (no children: children must be 0).
+	 * under the leaves; no children (PK_REPORT_ON for children is refused).
 	 */
 	bool hierarchy;
 };

@@ -186,17 +186,23 @@ int pk_report__new(struct pk_report **out, struct pk_session *s, const struct pk
 	if (!r)
 		return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
 	r->s = s;
-	r->opts.children = -1;
-	r->opts.group = -1;
-	r->opts.topdown = -1;
 	PK_OPTS_LOAD(&r->opts, opts);	/* checked above */
+	if ((unsigned)r->opts.children > PK_REPORT_OFF || (unsigned)r->opts.group > PK_REPORT_OFF ||
+	    (unsigned)r->opts.topdown > PK_REPORT_OFF) {
+		pk_report__free(r);
+		return pk_error__set(err, -EINVAL, "", 0, 0,
+				     "pk_report_opts: children, group and topdown take enum pk_report_switch");
+	}
+	/* perf's --hierarchy: no children unless asked for (then refused below) */
+	if (r->opts.hierarchy && r->opts.children == PK_REPORT_DEFAULT)
+		r->opts.children = PK_REPORT_OFF;
 	int rc = rp_parse_callchain(&r->cg, r->opts.call_graph, err);
 	/* perf's --percent-limit is the callchain threshold too */
 	if (!rc && !r->cg.min_set && r->opts.percent_limit > 0)
 		r->cg.min_percent = (float)r->opts.percent_limit;
 	if (!rc) {
 		/* check the keys now; rp_decide sets them up again once the attrs are known */
-		r->children = r->opts.children != 0;
+		r->children = r->opts.children != PK_REPORT_OFF;
 		rc = rp_setup_columns(r, err);
 	}
 	if (!rc && r->s && pk_session__nr_attrs(r->s))
@@ -315,9 +321,9 @@ int rp_decide(struct pk_report *r, struct pk_error *err)
 	bool pipe = r->s && pk_session__is_pipe(r->s);
 	if (pipe)
 		r->all_tracepoints = false;
-	r->children = r->opts.children != 0 && callchains && !pipe;
+	r->children = r->opts.children != PK_REPORT_OFF && callchains && !pipe;
 	/* (perf sets the order before it turns cumulation off) */
-	if ((r->opts.children != 0 || r->opts.hierarchy) && !r->cg.order_set)
+	if ((r->opts.children != PK_REPORT_OFF || r->opts.hierarchy) && !r->cg.order_set)
 		r->cg.caller = true;
 	int rc = rp_setup_columns(r, err);
 	r->need_chain = callchains && (r->children || r->cg.enabled || r->has_key[RP_KEY_PARENT]);

@@ -328,7 +328,7 @@ static int print_entry(struct pk_report *r, int h, const struct rp_entry *e, con
 static void group_desc(struct pk_report *r, int h, char *buf, size_t size)
 {
 	const struct rp_hists *hs = &r->hists[h];
-	bool forced = !hs->group_name && r->opts.group != -1 &&
+	bool forced = !hs->group_name && r->opts.group != PK_REPORT_DEFAULT &&
 		      (r->s == NULL ||
 		       pk_session__attr(r->s, h)->nr_members <= 1);
 	size_t off = 0;

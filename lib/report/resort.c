@@ -47,7 +47,7 @@ static void setup_hists(struct pk_report *r)
 	 * --group or --no-group on a file without groups: one group of every
 	 * event (perf's evlist__force_leader when either option is given)
 	 */
-	if (r->opts.group != -1 && r->nr_hists > 1) {
+	if (r->opts.group != PK_REPORT_DEFAULT && r->nr_hists > 1) {
 		bool any = false;
 		for (size_t i = 0; i < r->nr_hists; i++)
 			any |= r->hists[i].nr_members > 1;
@@ -651,7 +651,7 @@ int rp_finish(struct pk_report *r, struct pk_error *err)
 	bool any_group = false;
 	for (size_t i = 0; i < r->nr_hists; i++)
 		any_group |= r->hists[i].nr_members > 1;
-	r->group = r->opts.group != 0 && any_group;
+	r->group = r->opts.group != PK_REPORT_OFF && any_group;
 	rp_topdown_setup(r);
 	int rc = 0;
 	/* cumulative values (and callchain depths) from the prefix trees */

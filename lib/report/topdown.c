@@ -70,7 +70,7 @@ void rp_topdown_setup(struct pk_report *r)
 		for (int k = TD_HEAVY; k <= TD_MEM; k++)
 			l2 |= hs->td[k] >= 0;
 	}
-	r->topdown = any && r->group && r->opts.topdown != 0;
+	r->topdown = any && r->group && r->opts.topdown != PK_REPORT_OFF;
 	/* with -F, the columns are the ones asked for */
 	if (!r->topdown || r->field_order)
 		return;

@@ -93,8 +93,8 @@ static void rep_open(struct rep *p, const char *name, const int n[3])
 	struct pk_error err = { 0 };
 	write_file(name, n, p->path, sizeof(p->path));
 	struct pk_session_opts so = { .sz = sizeof(so), .nr_threads = 1 };
-	struct pk_report_opts ro = { .sz = sizeof(ro), .sort = "dso,sym", .children = 0,
-				     .group = 0, .topdown = 0, .call_graph = "none" };
+	struct pk_report_opts ro = { .sz = sizeof(ro), .sort = "dso,sym", .children = PK_REPORT_OFF,
+				     .group = PK_REPORT_OFF, .topdown = PK_REPORT_OFF, .call_graph = "none" };
 	CHECK_OK(pk_session__open(&p->s, p->path, &so, &err), &err);
 	CHECK_OK(pk_report__new(&p->r, p->s, &ro, &err), &err);
 	CHECK_OK(pk_report__process(p->r, &err), &err);

@@ -165,7 +165,7 @@ static void test_children(void **state)
 	(void)state;
 	struct tfile t;
 	write_chains(&t);
-	struct pk_report_opts o = { .sz = sizeof(o), .children = -1, .group = -1, .topdown = -1 };
+	struct pk_report_opts o = { .sz = sizeof(o) };
 	struct rep p;
 	rep_open(&p, t.path, &o);
 	assert_int_equal(pk_report__nr_sections(p.r), 1);
@@ -198,7 +198,7 @@ static void test_children(void **state)
 	rep_close(&p);
 
 	/* --no-children: self only, by self period */
-	o.children = 0;
+	o.children = PK_REPORT_OFF;
 	rep_open(&p, t.path, &o);
 	leaf = find(&p, 0, "rt_leaf", &at_leaf);
 	mid = find(&p, 0, "rt_mid", &at_mid);
@@ -231,7 +231,7 @@ static void test_callers_first(void **state)
 			     .period = 100, .callchain = c, .nr_callchain = 4 };
 	put_sample(&t.recs, st, PERF_RECORD_MISC_USER, &s);
 	tf_close(&t);
-	struct pk_report_opts o = { .sz = sizeof(o), .children = -1, .group = -1, .topdown = -1,
+	struct pk_report_opts o = { .sz = sizeof(o), 
 				    .call_graph = "none" };
 	struct rep p;
 	rep_open(&p, t.path, &o);
@@ -259,7 +259,7 @@ static void test_graph_text(void **state)
 	(void)state;
 	struct tfile t;
 	write_chains(&t);
-	struct pk_report_opts o = { .sz = sizeof(o), .children = 0, .group = -1, .topdown = -1 };
+	struct pk_report_opts o = { .sz = sizeof(o), .children = PK_REPORT_OFF };
 	struct rep p;
 	rep_open(&p, t.path, &o);
 	char *text = NULL;
@@ -286,13 +286,60 @@ static void test_graph_text(void **state)
 	rep_close(&p);
 }
 
+/* A zeroed options struct is perf's defaults (children, groups, TopDown on), as NULL is. */
+static char *report_text(const char *path, const struct pk_report_opts *o)
+{
+	struct rep p;
+	char *text = NULL;
+	size_t len = 0;
+	memset(&p, 0, sizeof(p));
+	struct pk_session_opts so = { .sz = sizeof(so), .nr_threads = 1 };
+	CHECK_OK(pk_session__open(&p.s, path, &so, &p.err), &p.err);
+	CHECK_OK(pk_report__new(&p.r, p.s, o, &p.err), &p.err);
+	CHECK_OK(pk_report__process(p.r, &p.err), &p.err);
+	CHECK_OK(pk_report__finish(p.r, &p.err), &p.err);
+	FILE *f = open_memstream(&text, &len);
+	assert_non_null(f);
+	assert_int_equal(pk_report__fprintf(p.r, f, PK_REPORT_PRINT_NO_TIP), 0);
+	fclose(f);
+	rep_close(&p);
+	return text;
+}
+
+static void test_zeroed_opts(void **state)
+{
+	(void)state;
+	struct tfile t;
+	write_chains(&t);
+	struct pk_report_opts zero = { .sz = sizeof(zero) };
+	char *a = report_text(t.path, NULL), *b = report_text(t.path, &zero);
+	assert_string_equal(a, b);
+	assert_non_null(strstr(b, "Children"));	/* children on, as perf */
+	zero.children = PK_REPORT_OFF;
+	char *c = report_text(t.path, &zero);
+	assert_null(strstr(c, "Children"));
+	free(a);
+	free(b);
+	free(c);
+	/* a value outside the enum (the old -1 for "default") is refused */
+	struct pk_session *s = NULL;
+	struct pk_report *r = NULL;
+	struct pk_error err = { 0 };
+	struct pk_session_opts so = { .sz = sizeof(so), .nr_threads = 1 };
+	CHECK_OK(pk_session__open(&s, t.path, &so, &err), &err);
+	struct pk_report_opts bad = { .sz = sizeof(bad), .group = (enum pk_report_switch)-1 };
+	assert_int_equal(pk_report__new(&r, s, &bad, &err), -EINVAL);
+	assert_null(r);
+	pk_session__free(s);
+}
+
 /* --percent-limit: entries under it are flagged and not printed */
 static void test_percent_limit(void **state)
 {
 	(void)state;
 	struct tfile t;
 	write_chains(&t);
-	struct pk_report_opts o = { .sz = sizeof(o), .children = 0, .group = -1, .topdown = -1,
+	struct pk_report_opts o = { .sz = sizeof(o), .children = PK_REPORT_OFF,
 				    .percent_limit = 10.0 };
 	struct rep p;
 	rep_open(&p, t.path, &o);
@@ -350,7 +397,7 @@ static void test_group_read(void **state)
 		put_sample(&t.recs, st, PERF_RECORD_MISC_USER, &s);
 	}
 	tf_close(&t);
-	struct pk_report_opts o = { .sz = sizeof(o), .children = -1, .group = -1, .topdown = -1,
+	struct pk_report_opts o = { .sz = sizeof(o), 
 				    .sort = "sym" };
 	struct rep p;
 	rep_open(&p, t.path, &o);
@@ -388,7 +435,7 @@ static void test_group_read(void **state)
 	free(text);
 	rep_close(&p);
 	/* --no-group: one section per member */
-	o.group = 0;
+	o.group = PK_REPORT_OFF;
 	rep_open(&p, t.path, &o);
 	assert_int_equal(pk_report__nr_sections(p.r), 6);
 	rep_close(&p);
@@ -401,7 +448,7 @@ static void test_views(void **state)
 	(void)state;
 	struct tfile t;
 	write_chains(&t);
-	struct pk_report_opts o = { .sz = sizeof(o), .children = 0, .group = -1, .topdown = -1,
+	struct pk_report_opts o = { .sz = sizeof(o), .children = PK_REPORT_OFF,
 				    .sort = "sym", .ignore_callees = "^rt_mid$" };
 	struct rep p;
 	/* --ignore-callees: the samples under rt_mid count at rt_mid */
@@ -466,7 +513,7 @@ static void test_bad_options(void **state)
 	(void)state;
 	struct pk_report *r = NULL;
 	struct pk_error err = { 0 };
-	struct pk_report_opts o = { .sz = sizeof(o), .children = -1, .group = -1, .topdown = -1,
+	struct pk_report_opts o = { .sz = sizeof(o), 
 				    .sort = "comm,nosuchkey" };
 	assert_int_not_equal(pk_report__new(&r, NULL, &o, &err), 0);
 	assert_null(r);
@@ -496,6 +543,7 @@ int main(void)
 		cmocka_unit_test(test_callers_first),
 		cmocka_unit_test(test_graph_text),
 		cmocka_unit_test(test_percent_limit),
+		cmocka_unit_test(test_zeroed_opts),
 		cmocka_unit_test(test_group_read),
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_views),

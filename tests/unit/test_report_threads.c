@@ -94,7 +94,7 @@ static void *report_text(void *arg)
 	struct pk_report *r = NULL;
 	size_t len = 0;
 	struct pk_session_opts so = { .sz = sizeof(so), .nr_threads = 1 };
-	struct pk_report_opts ro = { .sz = sizeof(ro), .children = -1, .group = -1, .topdown = -1,
+	struct pk_report_opts ro = { .sz = sizeof(ro), 
 				     .call_graph = j->call_graph };
 	FILE *f = open_memstream(&j->text, &len);
 	j->rc = !f || pk_session__open(&s, j->path, &so, &err) || pk_report__new(&r, s, &ro, &err) ||
