@@ -153,7 +153,10 @@ PK_API unsigned pk_session__aux_name_width(const struct pk_session *s);
 PK_API bool pk_session__is_pipe(const struct pk_session *s);
 /* The attrs known so far (grows in pipe mode). */
 PK_API size_t pk_session__nr_attrs(const struct pk_session *s);
-/* An attr by index (pk_resolved.attr, pk_data_event.attr); NULL when out of range. */
+/*
+ * An attr by index (pk_resolved.attr, pk_data_event.attr); NULL when out of
+ * range. Lives as long as the session (a pipe's later attrs do not move it).
+ */
 PK_API const struct pk_data_attr *pk_session__attr(const struct pk_session *s, int attr);
 /* The index of the attr a sample id belongs to, -1 when none has it. */
 PK_API int pk_session__attr_of_id(const struct pk_session *s, uint64_t id);
