@@ -277,13 +277,36 @@ int cli_opts__parse(int argc, char **argv, const struct cli_opt *opts, const cha
 
 #define USAGE_WIDTH 24
 #define USAGE_GAP 2
+#define USAGE_COLS 100
+
+/* an option's help from column 26, wrapped at word boundaries before USAGE_COLS */
+static void help_text(FILE *f, const char *s)
+{
+	const int room = USAGE_COLS - USAGE_WIDTH - USAGE_GAP;
+	do {
+		int n = (int)strlen(s);
+		if (n > room) {
+			n = room;
+			while (n > 0 && s[n] != ' ')
+				n--;
+			if (!n)
+				n = room;
+		}
+		fprintf(f, "%.*s\n", n, s);
+		s += n;
+		while (*s == ' ')
+			s++;
+		if (*s)
+			fprintf(f, "%*s", USAGE_WIDTH + USAGE_GAP, "");
+	} while (*s);
+}
 
 void cli_opts__usage(FILE *f, const struct cli_opt *opts, const char *usage)
 {
 	fprintf(f, " Usage: %s\n\n", usage);
 	for (const struct cli_opt *o = opts; o->type != CLI_OPT_END; o++) {
 		if (o->type == CLI_OPT_GROUP) {
-			fprintf(f, "\n%s%s", o->help && *o->help ? o->help : "", o->help ? "\n" : "");
+			fprintf(f, "\n%s%s", o->help ? o->help : "", o->help && *o->help ? "\n" : "");
 			continue;
 		}
 		if (o->flags & CLI_HIDDEN)
@@ -307,7 +330,7 @@ void cli_opts__usage(FILE *f, const struct cli_opt *opts, const char *usage)
 			fprintf(f, "%*s", USAGE_WIDTH + USAGE_GAP - pos, "");
 		else
 			fprintf(f, "\n%*s", USAGE_WIDTH + USAGE_GAP, "");
-		fprintf(f, "%s\n", o->help ? o->help : "");
+		help_text(f, o->help ? o->help : "");
 	}
 	fputc('\n', f);
 }

@@ -83,6 +83,9 @@ struct cli_opt {
 #define CLI_CALLBACK(s, l, v, a, h, f) { .type = CLI_OPT_CALLBACK, .short_name = (s), \
 					 .long_name = (l), .value = (v), .argh = (a), .help = (h), \
 					 .cb = (f) }
+#define CLI_CALLBACK_NOARG(s, l, v, h, f) { .type = CLI_OPT_CALLBACK, .short_name = (s), \
+					   .long_name = (l), .value = (v), .help = (h), .cb = (f), \
+					   .flags = CLI_NOARG }
 #define CLI_REFUSED(s, l, why) { .type = CLI_OPT_REFUSED, .short_name = (s), .long_name = (l), \
 				 .help = (why), .flags = CLI_HIDDEN }
 

@@ -379,6 +379,25 @@ static bool needs_env(const struct rec_cfg *cfg, const struct cli_env *env)
 	return false;
 }
 
+/* -C: every CPU must be online (perf cannot set up its data streams otherwise); 0 or -1 (said) */
+static int offline_cpu(const struct pk_cpu_map *cpus)
+{
+	struct pk_cpu_map *online = NULL;
+	struct pk_error err = { 0 };
+	if (pk_cpu_map__online(NULL, &online, &err))
+		return 0;	/* not known: the open says */
+	int rc = 0;
+	for (size_t i = 0; i < pk_cpu_map__nr(cpus) && !rc; i++) {
+		int cpu = pk_cpu_map__cpu(cpus, i);
+		if (pk_cpu_map__idx(online, cpu) < 0) {
+			fprintf(stderr, PROG ": -C: CPU %d is not online\n", cpu);
+			rc = -1;
+		}
+	}
+	pk_cpu_map__free(online);
+	return rc;
+}
+
 /* What a wait status means as an exit code. */
 static int exit_code(int status)
 {
@@ -476,7 +495,7 @@ int cmd_record(int argc, char **argv)
 	struct pk_error err = { 0 };
 	char ebuf[1024];
 	bool help = false;
-	int ret = 1;
+	int ret = 1, target_rc = 1;
 
 	cli_env__init(&env);
 	cfg.specs = calloc((size_t)argc + 1, sizeof(*cfg.specs));
@@ -514,11 +533,18 @@ int cmd_record(int argc, char **argv)
 	if (env.sysfs && check_tree(el, env.sysfs))
 		goto out;
 
-	/* the target */
+	/* the target; perf 6.1's exit statuses when it cannot make its maps */
+	target_rc = 237;
 	if (cfg.cpu_list && pk_cpu_map__parse(&cpus, cfg.cpu_list, &err))
 		goto target_error;
+	if (cpus && offline_cpu(cpus)) {
+		ret = target_rc;
+		goto out;
+	}
+	target_rc = 244;
 	if (cfg.pid_list && pk_threads__from_pids(cfg.pid_list, NULL, &tids, &nr_tids, &err))
 		goto target_error;
+	target_rc = 255;
 	if (cfg.tid_list && pk_threads__parse(cfg.tid_list, NULL, &tids, &nr_tids, &err))
 		goto target_error;
 	bool no_user = false;
@@ -698,6 +724,7 @@ finish:
 	goto out;
 target_error:
 	fprintf(stderr, PROG ": %s\n", pk_error__format(&err, ebuf, sizeof(ebuf)));
+	ret = target_rc;
 out:
 	if (wl)
 		pk_workload__free(wl, SIGTERM);

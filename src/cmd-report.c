@@ -6,7 +6,6 @@
  * options as perf 6.1 takes them, its header lines and errors.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -17,144 +16,12 @@
 #include <pmukit/report.h>
 #include <pmukit/session.h>
 
+#include "cli-opts.h"
 #include "cli.h"
 #include "pager.h"
 #include "report-cli.h"
 #include "dump.h"
 #include "script.h"
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: pmukit report [--stdio] [-i FILE] [options]\n\n"
-		"Print the profile of a perf.data file as perf report --stdio does.\n\n"
-		"  -i, --input FILE          perf.data to read (default perf.data; - reads stdin)\n"
-		"      --stdio               text output (the only one)\n"
-		"  -s, --sort KEYS           sort keys: comm, pid, tid, dso, sym, srcline, srcfile,\n"
-		"                            parent, symbol_size, time, cpu, local_weight, weight,\n"
-		"                            ins_lat, p_stage_cyc, retire_lat (+KEYS: added to\n"
-		"                            the default comm,dso,sym); with \"symbol\" the IPC\n"
-		"                            columns perf adds (- without branch stacks)\n"
-		"  -p, --parent REGEX        the parent key's regex (adds the key; default\n"
-		"                            ^sys_|^do_page_fault)\n"
-		"  -x, --exclude-other       only entries with a parent\n"
-		"  -U, --hide-unresolved     leave out samples and callchain entries without\n"
-		"                            a symbol\n"
-		"      --full-source-path    srclines and srcfiles with the full file path\n"
-		"  -G, --inverted            caller-based call graphs (perf's -g caller)\n"
-		"      --ignore-callees REGEX  callchains from the last entry matching REGEX:\n"
-		"                            its callees left out, the sample counted there\n"
-		"      --hierarchy           entries as a tree, one level per sort key (no\n"
-		"                            children)\n"
-		"      --time-quantum T      the time key's buckets: N[ns|us|ms|s] (default 100ms)\n"
-		"  -F, --fields KEYS         output columns: overhead, overhead_children, sample,\n"
-		"                            period, td_* and sort keys\n"
-		"  -g, --call-graph [ARGS]   graph|flat|fractal|folded|none, threshold, print\n"
-		"                            limit, caller|callee, function|address, percent|\n"
-		"                            period|count (default graph,0.5,caller with children)\n"
-		"      --children            cumulative (Children) values (the default)\n"
-		"      --no-children         self values only\n"
-		"      --percent-limit N     hide entries (and callchains) under N%%\n"
-		"      --group               group members side by side (the default for groups)\n"
-		"      --no-group            one section per event\n"
-		"      --no-topdown          no TopDown columns for {slots,...,topdown-*} groups\n"
-		"  -n, --show-nr-samples     a Samples column\n"
-		"      --show-total-period   a Period column\n"
-		"      --show-cpu-utilization  sys and usr columns\n"
-		"      --header              the file's header before the report\n"
-		"      --header-only         the file's header only\n"
-		"  -q, --quiet               no header lines\n"
-		"      --symfs DIR           look for binaries and debug files under DIR\n"
-		"      --no-demangle         C++/Rust symbol names as in the binary\n"
-		"      --max-stack N         callchain entries used (default 127)\n"
-		"      --no-inline           unwound (--call-graph dwarf) frames without their\n"
-		"                            inline frames\n"
-		"  -c, --comms LIST          only samples of these comms (others hidden)\n"
-		"      --pid LIST            only samples of these pids\n"
-		"      --tid LIST            only samples of these tids\n"
-		"  -d, --dsos LIST           only samples in these DSOs\n"
-		"  -S, --symbols LIST        only samples in these symbols (names or 0xADDR)\n"
-		"      --symbol-filter STR   only entries whose symbol contains STR (also the\n"
-		"                            one argument after the options, as in perf)\n"
-		"  -C, --cpu LIST            only samples on these CPUs (\"0-2,5\")\n"
-		"      --time RANGES         only samples in these times: START,STOP (seconds),\n"
-		"                            10%%/1, 10%%/1,10%%/3, 0%%-10%%, 0%%-10%%,30%%-40%%\n"
-		"      --percentage relative|absolute\n"
-		"                            percentages of the shown entries, or of all\n"
-		"                            (absolute, the default)\n"
-		"  -j, --threads N           threads for symbols and srclines (default 2)\n"
-		"  -j, --jobs N              threads for symbols and srclines (default 2)\n"
-		"      --stats               counts of each record type and of each event's samples\n"
-		"      --tasks               the threads of the recording as a tree (pid, tid, ppid)\n"
-		"      --mmaps               --tasks with each process's maps\n"
-		"  -D, --dump-raw-trace      every record in hex and decoded, then --stats\n"
-		"  -T, --threads             per-thread values of PERF_RECORD_READ (record -s)\n"
-		"  -h, --help                this help\n");
-}
-
-enum {
-	OPT_STDIO = 0x200, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_PERCENT_LIMIT, OPT_GROUP,
-	OPT_NO_GROUP, OPT_HEADER, OPT_HEADER_ONLY, OPT_SYMFS, OPT_NO_DEMANGLE, OPT_MAX_STACK,
-	OPT_TOTAL_PERIOD, OPT_CPU_UTIL, OPT_TOPDOWN, OPT_NO_TOPDOWN, OPT_TUI, OPT_CALL_GRAPH,
-	OPT_NO_CALL_GRAPH, OPT_INLINE, OPT_NO_INLINE, OPT_PID, OPT_TID, OPT_SYMBOL_FILTER, OPT_TIME,
-	OPT_PERCENTAGE, OPT_STATS, OPT_TASKS, OPT_MMAPS, OPT_FULL_PATH, OPT_TIME_QUANTUM,
-	OPT_IGNORE_CALLEES, OPT_HIERARCHY,
-};
-
-static const struct option longopts[] = {
-	{ "input", required_argument, NULL, 'i' },
-	{ "stdio", no_argument, NULL, OPT_STDIO },
-	{ "tui", no_argument, NULL, OPT_TUI },
-	{ "gtk", no_argument, NULL, OPT_TUI },
-	{ "sort", required_argument, NULL, 's' },
-	{ "fields", required_argument, NULL, 'F' },
-	{ "call-graph", optional_argument, NULL, OPT_CALL_GRAPH },
-	{ "no-call-graph", no_argument, NULL, OPT_NO_CALL_GRAPH },
-	{ "children", no_argument, NULL, OPT_CHILDREN },
-	{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
-	{ "percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT },
-	{ "group", no_argument, NULL, OPT_GROUP },
-	{ "no-group", no_argument, NULL, OPT_NO_GROUP },
-	{ "topdown", no_argument, NULL, OPT_TOPDOWN },
-	{ "no-topdown", no_argument, NULL, OPT_NO_TOPDOWN },
-	{ "show-nr-samples", no_argument, NULL, 'n' },
-	{ "show-total-period", no_argument, NULL, OPT_TOTAL_PERIOD },
-	{ "show-cpu-utilization", no_argument, NULL, OPT_CPU_UTIL },
-	{ "header", no_argument, NULL, OPT_HEADER },
-	{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "symfs", required_argument, NULL, OPT_SYMFS },
-	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
-	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
-	{ "inline", no_argument, NULL, OPT_INLINE },
-	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
-	{ "comms", required_argument, NULL, 'c' },
-	{ "pid", required_argument, NULL, OPT_PID },
-	{ "tid", required_argument, NULL, OPT_TID },
-	{ "dsos", required_argument, NULL, 'd' },
-	{ "symbols", required_argument, NULL, 'S' },
-	{ "symbol-filter", required_argument, NULL, OPT_SYMBOL_FILTER },
-	{ "cpu", required_argument, NULL, 'C' },
-	{ "time", required_argument, NULL, OPT_TIME },
-	{ "percentage", required_argument, NULL, OPT_PERCENTAGE },
-	{ "jobs", required_argument, NULL, 'j' },
-	{ "stats", no_argument, NULL, OPT_STATS },
-	{ "tasks", no_argument, NULL, OPT_TASKS },
-	{ "mmaps", no_argument, NULL, OPT_MMAPS },
-	{ "dump-raw-trace", no_argument, NULL, 'D' },
-	{ "threads", no_argument, NULL, 'T' },
-	{ "parent", required_argument, NULL, 'p' },
-	{ "exclude-other", no_argument, NULL, 'x' },
-	{ "hide-unresolved", no_argument, NULL, 'U' },
-	{ "full-source-path", no_argument, NULL, OPT_FULL_PATH },
-	{ "time-quantum", required_argument, NULL, OPT_TIME_QUANTUM },
-	{ "ignore-callees", required_argument, NULL, OPT_IGNORE_CALLEES },
-	{ "inverted", no_argument, NULL, 'G' },
-	{ "hierarchy", no_argument, NULL, OPT_HIERARCHY },
-	{ "force", no_argument, NULL, 'f' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 /* tracepoint text for the trace sort key, through pmukit script's libtraceevent setup */
 struct trace_ctx {
@@ -216,17 +83,6 @@ bad:
 	return -1;
 }
 
-/* perf's -g takes the next argument unless it is the last or an option */
-static int take_call_graph_arg(int argc, char **argv, const char **arg)
-{
-	if (optind < argc && argv[optind][0] != '-') {
-		*arg = argv[optind++];
-		return 1;
-	}
-	*arg = NULL;
-	return 0;
-}
-
 /*
  * The sample filters in perf's order: the lists (perf's symbol__init; a bad
  * one ends the command with status 0), --time (-EINVAL), and -C, which perf
@@ -264,225 +120,195 @@ static int open_filter(struct pk_session *s, const struct pk_sample_filter_opts 
 	return -1;
 }
 
-int cmd_report(int argc, char **argv)
+/* the command line of `pmukit report` */
+struct report_cli {
+	struct cli_data d;
+	struct pk_report_opts ro;
+	struct pk_sample_filter_opts fo;
+	struct report_modes mode;
+	const char *call_graph;
+	bool cg_given, header, header_only, quiet, inl, full_path, inverted, stdio, force;
+};
+
+/* --children, --group, --topdown and their --no- forms */
+static int switch_cb(const struct cli_opt *opt, const char *arg, bool unset)
 {
-	const char *input = NULL, *symfs = NULL, *call_graph = NULL;
-	bool header = false, header_only = false, quiet = false, cg_given = false;
-	unsigned sym_flags = 0, max_stack = 0, session_flags = 0;
-	int nr_threads = 0, c;
-	struct report_modes mode = { 0 };
-	bool inverted = false;
-	struct pk_report_opts ro = { .sz = sizeof(ro) };
-	struct pk_sample_filter_opts fo = { .sz = sizeof(fo) };
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:F:g::nqj:fDThc:d:S:C:p:xUG", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			fo.comms = optarg;
-			break;
-		case OPT_PID:
-			fo.pids = optarg;
-			break;
-		case OPT_TID:
-			fo.tids = optarg;
-			break;
-		case 'd':
-			fo.dsos = optarg;
-			break;
-		case 'S':
-			fo.symbols = optarg;
-			break;
-		case 'C':
-			fo.cpus = optarg;
-			break;
-		case OPT_TIME:
-			fo.time = ro.time_str = optarg;
-			break;
-		case OPT_SYMBOL_FILTER:
-			ro.symbol_filter = optarg;
-			break;
-		case OPT_PERCENTAGE:
-			if (strcmp(optarg, "relative") && strcmp(optarg, "absolute")) {
-				usage(stderr);
-				return 129;
-			}
-			ro.filter_relative = !strcmp(optarg, "relative");
-			break;
-		case 'i':
-			input = optarg;
-			break;
-		case OPT_STDIO:
-			break;
-		case OPT_TUI:
-			fprintf(stderr, "pmukit report: only --stdio output is available\n");
-			return 129;
-		case 's':
-			ro.sort = optarg;
-			break;
-		case 'F':
-			ro.fields = optarg;
-			break;
-		case 'g':
-		case OPT_CALL_GRAPH:
-			cg_given = true;
-			call_graph = optarg;
-			if (!call_graph)
-				take_call_graph_arg(argc, argv, &call_graph);
-			if (!call_graph)
-				call_graph = "graph,0.5,caller,function,percent";	/* perf's default -g */
-			break;
-		case OPT_NO_CALL_GRAPH:
-			call_graph = "none";
-			break;
-		case OPT_CHILDREN:
-			ro.children = PK_REPORT_ON;
-			break;
-		case OPT_NO_CHILDREN:
-			ro.children = PK_REPORT_OFF;
-			break;
-		case OPT_PERCENT_LIMIT:
-			ro.percent_limit = strtof(optarg, NULL);
-			break;
-		case OPT_GROUP:
-			ro.group = PK_REPORT_ON;
-			break;
-		case OPT_NO_GROUP:
-			ro.group = PK_REPORT_OFF;
-			break;
-		case OPT_TOPDOWN:
-			ro.topdown = PK_REPORT_ON;
-			break;
-		case OPT_NO_TOPDOWN:
-			ro.topdown = PK_REPORT_OFF;
-			break;
-		case 'n':
-			ro.show_nr_samples = true;
-			break;
-		case OPT_TOTAL_PERIOD:
-			ro.show_total_period = true;
-			break;
-		case OPT_CPU_UTIL:
-			ro.show_cpu_utilization = true;
-			break;
-		case OPT_HEADER:
-			header = true;
-			break;
-		case OPT_HEADER_ONLY:
-			header_only = true;
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		case OPT_SYMFS:
-			symfs = optarg;
-			break;
-		case OPT_NO_DEMANGLE:
-			sym_flags |= PK_SYMBOLIZER_NO_DEMANGLE;
-			break;
-		case OPT_INLINE:
-			session_flags &= ~PK_SESSION_NO_INLINE;
-			break;
-		case OPT_NO_INLINE:
-			session_flags |= PK_SESSION_NO_INLINE;
-			break;
-		case OPT_MAX_STACK:
-			max_stack = (unsigned)strtoul(optarg, NULL, 0);
-			break;
-		case 'j':
-			nr_threads = atoi(optarg);
-			break;
-		case 'f':
-			break;
-		case OPT_STATS:
-			mode.stats = true;
-			break;
-		case OPT_TASKS:
-			mode.tasks = true;
-			break;
-		case OPT_MMAPS:
-			mode.tasks = mode.mmaps = true;
-			break;
-		case 'D':
-			mode.dump = true;
-			break;
-		case 'T':
-			mode.threads = true;
-			break;
-		case 'p':
-			ro.parent = optarg;
-			break;
-		case 'x':
-			ro.exclude_other = true;
-			break;
-		case 'U':
-			ro.hide_unresolved = true;
-			break;
-		case OPT_IGNORE_CALLEES:
-			ro.ignore_callees = optarg;
-			break;
-		case OPT_HIERARCHY:
-			ro.hierarchy = true;
-			break;
-		case 'G':
-			inverted = true;
-			break;
-		case OPT_TIME_QUANTUM:
-			if (parse_time_quantum(optarg, &ro.time_quantum))
-				return 129;
-			break;
-		case OPT_FULL_PATH:
-			sym_flags |= PK_SYMBOLIZER_FULL_SRCLINE;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 129;
-		}
-	}
+	(void)arg;
+	*(enum pk_report_switch *)opt->value = unset ? PK_REPORT_OFF : PK_REPORT_ON;
+	return 0;
+}
+
+/* -g [ARGS] (perf's default when none follows), --no-call-graph */
+static int call_graph_cb(const struct cli_opt *opt, const char *arg, bool unset)
+{
+	struct report_cli *c = opt->value;
+	c->call_graph = unset ? "none" : arg;
+	c->cg_given |= !unset;
+	return 0;
+}
+
+static int percentage_cb(const struct cli_opt *opt, const char *arg, bool unset)
+{
+	bool *relative = opt->value;
+	if (unset || (strcmp(arg, "relative") && strcmp(arg, "absolute")))
+		return cli_opts__error(opt, "is relative or absolute");
+	*relative = !strcmp(arg, "relative");
+	return 0;
+}
+
+static int time_quantum_cb(const struct cli_opt *opt, const char *arg, bool unset)
+{
+	if (unset)
+		return cli_opts__error(opt, "takes a time");
+	return parse_time_quantum(arg, opt->value);
+}
+
+static int parse_args(int argc, char **argv, struct report_cli *c)
+{
+	struct pk_report_opts *ro = &c->ro;
+	struct pk_sample_filter_opts *fo = &c->fo;
+	const struct cli_opt opts[] = {
+		CLI_DATA_OPTIONS(&c->d),
+		CLI_BOOL(0, "stdio", &c->stdio, "use the stdio interface (on a terminal too)"),
+		CLI_REFUSED(0, "tui", "only --stdio output is available"),
+		CLI_REFUSED(0, "gtk", "only --stdio output is available"),
+		CLI_BOOL('f', "force", &c->force, "don't complain, do it"),
+		CLI_BOOL('q', "quiet", &c->quiet, "do not show any header lines"),
+		CLI_BOOL(0, "header", &c->header, "show the data header"),
+		CLI_BOOL(0, "header-only", &c->header_only, "show only the data header"),
+		CLI_GROUP(""),
+		CLI_STRING('s', "sort", &ro->sort, "key[,key2...]",
+			   "sort by key(s): pid, comm, dso, symbol, parent, cpu, srcline, srcfile, "
+			   "symbol_size, time, local_weight, weight, ins_lat, p_stage_cyc, retire_lat, "
+			   "trace (+KEYS: added to the default comm,dso,sym)"),
+		CLI_STRING('F', "fields", &ro->fields, "key[,keys...]",
+			   "output field(s): overhead, overhead_children, sample, period, td_* and "
+			   "sort keys"),
+		{ .type = CLI_OPT_CALLBACK, .short_name = 'g', .long_name = "call-graph", .value = c,
+		  .argh = "print_type,threshold[,print_limit],order,sort_key[,branch],value",
+		  .help = "graph, flat, fractal, folded or none; threshold; print limit; caller or "
+			  "callee; function or address; percent, period or count",
+		  .flags = CLI_LASTARG_DEFAULT, .cb = call_graph_cb,
+		  .def = "graph,0.5,caller,function,percent" },
+		CLI_CALLBACK_NOARG(0, "children", &ro->children,
+				   "accumulate callchains of children and show total overhead as well",
+				   switch_cb),
+		CLI_DOUBLE(0, "percent-limit", &ro->percent_limit, "percent",
+			   "don't show entries under that percent"),
+		CLI_CALLBACK_NOARG(0, "group", &ro->group, "show event group information together",
+				   switch_cb),
+		CLI_CALLBACK_NOARG(0, "topdown", &ro->topdown,
+				   "TopDown columns for {slots,...,topdown-*} groups (the default)",
+				   switch_cb),
+		CLI_BOOL('n', "show-nr-samples", &ro->show_nr_samples, "show a column with the number of samples"),
+		CLI_BOOL(0, "show-total-period", &ro->show_total_period, "show a column with the sum of periods"),
+		CLI_BOOL(0, "show-cpu-utilization", &ro->show_cpu_utilization, "show sample percentage for different cpu modes"),
+		CLI_BOOL(0, "inline", &c->inl, "unwound (--call-graph dwarf) frames with their inline frames"),
+		CLI_BOOL(0, "full-source-path", &c->full_path, "show full source file name path for source lines"),
+		CLI_STRING('p', "parent", &ro->parent, "regex", "regex filter to identify parent"),
+		CLI_BOOL('x', "exclude-other", &ro->exclude_other, "only display entries with parent-match"),
+		CLI_BOOL('U', "hide-unresolved", &ro->hide_unresolved, "only display entries resolved to a symbol"),
+		CLI_STRING(0, "ignore-callees", &ro->ignore_callees, "regex",
+			   "ignore callees of these functions in call graphs"),
+		CLI_BOOL('G', "inverted", &c->inverted, "alias for inverted call graph"),
+		CLI_BOOL(0, "hierarchy", &ro->hierarchy, "show entries in a hierarchy"),
+		CLI_CALLBACK(0, "time-quantum", &ro->time_quantum, "time (ms|us|ns|s)",
+			     "set time quantum for time sort key (default 100ms)", time_quantum_cb),
+		CLI_GROUP(""),
+		CLI_STRING('c', "comms", &fo->comms, "comm[,comm...]", "only consider symbols in these comms"),
+		CLI_STRING(0, "pid", &fo->pids, "pid[,pid...]", "only consider symbols in these pids"),
+		CLI_STRING(0, "tid", &fo->tids, "tid[,tid...]", "only consider symbols in these tids"),
+		CLI_STRING('d', "dsos", &fo->dsos, "dso[,dso...]", "only consider symbols in these dsos"),
+		CLI_STRING('S', "symbols", &fo->symbols, "symbol[,symbol...]",
+			   "only consider these symbols"),
+		CLI_STRING(0, "symbol-filter", &ro->symbol_filter, "filter",
+			   "only show symbols that (partially) match with this filter"),
+		CLI_STRING('C', "cpu", &fo->cpus, "cpu", "list of cpus to profile"),
+		CLI_STRING(0, "time", &fo->time, "str", "time to display (START,STOP; 10%/1; 0%-10%...)"),
+		CLI_CALLBACK(0, "percentage", &ro->filter_relative, "relative|absolute",
+			     "how to display percentage of filtered entries", percentage_cb),
+		CLI_GROUP(""),
+		CLI_BOOL(0, "stats", &c->mode.stats, "display event stats"),
+		CLI_BOOL(0, "tasks", &c->mode.tasks, "display recorded tasks"),
+		CLI_BOOL(0, "mmaps", &c->mode.mmaps, "display recorded tasks memory maps"),
+		CLI_BOOL('D', "dump-raw-trace", &c->mode.dump, "dump raw trace in ASCII"),
+		CLI_BOOL('T', "threads", &c->mode.threads, "show per-thread event counters"),
+		CLI_END(),
+	};
+	return cli_opts__parse(argc, argv, opts, "pmukit report [<options>]\n\n"
+			       "Print the profile of a perf.data file as perf report --stdio does.", 0);
+}
+
+/*
+ * What the options imply before the file is read: perf's lone symbol filter argument,
+ * --hierarchy's rules, -G, --sort symbol's IPC columns, the input. -1, or the exit status.
+ */
+static int prepare(struct report_cli *c, int nargs, char **args, char *cg_inv, size_t cg_len,
+		   char *sort_ipc, size_t sort_len)
+{
+	struct pk_report_opts *ro = &c->ro;
 	/* perf: one argument left is a symbol filter */
-	if (optind + 1 == argc)
-		ro.symbol_filter = argv[optind++];
-	if (optind < argc) {
-		fprintf(stderr, "pmukit report: unexpected argument '%s'\n", argv[optind]);
-		usage(stderr);
+	if (nargs == 1)
+		ro->symbol_filter = args[0];
+	if (nargs > 1) {
+		fprintf(stderr, "pmukit report: unexpected argument '%s'\n", args[0]);
 		return 129;
 	}
+	c->mode.tasks |= c->mode.mmaps;
+	ro->time_str = c->fo.time;
 	/* perf's --hierarchy: no children, no -F (its usage error, exit status 0 in perf 6.1) */
-	if (ro.hierarchy) {
-		if (ro.fields) {
+	if (ro->hierarchy) {
+		if (ro->fields) {
 			fprintf(stderr, "Error: --hierarchy and --fields options cannot be used together\n");
 			return 0;
 		}
-		ro.children = PK_REPORT_OFF;
+		ro->children = PK_REPORT_OFF;
 	}
 	/* perf's -G: caller order, whatever -g said */
-	char cg_inv[512];
-	if (inverted) {
-		snprintf(cg_inv, sizeof(cg_inv), "%s%scaller", call_graph ? call_graph : "",
-			 call_graph ? "," : "");
-		call_graph = cg_inv;
+	if (c->inverted) {
+		snprintf(cg_inv, cg_len, "%s%scaller", c->call_graph ? c->call_graph : "",
+			 c->call_graph ? "," : "");
+		c->call_graph = cg_inv;
 	}
-	ro.call_graph = call_graph;
+	ro->call_graph = c->call_graph;
 	/* perf report: "symbol" in --sort adds the IPC columns (ipc_null without branch stacks) */
-	char sort_ipc[1024];
-	if (ro.sort && strstr(ro.sort, "symbol")) {
-		snprintf(sort_ipc, sizeof(sort_ipc), "%s,ipc_null", ro.sort);
-		ro.sort = sort_ipc;
+	if (ro->sort && strstr(ro->sort, "symbol")) {
+		snprintf(sort_ipc, sort_len, "%s,ipc_null", ro->sort);
+		ro->sort = sort_ipc;
 	}
-	if (!input) {
+	if (!c->d.input) {
 		struct stat st;
-		input = !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
+		c->d.input = !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
 	}
+	return -1;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_cli c = { .ro = { .sz = sizeof(c.ro) }, .fo = { .sz = sizeof(c.fo) },
+				.inl = true };
+	char cg_inv[512], sort_ipc[1024];
+	cli_data__init(&c.d);
+	c.d.input = NULL;	/* none given: stdin when it is a pipe, else perf.data */
+	int n = parse_args(argc, argv, &c);
+	if (n < 0)
+		return n == CLI_HELP ? 0 : 129;
+	int prc = prepare(&c, n, argv, cg_inv, sizeof(cg_inv), sort_ipc, sizeof(sort_ipc));
+	if (prc >= 0)
+		return prc;
+	struct pk_report_opts ro = c.ro;
+	const char *input = c.d.input, *call_graph = c.call_graph;
+	bool header = c.header, header_only = c.header_only, quiet = c.quiet;
+	struct report_modes mode = c.mode;
 	/* perf's setup_browser: the pager on a terminal, unless reading a pipe */
 	if (strcmp(input, "-"))
 		pager_setup();
 
 	struct pk_error err = { 0 };
-	struct pk_symbolizer_opts so = { .sz = sizeof(so), .flags = sym_flags };
-	struct pk_session_opts o = { .sz = sizeof(o), .flags = session_flags, .symbolizer = &so,
-				     .symfs = symfs, .nr_threads = nr_threads, .max_stack = max_stack };
+	struct pk_symbolizer_opts so = { .sz = sizeof(so),
+					 .flags = c.full_path ? PK_SYMBOLIZER_FULL_SRCLINE : 0 };
+	struct pk_session_opts o = { .sz = sizeof(o), .flags = c.inl ? 0 : PK_SESSION_NO_INLINE };
+	cli_data__session_opts(&c.d, &o, &so);
 	struct pk_session *s = NULL;
 	struct pk_report *r = NULL;
 	struct read_values *thread_values = NULL;
@@ -531,7 +357,7 @@ int cmd_report(int argc, char **argv)
 		return rc;
 	}
 	/* perf refuses -g on a file recorded without callchains (not for pipes) */
-	if (cg_given && call_graph && strncmp(call_graph, "none", 1) && !pk_session__is_pipe(s)) {
+	if (c.cg_given && call_graph && strncmp(call_graph, "none", 1) && !pk_session__is_pipe(s)) {
 		if (!pk_session__any_sample_type(s, PERF_SAMPLE_CALLCHAIN)) {
 			fflush(stdout);
 			fprintf(stderr, "Error:\nSelected -g or --branch-history.\n"
@@ -554,7 +380,7 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	struct pk_sample_filter *flt = NULL;
-	int frc = open_filter(s, &fo, &flt);
+	int frc = open_filter(s, &c.fo, &flt);
 	if (frc >= 0) {
 		pk_session__free(s);
 		return frc;

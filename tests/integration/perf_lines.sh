@@ -14,7 +14,7 @@
 #                         perf reads pmukit's file, and it has samples where perf's has
 #
 # $W is tests/workloads/report_many, $CC tests/workloads/callchain, $PID a
-# running `sleep 60`. The standard recordings (made before any line) are
+# running `sleep 3600`. The standard recordings (made before any line) are
 # listed in std_recordings below; docs/PERF-DIFFERENCES.md lists where pmukit
 # differs from perf on purpose (those lines are not in the corpus).
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
@@ -39,7 +39,7 @@ command -v perf >/dev/null 2>&1 && perf --version >/dev/null 2>&1 || skip_all "p
 perf record -q -e cpu-clock -c 100000 -o "$T_TMP/probe.data" true >/dev/null 2>&1 ||
 	skip_all "perf record cannot sample cpu-clock here"
 
-sleep 60 &
+sleep 3600 &
 PID=$!
 trap 'kill $PID 2>/dev/null; rm -rf "$T_TMP"' EXIT
 export W CC PID PMUKIT
