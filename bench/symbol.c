@@ -153,7 +153,7 @@ int main(void)
 	t0 = cpu();
 	double w0 = now();
 	for (int i = 0; i < NADDR; i++) {
-		struct pk_srcline sl;
+		struct pk_srcline sl = { .sz = sizeof(sl) };
 		if (!pk_dso__srcline(d, addr[i] - delta, &sl) && sl.nr_frames) {
 			frames += sl.nr_frames;
 			with_line += sl.frames[0].line != 0;

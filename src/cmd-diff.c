@@ -165,7 +165,7 @@ static int fail(const char *what, struct pk_error *err)
 static int branch_stacks(struct pk_session **s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (!pk_data_reader__has_feat(pk_session__reader(s[i]), PK_FEAT_BRANCH_STACK))
+		if (!pk_session__has_feat(s[i], PK_FEAT_BRANCH_STACK))
 			return 255;
 	fprintf(stderr, "pmukit diff: -c cycles and --stream are not supported yet\n");
 	return 255;
@@ -189,7 +189,7 @@ static const char *trace_output(void *vctx, const struct pk_resolved *rs)
 	}
 	if (!c->t)
 		return NULL;
-	const struct pk_data_attr *a = pk_data_reader__attr(c->rd, (size_t)rs->attr);
+	const struct pk_data_attr *a = rs->data_attr;
 	c->ob.buf.len = 0;
 	/* perf's get_trace_output leaves the record's cpu 0 */
 	if (!a || !script_trace__print(c->t, a->attr.config, 0, rs->sample->raw.data,

@@ -41,7 +41,7 @@ static const char *trace_output(void *vctx, const struct pk_resolved *rs)
 	}
 	if (!c->t)
 		return NULL;
-	const struct pk_data_attr *a = pk_data_reader__attr(c->rd, (size_t)rs->attr);
+	const struct pk_data_attr *a = rs->data_attr;
 	c->ob.buf.len = 0;
 	/* perf's get_trace_output leaves the record's cpu 0 */
 	if (!a || !script_trace__print(c->t, a->attr.config, 0, rs->sample->raw.data,
@@ -343,7 +343,7 @@ int cmd_report(int argc, char **argv)
 	pk_report__free(chk);
 	err = (struct pk_error){ 0 };
 	if (header || header_only) {
-		if (report_header__fprintf(s, input, stdout)) {
+		if (report_header__fprintf(s, stdout)) {
 			pk_session__free(s);
 			return 255;
 		}
@@ -361,11 +361,8 @@ int cmd_report(int argc, char **argv)
 		return rc;
 	}
 	/* perf refuses -g on a file recorded without callchains (not for pipes) */
-	if (c.cg_given && call_graph && strncmp(call_graph, "none", 1) && !pk_data_reader__is_pipe(rd)) {
-		bool any = false;
-		for (size_t i = 0; i < pk_data_reader__nr_attrs(rd); i++)
-			any |= !!(pk_data_reader__attr(rd, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
-		if (!any) {
+	if (c.cg_given && call_graph && strncmp(call_graph, "none", 1) && !pk_session__is_pipe(s)) {
+		if (!pk_session__any_sample_type(s, PERF_SAMPLE_CALLCHAIN)) {
 			fflush(stdout);
 			fprintf(stderr, "Error:\nSelected -g or --branch-history.\n"
 					"But no callchain or branch data.\n"
@@ -377,11 +374,8 @@ int cmd_report(int argc, char **argv)
 	/* ... and the parent key without callchains (exit status 0, as perf 6.1's) */
 	bool parent = ro.parent || (ro.sort && strstr(ro.sort, "parent")) ||
 		      (ro.fields && strstr(ro.fields, "parent"));
-	if (parent && !pk_data_reader__is_pipe(rd)) {
-		bool any = false;
-		for (size_t i = 0; i < pk_data_reader__nr_attrs(rd); i++)
-			any |= !!(pk_data_reader__attr(rd, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
-		if (!any) {
+	if (parent && !pk_session__is_pipe(s)) {
+		if (!pk_session__any_sample_type(s, PERF_SAMPLE_CALLCHAIN)) {
 			fflush(stdout);
 			fprintf(stderr, "Error:\nSelected --sort parent, but no callchain data. "
 					"Did you call 'perf record' without -g?\n");

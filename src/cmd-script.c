@@ -114,7 +114,7 @@ static int run(struct script *sc)
 {
 	struct pk_error err = { 0 };
 	const struct pk_data_event *ev;
-	struct pk_resolved rs;
+	struct pk_resolved rs = { .sz = sizeof(rs) };
 	struct pk_data_reader *r = pk_session__reader(sc->s);
 	size_t checked = 0;
 	int rc;

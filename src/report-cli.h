@@ -13,11 +13,11 @@
 
 /*
  * perf's perf_session__fprintf_info: "# ========" ... "# ========\n#\n" with
- * the header and features of the file at path ("-": stdin), as perf report
- * --header prints them. A pipe's features are read from the session (up to
- * its end-of-features record). 0 or -1.
+ * the header and features of the session's file, as perf report --header
+ * prints them. A pipe's features are read from the session (up to its
+ * end-of-features record). 0 or -1.
  */
-int report_header__fprintf(struct pk_session *s, const char *path, FILE *fp);
+int report_header__fprintf(struct pk_session *s, FILE *fp);
 
 int cmd_report(int argc, char **argv);
 int cmd_diff(int argc, char **argv);

@@ -239,7 +239,7 @@ PK_API const struct pk_report_section *pk_report__section(const struct pk_report
 PK_API size_t pk_report__nr_entries(const struct pk_report *r, size_t section);
 PK_API const struct pk_report_entry *pk_report__entry(const struct pk_report *r, size_t section,
 						      size_t i);
-/* LOST_SAMPLES records' total (perf's "Total Lost Samples"). */
+/* LOST_SAMPLES records' total (perf's "Total Lost Samples"): pk_session__lost_samples(s, -1). */
 PK_API uint64_t pk_report__total_lost_samples(const struct pk_report *r);
 
 /* ---- perf diff ---------------------------------------------------------------------- */

@@ -147,6 +147,34 @@ PK_API int pk_session__next(struct pk_session *s, const struct pk_data_event **e
  */
 PK_API unsigned pk_session__aux_name_width(const struct pk_session *s);
 
+/* ---- the file's attrs ------------------------------------------------------------------ */
+
+/* Whether the file is in pipe mode (its attrs arrive as records, and more may come). */
+PK_API bool pk_session__is_pipe(const struct pk_session *s);
+/* The attrs known so far (grows in pipe mode). */
+PK_API size_t pk_session__nr_attrs(const struct pk_session *s);
+/*
+ * An attr by index (pk_resolved.attr, pk_data_event.attr); NULL when out of
+ * range. Lives as long as the session (a pipe's later attrs do not move it).
+ */
+PK_API const struct pk_data_attr *pk_session__attr(const struct pk_session *s, int attr);
+/* The index of the attr a sample id belongs to, -1 when none has it. */
+PK_API int pk_session__attr_of_id(const struct pk_session *s, uint64_t id);
+/* Whether the file's header has a feature section (PK_FEAT_*). */
+PK_API bool pk_session__has_feat(const struct pk_session *s, unsigned feat);
+/*
+ * Whether any attr known so far has all of bits in its sample_type
+ * (PERF_SAMPLE_CALLCHAIN: does any event have callchains).
+ */
+PK_API bool pk_session__any_sample_type(const struct pk_session *s, uint64_t bits);
+/*
+ * Samples the kernel lost (PERF_RECORD_LOST_SAMPLES, those a BPF filter
+ * dropped left out, as perf's "Total Lost Samples") in the records
+ * pk_session__next handed out so far: for one attr (by the record's sample
+ * id), or in total for attr -1.
+ */
+PK_API uint64_t pk_session__lost_samples(const struct pk_session *s, int attr);
+
 /* ---- the machine --------------------------------------------------------------------- */
 
 /* A thread as perf's struct thread: read-only for callers. */
@@ -274,11 +302,16 @@ enum {
 	PK_RESOLVE_CALLER_ORDER	= 1u << 2,
 };
 
-/* A sample with its thread and addresses resolved. */
+/*
+ * A sample with its thread and addresses resolved. An out struct: the caller
+ * sets sz (sizeof(struct pk_resolved)); only the fields within it are filled.
+ */
 struct pk_resolved {
+	size_t sz;			/* sizeof(struct pk_resolved), set by the caller */
 	const struct pk_data_event *ev;
 	const struct pk_sample *sample;	/* &ev->sample */
-	int attr;			/* the event's attr index (pk_data_reader__attr) */
+	int attr;			/* the event's attr index (pk_session__attr) */
+	const struct pk_data_attr *data_attr;	/* pk_session__attr(s, attr): the event's attr */
 	const struct pk_thread *thread;
 	/* The thread's comm at the sample (thread->comm as perf processes it in order). */
 	const char *comm;
@@ -451,15 +484,22 @@ enum {
  */
 PK_API int pk_session__fprintf_attr(struct pk_session *s, FILE *f, int attr, unsigned flags);
 
-/* Counts of what the session processed so far. */
+/*
+ * Counts of what the session processed so far. An out struct: the caller
+ * sets sz (sizeof(struct pk_session_stats)); only the fields within it are
+ * filled.
+ */
 struct pk_session_stats {
+	size_t sz;			/* sizeof(struct pk_session_stats), set by the caller */
 	uint64_t nr_samples;
 	uint64_t nr_unresolved_maps;	/* sample ips outside every map */
 	uint64_t nr_corrupt_chains;	/* callchains discarded as perf discards them */
 	uint64_t nr_locs;
 	uint64_t nr_threads, nr_maps;
+	uint64_t nr_lost_samples;	/* LOST_SAMPLES records' lost, BPF-filtered ones left out */
 };
-PK_API void pk_session__stats(const struct pk_session *s, struct pk_session_stats *st);
+/* 0, or -EINVAL for an sz below sizeof(size_t). */
+PK_API int pk_session__stats(const struct pk_session *s, struct pk_session_stats *st);
 
 #ifdef __cplusplus
 }

@@ -21,7 +21,7 @@
  *   uint64_t rip = pk_sym_map__map_ip(&m, ip);             // perf's map__map_ip
  *   const struct pk_sym *sym = pk_dso__find(dso, rip);     // NULL: [unknown]
  *   printf("%s+0x%" PRIx64 " (%s)\n", sym->name, rip - sym->start, pk_dso__name(dso));
- *   struct pk_srcline sl;
+ *   struct pk_srcline sl = { .sz = sizeof(sl) };
  *   if (pk_dso__srcline(dso, rip, &sl) == 0 && sl.nr_frames)   // "file.c:12", inlines
  *           printf("%s:%u\n", sl.frames[0].file_base, sl.frames[0].line);
  *   ...
@@ -206,9 +206,12 @@ struct pk_srcline_frame {
  * frames[i], at the call site. nr_frames == 0: addr2line would print "??"
  * (perf falls back to `sym+off`). perf's srcline is
  * "frames[0].file_base:frames[0].line", "??:0" when file is NULL.
- * Results are cached per DSO and address. 0 or a negative errno.
+ * Results are cached per DSO and address. An out struct: the caller sets
+ * sz (sizeof(struct pk_srcline)) and only the fields within it are filled.
+ * 0 or a negative errno (-EINVAL for an sz below sizeof(size_t)).
  */
 struct pk_srcline {
+	size_t sz;		/* sizeof(struct pk_srcline), set by the caller */
 	size_t nr_frames;
 	const struct pk_srcline_frame *frames;
 };

@@ -420,9 +420,8 @@ static int rows_order(const struct rd_diff *d, uint32_t **out)
 /* perf's evsel_match: the first event of r with a's type and config, -1 none */
 static int match_event(struct pk_report *r, const struct pk_data_attr *a)
 {
-	struct pk_data_reader *rd = pk_session__reader(r->s);
 	for (size_t k = 0; k < r->nr_hists && a; k++) {
-		const struct pk_data_attr *b = pk_data_reader__attr(rd, k);
+		const struct pk_data_attr *b = pk_session__attr(r->s, (int)k);
 		if (b && b->attr.type == a->attr.type && b->attr.config == a->attr.config)
 			return (int)k;
 	}
@@ -444,8 +443,7 @@ static void print_event_header(const struct rd_diff *d, bool first, FILE *fp)
 
 static int diff_event(struct rd_diff *d, bool first, FILE *fp)
 {
-	struct pk_data_reader *rd = pk_session__reader(d->r[0]->s);
-	const struct pk_data_attr *a = pk_data_reader__attr(rd, (size_t)d->h[0]);
+	const struct pk_data_attr *a = pk_session__attr(d->r[0]->s, d->h[0]);
 	for (size_t i = 1; i < d->n; i++) {
 		d->h[i] = match_event(d->r[i], a);
 		d->total[i] = d->h[i] >= 0 ? hists_total(d->r[i], d->h[i]) : 0;

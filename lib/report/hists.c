@@ -205,7 +205,7 @@ int pk_report__new(struct pk_report **out, struct pk_session *s, const struct pk
 		r->children = r->opts.children != PK_REPORT_OFF;
 		rc = rp_setup_columns(r, err);
 	}
-	if (!rc && r->s && pk_data_reader__nr_attrs(pk_session__reader(r->s)))
+	if (!rc && r->s && pk_session__nr_attrs(r->s))
 		rc = rp_decide(r, err);
 	if (rc) {
 		pk_report__free(r);
@@ -280,7 +280,6 @@ static int ensure_hists(struct pk_report *r, int attr)
 		return -ENOMEM;
 	struct rp_hists *h = r->hists;
 	memset(h + r->nr_hists, 0, (n - r->nr_hists) * sizeof(*h));
-	struct pk_data_reader *rd = r->s ? pk_session__reader(r->s) : NULL;
 	for (size_t i = r->nr_hists; i < n; i++) {
 		h[i].attr = (int)i;
 		h[i].leader = (int)i;
@@ -288,7 +287,7 @@ static int ensure_hists(struct pk_report *r, int attr)
 		h[i].nr_members = 1;
 		for (int k = 0; k < 9; k++)
 			h[i].td[k] = -1;
-		const struct pk_data_attr *a = rd ? pk_data_reader__attr(rd, i) : NULL;
+		const struct pk_data_attr *a = r->s ? pk_session__attr(r->s, (int)i) : NULL;
 		h[i].has_callchain = a && (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
 		uint64_t dw = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 		h[i].dwarf = h[i].has_callchain && (a->attr.sample_type & dw) == dw;
@@ -304,11 +303,10 @@ int rp_decide(struct pk_report *r, struct pk_error *err)
 	bool callchains = false;
 	r->all_tracepoints = false;
 	if (r->s) {
-		struct pk_data_reader *rd = pk_session__reader(r->s);
-		size_t n = pk_data_reader__nr_attrs(rd);
+		size_t n = pk_session__nr_attrs(r->s);
 		r->all_tracepoints = n > 0;
 		for (size_t i = 0; i < n; i++) {
-			const struct pk_data_attr *a = pk_data_reader__attr(rd, i);
+			const struct pk_data_attr *a = pk_session__attr(r->s, (int)i);
 			if (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
 				callchains = true;
 			if (a->attr.type != PERF_TYPE_TRACEPOINT)
@@ -320,7 +318,7 @@ int rp_decide(struct pk_report *r, struct pk_error *err)
 	 * with it. perf decides before a pipe's attrs arrive: no children, and
 	 * the default sort keys, for pipes.
 	 */
-	bool pipe = r->s && pk_data_reader__is_pipe(pk_session__reader(r->s));
+	bool pipe = r->s && pk_session__is_pipe(r->s);
 	if (pipe)
 		r->all_tracepoints = false;
 	r->children = r->opts.children != PK_REPORT_OFF && callchains && !pipe;
@@ -361,8 +359,7 @@ static int64_t sample_ctx(struct pk_report *r, int hists, const struct pk_resolv
 	if (r->ctx_comm)
 		c.comm = rs->comm;
 	if (r->ctx_trace) {
-		struct pk_data_reader *rd = pk_session__reader(r->s);
-		const struct pk_data_attr *a = pk_data_reader__attr(rd, (size_t)rs->attr);
+		const struct pk_data_attr *a = rs->data_attr;
 		if (a && a->attr.type == PERF_TYPE_TRACEPOINT) {
 			const char *t = r->opts.trace_output(r->opts.trace_ctx, rs);
 			if (!t)
@@ -578,13 +575,12 @@ static int add_one(struct pk_report *r, int h, const struct pk_resolved *rs, uin
 static int add_read(struct pk_report *r, const struct pk_sample *smp, const struct pk_resolved *rs,
 		    uint8_t hidden)
 {
-	struct pk_data_reader *rd = pk_session__reader(r->s);
 	const struct pk_sample_read *rdv = &smp->read;
 	size_t nr = (rdv->read_format & PERF_FORMAT_GROUP) ? rdv->nr : 1;
 	int rc = 0;
 	for (size_t i = 0; i < nr && !rc; i++) {
 		struct pk_sample_read_value v = pk_sample_read__value(rdv, i);
-		int attr = pk_data_reader__attr_of_id(rd, v.id);
+		int attr = pk_session__attr_of_id(r->s, v.id);
 		if (attr < 0)
 			continue;
 		size_t nprev = r->read_prev.len / sizeof(uint64_t);
@@ -648,15 +644,11 @@ int pk_report__add(struct pk_report *r, const struct pk_resolved *rs, struct pk_
 int pk_report__process(struct pk_report *r, struct pk_error *err)
 {
 	const struct pk_data_event *ev;
-	struct pk_resolved rs;
+	struct pk_resolved rs = { .sz = sizeof(rs) };
 	int rc;
 	while ((rc = pk_session__next(r->s, &ev, err)) > 0) {
-		if (ev->type != PERF_RECORD_SAMPLE) {
-			if (ev->type == PERF_RECORD_LOST_SAMPLES &&
-			    !(ev->misc & (1u << 15) /* PERF_RECORD_MISC_LOST_SAMPLES_BPF */))
-				r->total_lost_samples += ev->u.lost_samples.lost;
+		if (ev->type != PERF_RECORD_SAMPLE)
 			continue;
-		}
 		if (!r->decided && (rc = rp_decide(r, err)))
 			return rc;
 		if (pk_sample_filter__drop(r->opts.filter, ev)) {
@@ -680,7 +672,8 @@ int pk_report__process(struct pk_report *r, struct pk_error *err)
 
 uint64_t pk_report__total_lost_samples(const struct pk_report *r)
 {
-	return r->total_lost_samples;
+	/* the session counts them (perf's "Total Lost Samples") */
+	return r->s ? pk_session__lost_samples(r->s, -1) : 0;
 }
 
 int pk_report__finish(struct pk_report *r, struct pk_error *err)
@@ -688,8 +681,7 @@ int pk_report__finish(struct pk_report *r, struct pk_error *err)
 	if (r->finished)
 		return 0;
 	if (r->s) {
-		struct pk_data_reader *rd = pk_session__reader(r->s);
-		size_t n = pk_data_reader__nr_attrs(rd);
+		size_t n = pk_session__nr_attrs(r->s);
 		if (n && ensure_hists(r, (int)n - 1))
 			return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
 	}

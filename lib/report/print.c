@@ -400,7 +400,7 @@ static void group_desc(struct pk_report *r, int h, char *buf, size_t size)
 	const struct rp_hists *hs = &r->hists[h];
 	bool forced = !hs->group_name && r->opts.group != PK_REPORT_DEFAULT &&
 		      (r->s == NULL ||
-		       pk_data_reader__attr(pk_session__reader(r->s), (size_t)h)->nr_members <= 1);
+		       pk_session__attr(r->s, h)->nr_members <= 1);
 	size_t off = 0;
 	if (!forced)
 		off += (size_t)snprintf(buf, size, "%s { ", hs->group_name ? hs->group_name : "anon group");
@@ -527,7 +527,7 @@ int pk_report__fprintf(struct pk_report *r, FILE *fp, unsigned flags)
 	bool quiet = flags & PK_REPORT_PRINT_QUIET;
 	rp_setup_elide(r, flags & PK_REPORT_PRINT_NO_FILTERS ? NULL : fp);
 	if (!quiet)
-		fprintf(fp, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", r->total_lost_samples);
+		fprintf(fp, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", pk_report__total_lost_samples(r));
 	for (size_t i = 0; i < r->nr_hists && !rc; i++) {
 		struct rp_hists *hs = &r->hists[i];
 		if (r->group && !hs->is_leader)

@@ -303,7 +303,6 @@ struct pk_report {
 	/* PERF_SAMPLE_READ: previous value per sample id */
 	struct pk_idmap read_ids;
 	struct pk_buf read_prev;	/* uint64_t[] */
-	uint64_t total_lost_samples;
 	uint64_t nr_delivered;		/* samples added (each group member's counts) */
 	/* with the srcline key: the samples' self nodes (or lclasses | RP_SELF without
 	 * callchains) in order, run-length coded, for perf's addr2line failure limit */

@@ -23,10 +23,9 @@
 
 static void setup_hists(struct pk_report *r)
 {
-	struct pk_data_reader *rd = r->s ? pk_session__reader(r->s) : NULL;
 	for (size_t i = 0; i < r->nr_hists; i++) {
 		struct rp_hists *h = &r->hists[i];
-		const struct pk_data_attr *a = rd ? pk_data_reader__attr(rd, i) : NULL;
+		const struct pk_data_attr *a = r->s ? pk_session__attr(r->s, (int)i) : NULL;
 		h->name = r->s ? pk_session__event_name(r->s, (int)i) : "";
 		if (!h->name)
 			h->name = "";

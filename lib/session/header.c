@@ -172,6 +172,51 @@ static void print_time(FILE *f, const char *what, uint64_t t)
 		(t % 1000000000u) / 1000u);
 }
 
+/* the value of a perf string in a feature section: u32 length, bytes */
+static const char *feat_str(const uint8_t **p, const uint8_t *end, bool swap)
+{
+	if (end - *p < 4)
+		return NULL;
+	uint32_t n;
+	memcpy(&n, *p, 4);
+	if (swap)
+		n = __builtin_bswap32(n);
+	if ((size_t)(end - *p - 4) < n)
+		return NULL;
+	const char *str = (const char *)*p + 4;
+	*p += 4 + n;
+	return n && str[n - 1] == 0 ? str : NULL;
+}
+
+/* perf 6.1's print_cpu_pmu_caps: "name=value" pairs, from the section itself */
+static void print_cpu_pmu_caps(struct pk_session *s, FILE *f)
+{
+	bool swap = pk_data_reader__needs_swap(s->r);
+	size_t size;
+	const uint8_t *p = pk_data_reader__feat_data(s->r, PK_FEAT_CPU_PMU_CAPS, &size);
+	const uint8_t *end = p ? p + size : p;
+	uint32_t nr = 0;
+	if (p && size >= 4) {
+		memcpy(&nr, p, 4);
+		if (swap)
+			nr = __builtin_bswap32(nr);
+		p += 4;
+	}
+	if (!nr) {
+		fputs("# cpu pmu capabilities: not available\n", f);
+		return;
+	}
+	fputs("# cpu pmu capabilities: ", f);
+	for (uint32_t i = 0; i < nr; i++) {
+		const char *name = feat_str(&p, end, swap);
+		const char *val = name ? feat_str(&p, end, swap) : NULL;
+		if (!val)
+			break;
+		fprintf(f, "%s%s=%s", i ? ", " : "", name, val);
+	}
+	fputc('\n', f);
+}
+
 static void print_feat(struct pk_session *s, FILE *f, unsigned feat)
 {
 	const struct pk_data_env *e = pk_data_reader__env(s->r);
@@ -248,13 +293,21 @@ static void print_feat(struct pk_session *s, FILE *f, unsigned feat)
 			const struct pk_data_group_desc *g = &e->groups[i];
 			if (g->nr_members < 2)
 				continue;
-			const char *gname = g->name && strcmp(g->name, "anon") ? g->name : "";
+			/* perf writes an unnamed group as "{anon_group}" and reads it back as none */
+			const char *gname = g->name && strcmp(g->name, "{anon_group}") &&
+					    strcmp(g->name, "anon") ? g->name : "";
 			fprintf(f, "# group: %s{", gname);
 			for (uint32_t m = 0; m < g->nr_members; m++)
 				fprintf(f, "%s%s", m ? "," : "",
 					pk_session__event_name(s, (int)(g->leader_idx + m)));
 			fprintf(f, "}\n");
 		}
+		break;
+	case PK_FEAT_BRANCH_STACK:
+		fprintf(f, "# contains samples with branch stack\n");
+		break;
+	case PK_FEAT_CPU_PMU_CAPS:
+		print_cpu_pmu_caps(s, f);
 		break;
 	case PK_FEAT_AUXTRACE:
 		fprintf(f, "# contains AUX area data (e.g. instruction trace)\n");
@@ -279,7 +332,7 @@ static void print_feat(struct pk_session *s, FILE *f, unsigned feat)
 			e->comp_type == 1 ? "Zstd" : "Unknown", e->comp_level, e->comp_ratio);
 		break;
 	default:
-		/* TRACING_DATA, BUILD_ID, BRANCH_STACK, BPF_*: nothing without -I */
+		/* TRACING_DATA, BUILD_ID, DIR_FORMAT, BPF_*, CLOCK_DATA: nothing without -I */
 		break;
 	}
 }

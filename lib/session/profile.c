@@ -99,7 +99,7 @@ static int loc_frames(struct fill *f, const struct pk_loc *l, const uint32_t **o
 		f->cap_locs = ncap;
 	}
 	if (!f->first[l->id]) {
-		struct pk_srcline inl = { 0 };
+		struct pk_srcline inl = { .sz = sizeof(inl) };
 		if ((f->flags & (PK_PROFILE_INLINE | PK_PROFILE_SRCLINE)) && l->sym)
 			(void)pk_session__loc_inlines(f->s, l, &inl);
 		size_t ninl = (f->flags & PK_PROFILE_INLINE) && inl.nr_frames > 1 ? inl.nr_frames - 1 : 0;
@@ -205,7 +205,7 @@ int pk_session__fill_profile(struct pk_session *s, struct pk_profile *p,
 		return pk_opts__error(err, "pk_session_profile_opts", opts->sz);
 	f.flags = PK_OPTS_GET(opts, flags, 0u);
 	const struct pk_data_event *ev;
-	struct pk_resolved rs;
+	struct pk_resolved rs = { .sz = sizeof(rs) };
 	int rc;
 	while ((rc = pk_session__next(s, &ev, err)) > 0) {
 		if (ev->type != PERF_RECORD_SAMPLE || ev->attr < 0)

@@ -30,6 +30,7 @@
 #include "util/arena.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/opts.h"
 
 static uint64_t loc_hash(const void *map, uint64_t ip, uint8_t cpumode)
 {
@@ -204,6 +205,7 @@ static int inline_locs(struct pk_session *s, struct sess_loc *l, const struct pk
 		il->pub.sym = sym;
 		il->pub.inline_frame = 1;
 		il->depth = (uint16_t)(d + 1);
+		il->inl.sz = sizeof(il->inl);
 		il->inl.nr_frames = 1;
 		il->inl.frames = fr;
 		il->inlines_done = 1;
@@ -229,7 +231,7 @@ int resolve__append_unwound(struct pk_session *s, const struct sess_thread *t, u
 	struct sess_loc *l = (struct sess_loc *)resolve__loc(s, t, PERF_RECORD_MISC_USER, ip);
 	if (!l)
 		return -ENOMEM;
-	struct pk_srcline inl = { 0, NULL };
+	struct pk_srcline inl = { .sz = sizeof(inl) };
 	if (!(s->o.flags & PK_SESSION_NO_INLINE) && l->pub.map && l->pub.sym)
 		(void)pk_session__loc_inlines(s, &l->pub, &inl);
 	if (chain_reserve(s, *n + (inl.nr_frames ? inl.nr_frames : 1)))
@@ -405,16 +407,14 @@ static uint8_t addr_cpumode(struct pk_session *s, uint8_t cpumode, uint64_t addr
 	}
 }
 
-int pk_session__resolve(struct pk_session *s, const struct pk_data_event *ev, unsigned flags,
-			struct pk_resolved *out, struct pk_error *err)
+static int resolve(struct pk_session *s, const struct pk_data_event *ev, unsigned flags,
+		   struct pk_resolved *out, struct pk_error *err)
 {
-	if (ev->type != PERF_RECORD_SAMPLE || !ev->has_sample)
-		return pk_error__set(err, -EINVAL, "", 0, 0, "offset %#llx: not a sample",
-				     (unsigned long long)ev->offset);
 	const struct pk_sample *smp = &ev->sample;
 	out->ev = ev;
 	out->sample = smp;
 	out->attr = ev->attr;
+	out->data_attr = pk_session__attr(s, ev->attr);
 	out->cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	out->addr_loc = NULL;
 	out->nr_chain = 0;
@@ -459,4 +459,22 @@ int pk_session__resolve(struct pk_session *s, const struct pk_data_event *ev, un
 nomem:
 	return pk_error__set(err, -ENOMEM, "", 0, 0, "offset %#llx: out of memory resolving a sample",
 			     (unsigned long long)ev->offset);
+}
+
+int pk_session__resolve(struct pk_session *s, const struct pk_data_event *ev, unsigned flags,
+			struct pk_resolved *out, struct pk_error *err)
+{
+	if (out->sz < PK_OPTS_MIN_SZ)
+		return pk_opts__error(err, "pk_resolved", out->sz);
+	if (ev->type != PERF_RECORD_SAMPLE || !ev->has_sample)
+		return pk_error__set(err, -EINVAL, "", 0, 0, "offset %#llx: not a sample",
+				     (unsigned long long)ev->offset);
+	if (out->sz >= sizeof(*out))
+		return resolve(s, ev, flags, out, err);
+	/* an older caller's shorter struct: only the fields within its sz */
+	struct pk_resolved full = { .sz = sizeof(full) };
+	int rc = resolve(s, ev, flags, &full, err);
+	if (!rc)
+		rc = pk_opts__fill(out, &full, sizeof(full));
+	return rc;
 }

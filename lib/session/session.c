@@ -133,6 +133,7 @@ void pk_session__free(struct pk_session *s)
 	resolve__fini(s);
 	machine__fini(s);
 	free(s->evnames);
+	free(s->lost);
 	if (s->sym)
 		pk_symbolizer__free(s->sym);
 	if (s->r)
@@ -198,6 +199,10 @@ int pk_session__next(struct pk_session *s, const struct pk_data_event **ev, stru
 		if ((rc = machine__process(s, *ev, err)))
 			return rc;
 		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (attrs__lost_samples(s, *ev) < 0)
+			return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
+		break;
 	case PK_RECORD_HEADER_BUILD_ID:
 		machine__take_build_ids(s);
 		break;
@@ -230,10 +235,12 @@ const char *pk_session__event_name(struct pk_session *s, int attr)
 	return s->evnames[attr];
 }
 
-void pk_session__stats(const struct pk_session *s, struct pk_session_stats *st)
+int pk_session__stats(const struct pk_session *s, struct pk_session_stats *st)
 {
-	*st = s->st;
-	st->nr_locs = s->nr_locs;
-	st->nr_threads = s->nr_threads;
-	st->nr_maps = s->nr_maps;
+	struct pk_session_stats full = s->st;
+	full.sz = sizeof(full);
+	full.nr_locs = s->nr_locs;
+	full.nr_threads = s->nr_threads;
+	full.nr_maps = s->nr_maps;
+	return pk_opts__fill(st, &full, sizeof(full));	/* only the fields within st->sz */
 }

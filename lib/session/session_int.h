@@ -124,9 +124,16 @@ struct pk_session {
 	const char **evnames;
 	size_t nr_evnames, cap_evnames;
 
+	/* PERF_RECORD_LOST_SAMPLES counts by attr (perf's per-evsel nr_lost_samples) */
+	uint64_t *lost;
+	size_t nr_lost, cap_lost;
+
 	struct pk_session_stats st;
 	struct sess_workers *workers;	/* NULL with nr_threads 1 */
 };
+
+/* attrs.c */
+int attrs__lost_samples(struct pk_session *s, const struct pk_data_event *ev);
 
 /* machine.c */
 int machine__init(struct pk_session *s);

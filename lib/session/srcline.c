@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "util/error.h"
+#include "util/opts.h"
 
 static void do_srcline(struct sess_loc *l)
 {
@@ -26,8 +27,7 @@ static void do_inlines(struct sess_loc *l)
 {
 	if (l->inlines_done)
 		return;
-	l->inl.nr_frames = 0;
-	l->inl.frames = NULL;
+	l->inl = (struct pk_srcline){ .sz = sizeof(l->inl) };
 	if (l->pub.dso && l->pub.map) {
 		int rc = pk_dso__srcline(l->pub.dso, l->pub.addr, &l->inl);
 		if (rc < 0) {
@@ -52,7 +52,8 @@ int pk_session__loc_inlines(struct pk_session *s, const struct pk_loc *pl, struc
 	(void)s;
 	struct sess_loc *l = (struct sess_loc *)pl;
 	do_inlines(l);
-	*out = l->inl;
+	if (pk_opts__fill(out, &l->inl, sizeof(l->inl)))	/* only the fields within out->sz */
+		return -EINVAL;
 	return l->inlines_err;
 }
 

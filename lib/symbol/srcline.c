@@ -37,6 +37,7 @@
 
 #include "util/bsearch.h"
 #include "util/grow.h"
+#include "util/opts.h"
 
 /* one function DIE (subprogram, inlined_subroutine, entry_point) */
 struct func {
@@ -672,19 +673,23 @@ static struct entry *get(struct pk_dso *d, uint64_t rip, int *err)
 
 int pk_dso__srcline(struct pk_dso *d, uint64_t rip, struct pk_srcline *out)
 {
-	out->nr_frames = 0;
-	out->frames = NULL;
-	if (!d)
+	struct pk_srcline full = { .sz = sizeof(full) };
+	if (out->sz < PK_OPTS_MIN_SZ)
 		return -EINVAL;
+	if (!d) {
+		pk_opts__fill(out, &full, sizeof(full));
+		return -EINVAL;
+	}
 	pk_dso__find(d, rip);	/* loads the symbols: which file, text offset */
 	pthread_mutex_lock(&d->lock);
 	int err = 0;
 	struct entry *e = get(d, rip, &err);
 	if (e && e->nr != SIZE_MAX) {
-		out->nr_frames = e->nr;
-		out->frames = e->frames;
+		full.nr_frames = e->nr;
+		full.frames = e->frames;
 	}
 	pthread_mutex_unlock(&d->lock);
+	pk_opts__fill(out, &full, sizeof(full));	/* only the fields within out->sz */
 	return e ? 0 : err;
 }
 

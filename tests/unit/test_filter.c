@@ -178,7 +178,7 @@ static uint32_t kept(const char *what, struct pk_sample_filter_opts *o, unsigned
 	struct pk_error err;
 	CHECK_OK(new_filter(s, &f, o, &err), &err);
 	const struct pk_data_event *ev;
-	struct pk_resolved rs;
+	struct pk_resolved rs = { .sz = sizeof(rs) };
 	uint32_t mask = 0;
 	int rc;
 	if (hide_bits)
@@ -321,7 +321,6 @@ static void report_text(struct pk_sample_filter_opts *fo, struct pk_report_opts 
 	struct pk_error err;
 	CHECK_OK(new_filter(s, &f, fo, &err), &err);
 	ro->sz = sizeof(*ro);
-	ro->children = ro->group = ro->topdown = -1;
 	ro->filter = f;
 	CHECK_OK(pk_report__new(&r, s, ro, &err), &err);
 	CHECK_OK(pk_report__process(r, &err), &err);

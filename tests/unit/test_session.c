@@ -7,8 +7,9 @@
  * cloned to a forked process and shared by its threads), locations
  * interned per (map, ip), callchains (markers switching cpumode, an
  * unknown marker discarding the chain, max_stack), symbols and srclines of
- * this test binary itself (serial and on two threads alike), and the
- * profile the exporters get.
+ * this test binary itself (serial and on two threads alike), the
+ * profile the exporters get, and the file's attrs and lost samples as
+ * report asks the session for them (out structs filled within their sz).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -110,6 +111,16 @@ static void sample(struct syn *s, uint16_t misc, uint32_t pid, uint32_t tid, uin
 	syn_rec(s, rb_end(&r));
 }
 
+/* PERF_RECORD_LOST_SAMPLES: lost, then the sample id trailer (misc: BPF-filtered or not) */
+static void lost_samples(struct syn *s, uint16_t misc, uint64_t lost, uint64_t t)
+{
+	struct rb r;
+	rb_start(&r, PERF_RECORD_LOST_SAMPLES, misc);
+	rb_u64(&r, lost);
+	trailer(&r, 100, 100, t);
+	syn_rec(s, rb_end(&r));
+}
+
 #define U PERF_RECORD_MISC_USER
 #define K PERF_RECORD_MISC_KERNEL
 
@@ -134,6 +145,8 @@ static void build(struct pk_buf *out, bool pipe)
 	mmap2(&s, 100, 0x408000, 0x1000, 0x3000, "/nonexistent/b", t++);
 	/* this test binary, whole, from file offset 0 */
 	mmap2(&s, 100, 0x7f0000000000, 0x1000000, 0, self, t++);
+	lost_samples(&s, 0, 5, t++);
+	lost_samples(&s, 1u << 15 /* PERF_RECORD_MISC_LOST_SAMPLES_BPF */, 100, t++);
 	sample(&s, U, 100, 100, 0x409010, NULL, 0, t++);		/* 0: a's after part */
 	sample(&s, U, 100, 100, 0x408010, NULL, 0, t++);		/* 1: b */
 	sample(&s, U, 100, 100, 0x400100, NULL, 0, t++);		/* 2: a's before part */
@@ -152,6 +165,7 @@ static void build(struct pk_buf *out, bool pipe)
 	sample(&s, U, 200, 201, 0x409010, NULL, 0, t++);		/* 8: after EXIT */
 	sample(&s, K, 0, 0, 0xffffffff81001000ull, NULL, 0, t++);	/* 9: idle, kernel */
 	sample(&s, K, 0, 0, 0xffffffffc0001000ull, NULL, 0, t++);	/* 10: in the module */
+	lost_samples(&s, 0, 2, t++);
 	syn_build(&s, out);
 	syn_free(&s);
 }
@@ -186,6 +200,7 @@ static void resolve_all(struct run *r)
 			continue;
 		assert_true(r->n < 16);
 		struct pk_resolved *rs = &r->rs[r->n];
+		rs->sz = sizeof(*rs);
 		assert_int_equal(pk_session__resolve(r->s, ev, PK_RESOLVE_CALLCHAIN, rs, &err), 0);
 		assert_true(rs->nr_chain <= 8);
 		for (size_t i = 0; i < rs->nr_chain; i++)
@@ -280,8 +295,8 @@ static void check_chains(struct run *r)
 	assert_string_equal(rs[4].chain[3]->sym->name, "session_marker_fn");
 	/* an unknown marker discards the chain */
 	assert_int_equal(rs[5].nr_chain, 0);
-	struct pk_session_stats st;
-	pk_session__stats(r->s, &st);
+	struct pk_session_stats st = { .sz = sizeof(st) };
+	assert_int_equal(pk_session__stats(r->s, &st), 0);
 	assert_int_equal(st.nr_corrupt_chains, 1);
 	assert_int_equal(st.nr_samples, 11);
 }
@@ -320,6 +335,88 @@ static void test_pipe_threads(void **state)
 	check_chains(&r);
 	check_symbol(&r);
 	close_run(&r);
+}
+
+/*
+ * What report asks the session about the file: pipe mode, the attrs, which
+ * have callchains, lost samples (BPF-filtered ones left out) per attr; the
+ * attr in each resolved sample; out structs filled within the caller's sz.
+ */
+static void check_attrs(bool pipe)
+{
+	struct run r;
+	struct pk_session_opts o = { .sz = sizeof(o), .nr_threads = 1 };
+	open_run(&r, &o, pipe);
+	assert_int_equal(pk_session__is_pipe(r.s), pipe);
+	if (!pipe) {
+		assert_int_equal(pk_session__nr_attrs(r.s), 1);
+		assert_true(pk_session__any_sample_type(r.s, PERF_SAMPLE_CALLCHAIN));
+	}
+	assert_false(pk_session__any_sample_type(r.s, PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW));
+	assert_null(pk_session__attr(r.s, -1));
+	assert_null(pk_session__attr(r.s, 1));
+	assert_int_equal(pk_session__attr_of_id(r.s, 12345), -1);
+	assert_false(pk_session__has_feat(r.s, PK_FEAT_BRANCH_STACK));
+	assert_int_equal(pk_session__lost_samples(r.s, -1), 0);
+
+	/* a caller's shorter pk_resolved: nothing past its sz is written */
+	const struct pk_data_event *ev;
+	struct pk_error err = { 0 };
+	while (pk_session__next(r.s, &ev, &err) > 0 && ev->type != PERF_RECORD_SAMPLE)
+		;
+	assert_int_equal(ev->type, PERF_RECORD_SAMPLE);
+	const struct pk_data_attr *sentinel = (const void *)&r;
+	struct pk_resolved short_rs = { .sz = offsetof(struct pk_resolved, data_attr),
+					.data_attr = sentinel };
+	assert_int_equal(pk_session__resolve(r.s, ev, 0, &short_rs, &err), 0);
+	assert_int_equal(short_rs.attr, 0);
+	assert_ptr_equal(short_rs.data_attr, sentinel);
+	struct pk_resolved bad = { .sz = 0 };
+	assert_int_not_equal(pk_session__resolve(r.s, ev, 0, &bad, &err), 0);
+	/* a lost-samples record before the first sample: counted, the BPF one not */
+	assert_int_equal(pk_session__lost_samples(r.s, -1), 5);
+
+	const struct pk_data_attr *a = pk_session__attr(r.s, 0);
+	assert_non_null(a);
+	assert_int_equal(a->attr.config, PERF_COUNT_SW_CPU_CLOCK);
+	assert_int_equal(pk_session__nr_attrs(r.s), 1);
+	assert_true(pk_session__any_sample_type(r.s, PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_TID));
+	int rc;
+	size_t n = 1;
+	while ((rc = pk_session__next(r.s, &ev, &err)) > 0) {
+		if (ev->type != PERF_RECORD_SAMPLE)
+			continue;
+		struct pk_resolved rs = { .sz = sizeof(rs) };
+		assert_int_equal(pk_session__resolve(r.s, ev, 0, &rs, &err), 0);
+		assert_ptr_equal(rs.data_attr, a);
+		n++;
+	}
+	assert_int_equal(rc, 0);
+	assert_int_equal(n, 11);
+	assert_int_equal(pk_session__lost_samples(r.s, -1), 7);
+	assert_int_equal(pk_session__lost_samples(r.s, 0), 7);
+	assert_int_equal(pk_session__lost_samples(r.s, 1), 0);
+
+	struct pk_session_stats st = { .sz = sizeof(st) };
+	assert_int_equal(pk_session__stats(r.s, &st), 0);
+	assert_int_equal(st.sz, sizeof(st));
+	assert_int_equal(st.nr_lost_samples, 7);
+	assert_int_equal(st.nr_samples, 11);
+	struct pk_session_stats old = { .sz = offsetof(struct pk_session_stats, nr_unresolved_maps),
+					.nr_unresolved_maps = 42 };
+	assert_int_equal(pk_session__stats(r.s, &old), 0);
+	assert_int_equal(old.nr_samples, 11);
+	assert_int_equal(old.nr_unresolved_maps, 42);
+	struct pk_session_stats none = { .sz = 0 };
+	assert_int_equal(pk_session__stats(r.s, &none), -EINVAL);
+	close_run(&r);
+}
+
+static void test_attrs(void **state)
+{
+	(void)state;
+	check_attrs(false);
+	check_attrs(true);
 }
 
 static void test_max_stack(void **state)
@@ -392,10 +489,19 @@ static void test_srclines(void **state)
 			assert_string_equal(got[threads - 1], expect);
 		if (threads == 2)
 			assert_string_equal(got[0], got[1]);
-		struct pk_srcline inl;
+		struct pk_srcline inl = { .sz = sizeof(inl) };
 		assert_int_equal(pk_session__loc_inlines(r.s, r.rs[7].loc, &inl), 0);
 		assert_true(inl.nr_frames >= 1);
 		assert_string_equal(inl.frames[inl.nr_frames - 1].func, "session_marker_fn");
+		/* an older caller's shorter pk_srcline: only what lies within its sz */
+		const struct pk_srcline_frame *sentinel = (const void *)&r;
+		struct pk_srcline old = { .sz = offsetof(struct pk_srcline, frames),
+					  .frames = sentinel };
+		assert_int_equal(pk_session__loc_inlines(r.s, r.rs[7].loc, &old), 0);
+		assert_int_equal(old.nr_frames, inl.nr_frames);
+		assert_ptr_equal(old.frames, sentinel);
+		struct pk_srcline none = { .sz = 0 };
+		assert_int_equal(pk_session__loc_inlines(r.s, r.rs[7].loc, &none), -EINVAL);
 		/* no file behind a: no srcline */
 		assert_null(pk_session__loc_srcline(r.s, r.rs[0].loc));
 		close_run(&r);
@@ -476,6 +582,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_machine),
 		cmocka_unit_test(test_pipe_threads),
+		cmocka_unit_test(test_attrs),
 		cmocka_unit_test(test_max_stack),
 		cmocka_unit_test(test_srclines),
 		cmocka_unit_test(test_profile),

@@ -431,7 +431,7 @@ static void test_maps(void **state)
 	assert_string_equal(pk_dso__short_name(d), "prog");
 	assert_null(pk_dso__find(d, 0x1010));
 	assert_int_equal(pk_dso__load_error(d), -ENOENT);
-	struct pk_srcline sl;
+	struct pk_srcline sl = { .sz = sizeof(sl) };
 	assert_int_not_equal(pk_dso__srcline(d, 0x1010, &sl), 0);
 	assert_int_equal(sl.nr_frames, 0);
 	assert_null(pk_dso__srcline_str(d, 0x1010));
@@ -602,7 +602,7 @@ static void test_self(void **state)
 			m = pk_dso__sym(d, i);
 	assert_non_null(m);
 	assert_int_equal(marker_function(1), 4);
-	struct pk_srcline sl;
+	struct pk_srcline sl = { .sz = sizeof(sl) };
 	assert_int_equal(pk_dso__srcline(d, m->start, &sl), 0);
 	assert_true(sl.nr_frames >= 1);
 	assert_string_equal(sl.frames[0].file_base, "test_symbol.c");

@@ -238,7 +238,7 @@ static void run(struct run *r, const struct smp_opts *o, size_t n, bool stack_ma
 	while ((rc = pk_session__next(r->s, &ev, &err)) > 0) {
 		if (ev->type != PERF_RECORD_SAMPLE)
 			continue;
-		struct pk_resolved rs;
+		struct pk_resolved rs = { .sz = sizeof(rs) };
 		assert_int_equal(pk_session__resolve(r->s, ev, PK_RESOLVE_CALLCHAIN, &rs, &err), 0);
 		assert_true(r->n < 8 && rs.nr_chain <= 64);
 		for (size_t i = 0; i < rs.nr_chain; i++)
