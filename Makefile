@@ -222,6 +222,9 @@ tests: all $(TEST_BINS) $(O)/tests/ir_dump $(O)/oracle/perf_shim.so $(EXAMPLE_BI
 check: deps
 	$(Q)$(MAKE) --no-print-directory tests
 	$(call msg,RUN,$(words $(TEST_BINS)) unit + $(words $(INTEG_TESTS)) integration test files)
+	$(Q)for t in $(INTEG_TESTS); do [ -x $$t ] || { \
+		echo "$$t is not executable: prove runs it directly (git update-index --chmod=+x $$t)"; \
+		exit 1; }; done
 	$(Q)PMUKIT_BUILD=$(abspath $(O)) PMUKIT_SRC=$(CURDIR) PMUKIT_ARCH_DIR=$(abspath $(PMU_EVENTS_DIR)) \
 		PERF_PMU_EVENTS_PY=$(abspath build/perf-py) \
 		CMOCKA_MESSAGE_OUTPUT=TAP sh scripts/prove-log.sh $(O)/check-failures.log \
