@@ -56,11 +56,19 @@ ok "#zoom=$hot_id: the hottest frame spans the width" \
 	grep -q "data-id=\"$hot_id\" style=\"left: 0%; width: 100%;" "$T_TMP/zoom.dom"
 chrome "$T_TMP/search.dom" --dump-dom "file://$T_TMP/page.html#search=$hot"
 ok "#search=$hot: its frames are highlighted" grep -q "class=\"f match\" data-id=\"[0-9]*\" style=\"[^\"]*\">$hot<" "$T_TMP/search.dom"
-chrome "$T_TMP/shot.out" --screenshot="$T_TMP/page.png" --hide-scrollbars "file://$T_TMP/page.html"
+# Headless Chromium now and then takes the screenshot before the page's script has drawn
+# (about one run in four here, the same page each time: the DOM checks above pass); a page
+# that stays blank in three fresh browsers is pmukit's fault.
 shot() {
-	python3 "$SRC/tests/fixtures/export/pngstat.py" "$T_TMP/page.png" >"$T_TMP/png.txt" || return 1
-	cat "$T_TMP/png.txt" >&2
-	awk '{ exit !($3 >= 20 && $4 >= 100 && $5 >= 2000) }' "$T_TMP/png.txt"
+	for try in 1 2 3; do
+		chrome "$T_TMP/shot.out" --screenshot="$T_TMP/page.png" --hide-scrollbars \
+			"file://$T_TMP/page.html"
+		python3 "$SRC/tests/fixtures/export/pngstat.py" "$T_TMP/page.png" >"$T_TMP/png.txt" ||
+			continue
+		echo "try $try: $(cat "$T_TMP/png.txt")" >&2
+		awk '{ exit !($3 >= 20 && $4 >= 100 && $5 >= 2000) }' "$T_TMP/png.txt" && return 0
+	done
+	return 1
 }
 ok "the screenshot is a drawn flame graph (colours, flame reds)" shot
 [ "$T_FAIL" = 0 ]
