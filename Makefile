@@ -209,12 +209,12 @@ $(O)/tests/ir_dump: tests/oracle/ir_dump.c $(LIBINT)
 
 # perf 6.1 oracle: an LD_PRELOAD shim that records every attr perf opens. Plain flags on
 # purpose: an ASan shim can not be preloaded into perf.
-$(O)/oracle/perf_shim.so: tests/oracle/perf_shim.c lib/spec/attr_json.c lib/spec/attr_json.h \
+$(O)/oracle/perf_shim.so: tests/oracle/perf_shim.c lib/evspec/attr_json.c lib/evspec/attr_json.h \
 			  include/pmukit/attr.h
 	$(Q)mkdir -p $(dir $@)
 	$(call msg,SHIM,$@)
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -fPIC $(WARN) -Iinclude -Ilib $(OPT) -g -shared -o $@ \
-		tests/oracle/perf_shim.c lib/spec/attr_json.c -ldl -ljson-c -lpthread
+		tests/oracle/perf_shim.c lib/evspec/attr_json.c -ldl -ljson-c -lpthread
 
 tests: all $(TEST_BINS) $(O)/tests/ir_dump $(O)/oracle/perf_shim.so $(EXAMPLE_BINS) $(O)/tests/data_dump
 

@@ -11,8 +11,8 @@
 
 #include <pmukit/spec.h>
 
-#include "spec/ast.h"
-#include "spec/suggest.h"
+#include "evspec/ast.h"
+#include "evspec/suggest.h"
 
 static const char *const term_names[] = { "event", "umask", "cmask", "edge", "inv", "period",
 					  "config1", "call-graph", "name", "metric-id" };

@@ -18,7 +18,7 @@
 
 #include "cli.h"
 #include "record.h"
-#include "spec/attr_json.h"
+#include "evspec/attr_json.h"
 
 struct explain_opts {
 	bool json;

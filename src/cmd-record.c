@@ -38,7 +38,7 @@
 
 #include "cli.h"
 #include "record.h"
-#include "spec/attr_json.h"
+#include "evspec/attr_json.h"
 
 #define PROG "pmukit record"
 

@@ -17,7 +17,7 @@
 
 #include "cli.h"
 #include "record.h"
-#include "spec/evlist_int.h"
+#include "evspec/evlist_int.h"
 #include "util/sysctl.h"
 
 int record_parse_delay(const char *arg, long *ms, const char *prog)

@@ -72,7 +72,7 @@
 #include <pmukit/selfmon.h>
 #include <pmukit/shadow.h>
 #include <pmukit/spec.h>
-#include <pmukit/symbols.h>
+#include <pmukit/event_names.h>
 #include <pmukit/topology.h>
 
 #endif

@@ -3,7 +3,7 @@
  * events/symbols.c — perf's symbolic hardware/software/tool events and the
  * generic cache event names, as perf spells and encodes them.
  */
-#include <pmukit/symbols.h>
+#include <pmukit/event_names.h>
 
 #include <errno.h>
 #include <stdio.h>

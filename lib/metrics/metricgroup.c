@@ -18,7 +18,7 @@
 #include <pmukit/alias.h>
 #include <pmukit/cpuid.h>
 #include <pmukit/metricgroup.h>
-#include <pmukit/symbols.h>
+#include <pmukit/event_names.h>
 
 #include "metrics/mg_int.h"
 #include "util/edit_distance.h"

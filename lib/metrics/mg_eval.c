@@ -16,7 +16,7 @@
 
 #include <pmukit/alias.h>
 #include <pmukit/metricgroup.h>
-#include <pmukit/symbols.h>
+#include <pmukit/event_names.h>
 
 #include "metrics/mg_int.h"
 #include "util/opts.h"

@@ -15,7 +15,7 @@
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
 
-#include <pmukit/symbols.h>
+#include <pmukit/event_names.h>
 
 /* perf's evsel__hw_names and evsel__sw_names (index = config) */
 static const char *const hw_names[] = {

@@ -57,7 +57,7 @@
 #include <json-c/json.h>
 #include <linux/perf_event.h>
 
-#include "spec/attr_json.h"
+#include "evspec/attr_json.h"
 
 typedef long (*syscall_fn)(long, ...);
 typedef ssize_t (*read_fn)(int, void *, size_t);

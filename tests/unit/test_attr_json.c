@@ -4,7 +4,7 @@
  * pmukit/attr.h: exact strings for an empty and a full attr, every field
  * round-tripped on its own, sample_period vs sample_freq, hex forms, the
  * inputs pk_attr__from_json() must refuse (values, and text that is not one
- * JSON object), and the internal json-c form (spec/attr_json.h) agreeing.
+ * JSON object), and the internal json-c form (evspec/attr_json.h) agreeing.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -20,7 +20,7 @@
 
 #include <pmukit/attr.h>
 
-#include "spec/attr_json.h"
+#include "evspec/attr_json.h"
 
 /* JSON text of attr (the caller frees it). */
 static char *to_text(const struct perf_event_attr *attr)

@@ -7,7 +7,7 @@ shim=${PMUKIT_ORACLE_SHIM:-$build/oracle/perf_shim.so}
 if [ ! -f "$shim" ]; then
 	shim="$tmp/perf_shim.so"
 	${CC:-cc} -std=c11 -D_GNU_SOURCE -O2 -shared -fPIC -I"$src/include" -I"$src/lib" -o "$shim" \
-		"$src/tests/oracle/perf_shim.c" "$src/lib/spec/attr_json.c" -ldl -ljson-c -lpthread \
+		"$src/tests/oracle/perf_shim.c" "$src/lib/evspec/attr_json.c" -ldl -ljson-c -lpthread \
 		2> "$tmp/cc.err" || {
 		echo "1..0 # SKIP cannot build the perf shim: $(head -1 "$tmp/cc.err")"
 		exit 0

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * spec/ast.h — the syntax tree of an event specification ("cycles:u",
+ * evspec/ast.h — the syntax tree of an event specification ("cycles:u",
  * "{cpu/event=0x3c/k,instructions}:S", "mem:0x1000/8:rw", "sched:sched_switch",
  * "stall_slot/threshold=2/"), every node carrying its byte position in the
  * spec so errors can point at it. parse.c builds it; resolve/encode read it.

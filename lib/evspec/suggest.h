@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * spec/suggest.h — "did you mean" for unknown names in a spec (terms,
+ * evspec/suggest.h — "did you mean" for unknown names in a spec (terms,
  * events, PMUs, modifiers): the closest candidate by edit distance.
  */
 #ifndef PMUKIT_SPEC_SUGGEST_H

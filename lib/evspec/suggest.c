@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * spec/suggest.c — closest-name suggestions: the candidate nearest by
+ * evspec/suggest.c — closest-name suggestions: the candidate nearest by
  * util/edit_distance.h's optimal string alignment distance (Levenshtein plus
  * adjacent swaps), ASCII case-insensitive.
  */
-#include "spec/suggest.h"
+#include "evspec/suggest.h"
 
 #include <stdint.h>
 #include <string.h>

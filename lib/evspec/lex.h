@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * spec/lex.h — the tokens of an event specification and the small
+ * evspec/lex.h — the tokens of an event specification and the small
  * classifiers the parser needs (numbers, raw "rNNN" words, modifier
  * letters).
  *
@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "spec/ast.h"
+#include "evspec/ast.h"
 
 enum spec_tok_kind {
 	SPEC_TOK_END,		/* end of the spec */

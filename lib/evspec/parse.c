@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * spec/parse.c — recursive-descent parser of perf's event specifications
- * into the syntax tree of spec/ast.h, with byte positions, and errors that
+ * evspec/parse.c — recursive-descent parser of perf's event specifications
+ * into the syntax tree of evspec/ast.h, with byte positions, and errors that
  * point at the offending token and say what was expected there.
  *
  * Grammar (blanks between tokens are skipped, as perf does):
@@ -41,7 +41,7 @@
  * Positions are byte offsets into the spec; errors carry the offending
  * token, or offset strlen(spec) with length 1 for an unexpected end.
  */
-#include "spec/ast.h"
+#include "evspec/ast.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -49,9 +49,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <pmukit/symbols.h>
+#include <pmukit/event_names.h>
 
-#include "spec/lex.h"
+#include "evspec/lex.h"
 #include "util/error.h"
 #include "util/grow.h"
 

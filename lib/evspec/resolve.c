@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * spec/resolve.c — which PMU(s) an event of the syntax tree lands on, the way
+ * evspec/resolve.c — which PMU(s) an event of the syntax tree lands on, the way
  * perf 6.1 decides it: symbolic hardware/software/tool and generic cache
  * events; rNNN and TYPE:CONFIG; breakpoints; tracepoints (id from tracefs);
  * PMU/terms/ with table or sysfs aliases expanded in place; bare alias names
@@ -28,13 +28,13 @@
 #include <string.h>
 #include <strings.h>
 
-#include <pmukit/symbols.h>
+#include <pmukit/event_names.h>
 
 
 #include "events/catalog_int.h"
 #include "pmu/lookup.h"
 #include "pmu/derived.h"
-#include "spec/evlist_int.h"
+#include "evspec/evlist_int.h"
 #include "util/grow.h"
 #include "util/hash.h"
 

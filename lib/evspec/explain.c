@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * spec/explain.c — the meaning of an attr: privilege levels, arm64 exception
+ * evspec/explain.c — the meaning of an attr: privilege levels, arm64 exception
  * levels per system kind (Documentation/arch/arm64/perf.rst), arm64 counting
  * thresholds, Intel ACR reload masks in words, and reverse lookup of a raw
  * configuration in the tables.

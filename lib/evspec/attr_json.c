@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * spec/attr_json.c — struct perf_event_attr to and from the JSON of
+ * evspec/attr_json.c — struct perf_event_attr to and from the JSON of
  * pmukit/attr.h (`pmukit explain --json`, the perf oracle shim): the json-c
- * object form of spec/attr_json.h, and the public text form on top of it.
+ * object form of evspec/attr_json.h, and the public text form on top of it.
  * One table lists the fields in struct order; the bitfields, which have no
  * address, get a getter and a setter each from one X-macro list.
  */
-#include "spec/attr_json.h"
+#include "evspec/attr_json.h"
 
 #include <pmukit/attr.h>
 

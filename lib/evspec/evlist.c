@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * spec/evlist.c — the public face of spec encoding (pmukit/spec.h): an event
+ * evspec/evlist.c — the public face of spec encoding (pmukit/spec.h): an event
  * list that specs are added to. One add parses the spec, resolves each event
  * (resolve.c), forms groups as perf does (leader, uncore alias groups split
  * per PMU instance, group modifiers), applies the seed rules (rules.c), and
@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <pmukit/symbols.h>
+#include <pmukit/event_names.h>
 
-#include "spec/evlist_int.h"
-#include "spec/suggest.h"
+#include "evspec/evlist_int.h"
+#include "evspec/suggest.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/opts.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * spec/error.c — showing spec errors: pk_spec_error__format, which shows the spec with carets under the
+ * evspec/error.c — showing spec errors: pk_spec_error__format, which shows the spec with carets under the
  * offending bytes:
  *
  *   cpu/event=0x3c,umsak=1/
@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "spec/lex.h"
+#include "evspec/lex.h"
 #include "util/buf.h"
 
 #define SHOW_MAX 72	/* spec bytes shown on the first line */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_spec_internal.c — the internal pieces the spec encoder's fast path
+ * test_evspec_internal.c — the internal pieces the spec encoder's fast path
  * rests on, each against an independent statement of what it must do:
  *
  * - encode_fixed_index: perf's fixed term names (parse-events' config_term
@@ -32,7 +32,7 @@
 #include <pmukit/pmukit.h>
 #include <pmukit/spec.h>
 
-#include "spec/evlist_int.h"
+#include "evspec/evlist_int.h"
 #include "util/arena.h"
 
 /* --- fixed terms -------------------------------------------------------------------------- */

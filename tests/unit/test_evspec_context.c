@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_spec_context.c — pk_spec__needs_context: which specs `pmukit stat`
+ * test_evspec_context.c — pk_spec__needs_context: which specs `pmukit stat`
  * may encode without loading the tables and the PMU tree, and the property
  * that makes skipping them safe: every spec it calls context-free encodes to
  * the same attrs, names and groups with each fixture tree (hybrid x86 among

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * spec/lex.c — the lexer of event specifications: words, quoted names and
+ * evspec/lex.c — the lexer of event specifications: words, quoted names and
  * punctuation with their byte positions, and the classifiers for numbers
  * (decimal, 0x hex, decimal fractions) and raw "rNNN" words. It never reads
  * past lx->len and does not depend on the locale.
  */
-#include "spec/lex.h"
+#include "evspec/lex.h"
 
 #include <errno.h>
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * spec/alias_terms.c — an alias encoding ("event=0x3c,umask=0x1,period=2000003",
+ * evspec/alias_terms.c — an alias encoding ("event=0x3c,umask=0x1,period=2000003",
  * from sysfs events/ or a table event) cut into spec terms, as they replace
  * the term naming the alias: blanks and empty terms between terms skipped, a
  * blank before '=' dropped, a value a number when strtoull(value, &end, 0)
@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "spec/evlist_int.h"
+#include "evspec/evlist_int.h"
 
 /*
  * s (starting with a digit) read as strtoull(s, &end, 0) would, when that

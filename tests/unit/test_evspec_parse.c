@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_spec_parse.c — the event spec parser (lib/spec/parse.c, lex.c): every
+ * test_evspec_parse.c — the event spec parser (lib/evspec/parse.c, lex.c): every
  * grammar form with its exact tree (kinds, names, numbers, modifier flags,
  * positions), every modifier letter, exact error offsets and messages, the
  * caret formatter, name suggestions, and robustness on hostile input.
@@ -19,8 +19,8 @@
 
 #include <pmukit/spec.h>
 
-#include "spec/ast.h"
-#include "spec/suggest.h"
+#include "evspec/ast.h"
+#include "evspec/suggest.h"
 #include "util/edit_distance.h"
 
 /* ---- helpers ---- */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * spec/evlist_int.h — what the stages behind pk_evlist__add share:
+ * evspec/evlist_int.h — what the stages behind pk_evlist__add share:
  * resolve.c (AST → events on PMUs; tracepoint.c for tracepoints and
  * breakpoints; alias_terms.c for alias encodings), encode.c (format bits,
  * terms, modifiers), defaults.c (the stat/record configuration pass),
@@ -26,7 +26,7 @@
 
 #include "pmu/lookup.h"
 #include "pmu/derived.h"
-#include "spec/ast.h"
+#include "evspec/ast.h"
 #include "util/arena.h"
 
 /* perf_event_attr.size perf 6.1 passes (PERF_ATTR_SIZE_VER7). */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * spec/rules.c — the rules of the seed documents on top of plain encoding:
+ * evspec/rules.c — the rules of the seed documents on top of plain encoding:
  *
  * - arm64 FEAT_PMUv3_TH (Documentation/arch/arm64/perf.rst): threshold,
  *   threshold_compare (0 !=, 1 ==, 2 >=, 3 <), threshold_count; a PMU whose
@@ -24,7 +24,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "spec/evlist_int.h"
+#include "evspec/evlist_int.h"
 
 /* --- arm64 thresholds ------------------------------------------------------------------------ */
 

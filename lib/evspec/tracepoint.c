@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * spec/tracepoint.c — events the kernel defines without a PMU tree entry:
+ * evspec/tracepoint.c — events the kernel defines without a PMU tree entry:
  * hardware breakpoints (mem:ADDR[/LEN][:rwx], perf's defaults: read+write,
  * 4 bytes, or sizeof(long) for x) and tracepoints SYS:NAME, globs included,
  * whose config is the id tracefs gives them. Ids are read from
@@ -17,7 +17,7 @@
 
 #include <linux/hw_breakpoint.h>
 
-#include "spec/evlist_int.h"
+#include "evspec/evlist_int.h"
 #include "util/grow.h"
 #include "util/tracefs.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * spec/defaults.c — the pass that turns parsed attrs into the ones `perf
+ * evspec/defaults.c — the pass that turns parsed attrs into the ones `perf
  * stat` or `perf record` (6.1) opens: stat's counting attrs (read format,
  * group reads, inherit, enable on exec unless system-wide); record's
  * sampling attrs (default 4000 Hz or -c/-F, sample type, the tracking event,
@@ -23,7 +23,7 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 
-#include "spec/evlist_int.h"
+#include "evspec/evlist_int.h"
 #include "util/sysctl.h"
 
 /* --- the command's defaults ---------------------------------------------------------- */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * spec/encode.c — the bits: PMU format terms placed into config words (a
+ * evspec/encode.c — the bits: PMU format terms placed into config words (a
  * value's bits go, low to high, into the set bits of the format's mask, which
  * may be split over several ranges), perf's fixed terms (config*, period,
  * freq, call-graph, stack-size, inherit, name, metric-id...) and modifier
@@ -14,8 +14,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "spec/evlist_int.h"
-#include "spec/suggest.h"
+#include "evspec/evlist_int.h"
+#include "evspec/suggest.h"
 #include "util/error.h"
 
 struct spec_pos spec_pos_make(unsigned off, unsigned len)
@@ -219,7 +219,7 @@ static const struct {
 	{ "ratio-to-prev", F_RATIO, false, true },
 };
 #define NR_FIXED (sizeof(fixed_terms) / sizeof(fixed_terms[0]))
-/* 1 + the index of each fixed term, by name length (tests/unit/test_spec_internal.c checks it) */
+/* 1 + the index of each fixed term, by name length (tests/unit/test_evspec_internal.c checks it) */
 static const unsigned char fixed_by_len[16][6] = {
 	[2] = { 13 },			/* nr */
 	[4] = { 5, 7, 9 },		/* name freq time */

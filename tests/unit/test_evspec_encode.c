@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_spec_encode.c — pk_evlist__add: the perf_event_attr of every grammar
+ * test_evspec_encode.c — pk_evlist__add: the perf_event_attr of every grammar
  * form, modifier, group rule and command default, checked against what perf
  * 6.1 itself opens; the seed rules (arm64 thresholds, Intel ACR, TopDown)
  * and every refusal, with the bytes it points at.
@@ -37,7 +37,7 @@
 #include <pmukit/pmukit.h>
 #include <pmukit/spec.h>
 
-#include "spec/attr_json.h"
+#include "evspec/attr_json.h"
 
 struct oracle_case {
 	const char *fixture, *mode, *opts, *spec;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * spec/attr_json.h — the json-c object form behind pmukit/attr.h's text API,
+ * evspec/attr_json.h — the json-c object form behind pmukit/attr.h's text API,
  * for callers that put the attr inside a larger JSON document (`pmukit
  * explain --json`, `pmukit record -v`, the perf oracle shim). Internal: the
  * public API never hands out json-c types.

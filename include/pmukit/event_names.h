@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pmukit/symbols.h — perf's symbolic event names: hardware (cycles,
+ * pmukit/event_names.h — perf's symbolic event names: hardware (cycles,
  * instructions...), software (task-clock, faults...), tool (duration_time)
  * and the generic cache events (L1-dcache-load-misses...), with their
  * perf_event_attr type and config.
  */
-#ifndef PMUKIT_SYMBOLS_H
-#define PMUKIT_SYMBOLS_H
+#ifndef PMUKIT_EVENT_NAMES_H
+#define PMUKIT_EVENT_NAMES_H
 
 #include <stdbool.h>
 #include <stddef.h>
