@@ -172,6 +172,14 @@ static int parse_args(int argc, char **argv, struct report_cli *c)
 		CLI_BOOL(0, "stdio", &c->stdio, "use the stdio interface (on a terminal too)"),
 		CLI_REFUSED(0, "tui", "only --stdio output is available"),
 		CLI_REFUSED(0, "gtk", "only --stdio output is available"),
+		CLI_REFUSED(0, "mem-mode", "the memory access view (sort keys mem, snoop, tlb, locked, "
+			    "dcacheline) is not supported yet"),
+		CLI_REFUSED('b', "branch-stack", "the branch view needs branch stacks, which no PMU "
+			    "here records: not supported yet"),
+		CLI_REFUSED(0, "branch-history", "the branch view needs branch stacks, which no PMU "
+			    "here records: not supported yet"),
+		CLI_REFUSED(0, "stitch-lbr", "LBR stitching is not supported yet"),
+		CLI_REFUSED(0, "itrace", "AUX traces (Intel PT, Arm SPE, CoreSight) are not decoded"),
 		CLI_BOOL('f', "force", &c->force, "don't complain, do it"),
 		CLI_BOOL('q', "quiet", &c->quiet, "do not show any header lines"),
 		CLI_INCR('v', "verbose", &c->ro.verbose,
