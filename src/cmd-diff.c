@@ -171,42 +171,6 @@ static int branch_stacks(struct pk_session **s, size_t n)
 	return 255;
 }
 
-/* tracepoint text for the trace sort key (as cmd-report.c makes it), one per file */
-struct trace_ctx {
-	struct pk_data_reader *rd;
-	struct script_trace *t;
-	struct obuf ob;
-	bool tried;
-};
-
-static const char *trace_output(void *vctx, const struct pk_resolved *rs)
-{
-	struct trace_ctx *c = vctx;
-	if (!c->tried) {
-		c->tried = true;
-		if (obuf__init(&c->ob, stdout) || script_trace__new(&c->t, c->rd))
-			c->t = NULL;
-	}
-	if (!c->t)
-		return NULL;
-	const struct pk_data_attr *a = rs->data_attr;
-	c->ob.buf.len = 0;
-	/* perf's get_trace_output leaves the record's cpu 0 */
-	if (!a || !script_trace__print(c->t, a->attr.config, 0, rs->sample->raw.data,
-				       rs->sample->raw.size, &c->ob) || c->ob.buf.len >= c->ob.buf.cap)
-		return NULL;
-	return pk_buf__str(&c->ob.buf);
-}
-
-static void trace_ctx__free(struct trace_ctx *c)
-{
-	script_trace__free(c->t);
-	if (c->ob.buf.data) {
-		c->ob.buf.len = 0;	/* obuf__free writes what is left: nothing here */
-		obuf__free(&c->ob);
-	}
-}
-
 /*
  * --time for file i: the whole string, or with a ':' (absolute ranges per
  * file, perf's "a.b,c.d:a.b,c.d") its i-th part; NULL when there is none
@@ -254,13 +218,13 @@ static int open_filter(struct pk_session *s, const struct diff_cli *cli, size_t 
 
 /* each file's report, read to its end; 0 or the exit status */
 static int load(struct pk_session *s, const char *path, const struct diff_cli *cli,
-		struct trace_ctx *tc, const struct pk_sample_filter *f, struct pk_report **r)
+		struct report_trace *tc, const struct pk_sample_filter *f, struct pk_report **r)
 {
 	struct pk_error err = { 0 };
 	struct pk_report_opts ro = {
 		.sz = sizeof(ro), .sort = cli->sort, .children = PK_REPORT_OFF, .group = PK_REPORT_OFF,
 		.topdown = PK_REPORT_OFF,
-		.call_graph = "none", .trace_output = trace_output, .trace_ctx = tc,
+		.call_graph = "none", .trace_output = report_trace__output, .trace_ctx = tc,
 		.filter = f, .filter_relative = cli->filter_relative, .verbose = cli->o.verbose,
 	};
 	tc->rd = pk_session__reader(s);
@@ -281,7 +245,7 @@ static int run(const char **files, size_t n, struct diff_cli *cli)
 {
 	struct pk_session **s = calloc(n, sizeof(*s));
 	struct pk_report **r = calloc(n, sizeof(*r));
-	struct trace_ctx *tc = calloc(n, sizeof(*tc));
+	struct report_trace *tc = calloc(n, sizeof(*tc));
 	struct pk_sample_filter **f = calloc(n, sizeof(*f));
 	int rc = s && r && tc && f ? 0 : 255;
 	struct pk_error err = { 0 };
@@ -304,7 +268,7 @@ static int run(const char **files, size_t n, struct diff_cli *cli)
 		rc = fflush(stdout) ? 255 : 0;
 	for (size_t i = 0; i < n && s && r && tc && f; i++) {
 		pk_report__free(r[i]);
-		trace_ctx__free(&tc[i]);
+		report_trace__free(&tc[i]);
 		pk_sample_filter__free(f[i]);
 		pk_session__free(s[i]);
 	}

@@ -23,33 +23,6 @@
 #include "dump.h"
 #include "script.h"
 
-/* tracepoint text for the trace sort key, through pmukit script's libtraceevent setup */
-struct trace_ctx {
-	struct pk_data_reader *rd;
-	struct script_trace *t;
-	struct obuf ob;		/* 1 MiB: a record's text always fits */
-	bool tried;
-};
-
-static const char *trace_output(void *vctx, const struct pk_resolved *rs)
-{
-	struct trace_ctx *c = vctx;
-	if (!c->tried) {
-		c->tried = true;
-		if (obuf__init(&c->ob, stdout) || script_trace__new(&c->t, c->rd))
-			c->t = NULL;
-	}
-	if (!c->t)
-		return NULL;
-	const struct pk_data_attr *a = rs->data_attr;
-	c->ob.buf.len = 0;
-	/* perf's get_trace_output leaves the record's cpu 0 */
-	if (!a || !script_trace__print(c->t, a->attr.config, 0, rs->sample->raw.data,
-				       rs->sample->raw.size, &c->ob) || c->ob.buf.len >= c->ob.buf.cap)
-		return NULL;
-	return pk_buf__str(&c->ob.buf);
-}
-
 static int fail(const char *what, const struct pk_error *err)
 {
 	char buf[1024];
@@ -398,8 +371,8 @@ int cmd_report(int argc, char **argv)
 		return frc;
 	}
 	ro.filter = flt;
-	struct trace_ctx tc = { .rd = rd };
-	ro.trace_output = trace_output;
+	struct report_trace tc = { .rd = rd };
+	ro.trace_output = report_trace__output;
 	ro.trace_ctx = &tc;
 	if (pk_report__new(&r, s, &ro, &err)) {
 		fflush(stdout);
@@ -445,10 +418,6 @@ out:
 	pk_report__free(r);
 	pk_session__free(s);
 	pk_sample_filter__free(flt);
-	script_trace__free(tc.t);
-	if (tc.ob.buf.data) {
-		tc.ob.buf.len = 0;	/* obuf__free writes what is left: nothing here */
-		obuf__free(&tc.ob);
-	}
+	report_trace__free(&tc);
 	return rc;
 }
