@@ -10,7 +10,6 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <gelf.h>
-#include <getopt.h>
 #include <unistd.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -22,34 +21,11 @@
 #include <pmukit/session.h>
 #include <pmukit/symbol.h>
 
+#include "cli-opts.h"
 #include "cli.h"
 
 int cmd_buildid_list(int argc, char **argv);
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: pmukit buildid-list [-i FILE] [-H] [-k]\n\n"
-		"List the build-ids of a perf.data file as perf buildid-list does.\n\n"
-		"  -i, --input FILE      perf.data to read (default perf.data; - reads stdin)\n"
-		"  -H, --with-hits       only the DSOs samples fell in\n"
-		"  -k, --kernel          the running kernel's build-id\n"
-		"  -f, --force           accepted (perf: don't complain about the file's owner)\n"
-		"  -v, --verbose         accepted\n"
-		"  -m, --kernel-maps     the running kernel's map and build-id (no modules)\n"
-		"  -h, --help            this help\n");
-}
-
-static const struct option longopts[] = {
-	{ "input", required_argument, NULL, 'i' },
-	{ "with-hits", no_argument, NULL, 'H' },
-	{ "kernel", no_argument, NULL, 'k' },
-	{ "force", no_argument, NULL, 'f' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "kernel-maps", no_argument, NULL, 'm' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 /* one DSO as perf's dsos list holds it */
 struct entry {
@@ -300,34 +276,21 @@ static int kernel_maps(void)
 int cmd_buildid_list(int argc, char **argv)
 {
 	const char *input = "perf.data";
-	bool with_hits = false, kernel = false, maps = false;
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:Hkfvmh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			input = optarg;
-			break;
-		case 'H':
-			with_hits = true;
-			break;
-		case 'k':
-			kernel = true;
-			break;
-		case 'f':
-		case 'v':
-			break;
-		case 'm':
-			maps = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 129;
-		}
-	}
+	bool with_hits = false, kernel = false, maps = false, force = false;
+	int verbose = 0;
+	const struct cli_opt opts[] = {
+		CLI_STRING('i', "input", &input, "file", "input file name"),
+		CLI_BOOL('H', "with-hits", &with_hits, "show only DSOs with hits"),
+		CLI_BOOL('k', "kernel", &kernel, "show current kernel build-id"),
+		CLI_BOOL('m', "kernel-maps", &maps, "show the running kernel's map and build-id (no modules)"),
+		CLI_BOOL('f', "force", &force, "don't complain, do it"),
+		CLI_INCR('v', "verbose", &verbose, "be more verbose (accepted)"),
+		CLI_END(),
+	};
+	int n = cli_opts__parse(argc, argv, opts, "pmukit buildid-list [<options>]\n\n"
+				"List the build-ids of a perf.data file as perf buildid-list does.", 0);
+	if (n < 0)
+		return n == CLI_HELP ? 0 : 129;
 	if (kernel)
 		return kernel_build_id();
 	if (maps)

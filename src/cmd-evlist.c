@@ -6,7 +6,6 @@
  * over the session's attrs and names (the attr printer is the header's,
  * pk_session__fprintf_attr).
  */
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,36 +15,11 @@
 
 #include <pmukit/session.h>
 
+#include "cli-opts.h"
 #include "cli.h"
 
 int cmd_evlist(int argc, char **argv);
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: pmukit evlist [-i FILE] [-F] [-v] [-g] [--trace-fields]\n\n"
-		"List the events of a perf.data file as perf evlist does.\n\n"
-		"  -i, --input FILE      perf.data to read (default perf.data; - reads stdin)\n"
-		"  -F, --freq            each event's sample frequency or period\n"
-		"  -v, --verbose         every non-zero field of each event's attr\n"
-		"  -g, --group           the event groups, {leader,member...}\n"
-		"      --trace-fields    the fields of tracepoint events\n"
-		"  -f, --force           accepted (perf: don't complain about the file's owner)\n"
-		"  -h, --help            this help\n");
-}
-
-enum { OPT_TRACE_FIELDS = 0x200 };
-
-static const struct option longopts[] = {
-	{ "input", required_argument, NULL, 'i' },
-	{ "freq", no_argument, NULL, 'F' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "group", no_argument, NULL, 'g' },
-	{ "force", no_argument, NULL, 'f' },
-	{ "trace-fields", no_argument, NULL, OPT_TRACE_FIELDS },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 struct evlist_opts {
 	bool freq, verbose, group, trace_fields;
@@ -134,37 +108,22 @@ int cmd_evlist(int argc, char **argv)
 {
 	struct evlist_opts o = { 0 };
 	const char *input = "perf.data";
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:Fvgfh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			input = optarg;
-			break;
-		case 'F':
-			o.freq = true;
-			break;
-		case 'v':
-			o.verbose = true;
-			break;
-		case 'g':
-			o.group = true;
-			break;
-		case 'f':
-			break;
-		case OPT_TRACE_FIELDS:
-			o.trace_fields = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 129;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "pmukit evlist: unexpected argument '%s'\n", argv[optind]);
+	bool force = false;
+	const struct cli_opt opts[] = {
+		CLI_STRING('i', "input", &input, "file", "input file name"),
+		CLI_BOOL('F', "freq", &o.freq, "show the sample frequency or period of each event"),
+		CLI_BOOL('v', "verbose", &o.verbose, "show all the fields of each event's attr"),
+		CLI_BOOL('g', "group", &o.group, "show the event groups"),
+		CLI_BOOL('f', "force", &force, "don't complain, do it"),
+		CLI_BOOL(0, "trace-fields", &o.trace_fields, "show the fields of tracepoint events"),
+		CLI_END(),
+	};
+	int n = cli_opts__parse(argc, argv, opts, "pmukit evlist [<options>]\n\n"
+				"List the events of a perf.data file as perf evlist does.", 0);
+	if (n < 0)
+		return n == CLI_HELP ? 0 : 129;
+	if (n) {
+		fprintf(stderr, "pmukit evlist: unexpected argument '%s'\n", argv[0]);
 		return 129;
 	}
 	if (o.group && (o.verbose || o.freq)) {
