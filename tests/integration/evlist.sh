@@ -9,20 +9,8 @@ export PMUKIT T_TMP
 
 PLAN=29
 echo "1..$PLAN"
-skip_all() {
-	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - evlist # SKIP $1"; done
-	exit 0
-}
-command -v perf >/dev/null 2>&1 && perf --version >/dev/null 2>&1 || skip_all "perf (6.1) is not installed"
-[ -x "$W" ] || skip_all "$W not built (make tests)"
-perf record -q -e cpu-clock -c 100000 -o "$T_TMP/probe.data" true >/dev/null 2>&1 ||
-	skip_all "perf record cannot sample cpu-clock here"
-
-rec() {	# rec NAME PERF-RECORD-ARGS... -- recorded into $T_TMP/NAME.data
-	name=$1; shift
-	perf record -q -o "$T_TMP/$name.data" "$@" >/dev/null 2>"$T_TMP/$name.rec" || {
-		echo "# perf record $*: $(tail -1 "$T_TMP/$name.rec")"; rm -f "$T_TMP/$name.data"; }
-}
+. "$SRC/tests/integration/lib/perf_rec.sh"
+perf_rec_check "$W"
 rec g -e cpu-clock -c 100000 -g "$W" 2000
 rec two -e cpu-clock,task-clock -c 100000 "$W" 1000
 rec grp -e '{cpu-clock,task-clock}:S' -c 100000 -g "$W" 1000

@@ -14,20 +14,8 @@ export PMUKIT W T_TMP
 
 PLAN=39
 echo "1..$PLAN"
-skip_all() {
-	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - filters # SKIP $1"; done
-	exit 0
-}
-command -v perf >/dev/null 2>&1 && perf --version >/dev/null 2>&1 || skip_all "perf (6.1) is not installed"
-[ -x "$W" ] || skip_all "$W not built (make tests)"
-perf record -q -e cpu-clock -c 100000 -o "$T_TMP/probe.data" true >/dev/null 2>&1 ||
-	skip_all "perf record cannot sample cpu-clock here"
-
-rec() {	# rec NAME PERF-RECORD-ARGS... -- recorded into $T_TMP/NAME.data
-	name=$1; shift
-	perf record -q -o "$T_TMP/$name.data" "$@" >/dev/null 2>"$T_TMP/$name.rec" || {
-		echo "# perf record $*: $(tail -1 "$T_TMP/$name.rec")"; rm -f "$T_TMP/$name.data"; }
-}
+. "$SRC/tests/integration/lib/perf_rec.sh"
+perf_rec_check "$W"
 rec grp -e '{cpu-clock,task-clock}:S' -c 100000 -g --sample-cpu "$W" -t 2 2000
 rec dw -e cpu-clock -c 200000 --call-graph dwarf "$W" -t 2 800
 rec tp -e sched:sched_switch -e raw_syscalls:sys_enter -g "$W" -t 2 300
