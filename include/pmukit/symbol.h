@@ -164,6 +164,13 @@ PK_API const struct pk_sym *pk_dso__sym(struct pk_dso *d, size_t i);
 
 /* perf's long name ("/usr/bin/ls", "[kernel.kallsyms]", "/tmp/perf-42.map", "[vdso]", "[heap]"). */
 PK_API const char *pk_dso__name(const struct pk_dso *d);
+/*
+ * The DSO's place in its symbolizer's creation order (0 first). perf breaks ties
+ * between DSOs by their addresses, which in its single-threaded reading follow
+ * the order it creates them in; this order is that one, whatever threads
+ * pmukit's allocations came from.
+ */
+PK_API uint64_t pk_dso__order(const struct pk_dso *d);
 /* perf's short name: the long name's basename for files, else the long name. */
 PK_API const char *pk_dso__short_name(const struct pk_dso *d);
 /* The file symbols came from (a debug file, the build-id cache, ...), NULL before loading or when none. */

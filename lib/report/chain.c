@@ -244,6 +244,14 @@ static size_t path_of(struct pk_report *r, uint32_t s, struct pk_buf *buf)
 	return buf->len / sizeof(uint32_t);
 }
 
+/* a created after b (NULL, an unresolved DSO, first of all) */
+static bool dso_after(const struct pk_dso *a, const struct pk_dso *b)
+{
+	if (!a || !b)
+		return b == NULL && a != NULL;
+	return pk_dso__order(a) > pk_dso__order(b);
+}
+
 int rp_fkey_cmp(const struct fkey *ka, const struct fkey *kb)
 {
 	if ((ka->inl || kb->inl) && ka->name && kb->name) {
@@ -252,8 +260,9 @@ int rp_fkey_cmp(const struct fkey *ka, const struct fkey *kb)
 		if (cmp)
 			return cmp > 0 ? -1 : 1;
 	}
+	/* perf compares the DSOs' addresses: their creation order in its reading */
 	if (ka->dso != kb->dso)
-		return (uintptr_t)ka->dso > (uintptr_t)kb->dso ? -1 : 1;
+		return dso_after(ka->dso, kb->dso) ? -1 : 1;
 	if (ka->addr != kb->addr)
 		return ka->addr > kb->addr ? -1 : 1;
 	return 0;

@@ -186,7 +186,7 @@ static struct pk_dso *dso_get(struct pk_symbolizer *s, enum pk_dso_kind kind, co
 			}
 			d->hnext = s->tab[h % s->nr_tab];
 			s->tab[h % s->nr_tab] = d;
-			s->nr_dsos++;
+			d->order = s->nr_dsos++;
 		}
 	}
 	pthread_mutex_unlock(&s->lock);
@@ -594,6 +594,11 @@ const struct pk_sym *pk_dso__sym(struct pk_dso *d, size_t i)
 const char *pk_dso__name(const struct pk_dso *d)
 {
 	return d ? d->name : NULL;
+}
+
+uint64_t pk_dso__order(const struct pk_dso *d)
+{
+	return d ? d->order : 0;
 }
 
 const char *pk_dso__short_name(const struct pk_dso *d)

@@ -98,6 +98,7 @@ uint64_t pkelf__text_offset(struct pk_elf *e);
 struct srcline_cache;
 
 struct pk_dso {
+	uint64_t order;			/* creation order in the symbolizer (pk_dso__order) */
 	struct pk_symbolizer *owner;
 	enum pk_dso_kind kind;
 	char *name, *short_name;	/* perf's long and short names */
