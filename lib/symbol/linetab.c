@@ -460,7 +460,8 @@ static int run_program(struct rd *r, const struct lhdr *h, struct linetab *t, st
 	while (r->p < r->end && !err) {
 		/* binutils: DWARF 5 starts with entry 0, older ones with 1 (entry 0 of its table) */
 		struct lstate st = { .line = 1 };
-		struct lseq seq = { .low = UINT64_MAX, .first = t->nr_rows, .order = order++ };
+		struct lseq seq = { .low = UINT64_MAX, .first = t->nr_rows, .order = order };
+		order++;
 		while (!st.end && r->p < r->end && !r->bad && !err)
 			err = one_op(r, h, t, &seq, &st, files);
 		if (err)

@@ -109,7 +109,7 @@ static void test_long_and_short(void **state)
 	char *rest[8];
 	assert_int_equal(parse(err, sizeof(err), 0, rest, "-i", "a.data", "--children", "-nvv",
 			       "-j4", "--max-stack=12", "--count", "100", "x", "--percent-limit", "2.5",
-			       "y", NULL), 2);
+			       "y", (char *)NULL), 2);
 	assert_string_equal(v.input, "a.data");
 	assert_true(v.children && v.nr);
 	assert_int_equal(v.verbose, 2);
@@ -122,22 +122,22 @@ static void test_long_and_short(void **state)
 	assert_string_equal(err, "");
 	/* --no-NAME, abbreviations, --input=FILE, "--" */
 	assert_int_equal(parse(err, sizeof(err), 0, rest, "--child", "--no-children", "--inp=b",
-			       "--show-nr", "--", "-n", NULL), 1);
+			       "--show-nr", "--", "-n", (char *)NULL), 1);
 	assert_false(v.children);
 	assert_true(v.nr);
 	assert_string_equal(v.input, "b");
 	assert_string_equal(rest[0], "-n");
-	assert_int_equal(parse(err, sizeof(err), 0, rest, "--no-chil", NULL), 0);
+	assert_int_equal(parse(err, sizeof(err), 0, rest, "--no-chil", (char *)NULL), 0);
 	assert_false(v.children);
-	assert_int_equal(parse(err, sizeof(err), 0, rest, "--no-input", NULL), 0);
+	assert_int_equal(parse(err, sizeof(err), 0, rest, "--no-input", (char *)NULL), 0);
 	assert_null(v.input);
 	/* a command: the first non-option and all after it */
 	assert_int_equal(parse(err, sizeof(err), CLI_STOP_AT_NON_OPTION, rest, "-n", "sleep", "-n",
-			       "1", NULL), 3);
+			       "1", (char *)NULL), 3);
 	assert_string_equal(rest[0], "sleep");
 	assert_string_equal(rest[1], "-n");
 	/* "-" is an argument (stdin), not an option */
-	assert_int_equal(parse(err, sizeof(err), 0, rest, "-i", "-", NULL), 0);
+	assert_int_equal(parse(err, sizeof(err), 0, rest, "-i", "-", (char *)NULL), 0);
 	assert_string_equal(v.input, "-");
 }
 
@@ -146,23 +146,23 @@ static void test_optional_arguments(void **state)
 	(void)state;
 	char *rest[8];
 	/* perf's LASTARG_DEFAULT (report's -g): the next argument unless last or an option */
-	assert_int_equal(parse(err, sizeof(err), 0, rest, "-g", "caller", NULL), 0);
+	assert_int_equal(parse(err, sizeof(err), 0, rest, "-g", "caller", (char *)NULL), 0);
 	assert_string_equal(v.graph, "caller");
-	assert_int_equal(parse(err, sizeof(err), 0, rest, "-g", "--children", NULL), 0);
+	assert_int_equal(parse(err, sizeof(err), 0, rest, "-g", "--children", (char *)NULL), 0);
 	assert_string_equal(v.graph, "graph,0.5,caller");
 	assert_true(v.children);
-	assert_int_equal(parse(err, sizeof(err), 0, rest, "-g", NULL), 0);
+	assert_int_equal(parse(err, sizeof(err), 0, rest, "-g", (char *)NULL), 0);
 	assert_string_equal(v.graph, "graph,0.5,caller");
-	assert_int_equal(parse(err, sizeof(err), 0, rest, "--call-graph=none", NULL), 0);
+	assert_int_equal(parse(err, sizeof(err), 0, rest, "--call-graph=none", (char *)NULL), 0);
 	assert_string_equal(v.graph, "none");
 	/* OPTARG: only attached */
-	assert_int_equal(parse(err, sizeof(err), 0, rest, "-F", "sym", NULL), 1);
+	assert_int_equal(parse(err, sizeof(err), 0, rest, "-F", "sym", (char *)NULL), 1);
 	assert_string_equal(v.fields, "default");
 	assert_string_equal(rest[0], "sym");
-	assert_int_equal(parse(err, sizeof(err), 0, rest, "-Fsym", NULL), 0);
+	assert_int_equal(parse(err, sizeof(err), 0, rest, "-Fsym", (char *)NULL), 0);
 	assert_string_equal(v.fields, "sym");
 	/* callbacks get their argument, and unset */
-	assert_int_equal(parse(err, sizeof(err), 0, rest, "--filter", "a==1", "--no-filter", NULL), 0);
+	assert_int_equal(parse(err, sizeof(err), 0, rest, "--filter", "a==1", "--no-filter", (char *)NULL), 0);
 	assert_int_equal(v.cb_calls, 2);
 	assert_true(v.cb_unset);
 }
@@ -171,25 +171,25 @@ static void test_errors(void **state)
 {
 	(void)state;
 	char *rest[8];
-	assert_int_equal(parse(err, sizeof(err), 0, rest, "--bogus", NULL), CLI_ERROR);
+	assert_int_equal(parse(err, sizeof(err), 0, rest, "--bogus", (char *)NULL), CLI_ERROR);
 	assert_non_null(strstr(err, "  Error: unknown option `bogus'\n\n Usage: pmukit report"));
-	assert_int_equal(parse(err, sizeof(err), 0, rest, "-x", NULL), CLI_ERROR);
+	assert_int_equal(parse(err, sizeof(err), 0, rest, "-x", (char *)NULL), CLI_ERROR);
 	assert_non_null(strstr(err, "  Error: unknown switch `x'\n"));
-	assert_int_equal(parse(err, sizeof(err), 0, rest, "--max-stack", NULL), CLI_ERROR);
+	assert_int_equal(parse(err, sizeof(err), 0, rest, "--max-stack", (char *)NULL), CLI_ERROR);
 	assert_non_null(strstr(err, " Error: option `max-stack' requires a value\n Usage:"));
-	assert_int_equal(parse(err, sizeof(err), 0, rest, "--max-stack", "abc", NULL), CLI_ERROR);
+	assert_int_equal(parse(err, sizeof(err), 0, rest, "--max-stack", "abc", (char *)NULL), CLI_ERROR);
 	assert_non_null(strstr(err, " Error: option `max-stack' expects an unsigned numerical value"));
-	assert_int_equal(parse(err, sizeof(err), 0, rest, "-j", "1x", NULL), CLI_ERROR);
+	assert_int_equal(parse(err, sizeof(err), 0, rest, "-j", "1x", (char *)NULL), CLI_ERROR);
 	assert_non_null(strstr(err, " Error: switch `j' expects a numerical value"));
-	assert_int_equal(parse(err, sizeof(err), 0, rest, "--children=1", NULL), CLI_ERROR);
+	assert_int_equal(parse(err, sizeof(err), 0, rest, "--children=1", (char *)NULL), CLI_ERROR);
 	assert_non_null(strstr(err, "option `children' takes no value"));
-	assert_int_equal(parse(err, sizeof(err), 0, rest, "--s", NULL), CLI_ERROR);
+	assert_int_equal(parse(err, sizeof(err), 0, rest, "--s", (char *)NULL), CLI_ERROR);
 	assert_non_null(strstr(err, "Ambiguous option: s (could be --show-nr-samples or --sort)"));
-	assert_int_equal(parse(err, sizeof(err), 0, rest, "--tui", NULL), CLI_ERROR);
+	assert_int_equal(parse(err, sizeof(err), 0, rest, "--tui", (char *)NULL), CLI_ERROR);
 	assert_non_null(strstr(err, "not supported by pmukit: only --stdio output is available"));
-	assert_int_equal(parse(err, sizeof(err), 0, rest, "--filter", "bad", NULL), CLI_ERROR);
+	assert_int_equal(parse(err, sizeof(err), 0, rest, "--filter", "bad", (char *)NULL), CLI_ERROR);
 	assert_non_null(strstr(err, " Error: option `filter' has a bad value 'bad'\n Usage:"));
-	assert_int_equal(parse(err, sizeof(err), 0, rest, "--no-verbose", NULL), CLI_ERROR);
+	assert_int_equal(parse(err, sizeof(err), 0, rest, "--no-verbose", (char *)NULL), CLI_ERROR);
 }
 
 static void test_usage(void **state)
@@ -211,7 +211,7 @@ static void test_usage(void **state)
 	assert_null(strstr(text, "tui"));	/* refused options are not offered */
 	free(text);
 	char *rest[4];
-	assert_int_equal(parse(err, sizeof(err), 0, rest, "-h", NULL), CLI_HELP);
+	assert_int_equal(parse(err, sizeof(err), 0, rest, "-h", (char *)NULL), CLI_HELP);
 	assert_string_equal(err, "");
 }
 
@@ -223,5 +223,5 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_usage),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, NULL, (char *)NULL);
 }

@@ -67,8 +67,9 @@ static void write_file(char *path, size_t len)
 		int depth = 2 + r % 3;
 		for (int i = 0; i < depth; i++)
 			chain[1 + i] = fns[(r / 3 + i * (1 + r % 2)) % 4];
-		struct tsample s = { .ip = chain[1], .pid = PID, .tid = PID, .time = time++, .id = id,
+		struct tsample s = { .ip = chain[1], .pid = PID, .tid = PID, .time = time, .id = id,
 				     .period = 100, .callchain = chain, .nr_callchain = depth + 1 };
+		time++;
 		put_sample(&recs, st, PERF_RECORD_MISC_USER, &s);
 	}
 	CHECK_OK(pk_data_writer__write(w, recs.data, recs.len, &err), &err);
