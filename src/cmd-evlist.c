@@ -88,9 +88,8 @@ static int list(struct pk_session *s, const struct evlist_opts *o)
 	struct pk_data_reader *r = pk_session__reader(s);
 	struct pk_error err = { 0 };
 	const struct pk_data_event *ev;
-	int rc;
 	/* a pipe's attrs come as records: perf reads up to its first feature */
-	while (pk_data_reader__is_pipe(r) && (rc = pk_session__next(s, &ev, &err)) > 0)
+	while (pk_data_reader__is_pipe(r) && pk_session__next(s, &ev, &err) > 0)
 		if (ev->type == PK_RECORD_HEADER_FEATURE)
 			break;
 	bool has_tp = false;

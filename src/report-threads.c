@@ -49,11 +49,13 @@ static int add(struct read_values *v, int32_t pid, int32_t tid, int attr, uint64
 			break;
 	if (t == v->nr_threads) {
 		void *p = grow(v->threads, &v->cap_threads, t + 1, sizeof(*v->threads));
+		if (!p)
+			return -1;
+		v->threads = p;	/* (the old block is gone: keep the new one whatever follows) */
 		size_t cap = v->cap_value;
 		uint64_t *val = grow(v->value, &cap, (t + 1) * MAX_COUNTERS, sizeof(*v->value));
-		if (!p || !val)
+		if (!val)
 			return -1;
-		v->threads = p;
 		v->value = val;
 		memset(val + v->cap_value, 0, (cap - v->cap_value) * sizeof(*val));
 		v->cap_value = cap;

@@ -348,8 +348,8 @@ static int widen(struct pk_profile *p, const struct pk_profile_sample *s, uint32
 	if (!p->s_values && values) {
 		struct pk_profile_value *v = NULL;	/* filled from the columns before it replaces them */
 		size_t cap = 0;
-		if (pk_grow(&v, &cap, (n + 1) * nev, sizeof(*v)))
-			return -ENOMEM;
+		if (pk_grow(&v, &cap, (n + 1) * nev, sizeof(*v)) || !v)
+			return -ENOMEM;	/* (nev >= 1: the sample's event is one) */
 		for (size_t i = 0; i < n; i++)
 			for (uint32_t e = 0; e < nev; e++)
 				v[i * nev + e] = pk_profile__s_value(p, i, e);
@@ -357,7 +357,7 @@ static int widen(struct pk_profile *p, const struct pk_profile_sample *s, uint32
 		p->cap_values = cap;
 	}
 	if (!p->s_values && !p->s_period && n && period != p->period0) {
-		if (PK_GROW(p->s_period, p->cap_period, n + 1))
+		if (PK_GROW(p->s_period, p->cap_period, n + 1) || !p->s_period)
 			return -ENOMEM;
 		for (size_t i = 0; i < n; i++)
 			p->s_period[i] = p->period0;

@@ -260,7 +260,7 @@ static void rows_srcline_known(struct rd_diff *d)
 {
 	for (size_t k = 0; k < d->nr_rows; k++) {
 		struct rd_row *x = &d->rows[k];
-		x->srcline_known = !x->e->srcline_late || (!x->dummy && row_has_pairs(d, x));
+		x->srcline_known = !x->e || !x->e->srcline_late || (!x->dummy && row_has_pairs(d, x));
 		for (size_t q = 0; q < d->nr_rows && !x->srcline_known; q++) {
 			const struct rd_row *y = &d->rows[q];
 			for (size_t i = 0; i < d->n && !x->srcline_known; i++) {

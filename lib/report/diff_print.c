@@ -112,7 +112,9 @@ static void cell(const struct rd_diff *d, const struct rd_col *c, const struct r
 		 char *out, size_t size)
 {
 	char buf[RD_CELL] = " ";
-	const struct rd_pair *p = c->file ? &row->p[c->file] : NULL;
+	/* a compared file's cell (the baseline's columns have no pair) */
+	static const struct rd_pair none;
+	const struct rd_pair *p = c->file ? &row->p[c->file] : &none;
 	int w = c->width;
 	switch (c->kind) {
 	case RD_BASELINE:

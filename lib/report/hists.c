@@ -629,7 +629,6 @@ int pk_report__add(struct pk_report *r, const struct pk_resolved *rs, struct pk_
 		if (rc <= 0)
 			return rc ? pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory") : 0;
 		rs = &shown;
-		rc = 0;
 	}
 	if (!(smp->sample_type & PERF_SAMPLE_READ)) {
 		rc = add_one(r, rs->attr, rs, smp->period, hidden);

@@ -223,5 +223,5 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_usage),
 	};
-	return cmocka_run_group_tests(tests, NULL, (char *)NULL);
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }
