@@ -172,8 +172,10 @@ static int rows_merge(struct rd_diff *d, size_t i, const struct side *b, struct 
 				    xcollapse_all(d->rows[x].r, d->rows[x].e, ri, b->e[y]) :
 			    x < d->nr_rows ? 1 : -1;
 		if (c >= 0) {
-			if (!c)
-				d->rows[x].p[i] = (struct rd_pair){ .e = b->e[y], .period = b->period[y++] };
+			if (!c) {
+				d->rows[x].p[i] = (struct rd_pair){ .e = b->e[y], .period = b->period[y] };
+				y++;
+			}
 			out[m++] = d->rows[x++];
 			continue;
 		}
