@@ -32,6 +32,8 @@
 #include "../src/script-fields.c"
 #include "../src/script-print.c"
 #include "../src/script-trace.c"
+#include "../src/dump-raw.c"
+#include "../src/report-tasks.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
