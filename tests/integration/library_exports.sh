@@ -86,6 +86,12 @@ int main(void)
 }
 EOF_C
 LIBS="-ljson-c -ldw -lelf -lprotobuf-c -liberty -lz -llzma -lbz2 -lzstd -lpthread -lm"
+# a sanitized build's archive (make check SANITIZE=1|thread) needs its runtime at link time
+if nm "$B/libpmukit.a" 2>/dev/null | grep -q ' U __asan_'; then
+	LIBS="-fsanitize=address,undefined $LIBS"
+elif nm "$B/libpmukit.a" 2>/dev/null | grep -q ' U __tsan_'; then
+	LIBS="-fsanitize=thread $LIBS"
+fi
 ok "a program defining maps__find, spec_parse and a pprof writer name links with libpmukit.a" sh -c "
 	cc -std=gnu11 -I'$SRC/include' -o '$T_TMP/own' '$T_TMP/own.c' '$B/libpmukit.a' $LIBS &&
 	[ \"\$('$T_TMP/own')\" = '2 4 7 1 0' ]"

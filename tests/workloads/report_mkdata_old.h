@@ -311,16 +311,24 @@ static int mmap2_build_id(struct pk_data_writer *w, struct pk_buf *b, bool wrong
 static int attr_sized(struct pk_data_writer *w, struct pk_buf *b, uint32_t size)
 {
 	struct pk_error err = { 0 };
-	struct perf_event_attr a = {
+	/* a size past this perf_event_attr's (newer perf's 136) is read from the bytes after it */
+	union {
+		struct perf_event_attr attr;
+		uint8_t bytes[256];
+	} u = { .bytes = { 0 } };
+	struct perf_event_attr *ap = &u.attr;
+	*ap = (struct perf_event_attr){
 		.type = PERF_TYPE_SOFTWARE, .size = size, .config = PERF_COUNT_SW_CPU_CLOCK,
 		.sample_period = 250000, .sample_type = IP_SAMPLE_TYPE, .sample_id_all = 1,
 		.disabled = 1, .inherit = 1, .exclude_hv = 1, .mmap = 1, .comm = 1,
 	};
 	uint64_t id = 31, id2 = 32, time = 2000;
-	if (pk_data_writer__add_attr(w, &a, "cpu-clock", &id, 1, &err))
+	if (size > sizeof(u))
+		return die("attr size", NULL);
+	if (pk_data_writer__add_attr(w, ap, "cpu-clock", &id, 1, &err))
 		return die("attr", &err);
-	a.config = PERF_COUNT_SW_TASK_CLOCK, a.mmap = 0, a.comm = 0;
-	if (pk_data_writer__add_attr(w, &a, "task-clock", &id2, 1, &err) ||
+	ap->config = PERF_COUNT_SW_TASK_CLOCK, ap->mmap = 0, ap->comm = 0;
+	if (pk_data_writer__add_attr(w, ap, "task-clock", &id2, 1, &err) ||
 	    pk_data_writer__begin(w, &err))
 		return die("attr", &err);
 	if (put_sideband(b, IP_SAMPLE_TYPE, id))
