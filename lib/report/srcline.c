@@ -42,7 +42,7 @@ static const char *lookup(struct pk_report *r, const struct rp_lclass *lc, char 
 		snprintf(buf, size, "%s+%" PRIu64, loc->sym->name, addr - loc->sym->start);
 	else
 		snprintf(buf, size, "%s[%" PRIx64 "]", loc->dso ? pk_dso__short_name(loc->dso) : "",
-			 addr);
+			 loc->dso ? pk_dso__objdump_addr(loc->dso, addr) : addr);	/* perf's */
 	*fallback = buf;
 	return s;
 }
