@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_mkdata_foreign.h — report_mkdata's kinds for perf.data written on
+ * other machines and by older perf and kernels (issue 18, foreign_files.sh):
+ *
+ *   armv7     as a 32-bit armv7 perf records a program (its path in
+ *             $MK_ELFARM, the name the file gives it in $MK_ELFARM_AS: read
+ *             with --symfs): HEADER_ARCH armv7l, 32-bit addresses, an MMAP2
+ *             of the executable PT_LOAD, cpu-clock samples with callchains
+ *             (user ones, and kernel ones under a "[kernel.kallsyms]_text"
+ *             MMAP at 0xc0008000 whose symbols no file here has);
+ *   armv7nog  the same program mapped by an MMAP (not MMAP2), samples without
+ *             callchains, one past the mapping's end;
+ *   perf3     the "old" file (a 64-byte attr without sample_id_all, MMAP, no
+ *             sample ids) with only the feature sections perf 3.x wrote
+ *             (up to GROUP_DESC; no AUXTRACE and later) and its CPU_TOPOLOGY
+ *             without core and socket ids, its VERSION "3.16.7";
+ *   perf2     the perf3 file with a header of the previous format (72 bytes: no
+ *             feature bitmap, as perf before 2.6.3x wrote): no features read;
+ *   mmap2old  MMAP2 records without sample_id_all (no trailing sample id),
+ *             as a file recorded with a 64-byte attr by a 3.16+ kernel; one
+ *             of them with a 16-byte (md5) build id in the build-id layout.
+ *
+ * Included by report_mkdata.c after report_mkdata_old.h, whose helpers
+ * (old_layout, feat_drop, topo_cut) and record helpers it uses.
+ */
+#ifndef PMUKIT_REPORT_MKDATA_FOREIGN_H
+#define PMUKIT_REPORT_MKDATA_FOREIGN_H
+
+/* the executable PT_LOAD of an ELF32 file: 0 or -1 */
+static int elf32_text(const char *path, uint16_t machine, Elf32_Phdr *ph)
+{
+	Elf32_Ehdr eh;
+	int fd = path ? open(path, O_RDONLY) : -1, rc = -1;
+	if (fd < 0)
+		return -1;
+	if (pread(fd, &eh, sizeof(eh), 0) == (ssize_t)sizeof(eh) &&
+	    eh.e_ident[EI_CLASS] == ELFCLASS32 && eh.e_machine == machine)
+		for (int i = 0; i < eh.e_phnum && rc; i++) {
+			if (pread(fd, ph, sizeof(*ph), eh.e_phoff + (off_t)i * eh.e_phentsize) !=
+			    (ssize_t)sizeof(*ph))
+				break;
+			if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X))
+				rc = 0;
+		}
+	close(fd);
+	return rc;
+}
+
+#define ARM_PID 1717
+#define ARM_KTEXT 0xc0008000u
+
+static void arm_trailer(struct pk_buf *b, uint64_t time, uint64_t id)
+{
+	put32(b, ARM_PID), put32(b, ARM_PID);
+	put64(b, time);
+	put64(b, id);
+}
+
+static int armv7(struct pk_data_writer *w, struct pk_buf *b, bool chains)
+{
+	struct pk_error err = { 0 };
+	const char *path = getenv("MK_ELFARM"), *as = getenv("MK_ELFARM_AS");
+	const uint64_t st = IP_SAMPLE_TYPE | (chains ? PERF_SAMPLE_CALLCHAIN : 0);
+	uint64_t id = 71, time = 5000;
+	Elf32_Phdr ph;
+	if (elf32_text(path, EM_ARM, &ph))
+		return die("MK_ELFARM: not an ARM ELF32 file with an executable PT_LOAD", NULL);
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(a), .config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 100000, .sample_type = st, .sample_id_all = 1, .disabled = 1,
+		.inherit = 1, .mmap = 1, .comm = 1, .mmap2 = chains, .exclude_guest = 1,
+	};
+	if (pk_data_writer__add_attr(w, &a, "cpu-clock", &id, 1, &err) ||
+	    pk_data_writer__begin(w, &err))
+		return die("armv7", &err);
+	size_t at = begin_rec(b, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
+	put32(b, UINT32_MAX), put32(b, 0);
+	put64(b, ARM_KTEXT), put64(b, 0x3ff8000), put64(b, 0);
+	put_str(b, "[kernel.kallsyms]_text");
+	put32(b, UINT32_MAX), put32(b, UINT32_MAX), put64(b, 0), put64(b, id);
+	end_rec(b, at);
+	at = begin_rec(b, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC);
+	put32(b, ARM_PID), put32(b, ARM_PID);
+	put_str(b, "parm");
+	arm_trailer(b, 1000, id);
+	end_rec(b, at);
+	uint64_t start = ph.p_vaddr & ~0xfffu, len = (ph.p_vaddr + ph.p_memsz - start + 0xfff) & ~0xfffu;
+	at = begin_rec(b, chains ? PERF_RECORD_MMAP2 : PERF_RECORD_MMAP, PERF_RECORD_MISC_USER);
+	put32(b, ARM_PID), put32(b, ARM_PID);
+	put64(b, start), put64(b, len), put64(b, ph.p_offset & ~0xfffu);
+	if (chains) {
+		put32(b, 179), put32(b, 2), put64(b, 1234), put64(b, 0);	/* maj, min, ino, gen */
+		put32(b, 5), put32(b, 2);					/* prot, flags */
+	}
+	put_str(b, as ? as : path);
+	arm_trailer(b, 1001, id);
+	end_rec(b, at);
+	uint32_t n = ph.p_memsz / 2;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t ip = ph.p_vaddr + 2 * i;
+		bool kernel = chains && i % 5 == 4;
+		at = begin_rec(b, PERF_RECORD_SAMPLE, kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER);
+		put64(b, kernel ? ARM_KTEXT + 0x1000 + 4 * i : ip);
+		put32(b, ARM_PID), put32(b, ARM_PID);
+		put64(b, time++);
+		put64(b, id);
+		put64(b, 100000);
+		if (chains) {
+			uint32_t c1 = ph.p_vaddr + (7 * i * 2 + 4) % ph.p_memsz;
+			uint32_t c2 = ph.p_vaddr + (13 * i * 2 + 8) % ph.p_memsz;
+			put64(b, kernel ? 6 : 4);
+			if (kernel) {
+				put64(b, PERF_CONTEXT_KERNEL);
+				put64(b, ARM_KTEXT + 0x1000 + 4 * i), put64(b, ARM_KTEXT + 0x2345);
+			}
+			put64(b, PERF_CONTEXT_USER), put64(b, ip), put64(b, c1), put64(b, c2);
+		}
+		end_rec(b, at);
+	}
+	at = begin_rec(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);	/* outside every map */
+	put64(b, start + len + 0x10);
+	put32(b, ARM_PID), put32(b, ARM_PID);
+	put64(b, time++), put64(b, id), put64(b, 100000);
+	if (chains)
+		put64(b, 2), put64(b, PERF_CONTEXT_USER), put64(b, start + len + 0x10);
+	end_rec(b, at);
+	return 0;
+}
+
+/* the finished file's string section of feature bit (ARCH, VERSION) set to s, in its bytes */
+static int feat_string(int fd, int bit, const char *s)
+{
+	uint64_t h[13], sec[2];
+	uint32_t len;
+	if (pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h) || !(h[9] >> bit & 1))
+		return -1;
+	uint64_t at = h[5] + h[6];
+	for (int i = 0; i < bit; i++)
+		at += (h[9] >> i & 1) * 16;
+	if (pread(fd, sec, 16, (off_t)at) != 16 || pread(fd, &len, 4, (off_t)sec[0]) != 4 ||
+	    strlen(s) >= len)
+		return -1;
+	char *p = calloc(1, len);
+	if (!p)
+		return -1;
+	memcpy(p, s, strlen(s));
+	int rc = pwrite(fd, p, len, (off_t)sec[0] + 4) == (ssize_t)len ? 0 : -1;
+	free(p);
+	return rc;
+}
+
+/* the finished file's header size set to the previous format's (the bitmap left out) */
+static int hdr_no_features(int fd)
+{
+	uint64_t size = 72;	/* offsetof(struct perf_file_header, adds_features) */
+	return pwrite(fd, &size, 8, 8) == 8 ? 0 : -1;
+}
+
+/* MMAP2 records and samples of a file without sample_id_all: no trailing sample id */
+static int mmap2_old(struct pk_data_writer *w, struct pk_buf *b)
+{
+	struct pk_error err = { 0 };
+	const uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE, .size = PERF_ATTR_SIZE_VER0,
+		.config = PERF_COUNT_SW_CPU_CLOCK, .sample_period = 250000, .sample_type = st,
+		.disabled = 1, .inherit = 1, .mmap = 1, .comm = 1, .task = 1,
+	};
+	uint64_t id = 23, time = 2000;
+	uint8_t bid[20] = { 0 };
+	if (pk_data_writer__add_attr(w, &a, "cpu-clock", &id, 1, &err) ||
+	    pk_data_writer__begin(w, &err))
+		return die("mmap2old", &err);
+	size_t at = begin_rec(b, PERF_RECORD_COMM, 0);
+	put32(b, PID), put32(b, PID);
+	put_str(b, "mkdata");
+	end_rec(b, at);
+	/* put_mmap_of's MMAP2 with sample_type 0 (no trailer) */
+	if (put_mmap_of(b, 0, id, (uintptr_t)funcs[0], 0, NULL))
+		return die("maps", NULL);
+	/* a second thread whose libc map carries a 16-byte build id */
+	at = begin_rec(b, PERF_RECORD_FORK, 0);
+	put32(b, PID), put32(b, PID), put32(b, PID + 1), put32(b, PID), put64(b, 1500);
+	end_rec(b, at);
+	void *h = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+	uintptr_t lc = (uintptr_t)(h ? dlsym(h, "fopen") : NULL);
+	size_t mm = b->len;
+	if (!lc || put_mmap_of(b, 0, id, lc, 0, NULL))
+		return die("libc's map", NULL);
+	uint16_t misc = PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_BUILD_ID;
+	memcpy(b->data + mm + 4, &misc, 2);
+	uint32_t tid = PID + 1;
+	memcpy(b->data + mm + 12, &tid, 4);
+	for (int i = 0; i < 16; i++)
+		bid[i] = (uint8_t)(0x10 * i + 1);
+	uint8_t f[24] = { 16 };
+	memcpy(f + 4, bid, 16);
+	memcpy(b->data + mm + 8 + 8 + 24, f, sizeof(f));
+	for (int i = 0; i < 8; i++) {
+		at = begin_rec(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+		put64(b, i % 4 == 3 ? (uint64_t)lc + (uint64_t)i : (uint64_t)(uintptr_t)funcs[i % 3] + 1);
+		put32(b, PID), put32(b, PID + (uint32_t)(i % 4 == 3));
+		put64(b, time++);
+		put64(b, 250000);
+		end_rec(b, at);
+	}
+	return 0;
+}
+
+#endif
