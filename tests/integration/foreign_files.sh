@@ -40,14 +40,16 @@
 #    3.x wrote, its CPU_TOPOLOGY without ids, version 3.16.7; perf2: its header of the
 #    previous format, 72 bytes without the feature bitmap): script, report, --header-only;
 #  - MMAP2 records without sample_id_all's trailer, one with a 16-byte build id
-#    (report_mkdata mmap2old): script --show-mmap-events, report, --mmaps;
+#    (report_mkdata mmap2old): script --show-mmap-events, report, --mmaps; and one without
+#    prot and flags as kernels 3.12-3.15 wrote it (mmap2v313: perf 6.1 takes the filename's
+#    first 8 bytes for them, and pmukit as perf);
 #  - uprobe events (perf probe -x BINARY main), named from the file's tracing data
 #    (probe_rm_probe:main, not "unknown tracepoint"). The probes are made for the test
 #    and deleted after it; without root, tracefs or perf probe those cases skip.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
 W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 MK="${PMUKIT_BUILD:-build}/tests/workloads/report_mkdata"
-N=83
+N=85
 echo "1..$N"
 skip_all() {
 	i=$T_N
@@ -218,6 +220,9 @@ ok "mmap2old: script --show-mmap-events --show-task-events as perf's" \
 	same m2o.data script --show-mmap-events --show-task-events
 ok "mmap2old: report --sort pid,dso,sym as perf's" same m2o.data report --sort pid,dso,sym
 ok "mmap2old: report --mmaps as perf's" same m2o.data report --mmaps
+"$MK" mmap2v313 m313.data || exit 1
+ok "mmap2v313 (no prot, flags): script --show-mmap-events as perf's" same m313.data script --show-mmap-events
+ok "mmap2v313 (no prot, flags): report --sort pid,dso,sym as perf's" same m313.data report --sort pid,dso,sym
 
 # uprobes
 T=/sys/kernel/tracing

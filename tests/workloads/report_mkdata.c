@@ -72,7 +72,7 @@
  *             (attr64 .. attr136: PERF_ATTR_SIZE_VER0 .. VER8), as older perf
  *             versions wrote them: the file's attr_size is SIZE.
  *
- *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|perf3|perf2|armv7|armv7nog|mmap2old|topo_old|topo_nodie|elf32|mmap2bid|mmap2bad|nodesc|nofeat|attrSIZE OUT.data
+ *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|perf3|perf2|armv7|armv7nog|mmap2old|mmap2v313|topo_old|topo_nodie|elf32|mmap2bid|mmap2bad|nodesc|nofeat|attrSIZE OUT.data
  *
  * For topdown files it prints, per function, the TopDown shares the samples
  * it wrote add up to ("td_func1 retiring=12.34 bad_spec=... [heavy_ops=...]"),
@@ -569,7 +569,7 @@ static int brstack(struct pk_data_writer *w, struct pk_buf *b)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|perf3|perf2|armv7|armv7nog|mmap2old|topo_old|topo_nodie|elf32|mmap2bid|mmap2bad|nodesc|nofeat|attrSIZE OUT.data\n");
+		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|perf3|perf2|armv7|armv7nog|mmap2old|mmap2v313|topo_old|topo_nodie|elf32|mmap2bid|mmap2bad|nodesc|nofeat|attrSIZE OUT.data\n");
 		return 2;
 	}
 	int fd = open(argv[2], O_RDWR | O_CREAT | O_TRUNC, 0644);
@@ -604,8 +604,8 @@ int main(int argc, char **argv)
 		rc = old_layout(w, &b);
 	else if (!strncmp(argv[1], "armv7", 5))
 		rc = armv7(w, &b, !strcmp(argv[1], "armv7"));
-	else if (!strcmp(argv[1], "mmap2old"))
-		rc = mmap2_old(w, &b);
+	else if (!strcmp(argv[1], "mmap2old") || !strcmp(argv[1], "mmap2v313"))
+		rc = mmap2_old(w, &b, !strcmp(argv[1], "mmap2v313"));
 	else if (!strcmp(argv[1], "lbr"))
 		rc = lbr(w, &b);
 	else if (!strncmp(argv[1], "mmap2b", 6))

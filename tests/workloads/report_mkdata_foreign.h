@@ -19,7 +19,9 @@
  *             feature bitmap, as perf before 2.6.3x wrote): no features read;
  *   mmap2old  MMAP2 records without sample_id_all (no trailing sample id),
  *             as a file recorded with a 64-byte attr by a 3.16+ kernel; one
- *             of them with a 16-byte (md5) build id in the build-id layout.
+ *             of them with a 16-byte (md5) build id in the build-id layout;
+ *   mmap2v313 the same, the program's MMAP2 without prot and flags (kernels
+ *             3.12 to 3.15, perf 3.13 to 3.15).
  *
  * Included by report_mkdata.c after report_mkdata_old.h, whose helpers
  * (old_layout, feat_drop, topo_cut) and record helpers it uses.
@@ -157,8 +159,21 @@ static int hdr_no_features(int fd)
 	return pwrite(fd, &size, 8, 8) == 8 ? 0 : -1;
 }
 
-/* MMAP2 records and samples of a file without sample_id_all: no trailing sample id */
-static int mmap2_old(struct pk_data_writer *w, struct pk_buf *b)
+/* the MMAP2 record at mm without prot and flags, as kernels 3.12 to 3.15 wrote it */
+static void mmap2_no_prot(struct pk_buf *b, size_t mm)
+{
+	size_t at = mm + 64;	/* header, pid, tid, addr, len, pgoff, maj, min, ino, ino_generation */
+	memmove(b->data + at, b->data + at + 8, b->len - at - 8);
+	b->len -= 8;
+	end_rec(b, mm);
+}
+
+/*
+ * MMAP2 records and samples of a file without sample_id_all: no trailing
+ * sample id; v313: the first MMAP2 without prot and flags (perf 6.1 reads its
+ * filename 8 bytes on, those 8 as prot and flags)
+ */
+static int mmap2_old(struct pk_data_writer *w, struct pk_buf *b, bool v313)
 {
 	struct pk_error err = { 0 };
 	const uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
@@ -177,8 +192,11 @@ static int mmap2_old(struct pk_data_writer *w, struct pk_buf *b)
 	put_str(b, "mkdata");
 	end_rec(b, at);
 	/* put_mmap_of's MMAP2 with sample_type 0 (no trailer) */
+	size_t m0 = b->len;
 	if (put_mmap_of(b, 0, id, (uintptr_t)funcs[0], 0, NULL))
 		return die("maps", NULL);
+	if (v313)
+		mmap2_no_prot(b, m0);
 	/* a second thread whose libc map carries a 16-byte build id */
 	at = begin_rec(b, PERF_RECORD_FORK, 0);
 	put32(b, PID), put32(b, PID), put32(b, PID + 1), put32(b, PID), put64(b, 1500);
