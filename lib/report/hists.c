@@ -113,7 +113,9 @@ static uint32_t lclass_of(struct pk_report *r, const struct pk_loc *loc, bool ch
 		lc.sym = loc->sym;
 	if ((r->lc_sym && !loc->sym) || r->lc_addr) {
 		lc.addr = loc->addr;
-		if (chain && loc->ip != loc->addr) {
+		/* (-g address: a frame's entry has its own srcline text: srcline.c) */
+		if (chain && (loc->ip != loc->addr ||
+			      (r->has_key[RP_KEY_SRCLINE] && r->cg.key == RP_CCKEY_ADDRESS))) {
 			lc.addr = loc->ip;
 			lc.raw = true;
 		}
