@@ -38,7 +38,8 @@
 #    srclines (perf's dso[addr] fallback in objdump addresses), report's callchains;
 #  - perf 3.x's files (report_mkdata perf3: the old file with only the feature sections perf
 #    3.x wrote, its CPU_TOPOLOGY without ids, version 3.16.7; perf2: its header of the
-#    previous format, 72 bytes without the feature bitmap): script, report, --header-only;
+#    previous format, 72 bytes without the feature bitmap; oldbid: its BUILD_ID entries without
+#    the pid field, perf's ABI quirk): script, report, --header-only, buildid-list;
 #  - MMAP2 records without sample_id_all's trailer, one with a 16-byte build id
 #    (report_mkdata mmap2old): script --show-mmap-events, report, --mmaps; and one without
 #    prot and flags as kernels 3.12-3.15 wrote it (mmap2v313: perf 6.1 takes the filename's
@@ -49,7 +50,7 @@
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
 W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 MK="${PMUKIT_BUILD:-build}/tests/workloads/report_mkdata"
-N=85
+N=88
 echo "1..$N"
 skip_all() {
 	i=$T_N
@@ -213,6 +214,12 @@ for k in perf3 perf2; do
 done
 ok "perf3: script with task and mmap events as perf's" same perf3.data script --show-task-events --show-mmap-events
 ok "perf3: script --header-only as perf's" same perf3.data script --header-only
+"$MK" oldbid oldbid.data || exit 1
+ok "oldbid (BUILD_ID without pids): buildid-list as perf's" sh -c \
+	"perf buildid-list -i oldbid.data >p.out 2>/dev/null && '$PMUKIT' buildid-list -i oldbid.data >k.out &&
+	 grep -q 'kernel.kallsyms' p.out && diff p.out k.out >&2"
+ok "oldbid: script as perf's" same oldbid.data script
+ok "oldbid: report --sort dso,sym as perf's" same oldbid.data report --sort dso,sym
 
 # MMAP2 without sample_id_all
 "$MK" mmap2old m2o.data || exit 1

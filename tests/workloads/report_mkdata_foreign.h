@@ -17,6 +17,8 @@
  *             without core and socket ids, its VERSION "3.16.7";
  *   perf2     the perf3 file with a header of the previous format (72 bytes: no
  *             feature bitmap, as perf before 2.6.3x wrote): no features read;
+ *   oldbid    the perf3 file with kernel samples, its BUILD_ID section in the layout
+ *             before the pid field ("[kernel.kallsyms]" first: perf's ABI quirk);
  *   mmap2old  MMAP2 records without sample_id_all (no trailing sample id),
  *             as a file recorded with a 64-byte attr by a 3.16+ kernel; one
  *             of them with a 16-byte (md5) build id in the build-id layout;
@@ -150,6 +152,71 @@ static int feat_string(int fd, int bit, const char *s)
 	int rc = pwrite(fd, p, len, (off_t)sec[0] + 4) == (ssize_t)len ? 0 : -1;
 	free(p);
 	return rc;
+}
+
+/*
+ * The finished file's BUILD_ID section rewritten in the layout before the
+ * pid field (perf before 2.6.35): header, build id, filename; the section
+ * shorter by 4 bytes an entry.
+ */
+static int build_id_unpid(int fd)
+{
+	uint64_t h[13], sec[2];
+	if (pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h) || !(h[9] >> 2 & 1))
+		return -1;
+	uint64_t at = h[5] + h[6] + (h[9] >> 1 & 1) * 16;	/* after TRACING_DATA's entry */
+	if (pread(fd, sec, 16, (off_t)at) != 16)
+		return -1;
+	uint8_t *p = malloc(sec[1]), *q = malloc(sec[1]);
+	size_t in = 0, out = 0;
+	int rc = -1;
+	if (!p || !q || pread(fd, p, sec[1], (off_t)sec[0]) != (ssize_t)sec[1])
+		goto out;
+	while (in + 8 <= sec[1]) {
+		struct perf_event_header eh;
+		memcpy(&eh, p + in, 8);
+		if (eh.size < 36 || in + eh.size > sec[1])
+			goto out;
+		struct perf_event_header oh = { eh.type, (uint16_t)(eh.misc & ~(1u << 15)),
+						(uint16_t)(eh.size - 4) };
+		memcpy(q + out, &oh, 8);
+		memcpy(q + out + 8, p + in + 12, eh.size - 12u);	/* build id, filename */
+		in += eh.size, out += oh.size;
+	}
+	sec[1] = out;
+	if (pwrite(fd, q, out, (off_t)sec[0]) == (ssize_t)out && pwrite(fd, sec, 16, (off_t)at) == 16)
+		rc = 0;
+out:
+	free(p);
+	free(q);
+	return rc;
+}
+
+/* the old file, then samples in the kernel, and the kernel's and this program's build ids */
+static int old_build_ids(struct pk_data_writer *w, struct pk_buf *b)
+{
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	uint64_t k = kernel_text(), time = 3000;
+	if (n <= 0 || old_layout(w, b))
+		return die("oldbid", NULL);
+	self[n] = 0;
+	size_t at = begin_rec(b, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);	/* no sample id */
+	put32(b, UINT32_MAX), put32(b, 0);
+	put64(b, k), put64(b, 0x1000000), put64(b, k);
+	put_str(b, "[kernel.kallsyms]_text");
+	end_rec(b, at);
+	for (int i = 0; i < 3; i++) {
+		at = begin_rec(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL);
+		put64(b, k + 0x40 * (uint64_t)i);
+		put32(b, PID), put32(b, PID);
+		put64(b, time++), put64(b, 250000);
+		end_rec(b, at);
+	}
+	if (pk_data_writer__add_dso(w, -1, PERF_RECORD_MISC_KERNEL, "[kernel.kallsyms]") ||
+	    pk_data_writer__add_dso(w, -1, PERF_RECORD_MISC_USER, self))
+		return die("oldbid", NULL);
+	return 0;
 }
 
 /* the finished file's header size set to the previous format's (the bitmap left out) */
