@@ -39,7 +39,9 @@
 #  - perf 3.x's files (report_mkdata perf3: the old file with only the feature sections perf
 #    3.x wrote, its CPU_TOPOLOGY without ids, version 3.16.7; perf2: its header of the
 #    previous format, 72 bytes without the feature bitmap; oldbid: its BUILD_ID entries without
-#    the pid field, perf's ABI quirk): script, report, --header-only, buildid-list;
+#    the pid field, perf's ABI quirk; perf1: that file as perf before 2.6.37 wrote it, magic
+#    "PERFFILE", header version 0 as perf prints it): script, report, --header-only,
+#    buildid-list;
 #  - MMAP2 records without sample_id_all's trailer, one with a 16-byte build id
 #    (report_mkdata mmap2old): script --show-mmap-events, report, --mmaps; and one without
 #    prot and flags as kernels 3.12-3.15 wrote it (mmap2v313: perf 6.1 takes the filename's
@@ -50,7 +52,7 @@
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
 W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 MK="${PMUKIT_BUILD:-build}/tests/workloads/report_mkdata"
-N=88
+N=92
 echo "1..$N"
 skip_all() {
 	i=$T_N
@@ -206,7 +208,7 @@ else
 fi
 
 # perf 3.x's feature sections; the header before the feature bitmap
-for k in perf3 perf2; do
+for k in perf3 perf2 perf1; do
 	"$MK" $k $k.data || exit 1
 	ok "$k: script as perf's" same $k.data script
 	ok "$k: report as perf's" same $k.data report
@@ -220,6 +222,9 @@ ok "oldbid (BUILD_ID without pids): buildid-list as perf's" sh -c \
 	 grep -q 'kernel.kallsyms' p.out && diff p.out k.out >&2"
 ok "oldbid: script as perf's" same oldbid.data script
 ok "oldbid: report --sort dso,sym as perf's" same oldbid.data report --sort dso,sym
+ok "perf1 (PERFFILE): buildid-list as perf's" sh -c \
+	"perf buildid-list -i perf1.data >p.out 2>/dev/null && '$PMUKIT' buildid-list -i perf1.data >k.out &&
+	 [ -s p.out ] && diff p.out k.out >&2"
 
 # MMAP2 without sample_id_all
 "$MK" mmap2old m2o.data || exit 1

@@ -72,7 +72,7 @@
  *             (attr64 .. attr136: PERF_ATTR_SIZE_VER0 .. VER8), as older perf
  *             versions wrote them: the file's attr_size is SIZE.
  *
- *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|perf3|perf2|oldbid|armv7|armv7nog|mmap2old|mmap2v313|topo_old|topo_nodie|elf32|mmap2bid|mmap2bad|nodesc|nofeat|attrSIZE OUT.data
+ *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|perf3|perf2|perf1|oldbid|armv7|armv7nog|mmap2old|mmap2v313|topo_old|topo_nodie|elf32|mmap2bid|mmap2bad|nodesc|nofeat|attrSIZE OUT.data
  *
  * For topdown files it prints, per function, the TopDown shares the samples
  * it wrote add up to ("td_func1 retiring=12.34 bad_spec=... [heavy_ops=...]"),
@@ -569,7 +569,7 @@ static int brstack(struct pk_data_writer *w, struct pk_buf *b)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|perf3|perf2|oldbid|armv7|armv7nog|mmap2old|mmap2v313|topo_old|topo_nodie|elf32|mmap2bid|mmap2bad|nodesc|nofeat|attrSIZE OUT.data\n");
+		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|perf3|perf2|perf1|oldbid|armv7|armv7nog|mmap2old|mmap2v313|topo_old|topo_nodie|elf32|mmap2bid|mmap2bad|nodesc|nofeat|attrSIZE OUT.data\n");
 		return 2;
 	}
 	int fd = open(argv[2], O_RDWR | O_CREAT | O_TRUNC, 0644);
@@ -600,7 +600,7 @@ int main(int argc, char **argv)
 		rc = brstack(w, &b);
 	else if (!strcmp(argv[1], "mem"))
 		rc = mem(w, &b);
-	else if (!strcmp(argv[1], "oldbid"))
+	else if (!strcmp(argv[1], "oldbid") || !strcmp(argv[1], "perf1"))
 		rc = old_build_ids(w, &b);
 	else if (!strcmp(argv[1], "old") || !strncmp(argv[1], "perf", 4))
 		rc = old_layout(w, &b);
@@ -631,8 +631,11 @@ int main(int argc, char **argv)
 		rc = die("features", NULL);
 	if (!rc && !strncmp(argv[1], "perf", 4) && (topo_cut(fd, true) || feat_drop(fd, ~UINT64_C(0) << 18)))
 		rc = die("perf 3.x features", NULL);
-	if (!rc && !strcmp(argv[1], "oldbid") && build_id_unpid(fd))
+	if (!rc && (!strcmp(argv[1], "oldbid") || !strcmp(argv[1], "perf1")) && build_id_unpid(fd))
 		rc = die("BUILD_ID", NULL);
+	if (!rc && !strcmp(argv[1], "perf1") && (feat_drop(fd, ~UINT64_C(0) << 3) ||
+						 pwrite(fd, "PERFFILE", 8, 0) != 8))
+		rc = die("PERFFILE", NULL);
 	if (!rc && !strcmp(argv[1], "perf2") && hdr_no_features(fd))
 		rc = die("header size", NULL);
 	if (!rc && !strncmp(argv[1], "armv7", 5) && feat_string(fd, 6, "armv7l"))

@@ -19,6 +19,9 @@
  *             feature bitmap, as perf before 2.6.3x wrote): no features read;
  *   oldbid    the perf3 file with kernel samples, its BUILD_ID section in the layout
  *             before the pid field ("[kernel.kallsyms]" first: perf's ABI quirk);
+ *   perf1     the oldbid file as perf before 2.6.37 wrote it: magic "PERFFILE" (perf's
+ *             header version 1, the byte order told by the attr size), only the
+ *             TRACING_DATA and BUILD_ID feature bits;
  *   mmap2old  MMAP2 records without sample_id_all (no trailing sample id),
  *             as a file recorded with a 64-byte attr by a 3.16+ kernel; one
  *             of them with a 16-byte (md5) build id in the build-id layout;
