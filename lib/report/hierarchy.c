@@ -7,8 +7,9 @@
  * perf's HIERARCHY_INDENT (3) with the values, the key's text left-aligned
  * after them; the header names the keys joined by " / ". A leaf is one
  * entry of the flat view: its callchain follows it (caller order unless -g
- * says otherwise, as perf decides the order before --hierarchy turns
- * children off).
+ * or --no-children says otherwise, as perf decides the order before
+ * --hierarchy turns children off). With -x, a node sums its excluded
+ * entries too and is hidden when its first entry in perf's order is one.
  */
 #include <errno.h>
 #include <stdlib.h>
