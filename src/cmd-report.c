@@ -247,7 +247,8 @@ static int prepare(struct report_cli *c, int nargs, char **args, char *cg_inv, s
 			fprintf(stderr, "Error: --hierarchy and --fields options cannot be used together\n");
 			return 0;
 		}
-		ro->children = PK_REPORT_OFF;
+		if (ro->children == PK_REPORT_ON)	/* off, the order as with it (the library's) */
+			ro->children = PK_REPORT_DEFAULT;
 	}
 	/* perf's -G: caller order, whatever -g said */
 	if (c->inverted) {

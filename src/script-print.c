@@ -325,7 +325,7 @@ static void put_srcline(struct script *sc, struct obuf *b, const struct pk_loc *
 	put(b, "\n  ", 3);
 	puts_(b, pk_dso__short_name(l->dso));
 	putc_(b, '[');
-	put_hex(b, l->addr, 0);
+	put_hex(b, pk_dso__objdump_addr(l->dso, l->addr), 0);	/* map__rip_2objdump */
 	putc_(b, ']');
 }
 

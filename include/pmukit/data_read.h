@@ -104,6 +104,8 @@ PK_API void pk_data_reader__free(struct pk_data_reader *r);
 
 PK_API bool pk_data_reader__is_pipe(const struct pk_data_reader *r);	/* pipe-mode format */
 PK_API bool pk_data_reader__needs_swap(const struct pk_data_reader *r);
+/* perf's "header version": 0 for a "PERFFILE" file (perf before 2.6.37), else 1 */
+PK_API unsigned pk_data_reader__header_version(const struct pk_data_reader *r);
 /* File mode: the data section as the header gives it (pipe mode: 0, 0). */
 PK_API uint64_t pk_data_reader__data_offset(const struct pk_data_reader *r);
 PK_API uint64_t pk_data_reader__data_size(const struct pk_data_reader *r);

@@ -82,7 +82,8 @@ struct pk_report_opts {
 	 * children).
 	 */
 	const char *call_graph;
-	enum pk_report_switch children;	/* --children / --no-children; default on (off with hierarchy) */
+	enum pk_report_switch children;	/* --children / --no-children; default on (off with hierarchy:
+					 * its callchains in caller order unless OFF given) */
 	enum pk_report_switch group;	/* --group / --no-group; default: on for recorded groups */
 	double percent_limit;		/* --percent-limit: entries (and callchains) under it hidden */
 	bool show_nr_samples;		/* -n: a Samples column */

@@ -453,14 +453,30 @@ static int read_header(struct pk_data_reader *r, int fd, const struct pk_data_re
 			return rc;
 		}
 	}
-	if (!memcmp(first, PK_PERF_MAGIC1, 8))
-		return fail_open(r, err, -EPROTONOSUPPORT, 0,
-				 "a version 1 perf.data (\"PERFFILE\", perf before 2.6.37) is not "
-				 "supported; re-record it with a newer perf");
 	uint64_t magic, size;
 	memcpy(&magic, first, 8);
 	memcpy(&size, first + 8, 8);
-	if (magic == PK_PERF_MAGIC2_SWAPPED) {
+	if (!memcmp(first, PK_PERF_MAGIC1, 8)) {
+		/* perf's try_all_file_abis: the attr entry size (VER0..VER4) tells the byte order */
+		uint64_t asz = 0;
+		if (!mapped || pread(fd, &asz, 8, 16) != 8)
+			return fail_open(r, err, -EPROTONOSUPPORT, 0,
+					 "a version 1 perf.data (\"PERFFILE\") is read from a file only");
+		static const uint64_t abi[] = { 64, 72, 80, 96, 104 };
+		bool swapped = false, known = false;
+		for (size_t i = 0; i < sizeof(abi) / sizeof(abi[0]) && !known; i++) {
+			known = asz == abi[i] + 16 || dr_bswap64(asz) == abi[i] + 16;
+			swapped = known && asz != abi[i] + 16;
+		}
+		if (!known)
+			return fail_open(r, err, -EINVAL, 16,
+					 "a version 1 perf.data whose attr entry size %llu is no known "
+					 "one (byte order unknown)", (unsigned long long)asz);
+		r->legacy = true;
+		r->swap = swapped;
+		if (swapped)
+			size = dr_bswap64(size);
+	} else if (magic == PK_PERF_MAGIC2_SWAPPED) {
 		r->swap = true;
 		size = dr_bswap64(size);
 	} else if (magic != PK_PERF_MAGIC2) {
@@ -639,6 +655,11 @@ bool pk_data_reader__is_pipe(const struct pk_data_reader *r)
 bool pk_data_reader__needs_swap(const struct pk_data_reader *r)
 {
 	return r->swap;
+}
+
+unsigned pk_data_reader__header_version(const struct pk_data_reader *r)
+{
+	return r->legacy ? 0 : 1;
 }
 
 uint64_t pk_data_reader__data_offset(const struct pk_data_reader *r)

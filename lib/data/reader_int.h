@@ -161,6 +161,7 @@ struct pk_data_reader {
 	bool own_fd;
 	bool pipe;		/* pipe-mode format */
 	bool swap;
+	bool legacy;		/* "PERFFILE": perf's header version 1 (it prints 0) */
 	enum pk_data_order order;
 	uint64_t file_size;	/* mapped files; 0 for streams */
 	uint64_t off_bias;	/* subtracted from positions for perf's offsets */

@@ -66,8 +66,9 @@ static int64_t loc_fkey(struct pk_report *r, struct rp_chains *c, const struct p
 	if (*slot)
 		return *slot - 1;
 	struct fkey k = { .dso = loc->dso, .addr = loc->ip, .name = loc->sym ? loc->sym->name : NULL };
+	k.ip = loc->ip;
 	if (r->cg.key == RP_CCKEY_FUNCTION && loc->sym)
-		k.addr = loc->sym->start;
+		k.addr = loc->sym->start, k.by_sym = true;
 	char tmp[64];
 	const char *sl = r->cg.key == RP_CCKEY_SRCLINE ? rp_chain_srcline(r, loc, tmp, sizeof(tmp))
 						       : NULL;
@@ -263,6 +264,9 @@ int rp_fkey_cmp(const struct fkey *ka, const struct fkey *kb)
 	/* perf compares the DSOs' addresses: their creation order in its reading */
 	if (ka->dso != kb->dso)
 		return dso_after(ka->dso, kb->dso) ? -1 : 1;
+	/* a symbol against an unresolved address: perf's match_chain falls back to both ips */
+	if (ka->by_sym != kb->by_sym && ka->ip != kb->ip)
+		return ka->ip > kb->ip ? -1 : 1;
 	if (ka->addr != kb->addr)
 		return ka->addr > kb->addr ? -1 : 1;
 	return 0;

@@ -31,6 +31,8 @@ struct fkey {
 	 */
 	const char *name;
 	bool inl;
+	bool by_sym;	/* addr is a symbol's start; ip: the first frame's (perf's cnode->ip) */
+	uint64_t ip;
 };
 
 enum {

@@ -7,8 +7,9 @@
  * perf's HIERARCHY_INDENT (3) with the values, the key's text left-aligned
  * after them; the header names the keys joined by " / ". A leaf is one
  * entry of the flat view: its callchain follows it (caller order unless -g
- * says otherwise, as perf decides the order before --hierarchy turns
- * children off).
+ * or --no-children says otherwise, as perf decides the order before
+ * --hierarchy turns children off). With -x, a node sums its excluded
+ * entries too and is hidden when its first entry in perf's order is one.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 
 struct node {
 	uint32_t first;		/* index in hs->out of its first entry (the representative) */
+	uint32_t pfirst;	/* its first entry in perf's input order (-x shows the node by it) */
 	struct rp_entry sum;	/* the first entry with the periods of all its entries */
 	size_t parent;		/* node index + 1, 0: top level */
 	int depth;
@@ -49,6 +51,23 @@ static bool same_prefix(const struct pk_report *r, const int *keys, int d, const
 	return true;
 }
 
+/* a before b in perf's input tree (hist_entry__cmp over the levels' keys, greater first) */
+static bool perf_before(const struct pk_report *r, const int *keys, int nk, const struct rp_entry *a,
+			const struct rp_entry *b)
+{
+	for (int k = 0; k < nk; k++) {
+		int64_t c = rp_key_cmp(r, keys[k], a, b);
+		if (c)
+			return c > 0;
+	}
+	return false;
+}
+
+/*
+ * Every entry in the tree, -x's excluded ones too: perf's nodes sum them, and
+ * show a node by the entry that made it (the first of its entries in perf's
+ * input order), hiding it when that one has no parent (print_level).
+ */
 static int build(const struct pk_report *r, const struct rp_hists *hs, const int *keys, int nk,
 		 struct tree *t)
 {
@@ -60,8 +79,6 @@ static int build(const struct pk_report *r, const struct rp_hists *hs, const int
 		return -ENOMEM;
 	for (size_t i = 0; i < hs->nr_out; i++) {
 		const struct rp_entry *e = rp_entry(r, hs->out[i]);
-		if (r->opts.exclude_other && !rp_ctx(r, e->ctx)->parent)
-			continue;
 		size_t parent = 0;
 		for (int d = 0; d < nk; d++) {
 			/* the sibling under parent equal on keys[0..d] (nodes are few per parent) */
@@ -74,7 +91,7 @@ static int build(const struct pk_report *r, const struct rp_hists *hs, const int
 				}
 			if (!found) {
 				struct node *n = &t->n[t->nr++];
-				n->first = (uint32_t)i;
+				n->first = n->pfirst = (uint32_t)i;
 				n->sum = *e;
 				n->sum.stat = (struct rp_stat){ 0 };
 				n->parent = parent;
@@ -82,6 +99,9 @@ static int build(const struct pk_report *r, const struct rp_hists *hs, const int
 				found = t->nr;
 			}
 			rp_stat_merge(&t->n[found - 1].sum.stat, &e->stat);
+			struct node *n = &t->n[found - 1];
+			if (perf_before(r, keys, nk, e, rp_entry(r, hs->out[n->pfirst])))
+				n->pfirst = (uint32_t)i;
 			parent = found;
 			cur[d] = found;
 		}
@@ -185,6 +205,13 @@ static int print_level(struct pk_report *r, int h, const struct tree *t, size_t 
 		/* --percent-limit: a node under it hidden with its subtree */
 		if (under_limit(r, h, t->n[idx[j]].sum.stat.period))
 			continue;
+		/* -x: a node whose first entry has no parent hidden, its children not */
+		if (r->opts.exclude_other &&
+		    !rp_ctx(r, rp_entry(r, r->hists[h].out[t->n[idx[j]].pfirst])->ctx)->parent) {
+			if (t->n[idx[j]].depth + 1 < nk)
+				rc = print_level(r, h, t, idx[j] + 1, keys, nk, w, line, size, fp);
+			continue;
+		}
 		print_node(r, h, t, idx[j], keys, nk, w, line, size, fp);
 		if (t->n[idx[j]].depth + 1 < nk) {
 			if (r->opts.percent_limit > 0)

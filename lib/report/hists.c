@@ -113,7 +113,9 @@ static uint32_t lclass_of(struct pk_report *r, const struct pk_loc *loc, bool ch
 		lc.sym = loc->sym;
 	if ((r->lc_sym && !loc->sym) || r->lc_addr) {
 		lc.addr = loc->addr;
-		if (chain && loc->ip != loc->addr) {
+		/* (-g address: a frame's entry has its own srcline text: srcline.c) */
+		if (chain && (loc->ip != loc->addr ||
+			      (r->has_key[RP_KEY_SRCLINE] && r->cg.key == RP_CCKEY_ADDRESS))) {
 			lc.addr = loc->ip;
 			lc.raw = true;
 		}
@@ -194,6 +196,7 @@ int pk_report__new(struct pk_report **out, struct pk_session *s, const struct pk
 				     "pk_report_opts: children, group and topdown take enum pk_report_switch");
 	}
 	/* perf's --hierarchy: no children unless asked for (then refused below) */
+	r->children_off = r->opts.children == PK_REPORT_OFF;
 	if (r->opts.hierarchy && r->opts.children == PK_REPORT_DEFAULT)
 		r->opts.children = PK_REPORT_OFF;
 	int rc = rp_parse_callchain(&r->cg, r->opts.call_graph, err);
@@ -323,7 +326,8 @@ int rp_decide(struct pk_report *r, struct pk_error *err)
 		r->all_tracepoints = false;
 	r->children = r->opts.children != PK_REPORT_OFF && callchains && !pipe;
 	/* (perf sets the order before it turns cumulation off) */
-	if ((r->opts.children != PK_REPORT_OFF || r->opts.hierarchy) && !r->cg.order_set)
+	if ((r->opts.children != PK_REPORT_OFF || (r->opts.hierarchy && !r->children_off)) &&
+	    !r->cg.order_set)
 		r->cg.caller = true;
 	int rc = rp_setup_columns(r, err);
 	r->need_chain = callchains && (r->children || r->cg.enabled || r->has_key[RP_KEY_PARENT]);

@@ -226,10 +226,13 @@ static int replay_sample(struct replay *p, const struct rp_replay_sample *smp, u
 			key.level = lv;
 		const uint32_t *cv = (const uint32_t *)cache->data;
 		size_t nc = cache->len / sizeof(uint32_t), q;
+		key.srcline_cmp = false;
 		for (q = 0; q < nc && cmp_all(p, ent(p, cv[q]), &key); q++)
 			;
 		if (q < nc)
 			continue;	/* an entry of this sample already: once per sample */
+		/* perf's he_tmp (what the cache compared) is not the template findnew gets */
+		key.srcline_cmp = false;
 		int64_t ei = findnew(p, &key);
 		uint32_t u = (uint32_t)ei;
 		if (ei < 0 || pk_buf__append(cache, &u, sizeof(u)) < 0 ||

@@ -251,6 +251,7 @@ struct pk_report {
 	struct pk_report_opts opts;
 	struct rp_callchain_param cg;
 	bool children;			/* cumulate_callchain */
+	bool children_off;		/* --no-children given (before --hierarchy's default) */
 	bool group;			/* event_group */
 	bool topdown;
 	bool need_chain;		/* callchains resolved for each sample */

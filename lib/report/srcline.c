@@ -32,6 +32,23 @@ static const char *lookup(struct pk_report *r, const struct rp_lclass *lc, char 
 	const struct pk_loc *loc = lc->loc;
 	uint64_t addr = lc->raw ? lc->addr : loc->addr;
 	const char *s;
+	if (lc->raw && !lc->frame && r->cg.key != RP_CCKEY_FUNCTION) {
+		/*
+		 * perf's callchain_srcline (-g address or srcline): the frame's own,
+		 * from its map-relative address, in the template that made the entry;
+		 * its fallback without the symbol's name (-g srcline: none)
+		 */
+		s = r->s ? pk_session__loc_srcline(r->s, loc) : NULL;
+		if (r->cg.key == RP_CCKEY_SRCLINE)
+			snprintf(buf, size, "??:0");
+		else if (loc->sym)
+			snprintf(buf, size, "+%" PRIu64, loc->addr - loc->sym->start);
+		else
+			snprintf(buf, size, "%s[%" PRIx64 "]", loc->dso ? pk_dso__short_name(loc->dso) : "",
+				 loc->dso ? pk_dso__objdump_addr(loc->dso, loc->addr) : loc->addr);
+		*fallback = buf;
+		return s;
+	}
 	if (lc->raw && lc->frame)
 		s = r->s ? pk_session__loc_srcline(r->s, loc) : NULL;	/* the node's own srcline */
 	else if (lc->raw)
@@ -42,7 +59,7 @@ static const char *lookup(struct pk_report *r, const struct rp_lclass *lc, char 
 		snprintf(buf, size, "%s+%" PRIu64, loc->sym->name, addr - loc->sym->start);
 	else
 		snprintf(buf, size, "%s[%" PRIx64 "]", loc->dso ? pk_dso__short_name(loc->dso) : "",
-			 addr);
+			 loc->dso ? pk_dso__objdump_addr(loc->dso, addr) : addr);	/* perf's */
 	*fallback = buf;
 	return s;
 }

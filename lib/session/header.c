@@ -357,7 +357,7 @@ int pk_session__fprintf_header(struct pk_session *s, FILE *f, struct pk_error *e
 	char tbuf[64];
 	fprintf(f, "# captured on    : %s", ctime_r(&mt, tbuf) ? tbuf : "\n");
 	uint64_t off = pk_data_reader__data_offset(r), size = pk_data_reader__data_size(r);
-	fprintf(f, "# header version : 1\n");
+	fprintf(f, "# header version : %u\n", pk_data_reader__header_version(r));
 	fprintf(f, "# data offset    : %" PRIu64 "\n", off);
 	fprintf(f, "# data size      : %" PRIu64 "\n", size);
 	fprintf(f, "# feat offset    : %" PRIu64 "\n", pipe ? 0 : off + size);

@@ -32,13 +32,27 @@
 #  - perf_event_attrs of every older size (report_mkdata attr64 .. attr128: PERF_ATTR_SIZE_VER0
 #    .. VER7, the file's attr_size that size): script, report and evlist -v as perf's; and
 #    VER8 (136 bytes, perf >= 6.3) that perf 6.1 refuses: pmukit reads it as the 128-byte one;
+#  - a 32-bit armv7 perf's files (report_mkdata armv7, armv7nog): HEADER_ARCH armv7l, an ARM
+#    program built here (arm-linux-gnueabihf-gcc, Thumb-2 and ARM functions, without libc)
+#    read through --symfs; MMAP2 and callchains (user and kernel), MMAP and none: script,
+#    srclines (perf's dso[addr] fallback in objdump addresses), report's callchains;
+#  - perf 3.x's files (report_mkdata perf3: the old file with only the feature sections perf
+#    3.x wrote, its CPU_TOPOLOGY without ids, version 3.16.7; perf2: its header of the
+#    previous format, 72 bytes without the feature bitmap; oldbid: its BUILD_ID entries without
+#    the pid field, perf's ABI quirk; perf1: that file as perf before 2.6.37 wrote it, magic
+#    "PERFFILE", header version 0 as perf prints it): script, report, --header-only,
+#    buildid-list;
+#  - MMAP2 records without sample_id_all's trailer, one with a 16-byte build id
+#    (report_mkdata mmap2old): script --show-mmap-events, report, --mmaps; and one without
+#    prot and flags as kernels 3.12-3.15 wrote it (mmap2v313: perf 6.1 takes the filename's
+#    first 8 bytes for them, and pmukit as perf);
 #  - uprobe events (perf probe -x BINARY main), named from the file's tracing data
 #    (probe_rm_probe:main, not "unknown tracepoint"). The probes are made for the test
 #    and deleted after it; without root, tracefs or perf probe those cases skip.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
 W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 MK="${PMUKIT_BUILD:-build}/tests/workloads/report_mkdata"
-N=62
+N=92
 echo "1..$N"
 skip_all() {
 	i=$T_N
@@ -166,6 +180,61 @@ if ${CC:-cc} -O1 -g -static -fno-omit-frame-pointer -o cc_static "$SRC/tests/wor
 else
 	for i in 1 2 3 4; do T_N=$((T_N + 1)); echo "ok $T_N # SKIP no static libc"; done
 fi
+
+# a 32-bit armv7 perf's files, read with --symfs
+printf '%s\n' 'int f(int x) { return x * 3; }' \
+	'__attribute__((target("arm"))) int h(int x) { return x * 7 + f(x); }' \
+	'int g(int x) { return f(x) + h(x) + 1; }' 'void _start(void) { for (;;) g(1); }' >parm.c
+mkdir -p sym/opt/arm
+if arm-linux-gnueabihf-gcc -O1 -g -nostdlib -static -fno-pic -no-pie -fno-omit-frame-pointer \
+	-o sym/opt/arm/parm parm.c 2>/dev/null &&
+	MK_ELFARM="$T_TMP/sym/opt/arm/parm" MK_ELFARM_AS=/opt/arm/parm "$MK" armv7 arm.data &&
+	MK_ELFARM="$T_TMP/sym/opt/arm/parm" MK_ELFARM_AS=/opt/arm/parm "$MK" armv7nog armng.data; then
+	ok "armv7: script as perf's" same arm.data script --symfs sym
+	ok "armv7: script -F ip,sym,symoff,dso,srcline as perf's" \
+		same arm.data script --symfs sym -F ip,sym,symoff,dso,srcline
+	ok "armv7: report as perf's" same arm.data report --symfs sym
+	ok "armv7: report --no-children as perf's" same arm.data report --symfs sym --no-children
+	ok "armv7: report -g caller --sort sym as perf's" same arm.data report --symfs sym -g caller --sort sym
+	ok "armv7: report --sort dso,sym,srcline as perf's" same arm.data report --symfs sym --sort dso,sym,srcline
+	ok "armv7: report --header-only as perf's (arch armv7l)" same arm.data report --header-only
+	ok "armv7 MMAP, no callchains: script -F ip,sym,symoff,dso,srcline as perf's" \
+		same armng.data script --symfs sym -F ip,sym,symoff,dso,srcline
+	ok "armv7 MMAP, no callchains: report as perf's" same armng.data report --symfs sym
+	ok "armv7 MMAP, no callchains: report --sort dso,sym,srcline as perf's" \
+		same armng.data report --symfs sym --sort dso,sym,srcline
+else
+	for i in 1 2 3 4 5 6 7 8 9 10; do T_N=$((T_N + 1)); echo "ok $T_N # SKIP no arm-linux-gnueabihf-gcc"; done
+fi
+
+# perf 3.x's feature sections; the header before the feature bitmap
+for k in perf3 perf2 perf1; do
+	"$MK" $k $k.data || exit 1
+	ok "$k: script as perf's" same $k.data script
+	ok "$k: report as perf's" same $k.data report
+	ok "$k: report --header-only as perf's" same $k.data report --header-only
+done
+ok "perf3: script with task and mmap events as perf's" same perf3.data script --show-task-events --show-mmap-events
+ok "perf3: script --header-only as perf's" same perf3.data script --header-only
+"$MK" oldbid oldbid.data || exit 1
+ok "oldbid (BUILD_ID without pids): buildid-list as perf's" sh -c \
+	"perf buildid-list -i oldbid.data >p.out 2>/dev/null && '$PMUKIT' buildid-list -i oldbid.data >k.out &&
+	 grep -q 'kernel.kallsyms' p.out && diff p.out k.out >&2"
+ok "oldbid: script as perf's" same oldbid.data script
+ok "oldbid: report --sort dso,sym as perf's" same oldbid.data report --sort dso,sym
+ok "perf1 (PERFFILE): buildid-list as perf's" sh -c \
+	"perf buildid-list -i perf1.data >p.out 2>/dev/null && '$PMUKIT' buildid-list -i perf1.data >k.out &&
+	 [ -s p.out ] && diff p.out k.out >&2"
+
+# MMAP2 without sample_id_all
+"$MK" mmap2old m2o.data || exit 1
+ok "mmap2old: script --show-mmap-events --show-task-events as perf's" \
+	same m2o.data script --show-mmap-events --show-task-events
+ok "mmap2old: report --sort pid,dso,sym as perf's" same m2o.data report --sort pid,dso,sym
+ok "mmap2old: report --mmaps as perf's" same m2o.data report --mmaps
+"$MK" mmap2v313 m313.data || exit 1
+ok "mmap2v313 (no prot, flags): script --show-mmap-events as perf's" same m313.data script --show-mmap-events
+ok "mmap2v313 (no prot, flags): report --sort pid,dso,sym as perf's" same m313.data report --sort pid,dso,sym
 
 # uprobes
 T=/sys/kernel/tracing

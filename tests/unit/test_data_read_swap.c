@@ -125,6 +125,21 @@ static void test_rich_swapped(void **state)
 		}
 }
 
+/* "PERFFILE" (perf before 2.6.37): the byte order from the attr entry size (VER4: 104) */
+static void test_v1_swapped(void **state)
+{
+	(void)state;
+	struct pk_buf b;
+	rich_build(&b, false, 104, NULL);
+	uint8_t *be = swap_file(b.data, b.len);
+	assert_non_null(be);
+	memcpy(b.data, "PERFFILE", 8);
+	memcpy(be, "PERFFILE", 8);
+	same_reading(b.data, b.len, be, b.len, false, true);
+	free(be);
+	pk_buf__free(&b);
+}
+
 static void test_compressed_swapped(void **state)
 {
 	(void)state;
@@ -255,6 +270,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bitfields_by_hand),
 		cmocka_unit_test(test_rich_swapped),
+		cmocka_unit_test(test_v1_swapped),
 		cmocka_unit_test(test_compressed_swapped),
 		cmocka_unit_test(test_perf_recordings_swapped),
 	};

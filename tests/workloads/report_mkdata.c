@@ -39,7 +39,8 @@
  *             branch entries jump between td_func1..3 and to an address outside
  *             every map, with every flag (mispred, predicted, in_tx, abort),
  *             cycles and branch types, for script -F brstack,brstacksym and -D.
- *   (the kinds below, to attrSIZE, are in report_mkdata_old.h)
+ *   (the kinds below, to attrSIZE, are in report_mkdata_old.h; armv7, armv7nog, perf3
+ *   and mmap2old in report_mkdata_foreign.h)
  *   mem       a `perf mem record`-like mem-loads event (-W -d --phys-data:
  *             ADDR, WEIGHT, DATA_SRC, PHYS_ADDR) whose samples' data sources
  *             cover every field of perf_mem_data_src (op, lvl, snoop, lock,
@@ -71,7 +72,7 @@
  *             (attr64 .. attr136: PERF_ATTR_SIZE_VER0 .. VER8), as older perf
  *             versions wrote them: the file's attr_size is SIZE.
  *
- *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|topo_old|topo_nodie|elf32|mmap2bid|mmap2bad|nodesc|nofeat|attrSIZE OUT.data
+ *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|perf3|perf2|perf1|oldbid|armv7|armv7nog|mmap2old|mmap2v313|topo_old|topo_nodie|elf32|mmap2bid|mmap2bad|nodesc|nofeat|attrSIZE OUT.data
  *
  * For topdown files it prints, per function, the TopDown shares the samples
  * it wrote add up to ("td_func1 retiring=12.34 bad_spec=... [heavy_ops=...]"),
@@ -563,11 +564,12 @@ static int brstack(struct pk_data_writer *w, struct pk_buf *b)
 }
 
 #include "report_mkdata_old.h"
+#include "report_mkdata_foreign.h"
 
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|topo_old|topo_nodie|elf32|mmap2bid|mmap2bad|nodesc|nofeat|attrSIZE OUT.data\n");
+		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|perf3|perf2|perf1|oldbid|armv7|armv7nog|mmap2old|mmap2v313|topo_old|topo_nodie|elf32|mmap2bid|mmap2bad|nodesc|nofeat|attrSIZE OUT.data\n");
 		return 2;
 	}
 	int fd = open(argv[2], O_RDWR | O_CREAT | O_TRUNC, 0644);
@@ -576,6 +578,8 @@ int main(int argc, char **argv)
 	struct pk_error err = { 0 };
 	struct pk_data_writer *w;
 	struct pk_data_writer_opts o = { .sz = sizeof(o), .argc = argc, .argv = (const char *const *)argv };
+	if (!strncmp(argv[1], "perf", 4))
+		o.version = "3.16.7";
 	if (pk_data_writer__new(&w, fd, &o, &err))
 		return die("writer", &err);
 	struct pk_buf b = { 0 };
@@ -596,8 +600,14 @@ int main(int argc, char **argv)
 		rc = brstack(w, &b);
 	else if (!strcmp(argv[1], "mem"))
 		rc = mem(w, &b);
-	else if (!strcmp(argv[1], "old"))
+	else if (!strcmp(argv[1], "oldbid") || !strcmp(argv[1], "perf1"))
+		rc = old_build_ids(w, &b);
+	else if (!strcmp(argv[1], "old") || !strncmp(argv[1], "perf", 4))
 		rc = old_layout(w, &b);
+	else if (!strncmp(argv[1], "armv7", 5))
+		rc = armv7(w, &b, !strcmp(argv[1], "armv7"));
+	else if (!strcmp(argv[1], "mmap2old") || !strcmp(argv[1], "mmap2v313"))
+		rc = mmap2_old(w, &b, !strcmp(argv[1], "mmap2v313"));
 	else if (!strcmp(argv[1], "lbr"))
 		rc = lbr(w, &b);
 	else if (!strncmp(argv[1], "mmap2b", 6))
@@ -619,6 +629,17 @@ int main(int argc, char **argv)
 		rc = die("EVENT_DESC", NULL);
 	if (!rc && !strcmp(argv[1], "nofeat") && feat_drop(fd, ~UINT64_C(0) << 3))
 		rc = die("features", NULL);
+	if (!rc && !strncmp(argv[1], "perf", 4) && (topo_cut(fd, true) || feat_drop(fd, ~UINT64_C(0) << 18)))
+		rc = die("perf 3.x features", NULL);
+	if (!rc && (!strcmp(argv[1], "oldbid") || !strcmp(argv[1], "perf1")) && build_id_unpid(fd))
+		rc = die("BUILD_ID", NULL);
+	if (!rc && !strcmp(argv[1], "perf1") && (feat_drop(fd, ~UINT64_C(0) << 3) ||
+						 pwrite(fd, "PERFFILE", 8, 0) != 8))
+		rc = die("PERFFILE", NULL);
+	if (!rc && !strcmp(argv[1], "perf2") && hdr_no_features(fd))
+		rc = die("header size", NULL);
+	if (!rc && !strncmp(argv[1], "armv7", 5) && feat_string(fd, 6, "armv7l"))
+		rc = die("ARCH", NULL);
 	pk_data_writer__free(w);
 	pk_buf__free(&b);
 	close(fd);
