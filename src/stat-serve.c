@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: MIT
+/*
+ * stat-serve.c — `pmukit stat --serve ADDR`: the counters of -e, -M,
+ * --topdown on the target of -a, -C, -p, -t, aggregated as -A, --per-core,
+ * --per-die, --per-socket, --per-thread say, opened once and read each time
+ * Prometheus scrapes /metrics (no timer of our own); the exposition is the
+ * library's (pmukit/expose.h), the HTTP side serve/http.c (libmicrohttpd).
+ * The main thread only waits for SIGINT/SIGTERM; the counters count in the
+ * kernel whatever the clients do.
+ *
+ * The static pmukit has no HTTP server (libmicrohttpd cannot be linked
+ * statically on Debian: see serve/http.h): there, serve_http__start is a
+ * null weak symbol and --serve runs build/pmukit-serve, the same CLI linked
+ * dynamically, with the same command line.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <pmukit/expose.h>
+#include <pmukit/metricgroup.h>
+
+#include "serve/http.h"
+#include "stat-serve.h"
+
+#define MAX_LABELS 3
+
+struct serve {
+	struct stat_live *st;
+	struct stat_metrics *sm;
+	struct cli_env *env;
+	pthread_mutex_t lock;
+	double t0;				/* start, CLOCK_MONOTONIC ns (duration_time) */
+	struct pk_topology *topo;		/* pmukit_cpu_info; NULL when unreadable */
+	bool *skip;				/* [ev]: a tool event, or a name already listed */
+	struct pk_expose_label (*labels)[MAX_LABELS];	/* [id] */
+	size_t *nr_labels;			/* [id] */
+	char (*lval)[MAX_LABELS][32];		/* [id]: their values */
+	struct pk_expose_count *counts;		/* [id * nr_ev + ev] */
+	/* metrics */
+	struct pk_metricgroup *mg;
+	size_t nr_metrics;
+	long *event_of;				/* [ev]: metricgroup event, or -1 */
+	struct pk_metricgroup_value *mval;	/* [metric] */
+	struct pk_expose_metric *metrics;	/* [id * nr_metrics + m] */
+	size_t cur_id;				/* the id being evaluated */
+};
+
+int stat_serve__check(const struct stat_config *cfg)
+{
+	const char *why = NULL;
+
+	if (!cfg->serve)
+		return 0;
+	if (cfg->argv)
+		why = "--serve counts CPUs (-a, -C) or running tasks (-p, -t), not a command";
+	else if (cfg->interval_ms > 0 || cfg->runs > 1 || cfg->counts_path || cfg->null_run ||
+		 cfg->sep || cfg->json || cfg->timeout_ms > 0 || cfg->delay_ms > 0)
+		why = "--serve: counts are read at each scrape: no -I, -r, --counts, -n, -x, -j, "
+		      "--timeout or -D";
+	if (!why)
+		return 0;
+	fprintf(stderr, "pmukit stat: %s\n", why);
+	return -1;
+}
+
+/* The static CLI: run pmukit-serve (beside this executable) with our command line. */
+static int run_sibling(void)
+{
+	char exe[PATH_MAX], cmdline[65536];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 32);
+	FILE *f = fopen("/proc/self/cmdline", "r");
+	size_t len = f ? fread(cmdline, 1, sizeof(cmdline) - 1, f) : 0;
+	char *argv[1024];
+	size_t argc = 0;
+
+	if (f)
+		fclose(f);
+	if (n <= 0 || !len || len == sizeof(cmdline) - 1) {
+		fprintf(stderr, "pmukit stat: --serve: cannot read /proc/self\n");
+		return 1;
+	}
+	exe[n] = 0;
+	char *slash = strrchr(exe, '/');
+	strcpy(slash ? slash + 1 : exe, "pmukit-serve");
+	cmdline[len] = 0;
+	for (size_t off = 0; off < len && argc + 1 < sizeof(argv) / sizeof(argv[0]);
+	     off += strlen(cmdline + off) + 1)
+		argv[argc++] = cmdline + off;
+	argv[argc] = NULL;
+	execv(exe, argv);
+	fprintf(stderr, "pmukit stat: --serve runs %s (the exporter, linked with libmicrohttpd): %s\n",
+		exe, strerror(errno));
+	return 1;
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static void add_label(struct serve *sv, size_t id, const char *name, const char *fmt, int v)
+{
+	size_t k = sv->nr_labels[id]++;
+	snprintf(sv->lval[id][k], sizeof(sv->lval[id][k]), fmt, v);
+	sv->labels[id][k] = (struct pk_expose_label){ name, sv->lval[id][k] };
+}
+
+/* The labels of each aggregation id: cpu; socket, die, core; thread ("comm-tid"). */
+static void build_labels(struct serve *sv)
+{
+	const struct stat_live *st = sv->st;
+
+	for (size_t id = 0; id < st->nr_ids; id++) {
+		const struct pk_aggr_id *a = &st->aggr[id];
+		switch (st->mode) {
+		case PK_STAT_AGGR_CPU:
+			add_label(sv, id, "cpu", "%d", a->cpu);
+			break;
+		case PK_STAT_AGGR_CORE:
+		case PK_STAT_AGGR_DIE:
+		case PK_STAT_AGGR_SOCKET:
+			add_label(sv, id, "socket", "%d", a->socket);
+			if (st->mode != PK_STAT_AGGR_SOCKET)
+				add_label(sv, id, "die", "%d", a->die);
+			if (st->mode == PK_STAT_AGGR_CORE)
+				add_label(sv, id, "core", "%d", a->core);
+			break;
+		case PK_STAT_AGGR_THREAD:
+			sv->labels[id][0] = (struct pk_expose_label){ "thread", st->ids[id].label };
+			sv->nr_labels[id] = 1;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* An event listed twice (-e cycles -M IPC opens cycles twice) is one series: the first. */
+static void mark_skips(struct serve *sv)
+{
+	const struct stat_live *st = sv->st;
+
+	for (size_t e = 0; e < st->nr_ev; e++) {
+		sv->skip[e] = st->ev[e].tool;
+		for (size_t k = 0; k < e && !sv->skip[e]; k++)
+			sv->skip[e] = !strcmp(st->ev[k].name, st->ev[e].name) &&
+				      !strcmp(st->ev[k].pmu ? st->ev[k].pmu : "",
+					      st->ev[e].pmu ? st->ev[e].pmu : "");
+	}
+}
+
+/* pk_metricgroup_count_fn: event idx in the current id, the sum of its evsels (scaled). */
+static int metric_count(void *ctx, size_t idx, double *value, unsigned *sources)
+{
+	struct serve *sv = ctx;
+	const struct stat_live *st = sv->st;
+	const struct pk_metricgroup_event *ev = pk_metricgroup__event(sv->mg, idx);
+	double sum = 0;
+	unsigned n = 0;
+	bool any = false, supported = false;
+
+	if (ev->tool) {
+		if (strcmp(ev->id, "duration_time"))
+			return -ENOENT;
+		*value = (now_ns() - sv->t0) / 1e9;
+		return 0;
+	}
+	for (size_t e = 0; e < st->nr_ev; e++) {
+		if (sv->event_of[e] != (long)idx)
+			continue;
+		const struct stat_cell *c = &st->cells[sv->cur_id * st->nr_ev + e];
+		any = true;
+		if (c->status == PK_COUNT_NOT_SUPPORTED)
+			continue;
+		supported = true;
+		if (c->status == PK_COUNT_OK)
+			sum += c->val;
+		n++;
+	}
+	if (!any)
+		return -ENOENT;
+	*value = supported ? sum : NAN;
+	*sources = n ? n : 1;
+	return 0;
+}
+
+static void fill_metrics(struct serve *sv, size_t id)
+{
+	sv->cur_id = id;
+	int r = pk_metricgroup__eval(sv->mg, metric_count, sv, sv->mval);
+	for (size_t m = 0; m < sv->nr_metrics; m++) {
+		const struct pk_metricgroup_metric *mm = pk_metricgroup__metric(sv->mg, m);
+		const struct pk_metricgroup_value *v = &sv->mval[m];
+		double scaled = 1;
+		const char *unit = "";
+		pk_metric__scale(mm->scale_unit, 1.0, &scaled, &unit);
+		sv->metrics[id * sv->nr_metrics + m] = (struct pk_expose_metric){
+			.metric = mm->name, .unit = unit, .scale = scaled,
+			.labels = sv->labels[id], .nr_labels = sv->nr_labels[id],
+			.value = r || v->error ? NAN : v->scaled,
+			.threshold = r || v->error ? -1 : v->threshold,
+		};
+	}
+}
+
+/* serve_http_fn: read the counters, write the families. */
+static int scrape(void *ctx, const char *accept, char **body, size_t *len, const char **ctype)
+{
+	struct serve *sv = ctx;
+	struct stat_live *st = sv->st;
+	struct pk_expose_opts o = { .sz = sizeof(o), .format = pk_expose__negotiate(accept) };
+	struct pk_error err = { 0 };
+	size_t nr = 0;
+
+	pthread_mutex_lock(&sv->lock);
+	stat_live__read(st, false);	/* the scaled cells, for the metrics */
+	for (size_t id = 0; id < st->nr_ids; id++) {
+		if (st->ids[id].hidden)
+			continue;
+		for (size_t e = 0; e < st->nr_ev; e++) {
+			struct pk_count_value v;
+			unsigned n;
+			if (sv->skip[e] || pk_counter__value_aggr(st->cnt, e, st->topo, st->mode,
+								  &st->aggr[id], 0, &v, &n))
+				continue;	/* not on these CPUs */
+			sv->counts[nr++] = (struct pk_expose_count){
+				.event = st->ev[e].name, .pmu = st->ev[e].pmu,
+				.labels = sv->labels[id], .nr_labels = sv->nr_labels[id], .value = v };
+		}
+		if (sv->mg)
+			fill_metrics(sv, id);
+	}
+	struct pk_expose_set s = {
+		.counts = sv->counts, .nr_counts = nr,
+		.metrics = sv->metrics, .nr_metrics = sv->mg ? st->nr_ids * sv->nr_metrics : 0,
+		.cpuid = sv->env->cpuid_used, .topo = sv->topo,
+	};
+	int r = pk_expose__write(&s, &o, body, len, &err);
+	pthread_mutex_unlock(&sv->lock);
+	if (r) {
+		fprintf(stderr, "pmukit stat: --serve: %s\n", err.msg);
+		return -1;
+	}
+	*ctype = pk_expose__content_type(o.format);
+	return 0;
+}
+
+static int serve_init(struct serve *sv, size_t first_metric_ev)
+{
+	const struct stat_live *st = sv->st;
+	struct pk_error err = { 0 };
+	size_t nr_ids = st->nr_ids ? st->nr_ids : 1;
+
+	if (pk_topology__read(&sv->topo, NULL, &err))
+		sv->topo = NULL;
+	sv->skip = calloc(st->nr_ev + 1, sizeof(*sv->skip));
+	sv->labels = calloc(nr_ids, sizeof(*sv->labels));
+	sv->nr_labels = calloc(nr_ids, sizeof(*sv->nr_labels));
+	sv->lval = calloc(nr_ids, sizeof(*sv->lval));
+	sv->counts = calloc(nr_ids * (st->nr_ev + 1), sizeof(*sv->counts));
+	sv->event_of = calloc(st->nr_ev + 1, sizeof(*sv->event_of));
+	if (!sv->skip || !sv->labels || !sv->nr_labels || !sv->lval || !sv->counts || !sv->event_of)
+		return -1;
+	build_labels(sv);
+	mark_skips(sv);
+	if (sv->sm) {
+		sv->mg = stat_metrics__group(sv->sm);
+		sv->nr_metrics = pk_metricgroup__nr_metrics(sv->mg);
+		for (size_t e = 0; e < st->nr_ev; e++)
+			sv->event_of[e] = e < first_metric_ev ? -1 :
+				pk_metricgroup__event_at(sv->mg, pk_evlist__evsel(st->el, e)->spec_off);
+		sv->mval = calloc(sv->nr_metrics + 1, sizeof(*sv->mval));
+		sv->metrics = calloc(nr_ids * sv->nr_metrics + 1, sizeof(*sv->metrics));
+		if (!sv->mval || !sv->metrics)
+			return -1;
+	}
+	return 0;
+}
+
+static void serve_fini(struct serve *sv)
+{
+	pk_topology__free(sv->topo);
+	free(sv->skip);
+	free(sv->labels);
+	free(sv->nr_labels);
+	free(sv->lval);
+	free(sv->counts);
+	free(sv->event_of);
+	free(sv->mval);
+	free(sv->metrics);
+}
+
+/* Count and serve until SIGINT/SIGTERM, which the server's thread never sees. */
+static int serve_loop(struct serve *sv, int fd)
+{
+	struct serve_http *h = NULL;
+	char why[256];
+	sigset_t set, old;
+	int sig = 0;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, &old);
+	signal(SIGPIPE, SIG_IGN);	/* a client gone mid-response */
+	if (serve_http__start(&h, fd, scrape, sv, why, sizeof(why))) {
+		fprintf(stderr, "pmukit stat: --serve: %s\n", why);
+		close(fd);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		return 1;
+	}
+	while (sigwait(&set, &sig) == 0 && sig != SIGINT && sig != SIGTERM && sig != SIGHUP)
+		;
+	serve_http__stop(h);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return 0;
+}
+
+int stat_serve__run(struct stat_live *st, struct stat_metrics *sm, size_t first_metric_ev,
+		    struct cli_env *env)
+{
+	struct serve sv = { .st = st, .sm = sm, .env = env, .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct pk_error err = { 0 };
+	char msg[1024];
+	int ret = 1, fd = -1;
+
+	if (!serve_http__start)
+		return run_sibling();
+	if (serve_init(&sv, first_metric_ev)) {
+		fprintf(stderr, "pmukit stat: out of memory\n");
+		goto out;
+	}
+	fd = serve_http__listen(st->cfg->serve);	/* a bad ADDR before anything is opened */
+	if (fd < 0)
+		goto out;
+	if (stat_live__open(st, -1, &err)) {
+		if (err.code == STAT_GROUP_UNSUPPORTED)
+			fprintf(stderr, "Error:\n%s\n", err.msg);
+		else
+			fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&err, msg, sizeof(msg)));
+		goto out;
+	}
+	if (st->enable_after_open && pk_counter__enable(st->cnt, &err)) {
+		fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&err, msg, sizeof(msg)));
+		goto out;
+	}
+	sv.t0 = now_ns();
+	ret = serve_loop(&sv, fd);
+	fd = -1;
+out:
+	if (fd >= 0)
+		close(fd);
+	stat_live__close(st);
+	serve_fini(&sv);
+	return ret;
+}
