@@ -327,6 +327,26 @@ static int serve_loop(struct serve *sv, int fd)
 	return 0;
 }
 
+/*
+ * stat_live__open without perf's rule that an unsupported group leader ends
+ * the run: an exporter keeps serving, the group's events in the state
+ * metric as not_supported (a machine without the PMU answers like the others).
+ */
+static int serve_open(struct stat_live *st, struct pk_error *err)
+{
+	struct pk_count_opts o = {
+		.sz = sizeof(o),
+		.cpus = st->cpus,
+		.cpu_list = st->cfg->cpu_list != NULL,
+		.tids = st->tids,
+		.nr_tids = st->nr_tids,
+		.pmus = st->env->pmus,
+		.topo = st->topo,
+	};
+	stat_live__close(st);
+	return pk_counter__open(&st->cnt, st->el, &o, err);
+}
+
 int stat_serve__run(struct stat_live *st, struct stat_metrics *sm, size_t first_metric_ev,
 		    struct cli_env *env)
 {
@@ -344,11 +364,8 @@ int stat_serve__run(struct stat_live *st, struct stat_metrics *sm, size_t first_
 	fd = serve_http__listen(st->cfg->serve);	/* a bad ADDR before anything is opened */
 	if (fd < 0)
 		goto out;
-	if (stat_live__open(st, -1, &err)) {
-		if (err.code == STAT_GROUP_UNSUPPORTED)
-			fprintf(stderr, "Error:\n%s\n", err.msg);
-		else
-			fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&err, msg, sizeof(msg)));
+	if (serve_open(st, &err)) {
+		fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&err, msg, sizeof(msg)));
 		goto out;
 	}
 	if (st->enable_after_open && pk_counter__enable(st->cnt, &err)) {
