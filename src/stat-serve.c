@@ -308,6 +308,9 @@ static int serve_loop(struct serve *sv, int fd)
 	sigset_t set, old;
 	int sig = 0;
 
+	/* a background job of a shell starts with SIGINT ignored: it would never arrive */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);

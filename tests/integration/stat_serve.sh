@@ -1,0 +1,194 @@
+#!/bin/sh
+# stat_serve.sh — `pmukit stat --serve ADDR`, the Prometheus exporter (TAP).
+# Exporters on free ports (127.0.0.1:0, the port read from the "serving" line)
+# under this test's temporary directory, stopped by PID: /metrics in the text
+# format accepted by `promtool check metrics`, OpenMetrics when the Accept
+# header asks for it, counts read at each scrape; the stat options that choose
+# what to count (-a, -A, -C, --per-core, --per-socket, -p, --per-thread, -M on
+# a machine without the PMU: a state, not a crash); many concurrent scrapes,
+# clients that stall or vanish mid-request; SIGTERM and SIGINT stop it (exit
+# 0, socket closed); a real Prometheus 2.42 scraping every second answers
+# rate(pmukit_event_total{event="context-switches"}[5s]) (its first scrape
+# comes ~5 s after start: the query is polled, ~10 s in all).
+. "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
+echo "1..23"
+PIDS=
+trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; rm -rf "$T_TMP"' EXIT
+export PMUKIT T_TMP SRC
+
+# start NAME ARGS...: an exporter in the background; sets PORT and PID, or exits
+start() {
+	name=$1; shift
+	: >"$T_TMP/$name.err"
+	"$PMUKIT" stat --serve 127.0.0.1:0 "$@" 2>"$T_TMP/$name.err" &
+	PID=$!
+	PIDS="$PIDS $PID"
+	i=0
+	until PORT=$(sed -n 's|^pmukit stat: serving http://127.0.0.1:\([0-9]*\)/metrics$|\1|p' \
+			"$T_TMP/$name.err") && [ -n "$PORT" ]; do
+		i=$((i + 1))
+		if [ $i -gt 100 ] || ! kill -0 $PID 2>/dev/null; then
+			echo "# exporter $name did not start:"; sed 's/^/# /' "$T_TMP/$name.err"
+			exit 1
+		fi
+		sleep 0.05
+	done
+}
+# stop PID: SIGTERM, wait up to 5 s; the exit status
+stop() {
+	kill -TERM "$1" 2>/dev/null
+	wait "$1"
+}
+scrape() {	# scrape PORT [curl args]: GET /metrics
+	port=$1; shift
+	curl -sf --max-time 5 "$@" "http://127.0.0.1:$port/metrics"
+}
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+ok "--help lists --serve" sh -c '"$PMUKIT" stat --help | grep -q -- "--serve ADDR"'
+fails "--serve with a command is refused" timeout 5 "$PMUKIT" stat --serve 127.0.0.1:0 true
+fails "--serve with -I is refused" timeout 5 "$PMUKIT" stat --serve 127.0.0.1:0 -a -I 1000
+ok "a bad ADDR: the reason, exit non-zero" sh -c '
+	! "$PMUKIT" stat --serve nocolon -a -e task-clock 2>"$T_TMP/bad" && grep -q "not \[HOST\]:PORT" "$T_TMP/bad"'
+
+# --- the main exporter ---------------------------------------------------------------------
+start main -a -e task-clock,context-switches
+MAIN=$PID MPORT=$PORT
+export MPORT
+scrape $MPORT >"$T_TMP/m1.txt"
+ok "text format: promtool check metrics accepts it" sh -c 'promtool check metrics <"$T_TMP/m1.txt" >&2'
+ok "text format: raw count, enabled/running seconds, state, info" sh -c '
+	f=$T_TMP/m1.txt
+	grep -q "^# TYPE pmukit_event_total counter$" $f &&
+	grep -Eq "^pmukit_event_total\{event=\"context-switches\",pmu=\"software\"\} [0-9]+$" $f &&
+	grep -Eq "^pmukit_event_enabled_seconds_total\{event=\"task-clock\",pmu=\"software\"\} [0-9]+\.[0-9]{9}$" $f &&
+	grep -q "^pmukit_event_state{event=\"task-clock\",pmu=\"software\",pmukit_event_state=\"counting\"} 1$" $f &&
+	grep -q "^pmukit_build_info{version=" $f && grep -q "^pmukit_cpu_info{cpu=\"0\"" $f &&
+	! grep -q "# EOF" $f'
+ok "the header says text 0.0.4" sh -c '
+	curl -sf -D - -o /dev/null "http://127.0.0.1:$MPORT/metrics" | grep -qi "^content-type: text/plain; version=0.0.4"'
+ok "OpenMetrics when Accept asks for it: counter families, UNIT, # EOF last" sh -c '
+	curl -sf -D "$T_TMP/om.h" -H "Accept: application/openmetrics-text;version=1.0.0,text/plain;q=0.5" \
+		"http://127.0.0.1:$MPORT/metrics" >"$T_TMP/om.txt" &&
+	grep -qi "^content-type: application/openmetrics-text; version=1.0.0" "$T_TMP/om.h" &&
+	grep -q "^# TYPE pmukit_event counter$" "$T_TMP/om.txt" &&
+	grep -q "^# UNIT pmukit_event_running_seconds seconds$" "$T_TMP/om.txt" &&
+	grep -q "^# TYPE pmukit_event_state stateset$" "$T_TMP/om.txt" &&
+	[ "$(tail -n 1 "$T_TMP/om.txt")" = "# EOF" ]'
+ok "counts are read at each scrape: task-clock grows" sh -c '
+	a=$(curl -sf "http://127.0.0.1:$MPORT/metrics" | sed -n "s/^pmukit_event_total{event=\"task-clock\",.*} //p")
+	sleep 0.3
+	b=$(curl -sf "http://127.0.0.1:$MPORT/metrics" | sed -n "s/^pmukit_event_total{event=\"task-clock\",.*} //p")
+	echo "$a -> $b" >&2; [ -n "$a" ] && [ "$b" -gt "$a" ]'
+ok "other paths 404, other methods 405" sh -c '
+	[ "$(curl -s -o /dev/null -w "%{http_code}" "http://127.0.0.1:$MPORT/nope")" = 404 ] &&
+	[ "$(curl -s -o /dev/null -w "%{http_code}" -X POST "http://127.0.0.1:$MPORT/metrics")" = 405 ]'
+ok "64 concurrent scrapes: every one answered in full" sh -c '
+	for i in $(seq 64); do curl -sf --max-time 10 -o "$T_TMP/c$i" "http://127.0.0.1:$MPORT/metrics" & done
+	wait; n=0
+	for i in $(seq 64); do grep -q "^pmukit_event_total{event=\"context-switches\"" "$T_TMP/c$i" && n=$((n + 1)); done
+	echo "$n of 64" >&2; [ $n = 64 ]'
+# clients that stall (half a request, or a request and no reading) and clients that reset the
+# connection mid-request: meanwhile a scrape is answered at once, and after them too
+cat >"$T_TMP/bad_clients.py" <<'EOF'
+import socket, struct, subprocess, sys, time
+port = int(sys.argv[1])
+held = []
+for i in range(20):
+    s = socket.create_connection(("127.0.0.1", port))
+    if i % 2:
+        s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\nAcc")          # half a header, then silence
+    else:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+        s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n" * 50)   # pipelined, never read
+    held.append(s)
+for i in range(20):                                                      # reset mid-request
+    s = socket.create_connection(("127.0.0.1", port))
+    s.sendall(b"GET /metrics HTTP/1.1\r\nHo")
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    s.close()
+t = time.time()
+r = subprocess.run(["curl", "-sf", "--max-time", "3", "http://127.0.0.1:%d/metrics" % port],
+                   capture_output=True)
+took = time.time() - t
+print("scrape beside 20 stalled clients: %.3f s" % took, file=sys.stderr)
+sys.exit(0 if r.returncode == 0 and b"pmukit_event_total" in r.stdout and took < 1 else 1)
+EOF
+ok "stalled and vanished clients do not hold up a scrape" python3 "$T_TMP/bad_clients.py" $MPORT
+ok "still serving after them" sh -c 'curl -sf --max-time 3 "http://127.0.0.1:$MPORT/metrics" | grep -q "^pmukit_event_total"'
+
+# --- what to count: the stat options ----------------------------------------------------------
+NCPU=$(getconf _NPROCESSORS_ONLN)
+start percpu -A -a -e task-clock
+ok "-A: a series per CPU (cpu label)" sh -c '
+	n=$(curl -sf "http://127.0.0.1:'$PORT'/metrics" | grep -c "^pmukit_event_total{event=\"task-clock\",pmu=\"software\",cpu=\"[0-9]*\"}")
+	[ "$n" = '$NCPU' ]'
+stop $PID
+start cpu0 -C 0 -A -e context-switches
+ok "-C 0 -A: CPU 0 alone" sh -c '
+	curl -sf "http://127.0.0.1:'$PORT'/metrics" >"$T_TMP/c0" &&
+	[ $(grep -c "^pmukit_event_total{" "$T_TMP/c0") = 1 ] && grep -q "cpu=\"0\"} " "$T_TMP/c0"'
+stop $PID
+start core --per-core -a -e task-clock
+ok "--per-core: socket, die and core labels" sh -c '
+	curl -sf "http://127.0.0.1:'$PORT'/metrics" | grep -q "^pmukit_event_total{event=\"task-clock\",pmu=\"software\",socket=\"0\",die=\"0\",core=\"0\"} [0-9]"'
+stop $PID
+start socket --per-socket -a -e task-clock
+ok "--per-socket: a socket label" sh -c '
+	curl -sf "http://127.0.0.1:'$PORT'/metrics" | grep -q "^pmukit_event_total{event=\"task-clock\",pmu=\"software\",socket=\"0\"} [0-9]"'
+stop $PID
+sh -c 'while :; do sleep 0.01; done' &
+BUSY=$!
+PIDS="$PIDS $BUSY"
+start pid -p $BUSY -e task-clock,context-switches --per-thread
+ok "-p PID --per-thread: a thread label comm-tid, counting" sh -c '
+	sleep 0.2
+	curl -sf "http://127.0.0.1:'$PORT'/metrics" >"$T_TMP/p" &&
+	grep -Eq "^pmukit_event_total\{event=\"context-switches\",pmu=\"software\",thread=\"sh-'$BUSY'\"\} [1-9]" "$T_TMP/p"'
+stop $PID
+kill $BUSY
+start metric --cpuid skylake --sysfs "$SRC/tests/fixtures/sysfs/x86-skl" -a -M tma_info_thread_ipc,tma_retiring
+ok "-M where the PMU is missing: served, events not_supported, promtool accepts it" sh -c '
+	curl -sf "http://127.0.0.1:'$PORT'/metrics" >"$T_TMP/mm" &&
+	grep -q "^pmukit_event_state{event=\"INST_RETIRED.ANY\",pmu=\"cpu\",pmukit_event_state=\"not_supported\"} 1$" "$T_TMP/mm" &&
+	grep -q "^pmukit_metric_info{metric=\"tma_retiring\",unit=\"%\",scale=\"100\"} 1$" "$T_TMP/mm" &&
+	promtool check metrics <"$T_TMP/mm" >&2'
+ok "SIGINT stops it: exit 0, socket closed" sh -c '
+	kill -INT '$PID'; i=0
+	while kill -0 '$PID' 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	! kill -0 '$PID' 2>/dev/null && ! curl -s --max-time 1 "http://127.0.0.1:'$PORT'/metrics" >/dev/null'
+wait $PID 2>/dev/null
+
+# --- a real Prometheus scraping the main exporter every second ----------------------------------
+PPORT=$(free_port)
+cat >"$T_TMP/prometheus.yml" <<EOF
+global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+scrape_configs:
+  - job_name: pmukit
+    static_configs:
+      - targets: ['127.0.0.1:$MPORT']
+EOF
+prometheus --config.file="$T_TMP/prometheus.yml" --storage.tsdb.path="$T_TMP/tsdb" \
+	--web.listen-address=127.0.0.1:$PPORT >"$T_TMP/prometheus.log" 2>&1 &
+PROM=$!
+PIDS="$PIDS $PROM"
+export PPORT
+ok "Prometheus 2.42 (OpenMetrics by its Accept header): rate(pmukit_event_total{event=\"context-switches\"}[5s]) has a value" sh -c '
+	i=0
+	while [ $i -lt 70 ]; do
+		curl -sf "http://127.0.0.1:$PPORT/api/v1/query" \
+			--data-urlencode "query=rate(pmukit_event_total{event=\"context-switches\"}[5s])" >"$T_TMP/q" 2>/dev/null &&
+		grep -Eq "\"value\":\[[0-9.]+,\"[0-9.e+]+\"\]" "$T_TMP/q" && { cat "$T_TMP/q" >&2; exit 0; }
+		sleep 0.5; i=$((i + 1))
+	done
+	cat "$T_TMP/q" >&2; tail -5 "$T_TMP/prometheus.log" >&2; exit 1'
+ok "Prometheus: the target is up and nothing was dropped" sh -c '
+	curl -sf "http://127.0.0.1:$PPORT/api/v1/query" --data-urlencode "query=up{job=\"pmukit\"}" | grep -q "\"1\"\]" &&
+	curl -sf "http://127.0.0.1:$PPORT/api/v1/targets" | grep -q "\"lastError\":\"\""'
+kill $PROM; wait $PROM 2>/dev/null
+ok "SIGTERM stops the main exporter: exit 0" stop $MAIN
+[ "$T_FAIL" = 0 ]
