@@ -21,13 +21,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <pmukit/expose.h>
+#include <pmukit/metric.h>
 #include <pmukit/metricgroup.h>
 
 #include "serve/http.h"
+#include "stat-serve-ratio.h"
 #include "stat-serve.h"
 
 #define MAX_LABELS 3
@@ -50,6 +53,8 @@ struct serve {
 	long *event_of;				/* [ev]: metricgroup event, or -1 */
 	struct pk_metricgroup_value *mval;	/* [metric] */
 	struct pk_expose_metric *metrics;	/* [id * nr_metrics + m] */
+	struct serve_ratio *ratio;		/* [metric]: num and den, or empty (a gauge) */
+	struct pk_metric_eval **meval;		/* [metric]: its references' values */
 	size_t cur_id;				/* the id being evaluated */
 };
 
@@ -194,6 +199,87 @@ static int metric_count(void *ctx, size_t idx, double *value, unsigned *sources)
 	return 0;
 }
 
+/* The machine facts of metric expressions (#smt_on ...), from the topology. */
+static int literal(const struct serve *sv, enum pk_mexpr_literal l, double *v)
+{
+	const struct pk_topology *t = sv->topo;
+	if (!t)
+		return -ENOENT;
+	switch (l) {
+	case PK_MEXPR_LIT_SMT_ON: *v = pk_topology__smt_on(t); return 0;
+	case PK_MEXPR_LIT_NUM_CPUS: *v = pk_topology__num_cpus(t); return 0;
+	case PK_MEXPR_LIT_NUM_CPUS_ONLINE: *v = pk_topology__num_cpus_online(t); return 0;
+	case PK_MEXPR_LIT_NUM_PACKAGES: *v = pk_topology__nr_packages(t); return 0;
+	case PK_MEXPR_LIT_NUM_DIES: *v = pk_topology__nr_dies(t); return 0;
+	case PK_MEXPR_LIT_NUM_CORES: *v = pk_topology__nr_cores(t); return 0;
+	case PK_MEXPR_LIT_CORE_WIDE: *v = sv->st->cpus && pk_topology__smt_on(t); return 0;
+	default: return -ENOENT;
+	}
+}
+
+struct ratio_ctx {
+	struct serve *sv;
+	struct pk_metric_eval *mev;
+};
+
+/* pk_mexpr_lookup_fn of a ratio's halves: events as the metrics read them. */
+static int ratio_lookup(void *ctx, const struct pk_mexpr_id *id, double *value)
+{
+	struct ratio_ctx *rc = ctx;
+	struct serve *sv = rc->sv;
+	long ev = -1;
+
+	switch (id->kind) {
+	case PK_MEXPR_ID_EVENT:
+	case PK_MEXPR_ID_SOURCE_COUNT:
+	case PK_MEXPR_ID_HAS_EVENT:
+		for (size_t i = 0; i < pk_metricgroup__nr_events(sv->mg) && ev < 0; i++)
+			if (!strcasecmp(pk_metricgroup__event(sv->mg, i)->id, id->name) ||
+			    pk_metricgroup__event_matches(sv->mg, i, id->name))
+				ev = (long)i;
+		if (id->kind == PK_MEXPR_ID_HAS_EVENT) {
+			*value = ev >= 0;
+			return 0;
+		}
+		unsigned src = 1;
+		double v = NAN;
+		int r = ev < 0 ? -ENOENT : metric_count(sv, (size_t)ev, &v, &src);
+		*value = id->kind == PK_MEXPR_ID_SOURCE_COUNT ? src : v;
+		return r;
+	case PK_MEXPR_ID_METRIC:
+		return rc->mev ? pk_metric_eval__value(rc->mev, id->metric, ratio_lookup, ctx, value)
+			       : -ENOENT;
+	case PK_MEXPR_ID_LITERAL:
+		return literal(sv, id->literal, value);
+	default:
+		return -ENOENT;
+	}
+}
+
+/*
+ * Metric m of the current id as its numerator and denominator, when they
+ * give back its value (value: unscaled); else it stays a gauge.
+ */
+static void fill_ratio(struct serve *sv, size_t m, double value, struct pk_expose_metric *out)
+{
+	struct ratio_ctx rc = { sv, sv->meval[m] };
+	double num = NAN, den = NAN;
+
+	if (!sv->ratio[m].num)
+		return;
+	if (rc.mev)
+		pk_metric_eval__reset(rc.mev);
+	if (pk_mexpr__eval(sv->ratio[m].num, ratio_lookup, &rc, &num) ||
+	    pk_mexpr__eval(sv->ratio[m].den, ratio_lookup, &rc, &den))
+		return;
+	/* a split that does not give the metric back (d_ratio(x, 0) is 0) is not used */
+	if (den != 0 && !isnan(value) && fabs(num / den - value) > 1e-9 * fmax(1, fabs(value)))
+		return;
+	out->ratio = true;
+	out->numerator = num;
+	out->denominator = den;
+}
+
 static void fill_metrics(struct serve *sv, size_t id)
 {
 	sv->cur_id = id;
@@ -210,6 +296,8 @@ static void fill_metrics(struct serve *sv, size_t id)
 			.value = r || v->error ? NAN : v->scaled,
 			.threshold = r || v->error ? -1 : v->threshold,
 		};
+		if (!r && !v->error)
+			fill_ratio(sv, m, v->value, &sv->metrics[id * sv->nr_metrics + m]);
 	}
 }
 
@@ -281,8 +369,19 @@ static int serve_init(struct serve *sv, size_t first_metric_ev)
 				pk_metricgroup__event_at(sv->mg, pk_evlist__evsel(st->el, e)->spec_off);
 		sv->mval = calloc(sv->nr_metrics + 1, sizeof(*sv->mval));
 		sv->metrics = calloc(nr_ids * sv->nr_metrics + 1, sizeof(*sv->metrics));
-		if (!sv->mval || !sv->metrics)
+		sv->ratio = calloc(sv->nr_metrics + 1, sizeof(*sv->ratio));
+		sv->meval = calloc(sv->nr_metrics + 1, sizeof(*sv->meval));
+		if (!sv->mval || !sv->metrics || !sv->ratio || !sv->meval)
 			return -1;
+		for (size_t m = 0; m < sv->nr_metrics; m++) {
+			const struct pk_metricgroup_metric *mm = pk_metricgroup__metric(sv->mg, m);
+			/* a metric with modifiers (IPC:u) reads modified events: a gauge */
+			if (mm->modifier ||
+			    serve_ratio__new(&sv->ratio[m], sv->env->cat, mm->model, mm->idx))
+				continue;
+			if (pk_metric_eval__new(&sv->meval[m], sv->env->cat, mm->model))
+				sv->meval[m] = NULL;
+		}
 	}
 	return 0;
 }
@@ -298,6 +397,13 @@ static void serve_fini(struct serve *sv)
 	free(sv->event_of);
 	free(sv->mval);
 	free(sv->metrics);
+	for (size_t m = 0; m < sv->nr_metrics && sv->ratio; m++) {
+		serve_ratio__fini(&sv->ratio[m]);
+		if (sv->meval)
+			pk_metric_eval__free(sv->meval[m]);
+	}
+	free(sv->ratio);
+	free(sv->meval);
 }
 
 /* Count and serve until SIGINT/SIGTERM, which the server's thread never sees. */

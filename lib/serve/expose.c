@@ -96,8 +96,13 @@ static void number(struct writer *w, double v)
 		pk_buf__puts(&w->b, v > 0 ? " +Inf\n" : " -Inf\n");
 	else if (v == floor(v) && fabs(v) < 9007199254740992.0)
 		pk_buf__printf(&w->b, " %.0f\n", v);
-	else
-		pk_buf__printf(&w->b, " %.17g\n", v);
+	else {	/* the shortest of %.15g and %.17g that reads back as v */
+		char t[40];
+		snprintf(t, sizeof(t), "%.15g", v);
+		if (strtod(t, NULL) != v)
+			snprintf(t, sizeof(t), "%.17g", v);
+		pk_buf__printf(&w->b, " %s\n", t);
+	}
 }
 
 static void count_labels(struct writer *w, bool *first, const struct pk_expose_count *c)

@@ -11,7 +11,7 @@
 # rate(pmukit_event_total{event="context-switches"}[5s]) (its first scrape
 # comes ~5 s after start: the query is polled, ~10 s in all).
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
-echo "1..23"
+echo "1..27"
 PIDS=
 trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; rm -rf "$T_TMP"' EXIT
 export PMUKIT T_TMP SRC
@@ -161,7 +161,42 @@ ok "SIGINT stops it: exit 0, socket closed" sh -c '
 	! kill -0 '$PID' 2>/dev/null && ! curl -s --max-time 1 "http://127.0.0.1:'$PORT'/metrics" >/dev/null'
 wait $PID 2>/dev/null
 
-# --- a real Prometheus scraping the main exporter every second ----------------------------------
+# --- -M metrics as ratios: an events dir of our own whose metrics read software events ---------
+mkdir -p "$T_TMP/arch/x86/swm"
+printf 'Family-model,Version,Filename,EventType\nGenuineIntel-6-7F,v1,swm,core\n' >"$T_TMP/arch/x86/mapfile.csv"
+cat >"$T_TMP/arch/x86/swm/metrics.json" <<'EOF'
+[
+    { "MetricName": "cs_per_second", "MetricGroup": "Serve", "ScaleUnit": "1per_s",
+      "MetricExpr": "context\\-switches / (cpu\\-clock / 1e9) + 0 * page\\-faults",
+      "MetricThreshold": "cs_per_second > 1e12" },
+    { "MetricName": "pf_per_cs", "MetricGroup": "Serve", "ScaleUnit": "100%",
+      "MetricExpr": "d_ratio(page\\-faults, context\\-switches)" },
+    { "MetricName": "cs_plus_pf", "MetricGroup": "Serve",
+      "MetricExpr": "context\\-switches + page\\-faults" }
+]
+EOF
+start ratio --events-dir "$T_TMP/arch" --cpuid GenuineIntel-6-7F-1 -a -M Serve
+RPID=$PID RPORT=$PORT
+export RPORT
+ok "-M: ratios as numerator and denominator counters (TopDown's + 0 * X padding, d_ratio), others a gauge" sh -c '
+	curl -sf "http://127.0.0.1:$RPORT/metrics" >"$T_TMP/r" && f=$T_TMP/r &&
+	grep -Eq "^pmukit_metric_numerator_total\{metric=\"cs_per_second\"\} [0-9]+$" $f &&
+	grep -Eq "^pmukit_metric_denominator_total\{metric=\"cs_per_second\"\} [0-9.]+$" $f &&
+	grep -Eq "^pmukit_metric_numerator_total\{metric=\"pf_per_cs\"\} [0-9]+$" $f &&
+	grep -Eq "^pmukit_metric_value\{metric=\"cs_plus_pf\"\} [0-9]+$" $f &&
+	! grep -q "^pmukit_metric_value{metric=\"cs_per_second\"" $f &&
+	grep -q "^pmukit_metric_threshold_exceeded{metric=\"cs_per_second\"} 0$" $f &&
+	grep -q "^pmukit_metric_info{metric=\"pf_per_cs\",unit=\"%\",scale=\"100\"} 1$" $f &&
+	promtool check metrics <$f >&2'
+ok "-M: numerator and denominator are the counts: page-faults / context-switches" sh -c '
+	curl -sf "http://127.0.0.1:$RPORT/metrics" | awk "
+		/^pmukit_metric_numerator_total.metric=.pf_per_cs/ { n = \$2 }
+		/^pmukit_metric_denominator_total.metric=.pf_per_cs/ { d = \$2 }
+		/^pmukit_event_total.event=.page-faults/ { pf = \$2 }
+		/^pmukit_event_total.event=.context-switches/ { cs = \$2 }
+		END { print n, d, pf, cs > \"/dev/stderr\"; exit !(n == pf && d == cs && d > 0) }"'
+
+# --- a real Prometheus scraping both exporters every second ------------------------------------
 PPORT=$(free_port)
 cat >"$T_TMP/prometheus.yml" <<EOF
 global:
@@ -170,25 +205,33 @@ global:
 scrape_configs:
   - job_name: pmukit
     static_configs:
-      - targets: ['127.0.0.1:$MPORT']
+      - targets: ['127.0.0.1:$MPORT', '127.0.0.1:$RPORT']
 EOF
 prometheus --config.file="$T_TMP/prometheus.yml" --storage.tsdb.path="$T_TMP/tsdb" \
 	--web.listen-address=127.0.0.1:$PPORT >"$T_TMP/prometheus.log" 2>&1 &
 PROM=$!
 PIDS="$PIDS $PROM"
 export PPORT
-ok "Prometheus 2.42 (OpenMetrics by its Accept header): rate(pmukit_event_total{event=\"context-switches\"}[5s]) has a value" sh -c '
-	i=0
-	while [ $i -lt 70 ]; do
-		curl -sf "http://127.0.0.1:$PPORT/api/v1/query" \
-			--data-urlencode "query=rate(pmukit_event_total{event=\"context-switches\"}[5s])" >"$T_TMP/q" 2>/dev/null &&
-		grep -Eq "\"value\":\[[0-9.]+,\"[0-9.e+]+\"\]" "$T_TMP/q" && { cat "$T_TMP/q" >&2; exit 0; }
-		sleep 0.5; i=$((i + 1))
-	done
-	cat "$T_TMP/q" >&2; tail -5 "$T_TMP/prometheus.log" >&2; exit 1'
-ok "Prometheus: the target is up and nothing was dropped" sh -c '
-	curl -sf "http://127.0.0.1:$PPORT/api/v1/query" --data-urlencode "query=up{job=\"pmukit\"}" | grep -q "\"1\"\]" &&
-	curl -sf "http://127.0.0.1:$PPORT/api/v1/targets" | grep -q "\"lastError\":\"\""'
+# poll.sh QUERY: until the query has a value (35 s at most); the answer on stderr
+cat >"$T_TMP/poll.sh" <<'EOF'
+i=0
+while [ $i -lt 70 ]; do
+	curl -sf "http://127.0.0.1:$PPORT/api/v1/query" --data-urlencode "query=$1" >"$T_TMP/q" 2>/dev/null &&
+	grep -Eq '"value":\[[0-9.]+,"[0-9.e+-]+"\]' "$T_TMP/q" && { cat "$T_TMP/q" >&2; exit 0; }
+	sleep 0.5; i=$((i + 1))
+done
+cat "$T_TMP/q" >&2; tail -5 "$T_TMP/prometheus.log" >&2; exit 1
+EOF
+ok "Prometheus 2.42 (OpenMetrics by its Accept header): rate(pmukit_event_total{event=\"context-switches\"}[5s]) has a value" \
+	sh "$T_TMP/poll.sh" 'rate(pmukit_event_total{event="context-switches"}[5s])'
+ok "Prometheus: a ratio metric as the ratio of sums over series" \
+	sh "$T_TMP/poll.sh" 'sum(rate(pmukit_metric_numerator_total{metric="pf_per_cs"}[5s])) / sum(rate(pmukit_metric_denominator_total{metric="pf_per_cs"}[5s]))'
+ok "Prometheus: README's query (context switches per second, scaled) has a value" \
+	sh "$T_TMP/poll.sh" 'rate(pmukit_event_total{event="context-switches"}[5s]) * rate(pmukit_event_enabled_seconds_total[5s]) / rate(pmukit_event_running_seconds_total[5s])'
+ok "Prometheus: both exporters up, no scrape error" sh -c '
+	curl -sf "http://127.0.0.1:$PPORT/api/v1/query" --data-urlencode "query=sum(up{job=\"pmukit\"})" | grep -q "\"2\"\]" &&
+	[ $(curl -sf "http://127.0.0.1:$PPORT/api/v1/targets" | grep -o "\"lastError\":\"\"" | wc -l) = 2 ]'
 kill $PROM; wait $PROM 2>/dev/null
 ok "SIGTERM stops the main exporter: exit 0" stop $MAIN
+stop $RPID
 [ "$T_FAIL" = 0 ]
