@@ -32,7 +32,11 @@ struct writer {
 /* A label value or HELP text: backslash, double quote and line feed escaped (both formats). */
 static void escaped(struct pk_buf *b, const char *s, bool quote)
 {
-	for (; s && *s; s++) {
+	if (!s)
+		return;
+	size_t plain = strcspn(s, quote ? "\\\n\"" : "\\\n");
+	pk_buf__add(b, s, plain);	/* most values: nothing to escape */
+	for (s += plain; *s; s++) {
 		if (*s == '\\')
 			pk_buf__puts(b, "\\\\");
 		else if (*s == '\n')
@@ -69,7 +73,9 @@ static void family(struct writer *w, const char *name, enum fam_type t, const ch
 
 static void label(struct writer *w, bool *first, const char *name, const char *value)
 {
-	pk_buf__printf(&w->b, "%s%s=\"", *first ? "{" : ",", name);
+	pk_buf__putc(&w->b, *first ? '{' : ',');
+	pk_buf__puts(&w->b, name);
+	pk_buf__add(&w->b, "=\"", 2);
 	escaped(&w->b, value ? value : "", true);
 	pk_buf__putc(&w->b, '"');
 	*first = false;
@@ -105,6 +111,18 @@ static void number(struct writer *w, double v)
 	}
 }
 
+/* v in decimal, at least width digits (zeros in front) */
+static void u64(struct pk_buf *b, uint64_t v, int width)
+{
+	char d[24];
+	int n = 0;
+	do {
+		d[sizeof(d) - 1 - n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v || n < width);
+	pk_buf__add(b, d + sizeof(d) - n, (size_t)n);
+}
+
 static void count_labels(struct writer *w, bool *first, const struct pk_expose_count *c)
 {
 	label(w, first, "event", c->event);
@@ -123,15 +141,20 @@ static void counts(struct writer *w, const struct pk_expose_set *s, const char *
 		bool first = true;
 		if (c->value.status != PK_COUNT_OK)
 			continue;
-		pk_buf__printf(&w->b, "%s_total", name);
+		pk_buf__puts(&w->b, name);
+		pk_buf__puts(&w->b, "_total");
 		count_labels(w, &first, c);
 		close_labels(w, first);
-		if (f == RAW)
-			pk_buf__printf(&w->b, " %" PRIu64 "\n", c->value.raw);
-		else	/* ns as seconds, exactly */
-			pk_buf__printf(&w->b, " %" PRIu64 ".%09" PRIu64 "\n",
-				       (f == ENABLED ? c->value.enabled : c->value.running) / 1000000000u,
-				       (f == ENABLED ? c->value.enabled : c->value.running) % 1000000000u);
+		uint64_t v = f == RAW ? c->value.raw : f == ENABLED ? c->value.enabled : c->value.running;
+		pk_buf__putc(&w->b, ' ');
+		if (f == RAW) {
+			u64(&w->b, v, 0);
+		} else {	/* ns as seconds, exactly */
+			u64(&w->b, v / 1000000000u, 0);
+			pk_buf__putc(&w->b, '.');
+			u64(&w->b, v % 1000000000u, 9);
+		}
+		pk_buf__putc(&w->b, '\n');
 	}
 }
 
