@@ -208,6 +208,8 @@ $(O)/tests/%: tests/unit/%.c $(TEST_SUPPORT_OBJS) $(LIBINT)
 # unit tests of CLI modules link those objects too
 $(O)/tests/test_cli_opts: TEST_CLI_OBJS := $(O)/obj/src/cli-opts.o
 $(O)/tests/test_cli_opts: $(O)/obj/src/cli-opts.o
+$(O)/tests/test_stat_serve_ratio: TEST_CLI_OBJS := $(O)/obj/src/stat-serve-ratio.o
+$(O)/tests/test_stat_serve_ratio: $(O)/obj/src/stat-serve-ratio.o
 
 # The jevents oracle's dumper (tests/integration/jevents_oracle.sh).
 $(O)/tests/ir_dump: tests/oracle/ir_dump.c $(LIBINT)
