@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <pmukit/cpuid.h>
 #include <pmukit/expose.h>
 #include <pmukit/metric.h>
 #include <pmukit/metricgroup.h>
@@ -42,6 +43,7 @@ struct serve {
 	pthread_mutex_t lock;
 	double t0;				/* start, CLOCK_MONOTONIC ns (duration_time) */
 	struct pk_topology *topo;		/* pmukit_cpu_info; NULL when unreadable */
+	char cpuid[128];			/* pmukit_cpuid_info: --cpuid's, or this CPU's */
 	bool *skip;				/* [ev]: a tool event, or a name already listed */
 	struct pk_expose_label (*labels)[MAX_LABELS];	/* [id] */
 	size_t *nr_labels;			/* [id] */
@@ -331,7 +333,7 @@ static int scrape(void *ctx, const char *accept, char **body, size_t *len, const
 	struct pk_expose_set s = {
 		.counts = sv->counts, .nr_counts = nr,
 		.metrics = sv->metrics, .nr_metrics = sv->mg ? st->nr_ids * sv->nr_metrics : 0,
-		.cpuid = sv->env->cpuid_used, .topo = sv->topo,
+		.cpuid = *sv->cpuid ? sv->cpuid : NULL, .topo = sv->topo,
 	};
 	int r = pk_expose__write(&s, &o, body, len, &err);
 	pthread_mutex_unlock(&sv->lock);
@@ -351,6 +353,10 @@ static int serve_init(struct serve *sv, size_t first_metric_ev)
 
 	if (pk_topology__read(&sv->topo, NULL, &err))
 		sv->topo = NULL;
+	if (sv->env->cpuid_used)
+		snprintf(sv->cpuid, sizeof(sv->cpuid), "%s", sv->env->cpuid_used);
+	else if (pk_cpuid__host(NULL, -1, sv->cpuid, sizeof(sv->cpuid)))
+		sv->cpuid[0] = 0;
 	sv->skip = calloc(st->nr_ev + 1, sizeof(*sv->skip));
 	sv->labels = calloc(nr_ids, sizeof(*sv->labels));
 	sv->nr_labels = calloc(nr_ids, sizeof(*sv->nr_labels));

@@ -69,6 +69,7 @@ ok "text format: raw count, enabled/running seconds, state, info" sh -c '
 	grep -Eq "^pmukit_event_enabled_seconds_total\{event=\"task-clock\",pmu=\"software\"\} [0-9]+\.[0-9]{9}$" $f &&
 	grep -q "^pmukit_event_state{event=\"task-clock\",pmu=\"software\",pmukit_event_state=\"counting\"} 1$" $f &&
 	grep -q "^pmukit_build_info{version=" $f && grep -q "^pmukit_cpu_info{cpu=\"0\"" $f &&
+	grep -q "^pmukit_cpuid_info{cpuid=\"" $f &&
 	! grep -q "# EOF" $f'
 ok "the header says text 0.0.4" sh -c '
 	curl -sf -D - -o /dev/null "http://127.0.0.1:$MPORT/metrics" | grep -qi "^content-type: text/plain; version=0.0.4"'
