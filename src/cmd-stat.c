@@ -144,6 +144,7 @@ static int parse_args(int argc, char **argv, struct stat_config *cfg, struct cli
 		{ "delay", required_argument, NULL, 'D' },
 		{ "null", no_argument, NULL, 'n' },
 		{ "serve", required_argument, NULL, OPT_SERVE },	/* stat-serve.c */
+		{ "cgroup", required_argument, NULL, 'G' },	/* stat-serve.c */
 		{ "help", no_argument, NULL, 'h' },
 		CLI_ENV_OPTIONS,
 		{ 0 },
@@ -153,7 +154,7 @@ static int parse_args(int argc, char **argv, struct stat_config *cfg, struct cli
 
 	/* '+': options stop at the command; ':' first: getopt prints nothing, we do */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:M:aC:Ap:t:iI:r:x:jBo:hD:n", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:M:aC:Ap:t:iI:r:x:jBo:hD:nG:", opts, NULL)) != -1) {
 		if (cli_env__option(env, c, optarg))
 			continue;
 		switch (c) {
@@ -215,6 +216,7 @@ static int parse_args(int argc, char **argv, struct stat_config *cfg, struct cli
 			break;
 		case 'n': cfg->null_run = true; break;
 		case OPT_SERVE: cfg->serve = optarg; break;	/* stat-serve.c */
+		case 'G': cfg->cgroups = optarg; break;	/* stat-serve.c */
 		case 'h': *help = true; return 0;
 		case ':':
 			return usage_error("option '%s' needs a value", argv[optind - 1]);

@@ -31,6 +31,7 @@
 #include <pmukit/metricgroup.h>
 
 #include "serve/http.h"
+#include "stat-serve-cgroup.h"
 #include "stat-serve-ratio.h"
 #include "stat-serve.h"
 
@@ -58,15 +59,21 @@ struct serve {
 	struct serve_ratio *ratio;		/* [metric]: num and den, or empty (a gauge) */
 	struct pk_metric_eval **meval;		/* [metric]: its references' values */
 	size_t cur_id;				/* the id being evaluated */
+	struct serve_cgroups cg;		/* -G; cg.fd NULL without */
+	struct pk_expose_label (*evlab)[MAX_LABELS + 1];	/* -G: [id * nr_ev + ev] */
 };
 
 int stat_serve__check(const struct stat_config *cfg)
 {
 	const char *why = NULL;
 
-	if (!cfg->serve)
+	if (cfg->cgroups && !cfg->serve)
+		why = "-G: only with --serve for now (stat's cgroup column is not done)";
+	else if (cfg->cgroups && !cfg->system_wide && !cfg->cpu_list)
+		why = "-G: cgroup monitoring only available in system-wide mode (-a, -C)";
+	else if (!cfg->serve)
 		return 0;
-	if (cfg->argv)
+	else if (cfg->argv)
 		why = "--serve counts CPUs (-a, -C) or running tasks (-p, -t), not a command";
 	else if (cfg->interval_ms > 0 || cfg->runs > 1 || cfg->counts_path || cfg->null_run ||
 		 cfg->sep || cfg->json || cfg->timeout_ms > 0 || cfg->delay_ms > 0)
@@ -161,6 +168,9 @@ static void mark_skips(struct serve *sv)
 		sv->skip[e] = st->ev[e].tool;
 		for (size_t k = 0; k < e && !sv->skip[e]; k++)
 			sv->skip[e] = !strcmp(st->ev[k].name, st->ev[e].name) &&
+				      (!sv->cg.name || sv->cg.name[k] == sv->cg.name[e] ||
+				       (sv->cg.name[k] && sv->cg.name[e] &&
+					!strcmp(sv->cg.name[k], sv->cg.name[e]))) &&
 				      !strcmp(st->ev[k].pmu ? st->ev[k].pmu : "",
 					      st->ev[e].pmu ? st->ev[e].pmu : "");
 	}
@@ -326,6 +336,14 @@ static int scrape(void *ctx, const char *accept, char **body, size_t *len, const
 			sv->counts[nr++] = (struct pk_expose_count){
 				.event = st->ev[e].name, .pmu = st->ev[e].pmu,
 				.labels = sv->labels[id], .nr_labels = sv->nr_labels[id], .value = v };
+			if (sv->evlab && sv->cg.name[e]) {	/* -G: the id's labels and cgroup */
+				struct pk_expose_label *l = sv->evlab[id * st->nr_ev + e];
+				size_t k = sv->nr_labels[id];
+				memcpy(l, sv->labels[id], k * sizeof(*l));
+				l[k] = (struct pk_expose_label){ "cgroup", sv->cg.name[e] };
+				sv->counts[nr - 1].labels = l;
+				sv->counts[nr - 1].nr_labels = k + 1;
+			}
 		}
 		if (sv->mg)
 			fill_metrics(sv, id);
@@ -366,6 +384,12 @@ static int serve_init(struct serve *sv, size_t first_metric_ev)
 	if (!sv->skip || !sv->labels || !sv->nr_labels || !sv->lval || !sv->counts || !sv->event_of)
 		return -1;
 	build_labels(sv);
+	if (st->cfg->cgroups) {
+		if (serve_cgroups__open(&sv->cg, st->cfg->cgroups, st->nr_ev))
+			return -2;	/* said why */
+		if (!(sv->evlab = calloc(nr_ids * st->nr_ev + 1, sizeof(*sv->evlab))))
+			return -1;
+	}
 	mark_skips(sv);
 	if (sv->sm) {
 		sv->mg = stat_metrics__group(sv->sm);
@@ -410,6 +434,8 @@ static void serve_fini(struct serve *sv)
 	}
 	free(sv->ratio);
 	free(sv->meval);
+	serve_cgroups__close(&sv->cg);
+	free(sv->evlab);
 }
 
 /* Count and serve until SIGINT/SIGTERM, which the server's thread never sees. */
@@ -447,7 +473,7 @@ static int serve_loop(struct serve *sv, int fd)
  * the run: an exporter keeps serving, the group's events in the state
  * metric as not_supported (a machine without the PMU answers like the others).
  */
-static int serve_open(struct stat_live *st, struct pk_error *err)
+static int serve_open(struct stat_live *st, const struct serve_cgroups *cg, struct pk_error *err)
 {
 	struct pk_count_opts o = {
 		.sz = sizeof(o),
@@ -457,6 +483,7 @@ static int serve_open(struct stat_live *st, struct pk_error *err)
 		.nr_tids = st->nr_tids,
 		.pmus = st->env->pmus,
 		.topo = st->topo,
+		.cgroups = cg->fd,
 	};
 	stat_live__close(st);
 	return pk_counter__open(&st->cnt, st->el, &o, err);
@@ -472,14 +499,16 @@ int stat_serve__run(struct stat_live *st, struct stat_metrics *sm, size_t first_
 
 	if (!serve_http__start)
 		return run_sibling();
-	if (serve_init(&sv, first_metric_ev)) {
-		fprintf(stderr, "pmukit stat: out of memory\n");
+	int r = serve_init(&sv, first_metric_ev);
+	if (r) {
+		if (r == -1)
+			fprintf(stderr, "pmukit stat: out of memory\n");
 		goto out;
 	}
 	fd = serve_http__listen(st->cfg->serve);	/* a bad ADDR before anything is opened */
 	if (fd < 0)
 		goto out;
-	if (serve_open(st, &err)) {
+	if (serve_open(st, &sv.cg, &err)) {
 		fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&err, msg, sizeof(msg)));
 		goto out;
 	}

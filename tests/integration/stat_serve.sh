@@ -14,7 +14,7 @@
 # polled); node_exporter's perf collector beside pmukit counts the same
 # context switches and page faults within 5 %. About 16 s in all.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
-echo "1..28"
+echo "1..32"
 PIDS=
 trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; rm -rf "$T_TMP"' EXIT
 export PMUKIT T_TMP SRC
@@ -164,6 +164,42 @@ ok "SIGINT stops it: exit 0, socket closed" sh -c '
 	while kill -0 '$PID' 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 	! kill -0 '$PID' 2>/dev/null && ! curl -s --max-time 1 "http://127.0.0.1:'$PORT'/metrics" >/dev/null'
 wait $PID 2>/dev/null
+
+# --- -G: a cgroup of our own, under the perf_event mount perf uses (v1 perf_event, else cgroup2) --
+fails "-G without -a or -C is refused" timeout 5 "$PMUKIT" stat --serve 127.0.0.1:0 -G x -p $$
+fails "-G without --serve is refused (stat's cgroup column is not done)" timeout 5 "$PMUKIT" stat -a -G x true
+CGM=$(awk '$3 == "cgroup" && $4 ~ /(^|,)perf_event(,|$)/ { print $2; exit }' /proc/self/mounts)
+[ -n "$CGM" ] || CGM=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+CGN=pmukit-serve-$$
+CG=$CGM/$CGN
+if [ -n "$CGM" ] && mkdir "$CG" 2>/dev/null; then
+	trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; sleep 0.1; rmdir "$CG" 2>/dev/null; rm -rf "$T_TMP"' EXIT
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec sh -c "while :; do sleep 0.005; done"' sh "$CG" &
+	CGLOAD=$!
+	PIDS="$PIDS $CGLOAD"
+	start cgroup -a -e context-switches,context-switches -G $CGN,
+	CPID=$PID CPORT=$PORT
+	export CGN CPORT CGM CG
+	ok "-G CG, : the cgroup's count (cgroup label) beside the machine's, smaller and counting" sh -c '
+		sleep 0.5
+		curl -sf "http://127.0.0.1:$CPORT/metrics" >"$T_TMP/g1" || exit 1
+		a=$(sed -n "s/^pmukit_event_total{event=\"context-switches\",pmu=\"software\",cgroup=\"$CGN\"} //p" "$T_TMP/g1")
+		b=$(sed -n "s/^pmukit_event_total{event=\"context-switches\",pmu=\"software\"} //p" "$T_TMP/g1")
+		echo "cgroup $a, all $b" >&2; [ -n "$a" ] && [ "$a" -gt 20 ] && [ "$a" -lt "$b" ] &&
+		promtool check metrics <"$T_TMP/g1" >&2'
+	echo $CGLOAD >"$CGM/cgroup.procs"
+	kill $CGLOAD
+	wait $CGLOAD 2>/dev/null
+	ok "a cgroup that disappears: still served, its count kept" sh -c '
+		rmdir "$CG" || exit 1
+		curl -sf "http://127.0.0.1:$CPORT/metrics" >"$T_TMP/g2" || exit 1
+		a=$(sed -n "s/^pmukit_event_total{event=\"context-switches\",pmu=\"software\",cgroup=\"$CGN\"} //p" "$T_TMP/g1")
+		c=$(sed -n "s/^pmukit_event_total{event=\"context-switches\",pmu=\"software\",cgroup=\"$CGN\"} //p" "$T_TMP/g2")
+		echo "before $a, after $c" >&2; [ -n "$c" ] && [ "$c" -ge "$a" ]'
+	stop $CPID
+else
+	T_N=$((T_N + 2)); echo "ok $((T_N - 1)) # SKIP no writable cgroup mount"; echo "ok $T_N # SKIP no writable cgroup mount"
+fi
 
 # --- -M metrics as ratios: an events dir of our own whose metrics read software events ---------
 mkdir -p "$T_TMP/arch/x86/swm"
