@@ -14,7 +14,7 @@
 # polled); node_exporter's perf collector beside pmukit counts the same
 # context switches and page faults within 5 %. About 16 s in all.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
-echo "1..32"
+echo "1..34"
 PIDS=
 trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; rm -rf "$T_TMP"' EXIT
 export PMUKIT T_TMP SRC
@@ -242,6 +242,9 @@ cat >"$T_TMP/prometheus.yml" <<EOF
 global:
   scrape_interval: 1s
   scrape_timeout: 1s
+  evaluation_interval: 1s
+rule_files:
+  - $(cd "$SRC" && pwd)/docs/prometheus-rules.yml
 scrape_configs:
   - job_name: pmukit
     static_configs:
@@ -268,6 +271,11 @@ ok "Prometheus: a ratio metric as the ratio of sums over series" \
 	sh "$T_TMP/poll.sh" 'sum(rate(pmukit_metric_numerator_total{metric="pf_per_cs"}[5s])) / sum(rate(pmukit_metric_denominator_total{metric="pf_per_cs"}[5s]))'
 ok "Prometheus: README's query (context switches per second, scaled) has a value" \
 	sh "$T_TMP/poll.sh" 'rate(pmukit_event_total{event="context-switches"}[5s]) * rate(pmukit_event_enabled_seconds_total[5s]) / rate(pmukit_event_running_seconds_total[5s])'
+ok "Prometheus: the documented recording rules evaluate (fleet ratio, scaled rate)" sh -c '
+	sh "$T_TMP/poll.sh" "pmukit_metric:ratio_rate5m:fleet{metric=\"pf_per_cs\"}" &&
+	sh "$T_TMP/poll.sh" "pmukit_event:rate5m:scaled{event=\"context-switches\"}"'
+ok "the documented recording rules: promtool test rules (a fleet ratio is a ratio of sums)" \
+	promtool test rules "$SRC/tests/fixtures/serve/rules_test.yml"
 ok "Prometheus: both exporters up, no scrape error" sh -c '
 	curl -sf "http://127.0.0.1:$PPORT/api/v1/query" --data-urlencode "query=sum(up{job=\"pmukit\"})" | grep -q "\"2\"\]" &&
 	[ $(curl -sf "http://127.0.0.1:$PPORT/api/v1/targets" | grep -o "\"lastError\":\"\"" | wc -l) = 2 ]'
