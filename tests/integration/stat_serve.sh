@@ -298,15 +298,17 @@ export NPORT APORT
 # sum NAME FILE: the sum over CPUs of one counter
 cat >"$T_TMP/anchor.sh" <<'EOF'
 sum() { awk -v re="$1" '$0 ~ re { s += $NF } END { printf "%.0f\n", s }' "$2"; }
-snap() {
-	curl -sf "http://127.0.0.1:$APORT/metrics" >"$T_TMP/a$1" && curl -sf "http://127.0.0.1:$NPORT/metrics" >"$T_TMP/n$1"
+snap() {	# both at once: the two windows start and end together
+	curl -sf "http://127.0.0.1:$APORT/metrics" >"$T_TMP/a$1" & a=$!
+	curl -sf "http://127.0.0.1:$NPORT/metrics" >"$T_TMP/n$1" & n=$!
+	wait $a && wait $n
 }
-snap 1 && sleep 3 && snap 2 || exit 1
+snap 1 && sleep 4 && snap 2 || exit 1
 for ev in context-switches:context_switches page-faults:page_faults; do
 	p=${ev%%:*} n=${ev##*:}
 	dp=$(( $(sum "^pmukit_event_total.event=\"$p\"" "$T_TMP/a2") - $(sum "^pmukit_event_total.event=\"$p\"" "$T_TMP/a1") ))
 	dn=$(( $(sum "^node_perf_${n}_total" "$T_TMP/n2") - $(sum "^node_perf_${n}_total" "$T_TMP/n1") ))
-	echo "$p over 3 s: pmukit $dp, node_exporter $dn" >&2
+	echo "$p over 4 s: pmukit $dp, node_exporter $dn" >&2
 	awk -v a=$dp -v b=$dn 'BEGIN { exit !(b > 100 && (a - b) / b < 0.05 && (b - a) / b < 0.05) }' || exit 1
 done
 EOF
