@@ -14,7 +14,7 @@
 # polled); node_exporter's perf collector beside pmukit counts the same
 # context switches and page faults within 5 %. About 16 s in all.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
-echo "1..34"
+echo "1..35"
 PIDS=
 trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; rm -rf "$T_TMP"' EXIT
 export PMUKIT T_TMP SRC
@@ -53,6 +53,13 @@ free_port() {
 ok "--help lists --serve" sh -c '"$PMUKIT" stat --help | grep -q -- "--serve ADDR"'
 fails "--serve with a command is refused" timeout 5 "$PMUKIT" stat --serve 127.0.0.1:0 true
 fails "--serve with -I is refused" timeout 5 "$PMUKIT" stat --serve 127.0.0.1:0 -a -I 1000
+ok "[::1]:0 serves on IPv6 loopback (or the machine has no IPv6)" sh -c '
+	python3 -c "import socket; s = socket.socket(socket.AF_INET6); s.bind((\"::1\", 0))" 2>/dev/null || exit 0
+	"$PMUKIT" stat --serve "[::1]:0" -a -e task-clock 2>"$T_TMP/v6" & p=$!; i=0
+	until grep -q "serving http://\[::1\]:" "$T_TMP/v6" || [ $i -gt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	port=$(sed -n "s|.*\[::1\]:\([0-9]*\)/metrics|\1|p" "$T_TMP/v6")
+	curl -sfg "http://[::1]:$port/metrics" | grep -q "^pmukit_event_total"; r=$?
+	kill $p; wait $p; exit $r'
 ok "a bad ADDR: the reason, exit non-zero" sh -c '
 	! "$PMUKIT" stat --serve nocolon -a -e task-clock 2>"$T_TMP/bad" && grep -q "not \[HOST\]:PORT" "$T_TMP/bad"'
 
