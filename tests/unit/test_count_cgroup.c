@@ -52,11 +52,32 @@ static int cgroup_mount(char *buf, size_t len)
 	return found;
 }
 
+/* the kernel has the perf_event cgroup controller (CONFIG_CGROUP_PERF), enabled */
+static int perf_event_controller(void)
+{
+	FILE *f = fopen("/proc/cgroups", "r");
+	char name[64];
+	int a, b, c, en, found = 0;
+	while (f && !found && fscanf(f, "%63s", name) == 1) {
+		if (name[0] == '#' || fscanf(f, "%d %d %d", &a, &b, &c) != 3) {
+			int ch;
+			while ((ch = fgetc(f)) != EOF && ch != '\n')
+				;
+			continue;
+		}
+		en = c;
+		found = !strcmp(name, "perf_event") && en;
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
 static void test_cgroup(void **state)
 {
 	(void)state;
 	char mnt[512], dir[700], procs[720];
-	if (cgroup_mount(mnt, sizeof(mnt)))
+	if (!perf_event_controller() || cgroup_mount(mnt, sizeof(mnt)))
 		skip();
 	snprintf(dir, sizeof(dir), "%s/pmukit-test-%d", mnt, (int)getpid());
 	if (mkdir(dir, 0755))
