@@ -11,10 +11,13 @@
 # as numerator and denominator counters; a real Prometheus 2.42 scraping two
 # exporters every second answers rate(pmukit_event_total{event="context-switches"}[5s])
 # and a ratio of sums (its first scrape comes ~5 s after start: queries are
-# polled); node_exporter's perf collector beside pmukit counts the same
-# context switches and page faults within 5 %. About 16 s in all.
+# polled) and evaluates docs/prometheus-rules.yml (also run through
+# `promtool test rules`); node_exporter's perf collector beside pmukit counts
+# the same context switches and page faults within 5 %, and so does
+# `pmukit stat -a` over a window the exporter is scraped around; -G counts
+# a cgroup of our own, which is then removed while served. About 20 s.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
-echo "1..35"
+echo "1..36"
 PIDS=
 trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; rm -rf "$T_TMP"' EXIT
 export PMUKIT T_TMP SRC
@@ -325,6 +328,14 @@ for ev in context-switches:context_switches page-faults:page_faults; do
 done
 EOF
 ok "node_exporter --collector.perf: context-switches and page-faults agree within 5 %" sh "$T_TMP/anchor.sh"
+ok "pmukit stat -a over 3 s and the exporter's increase around it agree within 5 %" sh -c '
+	curl -sf "http://127.0.0.1:$APORT/metrics" >"$T_TMP/s1" &&
+	"$PMUKIT" stat -a -x, -e context-switches sleep 3 2>"$T_TMP/st" &&
+	curl -sf "http://127.0.0.1:$APORT/metrics" >"$T_TMP/s2" || exit 1
+	sum() { awk "/^pmukit_event_total.event=\"context-switches\"/ { s += \$NF } END { printf \"%.0f\", s }" "$1"; }
+	d=$(( $(sum "$T_TMP/s2") - $(sum "$T_TMP/s1") )); s=$(cut -d, -f1 "$T_TMP/st")
+	echo "context-switches: stat $s, exporter $d" >&2
+	awk -v a=$d -v b=$s "BEGIN { exit !(b > 100 && (a - b) / b < 0.05 && (b - a) / b < 0.05) }"'
 kill $LOAD $NE
 stop $APID
 ok "SIGTERM stops the main exporter: exit 0" stop $MAIN
