@@ -17,7 +17,7 @@
 # `pmukit stat -a` over a window the exporter is scraped around; -G counts
 # a cgroup of our own, which is then removed while served. About 20 s.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
-echo "1..36"
+echo "1..37"
 PIDS=
 trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; rm -rf "$T_TMP"' EXIT
 export PMUKIT T_TMP SRC
@@ -176,6 +176,14 @@ ok "-M where the PMU is missing: served, events not_supported, promtool accepts 
 	grep -q "^pmukit_event_state{event=\"INST_RETIRED.ANY\",pmu=\"cpu\",pmukit_event_state=\"not_supported\"} 1$" "$T_TMP/mm" &&
 	grep -q "^pmukit_metric_info{metric=\"tma_retiring\",unit=\"%\",scale=\"100\"} 1$" "$T_TMP/mm" &&
 	promtool check metrics <"$T_TMP/mm" >&2'
+MEPID=$PID
+start topdown --cpuid skylake --sysfs "$SRC/tests/fixtures/sysfs/x86-skl" -a --topdown
+ok "--topdown where the PMU is missing: TopdownL1's metrics and events, served" sh -c '
+	curl -sf "http://127.0.0.1:'$PORT'/metrics" >"$T_TMP/td" &&
+	grep -q "^pmukit_metric_info{metric=\"tma_retiring\",unit=\"%\",scale=\"100\"} 1$" "$T_TMP/td" &&
+	grep -q "^pmukit_event_state{event=\"UOPS_RETIRED.RETIRE_SLOTS\",pmu=\"cpu\",pmukit_event_state=\"not_supported\"} 1$" "$T_TMP/td" &&
+	promtool check metrics <"$T_TMP/td" >&2'
+stop $MEPID
 ok "SIGINT stops it: exit 0, socket closed" sh -c '
 	kill -INT '$PID'; i=0
 	while kill -0 '$PID' 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
