@@ -17,7 +17,7 @@
 # `pmukit stat -a` over a window the exporter is scraped around; -G counts
 # a cgroup of our own, which is then removed while served. About 20 s.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
-echo "1..37"
+echo "1..38"
 PIDS=
 trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; rm -rf "$T_TMP"' EXIT
 export PMUKIT T_TMP SRC
@@ -53,6 +53,11 @@ free_port() {
 	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
+ok "examples/expose (the public API alone): promtool accepts its text, OpenMetrics ends with # EOF" sh -c '
+	B=${PMUKIT_BUILD:-build}
+	"$B/examples/expose" >"$T_TMP/ex" && promtool check metrics <"$T_TMP/ex" >&2 &&
+	grep -Eq "^pmukit_event_total\{event=\"page-faults\",pmu=\"software\"\} [0-9]{4,}$" "$T_TMP/ex" &&
+	[ "$("$B/examples/expose" --openmetrics | tail -n 1)" = "# EOF" ]'
 ok "--help lists --serve" sh -c '"$PMUKIT" stat --help | grep -q -- "--serve ADDR"'
 fails "--serve with a command is refused" timeout 5 "$PMUKIT" stat --serve 127.0.0.1:0 true
 fails "--serve with -I is refused" timeout 5 "$PMUKIT" stat --serve 127.0.0.1:0 -a -I 1000
