@@ -17,7 +17,7 @@
 # `pmukit stat -a` over a window the exporter is scraped around; -G counts
 # a cgroup of our own, which is then removed while served. About 20 s.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
-echo "1..38"
+echo "1..39"
 PIDS=
 trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; rm -rf "$T_TMP"' EXIT
 export PMUKIT T_TMP SRC
@@ -173,6 +173,12 @@ ok "-p PID --per-thread: a thread label comm-tid, counting" sh -c '
 	sleep 0.2
 	curl -sf "http://127.0.0.1:'$PORT'/metrics" >"$T_TMP/p" &&
 	grep -Eq "^pmukit_event_total\{event=\"context-switches\",pmu=\"software\",thread=\"sh-'$BUSY'\"\} [1-9]" "$T_TMP/p"'
+stop $PID
+start tid -t $BUSY -e context-switches
+ok "-t TID: the thread's count" sh -c '
+	sleep 0.2
+	curl -sf "http://127.0.0.1:'$PORT'/metrics" |
+	grep -Eq "^pmukit_event_total\{event=\"context-switches\",pmu=\"software\"\} [1-9]"'
 stop $PID
 kill $BUSY
 start metric --cpuid skylake --sysfs "$SRC/tests/fixtures/sysfs/x86-skl" -a -M tma_info_thread_ipc,tma_retiring
