@@ -14,8 +14,10 @@
  * dynamically, with the same command line.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -438,34 +440,65 @@ static void serve_fini(struct serve *sv)
 	free(sv->evlab);
 }
 
-/* Count and serve until SIGINT/SIGTERM, which the server's thread never sees. */
+/* SIGINT, SIGTERM, SIGHUP: a byte down this pipe wakes the main thread (CLI state). */
+static int stop_pipe[2] = { -1, -1 };
+
+static void on_stop(int sig)
+{
+	int saved = errno;
+	(void)sig;
+	if (write(stop_pipe[1], "x", 1) < 0) {
+		/* full: a wake-up is pending anyway */
+	}
+	errno = saved;
+}
+
+/*
+ * Count and serve until SIGINT, SIGTERM or SIGHUP. The signals are caught
+ * (not left to sigwait): whichever thread gets one (a sanitizer's or
+ * valgrind's own), the handler wakes the main thread. A background job of a
+ * shell starts with SIGINT ignored: it is caught anyway; an ignored SIGHUP
+ * (nohup) stays ignored.
+ */
 static int serve_loop(struct serve *sv, int fd)
 {
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_handler = on_stop, .sa_flags = SA_RESTART }, old[3];
 	struct serve_http *h = NULL;
-	char why[256];
-	sigset_t set, old;
-	int sig = 0;
+	char why[256], c;
+	sigset_t set, mask;
 
-	/* a background job of a shell starts with SIGINT ignored: it would never arrive */
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &set, &old);
-	signal(SIGPIPE, SIG_IGN);	/* a client gone mid-response */
-	if (serve_http__start(&h, fd, scrape, sv, why, sizeof(why))) {
-		fprintf(stderr, "pmukit stat: --serve: %s\n", why);
+	if (stop_pipe[0] < 0 && pipe2(stop_pipe, O_CLOEXEC | O_NONBLOCK)) {
 		close(fd);
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		return 1;
 	}
-	while (sigwait(&set, &sig) == 0 && sig != SIGINT && sig != SIGTERM && sig != SIGHUP)
-		;
-	serve_http__stop(h);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return 0;
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&set);
+	for (size_t i = 0; i < 3; i++) {
+		sigaction(sigs[i], NULL, &old[i]);
+		if (sigs[i] != SIGHUP || old[i].sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+		sigaddset(&set, sigs[i]);
+	}
+	signal(SIGPIPE, SIG_IGN);	/* a client gone mid-response */
+	/* the server's thread is born with them blocked: they come to this one */
+	pthread_sigmask(SIG_BLOCK, &set, &mask);
+	int r = serve_http__start(&h, fd, scrape, sv, why, sizeof(why));
+	pthread_sigmask(SIG_SETMASK, &mask, NULL);
+	if (r) {
+		fprintf(stderr, "pmukit stat: --serve: %s\n", why);
+		close(fd);
+	} else {
+		struct pollfd p = { .fd = stop_pipe[0], .events = POLLIN };
+		while (poll(&p, 1, -1) < 0 && errno == EINTR)
+			;
+		while (read(stop_pipe[0], &c, 1) > 0)
+			;
+		serve_http__stop(h);
+	}
+	for (size_t i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	return r ? 1 : 0;
 }
 
 /*
