@@ -27,6 +27,8 @@ enum fam_type { FAM_COUNTER, FAM_GAUGE, FAM_INFO, FAM_STATESET };
 struct writer {
 	struct pk_buf b;
 	bool om;
+	struct pk_buf blk;	/* each count's labels "{event=\"..\",pmu=\"..\",..", written once */
+	size_t *blk_off;	/* [count]: where its labels start in blk; [nr_counts]: the end */
 };
 
 /* A label value or HELP text: backslash, double quote and line feed escaped (both formats). */
@@ -132,19 +134,41 @@ static void count_labels(struct writer *w, bool *first, const struct pk_expose_c
 
 enum count_field { RAW, ENABLED, RUNNING };
 
+/* The label blocks of every count, for the four families that repeat them. 0 or -ENOMEM. */
+static int count_blocks(struct writer *w, const struct pk_expose_set *s)
+{
+	struct writer lw = { .om = w->om };
+
+	if (!(w->blk_off = malloc((s->nr_counts + 1) * sizeof(*w->blk_off))))
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nr_counts; i++) {
+		bool first = true;
+		w->blk_off[i] = lw.b.len;
+		count_labels(&lw, &first, &s->counts[i]);
+	}
+	w->blk_off[s->nr_counts] = lw.b.len;
+	w->blk = lw.b;
+	return w->blk.err;
+}
+
+/* count i's labels, still open (no '}') */
+static void block(struct writer *w, size_t i)
+{
+	pk_buf__add(&w->b, (const char *)w->blk.data + w->blk_off[i], w->blk_off[i + 1] - w->blk_off[i]);
+}
+
 static void counts(struct writer *w, const struct pk_expose_set *s, const char *name,
 		   enum count_field f, const char *unit, const char *help)
 {
 	family(w, name, FAM_COUNTER, unit, help);
 	for (size_t i = 0; i < s->nr_counts; i++) {
 		const struct pk_expose_count *c = &s->counts[i];
-		bool first = true;
 		if (c->value.status != PK_COUNT_OK)
 			continue;
 		pk_buf__puts(&w->b, name);
-		pk_buf__puts(&w->b, "_total");
-		count_labels(w, &first, c);
-		close_labels(w, first);
+		pk_buf__add(&w->b, "_total", 6);
+		block(w, i);
+		pk_buf__putc(&w->b, '}');
 		uint64_t v = f == RAW ? c->value.raw : f == ENABLED ? c->value.enabled : c->value.running;
 		pk_buf__putc(&w->b, ' ');
 		if (f == RAW) {
@@ -169,12 +193,11 @@ static void states(struct writer *w, const struct pk_expose_set *s)
 	       "(this machine cannot count it)");
 	for (size_t i = 0; i < s->nr_counts; i++)
 		for (size_t k = 0; k < 3; k++) {
-			bool first = true;
 			pk_buf__puts(&w->b, "pmukit_event_state");
-			count_labels(w, &first, &s->counts[i]);
-			label(w, &first, "pmukit_event_state", names[k]);
-			close_labels(w, first);
-			pk_buf__puts(&w->b, s->counts[i].value.status == st[k] ? " 1\n" : " 0\n");
+			block(w, i);
+			pk_buf__puts(&w->b, ",pmukit_event_state=\"");
+			pk_buf__puts(&w->b, names[k]);
+			pk_buf__puts(&w->b, s->counts[i].value.status == st[k] ? "\"} 1\n" : "\"} 0\n");
 		}
 }
 
@@ -323,6 +346,11 @@ int pk_expose__write(const struct pk_expose_set *s, const struct pk_expose_opts 
 	w.om = PK_OPTS_GET(opts, format, PK_EXPOSE_PROMETHEUS) == PK_EXPOSE_OPENMETRICS;
 
 	if (s->nr_counts) {
+		if ((r = count_blocks(&w, s))) {
+			free(w.blk_off);
+			pk_buf__free(&w.blk);
+			return pk_error__set(err, r, NULL, 0, 0, "expose: out of memory");
+		}
 		counts(&w, s, "pmukit_event", RAW, NULL,
 		       "Raw cumulative count of each event (never scaled for multiplexing)");
 		counts(&w, s, "pmukit_event_enabled_seconds", ENABLED, "seconds",
@@ -330,6 +358,8 @@ int pk_expose__write(const struct pk_expose_set *s, const struct pk_expose_opts 
 		counts(&w, s, "pmukit_event_running_seconds", RUNNING, "seconds",
 		       "Time each event was running on a counter");
 		states(&w, s);
+		free(w.blk_off);
+		pk_buf__free(&w.blk);
 	}
 	metrics(&w, s, "pmukit_metric_numerator", NUMERATOR,
 		"Numerator of each ratio metric, cumulative (sum it, then divide)");
