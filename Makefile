@@ -191,6 +191,14 @@ $(O)/pmukit: $(CLI_OBJS) $(LIBINT)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) $(CLI_LDFLAGS) -o $@ $(CLI_OBJS) $(LIBINT) $(LDLIBS)
 
+# stat --serve's exporter: the CLI plus libmicrohttpd, linked dynamically (src/serve/http.h
+# says why); the static pmukit runs it for --serve.
+SERVE_OBJS := $(O)/obj/src/serve/http.o
+all: $(O)/pmukit-serve
+$(O)/pmukit-serve: $(CLI_OBJS) $(SERVE_OBJS) $(LIBINT)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(SERVE_OBJS) $(LIBINT) $(LDLIBS) -lmicrohttpd
+
 # --- tests ------------------------------------------------------------------
 $(O)/tests/%: tests/unit/%.c $(TEST_SUPPORT_OBJS) $(LIBINT)
 	$(Q)mkdir -p $(dir $@)
@@ -200,6 +208,8 @@ $(O)/tests/%: tests/unit/%.c $(TEST_SUPPORT_OBJS) $(LIBINT)
 # unit tests of CLI modules link those objects too
 $(O)/tests/test_cli_opts: TEST_CLI_OBJS := $(O)/obj/src/cli-opts.o
 $(O)/tests/test_cli_opts: $(O)/obj/src/cli-opts.o
+$(O)/tests/test_stat_serve_ratio: TEST_CLI_OBJS := $(O)/obj/src/stat-serve-ratio.o
+$(O)/tests/test_stat_serve_ratio: $(O)/obj/src/stat-serve-ratio.o
 
 # The jevents oracle's dumper (tests/integration/jevents_oracle.sh).
 $(O)/tests/ir_dump: tests/oracle/ir_dump.c $(LIBINT)
@@ -257,7 +267,7 @@ INSTALL      ?= install
 PUBLIC_HDRS  := $(sort $(wildcard include/pmukit/*.h))
 # the directories as pkg-config variables (relative to ${prefix} where they are under it)
 pc_dir = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
-INSTALLED    := $(BINDIR)/pmukit $(LIBDIR)/libpmukit.a $(LIBDIR)/$(SOFILE) $(LIBDIR)/$(SONAME) \
+INSTALLED    := $(BINDIR)/pmukit $(BINDIR)/pmukit-serve $(LIBDIR)/libpmukit.a $(LIBDIR)/$(SOFILE) $(LIBDIR)/$(SONAME) \
 		$(LIBDIR)/libpmukit.so $(PKGCONFIGDIR)/pmukit.pc \
 		$(PUBLIC_HDRS:include/%=$(INCLUDEDIR)/%)
 
@@ -273,6 +283,7 @@ install: all $(O)/pmukit.pc
 	$(Q)$(INSTALL) -d -m 755 $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
 		$(DESTDIR)$(INCLUDEDIR)/pmukit
 	$(Q)$(INSTALL) -m 755 $(O)/pmukit $(DESTDIR)$(BINDIR)/pmukit
+	$(Q)$(INSTALL) -m 755 $(O)/pmukit-serve $(DESTDIR)$(BINDIR)/pmukit-serve
 	$(Q)$(INSTALL) -m 644 $(O)/libpmukit.a $(DESTDIR)$(LIBDIR)/libpmukit.a
 	$(Q)$(INSTALL) -m 755 $(O)/$(SOFILE) $(DESTDIR)$(LIBDIR)/$(SOFILE)
 	$(Q)ln -sf $(SOFILE) $(DESTDIR)$(LIBDIR)/$(SONAME)

@@ -5,7 +5,11 @@
 # toolchain, QEMU, arm64 libraries), fuzz (clang), analyze (cppcheck; clang-tools-14 for
 # scan-build-14, with clang-14).
 set -e
-PKGS="build-essential pkg-config libjson-c-dev libzstd-dev libcmocka-dev linux-source-6.12 perl xz-utils python3 linux-perf libelf-dev libdw-dev zlib1g-dev liblzma-dev libbz2-dev libiberty-dev libprotobuf-c-dev protobuf-c-compiler libdebuginfod-dev golang-go chromium libtraceevent-dev tmux less gcc-arm-linux-gnueabihf"
+PKGS="build-essential pkg-config libjson-c-dev libzstd-dev libcmocka-dev linux-source-6.12 perl xz-utils python3 linux-perf libelf-dev libdw-dev zlib1g-dev liblzma-dev libbz2-dev libiberty-dev libprotobuf-c-dev protobuf-c-compiler libdebuginfod-dev golang-go chromium libtraceevent-dev tmux less"
+# armv7 files (foreign_files.sh)
+PKGS="$PKGS gcc-arm-linux-gnueabihf"
+# stat --serve: the HTTP server, and the engines its tests run
+PKGS="$PKGS libmicrohttpd-dev prometheus prometheus-node-exporter curl"
 [ -n "$PMUKIT_EXTRA_PKGS" ] && PKGS="$PKGS $PMUKIT_EXTRA_PKGS"
 missing=""
 for p in $PKGS; do

@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "stat-live.h"
 #include "stat-metrics.h"
+#include "stat-serve.h"
 #include "stat.h"
 
 #define DEFAULT_REST "context-switches,cpu-migrations,page-faults," \
@@ -65,6 +66,7 @@ static void usage(FILE *f)
 		"      --timeout MS      stop after MS milliseconds (the command gets SIGTERM)\n"
 		"  -D, --delay MS        start counting MS milliseconds after the command starts\n"
 		"  -n, --null            no counters: the elapsed time only\n"
+		STAT_SERVE_HELP
 		CLI_ENV_HELP
 		"  -h, --help            this help\n"
 		"Without COMMAND, -a, -C, -p or -t count until interrupted (Ctrl-C).\n");
@@ -74,6 +76,7 @@ enum {
 	OPT_PER_CORE = 0x200, OPT_PER_SOCKET, OPT_PER_DIE, OPT_INTERVAL_COUNT,
 	OPT_APPEND, OPT_NO_BIG_NUM, OPT_TOPDOWN, OPT_TD_LEVEL, OPT_TPEBS, OPT_NO_GROUP,
 	OPT_NO_MERGE, OPT_NO_THRESHOLD, OPT_COUNTS, OPT_METRIC_ONLY, OPT_PER_THREAD, OPT_TIMEOUT,
+	OPT_SERVE,
 };
 
 static int parse_number(const char *opt, const char *arg, double min, double *out)
@@ -140,6 +143,8 @@ static int parse_args(int argc, char **argv, struct stat_config *cfg, struct cli
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "delay", required_argument, NULL, 'D' },
 		{ "null", no_argument, NULL, 'n' },
+		{ "serve", required_argument, NULL, OPT_SERVE },	/* stat-serve.c */
+		{ "cgroup", required_argument, NULL, 'G' },	/* stat-serve.c */
 		{ "help", no_argument, NULL, 'h' },
 		CLI_ENV_OPTIONS,
 		{ 0 },
@@ -149,7 +154,7 @@ static int parse_args(int argc, char **argv, struct stat_config *cfg, struct cli
 
 	/* '+': options stop at the command; ':' first: getopt prints nothing, we do */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:M:aC:Ap:t:iI:r:x:jBo:hD:n", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:M:aC:Ap:t:iI:r:x:jBo:hD:nG:", opts, NULL)) != -1) {
 		if (cli_env__option(env, c, optarg))
 			continue;
 		switch (c) {
@@ -210,6 +215,8 @@ static int parse_args(int argc, char **argv, struct stat_config *cfg, struct cli
 				return usage_error("-D: invalid value '%s' (milliseconds)", optarg);
 			break;
 		case 'n': cfg->null_run = true; break;
+		case OPT_SERVE: cfg->serve = optarg; break;	/* stat-serve.c */
+		case 'G': cfg->cgroups = optarg; break;	/* stat-serve.c */
 		case 'h': *help = true; return 0;
 		case ':':
 			return usage_error("option '%s' needs a value", argv[optind - 1]);
@@ -270,7 +277,7 @@ static int check_args(const struct stat_config *cfg)
 				      cfg->interval_ms > 0))
 		why = "--counts reads saved counts: no command, target, -r or -I";
 	if (!why)
-		return 0;
+		return stat_serve__check(cfg);	/* --serve: stat-serve.c */
 	fprintf(stderr, "pmukit stat: %s\n", why);
 	return -1;
 }
@@ -422,6 +429,7 @@ int cmd_stat(int argc, char **argv)
 	}
 	if (add_specs(el, &cfg, &env, cfg.specs, cfg.nr_specs))
 		goto out;
+	size_t serve_first = pk_evlist__nr(el);	/* --serve: the metric events follow */
 	if (sm) {
 		size_t first = pk_evlist__nr(el);
 		const char *ms = stat_metrics__spec(sm);
@@ -434,6 +442,10 @@ int cmd_stat(int argc, char **argv)
 		goto out;	/* fini frees what init got to (st starts zeroed) */
 	if (sm)
 		stat_metrics__attach(sm, &st.frame);
+	if (cfg.serve) {	/* --serve: stat-serve.c */
+		ret = stat_serve__run(&st, sm, serve_first, &env);
+		goto out;
+	}
 	char target[1024];
 	stat_live__target(&st, target, sizeof(target));
 	int code;

@@ -157,6 +157,8 @@ struct stat_config {
 	bool metric_no_group, metric_no_merge, metric_no_threshold;
 	bool metric_only;		/* --metric-only; --topdown implies it */
 	const char *counts_path;	/* --counts FILE: offline */
+	const char *serve;		/* --serve ADDR: a Prometheus exporter (stat-serve.c) */
+	const char *cgroups;		/* -G LIST: with --serve (stat-serve-cgroup.c) */
 	char **argv;			/* the workload, NULL without */
 	FILE *out;			/* where the counts go (stderr, or -o) */
 };

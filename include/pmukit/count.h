@@ -87,6 +87,13 @@ struct pk_count_opts {
 	 * CPUs; a CPU whose socket is unknown has a package of its own.
 	 */
 	const struct pk_topology *topo;
+	/*
+	 * perf stat -G: [evsel] the fd of a cgroup directory (of the perf_event
+	 * cgroup mount) to count that event in, every task of the cgroup on each
+	 * CPU of cpus (PERF_FLAG_PID_CGROUP), or -1 for all tasks; NULL: none.
+	 * Only with cpus. Read during open: the caller may close them after.
+	 */
+	const int *cgroups;
 };
 
 enum pk_count_status {

@@ -61,6 +61,7 @@
 #include <pmukit/session.h>
 #include <pmukit/profile.h>
 #include <pmukit/export.h>
+#include <pmukit/expose.h>
 #include <pmukit/symbol.h>
 #include <pmukit/cpumap.h>
 #include <pmukit/cpuid.h>

@@ -229,7 +229,10 @@ static int open_ev(struct pk_counter *c, size_t i, const struct pk_evsel *e, boo
 			}
 			struct perf_event_attr attr = e->attr;
 			/* perf's fallbacks: the msr PMU refuses exclude_guest, say */
-			int fd = pk_perf_open(&attr, c->tid[t], c->cpu[s], group_fd, &c->open_state);
+			int fd = ev->cgroup_fd >= 0 && c->cpu[s] >= 0 ?
+				pk_perf_open_flags(&attr, ev->cgroup_fd, c->cpu[s], group_fd,
+						   PERF_FLAG_PID_CGROUP, &c->open_state) :
+				pk_perf_open(&attr, c->tid[t], c->cpu[s], group_fd, &c->open_state);
 			if (fd >= 0) {
 				cnt_fd(c, i, s, t)->fd = fd;
 				continue;
@@ -262,6 +265,7 @@ int pk_counter__open(struct pk_counter **out, const struct pk_evlist *el,
 	size_t nr_tids = tids ? OPT(opts, nr_tids, 0) : 0;
 	const struct pk_pmu_tree *pmus = OPT(opts, pmus, NULL);
 	const struct pk_topology *topo = OPT(opts, topo, NULL);
+	const int *cgroups = OPT(opts, cgroups, NULL);
 	struct pk_counter *c = calloc(1, sizeof(*c));
 	size_t nr = pk_evlist__nr(el);
 	bool *gone = NULL;
@@ -280,6 +284,7 @@ int pk_counter__open(struct pk_counter **out, const struct pk_evlist *el,
 		ev->read_format = e->attr.read_format;
 		ev->supported = true;
 		ev->per_pkg = e->per_pkg;
+		ev->cgroup_fd = cgroups && map ? cgroups[i] : -1;
 		if (e->nr_members > c->max_group)
 			c->max_group = e->nr_members;
 	}

@@ -26,6 +26,7 @@ struct cnt_ev {
 	bool per_pkg;			/* pk_evsel.per_pkg: summed over CPUs once per package */
 	int open_errno;			/* not supported: the errno */
 	struct pk_cpu_map *cpus;	/* placement when counting on CPUs, else NULL */
+	int cgroup_fd;			/* pk_count_opts.cgroups: counted in this cgroup, or -1 */
 	struct cnt_fd *fds;		/* [cpu_slot * nr_threads + thread_slot] */
 };
 #include "util/perf_open.h"

@@ -105,9 +105,15 @@ static int detect_missing(const struct perf_event_attr *a, int group_leader, str
 int pk_perf_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 		 struct pk_open_state *st)
 {
+	return pk_perf_open_flags(attr, pid, cpu, group_fd, 0, st);
+}
+
+int pk_perf_open_flags(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+		       unsigned long more, struct pk_open_state *st)
+{
 	for (;;) {
 		disable_missing(attr, st);
-		unsigned long flags = st->missing & M_CLOEXEC ? 0 : PERF_FLAG_FD_CLOEXEC;
+		unsigned long flags = (st->missing & M_CLOEXEC ? 0 : PERF_FLAG_FD_CLOEXEC) | more;
 		int fd = (int)syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
 		if (fd >= 0)
 			return fd;

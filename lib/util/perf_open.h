@@ -32,6 +32,9 @@ struct pk_open_state {
  */
 int pk_perf_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 		 struct pk_open_state *st);
+/* The same with more perf_event_open flags (PERF_FLAG_PID_CGROUP: pid is a cgroup fd). */
+int pk_perf_open_flags(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+		       unsigned long flags, struct pk_open_state *st);
 
 /*
  * Why perf_event_open refused attr with errno err, in perf 6.1's words

@@ -2,7 +2,7 @@
 # examples.sh — the programs of examples/ run and exit 0, linked with libpmukit.so
 # (they use the public API only: its hidden internals would not link) (TAP).
 B=${PMUKIT_BUILD:-build}
-set -- region topdown_region
+set -- region topdown_region expose
 echo "1..$(($# * 2))"
 n=0
 for e in "$@"; do

@@ -35,6 +35,7 @@ ok "install compiled and linked nothing (the tree was built)" sh -c "
 (cd "$SRC/include/pmukit" && ls) | sed 's|^|usr/include/pmukit/|' > "$T_TMP/want"
 cat >> "$T_TMP/want" <<EOF
 usr/bin/pmukit
+usr/bin/pmukit-serve
 usr/lib/libpmukit.a
 usr/lib/libpmukit.so
 usr/lib/libpmukit.so.0

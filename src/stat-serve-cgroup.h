@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stat-serve-cgroup.h — perf stat's -G/--cgroup LIST for `stat --serve`:
+ * the cgroup each event is counted in (stat-serve-cgroup.c).
+ */
+#ifndef PMUKIT_STAT_SERVE_CGROUP_H
+#define PMUKIT_STAT_SERVE_CGROUP_H
+
+#include <stddef.h>
+
+struct serve_cgroups {
+	size_t nr;		/* events */
+	int *fd;		/* [event]: the cgroup directory, or -1 (all tasks) */
+	const char **name;	/* [event]: as given, or NULL */
+	char *list;		/* the names' storage */
+};
+
+/*
+ * LIST for nr events, as perf: names separated by ',', the i-th for the
+ * i-th event, an empty name for none, one name for every event; each
+ * opened under the perf_event cgroup mount (cgroup v1's perf_event
+ * hierarchy, else cgroup2). Errors on stderr; 0 or -1.
+ */
+int serve_cgroups__open(struct serve_cgroups *cg, const char *list, size_t nr);
+void serve_cgroups__close(struct serve_cgroups *cg);
+
+#endif

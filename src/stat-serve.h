@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stat-serve.h — `pmukit stat --serve ADDR`: a Prometheus exporter of the
+ * counters stat opens (stat-serve.c), read when /metrics is scraped and
+ * written by the library's exposition (pmukit/expose.h).
+ */
+#ifndef PMUKIT_STAT_SERVE_H
+#define PMUKIT_STAT_SERVE_H
+
+#include <stddef.h>
+
+#include "cli.h"
+#include "stat-live.h"
+#include "stat-metrics.h"
+#include "stat.h"
+
+/* --help lines of --serve */
+#define STAT_SERVE_HELP \
+	"      --serve ADDR      a Prometheus exporter on ADDR ([HOST]:PORT; port 0: any):\n" \
+	"                        GET /metrics reads the counters (OpenMetrics when asked)\n" \
+	"  -G, --cgroup LIST     with --serve and -a/-C: count the i-th event in the i-th\n" \
+	"                        cgroup (comma list, empty: all tasks; one: every event)\n"
+
+/* Options --serve cannot go with: a message on stderr and -1, else 0. */
+int stat_serve__check(const struct stat_config *cfg);
+
+/*
+ * Open the counters of st, listen on cfg->serve and answer scrapes until
+ * SIGINT or SIGTERM. The metric events (sm) are st's evsels from
+ * first_metric_ev on. Returns the exit code.
+ */
+int stat_serve__run(struct stat_live *st, struct stat_metrics *sm, size_t first_metric_ev,
+		    struct cli_env *env);
+
+#endif
