@@ -219,7 +219,7 @@ static int run(struct script *sc)
 		if (!sc->name_width)
 			sc->name_width = name_width(sc);
 		/* perf delivers a read group's sample once per member whose value moved */
-		if (report_stats__add(sc->deliver, r, ev))
+		if (report_stats__add(sc->deliver, sc->s, ev))
 			return -1;
 		for (size_t i = 0; i < sc->deliver->nr_delivered; i++) {
 			const struct report_delivery *d = &sc->deliver->delivered[i];
