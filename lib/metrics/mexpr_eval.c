@@ -95,7 +95,10 @@ static int modulo(double a, double b, double *out)
 	return 0;
 }
 
-/* or, and, xor; with one side unknown (NaN, or not constant when folding), the other decides if it can */
+/*
+ * or, and, xor; with one side unknown (NaN, or not a constant when folding),
+ * the other decides when it can
+ */
 static inline double logic(enum mx_op op, double a, double b)
 {
 	bool ka = isfinite(a), kb = isfinite(b);
