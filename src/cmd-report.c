@@ -323,9 +323,12 @@ static int need_callchains(const struct report_cli *c, struct pk_session *s,
 	return -1;
 }
 
-/* The profile: filtered, processed, printed (then -T's counts). The exit status. */
+/*
+ * The profile: filtered, processed, printed, then -T's counts (*thread_values:
+ * made by the session's on_event as the records go by). The exit status.
+ */
 static int profile(const struct report_cli *c, struct pk_session *s, struct pk_report_opts *ro,
-		   const struct read_values *thread_values)
+		   struct read_values *const *thread_values)
 {
 	struct pk_sample_filter *flt = NULL;
 	int frc = open_filter(s, &c->fo, &flt);
@@ -370,7 +373,7 @@ static int profile(const struct report_cli *c, struct pk_session *s, struct pk_r
 						 (c->quiet ? PK_REPORT_PRINT_QUIET : 0)))
 		goto out;
 	if (c->mode.threads)
-		read_values__print(thread_values, s, stdout);
+		read_values__print(*thread_values, s, stdout);
 	rc = fflush(stdout) ? 255 : 0;
 out:
 	pk_report__free(r);
@@ -424,7 +427,7 @@ int cmd_report(int argc, char **argv)
 	if (rc < 0)
 		rc = need_callchains(&c, s, &ro);
 	if (rc < 0)
-		rc = profile(&c, s, &ro, thread_values);
+		rc = profile(&c, s, &ro, &thread_values);
 	read_values__free(thread_values);
 	pk_session__free(s);
 	return rc;
