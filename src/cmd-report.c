@@ -327,9 +327,10 @@ static int need_callchains(const struct report_cli *c, struct pk_session *s,
  * The profile: filtered, processed, printed, then -T's counts (*thread_values:
  * made by the session's on_event as the records go by). The exit status.
  */
-static int profile(const struct report_cli *c, struct pk_session *s, struct pk_report_opts *ro,
-		   struct read_values *const *thread_values)
+static int profile(const struct report_cli *c, struct pk_session *s,
+		   const struct pk_report_opts *opts, struct read_values *const *thread_values)
 {
+	struct pk_report_opts ro = *opts;
 	struct pk_sample_filter *flt = NULL;
 	int frc = open_filter(s, &c->fo, &flt);
 	if (frc >= 0)
@@ -337,11 +338,11 @@ static int profile(const struct report_cli *c, struct pk_session *s, struct pk_r
 	struct pk_error err = { 0 };
 	struct pk_report *r = NULL;
 	int rc = 255;
-	ro->filter = flt;
+	ro.filter = flt;
 	struct report_trace tc = { .rd = pk_session__reader(s) };
-	ro->trace_output = report_trace__output;
-	ro->trace_ctx = &tc;
-	if (pk_report__new(&r, s, ro, &err)) {
+	ro.trace_output = report_trace__output;
+	ro.trace_ctx = &tc;
+	if (pk_report__new(&r, s, &ro, &err)) {
 		fflush(stdout);
 		fprintf(stderr, "Error:\n%s\n", err.msg);
 		pk_sample_filter__free(flt);

@@ -168,8 +168,9 @@ static bool is_shown_sideband(const struct script *sc, uint32_t type)
  * resolving failed (err says why), -1 to stop.
  */
 static int run_sample(struct script *sc, struct pk_data_reader *r, const struct pk_data_event *ev,
-		      struct pk_resolved *rs, struct pk_error *err)
+		      struct pk_error *err)
 {
+	struct pk_resolved rs = { .sz = sizeof(rs) };
 	if (pk_sample_filter__drop(sc->filter, ev))
 		return 0;	/* --time, -C */
 	uint8_t cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
@@ -184,9 +185,9 @@ static int run_sample(struct script *sc, struct pk_data_reader *r, const struct 
 		flags |= PK_RESOLVE_CALLCHAIN;
 	if (f & SF_ADDR)
 		flags |= PK_RESOLVE_ADDR;
-	if (pk_session__resolve(sc->s, ev, flags, rs, err))
+	if (pk_session__resolve(sc->s, ev, flags, &rs, err))
 		return 1;
-	if (pk_sample_filter__hide(sc->filter, rs))
+	if (pk_sample_filter__hide(sc->filter, &rs))
 		return 0;	/* perf script drops what perf report hides */
 	if (!sc->name_width)
 		sc->name_width = name_width(sc);
@@ -198,15 +199,15 @@ static int run_sample(struct script *sc, struct pk_data_reader *r, const struct 
 		struct pk_sample smp = ev->sample;
 		smp.id = d->id;
 		smp.period = d->period;
-		rs->sample = &smp;
-		rs->attr = d->attr;
+		rs.sample = &smp;
+		rs.attr = d->attr;
 		if (sc->dump) {
 			obuf__flush(&sc->ob);
 			dump_raw__resolve(sc->dump, ev);
 		}
 		if (sc->ped && per_event_dump__select(sc->ped, sc, d->attr))
 			return -1;
-		if (script__print_sample(sc, rs, pk_data_reader__attr(r, (size_t)d->attr))) {
+		if (script__print_sample(sc, &rs, pk_data_reader__attr(r, (size_t)d->attr))) {
 			obuf__flush(&sc->ob);
 			return -1;	/* EPIPE and friends: stop quietly */
 		}
@@ -218,7 +219,6 @@ static int run(struct script *sc)
 {
 	struct pk_error err = { 0 };
 	const struct pk_data_event *ev;
-	struct pk_resolved rs = { .sz = sizeof(rs) };
 	struct pk_data_reader *r = pk_session__reader(sc->s);
 	size_t checked = 0;
 	int rc;
@@ -265,7 +265,7 @@ static int run(struct script *sc)
 		}
 		if (ev->type != PERF_RECORD_SAMPLE || ev->attr < 0)
 			continue;
-		int src = run_sample(sc, r, ev, &rs, &err);
+		int src = run_sample(sc, r, ev, &err);
 		if (src > 0)
 			break;
 		if (src < 0)
