@@ -269,123 +269,88 @@ static int prepare(struct report_cli *c, int nargs, char **args, char *cg_inv, s
 	return -1;
 }
 
-int cmd_report(int argc, char **argv)
+/*
+ * What perf checks and prints first: an unknown key name (e.g. sym_size, whose
+ * name is symbol_size) is its usage error, with exit status 0 in perf 6.1;
+ * then the header (--header, --header-only) or the hint about it.
+ * -1 to go on, else the exit status.
+ */
+static int keys_and_header(const struct report_cli *c, struct pk_session *s,
+			   const struct pk_report_opts *ro)
 {
-	struct report_cli c = { .ro = { .sz = sizeof(c.ro) }, .fo = { .sz = sizeof(c.fo) },
-				.inl = true };
-	char cg_inv[512], sort_ipc[1024];
-	cli_data__init(&c.d);
-	c.d.input = NULL;	/* none given: stdin when it is a pipe, else perf.data */
-	int n = parse_args(argc, argv, &c);
-	if (n < 0)
-		return n == CLI_HELP ? 0 : 129;
-	int prc = prepare(&c, n, argv, cg_inv, sizeof(cg_inv), sort_ipc, sizeof(sort_ipc));
-	if (prc >= 0)
-		return prc;
-	struct pk_report_opts ro = c.ro;
-	const char *input = c.d.input, *call_graph = c.call_graph;
-	bool header = c.header, header_only = c.header_only, quiet = c.quiet;
-	struct report_modes mode = c.mode;
-	/* perf's setup_browser: the pager on a terminal, unless reading a pipe */
-	if (strcmp(input, "-"))
-		pager_setup();
-
 	struct pk_error err = { 0 };
-	struct pk_symbolizer_opts so = { .sz = sizeof(so),
-					 .flags = c.full_path ? PK_SYMBOLIZER_FULL_SRCLINE : 0 };
-	struct pk_session_opts o = { .sz = sizeof(o), .flags = c.inl ? 0 : PK_SESSION_NO_INLINE };
-	cli_data__session_opts(&c.d, &o, &so);
-	struct pk_session *s = NULL;
-	struct pk_report *r = NULL;
-	struct read_values *thread_values = NULL;
-	int rc = 255;
-	if (mode.stats && mode.tasks) {
-		fprintf(stderr, "Error: --tasks and --mmaps can't be used together with --stats\n");
-		return 0;	/* perf 6.1's exit status */
-	}
-	if (mode.stats || mode.tasks || mode.dump)
-		o.flags |= PK_SESSION_NO_SYMBOLS;	/* maps and DSOs only: no symbol is printed */
-	if (mode.threads) {
-		o.on_event = read_values__on_event;
-		o.on_event_ctx = &thread_values;
-	}
-	if (pk_session__open(&s, input, &o, &err))
-		return fail("", &err);
-	struct pk_data_reader *rd = pk_session__reader(s);
-	/*
-	 * perf checks the key names before it prints anything: an unknown one (e.g. sym_size,
-	 * whose name is symbol_size) is its usage error, with exit status 0 in perf 6.1
-	 */
 	struct pk_report *chk = NULL;
-	if (pk_report__new(&chk, NULL, &ro, &err) && !strncmp(err.msg, "Unknown --", 10)) {
+	if (pk_report__new(&chk, NULL, ro, &err) && !strncmp(err.msg, "Unknown --", 10)) {
 		fprintf(stderr, "Error:\n%s\n", err.msg);
-		pk_session__free(s);
 		return 0;
 	}
 	pk_report__free(chk);
-	err = (struct pk_error){ 0 };
-	if (header || header_only) {
-		if (report_header__fprintf(s, stdout)) {
-			pk_session__free(s);
+	if (c->header || c->header_only) {
+		if (report_header__fprintf(s, stdout))
 			return 255;
-		}
-		if (header_only) {
-			pk_session__free(s);
+		if (c->header_only)
 			return fflush(stdout) ? 255 : 0;
-		}
-	} else if (!quiet && !mode.stats && !mode.tasks) {
+	} else if (!c->quiet && !c->mode.stats && !c->mode.tasks) {
 		fputs("# To display the perf.data header info, please use --header/--header-only "
 		      "options.\n#\n", stdout);
 	}
-	if (mode.stats || mode.tasks || mode.dump) {
-		rc = report_modes__run(s, input, &mode, stdout);
-		pk_session__free(s);
-		return rc;
+	return -1;
+}
+
+/*
+ * perf refuses -g on a file recorded without callchains, and the parent key
+ * (exit status 0, as perf 6.1's); not for pipes. -1 to go on, else the exit status.
+ */
+static int need_callchains(const struct report_cli *c, struct pk_session *s,
+			   const struct pk_report_opts *ro)
+{
+	if (pk_session__is_pipe(s) || pk_session__any_sample_type(s, PERF_SAMPLE_CALLCHAIN))
+		return -1;
+	if (c->cg_given && c->call_graph && strncmp(c->call_graph, "none", 1)) {
+		fflush(stdout);
+		fprintf(stderr, "Error:\nSelected -g or --branch-history.\n"
+				"But no callchain or branch data.\n"
+				"Did you call 'perf record' without -g or -b?\n");
+		return 255;
 	}
-	/* perf refuses -g on a file recorded without callchains (not for pipes) */
-	if (c.cg_given && call_graph && strncmp(call_graph, "none", 1) && !pk_session__is_pipe(s)) {
-		if (!pk_session__any_sample_type(s, PERF_SAMPLE_CALLCHAIN)) {
-			fflush(stdout);
-			fprintf(stderr, "Error:\nSelected -g or --branch-history.\n"
-					"But no callchain or branch data.\n"
-					"Did you call 'perf record' without -g or -b?\n");
-			pk_session__free(s);
-			return 255;
-		}
+	bool parent = ro->parent || (ro->sort && strstr(ro->sort, "parent")) ||
+		      (ro->fields && strstr(ro->fields, "parent"));
+	if (parent) {
+		fflush(stdout);
+		fprintf(stderr, "Error:\nSelected --sort parent, but no callchain data. "
+				"Did you call 'perf record' without -g?\n");
+		return 0;
 	}
-	/* ... and the parent key without callchains (exit status 0, as perf 6.1's) */
-	bool parent = ro.parent || (ro.sort && strstr(ro.sort, "parent")) ||
-		      (ro.fields && strstr(ro.fields, "parent"));
-	if (parent && !pk_session__is_pipe(s)) {
-		if (!pk_session__any_sample_type(s, PERF_SAMPLE_CALLCHAIN)) {
-			fflush(stdout);
-			fprintf(stderr, "Error:\nSelected --sort parent, but no callchain data. "
-					"Did you call 'perf record' without -g?\n");
-			pk_session__free(s);
-			return 0;
-		}
-	}
+	return -1;
+}
+
+/*
+ * The profile: filtered, processed, printed, then -T's counts (*thread_values:
+ * made by the session's on_event as the records go by). The exit status.
+ */
+static int profile(const struct report_cli *c, struct pk_session *s,
+		   const struct pk_report_opts *opts, struct read_values *const *thread_values)
+{
+	struct pk_report_opts ro = *opts;
 	struct pk_sample_filter *flt = NULL;
-	int frc = open_filter(s, &c.fo, &flt);
-	if (frc >= 0) {
-		pk_session__free(s);
+	int frc = open_filter(s, &c->fo, &flt);
+	if (frc >= 0)
 		return frc;
-	}
+	struct pk_error err = { 0 };
+	struct pk_report *r = NULL;
+	int rc = 255;
 	ro.filter = flt;
-	struct report_trace tc = { .rd = rd };
+	struct report_trace tc = { .rd = pk_session__reader(s) };
 	ro.trace_output = report_trace__output;
 	ro.trace_ctx = &tc;
 	if (pk_report__new(&r, s, &ro, &err)) {
 		fflush(stdout);
 		fprintf(stderr, "Error:\n%s\n", err.msg);
-		pk_session__free(s);
 		pk_sample_filter__free(flt);
 		return 255;	/* (nothing of tc allocated yet) */
 	}
-	if (pk_report__fprintf_filters(r, stdout)) {
-		rc = 255;
+	if (pk_report__fprintf_filters(r, stdout))
 		goto out;
-	}
 	if (frc == -2) {
 		fflush(stdout);
 		fprintf(stderr, "Error:\nfailed to set cpu bitmap\n");
@@ -402,23 +367,70 @@ int cmd_report(int argc, char **argv)
 	if (!nr_entries) {
 		/* perf: nothing was added (every sample dropped, or none) */
 		fflush(stdout);
-		fprintf(stderr, "Error:\nThe %s data has no samples!\n", input);
+		fprintf(stderr, "Error:\nThe %s data has no samples!\n", c->d.input);
 		rc = 0;
 		goto out;
 	}
 	if (pk_report__fprintf(r, stdout, PK_REPORT_PRINT_NO_FILTERS |
-						 (quiet ? PK_REPORT_PRINT_QUIET : 0))) {
-		rc = 255;
+						 (c->quiet ? PK_REPORT_PRINT_QUIET : 0)))
 		goto out;
-	}
-	if (mode.threads)
-		read_values__print(thread_values, s, stdout);
+	if (c->mode.threads)
+		read_values__print(*thread_values, s, stdout);
 	rc = fflush(stdout) ? 255 : 0;
 out:
-	read_values__free(thread_values);
 	pk_report__free(r);
-	pk_session__free(s);
 	pk_sample_filter__free(flt);
 	report_trace__free(&tc);
+	return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_cli c = { .ro = { .sz = sizeof(c.ro) }, .fo = { .sz = sizeof(c.fo) },
+				.inl = true };
+	char cg_inv[512], sort_ipc[1024];
+	cli_data__init(&c.d);
+	c.d.input = NULL;	/* none given: stdin when it is a pipe, else perf.data */
+	int n = parse_args(argc, argv, &c);
+	if (n < 0)
+		return n == CLI_HELP ? 0 : 129;
+	int prc = prepare(&c, n, argv, cg_inv, sizeof(cg_inv), sort_ipc, sizeof(sort_ipc));
+	if (prc >= 0)
+		return prc;
+	struct pk_report_opts ro = c.ro;
+	const char *input = c.d.input;
+	struct report_modes mode = c.mode;
+	/* perf's setup_browser: the pager on a terminal, unless reading a pipe */
+	if (strcmp(input, "-"))
+		pager_setup();
+
+	struct pk_error err = { 0 };
+	struct pk_symbolizer_opts so = { .sz = sizeof(so),
+					 .flags = c.full_path ? PK_SYMBOLIZER_FULL_SRCLINE : 0 };
+	struct pk_session_opts o = { .sz = sizeof(o), .flags = c.inl ? 0 : PK_SESSION_NO_INLINE };
+	cli_data__session_opts(&c.d, &o, &so);
+	struct pk_session *s = NULL;
+	struct read_values *thread_values = NULL;
+	if (mode.stats && mode.tasks) {
+		fprintf(stderr, "Error: --tasks and --mmaps can't be used together with --stats\n");
+		return 0;	/* perf 6.1's exit status */
+	}
+	if (mode.stats || mode.tasks || mode.dump)
+		o.flags |= PK_SESSION_NO_SYMBOLS;	/* maps and DSOs only: no symbol is printed */
+	if (mode.threads) {
+		o.on_event = read_values__on_event;
+		o.on_event_ctx = &thread_values;
+	}
+	if (pk_session__open(&s, input, &o, &err))
+		return fail("", &err);
+	int rc = keys_and_header(&c, s, &ro);
+	if (rc < 0 && (mode.stats || mode.tasks || mode.dump))
+		rc = report_modes__run(s, input, &mode, stdout);
+	if (rc < 0)
+		rc = need_callchains(&c, s, &ro);
+	if (rc < 0)
+		rc = profile(&c, s, &ro, &thread_values);
+	read_values__free(thread_values);
+	pk_session__free(s);
 	return rc;
 }

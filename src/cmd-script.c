@@ -110,47 +110,121 @@ static int print_sideband(struct script *sc, const struct pk_data_event *ev)
 	return script__print_sideband(sc, ev, a, t ? t->comm : ":-1", pid, tid, time);
 }
 
+/*
+ * Before the records of a file (not a pipe): no callchains printed when no
+ * event has them; perf's refusal of a -F type none of the events has; each
+ * type's fields checked; the callchain defaults; the tracepoint formats.
+ */
+static int check_file(struct script *sc, struct pk_data_reader *r, size_t *checked)
+{
+	bool any = false;
+	for (size_t i = 0; i < pk_data_reader__nr_attrs(r); i++)
+		if (pk_data_reader__attr(r, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+			any = true;
+	if (!any)
+		sc->use_callchain = false;
+	/* perf: a type given with "-F type:" and nothing else, but no event of it */
+	static const char *const tname[] = { "hardware", "software", "tracepoint",
+					     "hardware-cache", "unknown", "unknown" };
+	for (int t = 0; t < ST_OTHER; t++) {
+		if (!sc->out[t].user_set || sc->out[t].wildcard_set || t == ST_SYNTH)
+			continue;
+		bool have = false;
+		for (size_t i = 0; i < pk_data_reader__nr_attrs(r); i++) {
+			const struct perf_event_attr *at = &pk_data_reader__attr(r, i)->attr;
+			if (script__type(at->type) == t &&
+			    !(at->type == PERF_TYPE_SOFTWARE && at->config == PERF_COUNT_SW_DUMMY))
+				have = true;
+		}
+		if (!have) {
+			fprintf(stderr, "%s events do not exist. "
+					"Remove corresponding -F option to proceed.\n", tname[t]);
+			return -1;
+		}
+	}
+	if (check_attrs(sc, checked))
+		return -1;
+	script_fields__callchain_defaults(sc, r);
+	if (pk_data_reader__tracing_data(r, &(size_t){ 0 }))
+		(void)script_trace__new(&sc->trace, r);
+	return 0;
+}
+
+/* The side-band records script prints: --show-task-events, --show-mmap-events... */
+static bool is_shown_sideband(const struct script *sc, uint32_t type)
+{
+	return (sc->show_task && (type == PERF_RECORD_COMM || type == PERF_RECORD_FORK ||
+				  type == PERF_RECORD_EXIT)) ||
+	       (sc->show_mmap && (type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2)) ||
+	       (sc->show_switch && (type == PERF_RECORD_SWITCH ||
+				    type == PERF_RECORD_SWITCH_CPU_WIDE)) ||
+	       (sc->show_ns && type == PERF_RECORD_NAMESPACES) ||
+	       (sc->show_lost && type == PERF_RECORD_LOST) ||
+	       (sc->show_cgroup && type == PERF_RECORD_CGROUP);
+}
+
+/*
+ * A sample: filtered, resolved, printed once per delivery. 0 to go on, 1 when
+ * resolving failed (err says why), -1 to stop.
+ */
+static int run_sample(struct script *sc, struct pk_data_reader *r, const struct pk_data_event *ev,
+		      struct pk_error *err)
+{
+	struct pk_resolved rs = { .sz = sizeof(rs) };
+	if (pk_sample_filter__drop(sc->filter, ev))
+		return 0;	/* --time, -C */
+	uint8_t cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	if (cpumode == PERF_RECORD_MISC_GUEST_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_USER)
+		return 0;	/* perf filters guest samples without --guest */
+	const struct pk_data_attr *a = pk_data_reader__attr(r, (size_t)ev->attr);
+	uint32_t f = sc->out[script__type(a->attr.type)].fields;
+	if (!f)
+		return 0;
+	unsigned flags = 0;
+	if ((f & SF_IP) && sc->use_callchain)
+		flags |= PK_RESOLVE_CALLCHAIN;
+	if (f & SF_ADDR)
+		flags |= PK_RESOLVE_ADDR;
+	if (pk_session__resolve(sc->s, ev, flags, &rs, err))
+		return 1;
+	if (pk_sample_filter__hide(sc->filter, &rs))
+		return 0;	/* perf script drops what perf report hides */
+	if (!sc->name_width)
+		sc->name_width = name_width(sc);
+	/* perf delivers a read group's sample once per member whose value moved */
+	if (report_stats__add(sc->deliver, sc->s, ev))
+		return -1;
+	for (size_t i = 0; i < sc->deliver->nr_delivered; i++) {
+		const struct report_delivery *d = &sc->deliver->delivered[i];
+		struct pk_sample smp = ev->sample;
+		smp.id = d->id;
+		smp.period = d->period;
+		rs.sample = &smp;
+		rs.attr = d->attr;
+		if (sc->dump) {
+			obuf__flush(&sc->ob);
+			dump_raw__resolve(sc->dump, ev);
+		}
+		if (sc->ped && per_event_dump__select(sc->ped, sc, d->attr))
+			return -1;
+		if (script__print_sample(sc, &rs, pk_data_reader__attr(r, (size_t)d->attr))) {
+			obuf__flush(&sc->ob);
+			return -1;	/* EPIPE and friends: stop quietly */
+		}
+	}
+	return 0;
+}
+
 static int run(struct script *sc)
 {
 	struct pk_error err = { 0 };
 	const struct pk_data_event *ev;
-	struct pk_resolved rs = { .sz = sizeof(rs) };
 	struct pk_data_reader *r = pk_session__reader(sc->s);
 	size_t checked = 0;
 	int rc;
 
-	if (!pk_data_reader__is_pipe(r)) {
-		bool any = false;
-		for (size_t i = 0; i < pk_data_reader__nr_attrs(r); i++)
-			if (pk_data_reader__attr(r, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
-				any = true;
-		if (!any)
-			sc->use_callchain = false;
-		/* perf: a type given with "-F type:" and nothing else, but no event of it */
-		static const char *const tname[] = { "hardware", "software", "tracepoint",
-						     "hardware-cache", "unknown", "unknown" };
-		for (int t = 0; t < ST_OTHER; t++) {
-			if (!sc->out[t].user_set || sc->out[t].wildcard_set || t == ST_SYNTH)
-				continue;
-			bool have = false;
-			for (size_t i = 0; i < pk_data_reader__nr_attrs(r); i++) {
-				const struct perf_event_attr *at = &pk_data_reader__attr(r, i)->attr;
-				if (script__type(at->type) == t &&
-				    !(at->type == PERF_TYPE_SOFTWARE && at->config == PERF_COUNT_SW_DUMMY))
-					have = true;
-			}
-			if (!have) {
-				fprintf(stderr, "%s events do not exist. "
-						"Remove corresponding -F option to proceed.\n", tname[t]);
-				return -1;
-			}
-		}
-		if (check_attrs(sc, &checked))
-			return -1;
-		script_fields__callchain_defaults(sc, r);
-		if (pk_data_reader__tracing_data(r, &(size_t){ 0 }))
-			(void)script_trace__new(&sc->trace, r);
-	}
+	if (!pk_data_reader__is_pipe(r) && check_file(sc, r, &checked))
+		return -1;
 	while ((rc = pk_session__next(sc->s, &ev, &err)) > 0) {
 		if (sc->dump) {
 			obuf__flush(&sc->ob);
@@ -175,14 +249,7 @@ static int run(struct script *sc)
 			(void)script_trace__new(&sc->trace, r);
 			continue;
 		}
-		if ((sc->show_task && (ev->type == PERF_RECORD_COMM || ev->type == PERF_RECORD_FORK ||
-				       ev->type == PERF_RECORD_EXIT)) ||
-		    (sc->show_mmap && (ev->type == PERF_RECORD_MMAP || ev->type == PERF_RECORD_MMAP2)) ||
-		    (sc->show_switch && (ev->type == PERF_RECORD_SWITCH ||
-					 ev->type == PERF_RECORD_SWITCH_CPU_WIDE)) ||
-		    (sc->show_ns && ev->type == PERF_RECORD_NAMESPACES) ||
-		    (sc->show_lost && ev->type == PERF_RECORD_LOST) ||
-		    (sc->show_cgroup && ev->type == PERF_RECORD_CGROUP)) {
+		if (is_shown_sideband(sc, ev->type)) {
 			if (sc->ped)
 				per_event_dump__select(sc->ped, sc, -1);
 			if (print_sideband(sc, ev))
@@ -198,47 +265,11 @@ static int run(struct script *sc)
 		}
 		if (ev->type != PERF_RECORD_SAMPLE || ev->attr < 0)
 			continue;
-		if (pk_sample_filter__drop(sc->filter, ev))
-			continue;	/* --time, -C */
-		uint8_t cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-		if (cpumode == PERF_RECORD_MISC_GUEST_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_USER)
-			continue;	/* perf filters guest samples without --guest */
-		const struct pk_data_attr *a = pk_data_reader__attr(r, (size_t)ev->attr);
-		uint32_t f = sc->out[script__type(a->attr.type)].fields;
-		if (!f)
-			continue;
-		unsigned flags = 0;
-		if ((f & SF_IP) && sc->use_callchain)
-			flags |= PK_RESOLVE_CALLCHAIN;
-		if (f & SF_ADDR)
-			flags |= PK_RESOLVE_ADDR;
-		if (pk_session__resolve(sc->s, ev, flags, &rs, &err))
+		int src = run_sample(sc, r, ev, &err);
+		if (src > 0)
 			break;
-		if (pk_sample_filter__hide(sc->filter, &rs))
-			continue;	/* perf script drops what perf report hides */
-		if (!sc->name_width)
-			sc->name_width = name_width(sc);
-		/* perf delivers a read group's sample once per member whose value moved */
-		if (report_stats__add(sc->deliver, r, ev))
+		if (src < 0)
 			return -1;
-		for (size_t i = 0; i < sc->deliver->nr_delivered; i++) {
-			const struct report_delivery *d = &sc->deliver->delivered[i];
-			struct pk_sample smp = ev->sample;
-			smp.id = d->id;
-			smp.period = d->period;
-			rs.sample = &smp;
-			rs.attr = d->attr;
-			if (sc->dump) {
-				obuf__flush(&sc->ob);
-				dump_raw__resolve(sc->dump, ev);
-			}
-			if (sc->ped && per_event_dump__select(sc->ped, sc, d->attr))
-				return -1;
-			if (script__print_sample(sc, &rs, pk_data_reader__attr(r, (size_t)d->attr))) {
-				obuf__flush(&sc->ob);
-				return -1;	/* EPIPE and friends: stop quietly */
-			}
-		}
 	}
 	obuf__flush(&sc->ob);
 	if (rc < 0 || err.code) {

@@ -42,7 +42,7 @@ struct report_stats {
 	bool branch_mode;
 };
 /* Count one event (samples and lost samples per attr); 0 or -ENOMEM. */
-int report_stats__add(struct report_stats *st, struct pk_data_reader *r,
+int report_stats__add(struct report_stats *st, const struct pk_session *s,
 		      const struct pk_data_event *ev);
 /* perf's stats_print: "Aggregated stats:" then each event's counts. */
 void report_stats__print(struct report_stats *st, struct pk_session *s, FILE *f);

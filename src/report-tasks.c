@@ -86,10 +86,10 @@ static int delivered(struct report_stats *st, int attr, uint64_t id, uint64_t pe
 }
 
 /* perf's deliver_sample_value: the delta of v since its id's last value; -1: unknown id */
-static int deliver_value(struct report_stats *st, struct pk_data_reader *r,
+static int deliver_value(struct report_stats *st, const struct pk_session *s,
 			 const struct pk_sample_read_value *v)
 {
-	int ai = pk_data_reader__attr_of_id(r, v->id);
+	int ai = pk_session__attr_of_id(s, v->id);
 	size_t i;
 	for (i = 0; i < st->nr_last; i++)
 		if (st->last[i].id == v->id)
@@ -114,18 +114,18 @@ static int deliver_value(struct report_stats *st, struct pk_data_reader *r,
 	return delivered(st, ai, v->id, delta);
 }
 
-int report_stats__add(struct report_stats *st, struct pk_data_reader *r,
+int report_stats__add(struct report_stats *st, const struct pk_session *s,
 		      const struct pk_data_event *ev)
 {
 	int ai = ev->attr;
 	st->nr_delivered = 0;
 	if (ev->type == PERF_RECORD_LOST_SAMPLES)
-		ai = ev->has_sample ? pk_data_reader__attr_of_id(r, ev->sample.id) : -1;
+		ai = ev->has_sample ? pk_session__attr_of_id(s, ev->sample.id) : -1;
 	else if (ev->type != PERF_RECORD_SAMPLE)
 		return 0;
 	if (ai < 0)
 		return 0;
-	if (stats_grow(st, pk_data_reader__nr_attrs(r)))
+	if (stats_grow(st, pk_session__nr_attrs(s)))
 		return -ENOMEM;
 	if ((size_t)ai >= st->nr)
 		return 0;
@@ -142,7 +142,7 @@ int report_stats__add(struct report_stats *st, struct pk_data_reader *r,
 	size_t n = rd->read_format & PERF_FORMAT_GROUP ? rd->nr : 1;
 	for (size_t i = 0; i < n; i++) {
 		struct pk_sample_read_value v = pk_sample_read__value(rd, i);
-		if (deliver_value(st, r, &v))
+		if (deliver_value(st, s, &v))
 			return -ENOMEM;
 	}
 	return 0;
@@ -150,24 +150,22 @@ int report_stats__add(struct report_stats *st, struct pk_data_reader *r,
 
 void report_stats__print(struct report_stats *st, struct pk_session *s, FILE *f)
 {
-	struct pk_data_reader *r = pk_session__reader(s);
-	const struct pk_data_stats *ds = pk_data_reader__stats(r);
-	uint64_t total = 0;
+	uint64_t nr[128], total = 0;
 	for (unsigned t = 0; t < 128; t++)
-		total += ds->nr_records[t];
+		total += nr[t] = pk_session__nr_records(s, t);
 	fprintf(f, "\nAggregated stats:%s\n",
-		pk_data_reader__has_feat(r, PK_FEAT_AUXTRACE)
+		pk_session__has_feat(s, PK_FEAT_AUXTRACE)
 			? " (excludes AUX area (e.g. instruction trace) decoded / synthesized events)"
 			: "");
 	fprintf(f, "%16s events: %10d\n", "TOTAL", (int)total);
 	for (unsigned t = 1; t < 128; t++) {
 		const char *name = dump__type_name(t);
-		if (!ds->nr_records[t] || !strcmp(name, "UNKNOWN"))
+		if (!nr[t] || !strcmp(name, "UNKNOWN"))
 			continue;
-		fprintf(f, "%16s events: %10d  (%4.1f%%)\n", name, (int)ds->nr_records[t],
-			100.0 * (double)ds->nr_records[t] / (double)total);
+		fprintf(f, "%16s events: %10d  (%4.1f%%)\n", name, (int)nr[t],
+			100.0 * (double)nr[t] / (double)total);
 	}
-	for (size_t i = 0; i < pk_data_reader__nr_attrs(r); i++) {
+	for (size_t i = 0; i < pk_session__nr_attrs(s); i++) {
 		uint64_t ns = i < st->nr ? st->nr_samples[i] : 0, nl = i < st->nr ? st->nr_lost[i] : 0;
 		if (!ns && !nl)
 			continue;
@@ -294,7 +292,7 @@ int report_modes__run(struct pk_session *s, const char *input, const struct repo
 		      FILE *f)
 {
 	struct report_stats st = { .branch_mode = !m->stats &&
-			pk_data_reader__has_feat(pk_session__reader(s), PK_FEAT_BRANCH_STACK) };
+			pk_session__has_feat(s, PK_FEAT_BRANCH_STACK) };
 	struct dump_raw d = { .f = f, .s = s, .name = dump_raw__file_name(s, input),
 			      .report = true };
 	struct pk_error err = { 0 };
@@ -303,7 +301,7 @@ int report_modes__run(struct pk_session *s, const char *input, const struct repo
 	while ((rc = pk_session__next(s, &ev, &err)) > 0) {
 		if (m->dump)
 			dump_raw__event(&d, ev);
-		if (report_stats__add(&st, pk_session__reader(s), ev)) {
+		if (report_stats__add(&st, s, ev)) {
 			rc = -ENOMEM;
 			break;
 		}

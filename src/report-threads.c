@@ -12,6 +12,7 @@
 #include <linux/perf_event.h>
 
 #include "dump.h"
+#include "util/grow.h"
 
 struct read_values {
 	struct {
@@ -25,19 +26,6 @@ struct read_values {
 	bool failed;
 };
 
-static void *grow(void *p, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return p;
-	size_t n = *cap ? *cap * 2 : 16;
-	while (n < need)
-		n *= 2;
-	void *q = realloc(p, n * elem);
-	if (q)
-		*cap = n;
-	return q;
-}
-
 /* value cells are kept as a dense nr_threads x MAX_COUNTERS grid */
 #define MAX_COUNTERS 256
 
@@ -48,17 +36,11 @@ static int add(struct read_values *v, int32_t pid, int32_t tid, int attr, uint64
 		if (v->threads[t].pid == pid && v->threads[t].tid == tid)
 			break;
 	if (t == v->nr_threads) {
-		void *p = grow(v->threads, &v->cap_threads, t + 1, sizeof(*v->threads));
-		if (!p)
+		size_t old = v->cap_value;
+		if (PK_GROW(v->threads, v->cap_threads, t + 1) ||
+		    PK_GROW(v->value, v->cap_value, (t + 1) * MAX_COUNTERS))
 			return -1;
-		v->threads = p;	/* (the old block is gone: keep the new one whatever follows) */
-		size_t cap = v->cap_value;
-		uint64_t *val = grow(v->value, &cap, (t + 1) * MAX_COUNTERS, sizeof(*v->value));
-		if (!val)
-			return -1;
-		v->value = val;
-		memset(val + v->cap_value, 0, (cap - v->cap_value) * sizeof(*val));
-		v->cap_value = cap;
+		memset(v->value + old, 0, (v->cap_value - old) * sizeof(*v->value));
 		v->threads[t].pid = pid;
 		v->threads[t].tid = tid;
 		v->nr_threads++;
@@ -69,10 +51,8 @@ static int add(struct read_values *v, int32_t pid, int32_t tid, int attr, uint64
 	if (c == v->nr_counters) {
 		if (c == MAX_COUNTERS)
 			return -1;
-		int *p = grow(v->counters, &v->cap_counters, c + 1, sizeof(*v->counters));
-		if (!p)
+		if (PK_GROW(v->counters, v->cap_counters, c + 1))
 			return -1;
-		v->counters = p;
 		v->counters[v->nr_counters++] = attr;
 	}
 	v->value[t * MAX_COUNTERS + c] += value;
@@ -88,7 +68,7 @@ void read_values__on_event(void *ctx, struct pk_session *s, const struct pk_data
 		return;
 	struct read_values *v = *pv;
 	int attr = ev->attr >= 0 ? ev->attr : 0;
-	if (!pk_data_reader__nr_attrs(pk_session__reader(s)))
+	if (!pk_session__nr_attrs(s))
 		return;
 	/* perf's event->read.value: the first u64 of the values (nr for a group read) */
 	const struct pk_sample_read *rd = &ev->u.read.values;

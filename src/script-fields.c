@@ -93,6 +93,68 @@ static bool any_user_set(const struct script *sc)
 	return false;
 }
 
+/* the type word of "-F type:fields": the output type, or -1 */
+static int type_of(const char *s)
+{
+	static const struct {
+		const char *name;
+		int type;
+	} types[] = {
+		{ "hw", PERF_TYPE_HARDWARE }, { "sw", PERF_TYPE_SOFTWARE },
+		{ "trace", PERF_TYPE_TRACEPOINT }, { "raw", PERF_TYPE_RAW },
+		{ "break", PERF_TYPE_BREAKPOINT }, { "synth", ST_SYNTH },
+	};
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (!strcmp(s, types[i].name))
+			return types[i].type;
+	return -1;
+}
+
+/* a field name's SF_* bit; 0 for a name not known */
+static uint32_t field_bit(const char *tok)
+{
+	uint32_t f = 0;
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (!strcmp(tok, fields[i].str))
+			f = fields[i].field;
+	return f;
+}
+
+/* the error for an unknown field: perf's, or ours for one perf has and pmukit not */
+static void unknown_field(const char *tok)
+{
+	for (size_t i = 0; i < sizeof(unsupported) / sizeof(unsupported[0]); i++) {
+		if (!strcmp(tok, unsupported[i])) {
+			fprintf(stderr, "pmukit script: field '%s' is not supported\n", tok);
+			return;
+		}
+	}
+	fprintf(stderr, "Invalid field requested.\n");
+}
+
+/* -F without a type: field f set (or removed) for every type it is valid for */
+static void change_all(struct script *sc, const char *tok, uint32_t f, bool remove)
+{
+	for (int j = 0; j < ST_MAX; j++) {
+		struct script_output *o = &sc->out[j];
+		if (o->invalid_fields & f) {
+			fprintf(stderr, "'%s' not valid for %s events. Ignoring.\n", tok, type_name(j));
+			continue;
+		}
+		if (remove) {
+			o->fields &= ~f;
+			o->user_set_fields &= ~f;
+			o->user_unset_fields |= f;
+		} else {
+			o->fields |= f;
+			o->user_set_fields |= f;
+			o->user_unset_fields &= ~f;
+		}
+		o->user_set = true;
+		o->wildcard_set = true;
+	}
+}
+
 int script_fields__parse(struct script *sc, const char *arg)
 {
 	char *str = strdup(arg), *tok, *save = NULL;
@@ -103,19 +165,8 @@ int script_fields__parse(struct script *sc, const char *arg)
 	tok = strchr(str, ':');
 	if (tok) {
 		*tok++ = '\0';
-		if (!strcmp(str, "hw"))
-			type = PERF_TYPE_HARDWARE;
-		else if (!strcmp(str, "sw"))
-			type = PERF_TYPE_SOFTWARE;
-		else if (!strcmp(str, "trace"))
-			type = PERF_TYPE_TRACEPOINT;
-		else if (!strcmp(str, "raw"))
-			type = PERF_TYPE_RAW;
-		else if (!strcmp(str, "break"))
-			type = PERF_TYPE_BREAKPOINT;
-		else if (!strcmp(str, "synth"))
-			type = ST_SYNTH;
-		else {
+		type = type_of(str);
+		if (type < 0) {
 			fprintf(stderr, "Invalid event type in field string.\n");
 			goto out;
 		}
@@ -159,43 +210,15 @@ int script_fields__parse(struct script *sc, const char *arg)
 				goto badmix;
 			change = SET;
 		}
-		uint32_t f = 0;
-		for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
-			if (!strcmp(tok, fields[i].str))
-				f = fields[i].field;
+		uint32_t f = field_bit(tok);
 		if (!f && !strcmp(tok, "flags"))
 			continue;	/* branch flags: none without hardware tracing */
 		if (!f) {
-			for (size_t i = 0; i < sizeof(unsupported) / sizeof(unsupported[0]); i++) {
-				if (!strcmp(tok, unsupported[i])) {
-					fprintf(stderr, "pmukit script: field '%s' is not supported\n",
-						tok);
-					goto out;
-				}
-			}
-			fprintf(stderr, "Invalid field requested.\n");
+			unknown_field(tok);
 			goto out;
 		}
 		if (type == -1) {
-			for (int j = 0; j < ST_MAX; j++) {
-				struct script_output *o = &sc->out[j];
-				if (o->invalid_fields & f) {
-					fprintf(stderr, "'%s' not valid for %s events. Ignoring.\n", tok,
-						type_name(j));
-					continue;
-				}
-				if (change == REMOVE) {
-					o->fields &= ~f;
-					o->user_set_fields &= ~f;
-					o->user_unset_fields |= f;
-				} else {
-					o->fields |= f;
-					o->user_set_fields |= f;
-					o->user_unset_fields &= ~f;
-				}
-				o->user_set = true;
-				o->wildcard_set = true;
-			}
+			change_all(sc, tok, f, change == REMOVE);
 		} else {
 			struct script_output *o = &sc->out[type];
 			if (o->invalid_fields & f) {

@@ -174,6 +174,12 @@ PK_API bool pk_session__any_sample_type(const struct pk_session *s, uint64_t bit
  * id), or in total for attr -1.
  */
 PK_API uint64_t pk_session__lost_samples(const struct pk_session *s, int attr);
+/*
+ * Records of one type (PERF_RECORD_*; types from 127 up counted together) read
+ * from the file: exact once pk_session__next returned 0 (before, a reader
+ * reading ahead may have counted records not handed out yet).
+ */
+PK_API uint64_t pk_session__nr_records(const struct pk_session *s, uint32_t type);
 
 /* ---- the machine --------------------------------------------------------------------- */
 

@@ -319,32 +319,12 @@ static const char *fixed_hint(const char *word, char *buf, size_t len)
 	return buf;
 }
 
-int encode_common_term(struct rctx *rc, struct ev *ev, const struct xterm *x, bool fmt_ok,
-		       bool tracepoint)
+/* The value's type (string, number, integer), a tracepoint's terms and stat's: 0, or an error. */
+static int check_common_term(struct rctx *rc, const struct xterm *x, enum fixed f, size_t fi,
+			     bool tracepoint)
 {
 	const struct spec_term *t = x->t;
-	size_t fi = 0;
-	enum fixed f = fixed_of(t, &fi);
-	char hint[128];
-
-	if (f == F_NONE) {
-		if (fmt_ok)
-			return 1;
-		return rctx_error(rc, 0, t->name_pos.len ? t->name_pos : t->pos,
-				  tracepoint ? "valid terms: call-graph, stack-size, inherit, no-inherit, max-stack, nr, overwrite, no-overwrite, aux-output"
-					     : fixed_hint(t->name, hint, sizeof(hint)),
-				  "unknown term '%s' for this event", t->name);
-	}
-	if (f == F_DRV_CFG) {
-		if (!fmt_ok)
-			return rctx_error(rc, 0, t->pos, NULL,
-					  "driver configuration terms apply to PMU events only");
-		return ev_add_cterm(rc, ev, &(struct ev_cterm){ .kind = CT_DRV_CFG,
-								 .str = pk_arena__strdup(rc->arena, t->str ? t->str : ""),
-								 .pos = t->pos });
-	}
 	bool is_num = t->kind == SPEC_TERM_NUM || t->kind == SPEC_TERM_FLAG || t->kind == SPEC_TERM_RAW;
-	uint64_t v = t->kind == SPEC_TERM_FLAG ? 1 : t->num;
 	if (f != F_CONFIG || t->kind != SPEC_TERM_RAW) {
 		bool want_str = fixed_terms[fi].str;
 		if (want_str && t->kind != SPEC_TERM_STR)
@@ -370,7 +350,120 @@ int encode_common_term(struct rctx *rc, struct ev *ev, const struct xterm *x, bo
 	if (rc->opts->mode == PK_SPEC_STAT && f != F_CONFIG && !fixed_terms[fi].stat_ok)
 		return rctx_error(rc, 0, t->name_pos.len ? t->name_pos : t->pos, NULL,
 				  "'%s' is not usable with stat (perf stat refuses it too)", t->name);
+	return 0;
+}
 
+/* The event-time term f as a cterm (applied when the event is finished): 0, or an error. */
+static int common_cterm(struct rctx *rc, struct ev *ev, const struct xterm *x, enum fixed f,
+			const char *sval, struct ev_cterm *ct)
+{
+	const struct spec_term *t = x->t;
+	uint64_t v = ct->num;
+	switch (f) {
+	case F_PERIOD:
+		ct->kind = CT_PERIOD;
+		break;
+	case F_FREQ:
+		ct->kind = CT_FREQ;
+		break;
+	case F_TIME:
+		if (v > 1)
+			return rctx_error(rc, 0, t->val_pos, NULL, "time= expects 0 or 1");
+		ct->kind = CT_TIME;
+		break;
+	case F_PERCORE:
+		if (v > 1)
+			return rctx_error(rc, 0, t->val_pos, NULL, "percore= expects 0 or 1");
+		ct->kind = CT_PERCORE;
+		break;
+	case F_CALLGRAPH:
+		ct->kind = CT_CALLGRAPH;
+		ct->str = pk_arena__strdup(rc->arena, sval);
+		if (strcmp(sval, "no") && strcmp(sval, "fp") && strcmp(sval, "dwarf") &&
+		    strcmp(sval, "lbr"))
+			return rctx_error(rc, 0, t->val_pos, NULL,
+					  "call-graph= expects fp, dwarf, lbr or no");
+		break;
+	case F_BRANCH: {
+		ct->kind = CT_BRANCH;
+		ct->str = pk_arena__strdup(rc->arena, sval);
+		uint64_t mode = ev->attr0.branch_sample_type;
+		if (strcmp(sval, "no")) {
+			if (encode_branch_parse(sval, &mode))
+				return rctx_error(rc, 0, t->val_pos, NULL, "invalid branch sample type '%s'",
+						  sval);
+			ev->attr0.branch_sample_type = mode;	/* perf parses it here once already */
+		}
+		break;
+	}
+	case F_STACK:
+		ct->kind = CT_STACK_USER;
+		break;
+	case F_MAX_STACK:
+		ct->kind = CT_MAX_STACK;
+		break;
+	case F_NR:
+		ct->kind = CT_MAX_EVENTS;
+		break;
+	case F_INHERIT:
+	case F_NO_INHERIT:
+		ct->kind = CT_INHERIT;
+		ct->num = (v != 0) == (f == F_INHERIT);
+		break;
+	case F_OVERWRITE:
+	case F_NO_OVERWRITE:
+		ct->kind = CT_OVERWRITE;
+		ct->num = (v != 0) == (f == F_OVERWRITE);
+		break;
+	case F_AUX_OUTPUT:
+		ct->kind = CT_AUX_OUTPUT;
+		ct->num = v != 0;
+		break;
+	case F_AUX_SAMPLE_SIZE:
+		if (v > UINT32_MAX)
+			return rctx_error(rc, 0, t->val_pos, NULL, "aux-sample-size is too big");
+		return rctx_error(rc, 0, t->pos, NULL,
+				  "aux-sample-size needs an AUX area event (intel_pt, cs_etm...) as group leader");
+	case F_RATIO:
+		ct->kind = CT_RATIO_TO_PREV;
+		ct->fnum = t->is_float ? t->fnum : (double)t->num;
+		if (!(ct->fnum > 0))
+			return rctx_error(rc, 0, t->val_pos, NULL, "ratio-to-prev must be above 0");
+		break;
+	default:
+		return rctx_error(rc, 0, t->pos, NULL, "internal: unhandled term '%s'", t->name);
+	}
+	return 0;
+}
+
+int encode_common_term(struct rctx *rc, struct ev *ev, const struct xterm *x, bool fmt_ok,
+		       bool tracepoint)
+{
+	const struct spec_term *t = x->t;
+	size_t fi = 0;
+	enum fixed f = fixed_of(t, &fi);
+	char hint[128];
+
+	if (f == F_NONE) {
+		if (fmt_ok)
+			return 1;
+		return rctx_error(rc, 0, t->name_pos.len ? t->name_pos : t->pos,
+				  tracepoint ? "valid terms: call-graph, stack-size, inherit, no-inherit, max-stack, nr, overwrite, no-overwrite, aux-output"
+					     : fixed_hint(t->name, hint, sizeof(hint)),
+				  "unknown term '%s' for this event", t->name);
+	}
+	if (f == F_DRV_CFG) {
+		if (!fmt_ok)
+			return rctx_error(rc, 0, t->pos, NULL,
+					  "driver configuration terms apply to PMU events only");
+		return ev_add_cterm(rc, ev, &(struct ev_cterm){ .kind = CT_DRV_CFG,
+								 .str = pk_arena__strdup(rc->arena, t->str ? t->str : ""),
+								 .pos = t->pos });
+	}
+	int ret = check_common_term(rc, x, f, fi, tracepoint);
+	if (ret)
+		return ret;
+	uint64_t v = t->kind == SPEC_TERM_FLAG ? 1 : t->num;
 	const char *sval = t->kind == SPEC_TERM_STR && t->str ? t->str : "";
 	struct ev_cterm ct = { .weak = x->weak, .num = v, .pos = t->pos };
 	switch (f) {
@@ -400,80 +493,10 @@ int encode_common_term(struct rctx *rc, struct ev *ev, const struct xterm *x, bo
 	case F_METRIC_ID:
 		ev->pub.metric_id = pk_arena__strdup(rc->arena, sval);
 		return 0;
-	case F_PERIOD:
-		ct.kind = CT_PERIOD;
-		break;
-	case F_FREQ:
-		ct.kind = CT_FREQ;
-		break;
-	case F_TIME:
-		if (v > 1)
-			return rctx_error(rc, 0, t->val_pos, NULL, "time= expects 0 or 1");
-		ct.kind = CT_TIME;
-		break;
-	case F_PERCORE:
-		if (v > 1)
-			return rctx_error(rc, 0, t->val_pos, NULL, "percore= expects 0 or 1");
-		ct.kind = CT_PERCORE;
-		break;
-	case F_CALLGRAPH:
-		ct.kind = CT_CALLGRAPH;
-		ct.str = pk_arena__strdup(rc->arena, sval);
-		if (strcmp(sval, "no") && strcmp(sval, "fp") && strcmp(sval, "dwarf") &&
-		    strcmp(sval, "lbr"))
-			return rctx_error(rc, 0, t->val_pos, NULL,
-					  "call-graph= expects fp, dwarf, lbr or no");
-		break;
-	case F_BRANCH: {
-		ct.kind = CT_BRANCH;
-		ct.str = pk_arena__strdup(rc->arena, sval);
-		uint64_t mode = ev->attr0.branch_sample_type;
-		if (strcmp(sval, "no")) {
-			if (encode_branch_parse(sval, &mode))
-				return rctx_error(rc, 0, t->val_pos, NULL, "invalid branch sample type '%s'",
-						  sval);
-			ev->attr0.branch_sample_type = mode;	/* perf parses it here once already */
-		}
-		break;
-	}
-	case F_STACK:
-		ct.kind = CT_STACK_USER;
-		break;
-	case F_MAX_STACK:
-		ct.kind = CT_MAX_STACK;
-		break;
-	case F_NR:
-		ct.kind = CT_MAX_EVENTS;
-		break;
-	case F_INHERIT:
-	case F_NO_INHERIT:
-		ct.kind = CT_INHERIT;
-		ct.num = (v != 0) == (f == F_INHERIT);
-		break;
-	case F_OVERWRITE:
-	case F_NO_OVERWRITE:
-		ct.kind = CT_OVERWRITE;
-		ct.num = (v != 0) == (f == F_OVERWRITE);
-		break;
-	case F_AUX_OUTPUT:
-		ct.kind = CT_AUX_OUTPUT;
-		ct.num = v != 0;
-		break;
-	case F_AUX_SAMPLE_SIZE:
-		if (v > UINT32_MAX)
-			return rctx_error(rc, 0, t->val_pos, NULL, "aux-sample-size is too big");
-		return rctx_error(rc, 0, t->pos, NULL,
-				  "aux-sample-size needs an AUX area event (intel_pt, cs_etm...) as group leader");
-	case F_RATIO:
-		ct.kind = CT_RATIO_TO_PREV;
-		ct.fnum = t->is_float ? t->fnum : (double)t->num;
-		if (!(ct.fnum > 0))
-			return rctx_error(rc, 0, t->val_pos, NULL, "ratio-to-prev must be above 0");
-		break;
 	default:
-		return rctx_error(rc, 0, t->pos, NULL, "internal: unhandled term '%s'", t->name);
+		ret = common_cterm(rc, ev, x, f, sval, &ct);
+		return ret ? ret : ev_add_cterm(rc, ev, &ct);
 	}
-	return ev_add_cterm(rc, ev, &ct);
 }
 
 /* --- format terms -------------------------------------------------------------------- */

@@ -503,141 +503,155 @@ static int cmp_line(const void *a, const void *b)
 	return c ? c : (x->len > y->len) - (x->len < y->len);
 }
 
-int pk_export__folded(const struct pk_profile *p, FILE *out, const struct pk_xopts *x,
-		      struct pk_error *err)
-{
-	struct folder f = { .p = p, .x = x };
-	struct pk_intern pnames = { 0 };
+/* What pk_export__folded aggregates: (process name, stack) keys and their counts. */
+struct agg {
+	struct pk_intern pnames;
 	struct pk_recset keys;
-	uint64_t *counts = NULL;
-	size_t cap_counts = 0;
-	struct line *lines = NULL;
-	struct pk_buf hdr = { 0 }, pn = { 0 };
-	size_t nfr = pk_profile__nr_frames(p), nthr = pk_profile__nr_threads(p);
-	int64_t *thr_pname = calloc(nthr ? nthr : 1, sizeof(*thr_pname));	/* 0 unknown, -1 per sample */
-	struct ev_rule *rules = NULL;
-	int ret = -ENOMEM;
-	pk_recset__init(&keys, sizeof(struct agg_key));
-	for (int j = 0; j < 2; j++) {
-		f.off[j] = calloc(nfr ? nfr : 1, sizeof(uint32_t));
-		f.len[j] = calloc(nfr ? nfr : 1, sizeof(uint32_t));
-		f.state[j] = calloc(nfr ? nfr : 1, 1);
-		if (!f.off[j] || !f.len[j] || !f.state[j])
-			goto out;
-	}
-	if (!thr_pname)
-		goto out;
+	uint64_t *counts;
+	size_t cap_counts, nkeys;
+	int64_t *thr_pname;	/* per thread: 0 unknown, -1 per sample, else pname offset + 1 */
+	struct ev_rule *rules;
+	int width;		/* of the event names */
+	const char *filter;	/* the event word kept */
+	size_t filter_len;
+	struct pk_buf hdr, pn;
+};
 
-	int width = 0;
+/* the folder's frame caches, the event rules and the event filter */
+static int agg_init(struct folder *f, struct agg *a)
+{
+	const struct pk_profile *p = f->p;
+	const struct pk_xopts *x = f->x;
+	size_t nfr = pk_profile__nr_frames(p), nthr = pk_profile__nr_threads(p);
+	pk_recset__init(&a->keys, sizeof(struct agg_key));
+	for (int j = 0; j < 2; j++) {
+		f->off[j] = calloc(nfr ? nfr : 1, sizeof(uint32_t));
+		f->len[j] = calloc(nfr ? nfr : 1, sizeof(uint32_t));
+		f->state[j] = calloc(nfr ? nfr : 1, 1);
+		if (!f->off[j] || !f->len[j] || !f->state[j])
+			return -ENOMEM;
+	}
+	a->thr_pname = calloc(nthr ? nthr : 1, sizeof(*a->thr_pname));
+	if (!a->thr_pname)
+		return -ENOMEM;
 	for (size_t e = 0; e < p->nr_events; e++) {
 		size_t l = strlen(pk_profile__str(p, p->events[e].name));
-		width = (int)l > width ? (int)l : width;
+		a->width = (int)l > a->width ? (int)l : a->width;
 	}
-	rules = calloc(p->nr_events ? p->nr_events : 1, sizeof(*rules));
-	if (!rules || event_rules(&f, width, rules))
-		goto out;
-	const char *filter = NULL;	/* the event word kept */
-	size_t filter_len = 0;
+	a->rules = calloc(p->nr_events ? p->nr_events : 1, sizeof(*a->rules));
+	if (!a->rules || event_rules(f, a->width, a->rules))
+		return -ENOMEM;
 	if (x->event_given) {
-		const struct ev_rule *r = &rules[x->event];
-		filter = r->matched ? r->key : event_key(pk_profile__str(p, p->events[x->event].name));
-		filter_len = r->matched ? r->key_len : strlen(filter);
+		const struct ev_rule *r = &a->rules[x->event];
+		a->filter = r->matched ? r->key : event_key(pk_profile__str(p, p->events[x->event].name));
+		a->filter_len = r->matched ? r->key_len : strlen(a->filter);
 	}
+	return 0;
+}
 
-	/* 1: per sample, the first frame and the event filter; aggregate by (first frame, stack) */
-	size_t nkeys = 0;
-	for (size_t i = 0; i < p->nr_samples; i++) {
-		const struct pk_sample_rec *sr = pk_profile__srec(p, i);
-		uint32_t t = sr->thread;
-		int64_t pref = thr_pname[t];
-		int need_hdr = pref <= 0;
-		struct header_match m = { 0 };
-		if (need_hdr) {
-			sample_header(&f, &hdr, i, width);
-			if (f.oom)
-				goto out;
-			if (!match_header((const char *)hdr.data, hdr.len, &m))
-				continue;	/* not a sample start for the script: dropped */
-		}
-		const struct ev_rule *r = &rules[sr->event];
-		if (r->matched) {
-			if (!filter) {	/* the first sample's event */
-				filter = r->key;
-				filter_len = r->key_len;
-			}
-			if (r->key_len != filter_len || memcmp(r->key, filter, filter_len))
-				continue;
-		}
-		if (need_hdr) {
-			pname(&f, &pn, (const char *)hdr.data, &m);
-			long o = pk_intern__add(&pnames, pn.data, pn.len, 1);
-			if (f.oom || o < 0)
-				goto out;
-			if (pref == 0) {
-				/* a match inside comm + pid/tid is the same for every sample */
-				const struct pk_thread_rec *tr = pk_profile__thread_rec(p, t);
-				char tmp[48];
-				size_t end = strlen(pk_profile__str(p, tr->comm)) +
-					     (size_t)snprintf(tmp, sizeof(tmp), " %7d/%-7d", tr->pid, tr->tid);
-				thr_pname[t] = m.tid_off + m.tid_len <= end ? o + 1 : -1;
-			}
-			pref = o + 1;
-		}
-		struct agg_key k = { .pname = (uint32_t)(pref - 1), .stack = sr->stack };
-		int64_t ko = pk_recset__add(&keys, &k);
-		if (ko < 0)
-			goto out;
-		size_t ki = (size_t)ko;
-		if (ki >= nkeys) {
-			if (PK_GROW(counts, cap_counts, ki + 1))
-				goto out;
-			counts[ki] = 0;
-			nkeys = ki + 1;
-		}
-		if (x->value != PK_EXPORT_VALUE_SCRIPT)
-			counts[ki] += pk_export__value(p, i, (int)sr->event, x->value);
-		else if (r->from_period)
-			counts[ki] += pk_export__value(p, i, (int)sr->event, x->value);
-		else
-			counts[ki] += r->weight;
+/*
+ * Sample i: its first frame (the process name, as the script reads it from the
+ * header; once per thread when the match does not reach past comm and pid/tid)
+ * and the event filter; then its count added to its (first frame, stack) key.
+ */
+static int agg_sample(struct folder *f, struct agg *a, size_t i)
+{
+	const struct pk_profile *p = f->p;
+	const struct pk_sample_rec *sr = pk_profile__srec(p, i);
+	uint32_t t = sr->thread;
+	int64_t pref = a->thr_pname[t];
+	int need_hdr = pref <= 0;
+	struct header_match m = { 0 };
+	if (need_hdr) {
+		sample_header(f, &a->hdr, i, a->width);
+		if (f->oom)
+			return -ENOMEM;
+		if (!match_header((const char *)a->hdr.data, a->hdr.len, &m))
+			return 0;	/* not a sample start for the script: dropped */
 	}
+	const struct ev_rule *r = &a->rules[sr->event];
+	if (r->matched) {
+		if (!a->filter) {	/* the first sample's event */
+			a->filter = r->key;
+			a->filter_len = r->key_len;
+		}
+		if (r->key_len != a->filter_len || memcmp(r->key, a->filter, a->filter_len))
+			return 0;
+	}
+	if (need_hdr) {
+		pname(f, &a->pn, (const char *)a->hdr.data, &m);
+		long o = pk_intern__add(&a->pnames, a->pn.data, a->pn.len, 1);
+		if (f->oom || o < 0)
+			return -ENOMEM;
+		if (pref == 0) {
+			/* a match inside comm + pid/tid is the same for every sample */
+			const struct pk_thread_rec *tr = pk_profile__thread_rec(p, t);
+			char tmp[48];
+			size_t end = strlen(pk_profile__str(p, tr->comm)) +
+				     (size_t)snprintf(tmp, sizeof(tmp), " %7d/%-7d", tr->pid, tr->tid);
+			a->thr_pname[t] = m.tid_off + m.tid_len <= end ? o + 1 : -1;
+		}
+		pref = o + 1;
+	}
+	struct agg_key k = { .pname = (uint32_t)(pref - 1), .stack = sr->stack };
+	int64_t ko = pk_recset__add(&a->keys, &k);
+	if (ko < 0)
+		return -ENOMEM;
+	size_t ki = (size_t)ko;
+	if (ki >= a->nkeys) {
+		if (PK_GROW(a->counts, a->cap_counts, ki + 1))
+			return -ENOMEM;
+		a->counts[ki] = 0;
+		a->nkeys = ki + 1;
+	}
+	if (f->x->value != PK_EXPORT_VALUE_SCRIPT || r->from_period)
+		a->counts[ki] += pk_export__value(p, i, (int)sr->event, f->x->value);
+	else
+		a->counts[ki] += r->weight;
+	return 0;
+}
 
-	/* 2: the lines */
+/* Each key's line (process name;frames, root first), then sorted, equal lines merged. */
+static int write_lines(struct folder *f, const struct agg *a, FILE *out)
+{
+	const struct pk_profile *p = f->p;
+	size_t nkeys = a->nkeys;
 	struct pk_buf all = { 0 };
 	size_t *loff = calloc(nkeys ? nkeys : 1, sizeof(*loff));
-	lines = calloc(nkeys ? nkeys : 1, sizeof(*lines));
+	struct line *lines = calloc(nkeys ? nkeys : 1, sizeof(*lines));
 	uint32_t *fr = NULL;
 	size_t cap_fr = 0;
+	int ret = -ENOMEM;
 	if (!loff || !lines)
-		goto out2;
-	assert(!nkeys || pnames.buf.data);	/* each key's process name is in it */
+		goto out;
+	assert(!nkeys || a->pnames.buf.data);	/* each key's process name is in it */
 	for (size_t k = 0; k < nkeys; k++) {
-		const struct agg_key *key = pk_recset__get(&keys, k);
-		const char *pnm = (const char *)pnames.buf.data + key->pname;
+		const struct agg_key *key = pk_recset__get(&a->keys, k);
+		const char *pnm = (const char *)a->pnames.buf.data + key->pname;
 		int java = !strcmp(pnm, "java");
 		size_t depth = pk_profile__stack_depth(p, key->stack);
 		if (depth > cap_fr) {
 			free(fr);
 			cap_fr = depth * 2;
 			if (!(fr = malloc(cap_fr * sizeof(*fr))))
-				goto out2;
+				goto out;
 		}
 		pk_profile__stack_frames(p, key->stack, fr, depth);
 		loff[k] = all.len;
-		puts_(&f, &all, pnm);
+		puts_(f, &all, pnm);
 		for (size_t d = depth; d-- > 0;) {
 			uint32_t id = fr[d];
-			if (!f.state[java][id])
-				fold_frame(&f, id, java);
-			if (f.state[java][id] == 2) {
-				put(&f, &all, ";", 1);
-				put(&f, &all, f.text.data + f.off[java][id], f.len[java][id]);
+			if (!f->state[java][id])
+				fold_frame(f, id, java);
+			if (f->state[java][id] == 2) {
+				put(f, &all, ";", 1);
+				put(f, &all, f->text.data + f->off[java][id], f->len[java][id]);
 			}
 		}
-		if (f.oom)
-			goto out2;
+		if (f->oom)
+			goto out;
 		lines[k].len = all.len - loff[k];
-		lines[k].count = counts[k];
+		lines[k].count = a->counts[k];
 	}
 	for (size_t k = 0; k < nkeys; k++)
 		lines[k].s = (const char *)all.data + loff[k];
@@ -652,11 +666,26 @@ int pk_export__folded(const struct pk_profile *p, FILE *out, const struct pk_xop
 		k = j;
 	}
 	ret = ferror(out) ? -EIO : 0;
-out2:
+out:
 	free(fr);
 	free(loff);
+	free(lines);
 	pk_buf__free(&all);
-out:
+	return ret;
+}
+
+int pk_export__folded(const struct pk_profile *p, FILE *out, const struct pk_xopts *x,
+		      struct pk_error *err)
+{
+	struct folder f = { .p = p, .x = x };
+	struct agg a = { 0 };
+	int ret = agg_init(&f, &a);
+	/* 1: per sample, the first frame and the event filter; aggregate by (first frame, stack) */
+	for (size_t i = 0; !ret && i < p->nr_samples; i++)
+		ret = agg_sample(&f, &a, i);
+	/* 2: the lines */
+	if (!ret)
+		ret = write_lines(&f, &a, out);
 	if (ret == -ENOMEM)
 		pk_error__set(err, ret, NULL, 0, 0, "out of memory writing folded stacks");
 	else if (ret == -EIO)
@@ -669,13 +698,12 @@ out:
 	pk_buf__free(&f.line);
 	pk_buf__free(&f.piece);
 	pk_buf__free(&f.text);
-	pk_buf__free(&hdr);
-	pk_buf__free(&pn);
-	pk_intern__free(&pnames);
-	pk_recset__free(&keys);
-	free(counts);
-	free(lines);
-	free(thr_pname);
-	free(rules);
+	pk_buf__free(&a.hdr);
+	pk_buf__free(&a.pn);
+	pk_intern__free(&a.pnames);
+	pk_recset__free(&a.keys);
+	free(a.counts);
+	free(a.thr_pname);
+	free(a.rules);
 	return ret;
 }

@@ -184,60 +184,59 @@ static void put_idx(FILE *out, uint32_t v)
 		fprintf(out, "%" PRIu32, v);
 }
 
-static int write_thread(struct gecko *g, const struct tkey *key, const struct sample_ref *ss,
-			size_t n, uint64_t t0, const char *name, const char *pname)
+/* A thread's per-sample stacks and its func and resource columns (string indexes). */
+struct thread_cols {
+	uint32_t *stacks;
+	uint32_t *fn_name, *fn_file, *fn_res, *rs_name, *rs_lib;
+	size_t nfunc, nres;
+};
+
+/* Build the thread's tables from its n samples (ss), then the func and resource columns. */
+static int thread_cols(struct gecko *g, struct thread_tab *t, struct thread_cols *c,
+		       const struct sample_ref *ss, size_t n)
 {
 	const struct pk_profile *p = g->p;
-	FILE *out = g->out;
-	struct thread_tab t = { .oom = 0 };
-	pk_recset__init(&t.funcs, sizeof(struct func_key));
-	pk_recset__init(&t.res, sizeof(uint32_t));
-	uint32_t *stacks = malloc((n ? n : 1) * sizeof(*stacks));
-	int ret = -ENOMEM;
-	uint32_t *fn_name = NULL, *fn_file = NULL, *fn_res = NULL, *rs_name = NULL, *rs_lib = NULL;
-	if (!stacks)
-		goto out;
-	for (size_t i = 0; i < n && !t.oom; i++)
-		stacks[i] = stack_of(g, &t, pk_profile__srec(p, ss[i].idx)->stack);
-	size_t nfunc = pk_recset__nr(&t.funcs);
-	size_t nres = pk_recset__nr(&t.res);
-	fn_name = calloc(nfunc + 1, sizeof(uint32_t));
-	fn_file = calloc(nfunc + 1, sizeof(uint32_t));
-	fn_res = calloc(nfunc + 1, sizeof(uint32_t));
-	rs_name = calloc(nres + 1, sizeof(uint32_t));
-	rs_lib = calloc(nres + 1, sizeof(uint32_t));
-	if (!fn_name || !fn_file || !fn_res || !rs_name || !rs_lib || t.oom)
-		goto out;
+	c->stacks = malloc((n ? n : 1) * sizeof(*c->stacks));
+	if (!c->stacks)
+		return -ENOMEM;
+	for (size_t i = 0; i < n && !t->oom; i++)
+		c->stacks[i] = stack_of(g, t, pk_profile__srec(p, ss[i].idx)->stack);
+	size_t nfunc = c->nfunc = pk_recset__nr(&t->funcs);
+	size_t nres = c->nres = pk_recset__nr(&t->res);
+	c->fn_name = calloc(nfunc + 1, sizeof(uint32_t));
+	c->fn_file = calloc(nfunc + 1, sizeof(uint32_t));
+	c->fn_res = calloc(nfunc + 1, sizeof(uint32_t));
+	c->rs_name = calloc(nres + 1, sizeof(uint32_t));
+	c->rs_lib = calloc(nres + 1, sizeof(uint32_t));
+	if (!c->fn_name || !c->fn_file || !c->fn_res || !c->rs_name || !c->rs_lib || t->oom)
+		return -ENOMEM;
 	for (size_t i = 0; i < nres; i++) {
-		uint32_t dso = *(const uint32_t *)pk_recset__get(&t.res, i);
-		rs_name[i] = sidx(&t, pk_export__basename(pk_profile__str(p, dso)));
+		uint32_t dso = *(const uint32_t *)pk_recset__get(&t->res, i);
+		c->rs_name[i] = sidx(t, pk_export__basename(pk_profile__str(p, dso)));
 		int64_t lib = pk_recset__add(&g->libs, &dso);
 		if (lib < 0)
-			goto out;
-		rs_lib[i] = (uint32_t)lib;
+			return -ENOMEM;
+		c->rs_lib[i] = (uint32_t)lib;
 	}
 	for (size_t i = 0; i < nfunc; i++) {
-		const struct func_key *k = pk_recset__get(&t.funcs, i);
+		const struct func_key *k = pk_recset__get(&t->funcs, i);
 		char tmp[300];
-		fn_name[i] = sidx(&t, pk_export__frame_label(p, t.func_frame[i], tmp, sizeof(tmp)));
-		fn_file[i] = k->file ? sidx(&t, pk_profile__str(p, k->file)) : NONE;
-		fn_res[i] = NONE;
+		c->fn_name[i] = sidx(t, pk_export__frame_label(p, t->func_frame[i], tmp, sizeof(tmp)));
+		c->fn_file[i] = k->file ? sidx(t, pk_profile__str(p, k->file)) : NONE;
+		c->fn_res[i] = NONE;
 		if (k->dso)
-			fn_res[i] = (uint32_t)pk_recset__find(&t.res, &k->dso);
+			c->fn_res[i] = (uint32_t)pk_recset__find(&t->res, &k->dso);
 	}
-	if (t.oom)
-		goto out;
+	return t->oom ? -ENOMEM : 0;
+}
 
-	fputs("{\"processType\":\"default\",\"processStartupTime\":0,\"processShutdownTime\":null,"
-	      "\"registerTime\":0,\"unregisterTime\":null,\"pausedRanges\":[],\"name\":", out);
-	jstr(out, name);
-	fputs(",\"processName\":", out);
-	jstr(out, pname);
-	fprintf(out, ",\"isMainThread\":%s,\"pid\":\"%" PRId32 "\",\"tid\":%" PRId32 ",",
-		key->pid == key->tid ? "true" : "false", key->pid, key->tid);
-
-	/* samples */
+/* The samples table (times in ms from t0, weights in the value's unit) and no markers. */
+static void write_samples(struct gecko *g, const uint32_t *stacks, const struct sample_ref *ss,
+			  size_t n, uint64_t t0)
+{
+	const struct pk_profile *p = g->p;
 	const struct pk_xopts *x = g->x;
+	FILE *out = g->out;
 	const char *unit = pk_export__value_unit(p, x);
 	int ms = x->value != PK_EXPORT_VALUE_SAMPLES && !strcmp(unit, "nanoseconds");
 	int bytes = x->value != PK_EXPORT_VALUE_SAMPLES && !strcmp(unit, "bytes");
@@ -259,68 +258,93 @@ static int write_thread(struct gecko *g, const struct tkey *key, const struct sa
 		ms ? "tracing-ms" : bytes ? "bytes" : "samples", n);
 	fputs("\"markers\":{\"data\":[],\"name\":[],\"startTime\":[],\"endTime\":[],\"phase\":[],"
 	      "\"category\":[],\"length\":0},", out);
+}
 
+/* The stack, frame, func, resource and native-symbol tables, then the string array. */
+static void write_tables(FILE *out, const struct thread_tab *t, const struct thread_cols *c)
+{
 	fputs("\"stackTable\":{", out);
-	COL(out, "frame", t.nsk, fprintf(out, "%" PRIu32, t.sk[i_].frame));
-	COL(out, "prefix", t.nsk, put_idx(out, t.sk[i_].prefix));
-	COL(out, "category", t.nsk, fprintf(out, "%" PRIu32, t.sk[i_].cat));
-	COL(out, "subcategory", t.nsk, fputc('0', out));
-	fprintf(out, "\"length\":%zu},", t.nsk);
+	COL(out, "frame", t->nsk, fprintf(out, "%" PRIu32, t->sk[i_].frame));
+	COL(out, "prefix", t->nsk, put_idx(out, t->sk[i_].prefix));
+	COL(out, "category", t->nsk, fprintf(out, "%" PRIu32, t->sk[i_].cat));
+	COL(out, "subcategory", t->nsk, fputc('0', out));
+	fprintf(out, "\"length\":%zu},", t->nsk);
 
 	fputs("\"frameTable\":{", out);
-	COL(out, "address", t.nfr, fputs("-1", out));
-	COL(out, "inlineDepth", t.nfr, fprintf(out, "%" PRIu32, t.fr[i_].depth));
-	COL(out, "category", t.nfr, fprintf(out, "%" PRIu32, t.fr[i_].cat));
-	COL(out, "subcategory", t.nfr, fputc('0', out));
-	COL(out, "func", t.nfr, fprintf(out, "%" PRIu32, t.fr[i_].func));
-	COL(out, "nativeSymbol", t.nfr, fputs("null", out));
-	COL(out, "innerWindowID", t.nfr, fputc('0', out));
-	COL(out, "implementation", t.nfr, fputs("null", out));
-	COL(out, "line", t.nfr, put_idx(out, t.fr[i_].line ? t.fr[i_].line : NONE));
-	COL(out, "column", t.nfr, fputs("null", out));
-	fprintf(out, "\"length\":%zu},", t.nfr);
+	COL(out, "address", t->nfr, fputs("-1", out));
+	COL(out, "inlineDepth", t->nfr, fprintf(out, "%" PRIu32, t->fr[i_].depth));
+	COL(out, "category", t->nfr, fprintf(out, "%" PRIu32, t->fr[i_].cat));
+	COL(out, "subcategory", t->nfr, fputc('0', out));
+	COL(out, "func", t->nfr, fprintf(out, "%" PRIu32, t->fr[i_].func));
+	COL(out, "nativeSymbol", t->nfr, fputs("null", out));
+	COL(out, "innerWindowID", t->nfr, fputc('0', out));
+	COL(out, "implementation", t->nfr, fputs("null", out));
+	COL(out, "line", t->nfr, put_idx(out, t->fr[i_].line ? t->fr[i_].line : NONE));
+	COL(out, "column", t->nfr, fputs("null", out));
+	fprintf(out, "\"length\":%zu},", t->nfr);
 
+	size_t nfunc = c->nfunc, nres = c->nres;
 	fputs("\"funcTable\":{", out);
 	COL(out, "isJS", nfunc, fputs("false", out));
 	COL(out, "relevantForJS", nfunc, fputs("false", out));
-	COL(out, "name", nfunc, fprintf(out, "%" PRIu32, fn_name[i_]));
-	COL(out, "resource", nfunc, fn_res[i_] == NONE ? fputs("-1", out) :
-					 fprintf(out, "%" PRIu32, fn_res[i_]));
-	COL(out, "fileName", nfunc, put_idx(out, fn_file[i_]));
+	COL(out, "name", nfunc, fprintf(out, "%" PRIu32, c->fn_name[i_]));
+	COL(out, "resource", nfunc, c->fn_res[i_] == NONE ? fputs("-1", out) :
+					 fprintf(out, "%" PRIu32, c->fn_res[i_]));
+	COL(out, "fileName", nfunc, put_idx(out, c->fn_file[i_]));
 	COL(out, "lineNumber", nfunc, fputs("null", out));
 	COL(out, "columnNumber", nfunc, fputs("null", out));
 	fprintf(out, "\"length\":%zu},", nfunc);
 
 	fputs("\"resourceTable\":{", out);
-	COL(out, "lib", nres, fprintf(out, "%" PRIu32, rs_lib[i_]));
-	COL(out, "name", nres, fprintf(out, "%" PRIu32, rs_name[i_]));
+	COL(out, "lib", nres, fprintf(out, "%" PRIu32, c->rs_lib[i_]));
+	COL(out, "name", nres, fprintf(out, "%" PRIu32, c->rs_name[i_]));
 	COL(out, "host", nres, fputs("null", out));
 	COL(out, "type", nres, fputc('1', out));	/* library */
 	fprintf(out, "\"length\":%zu},", nres);
 	fputs("\"nativeSymbols\":{\"libIndex\":[],\"address\":[],\"name\":[],\"functionSize\":[],"
 	      "\"length\":0},", out);
 
-	size_t nstr = pk_strtab__nr(&t.st);
+	size_t nstr = pk_strtab__nr(&t->st);
 	fputs("\"stringArray\":[", out);
 	for (size_t i = 0; i < nstr; i++) {
 		if (i)
 			fputc(',', out);
-		jstr(out, pk_strtab__get(&t.st, i));
+		jstr(out, pk_strtab__get(&t->st, i));
 	}
 	fputs("]}", out);
-	ret = 0;
-out:
+}
+
+static int write_thread(struct gecko *g, const struct tkey *key, const struct sample_ref *ss,
+			size_t n, uint64_t t0, const char *name, const char *pname)
+{
+	FILE *out = g->out;
+	struct thread_tab t = { .oom = 0 };
+	struct thread_cols c = { 0 };
+	pk_recset__init(&t.funcs, sizeof(struct func_key));
+	pk_recset__init(&t.res, sizeof(uint32_t));
+	int ret = thread_cols(g, &t, &c, ss, n);
+	if (!ret) {
+		fputs("{\"processType\":\"default\",\"processStartupTime\":0,\"processShutdownTime\":null,"
+		      "\"registerTime\":0,\"unregisterTime\":null,\"pausedRanges\":[],\"name\":", out);
+		jstr(out, name);
+		fputs(",\"processName\":", out);
+		jstr(out, pname);
+		fprintf(out, ",\"isMainThread\":%s,\"pid\":\"%" PRId32 "\",\"tid\":%" PRId32 ",",
+			key->pid == key->tid ? "true" : "false", key->pid, key->tid);
+		write_samples(g, c.stacks, ss, n, t0);
+		write_tables(out, &t, &c);
+	}
 	for (size_t i = 0; i < g->ntf; i++)
 		g->frame2ff[g->touched_f[i]] = NONE;
 	for (size_t i = 0; i < g->ntn; i++)
 		g->node2ff[g->touched_n[i]] = NONE;
 	g->ntf = g->ntn = 0;
-	free(stacks);
-	free(fn_name);
-	free(fn_file);
-	free(fn_res);
-	free(rs_name);
-	free(rs_lib);
+	free(c.stacks);
+	free(c.fn_name);
+	free(c.fn_file);
+	free(c.fn_res);
+	free(c.rs_name);
+	free(c.rs_lib);
 	free(t.fr);
 	free(t.sk);
 	free(t.func_frame);
@@ -344,29 +368,22 @@ static int cmp_thread(const void *a, const void *b)
 	return (x->key.tid > y->key.tid) - (x->key.tid < y->key.tid);
 }
 
-int pk_export__gecko(const struct pk_profile *p, FILE *out, const struct pk_xopts *x,
-		     struct pk_error *err)
+/*
+ * The samples of the chosen event grouped by thread (pid, tid), each group in time
+ * order (ss), the threads sorted (th, nth); *t0 the earliest sample's time.
+ */
+static int group_samples(const struct pk_profile *p, int event, struct ff_thread **pth,
+			 size_t *pnth, struct sample_ref **pss, uint64_t *t0)
 {
-	struct gecko g = { .p = p, .x = x, .out = out };
-	size_t nfr = pk_profile__nr_frames(p), nst = pk_profile__nr_stacks(p);
-	size_t nrec = pk_profile__nr_threads(p);
+	size_t nrec = pk_profile__nr_threads(p), nth = 0, nsel = 0, *pos = NULL;
 	struct pk_recset tkeys;
+	pk_recset__init(&tkeys, sizeof(struct tkey));
 	uint32_t *rec2t = calloc(nrec + 1, sizeof(*rec2t));
 	struct ff_thread *th = NULL;
 	struct sample_ref *ss = NULL;
-	size_t *pos = NULL, nth = 0, nsel = 0;
 	int ret = -ENOMEM;
-	pk_recset__init(&tkeys, sizeof(struct tkey));
-	pk_recset__init(&g.libs, sizeof(uint32_t));
-	g.frame2ff = malloc((nfr + 1) * sizeof(uint32_t));
-	g.node2ff = malloc((nst + 1) * sizeof(uint32_t));
-	g.touched_f = malloc((nfr + 1) * sizeof(uint32_t));
-	g.touched_n = malloc((nst + 1) * sizeof(uint32_t));
-	if (!rec2t || !g.frame2ff || !g.node2ff || !g.touched_f || !g.touched_n)
+	if (!rec2t)
 		goto out;
-	memset(g.frame2ff, 0xff, (nfr + 1) * sizeof(uint32_t));
-	memset(g.node2ff, 0xff, (nst + 1) * sizeof(uint32_t));
-
 	for (size_t r = 0; r < nrec; r++) {
 		const struct pk_thread_rec *tr = pk_profile__thread_rec(p, (uint32_t)r);
 		struct tkey k = { tr->pid, tr->tid };
@@ -379,29 +396,29 @@ int pk_export__gecko(const struct pk_profile *p, FILE *out, const struct pk_xopt
 	th = calloc(nth + 1, sizeof(*th));
 	pos = calloc(nth + 1, sizeof(*pos));
 	for (size_t i = 0; i < p->nr_samples; i++)
-		nsel += pk_profile__srec(p, i)->event == (uint32_t)x->event;
+		nsel += pk_profile__srec(p, i)->event == (uint32_t)event;
 	ss = malloc((nsel + 1) * sizeof(*ss));
 	if (!th || !pos || !ss)
 		goto out;
 	for (size_t i = 0; i < nth; i++)
 		th[i].key = *(const struct tkey *)pk_recset__get(&tkeys, i);
 	for (size_t i = 0; i < p->nr_samples; i++)
-		if (pk_profile__srec(p, i)->event == (uint32_t)x->event)
+		if (pk_profile__srec(p, i)->event == (uint32_t)event)
 			th[rec2t[pk_profile__srec(p, i)->thread]].n++;
 	for (size_t i = 0, acc = 0; i < nth; i++) {
 		th[i].first = acc;
 		pos[i] = acc;
 		acc += th[i].n;
 	}
-	uint64_t t0 = UINT64_MAX;
+	*t0 = UINT64_MAX;
 	for (size_t i = 0; i < p->nr_samples; i++) {
 		const struct pk_sample_rec *sr = pk_profile__srec(p, i);
 		uint64_t ti_ns = pk_profile__s_time(p, i);
-		if (sr->event != (uint32_t)x->event)
+		if (sr->event != (uint32_t)event)
 			continue;
 		uint32_t ti = rec2t[sr->thread];
 		ss[pos[ti]++] = (struct sample_ref){ .time = ti_ns, .idx = i };
-		t0 = ti_ns < t0 ? ti_ns : t0;
+		*t0 = ti_ns < *t0 ? ti_ns : *t0;
 	}
 	for (size_t i = 0; i < nth; i++) {
 		qsort(ss + th[i].first, th[i].n, sizeof(*ss), cmp_sample);
@@ -410,10 +427,22 @@ int pk_export__gecko(const struct pk_profile *p, FILE *out, const struct pk_xopt
 			th[i].last_rec = pk_profile__srec(p, ss[th[i].first + th[i].n - 1].idx)->thread;
 	}
 	qsort(th, nth, sizeof(*th), cmp_thread);
-	if (t0 == UINT64_MAX)
-		t0 = 0;
+	if (*t0 == UINT64_MAX)
+		*t0 = 0;
+	ret = 0;
+out:
+	*pth = th;
+	*pnth = nth;
+	*pss = ss;
+	pk_recset__free(&tkeys);
+	free(rec2t);
+	free(pos);
+	return ret;
+}
 
-	/* meta */
+/* meta: the sampling interval in ms, the start time, the product name and the categories */
+static void write_meta(const struct pk_profile *p, const struct pk_xopts *x, FILE *out, uint64_t t0)
+{
 	double interval = 1;
 	const char *ev = "";
 	if (p->nr_events) {
@@ -435,8 +464,52 @@ int pk_export__gecko(const struct pk_profile *p, FILE *out, const struct pk_xopt
 	      "{\"name\":\"Other\",\"color\":\"grey\",\"subcategories\":[\"Other\"]},"
 	      "{\"name\":\"User\",\"color\":\"yellow\",\"subcategories\":[\"Other\"]},"
 	      "{\"name\":\"Kernel\",\"color\":\"orange\",\"subcategories\":[\"Other\"]},"
-	      "{\"name\":\"JIT\",\"color\":\"green\",\"subcategories\":[\"Other\"]}]},"
-	      "\"threads\":[", out);
+	      "{\"name\":\"JIT\",\"color\":\"green\",\"subcategories\":[\"Other\"]}]},", out);
+}
+
+/* the libs the threads' resources point into */
+static void write_libs(struct gecko *g)
+{
+	FILE *out = g->out;
+	for (size_t i = 0; i < pk_recset__nr(&g->libs); i++) {
+		const char *dso = pk_profile__str(g->p, *(const uint32_t *)pk_recset__get(&g->libs, i));
+		const char *base = pk_export__basename(dso);
+		fputs(i ? ",{\"arch\":\"\",\"name\":" : "{\"arch\":\"\",\"name\":", out);
+		jstr(out, base);
+		fputs(",\"path\":", out);
+		jstr(out, dso);
+		fputs(",\"debugName\":", out);
+		jstr(out, base);
+		fputs(",\"debugPath\":", out);
+		jstr(out, dso);
+		fputs(",\"breakpadId\":\"\",\"codeId\":null}", out);
+	}
+}
+
+int pk_export__gecko(const struct pk_profile *p, FILE *out, const struct pk_xopts *x,
+		     struct pk_error *err)
+{
+	struct gecko g = { .p = p, .x = x, .out = out };
+	size_t nfr = pk_profile__nr_frames(p), nst = pk_profile__nr_stacks(p);
+	struct ff_thread *th = NULL;
+	struct sample_ref *ss = NULL;
+	size_t nth = 0;
+	uint64_t t0 = 0;
+	int ret = -ENOMEM;
+	pk_recset__init(&g.libs, sizeof(uint32_t));
+	g.frame2ff = malloc((nfr + 1) * sizeof(uint32_t));
+	g.node2ff = malloc((nst + 1) * sizeof(uint32_t));
+	g.touched_f = malloc((nfr + 1) * sizeof(uint32_t));
+	g.touched_n = malloc((nst + 1) * sizeof(uint32_t));
+	if (!g.frame2ff || !g.node2ff || !g.touched_f || !g.touched_n)
+		goto out;
+	memset(g.frame2ff, 0xff, (nfr + 1) * sizeof(uint32_t));
+	memset(g.node2ff, 0xff, (nst + 1) * sizeof(uint32_t));
+	if ((ret = group_samples(p, x->event, &th, &nth, &ss, &t0)))
+		goto out;
+
+	write_meta(p, x, out, t0);
+	fputs("\"threads\":[", out);
 	int first = 1;
 	for (size_t i = 0; i < nth; i++) {
 		if (!th[i].n)
@@ -454,30 +527,15 @@ int pk_export__gecko(const struct pk_profile *p, FILE *out, const struct pk_xopt
 			goto out;
 	}
 	fputs("],\"libs\":[", out);
-	for (size_t i = 0; i < pk_recset__nr(&g.libs); i++) {
-		const char *dso = pk_profile__str(p, *(const uint32_t *)pk_recset__get(&g.libs, i));
-		const char *base = pk_export__basename(dso);
-		fputs(i ? ",{\"arch\":\"\",\"name\":" : "{\"arch\":\"\",\"name\":", out);
-		jstr(out, base);
-		fputs(",\"path\":", out);
-		jstr(out, dso);
-		fputs(",\"debugName\":", out);
-		jstr(out, base);
-		fputs(",\"debugPath\":", out);
-		jstr(out, dso);
-		fputs(",\"breakpadId\":\"\",\"codeId\":null}", out);
-	}
+	write_libs(&g);
 	fputs("]}\n", out);
 	ret = ferror(out) ? -EIO : 0;
 out:
 	if (ret)
 		pk_error__set(err, ret, NULL, 0, 0, ret == -EIO ? "write error" :
 			      "out of memory writing the Firefox Profiler profile");
-	pk_recset__free(&tkeys);
 	pk_recset__free(&g.libs);
-	free(rec2t);
 	free(th);
-	free(pos);
 	free(ss);
 	free(g.frame2ff);
 	free(g.node2ff);

@@ -363,10 +363,21 @@ out:
 }
 
 /* Everything but the samples: types, locations with their lines, functions, mappings, strings. */
-static int write_rest(struct builder *b, uint64_t tmin, uint64_t tmax)
+/* The message's location, line, function and mapping arrays (and pointer arrays to them). */
+struct ptables {
+	PLocation *pls, **plsp;
+	PLine *lines, **linep;
+	PFunction *pf, **pfp;
+	PMapping *pm, **pmp;
+	struct map_sort *ms;
+	size_t nloc, nfunc, nmap;
+};
+
+/* One location per loc key, its lines the key's inline chain; functions interned on the way. */
+static int pb_locations(struct builder *b, struct ptables *tb)
 {
 	const struct pk_profile *p = b->p;
-	size_t nloc = pk_recset__nr(&b->locs), nline = 0;
+	size_t nloc = tb->nloc = pk_recset__nr(&b->locs), nline = 0;
 	for (size_t i = 0; i < nloc; i++)
 		for (const struct loc_key *k = pk_recset__get(&b->locs, i);;
 		     k = pk_recset__get(&b->locs, k->tail - 1)) {
@@ -374,59 +385,61 @@ static int write_rest(struct builder *b, uint64_t tmin, uint64_t tmax)
 			if (!k->tail)
 				break;
 		}
-	PLocation *pls = calloc(nloc + 1, sizeof(*pls));
-	PLocation **plsp = calloc(nloc + 1, sizeof(*plsp));
-	PLine *lines = calloc(nline + 1, sizeof(*lines));
-	PLine **linep = calloc(nline + 1, sizeof(*linep));
-	PFunction *pf = NULL, **pfp = NULL;
-	PMapping *pm = NULL, **pmp = NULL;
-	struct map_sort *ms = NULL;
-	char **strs = NULL;
-	int ret = -ENOMEM;
-	if (!pls || !plsp || !lines || !linep)
-		goto out;
+	tb->pls = calloc(nloc + 1, sizeof(*tb->pls));
+	tb->plsp = calloc(nloc + 1, sizeof(*tb->plsp));
+	tb->lines = calloc(nline + 1, sizeof(*tb->lines));
+	tb->linep = calloc(nline + 1, sizeof(*tb->linep));
+	if (!tb->pls || !tb->plsp || !tb->lines || !tb->linep)
+		return -ENOMEM;
 	size_t ln = 0;
 	for (size_t i = 0; i < nloc && !b->oom; i++) {
 		const struct loc_key *k = pk_recset__get(&b->locs, i);
 		const struct pk_frame_rec *f = pk_profile__frame_rec(p, k->frame);
-		PLocation *l = &pls[i];
+		PLocation *l = &tb->pls[i];
 		perftools__profiles__location__init(l);
 		l->id = i + 1;
 		l->address = f->addr;
 		l->mapping_id = mapping_of(b, f);	/* an index until the mappings are ordered */
-		l->line = &linep[ln];
+		l->line = &tb->linep[ln];
 		for (;; k = pk_recset__get(&b->locs, k->tail - 1)) {
 			const struct pk_frame_rec *lf = pk_profile__frame_rec(p, k->frame);
 			char tmp[300];
 			const char *label = pk_export__frame_label(p, k->frame, tmp, sizeof(tmp));
 			struct func_key fk = { .name = (uint32_t)str_(b, label),
 					       .file = lf->file ? (uint32_t)str_(b, pk_profile__str(p, lf->file)) : 0 };
-			PLine *pline = &lines[ln];
+			PLine *pline = &tb->lines[ln];
 			perftools__profiles__line__init(pline);
 			pline->function_id = (uint64_t)intern(b, &b->funcs, &fk) + 1;
 			pline->line = lf->line;
-			linep[ln++] = pline;
+			tb->linep[ln++] = pline;
 			l->n_line++;
 			if (!k->tail)
 				break;
 		}
-		plsp[i] = l;
+		tb->plsp[i] = l;
 	}
-	size_t nfunc = pk_recset__nr(&b->funcs), nmap = pk_recset__nr(&b->maps);
-	pf = calloc(nfunc + 1, sizeof(*pf));
-	pfp = calloc(nfunc + 1, sizeof(*pfp));
-	pm = calloc(nmap + 1, sizeof(*pm));
-	pmp = calloc(nmap + 1, sizeof(*pmp));
-	ms = calloc(nmap + 1, sizeof(*ms));
-	if (b->oom || !pf || !pfp || !pm || !pmp || !ms)
-		goto out;
+	return b->oom ? -ENOMEM : 0;
+}
+
+/* The functions, and the mappings in address order (the locations' mapping ids follow). */
+static int pb_funcs_maps(struct builder *b, struct ptables *tb)
+{
+	const struct pk_profile *p = b->p;
+	size_t nfunc = tb->nfunc = pk_recset__nr(&b->funcs), nmap = tb->nmap = pk_recset__nr(&b->maps);
+	PFunction *pf = tb->pf = calloc(nfunc + 1, sizeof(*pf));
+	tb->pfp = calloc(nfunc + 1, sizeof(*tb->pfp));
+	PMapping *pm = tb->pm = calloc(nmap + 1, sizeof(*pm));
+	tb->pmp = calloc(nmap + 1, sizeof(*tb->pmp));
+	struct map_sort *ms = tb->ms = calloc(nmap + 1, sizeof(*ms));
+	if (!pf || !tb->pfp || !pm || !tb->pmp || !ms)
+		return -ENOMEM;
 	for (size_t i = 0; i < nfunc; i++) {
 		const struct func_key *k = pk_recset__get(&b->funcs, i);
 		perftools__profiles__function__init(&pf[i]);
 		pf[i].id = i + 1;
 		pf[i].name = pf[i].system_name = k->name;
 		pf[i].filename = k->file;
-		pfp[i] = &pf[i];
+		tb->pfp[i] = &pf[i];
 	}
 	for (size_t i = 0; i < nmap; i++)
 		ms[i] = (struct map_sort){ p, &b->mi[i], (uint32_t)i };
@@ -443,64 +456,84 @@ static int write_rest(struct builder *b, uint64_t tmin, uint64_t tmax)
 		pm[i].has_filenames = mi->has_files;
 		pm[i].has_line_numbers = mi->has_lines;
 		pm[i].has_inline_frames = mi->has_inline;
-		pmp[i] = &pm[i];
+		tb->pmp[i] = &pm[i];
 	}
-	for (size_t i = 0; i < nloc; i++)
-		pls[i].mapping_id = (uint64_t)b->mi[pls[i].mapping_id].order + 1;
+	for (size_t i = 0; i < tb->nloc; i++)
+		tb->pls[i].mapping_id = (uint64_t)b->mi[tb->pls[i].mapping_id].order + 1;
+	return 0;
+}
 
-	PProfile prof;
-	perftools__profiles__profile__init(&prof);
-	PValueType period_type;
-	perftools__profiles__value_type__init(&period_type);
+/* The period type and period of the chosen event, its default sample type; time and duration. */
+static void set_period(struct builder *b, PProfile *prof, PValueType *period_type,
+		       uint64_t tmin, uint64_t tmax)
+{
+	const struct pk_profile *p = b->p;
 	if (p->nr_events) {
 		const struct pk_event_rec *er = &p->events[b->x->event];
 		const char *unit = pk_profile__str(p, er->unit);
 		if (er->freq && unit && !strcmp(unit, "nanoseconds")) {
 			/* a clock sampled by frequency: as Go's CPU profiles, 1e9/Hz ns of "cpu" */
-			period_type.type = str_(b, "cpu");
-			period_type.unit = str_(b, unit);
-			prof.period = (int64_t)(1000000000u / er->freq);
+			period_type->type = str_(b, "cpu");
+			period_type->unit = str_(b, unit);
+			prof->period = (int64_t)(1000000000u / er->freq);
 		} else {
-			period_type.type = str_(b, pk_profile__str(p, er->name));
-			period_type.unit = str_(b, unit);
-			prof.period = (int64_t)er->period;	/* 0: a count sampled by frequency */
+			period_type->type = str_(b, pk_profile__str(p, er->name));
+			period_type->unit = str_(b, unit);
+			prof->period = (int64_t)er->period;	/* 0: a count sampled by frequency */
 		}
-		prof.period_type = &period_type;
-		prof.default_sample_type = b->default_type;
+		prof->period_type = period_type;
+		prof->default_sample_type = b->default_type;
 	}
 	if (p->nr_samples) {
-		prof.time_nanos = (int64_t)pk_profile__wall_time(p, tmin);
-		prof.duration_nanos = (int64_t)(tmax - tmin);
+		prof->time_nanos = (int64_t)pk_profile__wall_time(p, tmin);
+		prof->duration_nanos = (int64_t)(tmax - tmin);
 	}
+}
+
+static int write_rest(struct builder *b, uint64_t tmin, uint64_t tmax)
+{
+	struct ptables tb = { 0 };
+	char **strs = NULL;
+	int ret = pb_locations(b, &tb);
+	if (!ret)
+		ret = pb_funcs_maps(b, &tb);
+	if (ret)
+		goto out;
+	PProfile prof;
+	perftools__profiles__profile__init(&prof);
+	PValueType period_type;
+	perftools__profiles__value_type__init(&period_type);
+	set_period(b, &prof, &period_type, tmin, tmax);
 	size_t nstr = pk_strtab__nr(&b->st);
 	strs = calloc(nstr + 1, sizeof(*strs));
+	ret = -ENOMEM;
 	if (b->oom || !strs)
 		goto out;
 	for (size_t i = 0; i < nstr; i++)
 		strs[i] = (char *)pk_strtab__get(&b->st, i);
 	prof.n_sample_type = b->nvals;
 	prof.sample_type = b->vtp;
-	prof.n_mapping = nmap;
-	prof.mapping = pmp;
-	prof.n_location = nloc;
-	prof.location = plsp;
-	prof.n_function = nfunc;
-	prof.function = pfp;
+	prof.n_mapping = tb.nmap;
+	prof.mapping = tb.pmp;
+	prof.n_location = tb.nloc;
+	prof.location = tb.plsp;
+	prof.n_function = tb.nfunc;
+	prof.function = tb.pfp;
 	prof.n_string_table = nstr;
 	prof.string_table = strs;
 	protobuf_c_message_pack_to_buffer(&prof.base, &b->gz->base);
 	ret = b->gz->err;
 out:
 	free(strs);
-	free(ms);
-	free(pf);
-	free(pfp);
-	free(pm);
-	free(pmp);
-	free(pls);
-	free(plsp);
-	free(lines);
-	free(linep);
+	free(tb.ms);
+	free(tb.pf);
+	free(tb.pfp);
+	free(tb.pm);
+	free(tb.pmp);
+	free(tb.pls);
+	free(tb.plsp);
+	free(tb.lines);
+	free(tb.linep);
 	return ret;
 }
 

@@ -95,6 +95,35 @@ static int modulo(double a, double b, double *out)
 	return 0;
 }
 
+/*
+ * or, and, xor; with one side unknown (NaN, or not a constant when folding),
+ * the other decides when it can
+ */
+static inline double logic(enum mx_op op, double a, double b)
+{
+	bool ka = isfinite(a), kb = isfinite(b);
+	switch (op) {
+	case MX_OR:
+		if (ka && kb)
+			return a == 0 && b == 0 ? 0 : 1;
+		if (ka)
+			return a == 0 ? b : 1;
+		if (kb)
+			return b == 0 ? a : 1;
+		return NAN;
+	case MX_AND:
+		if (ka && kb)
+			return a != 0 && b != 0 ? 1 : 0;
+		if (ka)
+			return a != 0 ? b : 0;
+		if (kb)
+			return b != 0 ? a : 0;
+		return NAN;
+	default:	/* MX_XOR */
+		return ka && kb ? (a == 0) != (b == 0) : NAN;
+	}
+}
+
 /* Values of every node, bottom-up. fold: perf's id computation (unknowns NaN). */
 static int compute(const struct pk_mexpr *e, struct scratch *s, bool fold, pk_mexpr_lookup_fn fn,
 		   void *ctx)
@@ -163,27 +192,9 @@ static int compute(const struct pk_mexpr *e, struct scratch *s, bool fold, pk_me
 			r = fold ? NAN : a > b ? a : b;
 			break;
 		case MX_OR:
-			if (isfinite(a) && isfinite(b))
-				r = a == 0 && b == 0 ? 0 : 1;
-			else if (isfinite(a))
-				r = a == 0 ? b : 1;
-			else if (isfinite(b))
-				r = b == 0 ? a : 1;
-			else
-				r = NAN;
-			break;
 		case MX_AND:
-			if (isfinite(a) && isfinite(b))
-				r = a != 0 && b != 0 ? 1 : 0;
-			else if (isfinite(a))
-				r = a != 0 ? b : 0;
-			else if (isfinite(b))
-				r = b != 0 ? a : 0;
-			else
-				r = NAN;
-			break;
 		case MX_XOR:
-			r = isfinite(a) && isfinite(b) ? (a == 0) != (b == 0) : NAN;
+			r = logic((enum mx_op)n->op, a, b);
 			break;
 		case MX_IF: {
 			double c = v[n->c];	/* a if b else c */

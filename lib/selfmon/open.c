@@ -202,6 +202,120 @@ void pk_selfmon__free(struct pk_selfmon *g)
 }
 
 /* The common part: attrs are ours to modify, pmus may be NULL. */
+/*
+ * The read path wanted, lowered to read(2) (the reason in g->reason) when the
+ * group is not the calling thread's on any CPU, when this architecture has no
+ * counter-read instruction, or (arm64) when userspace may not read the
+ * counters; an error when the user path was required. *arm64_long: 64-bit
+ * counters were asked for (arm64).
+ */
+static int choose_want(struct pk_selfmon *g, struct perf_event_attr *attrs, size_t nr,
+		       const struct pk_selfmon_opts *o, const struct pk_pmu_tree *tree,
+		       enum pk_selfmon_path *want, bool *arm64_long, struct pk_error *err)
+{
+	int pid = o->has_target ? o->pid : 0;
+	int cpu = o->has_target ? o->cpu : -1;
+	if (!g->self) {
+		if (*want == PK_SELFMON_PATH_USER) {
+			pk_error__set(err, -EINVAL, NULL, 0, 0, "user page reads need the calling thread on any CPU "
+				"(pid 0, cpu -1), not pid %d cpu %d", pid, cpu);
+			return -EINVAL;
+		}
+		snprintf(g->reason, sizeof(g->reason), "pid %d / cpu %d is not the calling "
+			 "thread on any CPU: a counter read in userspace would read the "
+			 "wrong counter", pid, cpu);
+		*want = PK_SELFMON_PATH_SYSCALL;
+	} else if (*want != PK_SELFMON_PATH_SYSCALL && !g->ops.read_counter) {
+		if (*want == PK_SELFMON_PATH_USER) {
+			pk_error__set(err, -EOPNOTSUPP, NULL, 0, 0, "no userspace counter-read instruction for this "
+				"architecture");
+			return -EOPNOTSUPP;
+		}
+		snprintf(g->reason, sizeof(g->reason),
+			 "no userspace counter-read instruction for this architecture");
+		*want = PK_SELFMON_PATH_SYSCALL;
+	}
+#if defined(__aarch64__)
+	if (*want != PK_SELFMON_PATH_SYSCALL) {
+		char why[256];
+		int rc = selfmon_arm64_prepare(attrs, nr, tree, NULL, true, why, sizeof(why));
+		/* with the sysctl at 0 the page still says cap_user_rdpmc 1 but its index stays 0:
+		 * every read would fall back to read(2) (measured on the emulated PMU) */
+		if (rc == SM_ARM64_OK && !o->pmus && pk_sysctl__perf_user_access() == 0) {
+			snprintf(why, sizeof(why), "kernel.perf_user_access is 0: userspace may not "
+				 "read the counters (sysctl -w kernel.perf_user_access=1)");
+			rc = SM_ARM64_NO_PMU;
+			selfmon_arm64_drop_long(attrs, nr, tree);	/* no EOPNOTSUPP retry below */
+		}
+		if (rc != SM_ARM64_OK) {
+			if (*want == PK_SELFMON_PATH_USER) {
+				pk_error__set(err, -EOPNOTSUPP, NULL, 0, 0, "user page reads impossible: %s", why);
+				return -EOPNOTSUPP;
+			}
+			snprintf(g->reason, sizeof(g->reason), "%s", why);
+			*want = PK_SELFMON_PATH_SYSCALL;
+		} else {
+			*arm64_long = true;
+		}
+	}
+#else
+	(void)attrs;
+	(void)nr;
+	(void)tree;
+	(void)arm64_long;
+#endif
+	return 0;
+}
+
+/* Event i of the group: its attr as the group reads it, its name, opened and its id read. */
+static int open_event(struct pk_selfmon *g, size_t i, struct perf_event_attr *attrs,
+		      const char *const *names, const char *const *pmu_names, size_t nr,
+		      const struct pk_pmu_tree *tree, int pid, int cpu, bool arm64_long,
+		      struct pk_error *err)
+{
+	struct sm_event *e = &g->ev[i];
+	char buf[64];
+
+	e->attr = attrs[i];
+	e->attr.size = sizeof(e->attr);
+	e->attr.read_format = READ_FORMAT;
+	e->attr.disabled = i == 0;
+	e->attr.inherit = 0;
+	e->attr.enable_on_exec = 0;
+	if (names && names[i]) {
+		e->name = strdup(names[i]);
+	} else {
+		snprintf(buf, sizeof(buf), "%u:%#llx", e->attr.type,
+			 (unsigned long long)e->attr.config);
+		e->name = strdup(buf);
+	}
+	if (!e->name) {
+		pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
+		return -ENOMEM;
+	}
+	e->td_role = selfmon_topdown_role(&e->attr, pmu_names ? pmu_names[i] : NULL);
+
+	e->fd = sys_perf_event_open(&e->attr, pid, cpu, i ? g->ev[0].fd : -1);
+	if (e->fd < 0 && errno == EOPNOTSUPP && arm64_long) {
+		/* the hardware has no 64-bit counters: 32-bit ones, masked by
+		 * pmc_width (the seed's "chained events" are never requested) */
+		selfmon_arm64_drop_long(&e->attr, 1, tree);
+		selfmon_arm64_drop_long(attrs, nr, tree);
+		e->fd = sys_perf_event_open(&e->attr, pid, cpu, i ? g->ev[0].fd : -1);
+	}
+	if (e->fd < 0) {
+		int saved = errno;
+		open_error(err, e->name, saved);
+		return -saved;
+	}
+	if (ioctl(e->fd, PERF_EVENT_IOC_ID, &e->id) < 0) {
+		int rc = -errno;
+		pk_error__set(err, rc, NULL, 0, 0, "%s: PERF_EVENT_IOC_ID: %s", e->name, strerror(-rc));
+		return rc;
+	}
+	return 0;
+}
+
 static int open_group(struct pk_selfmon **out, struct perf_event_attr *attrs,
 		      const char *const *names, const char *const *pmu_names, size_t nr,
 		      const struct pk_selfmon_opts *o, const struct pk_pmu_tree *tree,
@@ -237,94 +351,13 @@ static int open_group(struct pk_selfmon **out, struct perf_event_attr *attrs,
 	g->self = pid == 0 && cpu == -1;
 	g->td_reset_ns = o->topdown_reset_ns ? o->topdown_reset_ns : SELFMON_TOPDOWN_RESET_NS;
 
-	if (!g->self) {
-		if (want == PK_SELFMON_PATH_USER) {
-			pk_error__set(err, -EINVAL, NULL, 0, 0, "user page reads need the calling thread on any CPU "
-				"(pid 0, cpu -1), not pid %d cpu %d", pid, cpu);
-			rc = -EINVAL;
-			goto fail;
-		}
-		snprintf(g->reason, sizeof(g->reason), "pid %d / cpu %d is not the calling "
-			 "thread on any CPU: a counter read in userspace would read the "
-			 "wrong counter", pid, cpu);
-		want = PK_SELFMON_PATH_SYSCALL;
-	} else if (want != PK_SELFMON_PATH_SYSCALL && !g->ops.read_counter) {
-		if (want == PK_SELFMON_PATH_USER) {
-			pk_error__set(err, -EOPNOTSUPP, NULL, 0, 0, "no userspace counter-read instruction for this "
-				"architecture");
-			rc = -EOPNOTSUPP;
-			goto fail;
-		}
-		snprintf(g->reason, sizeof(g->reason),
-			 "no userspace counter-read instruction for this architecture");
-		want = PK_SELFMON_PATH_SYSCALL;
-	}
-#if defined(__aarch64__)
-	if (want != PK_SELFMON_PATH_SYSCALL) {
-		char why[256];
-		rc = selfmon_arm64_prepare(attrs, nr, tree, NULL, true, why, sizeof(why));
-		/* with the sysctl at 0 the page still says cap_user_rdpmc 1 but its index stays 0:
-		 * every read would fall back to read(2) (measured on the emulated PMU) */
-		if (rc == SM_ARM64_OK && !o->pmus && pk_sysctl__perf_user_access() == 0) {
-			snprintf(why, sizeof(why), "kernel.perf_user_access is 0: userspace may not "
-				 "read the counters (sysctl -w kernel.perf_user_access=1)");
-			rc = SM_ARM64_NO_PMU;
-			selfmon_arm64_drop_long(attrs, nr, tree);	/* no EOPNOTSUPP retry below */
-		}
-		if (rc != SM_ARM64_OK) {
-			if (want == PK_SELFMON_PATH_USER) {
-				pk_error__set(err, -EOPNOTSUPP, NULL, 0, 0, "user page reads impossible: %s", why);
-				rc = -EOPNOTSUPP;
-				goto fail;
-			}
-			snprintf(g->reason, sizeof(g->reason), "%s", why);
-			want = PK_SELFMON_PATH_SYSCALL;
-		} else {
-			arm64_long = true;
-		}
-	}
-#endif
-
+	rc = choose_want(g, attrs, nr, o, tree, &want, &arm64_long, err);
+	if (rc)
+		goto fail;
 	for (size_t i = 0; i < nr; i++) {
-		struct sm_event *e = &g->ev[i];
-		char buf[64];
-
-		e->attr = attrs[i];
-		e->attr.size = sizeof(e->attr);
-		e->attr.read_format = READ_FORMAT;
-		e->attr.disabled = i == 0;
-		e->attr.inherit = 0;
-		e->attr.enable_on_exec = 0;
-		if (names && names[i]) {
-			e->name = strdup(names[i]);
-		} else {
-			snprintf(buf, sizeof(buf), "%u:%#llx", e->attr.type,
-				 (unsigned long long)e->attr.config);
-			e->name = strdup(buf);
-		}
-		if (!e->name)
-			goto nomem;
-		e->td_role = selfmon_topdown_role(&e->attr, pmu_names ? pmu_names[i] : NULL);
-
-		e->fd = sys_perf_event_open(&e->attr, pid, cpu, i ? g->ev[0].fd : -1);
-		if (e->fd < 0 && errno == EOPNOTSUPP && arm64_long) {
-			/* the hardware has no 64-bit counters: 32-bit ones, masked by
-			 * pmc_width (the seed's "chained events" are never requested) */
-			selfmon_arm64_drop_long(&e->attr, 1, tree);
-			selfmon_arm64_drop_long(attrs, nr, tree);
-			e->fd = sys_perf_event_open(&e->attr, pid, cpu, i ? g->ev[0].fd : -1);
-		}
-		if (e->fd < 0) {
-			int saved = errno;
-			open_error(err, e->name, saved);
-			rc = -saved;
+		rc = open_event(g, i, attrs, names, pmu_names, nr, tree, pid, cpu, arm64_long, err);
+		if (rc)
 			goto fail;
-		}
-		if (ioctl(e->fd, PERF_EVENT_IOC_ID, &e->id) < 0) {
-			rc = -errno;
-			pk_error__set(err, rc, NULL, 0, 0, "%s: PERF_EVENT_IOC_ID: %s", e->name, strerror(-rc));
-			goto fail;
-		}
 	}
 	detect_topdown(g, o->topdown_level2 || tree_has_l2(tree));
 

@@ -58,6 +58,11 @@ uint64_t pk_session__lost_samples(const struct pk_session *s, int attr)
 	return (size_t)attr < s->nr_lost ? s->lost[attr] : 0;
 }
 
+uint64_t pk_session__nr_records(const struct pk_session *s, uint32_t type)
+{
+	return pk_data_reader__stats(s->r)->nr_records[type < 128 ? type : 127];
+}
+
 /*
  * A LOST_SAMPLES record (not one BPF filters dropped, which perf leaves out
  * of "Total Lost Samples"): counted in total and for its attr (the attr of

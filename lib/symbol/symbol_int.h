@@ -18,6 +18,7 @@
 #include <pmukit/symbol.h>
 
 #include "util/arena.h"
+#include "util/rbtree.h"
 
 #define PK_BUILD_ID_MAX 20
 
@@ -26,10 +27,11 @@
 struct rbn;
 
 struct pk_sym_table {
-	/* as loading builds it: perf's red-black tree */
-	struct rbn *nodes;
-	size_t nr_nodes, cap_nodes, nr_live;
-	int32_t root;
+	/* as loading builds it: perf's red-black tree (util/rbtree.h) over load[] */
+	struct pk_sym *load;
+	struct pk_rbnode *rb;
+	size_t nr_nodes, cap_load, cap_rb, nr_live;
+	uint32_t root;
 	/* after symtab__finish: the symbols in order, with the tree's links (indices, -1 none) */
 	struct pk_sym *syms;
 	int32_t (*links)[2];

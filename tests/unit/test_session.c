@@ -396,6 +396,14 @@ static void check_attrs(bool pipe)
 	assert_int_equal(pk_session__lost_samples(r.s, -1), 7);
 	assert_int_equal(pk_session__lost_samples(r.s, 0), 7);
 	assert_int_equal(pk_session__lost_samples(r.s, 1), 0);
+	/* the records of each type read (for report --stats) */
+	assert_int_equal(pk_session__nr_records(r.s, PERF_RECORD_SAMPLE), 11);
+	assert_int_equal(pk_session__nr_records(r.s, PERF_RECORD_LOST_SAMPLES), 3);
+	assert_int_equal(pk_session__nr_records(r.s, PERF_RECORD_FORK), 2);
+	assert_int_equal(pk_session__nr_records(r.s, PERF_RECORD_EXIT), 1);
+	assert_int_equal(pk_session__nr_records(r.s, PERF_RECORD_COMM), 2);
+	assert_int_equal(pk_session__nr_records(r.s, PERF_RECORD_THROTTLE), 0);
+	assert_int_equal(pk_session__nr_records(r.s, 1000), pk_session__nr_records(r.s, 127));
 
 	struct pk_session_stats st = { .sz = sizeof(st) };
 	assert_int_equal(pk_session__stats(r.s, &st), 0);
