@@ -48,7 +48,7 @@ BASEFLAGS := -std=c11 -D_GNU_SOURCE -fPIC -MMD -MP $(WARN) -Iinclude -Ilib $(SAN
 LIB_VISFLAGS := -fvisibility=hidden
 # libdw/libelf: symbols; libiberty: demangling; protobuf-c + zlib: pprof; lzma: MiniDebugInfo
 # libtraceevent: tracepoint fields printed as perf prints them (pmukit script)
-LDLIBS   := -ljson-c -ltraceevent -ldw -lelf -lprotobuf-c -liberty -lz -llzma -lbz2 -lzstd -lpthread -lm
+LDLIBS   := -ljson-c -ltraceevent -lopcodes -lbfd -lsframe -ldw -lelf -lprotobuf-c -liberty -lz -llzma -lbz2 -lzstd -lpthread -lm
 LDFLAGS  += $(SANFLAGS)
 
 # V=1: full commands; otherwise a short "  CC      file" line per step.

@@ -1,0 +1,421 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * objfile.c — an object file opened with libbfd and disassembled with
+ * binutils' libopcodes, as objdump -d does it: the same symbol table
+ * (the .symtab, else the dynamic one, plus the synthetic @plt symbols,
+ * sorted and searched by objdump's rules) so that the addresses inside
+ * instructions print as objdump prints them ("1440 <leaf_13+0x30>").
+ */
+#define PACKAGE "pmukit"
+#define PACKAGE_VERSION "0"
+#include <bfd.h>
+#include <dis-asm.h>
+#include <libiberty/demangle.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "annotate_int.h"
+#include "util/error.h"
+
+struct ann_objfile {
+	bfd *abfd;
+	asymbol **syms;		/* the file's symbols (or its dynamic ones) */
+	asymbol **dynsyms;
+	asymbol *synth;		/* bfd_get_synthetic_symtab's */
+	asymbol **sorted;	/* objdump's sorted_syms */
+	long nsorted;
+	char *style;
+	struct pk_buf text;	/* the instruction being printed */
+	asection *sec;		/* the section being disassembled */
+};
+
+/* The start of bfd's elf_symbol_type (elf-bfd.h is not installed): the symbol's st_size. */
+struct ann_elf_sym {
+	asymbol symbol;
+	bfd_vma st_value, st_size;
+};
+
+static bfd_vma sym_size(const asymbol *s)
+{
+	if (s->flags & (BSF_SECTION_SYM | BSF_SYNTHETIC))
+		return 0;
+	if (bfd_get_flavour(bfd_asymbol_bfd(s)) != bfd_target_elf_flavour)
+		return 0;
+	return ((const struct ann_elf_sym *)s)->st_size;
+}
+
+static bool file_symbol(const asymbol *s, const char *n, size_t l)
+{
+	return (s->flags & BSF_FILE) || (l > 2 && n[l - 2] == '.' && (n[l - 1] == 'o' || n[l - 1] == 'a'));
+}
+
+static int flag_order(flagword a, flagword b, flagword bit, int first)
+{
+	if ((a & bit) == (b & bit))
+		return 0;
+	return (a & bit) ? first : -first;
+}
+
+/* objdump's compare_symbols. */
+static int cmp_syms(const void *ap, const void *bp)
+{
+	const asymbol *a = *(const asymbol *const *)ap, *b = *(const asymbol *const *)bp;
+	bfd_vma av = bfd_asymbol_value(a), bv = bfd_asymbol_value(b);
+	if (av != bv)
+		return av > bv ? 1 : -1;
+	if (a->section != b->section)
+		return (uintptr_t)a->section > (uintptr_t)b->section ? 1 : -1;
+	const char *an = bfd_asymbol_name(a), *bn = bfd_asymbol_name(b);
+	size_t anl = strlen(an), bnl = strlen(bn);
+	bool af = strstr(an, "gnu_compiled") || strstr(an, "gcc2_compiled");
+	bool bf = strstr(bn, "gnu_compiled") || strstr(bn, "gcc2_compiled");
+	if (af != bf)
+		return af ? 1 : -1;
+	af = file_symbol(a, an, anl);
+	bf = file_symbol(b, bn, bnl);
+	if (af != bf)
+		return af ? 1 : -1;
+	int r;
+	if ((r = flag_order(a->flags, b->flags, BSF_SECTION_SYM, 1)) ||
+	    (r = flag_order(a->flags, b->flags, BSF_DEBUGGING, 1)) ||
+	    (r = flag_order(a->flags, b->flags, BSF_FUNCTION, -1)) ||
+	    (r = flag_order(a->flags, b->flags, BSF_OBJECT, -1)) ||
+	    (r = flag_order(a->flags, b->flags, BSF_LOCAL, 1)) ||
+	    (r = flag_order(a->flags, b->flags, BSF_GLOBAL, -1)))
+		return r;
+	bfd_vma asz = sym_size(a), bsz = sym_size(b);
+	if (asz != bsz)
+		return asz > bsz ? -1 : 1;
+	if (an[0] == '.' && bn[0] != '.')
+		return 1;
+	if (an[0] != '.' && bn[0] == '.')
+		return -1;
+	return strcmp(an, bn);
+}
+
+static bool sym_useful(const asymbol *s)
+{
+	if (!s->name || !s->name[0])
+		return false;
+	if (s->flags & (BSF_DEBUGGING | BSF_SECTION_SYM))
+		return false;
+	return !bfd_is_und_section(s->section) && !bfd_is_com_section(s->section);
+}
+
+static asymbol **read_syms(bfd *abfd, bool dynamic, long *n)
+{
+	long sz = dynamic ? bfd_get_dynamic_symtab_upper_bound(abfd) : bfd_get_symtab_upper_bound(abfd);
+	*n = 0;
+	if (sz <= 0)
+		return NULL;
+	asymbol **v = malloc((size_t)sz);
+	if (!v)
+		return NULL;
+	*n = dynamic ? bfd_canonicalize_dynamic_symtab(abfd, v) : bfd_canonicalize_symtab(abfd, v);
+	if (*n < 0)
+		*n = 0;
+	return v;
+}
+
+/* objdump's dump_bfd + disassemble_data: the sorted symbol table. */
+static int load_syms(struct ann_objfile *o)
+{
+	long nsyms = 0, ndyn = 0, nsynth = 0;
+	if (bfd_get_file_flags(o->abfd) & HAS_SYMS)
+		o->syms = read_syms(o->abfd, false, &nsyms);
+	o->dynsyms = read_syms(o->abfd, true, &ndyn);
+	nsynth = bfd_get_synthetic_symtab(o->abfd, nsyms, o->syms, ndyn, o->dynsyms, &o->synth);
+	if (nsynth < 0)
+		nsynth = 0;
+	asymbol **base = nsyms ? o->syms : o->dynsyms;
+	long nbase = nsyms ? nsyms : ndyn;
+	o->sorted = malloc(sizeof(*o->sorted) * (size_t)(nbase + nsynth + 1));
+	if (!o->sorted)
+		return -ENOMEM;
+	long n = 0;
+	for (long i = 0; i < nbase; i++)
+		if (sym_useful(base[i]))
+			o->sorted[n++] = base[i];
+	for (long i = 0; i < nsynth; i++)
+		if (sym_useful(&o->synth[i]))
+			o->sorted[n++] = &o->synth[i];
+	qsort(o->sorted, (size_t)n, sizeof(*o->sorted), cmp_syms);
+	o->nsorted = n;
+	return 0;
+}
+
+int ann_objfile__open(struct ann_objfile **out, const char *path, const char *style,
+		      struct pk_error *err)
+{
+	*out = NULL;
+	bfd_init();
+	struct ann_objfile *o = calloc(1, sizeof(*o));
+	if (!o)
+		return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
+	o->abfd = bfd_openr(path, NULL);
+	if (!o->abfd || !bfd_check_format(o->abfd, bfd_object)) {
+		ann_objfile__free(o);
+		return pk_error__set(err, -ENOEXEC, path, 0, 0, "%s: not an object file bfd can read", path);
+	}
+	if (load_syms(o) || (style && !(o->style = strdup(style)))) {
+		ann_objfile__free(o);
+		return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
+	}
+	*out = o;
+	return 0;
+}
+
+void ann_objfile__free(struct ann_objfile *o)
+{
+	if (!o)
+		return;
+	free(o->sorted);
+	free(o->synth);
+	free(o->syms);
+	free(o->dynsyms);
+	free(o->style);
+	pk_buf__free(&o->text);
+	if (o->abfd)
+		bfd_close(o->abfd);
+	free(o);
+}
+
+/* objdump's find_symbol_for_address (an executable: any section will do when none is in sec). */
+static long find_sym(const struct ann_objfile *o, bfd_vma vma, asection *sec)
+{
+	long min = 0, max = o->nsorted;
+	if (!max)
+		return -1;
+	while (min + 1 < max) {
+		long mid = (min + max) / 2;
+		bfd_vma v = bfd_asymbol_value(o->sorted[mid]);
+		if (v > vma)
+			max = mid;
+		else if (v < vma)
+			min = mid;
+		else {
+			min = mid;
+			break;
+		}
+	}
+	long place = min;
+	while (place > 0 && bfd_asymbol_value(o->sorted[place]) == bfd_asymbol_value(o->sorted[place - 1]))
+		place--;
+	for (long i = place; i < o->nsorted &&
+	     bfd_asymbol_value(o->sorted[i]) == bfd_asymbol_value(o->sorted[place]); i++)
+		if (o->sorted[i]->section == sec)
+			return i;
+	return place;
+}
+
+static void print_value(struct pk_buf *b, bfd *abfd, bfd_vma v, bool skip_zeroes)
+{
+	char tmp[32];
+	bfd_sprintf_vma(abfd, tmp, v);
+	const char *p = tmp;
+	if (skip_zeroes) {
+		while (*p == '0')
+			p++;
+		if (!*p)
+			p--;
+	}
+	pk_buf__puts(b, p);
+}
+
+static void print_symname(struct pk_buf *b, bfd *abfd, asymbol *sym)
+{
+	const char *name = bfd_asymbol_name(sym);
+	char *dem = name[0] ? bfd_demangle(abfd, name, DMGL_ANSI | DMGL_PARAMS) : NULL;
+	pk_buf__puts(b, dem ? dem : name);
+	free(dem);
+	bool hidden = false;
+	const char *ver = NULL;
+	if (!(sym->flags & (BSF_SECTION_SYM | BSF_SYNTHETIC)))
+		ver = bfd_get_symbol_version_string(abfd, sym, true, &hidden);
+	if (bfd_is_und_section(bfd_asymbol_section(sym)))
+		hidden = true;
+	if (ver && *ver)
+		pk_buf__printf(b, hidden ? "@%s" : "@@%s", ver);
+}
+
+/* objdump_print_addr_with_sym */
+static void print_addr_sym(struct pk_buf *b, struct ann_objfile *o, asection *sec, long place,
+			   bfd_vma vma, bool skip_zeroes)
+{
+	print_value(b, o->abfd, vma, skip_zeroes);
+	pk_buf__putc(b, ' ');
+	pk_buf__putc(b, '<');
+	bfd_vma base;
+	if (place < 0) {
+		pk_buf__puts(b, bfd_section_name(sec));
+		base = bfd_section_vma(sec);
+	} else {
+		print_symname(b, o->abfd, o->sorted[place]);
+		base = bfd_asymbol_value(o->sorted[place]);
+	}
+	if (base > vma) {
+		pk_buf__puts(b, "-0x");
+		print_value(b, o->abfd, base - vma, true);
+	} else if (vma > base) {
+		pk_buf__puts(b, "+0x");
+		print_value(b, o->abfd, vma - base, true);
+	}
+	pk_buf__putc(b, '>');
+}
+
+static void print_address(bfd_vma vma, struct disassemble_info *info)
+{
+	struct ann_objfile *o = info->application_data;
+	if (o->nsorted < 1) {
+		pk_buf__puts(&o->text, "0x");
+		print_value(&o->text, o->abfd, vma, true);
+		return;
+	}
+	print_addr_sym(&o->text, o, o->sec, find_sym(o, vma, o->sec), vma, true);
+}
+
+static int text_printf(void *stream, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = pk_buf__vprintf(stream, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static int text_styled(void *stream, enum disassembler_style style, const char *fmt, ...)
+{
+	(void)style;
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = pk_buf__vprintf(stream, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static asection *section_of(bfd *abfd, bfd_vma vma)
+{
+	for (asection *s = abfd->sections; s; s = s->next)
+		if ((s->flags & SEC_CODE) && vma >= bfd_section_vma(s) &&
+		    vma < bfd_section_vma(s) + bfd_section_size(s))
+			return s;
+	return NULL;
+}
+
+static int disasm_range(struct ann_objfile *o, struct disassemble_info *info, disassembler_ftype dis,
+			bfd_vma pc, bfd_vma stop, const struct ann_disasm_cbs *cbs, void *ctx)
+{
+	while (pc < stop) {
+		pk_buf__reset(&o->text);
+		int n = dis(pc, info);
+		if (n <= 0)
+			n = 1;
+		if (o->text.err)
+			return o->text.err;
+		pk_buf__putc(&o->text, '\0');
+		struct ann_insn insn = {
+			.addr = pc, .text = (const char *)o->text.data,
+			.bytes = info->buffer + (pc - info->buffer_vma), .len = (unsigned)n,
+		};
+		int rc = cbs->insn(ctx, &insn);
+		if (rc)
+			return rc;
+		pc += (bfd_vma)n;
+	}
+	return 0;
+}
+
+int ann_objfile__disasm(struct ann_objfile *o, uint64_t start, uint64_t end,
+			const struct ann_disasm_cbs *cbs, void *ctx)
+{
+	asection *sec = section_of(o->abfd, start);
+	if (!sec)
+		return -ENOENT;
+	bfd_vma svma = bfd_section_vma(sec), ssize = bfd_section_size(sec);
+	if (end > svma + ssize)
+		end = svma + ssize;
+	size_t len = (size_t)(end - start);
+	uint8_t *bytes = malloc(len ? len : 1);
+	if (!bytes)
+		return -ENOMEM;
+	if (!bfd_get_section_contents(o->abfd, sec, bytes, (file_ptr)(start - svma), len)) {
+		free(bytes);
+		return -EIO;
+	}
+	struct disassemble_info info;
+	init_disassemble_info(&info, &o->text, text_printf, text_styled);
+	info.arch = bfd_get_arch(o->abfd);
+	info.mach = bfd_get_mach(o->abfd);
+	info.flavour = bfd_get_flavour(o->abfd);
+	info.endian = bfd_big_endian(o->abfd) ? BFD_ENDIAN_BIG : BFD_ENDIAN_LITTLE;
+	info.endian_code = info.endian;
+	info.disassembler_options = o->style;
+	info.print_address_func = print_address;
+	info.application_data = o;
+	info.buffer = bytes;
+	info.buffer_vma = start;
+	info.buffer_length = len;
+	info.section = sec;
+	info.symtab = o->sorted;
+	info.symtab_size = (int)o->nsorted;
+	o->sec = sec;
+	disassemble_init_for_target(&info);
+	disassembler_ftype dis = disassembler(info.arch, info.endian == BFD_ENDIAN_BIG, info.mach, o->abfd);
+	int rc = -ENOTSUP;
+	if (dis)
+		rc = cbs->section(ctx, bfd_section_name(sec));
+	/* a header at each symbol (objdump's disassemble_section), the instructions up to the next */
+	for (bfd_vma pc = start; !rc && pc < end;) {
+		long place = find_sym(o, pc, sec);
+		bfd_vma next = end;
+		for (long i = place + 1; place >= 0 && i < o->nsorted; i++) {
+			bfd_vma v = bfd_asymbol_value(o->sorted[i]);
+			if (v > pc) {
+				next = v < end ? v : end;
+				break;
+			}
+		}
+		if (place >= 0 && bfd_asymbol_value(o->sorted[place]) <= pc) {
+			pk_buf__reset(&o->text);
+			print_addr_sym(&o->text, o, sec, place, pc, false);
+			pk_buf__putc(&o->text, '\0');
+			rc = o->text.err ? o->text.err : cbs->header(ctx, (const char *)o->text.data);
+		}
+		if (!rc)
+			rc = disasm_range(o, &info, dis, pc, next, cbs, ctx);
+		pc = next;
+	}
+	disassemble_free_target(&info);
+	free(bytes);
+	return rc;
+}
+
+/*
+ * The function bfd's find_nearest_line falls back to without line tables
+ * (its elf_find_function: the function symbol holding vma), raw name; NULL: none.
+ */
+const char *ann_objfile__func_name(const struct ann_objfile *o, uint64_t vma)
+{
+	long place = find_sym(o, vma, o->sec);
+	for (long i = place; i >= 0 && i < o->nsorted; i--) {
+		const asymbol *s = o->sorted[i];
+		bfd_vma v = bfd_asymbol_value(s);
+		if (v > vma)
+			continue;
+		if (!(s->flags & BSF_FUNCTION) || (s->flags & BSF_SYNTHETIC))
+			continue;
+		bfd_vma sz = sym_size(s);
+		return vma < v + (sz ? sz : 1) ? bfd_asymbol_name(s) : NULL;
+	}
+	return NULL;
+}
+
+/* objdump -C's demangling of a function name (malloc'd), NULL when not mangled. */
+char *ann_objfile__demangle(const struct ann_objfile *o, const char *name)
+{
+	return bfd_demangle(o->abfd, name, DMGL_ANSI | DMGL_PARAMS);
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * print.c — an annotation as perf 6.1's `perf annotate --stdio` prints it:
+ * the header with the DSO, the event, the symbol's samples and the percent
+ * type, a dashed line as long as the header, then each line: instructions
+ * with their percent (or samples, or period), text lines with perf's line
+ * counter.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <pmukit/annotate.h>
+
+#include "annotate_priv.h"
+#include "util/opts.h"
+
+static const char *const percent_names[] = {
+	[PK_PERCENT_LOCAL_PERIOD] = "local period",
+	[PK_PERCENT_GLOBAL_PERIOD] = "global period",
+	[PK_PERCENT_LOCAL_HITS] = "local hits",
+	[PK_PERCENT_GLOBAL_HITS] = "global hits",
+};
+
+static double percent(const struct pk_annotation *an, const struct pk_annotation_line *l,
+		      enum pk_annotate_percent type)
+{
+	uint64_t v, total;
+	switch (type) {
+	case PK_PERCENT_GLOBAL_PERIOD:
+		v = l->period[an->attr], total = an->ev_total.period;
+		break;
+	case PK_PERCENT_LOCAL_HITS:
+		v = l->nr_samples[an->attr], total = an->sym_total.nr_samples;
+		break;
+	case PK_PERCENT_GLOBAL_HITS:
+		v = l->nr_samples[an->attr], total = an->ev_total.nr_samples;
+		break;
+	default:
+		v = l->period[an->attr], total = an->sym_total.period;
+		break;
+	}
+	return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
+int pk_annotation__fprintf(const struct pk_annotation *an, FILE *f,
+			   const struct pk_annotation_print_opts *opts)
+{
+	struct pk_annotation_print_opts o = { .sz = sizeof(o) };
+	if (pk_opts__load(&o, sizeof(o), opts))
+		return -EINVAL;
+	if ((unsigned)o.percent_type > PK_PERCENT_GLOBAL_HITS)
+		o.percent_type = PK_PERCENT_LOCAL_PERIOD;
+	bool period = o.flags & PK_ANNOTATE_PRINT_PERIOD, nr = o.flags & PK_ANNOTATE_PRINT_NR_SAMPLES;
+	int width = period ? 12 : 8;
+	int n = fprintf(f, " %-*.*s|\tSource code & Disassembly of %s for %s (%" PRIu64 " samples, "
+			"percent: %s)\n", width, width, period ? "Period" : nr ? "Samples" : "Percent",
+			o.flags & PK_ANNOTATE_PRINT_FULL_PATH ? an->dso_long : an->dso_short, an->event,
+			an->sym_total.nr_samples, percent_names[o.percent_type]);
+	for (int i = 0; i < n; i++)
+		fputc('-', f);
+	fputs("----\n", f);
+	int addr_width = 0;
+	for (size_t i = an->nr_lines; i-- > 0;)
+		if (an->lines[i].offset >= 0) {
+			addr_width = snprintf(NULL, 0, "%" PRIx64, an->lines[i].addr);
+			break;
+		}
+	for (size_t i = 0; i < an->nr_lines; i++) {
+		const struct pk_annotation_line *l = &an->lines[i];
+		if (l->offset >= 0) {
+			if (period)
+				fprintf(f, " %11" PRIu64, l->period[an->attr]);
+			else if (nr)
+				fprintf(f, " %7" PRIu64, l->nr_samples[an->attr]);
+			else
+				fprintf(f, " %7.2f", percent(an, l, o.percent_type));
+			fprintf(f, " :   %*" PRIx64 ":%s\n", addr_width, l->addr, l->text);
+		} else if (!*l->text) {
+			fprintf(f, " %*s:\n", width, " ");
+		} else {
+			fprintf(f, " %*s: %-*d %s\n", width, " ", addr_width, l->line_nr, l->text);
+		}
+	}
+	return ferror(f) ? -EIO : 0;
+}
