@@ -35,7 +35,12 @@ static double percent(const struct pk_annotation *an, const struct pk_annotation
 		v = l->nr_samples[an->attr], total = an->sym_total.nr_samples;
 		break;
 	case PK_PERCENT_GLOBAL_HITS:
-		v = l->nr_samples[an->attr], total = an->ev_total.nr_samples;
+		/*
+		 * perf 6.1 divides by its hists' count of unfiltered samples, which
+		 * perf annotate never counts: every global-hits percent is 0.00
+		 * (docs/ANNOTATE.md). Copied, so that the output is perf's.
+		 */
+		v = l->nr_samples[an->attr], total = 0;
 		break;
 	default:
 		v = l->period[an->attr], total = an->sym_total.period;
