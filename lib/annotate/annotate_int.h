@@ -17,9 +17,13 @@
 
 struct ann_objfile;
 
-/* Open path (objdump's -M options in style, NULL: none). 0 or a negative errno with err filled. */
-int ann_objfile__open(struct ann_objfile **out, const char *path, const char *style,
-		      struct pk_error *err);
+/*
+ * Open path (objdump's -M options in style, NULL: none), with the symbols of
+ * its separate debug file debug (objdump -S follows debug links; NULL: none).
+ * 0 or a negative errno with err filled.
+ */
+int ann_objfile__open(struct ann_objfile **out, const char *path, const char *debug,
+		      const char *style, struct pk_error *err);
 void ann_objfile__free(struct ann_objfile *o);
 
 /* One disassembled instruction. */

@@ -159,7 +159,7 @@ static int count_hits(struct pk_annotation *an, const struct ann_entry *e, struc
 	return 0;
 }
 
-static int open_obj(struct pk_annotate *a, const char *path, struct pk_error *err)
+static int open_obj(struct pk_annotate *a, const char *path, const char *debug, struct pk_error *err)
 {
 	if (a->obj && !strcmp(a->obj_path, path))
 		return 0;
@@ -168,7 +168,7 @@ static int open_obj(struct pk_annotate *a, const char *path, struct pk_error *er
 	free(a->obj_path);
 	if (!(a->obj_path = strdup(path)))
 		return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
-	return ann_objfile__open(&a->obj, path, a->opts.disassembler_style, err);
+	return ann_objfile__open(&a->obj, path, debug, a->opts.disassembler_style, err);
 }
 
 static int build(struct pk_annotation *an, struct pk_annotate *a, const struct ann_entry *e,
@@ -179,7 +179,8 @@ static int build(struct pk_annotation *an, struct pk_annotate *a, const struct a
 	if (!binary)
 		return pk_error__set(err, -ENOENT, "", 0, 0, "Couldn't annotate %s: no binary for %s",
 				     e->sym->name, pk_dso__name(dso));
-	int rc = open_obj(a, binary, err);
+	const char *debug = a->opts.flags & PK_ANNOTATE_NO_SOURCE ? NULL : pk_dso__symsrc(dso);
+	int rc = open_obj(a, binary, debug, err);
 	if (rc)
 		return rc;
 	uint64_t start = pk_dso__objdump_addr(dso, e->sym->start);

@@ -23,6 +23,7 @@
 
 struct ann_objfile {
 	bfd *abfd;
+	bfd *debug;		/* the separate debug file objdump -S follows, or NULL */
 	asymbol **syms;		/* the file's symbols (or its dynamic ones) */
 	asymbol **dynsyms;
 	asymbol *synth;		/* bfd_get_synthetic_symtab's */
@@ -124,9 +125,22 @@ static asymbol **read_syms(bfd *abfd, bool dynamic, long *n)
 /* objdump's dump_bfd + disassemble_data: the sorted symbol table. */
 static int load_syms(struct ann_objfile *o)
 {
-	long nsyms = 0, ndyn = 0, nsynth = 0;
+	long nsyms = 0, ndyn = 0, nsynth = 0, nextra = 0;
 	if (bfd_get_file_flags(o->abfd) & HAS_SYMS)
 		o->syms = read_syms(o->abfd, false, &nsyms);
+	/* objdump -S follows the debug link: that file's symbols after the file's own */
+	asymbol **extra = o->debug ? read_syms(o->debug, false, &nextra) : NULL;
+	if (extra && nextra) {
+		asymbol **all = realloc(o->syms, sizeof(*all) * (size_t)(nsyms + nextra + 1));
+		if (!all) {
+			free(extra);
+			return -ENOMEM;
+		}
+		memcpy(all + nsyms, extra, sizeof(*all) * (size_t)nextra);
+		o->syms = all;
+		nsyms += nextra;
+	}
+	free(extra);
 	o->dynsyms = read_syms(o->abfd, true, &ndyn);
 	nsynth = bfd_get_synthetic_symtab(o->abfd, nsyms, o->syms, ndyn, o->dynsyms, &o->synth);
 	if (nsynth < 0)
@@ -148,8 +162,8 @@ static int load_syms(struct ann_objfile *o)
 	return 0;
 }
 
-int ann_objfile__open(struct ann_objfile **out, const char *path, const char *style,
-		      struct pk_error *err)
+int ann_objfile__open(struct ann_objfile **out, const char *path, const char *debug,
+		      const char *style, struct pk_error *err)
 {
 	*out = NULL;
 	bfd_init();
@@ -160,6 +174,13 @@ int ann_objfile__open(struct ann_objfile **out, const char *path, const char *st
 	if (!o->abfd || !bfd_check_format(o->abfd, bfd_object)) {
 		ann_objfile__free(o);
 		return pk_error__set(err, -ENOEXEC, path, 0, 0, "%s: not an object file bfd can read", path);
+	}
+	if (debug && strcmp(debug, path)) {
+		o->debug = bfd_openr(debug, NULL);
+		if (o->debug && !bfd_check_format(o->debug, bfd_object)) {
+			bfd_close(o->debug);
+			o->debug = NULL;
+		}
 	}
 	if (load_syms(o) || (style && !(o->style = strdup(style)))) {
 		ann_objfile__free(o);
@@ -181,6 +202,8 @@ void ann_objfile__free(struct ann_objfile *o)
 	pk_buf__free(&o->text);
 	if (o->abfd)
 		bfd_close(o->abfd);
+	if (o->debug)
+		bfd_close(o->debug);
 	free(o);
 }
 
