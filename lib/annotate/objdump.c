@@ -35,7 +35,7 @@ struct gen {
 	struct src_file *files;
 	size_t nr_files, cap_files;
 	char *prev_func;
-	unsigned prev_line;
+	unsigned prev_line, prev_discr;
 	struct pk_buf line;
 };
 
@@ -145,11 +145,12 @@ static int show_line(struct gen *g, uint64_t vma)
 	const struct ann_objdump_args *a = g->args;
 	struct pk_srcline sl = { .sz = sizeof(sl) };
 	const char *func = NULL, *file = NULL;
-	unsigned line = 0;
+	unsigned line = 0, discr = 0;
 	if (!pk_dso__srcline(a->dso, vma - (uint64_t)a->rip_delta, &sl) && sl.nr_frames) {
 		func = sl.frames[0].func;
 		file = sl.frames[0].file;
 		line = sl.frames[0].line;
+		discr = sl.discriminator;
 		if (func && !strcmp(func, "??"))
 			func = NULL;
 	} else {
@@ -161,9 +162,11 @@ static int show_line(struct gen *g, uint64_t vma)
 			return -ENOMEM;
 		g->prev_line = (unsigned)-1;
 	}
-	if (line > 0 && line != g->prev_line) {
+	if (line > 0 && (line != g->prev_line || discr != g->prev_discr)) {
 		pk_buf__reset(&g->line);
 		pk_buf__printf(&g->line, "%s:%u", file ? file : "???", line);
+		if (discr > 0)
+			pk_buf__printf(&g->line, " (discriminator %u)", discr);
 		pk_buf__putc(&g->line, '\0');
 		if (g->line.err || add_line(g, (const char *)g->line.data))
 			return -ENOMEM;
@@ -177,6 +180,7 @@ static int show_line(struct gen *g, uint64_t vma)
 	}
 	if (line > 0)
 		g->prev_line = line;
+	g->prev_discr = discr;
 	return 0;
 }
 
