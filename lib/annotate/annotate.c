@@ -3,8 +3,8 @@
  * annotate.c — perf annotate's collection: every sample of a session added
  * to its event's totals and, when it has a symbol, to that symbol's
  * histogram (the rip and period of each sample); the symbols of an event in
- * perf annotate's order (period, then DSO and symbol as its "dso,symbol"
- * sort keys break ties).
+ * perf annotate's order (period, then the DSO's short name and the symbol's
+ * name, as its "dso,symbol" sort keys break ties).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -169,9 +169,11 @@ static int cmp_order(const void *x, const void *y, void *ctx)
 		if (c)
 			return c;
 	}
-	if (l->sym->start != r->sym->start)
-		return l->sym->start < r->sym->start ? -1 : 1;
-	return 0;
+	/* perf's symbol sort key orders by name (sort__sym_sort) */
+	int c = strcmp(l->sym->name, r->sym->name);
+	if (c)
+		return c;
+	return l->sym->start < r->sym->start ? -1 : l->sym->start > r->sym->start;
 }
 
 static int sort_for(struct pk_annotate *a, int attr)
