@@ -44,7 +44,7 @@ struct annotate_cli {
 	struct cli_data d;
 	struct pk_annotate_opts ao;
 	struct pk_annotation_print_opts po;
-	bool stdio, nr_samples, total_period, source, asm_raw, skip_missing, full_path;
+	bool stdio, nr_samples, total_period, source, asm_raw, skip_missing, full_path, print_line;
 	double percent_limit;
 };
 
@@ -87,7 +87,8 @@ static int annotate_event(struct pk_annotate *a, int attr, const struct annotate
 static int run(struct annotate_cli *c)
 {
 	struct pk_error err = { 0 };
-	struct pk_symbolizer_opts so = { .sz = sizeof(so) };
+	struct pk_symbolizer_opts so = { .sz = sizeof(so),
+					 .flags = c->full_path ? PK_SYMBOLIZER_FULL_SRCLINE : 0 };
 	struct pk_session_opts o = { .sz = sizeof(o), .flags = PK_SESSION_NO_INLINE };
 	cli_data__session_opts(&c->d, &o, &so);
 	struct pk_session *s = NULL;
@@ -137,6 +138,7 @@ int cmd_annotate(int argc, char **argv)
 			   "Specify disassembler style (e.g. -M intel for intel syntax)"),
 		CLI_DOUBLE(0, "percent-limit", &c.percent_limit, "percent",
 			   "Don't show entries under that percent"),
+		CLI_BOOL('l', "print-line", &c.print_line, "print matching source lines (may be slow)"),
 		CLI_BOOL(0, "skip-missing", &c.skip_missing, "Skip symbols that cannot be annotated"),
 		CLI_BOOL(0, "full-path", &c.full_path, "Don't shorten the displayed pathnames"),
 		CLI_REFUSED(0, "tui", "only --stdio output is available"),
@@ -162,6 +164,8 @@ int cmd_annotate(int argc, char **argv)
 		c.po.flags |= PK_ANNOTATE_PRINT_PERIOD;
 	if (c.full_path)
 		c.po.flags |= PK_ANNOTATE_PRINT_FULL_PATH;
+	if (c.print_line)
+		c.po.flags |= PK_ANNOTATE_PRINT_LINES;
 	if (strcmp(c.d.input, "-"))
 		pager_setup();
 	return run(&c);

@@ -115,10 +115,14 @@ struct pk_annotation_line {
 	/* Per attr: samples and period in [addr, next instruction) (NULL for text lines). */
 	const uint64_t *nr_samples;
 	const uint64_t *period;
+	/* An instruction's srcline as perf prints it ("file.c:12", else "dso[objdump addr]"). */
+	const char *srcline;
 };
 
 /*
- * Disassemble entry i of event attr: its lines, as perf 6.1 would build them.
+ * Disassemble entry i of event attr: its lines, as perf 6.1 would build them
+ * (the annotation is used while a lives: printing it keeps perf's state
+ * from one symbol to the next there).
  * 0, or a negative errno with err filled with perf's reason (no binary, a
  * kernel symbol without vmlinux, ...).
  */
@@ -133,6 +137,11 @@ enum {
 	PK_ANNOTATE_PRINT_NR_SAMPLES	= 1u << 0,	/* -n: sample counts, not percents */
 	PK_ANNOTATE_PRINT_PERIOD	= 1u << 1,	/* --show-total-period */
 	PK_ANNOTATE_PRINT_FULL_PATH	= 1u << 2,	/* the DSO's long name in the header */
+	/*
+	 * -l: the sorted summary of source lines first, and instructions above
+	 * 0.5% end with " // srcline" unless it is the one printed last
+	 */
+	PK_ANNOTATE_PRINT_LINES		= 1u << 3,
 };
 struct pk_annotation_print_opts {
 	size_t sz;			/* sizeof(struct pk_annotation_print_opts) */

@@ -39,6 +39,12 @@ struct pk_annotate {
 	size_t *order, nr_order;	/* entries of sorted_for, hottest first */
 	int sorted_for;
 	struct ann_objfile *obj;	/* the last binary opened, kept for its next symbol */
+	/*
+	 * -l's " // ??:0" was the last srcline printed: perf's prev_line then
+	 * still points at its static "??:0" in the next symbol (other
+	 * srclines are freed with their symbol).
+	 */
+	bool unknown_last;
 	char *obj_path;
 };
 
@@ -55,6 +61,7 @@ struct pk_annotation {
 	char *dso_long, *dso_short;
 	char *event;
 	uint64_t start;			/* objdump address of the symbol */
+	struct pk_annotate *a;		/* its collection (print state across symbols) */
 };
 
 #endif

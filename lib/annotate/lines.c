@@ -7,6 +7,8 @@
  * instruction given the samples in [its address, the next one's).
  */
 #include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,9 +114,10 @@ static int parse_line(struct build *b, const char *binary, char *raw, int *line_
 }
 
 /* Each hit to the instruction at or before it; the instructions' source positions. */
-static int count_hits(struct pk_annotation *an, const struct ann_entry *e, struct pk_dso *dso,
+static int count_hits(struct build *b, const struct ann_entry *e, struct pk_dso *dso,
 		      uint64_t rip_delta)
 {
+	struct pk_annotation *an = b->an;
 	size_t nr_insn = 0;
 	for (size_t i = 0; i < an->nr_lines; i++)
 		nr_insn += an->lines[i].offset >= 0;
@@ -135,6 +138,16 @@ static int count_hits(struct pk_annotation *an, const struct ann_entry *e, struc
 		if (!pk_dso__srcline(dso, l->addr - rip_delta, &sl) && sl.nr_frames) {
 			l->file = sl.frames[0].file;
 			l->line = sl.frames[0].line;
+		}
+		l->srcline = pk_dso__srcline_str(dso, l->addr - rip_delta);
+		if (!l->srcline) {
+			char *s = NULL;
+			if (asprintf(&s, "%s[%" PRIx64 "]", pk_dso__short_name(dso), l->addr) < 0 ||
+			    add_text(b, s)) {
+				free(idx);
+				return -ENOMEM;
+			}
+			l->srcline = s;
 		}
 		idx[k++] = i;
 	}
@@ -200,7 +213,7 @@ static int build(struct pk_annotation *an, struct pk_annotate *a, const struct a
 	ann_text__free(&t);
 	an->start = start;
 	if (!rc)
-		rc = count_hits(an, e, dso, start - e->sym->start);
+		rc = count_hits(&b, e, dso, start - e->sym->start);
 	return rc ? pk_error__set(err, rc, "", 0, 0, "out of memory") : 0;
 }
 
@@ -216,6 +229,7 @@ int pk_annotation__new(struct pk_annotation **out, struct pk_annotate *a, int at
 		return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
 	an->nr_attrs = a->nr_attrs;
 	an->attr = attr;
+	an->a = a;
 	an->sym_total = e->ev[attr];
 	an->ev_total = a->totals[attr];
 	const char *ev = pk_session__event_name(a->s, attr);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <pmukit/annotate.h>
@@ -49,6 +50,55 @@ static double percent(const struct pk_annotation *an, const struct pk_annotation
 	return total ? 100.0 * (double)v / (double)total : 0.0;
 }
 
+struct summary_line {
+	const char *path;
+	double sum;
+};
+
+/* perf's tree of source lines holds them in reverse order of their names */
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(((const struct summary_line *)b)->path, ((const struct summary_line *)a)->path);
+}
+
+/* perf -l: the source lines above 0.5%, summed per line, highest first (ties by name, last first). */
+static int print_summary(const struct pk_annotation *an, FILE *f, enum pk_annotate_percent type)
+{
+	struct summary_line *v = calloc(an->nr_lines ? an->nr_lines : 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	size_t n = 0;
+	for (size_t i = 0; i < an->nr_lines; i++) {
+		const struct pk_annotation_line *l = &an->lines[i];
+		double p;
+		if (l->offset < 0 || (p = percent(an, l, type)) <= 0.5)
+			continue;
+		size_t j;
+		for (j = 0; j < n && strcmp(v[j].path, l->srcline); j++)
+			;
+		if (j == n)
+			v[n++] = (struct summary_line){ l->srcline, 0.0 };
+		v[j].sum += p;
+	}
+	qsort(v, n, sizeof(*v), cmp_path);
+	/* perf's resort: an insertion sort, equal sums after those already in */
+	for (size_t i = 1; i < n; i++) {
+		struct summary_line x = v[i];
+		size_t j = i;
+		for (; j > 0 && x.sum > v[j - 1].sum; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	fprintf(f, "\nSorted summary for file %s\n", an->dso_long);
+	fprintf(f, "----------------------------------------------\n\n");
+	if (!n)
+		fprintf(f, " Nothing higher than %1.1f%%\n", 0.5);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, " %7.2f %s\n", v[i].sum, v[i].path);
+	free(v);
+	return 0;
+}
+
 int pk_annotation__fprintf(const struct pk_annotation *an, FILE *f,
 			   const struct pk_annotation_print_opts *opts)
 {
@@ -58,6 +108,8 @@ int pk_annotation__fprintf(const struct pk_annotation *an, FILE *f,
 	if ((unsigned)o.percent_type > PK_PERCENT_GLOBAL_HITS)
 		o.percent_type = PK_PERCENT_LOCAL_PERIOD;
 	bool period = o.flags & PK_ANNOTATE_PRINT_PERIOD, nr = o.flags & PK_ANNOTATE_PRINT_NR_SAMPLES;
+	if ((o.flags & PK_ANNOTATE_PRINT_LINES) && print_summary(an, f, o.percent_type))
+		return -ENOMEM;
 	int width = period ? 12 : 8;
 	int n = fprintf(f, " %-*.*s|\tSource code & Disassembly of %s for %s (%" PRIu64 " samples, "
 			"percent: %s)\n", width, width, period ? "Period" : nr ? "Samples" : "Percent",
@@ -66,6 +118,11 @@ int pk_annotation__fprintf(const struct pk_annotation *an, FILE *f,
 	for (int i = 0; i < n; i++)
 		fputc('-', f);
 	fputs("----\n", f);
+	/*
+	 * perf's static prev_line points into the previous symbol's freed lines
+	 * (a new symbol prints its first srcline), or at its static "??:0"
+	 */
+	const char *last = an->a->unknown_last ? "??:0" : "";
 	int addr_width = 0;
 	for (size_t i = an->nr_lines; i-- > 0;)
 		if (an->lines[i].offset >= 0) {
@@ -81,7 +138,14 @@ int pk_annotation__fprintf(const struct pk_annotation *an, FILE *f,
 				fprintf(f, " %7" PRIu64, l->nr_samples[an->attr]);
 			else
 				fprintf(f, " %7.2f", percent(an, l, o.percent_type));
-			fprintf(f, " :   %*" PRIx64 ":%s\n", addr_width, l->addr, l->text);
+			fprintf(f, " :   %*" PRIx64 ":%s", addr_width, l->addr, l->text);
+			if ((o.flags & PK_ANNOTATE_PRINT_LINES) && percent(an, l, o.percent_type) > 0.5 &&
+			    strcmp(last, l->srcline)) {
+				fprintf(f, " // %s", l->srcline);
+				last = l->srcline;
+				an->a->unknown_last = !strcmp(last, "??:0");
+			}
+			fputc('\n', f);
 		} else if (!*l->text) {
 			fprintf(f, " %*s:\n", width, " ");
 		} else {
