@@ -1,0 +1,79 @@
+#!/bin/sh
+# annotate.sh — pmukit annotate against perf 6.1's perf annotate --stdio (TAP):
+# tests/workloads/report_many.c built -O2 -g (source interleaved), without -g
+# (no source), stripped (no symbols: nothing of it is annotated), and as the
+# tests build it (-O1, frame pointers) with callchains; every symbol, one
+# (-s, or as an argument), each --percent-type, -M intel, --no-source, -n,
+# --show-total-period, --asm-raw, -l, --percent-limit, -d, --full-path, a
+# file with two events. stdout and the exit status must be perf's.
+. "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
+W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
+SRC_C="${PMUKIT_SRC:-.}/tests/workloads/report_many.c"
+PMUKIT=$(cd "$(dirname "$PMUKIT")" && pwd)/pmukit
+export PMUKIT T_TMP
+
+PLAN=23
+echo "1..$PLAN"
+skip_all() {
+	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - annotate # SKIP $1"; done
+	exit 0
+}
+command -v perf >/dev/null 2>&1 && perf --version >/dev/null 2>&1 || skip_all "perf (6.1) is not installed"
+command -v objdump >/dev/null 2>&1 || skip_all "objdump (binutils), which perf annotate runs, is not installed"
+[ -x "$W" ] || skip_all "$W not built (make tests)"
+CC=${CC:-cc}
+# each build its own build-id, so that perf's build-id cache never mixes them up
+$CC -O2 -g -pthread -Wl,--build-id=0x5eed0201 -o "$T_TMP/rm_g" "$SRC_C" &&
+$CC -O2 -pthread -Wl,--build-id=0x5eed0202 -o "$T_TMP/rm_nog" "$SRC_C" &&
+$CC -O2 -g -pthread -Wl,--build-id=0x5eed0203 -o "$T_TMP/rm_full" "$SRC_C" &&
+	strip -o "$T_TMP/rm_strip" "$T_TMP/rm_full" || skip_all "cannot build the workload ($CC)"
+rec() {	# rec NAME ARGS...
+	n=$1; shift
+	perf record -q -o "$T_TMP/$n.data" "$@" >/dev/null 2>&1
+}
+rec g -e cpu-clock -c 100000 "$T_TMP/rm_g" 2000 || skip_all "perf record cannot sample cpu-clock here"
+rec nog -e cpu-clock -c 100000 "$T_TMP/rm_nog" 1500
+rec strip -e cpu-clock -c 100000 "$T_TMP/rm_strip" 1000
+rec two -e cpu-clock,task-clock -c 100000 "$T_TMP/rm_g" 1000
+rec cg -e cpu-clock -c 100000 -g "$W" -t 2 1000
+
+cat > "$T_TMP/compare" <<'EOF2'
+f=$1; shift
+(cd "$T_TMP" && perf annotate --stdio -i "$f.data" "$@" > perf.out 2>/dev/null; echo "exit $?" >> perf.out)
+(cd "$T_TMP" && "$PMUKIT" annotate --stdio -i "$f.data" "$@" > pmukit.out 2>pmukit.err; echo "exit $?" >> pmukit.out)
+[ "$(wc -l < "$T_TMP/perf.out")" -gt 1 ] || [ -n "$EMPTY_OK" ] || { echo "perf annotate printed nothing" >&2; exit 1; }
+diff "$T_TMP/perf.out" "$T_TMP/pmukit.out" > "$T_TMP/diff" && exit 0
+echo "$(grep -c '^[<>]' "$T_TMP/diff") lines differ (< perf, > pmukit):" >&2
+head -30 "$T_TMP/diff" >&2; head -5 "$T_TMP/pmukit.err" >&2
+exit 1
+EOF2
+chmod +x "$T_TMP/compare"
+C="$T_TMP/compare"
+# the hottest symbol of the program, as perf names it
+HOT=$(perf report --stdio -i "$T_TMP/g.data" --dsos rm_g -s sym -q 2>/dev/null | awk '$2 == "[.]" { print $3; exit }')
+[ -n "$HOT" ] || HOT=leaf_13
+
+ok "-O2 -g: every symbol with samples, source interleaved" $C g
+ok "-O2 -g: the program's symbols (-d)" $C g -d rm_g
+ok "without -g: no source lines" $C nog -d rm_nog
+ok "stripped: no symbol of the program to annotate" sh -c "EMPTY_OK=1 $C strip -d rm_strip"
+ok "-s $HOT" $C g -s "$HOT"
+ok "$HOT as an argument" $C g "$HOT"
+ok "--percent-type local-period" $C g --percent-type local-period -d rm_g
+ok "--percent-type global-period" $C g --percent-type global-period -d rm_g
+ok "--percent-type local-hits" $C g --percent-type local-hits -d rm_g
+ok "--percent-type global-hits (perf 6.1 prints 0.00)" $C g --percent-type global-hits -s "$HOT"
+ok "-M intel" $C g -M intel -s "$HOT"
+ok "--no-source" $C g --no-source -d rm_g
+ok "-n" $C g -n -d rm_g
+ok "--show-total-period" $C g --show-total-period -s "$HOT"
+ok "--asm-raw" $C g --asm-raw -s "$HOT"
+ok "-l -s $HOT (the sorted summary, // srcline)" $C g -l -s "$HOT"
+ok "-l without -g" $C nog -l -s "$(perf report --stdio -i "$T_TMP/nog.data" --dsos rm_nog -s sym -q 2>/dev/null | awk '$2 == "[.]" { print $3; exit }')"
+ok "--percent-limit 2" $C g --percent-limit 2
+ok "--full-path" $C g --full-path -s "$HOT"
+ok "two events" $C two -d rm_g
+ok "callchains, threads, -O1 frame pointers (the tests' build)" $C cg -d report_many
+fails "two symbols: perf's usage error" "$PMUKIT" annotate -i "$T_TMP/g.data" leaf_13 leaf_14
+"$PMUKIT" annotate --help > "$T_TMP/help" 2>&1
+ok "--help lists the options" sh -c "grep -q -- '--percent-type' '$T_TMP/help' && grep -q -- '--disassembler-style' '$T_TMP/help' && grep -q -- '--print-line' '$T_TMP/help'"
