@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_annotate.c — the annotate library (pmukit/annotate.h) on perf.data
+ * files this test writes with samples in its own functions: the totals,
+ * the symbols' order, each sample on the instruction that holds it, the
+ * source positions of the instructions (this file), objdump's headers,
+ * the -M intel and --no-source text, the symbol filter (which drops the
+ * other samples from the totals, as perf 6.1 does), the --stdio header,
+ * and the option and index errors. Every expected value comes from the
+ * samples written here.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <pmukit/annotate.h>
+
+#include "test_data_write_util.h"
+
+#define PID 13579
+
+__attribute__((noinline)) int at_leaf(int x);
+__attribute__((noinline)) int at_mid(int x);
+__attribute__((noinline)) int at_leaf(int x)
+{
+	return x * 7 + 3;
+}
+__attribute__((noinline)) int at_mid(int x)
+{
+	return at_leaf(x) * 2 + 1;
+}
+
+#define FN(f, off) ((uint64_t)(uintptr_t)&(f) + (off))
+
+static char data_path[256];
+
+/* 3 samples at at_leaf+0 (100 each), 1 at at_leaf+1 (200), 1 at at_mid+0 (50) */
+static int write_file(void **state)
+{
+	(void)state;
+	struct pk_error err = { 0 };
+	struct text_map text;
+	struct pk_buf recs = { 0 };
+	struct pk_data_writer *w;
+	assert_non_null(tmp_path(data_path, sizeof(data_path), "annotate.data"));
+	int fd = open(data_path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	struct pk_data_writer_opts wo = { .sz = sizeof(wo) };
+	CHECK_OK(pk_data_writer__new(&w, fd, &wo, &err), &err);
+	assert_int_equal(own_text((const void *)&at_leaf, &text), 0);
+	const uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+			    PERF_SAMPLE_PERIOD;
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(a), .config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 100, .sample_type = st, .sample_id_all = 1,
+	};
+	uint64_t id = 7;
+	CHECK_OK(pk_data_writer__add_attr(w, &a, "cpu-clock", &id, 1, &err), &err);
+	CHECK_OK(pk_data_writer__begin(w, &err), &err);
+	put_comm(&recs, st, PID, "atest", 1000, id);
+	put_mmap2(&recs, st, PID, text.start, text.len, text.pgoff, text.path, 1001, id);
+	const struct { uint64_t ip, period; } s[] = {
+		{ FN(at_leaf, 0), 100 }, { FN(at_leaf, 0), 100 }, { FN(at_leaf, 0), 100 },
+		{ FN(at_leaf, 1), 200 }, { FN(at_mid, 0), 50 },
+	};
+	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++) {
+		struct tsample t = { .ip = s[i].ip, .pid = PID, .tid = PID, .time = 2000 + i,
+				     .id = id, .period = s[i].period };
+		put_sample(&recs, st, PERF_RECORD_MISC_USER, &t);
+	}
+	CHECK_OK(pk_data_writer__write(w, recs.data, recs.len, &err), &err);
+	CHECK_OK(pk_data_writer__finish(w, &err), &err);
+	pk_data_writer__free(w);
+	close(fd);
+	pk_buf__free(&recs);
+	return 0;
+}
+
+struct ann {
+	struct pk_session *s;
+	struct pk_annotate *a;
+	struct pk_error err;
+};
+
+static void ann_open(struct ann *p, const struct pk_annotate_opts *o)
+{
+	memset(p, 0, sizeof(*p));
+	struct pk_session_opts so = { .sz = sizeof(so), .nr_threads = 1 };
+	CHECK_OK(pk_session__open(&p->s, data_path, &so, &p->err), &p->err);
+	CHECK_OK(pk_annotate__new(&p->a, p->s, o, &p->err), &p->err);
+	CHECK_OK(pk_annotate__process(p->a, &p->err), &p->err);
+}
+
+static void ann_close(struct ann *p)
+{
+	pk_annotate__free(p->a);
+	pk_session__free(p->s);
+}
+
+static void test_entries(void **state)
+{
+	(void)state;
+	struct ann p;
+	ann_open(&p, NULL);
+	assert_int_equal(pk_annotate__total_samples(p.a, 0), 5);
+	assert_int_equal(pk_annotate__total_period(p.a, 0), 550);
+	assert_int_equal(pk_annotate__nr_entries(p.a, 0), 2);
+	struct pk_annotate_entry e = { .sz = sizeof(e) };
+	assert_int_equal(pk_annotate__entry(p.a, 0, 0, &e), 0);
+	assert_string_equal(e.sym->name, "at_leaf");	/* hottest first */
+	assert_int_equal(e.nr_samples, 4);
+	assert_int_equal(e.period, 500);
+	assert_int_equal(pk_annotate__entry(p.a, 0, 1, &e), 0);
+	assert_string_equal(e.sym->name, "at_mid");
+	assert_int_equal(e.period, 50);
+	assert_int_equal(pk_annotate__entry(p.a, 0, 2, &e), -EINVAL);
+	assert_int_equal(pk_annotate__nr_entries(p.a, 5), 0);
+	struct pk_annotation *an;
+	assert_int_equal(pk_annotation__new(&an, p.a, 0, 9, &p.err), -EINVAL);
+	ann_close(&p);
+}
+
+/* the lines of at_leaf: the samples on their instructions, the source, the headers */
+static void test_lines(void **state)
+{
+	(void)state;
+	struct ann p;
+	ann_open(&p, NULL);
+	struct pk_annotation *an;
+	CHECK_OK(pk_annotation__new(&an, p.a, 0, 0, &p.err), &p.err);
+	uint64_t samples = 0, period = 0;
+	int64_t last = -1;
+	bool section = false, header = false, source = false;
+	const struct pk_annotation_line *first = NULL;
+	for (size_t i = 0; i < pk_annotation__nr_lines(an); i++) {
+		const struct pk_annotation_line *l = pk_annotation__line(an, i);
+		if (l->offset < 0) {
+			section |= !strcmp(l->text, "Disassembly of section .text:");
+			header |= strstr(l->text, "<at_leaf>:") != NULL;
+			source |= strstr(l->text, "return x * 7 + 3;") != NULL;
+			assert_null(l->nr_samples);
+			continue;
+		}
+		if (!first)
+			first = l;
+		assert_true(l->offset > last);	/* in address order */
+		last = l->offset;
+		samples += l->nr_samples[0];
+		period += l->period[0];
+		assert_non_null(l->file);
+		assert_non_null(strstr(l->file, "test_annotate.c"));
+		assert_non_null(l->srcline);
+	}
+	assert_true(section && header && source);
+	assert_non_null(first);
+	assert_int_equal(first->offset, 0);
+	/* the 3 samples at +0, and the one at +1 inside the first instruction too unless it is 1 byte */
+	assert_true(first->nr_samples[0] >= 3);
+	assert_int_equal(samples, 4);
+	assert_int_equal(period, 500);
+	assert_null(pk_annotation__line(an, pk_annotation__nr_lines(an)));
+
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct pk_annotation_print_opts po = { .sz = sizeof(po), .percent_type = PK_PERCENT_LOCAL_HITS };
+	assert_int_equal(pk_annotation__fprintf(an, f, &po), 0);
+	fclose(f);
+	assert_non_null(strstr(text, " Percent |\tSource code & Disassembly of test_annotate for cpu-clock "
+				     "(4 samples, percent: local hits)\n"));
+	free(text);
+	pk_annotation__free(an);
+	ann_close(&p);
+}
+
+/* -M intel and --no-source change the text; the symbol filter drops the other samples */
+static void test_options(void **state)
+{
+	(void)state;
+	struct pk_annotate_opts o = { .sz = sizeof(o), .disassembler_style = "intel",
+				      .flags = PK_ANNOTATE_NO_SOURCE, .symbol = "at_mid" };
+	struct ann p;
+	ann_open(&p, &o);
+	assert_int_equal(pk_annotate__nr_entries(p.a, 0), 1);
+	assert_int_equal(pk_annotate__total_period(p.a, 0), 50);
+	struct pk_annotation *an;
+	CHECK_OK(pk_annotation__new(&an, p.a, 0, 0, &p.err), &p.err);
+	size_t nr_insn = 0;
+	for (size_t i = 0; i < pk_annotation__nr_lines(an); i++) {
+		const struct pk_annotation_line *l = pk_annotation__line(an, i);
+		assert_null(strstr(l->text, "return at_leaf(x) * 2 + 1;"));	/* no source */
+		if (l->offset >= 0) {
+			nr_insn++;
+			assert_null(strchr(l->text, '%'));	/* no AT&T registers */
+		}
+	}
+	assert_true(nr_insn > 0);
+	pk_annotation__free(an);
+	ann_close(&p);
+
+	struct pk_annotate *a;
+	struct pk_error err = { 0 };
+	struct pk_annotate_opts bad = { .sz = 2 };
+	assert_int_equal(pk_annotate__new(&a, NULL, &bad, &err), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_entries),
+		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_options),
+	};
+	return cmocka_run_group_tests(tests, write_file, NULL);
+}
