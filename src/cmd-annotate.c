@@ -45,18 +45,22 @@ struct annotate_cli {
 	struct pk_annotate_opts ao;
 	struct pk_annotation_print_opts po;
 	bool stdio, nr_samples, total_period, source, asm_raw, skip_missing, full_path, print_line;
+	bool group;
 	double percent_limit;
 };
 
-/* Annotate every entry of one event; a DSO that cannot be annotated is said once. */
-static int annotate_event(struct pk_annotate *a, int attr, const struct annotate_cli *c,
+/*
+ * Annotate every entry of one event, or of a group of events [attr, attr + nr);
+ * a DSO that cannot be annotated is said once.
+ */
+static int annotate_event(struct pk_annotate *a, int attr, int nr, const struct annotate_cli *c,
 			  struct pk_dso ***warned, size_t *nr_warned)
 {
-	size_t n = pk_annotate__nr_entries(a, attr);
+	size_t n = pk_annotate__nr_group_entries(a, attr, nr);
 	uint64_t total = pk_annotate__total_period(a, attr);
 	for (size_t i = 0; i < n; i++) {
 		struct pk_annotate_entry e = { .sz = sizeof(e) };
-		if (pk_annotate__entry(a, attr, i, &e))
+		if (pk_annotate__group_entry(a, attr, nr, i, &e))
 			return -1;
 		if (c->percent_limit > 0 && (!total || 100.0 * (double)e.period / (double)total < c->percent_limit))
 			continue;
@@ -67,7 +71,7 @@ static int annotate_event(struct pk_annotate *a, int attr, const struct annotate
 			continue;
 		struct pk_annotation *an;
 		struct pk_error err = { 0 };
-		if (pk_annotation__new(&an, a, attr, i, &err)) {
+		if (pk_annotation__new_group(&an, a, attr, nr, i, &err)) {
 			fprintf(stderr, "Error:\n%s\n", err.msg);
 			struct pk_dso **v = realloc(*warned, (*nr_warned + 1) * sizeof(*v));
 			if (!v)
@@ -105,9 +109,24 @@ static int run(struct annotate_cli *c)
 	size_t nr_warned = 0, nr_attrs = pk_session__nr_attrs(s);
 	uint64_t samples = 0;
 	int rc = 0;
-	for (size_t i = 0; !rc && i < nr_attrs; i++) {
+	/* perf shows a recorded group's events together, and all of them with --group */
+	bool recorded = false;
+	for (size_t i = 0; i < nr_attrs; i++)
+		recorded |= pk_session__attr(s, (int)i)->nr_members > 1;
+	for (size_t i = 0; i < nr_attrs; i++)
 		samples += pk_annotate__total_samples(a, (int)i);
-		rc = annotate_event(a, (int)i, c, &warned, &nr_warned);
+	if (c->group && !recorded && nr_attrs) {
+		rc = annotate_event(a, 0, (int)nr_attrs, c, &warned, &nr_warned);
+	} else {
+		for (size_t i = 0; !rc && i < nr_attrs; i++) {
+			const struct pk_data_attr *at = pk_session__attr(s, (int)i);
+			if (recorded && at->leader != (int)i)
+				continue;	/* a member: with its leader */
+			int nr = recorded && at->nr_members > 1 ? at->nr_members : 1;
+			if ((size_t)nr > nr_attrs - i)
+				nr = (int)(nr_attrs - i);
+			rc = annotate_event(a, (int)i, nr, c, &warned, &nr_warned);
+		}
 	}
 	if (!rc && !samples)
 		fprintf(stderr, "The %s data has no samples!\n", c->d.input);
@@ -138,6 +157,7 @@ int cmd_annotate(int argc, char **argv)
 			   "Specify disassembler style (e.g. -M intel for intel syntax)"),
 		CLI_DOUBLE(0, "percent-limit", &c.percent_limit, "percent",
 			   "Don't show entries under that percent"),
+		CLI_BOOL(0, "group", &c.group, "Show event group information together"),
 		CLI_BOOL('l', "print-line", &c.print_line, "print matching source lines (may be slow)"),
 		CLI_BOOL(0, "skip-missing", &c.skip_missing, "Skip symbols that cannot be annotated"),
 		CLI_BOOL(0, "full-path", &c.full_path, "Don't shorten the displayed pathnames"),

@@ -103,6 +103,15 @@ PK_API size_t pk_annotate__nr_entries(struct pk_annotate *a, int attr);
 PK_API int pk_annotate__entry(struct pk_annotate *a, int attr, size_t i,
 			      struct pk_annotate_entry *out);
 
+/*
+ * A group of events [leader, leader + nr) shown together (perf --group,
+ * and perf's default for a recorded {a,b} group): the symbols with samples
+ * of the leader, ordered by its period (as perf annotate orders them).
+ */
+PK_API size_t pk_annotate__nr_group_entries(struct pk_annotate *a, int leader, int nr);
+PK_API int pk_annotate__group_entry(struct pk_annotate *a, int leader, int nr, size_t i,
+				    struct pk_annotate_entry *out);
+
 /* One line of an annotation. */
 struct pk_annotation_line {
 	int64_t offset;			/* from the symbol's start; -1: a text line */
@@ -128,6 +137,9 @@ struct pk_annotation_line {
  */
 PK_API int pk_annotation__new(struct pk_annotation **out, struct pk_annotate *a, int attr, size_t i,
 			      struct pk_error *err);
+/* Entry i of a group: its lines, printed with a column per event of the group. */
+PK_API int pk_annotation__new_group(struct pk_annotation **out, struct pk_annotate *a, int leader,
+				    int nr, size_t i, struct pk_error *err);
 PK_API void pk_annotation__free(struct pk_annotation *an);
 PK_API size_t pk_annotation__nr_lines(const struct pk_annotation *an);
 PK_API const struct pk_annotation_line *pk_annotation__line(const struct pk_annotation *an, size_t i);

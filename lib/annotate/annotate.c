@@ -47,6 +47,7 @@ void pk_annotate__free(struct pk_annotate *a)
 	free(a->totals);
 	free(a->order);
 	pk_u64map__free(&a->by_sym);
+	pk_u64map__free(&a->read_prev);
 	ann_objfile__free(a->obj);
 	free(a->obj_path);
 	free(a);
@@ -106,18 +107,17 @@ static struct ann_entry *entry_of(struct pk_annotate *a, struct pk_dso *dso, con
 	return e;
 }
 
-int pk_annotate__add(struct pk_annotate *a, const struct pk_resolved *rs)
+static int add_one(struct pk_annotate *a, const struct pk_resolved *rs, int attr, uint64_t period)
 {
 	const struct pk_loc *l = rs->loc;
-	if (rs->attr < 0 || grow_attrs(a, (size_t)rs->attr + 1))
-		return rs->attr < 0 ? 0 : -ENOMEM;
+	if (grow_attrs(a, (size_t)attr + 1))
+		return -ENOMEM;
 	/* perf 6.1 drops the samples of other symbols (and those without one) with a filter */
 	if (a->opts.symbol && (!l->sym || strcmp(l->sym->name, a->opts.symbol)))
 		return 0;
 	if (a->opts.dsos && (!l->dso || !dso_listed(a->opts.dsos, l->dso)))
 		return 0;
-	uint64_t period = rs->sample->period;
-	struct ann_counts *t = &a->totals[rs->attr];
+	struct ann_counts *t = &a->totals[attr];
 	t->nr_samples++;
 	t->period += period;
 	if (!l->sym || !l->dso || l->sym->inlined)
@@ -125,9 +125,35 @@ int pk_annotate__add(struct pk_annotate *a, const struct pk_resolved *rs)
 	struct ann_entry *e = entry_of(a, l->dso, l->sym);
 	if (!e || PK_GROW(e->hits, e->cap_hits, e->nr_hits + 1))
 		return -ENOMEM;
-	e->hits[e->nr_hits++] = (struct ann_hit){ .rip = l->addr, .attr = rs->attr, .period = period };
-	e->ev[rs->attr].nr_samples++;
-	e->ev[rs->attr].period += period;
+	e->hits[e->nr_hits++] = (struct ann_hit){ .rip = l->addr, .attr = attr, .period = period };
+	e->ev[attr].nr_samples++;
+	e->ev[attr].period += period;
+	return 0;
+}
+
+int pk_annotate__add(struct pk_annotate *a, const struct pk_resolved *rs)
+{
+	const struct pk_sample *smp = rs->sample;
+	if (rs->attr < 0)
+		return 0;
+	if (!(smp->sample_type & PERF_SAMPLE_READ))
+		return add_one(a, rs, rs->attr, smp->period);
+	/* perf's deliver_sample_value: each value's delta since its id's last sample */
+	const struct pk_sample_read *rd = &smp->read;
+	size_t nr = (rd->read_format & PERF_FORMAT_GROUP) ? rd->nr : 1;
+	for (size_t i = 0; i < nr; i++) {
+		struct pk_sample_read_value v = pk_sample_read__value(rd, i);
+		int attr = pk_session__attr_of_id(a->s, v.id);
+		if (attr < 0)
+			continue;
+		uint64_t *prev = pk_u64map__find(&a->read_prev, v.id);
+		uint64_t delta = v.value - (prev ? *prev : 0);
+		if (pk_u64map__set(&a->read_prev, v.id, v.value))
+			return -ENOMEM;
+		int rc = delta ? add_one(a, rs, attr, delta) : 0;
+		if (rc)
+			return rc;
+	}
 	return 0;
 }
 
@@ -161,6 +187,7 @@ static int cmp_order(const void *x, const void *y, void *ctx)
 {
 	const struct pk_annotate *a = ctx;
 	const struct ann_entry *l = &a->entries[*(const size_t *)x], *r = &a->entries[*(const size_t *)y];
+	/* the leader's period (perf annotate does not sort by the members' too) */
 	uint64_t pl = l->ev[a->sorted_for].period, pr = r->ev[a->sorted_for].period;
 	if (pl != pr)
 		return pl > pr ? -1 : 1;
@@ -176,38 +203,52 @@ static int cmp_order(const void *x, const void *y, void *ctx)
 	return l->sym->start < r->sym->start ? -1 : l->sym->start > r->sym->start;
 }
 
-static int sort_for(struct pk_annotate *a, int attr)
+static int sort_for(struct pk_annotate *a, int attr, int nr)
 {
-	if (a->sorted_for == attr)
+	if (a->sorted_for == attr && a->sorted_nr == nr)
 		return 0;
 	size_t *o = realloc(a->order, (a->nr_entries ? a->nr_entries : 1) * sizeof(*o));
 	if (!o)
 		return -ENOMEM;
 	a->order = o;
 	a->nr_order = 0;
+	/* perf annotates the leader's symbols: a symbol only members sampled is left out */
 	for (size_t i = 0; i < a->nr_entries; i++)
 		if (a->entries[i].ev[attr].nr_samples)
 			o[a->nr_order++] = i;
 	a->sorted_for = attr;
+	a->sorted_nr = nr;
 	qsort_r(o, a->nr_order, sizeof(*o), cmp_order, a);
 	return 0;
 }
 
-size_t pk_annotate__nr_entries(struct pk_annotate *a, int attr)
+size_t pk_annotate__nr_group_entries(struct pk_annotate *a, int leader, int nr)
 {
-	if (attr < 0 || (size_t)attr >= a->nr_attrs || sort_for(a, attr))
+	if (leader < 0 || nr < 1 || (size_t)leader + (size_t)nr > a->nr_attrs || sort_for(a, leader, nr))
 		return 0;
 	return a->nr_order;
 }
 
-int pk_annotate__entry(struct pk_annotate *a, int attr, size_t i, struct pk_annotate_entry *out)
+size_t pk_annotate__nr_entries(struct pk_annotate *a, int attr)
 {
-	if (i >= pk_annotate__nr_entries(a, attr) || !out || out->sz < sizeof(size_t))
+	return pk_annotate__nr_group_entries(a, attr, 1);
+}
+
+int pk_annotate__group_entry(struct pk_annotate *a, int leader, int nr, size_t i,
+			     struct pk_annotate_entry *out)
+{
+	if (i >= pk_annotate__nr_group_entries(a, leader, nr) || !out || out->sz < sizeof(size_t))
 		return -EINVAL;
+	int attr = leader;
 	const struct ann_entry *e = &a->entries[a->order[i]];
 	struct pk_annotate_entry r = {
 		.sz = sizeof(r), .dso = e->dso, .sym = e->sym,
 		.nr_samples = e->ev[attr].nr_samples, .period = e->ev[attr].period,
 	};
 	return pk_opts__fill(out, &r, sizeof(r));
+}
+
+int pk_annotate__entry(struct pk_annotate *a, int attr, size_t i, struct pk_annotate_entry *out)
+{
+	return pk_annotate__group_entry(a, attr, 1, i, out);
 }

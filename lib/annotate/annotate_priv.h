@@ -36,8 +36,9 @@ struct pk_annotate {
 	struct ann_entry *entries;
 	size_t nr_entries, cap_entries;
 	struct pk_u64map by_sym;	/* sym pointer -> entry */
-	size_t *order, nr_order;	/* entries of sorted_for, hottest first */
-	int sorted_for;
+	size_t *order, nr_order;	/* entries of events [sorted_for, + sorted_nr), hottest first */
+	int sorted_for, sorted_nr;
+	struct pk_u64map read_prev;	/* PERF_SAMPLE_READ: each id's last value */
 	struct ann_objfile *obj;	/* the last binary opened, kept for its next symbol */
 	/*
 	 * -l's " // ??:0" was the last srcline printed: perf's prev_line then
@@ -55,9 +56,9 @@ struct pk_annotation {
 	size_t nr_texts;
 	uint64_t *counts;		/* nr_samples then period, nr_attrs each, per instruction */
 	size_t nr_attrs;
-	int attr;			/* the event annotated */
-	struct ann_counts sym_total;	/* the symbol's samples of attr */
-	struct ann_counts ev_total;	/* the event's samples */
+	int attr, nr_group;		/* the events annotated: [attr, attr + nr_group) */
+	struct ann_counts *sym_totals;	/* per attr: the symbol's samples */
+	struct ann_counts *ev_totals;	/* per attr: the event's samples */
 	char *dso_long, *dso_short;
 	char *event;
 	uint64_t start;			/* objdump address of the symbol */

@@ -217,33 +217,74 @@ static int build(struct pk_annotation *an, struct pk_annotate *a, const struct a
 	return rc ? pk_error__set(err, rc, "", 0, 0, "out of memory") : 0;
 }
 
-int pk_annotation__new(struct pk_annotation **out, struct pk_annotate *a, int attr, size_t i,
-		       struct pk_error *err)
+/* perf's evsel__group_desc: "anon group { a, b }" for a recorded group, "a, b" for a forced one */
+static char *group_desc(struct pk_annotate *a, int leader, int nr)
+{
+	const struct pk_data_attr *la = pk_session__attr(a->s, leader);
+	bool recorded = la && la->nr_members > 1;
+	struct pk_buf b = { 0 };
+	if (recorded)
+		pk_buf__printf(&b, "%s { ", la->group_name ? la->group_name : "anon group");
+	bool first = true;
+	for (int m = 0; m < nr; m++) {
+		if (!a->totals[leader + m].nr_samples)
+			continue;
+		const char *name = pk_session__event_name(a->s, leader + m);
+		pk_buf__printf(&b, "%s%s", first ? "" : ", ", name ? name : "");
+		first = false;
+	}
+	if (recorded)
+		pk_buf__puts(&b, " }");
+	pk_buf__putc(&b, '\0');
+	if (b.err) {
+		pk_buf__free(&b);
+		return NULL;
+	}
+	return (char *)b.data;
+}
+
+int pk_annotation__new_group(struct pk_annotation **out, struct pk_annotate *a, int leader, int nr,
+			     size_t i, struct pk_error *err)
 {
 	*out = NULL;
-	if (i >= pk_annotate__nr_entries(a, attr))
-		return pk_error__set(err, -EINVAL, "", 0, 0, "no entry %zu for event %d", i, attr);
+	if (i >= pk_annotate__nr_group_entries(a, leader, nr))
+		return pk_error__set(err, -EINVAL, "", 0, 0, "no entry %zu for event %d", i, leader);
 	const struct ann_entry *e = &a->entries[a->order[i]];
 	struct pk_annotation *an = calloc(1, sizeof(*an));
 	if (!an)
 		return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
 	an->nr_attrs = a->nr_attrs;
-	an->attr = attr;
+	an->attr = leader;
+	an->nr_group = nr;
 	an->a = a;
-	an->sym_total = e->ev[attr];
-	an->ev_total = a->totals[attr];
-	const char *ev = pk_session__event_name(a->s, attr);
-	an->event = strdup(ev ? ev : "");
+	an->sym_totals = malloc(a->nr_attrs * sizeof(*an->sym_totals));
+	an->ev_totals = malloc(a->nr_attrs * sizeof(*an->ev_totals));
+	if (an->sym_totals && an->ev_totals) {
+		memcpy(an->sym_totals, e->ev, a->nr_attrs * sizeof(*an->sym_totals));
+		memcpy(an->ev_totals, a->totals, a->nr_attrs * sizeof(*an->ev_totals));
+	}
+	if (nr > 1) {
+		an->event = group_desc(a, leader, nr);
+	} else {
+		const char *ev = pk_session__event_name(a->s, leader);
+		an->event = strdup(ev ? ev : "");
+	}
 	an->dso_long = strdup(pk_dso__name(e->dso));
 	an->dso_short = strdup(pk_dso__short_name(e->dso));
-	int rc = an->event && an->dso_long && an->dso_short ? build(an, a, e, err)
-		: pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
+	int rc = an->event && an->dso_long && an->dso_short && an->sym_totals && an->ev_totals
+		? build(an, a, e, err) : pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
 	if (rc) {
 		pk_annotation__free(an);
 		return rc;
 	}
 	*out = an;
 	return 0;
+}
+
+int pk_annotation__new(struct pk_annotation **out, struct pk_annotate *a, int attr, size_t i,
+		       struct pk_error *err)
+{
+	return pk_annotation__new_group(out, a, attr, 1, i, err);
 }
 
 void pk_annotation__free(struct pk_annotation *an)
@@ -255,6 +296,8 @@ void pk_annotation__free(struct pk_annotation *an)
 	free(an->texts);
 	free(an->lines);
 	free(an->counts);
+	free(an->sym_totals);
+	free(an->ev_totals);
 	free(an->event);
 	free(an->dso_long);
 	free(an->dso_short);
