@@ -5,14 +5,15 @@
 # tests build it (-O1, frame pointers) with callchains; every symbol, one
 # (-s, or as an argument), each --percent-type, -M intel, --no-source, -n,
 # --show-total-period, --asm-raw, -l, --percent-limit, -d, --full-path, a
-# file with two events. stdout and the exit status must be perf's.
+# file with two events (alone and --group), a recorded :S group. stdout and
+# the exit status must be perf's.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
 W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 SRC_C="${PMUKIT_SRC:-.}/tests/workloads/report_many.c"
 PMUKIT=$(cd "$(dirname "$PMUKIT")" && pwd)/pmukit
 export PMUKIT T_TMP
 
-PLAN=23
+PLAN=27
 echo "1..$PLAN"
 skip_all() {
 	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - annotate # SKIP $1"; done
@@ -36,6 +37,7 @@ rec nog -e cpu-clock -c 100000 "$T_TMP/rm_nog" 1500
 rec strip -e cpu-clock -c 100000 "$T_TMP/rm_strip" 1000
 rec two -e cpu-clock,task-clock -c 100000 "$T_TMP/rm_g" 1000
 rec cg -e cpu-clock -c 100000 -g "$W" -t 2 1000
+rec grp -e '{cpu-clock,task-clock}:S' -c 100000 "$T_TMP/rm_g" 1000
 
 cat > "$T_TMP/compare" <<'EOF2'
 f=$1; shift
@@ -73,6 +75,10 @@ ok "-l without -g" $C nog -l -s "$(perf report --stdio -i "$T_TMP/nog.data" --ds
 ok "--percent-limit 2" $C g --percent-limit 2
 ok "--full-path" $C g --full-path -s "$HOT"
 ok "two events" $C two -d rm_g
+ok "two events, --group: a column each" $C two --group -d rm_g
+ok "--group -n -l --percent-type global-period (members: 0.00, as perf 6.1)" $C two --group -n -l --percent-type global-period -s "$HOT"
+ok "a recorded {cpu-clock,task-clock}:S group (PERF_SAMPLE_READ)" $C grp -d rm_g
+ok "a recorded group, --percent-type local-hits" $C grp --percent-type local-hits -d rm_g
 ok "callchains, threads, -O1 frame pointers (the tests' build)" $C cg -d report_many
 fails "two symbols: perf's usage error" "$PMUKIT" annotate -i "$T_TMP/g.data" leaf_13 leaf_14
 "$PMUKIT" annotate --help > "$T_TMP/help" 2>&1
