@@ -6,12 +6,6 @@
  * sorted and searched by objdump's rules) so that the addresses inside
  * instructions print as objdump prints them ("1440 <leaf_13+0x30>").
  */
-#define PACKAGE "pmukit"
-#define PACKAGE_VERSION "0"
-#include <bfd.h>
-#include <dis-asm.h>
-#include <libiberty/demangle.h>
-
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,6 +14,45 @@
 
 #include "annotate_int.h"
 #include "util/error.h"
+
+#ifdef PK_NO_LIBOPCODES
+/*
+ * A build without binutils' libraries (the aarch64 cross builds: Debian's
+ * binutils-dev cannot be installed for two architectures): annotate says so.
+ */
+int ann_objfile__open(struct ann_objfile **out, const char *path, const char *debug,
+		      const char *style, struct pk_error *err)
+{
+	(void)debug, (void)style;
+	*out = NULL;
+	return pk_error__set(err, -ENOTSUP, path, 0, 0, "%s: built without libopcodes", path);
+}
+void ann_objfile__free(struct ann_objfile *o)
+{
+	(void)o;
+}
+int ann_objfile__disasm(struct ann_objfile *o, uint64_t start, uint64_t end,
+			const struct ann_disasm_cbs *cbs, void *ctx)
+{
+	(void)o, (void)start, (void)end, (void)cbs, (void)ctx;
+	return -ENOTSUP;
+}
+const char *ann_objfile__func_name(const struct ann_objfile *o, uint64_t vma)
+{
+	(void)o, (void)vma;
+	return NULL;
+}
+char *ann_objfile__demangle(const struct ann_objfile *o, const char *name)
+{
+	(void)o, (void)name;
+	return NULL;
+}
+#else
+#define PACKAGE "pmukit"
+#define PACKAGE_VERSION "0"
+#include <bfd.h>
+#include <dis-asm.h>
+#include <libiberty/demangle.h>
 
 struct ann_objfile {
 	bfd *abfd;
@@ -442,3 +475,4 @@ char *ann_objfile__demangle(const struct ann_objfile *o, const char *name)
 {
 	return bfd_demangle(o->abfd, name, DMGL_ANSI | DMGL_PARAMS);
 }
+#endif
