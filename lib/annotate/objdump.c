@@ -147,11 +147,12 @@ static int show_line(struct gen *g, uint64_t vma)
 	const char *func = NULL, *file = NULL;
 	unsigned line = 0, discr = 0;
 	if (!pk_dso__srcline(a->dso, vma - (uint64_t)a->rip_delta, &sl) && sl.nr_frames) {
-		func = sl.frames[0].func;
+		/* objdump's function name: bfd's (the linkage name), demangled with -C */
+		func = sl.func_raw ? sl.func_raw : sl.frames[0].func;
 		file = sl.frames[0].file;
 		line = sl.frames[0].line;
 		discr = sl.discriminator;
-		if (func && !strcmp(func, "??"))
+		if (func && (!*func || !strcmp(func, "??")))
 			func = NULL;
 	} else {
 		func = ann_objfile__func_name(a->obj, vma);

@@ -83,6 +83,7 @@ struct entry {
 	struct pk_srcline_frame *frames;
 	const char *str;	/* perf's srcline string, NULL when nothing found */
 	unsigned discr;		/* frame 0's discriminator */
+	const char *raw_func;	/* frame 0's function as in the debug info (linkage name) */
 };
 
 struct srcline_cache {
@@ -613,6 +614,7 @@ static int fill(struct srcline_cache *c, struct entry *e, uint64_t pc)
 	e->pc = pc;
 	e->nr = n;
 	e->discr = n ? raw[0].discr : 0;
+	e->raw_func = n && raw[0].func ? keep(c, raw[0].func) : NULL;
 	if (!n) {
 		e->nr = SIZE_MAX;	/* "looked up, nothing": occupies the slot */
 		return 0;
@@ -691,6 +693,7 @@ int pk_dso__srcline(struct pk_dso *d, uint64_t rip, struct pk_srcline *out)
 		full.nr_frames = e->nr;
 		full.frames = e->frames;
 		full.discriminator = e->discr;
+		full.func_raw = e->raw_func;
 	}
 	pthread_mutex_unlock(&d->lock);
 	pk_opts__fill(out, &full, sizeof(full));	/* only the fields within out->sz */
