@@ -154,9 +154,14 @@ static int show_line(struct gen *g, uint64_t vma)
 		discr = sl.discriminator;
 		if (func && (!*func || !strcmp(func, "??")))
 			func = NULL;
-	} else {
-		func = ann_objfile__func_name(a->obj, vma);
 	}
+	/*
+	 * No line: the srcline is addr2line's symbol-table answer, which reads the
+	 * dynamic symbols of a stripped file too; bfd, for objdump, the file's own
+	 * symbol table (and its debug file's) only.
+	 */
+	if (!line)
+		func = ann_objfile__func_name(a->obj, vma);
 	bool new_func = func && (!g->prev_func || strcmp(func, g->prev_func));
 	if (new_func) {
 		if (func_line(g, func))

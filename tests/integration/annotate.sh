@@ -13,7 +13,7 @@ SRC_C="${PMUKIT_SRC:-.}/tests/workloads/report_many.c"
 PMUKIT=$(cd "$(dirname "$PMUKIT")" && pwd)/pmukit
 export PMUKIT T_TMP
 
-PLAN=27
+PLAN=32
 echo "1..$PLAN"
 skip_all() {
 	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - annotate # SKIP $1"; done
@@ -38,6 +38,82 @@ rec strip -e cpu-clock -c 100000 "$T_TMP/rm_strip" 1000
 rec two -e cpu-clock,task-clock -c 100000 "$T_TMP/rm_g" 1000
 rec cg -e cpu-clock -c 100000 -g "$W" -t 2 1000
 rec grp -e '{cpu-clock,task-clock}:S' -c 100000 "$T_TMP/rm_g" 1000
+rec dw -e cpu-clock -c 200000 --call-graph dwarf "$T_TMP/rm_g" 600
+# C++: a template's inlined member function, objdump's demangled func(): lines
+cat > "$T_TMP/cxx.cc" <<'EOF_CXX'
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+namespace ns {
+template <typename T> struct Acc {
+	T v{};
+	inline void add(T x) { v += x * x + (x >> 3); }
+};
+__attribute__((noinline)) long work(const std::vector<long> &d, int rounds)
+{
+	Acc<long> a;
+	for (int r = 0; r < rounds; r++)
+		for (long x : d)
+			a.add(x + r);
+	return a.v;
+}
+}
+int main(int argc, char **argv)
+{
+	std::vector<long> d(4096);
+	for (size_t i = 0; i < d.size(); i++)
+		d[i] = (long)i * 7;
+	printf("%ld\n", ns::work(d, argc > 1 ? atoi(argv[1]) : 1000));
+}
+EOF_CXX
+${CXX:-c++} -O2 -g -Wl,--build-id=0x5eed0204 -o "$T_TMP/cxx" "$T_TMP/cxx.cc" 2>/dev/null &&
+	rec cxx -e cpu-clock -c 100000 "$T_TMP/cxx" 6000
+# a function of a shared library
+cat > "$T_TMP/shl.c" <<'EOF_SHL'
+#include <stdint.h>
+uint64_t shl_work(uint64_t x, int n)
+{
+	for (int i = 0; i < n; i++) {
+		x ^= x >> 13;
+		x *= 0x9e3779b97f4a7c15ull;
+	}
+	return x;
+}
+EOF_SHL
+printf '%s\n' '#include <stdio.h>' '#include <stdint.h>' 'uint64_t shl_work(uint64_t x, int n);' \
+	'int main(void) { uint64_t s = 1; for (int i = 0; i < 1500; i++) s = shl_work(s + i, 10000); printf("%lu\n", (unsigned long)s); return 0; }' \
+	> "$T_TMP/shm.c"
+$CC -O2 -g -fPIC -shared -Wl,--build-id=0x5eed0205 -o "$T_TMP/libshl.so" "$T_TMP/shl.c" &&
+	$CC -O2 -g -o "$T_TMP/shm" "$T_TMP/shm.c" -L"$T_TMP" -lshl -Wl,-rpath,"$T_TMP" &&
+	rec shl -e cpu-clock -c 100000 "$T_TMP/shm"
+# a JIT symbol of /tmp/perf-PID.map: perf cannot disassemble it, nor does pmukit (stderr only)
+cat > "$T_TMP/jit.c" <<'EOF_JIT'
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+int main(void)
+{
+	unsigned char code[] = { 0x48, 0xff, 0xcf, 0x75, 0xfb, 0xc3 };	/* dec %rdi; jnz; ret */
+	unsigned char *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char path[64];
+	if (p == MAP_FAILED)
+		return 1;
+	memcpy(p, code, sizeof(code));
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", getpid());
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return 1;
+	fprintf(f, "%lx %zx jitted_loop\n", (unsigned long)p, sizeof(code));
+	fclose(f);
+	for (int i = 0; i < 10; i++)
+		((void (*)(long))p)(20000000);
+	unlink(path);
+	return 0;
+}
+EOF_JIT
+$CC -O1 -o "$T_TMP/jit" "$T_TMP/jit.c" && rec jit -e cpu-clock -c 100000 "$T_TMP/jit"
 
 cat > "$T_TMP/compare" <<'EOF2'
 f=$1; shift
@@ -80,6 +156,16 @@ ok "--group -n -l --percent-type global-period (members: 0.00, as perf 6.1)" $C 
 ok "a recorded {cpu-clock,task-clock}:S group (PERF_SAMPLE_READ)" $C grp -d rm_g
 ok "a recorded group, --percent-type local-hits" $C grp --percent-type local-hits -d rm_g
 ok "callchains, threads, -O1 frame pointers (the tests' build)" $C cg -d report_many
+ok "--call-graph dwarf" $C dw -d rm_g
+if [ -f "$T_TMP/cxx.data" ]; then
+	ok "C++: inlined template members, demangled" $C cxx -d cxx
+	ok "C++: -l --no-source" $C cxx -l --no-source -s ns::work
+else
+	ok "C++ # SKIP no C++ compiler" true
+	ok "C++ -l # SKIP no C++ compiler" true
+fi
+ok "a shared library's function" $C shl -d libshl.so
+ok "a JIT symbol (perf-PID.map): nothing on stdout, as perf" sh -c "EMPTY_OK=1 $C jit jitted_loop"
 fails "two symbols: perf's usage error" "$PMUKIT" annotate -i "$T_TMP/g.data" leaf_13 leaf_14
 "$PMUKIT" annotate --help > "$T_TMP/help" 2>&1
 ok "--help lists the options" sh -c "grep -q -- '--percent-type' '$T_TMP/help' && grep -q -- '--disassembler-style' '$T_TMP/help' && grep -q -- '--print-line' '$T_TMP/help'"
