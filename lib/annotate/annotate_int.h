@@ -8,6 +8,7 @@
 #ifndef PMUKIT_ANNOTATE_INT_H
 #define PMUKIT_ANNOTATE_INT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -66,6 +67,7 @@ struct ann_objdump_args {
 	int64_t rip_delta;		/* rip = objdump address - rip_delta */
 	const char *binary;		/* the file objdump is given (its lines are skipped, as perf skips them) */
 	unsigned flags;			/* PK_ANNOTATE_* */
+	bool debug_file;		/* the DWARF is in a separate debug file */
 };
 int ann_objdump__text(const struct ann_objdump_args *args, struct ann_text *out);
 void ann_text__free(struct ann_text *t);

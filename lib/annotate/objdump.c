@@ -156,11 +156,12 @@ static int show_line(struct gen *g, uint64_t vma)
 			func = NULL;
 	}
 	/*
-	 * No line: the srcline is addr2line's symbol-table answer, which reads the
-	 * dynamic symbols of a stripped file too; bfd, for objdump, the file's own
-	 * symbol table (and its debug file's) only.
+	 * No line: the srcline is addr2line's symbol-table answer. With the DWARF in
+	 * a debug file, bfd asks that file's symbols as addr2line does; else objdump
+	 * gives it the file's own symbol table only, where addr2line reads the
+	 * dynamic symbols of a stripped file too.
 	 */
-	if (!line)
+	if (!line && !a->debug_file)
 		func = ann_objfile__func_name(a->obj, vma);
 	bool new_func = func && (!g->prev_func || strcmp(func, g->prev_func));
 	if (new_func) {

@@ -6,8 +6,10 @@
  * source positions of the instructions (this file), objdump's headers,
  * the -M intel and --no-source text, the symbol filter (which drops the
  * other samples from the totals, as perf 6.1 does), the --stdio header,
- * and the option and index errors. Every expected value comes from the
- * samples written here.
+ * a two-event group, and the option and index errors. Every expected
+ * value comes from the samples written here. And the in-process objdump
+ * text (objdump.c over libopcodes and the line tables) against binutils'
+ * objdump itself, line for line, on this program and on libc.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,6 +23,7 @@
 
 #include <pmukit/annotate.h>
 
+#include "annotate/annotate_int.h"
 #include "test_data_write_util.h"
 
 #define PID 13579
@@ -210,12 +213,133 @@ static void test_options(void **state)
 	assert_int_equal(pk_annotate__new(&a, NULL, &bad, &err), -EINVAL);
 }
 
+/* a group of two events: a column each, the leader's symbols in its order */
+static void test_group(void **state)
+{
+	(void)state;
+	struct ann p;
+	ann_open(&p, NULL);
+	/* one event only in this file: a group of it is the event itself */
+	assert_int_equal(pk_annotate__nr_group_entries(p.a, 0, 1), 2);
+	assert_int_equal(pk_annotate__nr_group_entries(p.a, 0, 2), 0);	/* past the attrs */
+	struct pk_annotate_entry e = { .sz = sizeof(e) };
+	assert_int_equal(pk_annotate__group_entry(p.a, 0, 1, 1, &e), 0);
+	assert_string_equal(e.sym->name, "at_mid");
+	struct pk_annotation *an;
+	CHECK_OK(pk_annotation__new_group(&an, p.a, 0, 1, 1, &p.err), &p.err);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct pk_annotation_print_opts po = { .sz = sizeof(po), .flags = PK_ANNOTATE_PRINT_NR_SAMPLES };
+	assert_int_equal(pk_annotation__fprintf(an, f, &po), 0);
+	fclose(f);
+	assert_non_null(strstr(text, " Samples |\tSource code & Disassembly of test_annotate for cpu-clock "
+				     "(1 samples, percent: local period)\n"));
+	assert_non_null(strstr(text, "       1 :   "));	/* the one sample, -n */
+	free(text);
+	pk_annotation__free(an);
+	ann_close(&p);
+}
+
+/* the lines, each trimmed as perf trims them, without objdump's "file format" line */
+static size_t trimmed_lines(char *text, char ***out)
+{
+	size_t n = 0, cap = 0;
+	char **v = NULL;
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		if (strstr(line, "file format"))
+			continue;
+		while (*line == ' ' || *line == '\t')
+			line++;
+		size_t l = strlen(line);
+		while (l && (line[l - 1] == ' ' || line[l - 1] == '\t'))
+			line[--l] = '\0';
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			v = realloc(v, cap * sizeof(*v));
+			assert_non_null(v);
+		}
+		v[n++] = line;
+	}
+	*out = v;
+	return n;
+}
+
+/* objdump -l -d -S -C [-M style] of [start, end) of path, and pmukit's, line for line */
+static void same_as_objdump(const char *path, uint64_t start, uint64_t end, const char *style)
+{
+	struct pk_symbolizer *sy;
+	struct pk_error err = { 0 };
+	struct pk_symbolizer_opts so = { .sz = sizeof(so) };
+	CHECK_OK(pk_symbolizer__new(&sy, &so, &err), &err);
+	struct pk_dso *d = pk_symbolizer__dso(sy, path, NULL, 0);
+	assert_non_null(d);
+	pk_dso__find(d, start);
+	struct ann_objfile *o;
+	CHECK_OK(ann_objfile__open(&o, path, pk_dso__symsrc(d), style, &err), &err);
+	struct ann_objdump_args a = {
+		.obj = o, .dso = d, .start = start, .end = end, .binary = path,
+		.rip_delta = (int64_t)(pk_dso__objdump_addr(d, start) - start),
+		.debug_file = pk_dso__symsrc(d) && strcmp(pk_dso__symsrc(d), path),
+	};
+	struct ann_text t;
+	assert_int_equal(ann_objdump__text(&a, &t), 0);
+	struct pk_buf mine = { 0 }, theirs = { 0 };
+	for (size_t i = 0; i < t.nr; i++) {
+		pk_buf__puts(&mine, t.lines[i]);
+		pk_buf__putc(&mine, '\n');
+	}
+	pk_buf__putc(&mine, '\0');
+	char cmd[4400];
+	snprintf(cmd, sizeof(cmd), "objdump %s%s --start-address=0x%llx --stop-address=0x%llx -l -d "
+		 "--no-show-raw-insn -S -C '%s' 2>/dev/null", style ? "-M " : "", style ? style : "",
+		 (unsigned long long)start, (unsigned long long)end, path);
+	assert_int_equal(run_capture(cmd, &theirs), 0);
+	char **ml, **tl;
+	size_t nm = trimmed_lines((char *)mine.data, &ml), nt = trimmed_lines((char *)theirs.data, &tl);
+	for (size_t i = 0; i < nm && i < nt; i++)
+		if (strcmp(ml[i], tl[i])) {
+			print_message("%s line %zu: objdump '%s', pmukit '%s'\n", path, i, tl[i], ml[i]);
+			fail();
+		}
+	assert_int_equal(nm, nt);
+	assert_true(nt > 20);
+	free(ml);
+	free(tl);
+	pk_buf__free(&mine);
+	pk_buf__free(&theirs);
+	ann_text__free(&t);
+	ann_objfile__free(o);
+	pk_symbolizer__free(sy);
+}
+
+static void test_objdump_text(void **state)
+{
+	(void)state;
+	if (system("objdump --version >/dev/null 2>&1")) {
+		print_message("# SKIP objdump (binutils) is not installed\n");
+		skip();
+	}
+	struct text_map self, libc;
+	assert_int_equal(own_text((const void *)&at_leaf, &self), 0);
+	assert_int_equal(own_text((const void *)&printf, &libc), 0);
+	/* this program from its first byte (.init, .plt, .text: several sections) */
+	uint64_t rip = FN(at_leaf, 0) - self.start + self.pgoff;
+	same_as_objdump(self.path, 0, rip + 64, NULL);
+	same_as_objdump(self.path, rip & ~(uint64_t)0xfff, rip + 0x400, "intel");
+	/* 16 KiB of libc around printf (its debug file's symbols when installed) */
+	uint64_t lrip = (uint64_t)(uintptr_t)&printf - libc.start + libc.pgoff;
+	same_as_objdump(libc.path, lrip - 0x2000, lrip + 0x2000, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_entries),
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_group),
+		cmocka_unit_test(test_objdump_text),
 	};
 	return cmocka_run_group_tests(tests, write_file, NULL);
 }
