@@ -46,6 +46,7 @@ struct ann_disasm_cbs {
 	int (*section)(void *ctx, const char *name);
 	ann_header_cb header;
 	ann_insn_cb insn;
+	int (*zeroes)(void *ctx);	/* a run of zero bytes objdump skips ("\t...") */
 };
 int ann_objfile__disasm(struct ann_objfile *o, uint64_t start, uint64_t end,
 			const struct ann_disasm_cbs *cbs, void *ctx);

@@ -245,13 +245,18 @@ static int on_insn(void *ctx, const struct ann_insn *insn)
 	return 0;
 }
 
+static int on_zeroes(void *ctx)
+{
+	return add_line(ctx, "\t...");
+}
+
 int ann_objdump__text(const struct ann_objdump_args *args, struct ann_text *out)
 {
 	struct gen g = { .args = args, .out = out, .prev_line = (unsigned)-1 };
 	memset(out, 0, sizeof(*out));
 	/* objdump's "\nFILE:     file format ...\n\n": the file's line perf skips */
 	int rc = add_line(&g, "") ? -ENOMEM : add_line(&g, "");
-	static const struct ann_disasm_cbs cbs = { on_section, on_header, on_insn };
+	static const struct ann_disasm_cbs cbs = { on_section, on_header, on_insn, on_zeroes };
 	if (!rc)
 		rc = ann_objfile__disasm(args->obj, args->start, args->end, &cbs, &g);
 	for (size_t i = 0; i < g.nr_files; i++) {

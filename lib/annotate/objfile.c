@@ -474,10 +474,27 @@ static int text_styled(void *stream, enum disassembler_style style, const char *
 	return rc;
 }
 
+#define SKIP_ZEROES 8		/* objdump's skip_zeroes: a run of zeroes this long is "..." */
+#define SKIP_ZEROES_AT_END 3	/* and a shorter one at the end of the range */
+
 static int disasm_range(struct ann_objfile *o, struct disassemble_info *info, disassembler_ftype dis,
 			bfd_vma pc, bfd_vma stop, const struct ann_disasm_cbs *cbs, void *ctx)
 {
+	const uint8_t *data = info->buffer - info->buffer_vma;	/* indexed by address */
 	while (pc < stop) {
+		bfd_vma z = pc;
+		while (z < stop && !data[z])
+			z++;
+		if (z - pc >= SKIP_ZEROES || (z == stop && z - pc < SKIP_ZEROES_AT_END)) {
+			/* more code follows: skip zeroes by fours (an instruction may start with one) */
+			if (z != stop)
+				z = pc + ((z - pc) & ~(bfd_vma)3);
+			int rc = cbs->zeroes(ctx);
+			if (rc)
+				return rc;
+			pc = z;
+			continue;
+		}
 		pk_buf__reset(&o->text);
 		int n = dis(pc, info);
 		if (n <= 0)
@@ -486,8 +503,7 @@ static int disasm_range(struct ann_objfile *o, struct disassemble_info *info, di
 			return o->text.err;
 		pk_buf__putc(&o->text, '\0');
 		struct ann_insn insn = {
-			.addr = pc, .text = (const char *)o->text.data,
-			.bytes = info->buffer + (pc - info->buffer_vma), .len = (unsigned)n,
+			.addr = pc, .text = (const char *)o->text.data, .bytes = data + pc, .len = (unsigned)n,
 		};
 		int rc = cbs->insn(ctx, &insn);
 		if (rc)
