@@ -45,7 +45,7 @@ struct annotate_cli {
 	struct pk_annotate_opts ao;
 	struct pk_annotation_print_opts po;
 	bool stdio, nr_samples, total_period, source, asm_raw, skip_missing, full_path, print_line;
-	bool group;
+	bool group, json;
 	double percent_limit;
 };
 
@@ -80,7 +80,7 @@ static int annotate_event(struct pk_annotate *a, int attr, int nr, const struct 
 			v[(*nr_warned)++] = e.dso;
 			continue;
 		}
-		int rc = pk_annotation__fprintf(an, stdout, &c->po);
+		int rc = c->json ? pk_annotation__fprintf_json(an, stdout) : pk_annotation__fprintf(an, stdout, &c->po);
 		pk_annotation__free(an);
 		if (rc)
 			return -1;
@@ -158,6 +158,8 @@ int cmd_annotate(int argc, char **argv)
 			   "Specify disassembler style (e.g. -M intel for intel syntax)"),
 		CLI_DOUBLE(0, "percent-limit", &c.percent_limit, "percent",
 			   "Don't show entries under that percent"),
+		CLI_BOOL(0, "json", &c.json, "one line of JSON per symbol: each instruction's address, "
+			 "source line, inline chain, samples and period per event (not in perf)"),
 		CLI_BOOL(0, "group", &c.group, "Show event group information together"),
 		CLI_BOOL('l', "print-line", &c.print_line, "print matching source lines (may be slow)"),
 		CLI_BOOL(0, "skip-missing", &c.skip_missing, "Skip symbols that cannot be annotated (they are, with or without it: stderr says why)"),

@@ -126,6 +126,9 @@ struct pk_annotation_line {
 	const uint64_t *period;
 	/* An instruction's srcline as perf prints it ("file.c:12", else "dso[objdump addr]"). */
 	const char *srcline;
+	/* An instruction's inline chain (pk_dso__srcline's frames: innermost first); 0: none. */
+	size_t nr_frames;
+	const struct pk_srcline_frame *frames;
 };
 
 /*
@@ -163,6 +166,15 @@ struct pk_annotation_print_opts {
 /* perf annotate --stdio's text of the annotation (opts NULL: the defaults). 0 or -EIO. */
 PK_API int pk_annotation__fprintf(const struct pk_annotation *an, FILE *f,
 				  const struct pk_annotation_print_opts *opts);
+
+/*
+ * The annotation as one line of JSON (beyond perf: for editors and scripts):
+ * {"dso", "symbol", "start" (objdump address), "events": [names], "samples",
+ * "period" (per event), "instructions": [{"addr", "offset", "insn", "file",
+ * "line", "inline": [{"func", "file", "line"}...], "samples", "period"}]}.
+ * 0 or a negative errno.
+ */
+PK_API int pk_annotation__fprintf_json(const struct pk_annotation *an, FILE *f);
 
 #ifdef __cplusplus
 }

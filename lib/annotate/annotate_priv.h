@@ -60,7 +60,9 @@ struct pk_annotation {
 	struct ann_counts *sym_totals;	/* per attr: the symbol's samples */
 	struct ann_counts *ev_totals;	/* per attr: the event's samples */
 	char *dso_long, *dso_short;
-	char *event;
+	char *event;			/* the header's event (or group) description */
+	char *sym_name;
+	char **event_names;		/* nr_group names */
 	uint64_t start;			/* objdump address of the symbol */
 	struct pk_annotate *a;		/* its collection (print state across symbols) */
 };

@@ -138,6 +138,8 @@ static int count_hits(struct build *b, const struct ann_entry *e, struct pk_dso 
 		if (!pk_dso__srcline(dso, l->addr - rip_delta, &sl) && sl.nr_frames) {
 			l->file = sl.frames[0].file;
 			l->line = sl.frames[0].line;
+			l->nr_frames = sl.nr_frames;
+			l->frames = sl.frames;
 		}
 		l->srcline = pk_dso__srcline_str(dso, l->addr - rip_delta);
 		if (!l->srcline) {
@@ -272,7 +274,14 @@ int pk_annotation__new_group(struct pk_annotation **out, struct pk_annotate *a, 
 	}
 	an->dso_long = strdup(pk_dso__name(e->dso));
 	an->dso_short = strdup(pk_dso__short_name(e->dso));
-	int rc = an->event && an->dso_long && an->dso_short && an->sym_totals && an->ev_totals
+	an->sym_name = strdup(e->sym->name);
+	bool names = (an->event_names = calloc((size_t)nr, sizeof(*an->event_names))) != NULL;
+	for (int m = 0; names && m < nr; m++) {
+		const char *n = pk_session__event_name(a->s, leader + m);
+		names = (an->event_names[m] = strdup(n ? n : "")) != NULL;
+	}
+	int rc = an->event && an->dso_long && an->dso_short && an->sym_totals && an->ev_totals &&
+		 an->sym_name && names
 		? build(an, a, e, err) : pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
 	if (rc) {
 		pk_annotation__free(an);
@@ -300,6 +309,10 @@ void pk_annotation__free(struct pk_annotation *an)
 	free(an->sym_totals);
 	free(an->ev_totals);
 	free(an->event);
+	for (int m = 0; an->event_names && m < an->nr_group; m++)
+		free(an->event_names[m]);
+	free(an->event_names);
+	free(an->sym_name);
 	free(an->dso_long);
 	free(an->dso_short);
 	free(an);

@@ -13,7 +13,7 @@ SRC_C="${PMUKIT_SRC:-.}/tests/workloads/report_many.c"
 PMUKIT=$(cd "$(dirname "$PMUKIT")" && pwd)/pmukit
 export PMUKIT T_TMP
 
-PLAN=32
+PLAN=34
 echo "1..$PLAN"
 skip_all() {
 	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - annotate # SKIP $1"; done
@@ -166,6 +166,32 @@ else
 fi
 ok "a shared library's function" $C shl -d libshl.so
 ok "a JIT symbol (perf-PID.map): nothing on stdout, as perf" sh -c "EMPTY_OK=1 $C jit jitted_loop"
+# --json (not in perf): the instructions and counts of --stdio, the inline chains
+cat > "$T_TMP/json_check.py" <<'EOF_PY'
+import json, re, sys
+stdio, js = open(sys.argv[1]).read(), open(sys.argv[2]).read().splitlines()
+heads = re.findall(r'for (.*) \((\d+) samples', stdio)
+addrs = re.findall(r'^ +[0-9.]+(?: +[0-9.]+)* :\s+([0-9a-f]+):', stdio, re.M)
+assert len(js) == len(heads) > 0, (len(js), len(heads))
+got, chains = [], 0
+for line, (ev, n) in zip(js, heads):
+    o = json.loads(line)
+    assert o['samples'][0] == int(n), (o['symbol'], o['samples'], n)
+    assert sum(i['samples'][0] for i in o['instructions']) == int(n), o['symbol']
+    assert sum(i['period'][0] for i in o['instructions']) == o['period'][0], o['symbol']
+    got += [i['addr'][2:] for i in o['instructions']]
+    chains += sum(len(i['inline']) > 1 for i in o['instructions'])
+assert got == addrs, 'instruction addresses differ from --stdio'
+assert chains > 0 or 'noinline' in sys.argv[3:], 'no inline chain'
+EOF_PY
+"$PMUKIT" annotate --stdio -i "$T_TMP/g.data" -d rm_g > "$T_TMP/j.stdio" 2>/dev/null
+"$PMUKIT" annotate --json -i "$T_TMP/g.data" -d rm_g > "$T_TMP/j.json" 2>/dev/null
+ok "--json: the instructions, samples and periods of --stdio, inline chains" \
+	python3 "$T_TMP/json_check.py" "$T_TMP/j.stdio" "$T_TMP/j.json"
+"$PMUKIT" annotate --stdio -i "$T_TMP/two.data" --group -d rm_g > "$T_TMP/j2.stdio" 2>/dev/null
+"$PMUKIT" annotate --json -i "$T_TMP/two.data" --group -d rm_g > "$T_TMP/j2.json" 2>/dev/null
+ok "--json --group: a value per event" sh -c "python3 '$T_TMP/json_check.py' '$T_TMP/j2.stdio' '$T_TMP/j2.json' &&
+	head -1 '$T_TMP/j2.json' | grep -q '\"events\":\[\"cpu-clock\",\"task-clock\"\]'"
 fails "two symbols: perf's usage error" "$PMUKIT" annotate -i "$T_TMP/g.data" leaf_13 leaf_14
 "$PMUKIT" annotate --help > "$T_TMP/help" 2>&1
 ok "--help lists the options" sh -c "grep -q -- '--percent-type' '$T_TMP/help' && grep -q -- '--disassembler-style' '$T_TMP/help' && grep -q -- '--print-line' '$T_TMP/help'"
