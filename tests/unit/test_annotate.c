@@ -261,8 +261,9 @@ static size_t trimmed_lines(char *text, char ***out)
 			line[--l] = '\0';
 		if (n == cap) {
 			cap = cap ? cap * 2 : 256;
-			v = realloc(v, cap * sizeof(*v));
-			assert_non_null(v);
+			char **nv = realloc(v, cap * sizeof(*v));
+			assert_non_null(nv);
+			v = nv;
 		}
 		v[n++] = line;
 	}
