@@ -48,7 +48,9 @@ BASEFLAGS := -std=c11 -D_GNU_SOURCE -fPIC -MMD -MP $(WARN) -Iinclude -Ilib $(SAN
 LIB_VISFLAGS := -fvisibility=hidden
 # libdw/libelf: symbols; libiberty: demangling; protobuf-c + zlib: pprof; lzma: MiniDebugInfo
 # libtraceevent: tracepoint fields printed as perf prints them (pmukit script)
-LDLIBS   := -ljson-c -ltraceevent -ldw -lelf -lprotobuf-c -liberty -lz -llzma -lbz2 -lzstd -lpthread -lm
+# libopcodes/libbfd (binutils-dev): pmukit annotate's disassembly
+BINUTILS_LIBS := -lopcodes -lbfd -lsframe
+LDLIBS   := -ljson-c -ltraceevent $(BINUTILS_LIBS) -ldw -lelf -lprotobuf-c -liberty -lz -llzma -lbz2 -lzstd -lpthread -lm
 LDFLAGS  += $(SANFLAGS)
 
 # V=1: full commands; otherwise a short "  CC      file" line per step.
@@ -306,8 +308,11 @@ X_TESTS    := $(patsubst tests/unit/%.c,$(XO)/tests/%,$(sort $(wildcard tests/un
 X_EXAMPLES := $(EXAMPLE_SRCS:examples/%.c=$(XO)/examples/%)
 # the self-monitoring tests and examples need none of the symbol/export libraries
 X_LDLIBS   := -ljson-c -lzstd -lpthread -lm
-# the unwinder's test (aarch64 registers through libdw) needs all of them
-$(XO)/tests/test_unwind: X_LDLIBS := $(LDLIBS)
+# the unwinder's test (aarch64 registers through libdw) needs all of them; binutils-dev has
+# no arm64 package beside amd64's: the aarch64 builds' annotate says it was built without
+X_ALL_LDLIBS := $(filter-out $(BINUTILS_LIBS),$(LDLIBS))
+$(XO)/obj/lib/annotate/objfile.o: BASEFLAGS += -DPK_NO_LIBOPCODES
+$(XO)/tests/test_unwind: X_LDLIBS := $(X_ALL_LDLIBS)
 
 $(XO)/obj/lib/%.o $(XO)/obj/gen/%.o: BASEFLAGS += $(LIB_VISFLAGS)
 
@@ -450,12 +455,12 @@ X_GUEST_PROGS := $(X_WORKLOADS) $(XO)/arm64/selfmon_agree
 
 $(XO)/pmukit: $(X_CLI_OBJS) $(XO)/libpmukit.a
 	$(call msg,XLD,$@)
-	$(Q)$(CROSS)gcc -static -o $@ $(X_CLI_OBJS) $(XO)/libpmukit.a $(LDLIBS)
+	$(Q)$(CROSS)gcc -static -o $@ $(X_CLI_OBJS) $(XO)/libpmukit.a $(X_ALL_LDLIBS)
 
 # the same soname, version script and links as the native library
 $(XO)/$(SOFILE): $(X_LIB_OBJS) $(XO)/pmu-events.o $(LIB_MAP)
 	$(call msg,XLD,$@)
-	$(Q)$(CROSS)gcc $(SO_LDFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS)
+	$(Q)$(CROSS)gcc $(SO_LDFLAGS) -o $@ $(filter %.o,$^) $(X_ALL_LDLIBS)
 
 $(XO)/$(SONAME): $(XO)/$(SOFILE)
 	$(Q)ln -sf $(SOFILE) $@

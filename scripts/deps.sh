@@ -10,6 +10,8 @@ PKGS="build-essential pkg-config libjson-c-dev libzstd-dev libcmocka-dev linux-s
 PKGS="$PKGS gcc-arm-linux-gnueabihf"
 # stat --serve: the HTTP server, and the engines its tests run
 PKGS="$PKGS libmicrohttpd-dev prometheus prometheus-node-exporter curl"
+# pmukit annotate: libopcodes and libbfd
+PKGS="$PKGS binutils-dev"
 [ -n "$PMUKIT_EXTRA_PKGS" ] && PKGS="$PKGS $PMUKIT_EXTRA_PKGS"
 missing=""
 for p in $PKGS; do

@@ -11,6 +11,7 @@
 /* the reading commands (cmd-script.c, cmd-flamegraph.c, cmd-export.c) */
 int cmd_script(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_annotate(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_export(int argc, char **argv);
@@ -28,6 +29,7 @@ static const struct {
 	{ "stat", cmd_stat, "run a command and count its events (perf stat)" },
 	{ "script", cmd_script, "print the samples of a perf.data file (perf script)" },
 	{ "report", cmd_report, "the profile of a perf.data file (perf report --stdio)" },
+	{ "annotate", cmd_annotate, "a symbol's instructions and source lines with their samples (perf annotate --stdio)" },
 	{ "diff", cmd_diff, "compare the profiles of two perf.data files (perf diff)" },
 	{ "flamegraph", cmd_flamegraph, "draw a flame graph (HTML or SVG) of a perf.data file" },
 	{ "export", cmd_export, "write a perf.data file as folded stacks, pprof or Firefox Profiler JSON" },

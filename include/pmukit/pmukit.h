@@ -59,6 +59,7 @@
 #include <pmukit/record.h>
 #include <pmukit/report.h>
 #include <pmukit/session.h>
+#include <pmukit/annotate.h>
 #include <pmukit/profile.h>
 #include <pmukit/export.h>
 #include <pmukit/expose.h>

@@ -221,6 +221,10 @@ struct pk_srcline {
 	size_t sz;		/* sizeof(struct pk_srcline), set by the caller */
 	size_t nr_frames;
 	const struct pk_srcline_frame *frames;
+	/* frames[0]'s line table row's discriminator (objdump -l's "(discriminator N)"); 0: none */
+	unsigned discriminator;
+	/* frames[0]'s function as the debug info names it (the linkage name, mangled); NULL: none */
+	const char *func_raw;
 };
 PK_API int pk_dso__srcline(struct pk_dso *d, uint64_t rip, struct pk_srcline *out);
 

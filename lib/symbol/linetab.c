@@ -26,6 +26,7 @@ struct lrow {
 	uint32_t file;		/* index into files, UINT32_MAX: "<unknown>" */
 	uint32_t line;
 	bool end;
+	uint32_t discr;		/* DW_LNE_set_discriminator's (objdump -l prints it) */
 };
 
 struct lseq {
@@ -224,13 +225,13 @@ static int add_row(struct linetab *t, struct lseq *seq, uint64_t addr, uint32_t 
 	if (seq->n) {
 		struct lrow *last = &t->rows[t->nr_rows - 1];
 		if (last->addr == addr && last->end == end) {
-			*last = (struct lrow){ addr, file, line, end };
+			*last = (struct lrow){ addr, file, line, end, 0 };
 			return 0;
 		}
 	}
 	if (PK_GROW(t->rows, t->cap_rows, t->nr_rows + 1))
 		return -ENOMEM;
-	t->rows[t->nr_rows++] = (struct lrow){ addr, file, line, end };
+	t->rows[t->nr_rows++] = (struct lrow){ addr, file, line, end, 0 };
 	seq->n++;
 	if (addr < seq->low)
 		seq->low = addr;
@@ -359,7 +360,18 @@ struct lstate {
 	uint32_t file;
 	int64_t line;
 	bool end;
+	uint32_t discr;		/* until the next row */
 };
+
+/* A row with the state's discriminator (reset after each row, as DWARF says). */
+static int add_row_st(struct linetab *t, struct lseq *seq, struct lstate *st, bool end)
+{
+	int err = add_row(t, seq, st->addr, st->file, (uint32_t)st->line, end);
+	if (!err)
+		t->rows[t->nr_rows - 1].discr = st->discr;
+	st->discr = 0;
+	return err;
+}
 
 static void advance(struct lstate *st, const struct lhdr *h, uint64_t adv)
 {
@@ -380,12 +392,14 @@ static int extended_op(struct rd *r, const struct lhdr *h, struct linetab *t, st
 	const uint8_t *next = r->p + len;
 	unsigned eop = (unsigned)get(r, 1);
 	if (eop == DW_LNE_end_sequence) {
-		err = add_row(t, seq, st->addr, st->file, (uint32_t)st->line, true);
+		err = add_row_st(t, seq, st, true);
 		st->end = true;
 	} else if (eop == DW_LNE_set_address) {
 		unsigned n = (unsigned)(len - 1);
 		st->addr = get(r, n <= 8 ? n : h->addr_size);
 		st->op_index = 0;
+	} else if (eop == DW_LNE_set_discriminator) {
+		st->discr = (uint32_t)uleb(r);
 	} else if (eop == DW_LNE_define_file && !h->v5) {
 		/* pre-5: a file added as the program runs */
 		const char *s = cstr(r);
@@ -409,13 +423,13 @@ static int one_op(struct rd *r, const struct lhdr *h, struct linetab *t, struct 
 		}
 		advance(st, h, adj / h->line_range);
 		st->line += h->line_base + (int)(adj % h->line_range);
-		return add_row(t, seq, st->addr, st->file, (uint32_t)st->line, false);
+		return add_row_st(t, seq, st, false);
 	}
 	switch (op) {
 	case 0:
 		return extended_op(r, h, t, seq, st, files);
 	case DW_LNS_copy:
-		return add_row(t, seq, st->addr, st->file, (uint32_t)st->line, false);
+		return add_row_st(t, seq, st, false);
 	case DW_LNS_advance_pc:
 		advance(st, h, uleb(r));
 		break;
@@ -569,7 +583,8 @@ const char *linetab__file(const struct linetab *t, uint64_t idx)
 	return idx < t->nr_files ? t->files[idx] : "<unknown>";
 }
 
-bool linetab__lookup(const struct linetab *t, uint64_t addr, const char **file, unsigned *line)
+bool linetab__lookup(const struct linetab *t, uint64_t addr, const char **file, unsigned *line,
+		     unsigned *discr)
 {
 	size_t lo = 0, hi = t->nr_seqs;
 	const struct lseq *seq = NULL;
@@ -604,6 +619,8 @@ bool linetab__lookup(const struct linetab *t, uint64_t addr, const char **file, 
 		return false;
 	*file = info->file < t->nr_files ? t->files[info->file] : "<unknown>";
 	*line = info->line;
+	if (discr)
+		*discr = info->discr;
 	return true;
 }
 

@@ -23,8 +23,9 @@ struct linetab;
 /* The program at off in .debug_line, for a unit whose DW_AT_comp_dir is comp_dir (or NULL). */
 int linetab__parse(struct linetab **out, const struct linetab_src *src, uint64_t off,
 		   const char *comp_dir);
-/* The row holding addr: its file (as binutils names it) and line; false when none. */
-bool linetab__lookup(const struct linetab *t, uint64_t addr, const char **file, unsigned *line);
+/* The row holding addr: its file (as binutils names it), line and discriminator (discr may be NULL); false when none. */
+bool linetab__lookup(const struct linetab *t, uint64_t addr, const char **file, unsigned *line,
+		     unsigned *discr);
 /* A DW_AT_call_file number's file name; NULL for none (pre-DWARF 5 file 0). */
 const char *linetab__file(const struct linetab *t, uint64_t idx);
 /* Its sequences (after binutils' trimming): [lo, hi) of sequence i. */

@@ -82,6 +82,8 @@ struct entry {
 	size_t nr;
 	struct pk_srcline_frame *frames;
 	const char *str;	/* perf's srcline string, NULL when nothing found */
+	unsigned discr;		/* frame 0's discriminator */
+	const char *raw_func;	/* frame 0's function as in the debug info (linkage name) */
 };
 
 struct srcline_cache {
@@ -389,6 +391,7 @@ static void func_name(struct srcline_cache *c, struct cu *u, struct func *f)
 struct raw_frame {
 	const char *func, *file;
 	unsigned line;
+	unsigned discr;		/* the line table row's discriminator (frame 0) */
 };
 
 /* of the ranges in r[0..n) (sorted) holding pc, the first unit's index; SIZE_MAX: none */
@@ -476,7 +479,7 @@ static size_t stash_sym(struct srcline_cache *c, uint64_t pc, size_t shndx, stru
 	}
 	if (!s)
 		return 0;
-	out[0] = (struct raw_frame){ s->name, s->file, 0 };
+	out[0] = (struct raw_frame){ s->name, s->file, 0, 0 };
 	return 1;
 }
 
@@ -497,8 +500,8 @@ static size_t lookup_dwarf(struct srcline_cache *c, uint64_t pc, size_t shndx,
 			add_seq_ranges(c, u);
 	}
 	const char *file = NULL;
-	unsigned line = 0;
-	bool have_line = u->lt && linetab__lookup(u->lt, pc, &file, &line);
+	unsigned line = 0, discr = 0;
+	bool have_line = u->lt && linetab__lookup(u->lt, pc, &file, &line, &discr);
 	int fi = find_func(u, pc);
 	if (!have_line && fi < 0)
 		return stash_sym(c, pc, shndx, out);
@@ -523,13 +526,13 @@ static size_t lookup_dwarf(struct srcline_cache *c, uint64_t pc, size_t shndx,
 		}
 	}
 	size_t n = 0;
-	out[n++] = (struct raw_frame){ name, file, line };
+	out[n++] = (struct raw_frame){ name, file, line, discr };
 	/* the inline chain */
 	for (struct func *g = f, *caller; g && g->inlined && g->parent >= 0 && n < max; g = caller) {
 		caller = &u->funcs[g->parent];
 		func_name(c, u, caller);
 		const char *cf = u->lt && g->call_file != UINT64_MAX ? linetab__file(u->lt, g->call_file) : NULL;
-		out[n++] = (struct raw_frame){ caller->name, cf, g->call_line };
+		out[n++] = (struct raw_frame){ caller->name, cf, g->call_line, 0 };
 	}
 	return n;
 }
@@ -549,7 +552,7 @@ static size_t lookup(struct srcline_cache *c, uint64_t pc, struct raw_frame *out
 			return n;
 		const struct bsym *s = a2l__find_sym(c->syms, c->nr_syms, shndx, pc);
 		if (s) {
-			out[0] = (struct raw_frame){ s->name, s->file, 0 };
+			out[0] = (struct raw_frame){ s->name, s->file, 0, 0 };
 			return 1;
 		}
 	}
@@ -610,6 +613,8 @@ static int fill(struct srcline_cache *c, struct entry *e, uint64_t pc)
 	size_t n = lookup(c, pc, raw, sizeof(raw) / sizeof(raw[0]));
 	e->pc = pc;
 	e->nr = n;
+	e->discr = n ? raw[0].discr : 0;
+	e->raw_func = n && raw[0].func ? keep(c, raw[0].func) : NULL;
 	if (!n) {
 		e->nr = SIZE_MAX;	/* "looked up, nothing": occupies the slot */
 		return 0;
@@ -687,6 +692,8 @@ int pk_dso__srcline(struct pk_dso *d, uint64_t rip, struct pk_srcline *out)
 	if (e && e->nr != SIZE_MAX) {
 		full.nr_frames = e->nr;
 		full.frames = e->frames;
+		full.discriminator = e->discr;
+		full.func_raw = e->raw_func;
 	}
 	pthread_mutex_unlock(&d->lock);
 	pk_opts__fill(out, &full, sizeof(full));	/* only the fields within out->sz */

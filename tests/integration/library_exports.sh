@@ -85,7 +85,7 @@ int main(void)
 	return 0;
 }
 EOF_C
-LIBS="-ljson-c -ldw -lelf -lprotobuf-c -liberty -lz -llzma -lbz2 -lzstd -lpthread -lm"
+LIBS="-ljson-c -lopcodes -lbfd -lsframe -ldw -lelf -lprotobuf-c -liberty -lz -llzma -lbz2 -lzstd -lpthread -lm"
 # a sanitized build's archive (make check SANITIZE=1|thread) needs its runtime at link time
 if nm "$B/libpmukit.a" 2>/dev/null | grep -q ' U __asan_'; then
 	LIBS="-fsanitize=address,undefined $LIBS"

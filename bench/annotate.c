@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench/annotate.c — `pmukit annotate --stdio` against perf 6.1's `perf
+ * annotate --stdio` (which runs objdump once per symbol) on a cpu-clock
+ * recording of tests/workloads/report_many made by perf (cached as
+ * BUILD/bench/annotate.data): the hottest symbol alone (-s, found through
+ * pmukit/annotate.h), and every symbol of the workload (-d). For each: the
+ * best wall time of a few runs, the ratio pmukit/perf (< 1: faster), and
+ * whether the outputs are the same. Prints `name value` lines; nothing
+ * when perf or the workload is missing.
+ *
+ *   annotate BUILD [ARCH]
+ *   PMUKIT_ANNOTATE_BENCH_RUNS   runs of each command (default 5)
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <pmukit/annotate.h>
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* run argv, stdout into out (NULL: /dev/null), stderr discarded; the wall time, < 0 on failure */
+static double spawn(char *const argv[], const char *out)
+{
+	double t0 = now();
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		int fd = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int nul = open("/dev/null", O_WRONLY);
+		if (fd < 0 || nul < 0)
+			_exit(127);
+		dup2(fd, 1);
+		dup2(nul, 2);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	int st;
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+		return -1;
+	return now() - t0;
+}
+
+static double best_ms(char *const argv[], int runs)
+{
+	double best = -1;
+	for (int i = 0; i < runs; i++) {
+		double t = spawn(argv, NULL);
+		if (t < 0)
+			return -1;
+		if (best < 0 || t < best)
+			best = t;
+	}
+	return best * 1000.0;
+}
+
+static int same_files(const char *a, const char *b)
+{
+	FILE *fa = fopen(a, "r"), *fb = fopen(b, "r");
+	int same = fa && fb;
+	while (same) {
+		int ca = fgetc(fa), cb = fgetc(fb);
+		same = ca == cb;
+		if (ca == EOF || cb == EOF)
+			break;
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
+/* the hottest symbol of the first event, through the library */
+static char *hottest(const char *path)
+{
+	struct pk_session *s;
+	struct pk_annotate *a = NULL;
+	struct pk_error err = { 0 };
+	struct pk_session_opts so = { .sz = sizeof(so) };
+	char *name = NULL;
+	if (pk_session__open(&s, path, &so, &err))
+		return NULL;
+	struct pk_annotate_entry e = { .sz = sizeof(e) };
+	if (!pk_annotate__new(&a, s, NULL, &err) && !pk_annotate__process(a, &err) &&
+	    !pk_annotate__entry(a, 0, 0, &e))
+		name = strdup(e.sym->name);
+	pk_annotate__free(a);
+	pk_session__free(s);
+	return name;
+}
+
+static void compare(const char *tag, char **perf, char **pmukit, const char *dir, int runs)
+{
+	char po[4200], ko[4200];
+	snprintf(po, sizeof(po), "%s/annotate-perf.out", dir);
+	snprintf(ko, sizeof(ko), "%s/annotate-pmukit.out", dir);
+	if (spawn(perf, po) < 0 || spawn(pmukit, ko) < 0) {
+		printf("%s_failed 1\n", tag);
+		return;
+	}
+	double p = best_ms(perf, runs), k = best_ms(pmukit, runs);
+	printf("%s_ms %.3f\n", tag, k);
+	printf("perf_%s_ms %.3f\n", tag, p);
+	printf("%s_ratio %.4f\n", tag, p > 0 ? k / p : 0.0);
+	printf("%s_same_output %d\n", tag, same_files(po, ko));
+}
+
+int main(int argc, char **argv)
+{
+	const char *build = argc > 1 ? argv[1] : "build";
+	const char *env = getenv("PMUKIT_ANNOTATE_BENCH_RUNS");
+	int runs = env ? atoi(env) : 5;
+	char dir[2048], data[4096], wl[4096], pmukit[4096];
+	snprintf(dir, sizeof(dir), "%s/bench", build);
+	snprintf(data, sizeof(data), "%s/annotate.data", dir);
+	snprintf(wl, sizeof(wl), "%s/tests/workloads/report_many", build);
+	snprintf(pmukit, sizeof(pmukit), "%s/pmukit", build);
+	if (system("perf --version >/dev/null 2>&1") || access(wl, X_OK) || access(pmukit, X_OK))
+		return 0;	/* nothing to compare with */
+	mkdir(dir, 0755);
+	struct stat st;
+	if (stat(data, &st)) {
+		char *rec[] = { "perf", "record", "-q", "-e", "cpu-clock", "-c", "100000", "-o", data,
+				wl, "3000", NULL };
+		if (spawn(rec, NULL) < 0)
+			return 0;
+	}
+	char *sym = hottest(data);
+	if (!sym)
+		return 1;
+	char *p1[] = { "perf", "annotate", "--stdio", "-i", data, "-s", sym, NULL };
+	char *k1[] = { pmukit, "annotate", "--stdio", "-i", data, "-s", sym, NULL };
+	compare("annotate", p1, k1, dir, runs);
+	char *p2[] = { "perf", "annotate", "--stdio", "-i", data, "-d", "report_many", NULL };
+	char *k2[] = { pmukit, "annotate", "--stdio", "-i", data, "-d", "report_many", NULL };
+	compare("annotate_all", p2, k2, dir, runs);
+	free(sym);
+	return 0;
+}

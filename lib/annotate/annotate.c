@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * annotate.c — perf annotate's collection: every sample of a session added
+ * to its event's totals and, when it has a symbol, to that symbol's
+ * histogram (the rip and period of each sample); the symbols of an event in
+ * perf annotate's order (period, then the DSO's short name and the symbol's
+ * name, as its "dso,symbol" sort keys break ties).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pmukit/annotate.h>
+
+#include "annotate_int.h"
+#include "annotate_priv.h"
+#include "util/error.h"
+#include "util/grow.h"
+#include "util/opts.h"
+
+int pk_annotate__new(struct pk_annotate **out, struct pk_session *s,
+		     const struct pk_annotate_opts *opts, struct pk_error *err)
+{
+	*out = NULL;
+	struct pk_annotate *a = calloc(1, sizeof(*a));
+	if (!a)
+		return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
+	a->opts.sz = sizeof(a->opts);
+	if (pk_opts__load(&a->opts, sizeof(a->opts), opts)) {
+		free(a);
+		return pk_opts__error(err, "pk_annotate_opts", opts ? opts->sz : 0);
+	}
+	a->s = s;
+	*out = a;
+	return 0;
+}
+
+void pk_annotate__free(struct pk_annotate *a)
+{
+	if (!a)
+		return;
+	for (size_t i = 0; i < a->nr_entries; i++) {
+		free(a->entries[i].hits);
+		free(a->entries[i].ev);
+	}
+	free(a->entries);
+	free(a->totals);
+	free(a->order);
+	pk_u64map__free(&a->by_sym);
+	pk_u64map__free(&a->read_prev);
+	ann_objfile__free(a->obj);
+	free(a->obj_path);
+	free(a);
+}
+
+static int grow_attrs(struct pk_annotate *a, size_t nr)
+{
+	if (nr <= a->nr_attrs)
+		return 0;
+	struct ann_counts *t = realloc(a->totals, nr * sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	memset(t + a->nr_attrs, 0, (nr - a->nr_attrs) * sizeof(*t));
+	a->totals = t;
+	for (size_t i = 0; i < a->nr_entries; i++) {
+		struct ann_counts *e = realloc(a->entries[i].ev, nr * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		memset(e + a->nr_attrs, 0, (nr - a->nr_attrs) * sizeof(*e));
+		a->entries[i].ev = e;
+	}
+	a->nr_attrs = nr;
+	return 0;
+}
+
+static bool dso_listed(const char *list, struct pk_dso *d)
+{
+	const char *sn = pk_dso__short_name(d), *ln = pk_dso__name(d);
+	for (const char *p = list; *p;) {
+		size_t n = strcspn(p, ",");
+		if ((strlen(sn) == n && !strncmp(p, sn, n)) || (strlen(ln) == n && !strncmp(p, ln, n)))
+			return true;
+		p += n + (p[n] == ',');
+	}
+	return false;
+}
+
+static struct ann_entry *entry_of(struct pk_annotate *a, struct pk_dso *dso, const struct pk_sym *sym)
+{
+	uint64_t *v = pk_u64map__find(&a->by_sym, (uint64_t)(uintptr_t)sym);
+	if (v)
+		return &a->entries[*v];
+	if (PK_GROW(a->entries, a->cap_entries, a->nr_entries + 1))
+		return NULL;
+	struct ann_entry *e = &a->entries[a->nr_entries];
+	memset(e, 0, sizeof(*e));
+	e->dso = dso;
+	e->sym = sym;
+	if (!(e->ev = calloc(a->nr_attrs ? a->nr_attrs : 1, sizeof(*e->ev))))
+		return NULL;
+	if (pk_u64map__set(&a->by_sym, (uint64_t)(uintptr_t)sym, a->nr_entries)) {
+		free(e->ev);
+		return NULL;
+	}
+	a->nr_entries++;
+	a->sorted_for = -1;
+	return e;
+}
+
+static int add_one(struct pk_annotate *a, const struct pk_resolved *rs, int attr, uint64_t period)
+{
+	const struct pk_loc *l = rs->loc;
+	if (grow_attrs(a, (size_t)attr + 1))
+		return -ENOMEM;
+	/* perf 6.1 drops the samples of other symbols (and those without one) with a filter */
+	if (a->opts.symbol && (!l->sym || strcmp(l->sym->name, a->opts.symbol)))
+		return 0;
+	if (a->opts.dsos && (!l->dso || !dso_listed(a->opts.dsos, l->dso)))
+		return 0;
+	struct ann_counts *t = &a->totals[attr];
+	t->nr_samples++;
+	t->period += period;
+	if (!l->sym || !l->dso || l->sym->inlined)
+		return 0;
+	struct ann_entry *e = entry_of(a, l->dso, l->sym);
+	if (!e || PK_GROW(e->hits, e->cap_hits, e->nr_hits + 1))
+		return -ENOMEM;
+	e->hits[e->nr_hits++] = (struct ann_hit){ .rip = l->addr, .attr = attr, .period = period };
+	e->ev[attr].nr_samples++;
+	e->ev[attr].period += period;
+	return 0;
+}
+
+int pk_annotate__add(struct pk_annotate *a, const struct pk_resolved *rs)
+{
+	const struct pk_sample *smp = rs->sample;
+	if (rs->attr < 0)
+		return 0;
+	if (!(smp->sample_type & PERF_SAMPLE_READ))
+		return add_one(a, rs, rs->attr, smp->period);
+	/* perf's deliver_sample_value: each value's delta since its id's last sample */
+	const struct pk_sample_read *rd = &smp->read;
+	size_t nr = (rd->read_format & PERF_FORMAT_GROUP) ? rd->nr : 1;
+	for (size_t i = 0; i < nr; i++) {
+		struct pk_sample_read_value v = pk_sample_read__value(rd, i);
+		int attr = pk_session__attr_of_id(a->s, v.id);
+		if (attr < 0)
+			continue;
+		uint64_t *prev = pk_u64map__find(&a->read_prev, v.id);
+		uint64_t delta = v.value - (prev ? *prev : 0);
+		if (pk_u64map__set(&a->read_prev, v.id, v.value))
+			return -ENOMEM;
+		int rc = delta ? add_one(a, rs, attr, delta) : 0;
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int pk_annotate__process(struct pk_annotate *a, struct pk_error *err)
+{
+	const struct pk_data_event *ev;
+	int rc;
+	while ((rc = pk_session__next(a->s, &ev, err)) > 0) {
+		if (ev->type != PERF_RECORD_SAMPLE)
+			continue;
+		struct pk_resolved rs = { .sz = sizeof(rs) };
+		if ((rc = pk_session__resolve(a->s, ev, 0, &rs, err)))
+			return rc;
+		if ((rc = pk_annotate__add(a, &rs)))
+			return pk_error__set(err, rc, "", 0, 0, "out of memory");
+	}
+	return rc;
+}
+
+uint64_t pk_annotate__total_samples(const struct pk_annotate *a, int attr)
+{
+	return attr >= 0 && (size_t)attr < a->nr_attrs ? a->totals[attr].nr_samples : 0;
+}
+
+uint64_t pk_annotate__total_period(const struct pk_annotate *a, int attr)
+{
+	return attr >= 0 && (size_t)attr < a->nr_attrs ? a->totals[attr].period : 0;
+}
+
+static int cmp_order(const void *x, const void *y, void *ctx)
+{
+	const struct pk_annotate *a = ctx;
+	const struct ann_entry *l = &a->entries[*(const size_t *)x], *r = &a->entries[*(const size_t *)y];
+	/* the leader's period (perf annotate does not sort by the members' too) */
+	uint64_t pl = l->ev[a->sorted_for].period, pr = r->ev[a->sorted_for].period;
+	if (pl != pr)
+		return pl > pr ? -1 : 1;
+	if (l->dso != r->dso) {
+		int c = strcmp(pk_dso__short_name(l->dso), pk_dso__short_name(r->dso));
+		if (c)
+			return c;
+	}
+	/* perf's symbol sort key orders by name (sort__sym_sort) */
+	int c = strcmp(l->sym->name, r->sym->name);
+	if (c)
+		return c;
+	return l->sym->start < r->sym->start ? -1 : l->sym->start > r->sym->start;
+}
+
+static int sort_for(struct pk_annotate *a, int attr, int nr)
+{
+	if (a->sorted_for == attr && a->sorted_nr == nr)
+		return 0;
+	size_t *o = realloc(a->order, (a->nr_entries ? a->nr_entries : 1) * sizeof(*o));
+	if (!o)
+		return -ENOMEM;
+	a->order = o;
+	a->nr_order = 0;
+	/* perf annotates the leader's symbols: a symbol only members sampled is left out */
+	for (size_t i = 0; i < a->nr_entries; i++)
+		if (a->entries[i].ev[attr].nr_samples)
+			o[a->nr_order++] = i;
+	a->sorted_for = attr;
+	a->sorted_nr = nr;
+	qsort_r(o, a->nr_order, sizeof(*o), cmp_order, a);
+	return 0;
+}
+
+size_t pk_annotate__nr_group_entries(struct pk_annotate *a, int leader, int nr)
+{
+	if (leader < 0 || nr < 1 || (size_t)leader + (size_t)nr > a->nr_attrs || sort_for(a, leader, nr))
+		return 0;
+	return a->nr_order;
+}
+
+size_t pk_annotate__nr_entries(struct pk_annotate *a, int attr)
+{
+	return pk_annotate__nr_group_entries(a, attr, 1);
+}
+
+int pk_annotate__group_entry(struct pk_annotate *a, int leader, int nr, size_t i,
+			     struct pk_annotate_entry *out)
+{
+	if (i >= pk_annotate__nr_group_entries(a, leader, nr) || !out || out->sz < sizeof(size_t))
+		return -EINVAL;
+	int attr = leader;
+	const struct ann_entry *e = &a->entries[a->order[i]];
+	struct pk_annotate_entry r = {
+		.sz = sizeof(r), .dso = e->dso, .sym = e->sym,
+		.nr_samples = e->ev[attr].nr_samples, .period = e->ev[attr].period,
+	};
+	return pk_opts__fill(out, &r, sizeof(r));
+}
+
+int pk_annotate__entry(struct pk_annotate *a, int attr, size_t i, struct pk_annotate_entry *out)
+{
+	return pk_annotate__group_entry(a, attr, 1, i, out);
+}

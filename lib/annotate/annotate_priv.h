@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * annotate_priv.h — the annotate objects' layouts, shared by annotate.c
+ * (collection), lines.c (an annotation's lines) and print.c (--stdio).
+ */
+#ifndef PMUKIT_ANNOTATE_PRIV_H
+#define PMUKIT_ANNOTATE_PRIV_H
+
+#include <pmukit/annotate.h>
+
+#include "annotate_int.h"
+#include "util/u64map.h"
+
+struct ann_counts {
+	uint64_t nr_samples, period;
+};
+
+struct ann_hit {
+	uint64_t rip, period;
+	int attr;
+};
+
+struct ann_entry {
+	struct pk_dso *dso;
+	const struct pk_sym *sym;
+	struct ann_counts *ev;		/* per attr */
+	struct ann_hit *hits;
+	size_t nr_hits, cap_hits;
+};
+
+struct pk_annotate {
+	struct pk_session *s;
+	struct pk_annotate_opts opts;
+	struct ann_counts *totals;	/* per attr */
+	size_t nr_attrs;
+	struct ann_entry *entries;
+	size_t nr_entries, cap_entries;
+	struct pk_u64map by_sym;	/* sym pointer -> entry */
+	size_t *order, nr_order;	/* entries of events [sorted_for, + sorted_nr), hottest first */
+	int sorted_for, sorted_nr;
+	struct pk_u64map read_prev;	/* PERF_SAMPLE_READ: each id's last value */
+	struct ann_objfile *obj;	/* the last binary opened, kept for its next symbol */
+	/*
+	 * -l's " // ??:0" was the last srcline printed: perf's prev_line then
+	 * still points at its static "??:0" in the next symbol (other
+	 * srclines are freed with their symbol).
+	 */
+	bool unknown_last;
+	char *obj_path;
+};
+
+struct pk_annotation {
+	struct pk_annotation_line *lines;
+	size_t nr_lines;
+	char **texts;			/* owned strings */
+	size_t nr_texts;
+	uint64_t *counts;		/* nr_samples then period, nr_attrs each, per instruction */
+	size_t nr_attrs;
+	int attr, nr_group;		/* the events annotated: [attr, attr + nr_group) */
+	struct ann_counts *sym_totals;	/* per attr: the symbol's samples */
+	struct ann_counts *ev_totals;	/* per attr: the event's samples */
+	char *dso_long, *dso_short;
+	char *event;			/* the header's event (or group) description */
+	char *sym_name;
+	char **event_names;		/* nr_group names */
+	uint64_t start;			/* objdump address of the symbol */
+	struct pk_annotate *a;		/* its collection (print state across symbols) */
+};
+
+#endif

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * print.c — an annotation as perf 6.1's `perf annotate --stdio` prints it:
+ * the header with the DSO, the event, the symbol's samples and the percent
+ * type, a dashed line as long as the header, then each line: instructions
+ * with their percent (or samples, or period), text lines with perf's line
+ * counter.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pmukit/annotate.h>
+
+#include "annotate_priv.h"
+#include "util/opts.h"
+
+static const char *const percent_names[] = {
+	[PK_PERCENT_LOCAL_PERIOD] = "local period",
+	[PK_PERCENT_GLOBAL_PERIOD] = "global period",
+	[PK_PERCENT_LOCAL_HITS] = "local hits",
+	[PK_PERCENT_GLOBAL_HITS] = "global hits",
+};
+
+/* the percent of event attr on an instruction */
+static double percent(const struct pk_annotation *an, const struct pk_annotation_line *l, int attr,
+		      enum pk_annotate_percent type)
+{
+	uint64_t v, total;
+	switch (type) {
+	case PK_PERCENT_GLOBAL_PERIOD:
+		/* perf 6.1 finds no total for a group's members: 0.00 (docs/ANNOTATE.md) */
+		v = l->period[attr], total = attr == an->attr ? an->ev_totals[attr].period : 0;
+		break;
+	case PK_PERCENT_LOCAL_HITS:
+		v = l->nr_samples[attr], total = an->sym_totals[attr].nr_samples;
+		break;
+	case PK_PERCENT_GLOBAL_HITS:
+		/*
+		 * perf 6.1 divides by its hists' count of unfiltered samples, which
+		 * perf annotate never counts: every global-hits percent is 0.00
+		 * (docs/ANNOTATE.md). Copied, so that the output is perf's.
+		 */
+		v = l->nr_samples[attr], total = 0;
+		break;
+	default:
+		v = l->period[attr], total = an->sym_totals[attr].period;
+		break;
+	}
+	return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
+/* the highest percent of the group's events */
+static double max_percent(const struct pk_annotation *an, const struct pk_annotation_line *l,
+			  enum pk_annotate_percent type)
+{
+	double max = 0.0;
+	for (int m = 0; m < an->nr_group; m++) {
+		double p = percent(an, l, an->attr + m, type);
+		if (p > max)
+			max = p;
+	}
+	return max;
+}
+
+#define MAX_GROUP 64
+
+struct summary_line {
+	const char *path;
+	double sum[MAX_GROUP];		/* per event of the group */
+};
+
+/* perf's cmp_source_line: the first event whose sums differ decides */
+static bool summary_above(const struct summary_line *a, const struct summary_line *b, int nr)
+{
+	for (int m = 0; m < nr; m++)
+		if (a->sum[m] != b->sum[m])
+			return a->sum[m] > b->sum[m];
+	return false;
+}
+
+/* perf's tree of source lines holds them in reverse order of their names */
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(((const struct summary_line *)b)->path, ((const struct summary_line *)a)->path);
+}
+
+/* perf -l: the source lines above 0.5%, summed per line, highest first (ties by name, last first). */
+static int print_summary(const struct pk_annotation *an, FILE *f, enum pk_annotate_percent type)
+{
+	struct summary_line *v = calloc(an->nr_lines ? an->nr_lines : 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	size_t n = 0;
+	for (size_t i = 0; i < an->nr_lines; i++) {
+		const struct pk_annotation_line *l = &an->lines[i];
+		if (l->offset < 0 || max_percent(an, l, type) <= 0.5)
+			continue;
+		size_t j;
+		for (j = 0; j < n && strcmp(v[j].path, l->srcline); j++)
+			;
+		if (j == n)
+			v[n++].path = l->srcline;
+		for (int m = 0; m < an->nr_group && m < MAX_GROUP; m++)
+			v[j].sum[m] += percent(an, l, an->attr + m, type);
+	}
+	qsort(v, n, sizeof(*v), cmp_path);
+	/* perf's resort: an insertion sort, equal sums after those already in */
+	for (size_t i = 1; i < n; i++) {
+		struct summary_line x = v[i];
+		size_t j = i;
+		for (; j > 0 && summary_above(&x, &v[j - 1], an->nr_group); j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	fprintf(f, "\nSorted summary for file %s\n", an->dso_long);
+	fprintf(f, "----------------------------------------------\n\n");
+	if (!n)
+		fprintf(f, " Nothing higher than %1.1f%%\n", 0.5);
+	for (size_t i = 0; i < n; i++) {
+		for (int m = 0; m < an->nr_group && m < MAX_GROUP; m++)
+			fprintf(f, " %7.2f", v[i].sum[m]);
+		fprintf(f, " %s\n", v[i].path);
+	}
+	free(v);
+	return 0;
+}
+
+int pk_annotation__fprintf(const struct pk_annotation *an, FILE *f,
+			   const struct pk_annotation_print_opts *opts)
+{
+	struct pk_annotation_print_opts o = { .sz = sizeof(o) };
+	if (pk_opts__load(&o, sizeof(o), opts))
+		return -EINVAL;
+	if ((unsigned)o.percent_type > PK_PERCENT_GLOBAL_HITS)
+		o.percent_type = PK_PERCENT_LOCAL_PERIOD;
+	bool period = o.flags & PK_ANNOTATE_PRINT_PERIOD, nr = o.flags & PK_ANNOTATE_PRINT_NR_SAMPLES;
+	if ((o.flags & PK_ANNOTATE_PRINT_LINES) && print_summary(an, f, o.percent_type))
+		return -ENOMEM;
+	int width = (period ? 12 : 8) * an->nr_group;
+	int n = fprintf(f, " %-*.*s|\tSource code & Disassembly of %s for %s (%" PRIu64 " samples, "
+			"percent: %s)\n", width, width, period ? "Period" : nr ? "Samples" : "Percent",
+			o.flags & PK_ANNOTATE_PRINT_FULL_PATH ? an->dso_long : an->dso_short, an->event,
+			an->sym_totals[an->attr].nr_samples, percent_names[o.percent_type]);
+	for (int i = 0; i < n; i++)
+		fputc('-', f);
+	fputs("----\n", f);
+	/*
+	 * perf's static prev_line points into the previous symbol's freed lines
+	 * (a new symbol prints its first srcline), or at its static "??:0"
+	 */
+	const char *last = an->a->unknown_last ? "??:0" : "";
+	int addr_width = 0;
+	for (size_t i = an->nr_lines; i-- > 0;)
+		if (an->lines[i].offset >= 0) {
+			addr_width = snprintf(NULL, 0, "%" PRIx64, an->lines[i].addr);
+			break;
+		}
+	for (size_t i = 0; i < an->nr_lines; i++) {
+		const struct pk_annotation_line *l = &an->lines[i];
+		if (l->offset >= 0) {
+			for (int m = an->attr; m < an->attr + an->nr_group; m++) {
+				if (period)
+					fprintf(f, " %11" PRIu64, l->period[m]);
+				else if (nr)
+					fprintf(f, " %7" PRIu64, l->nr_samples[m]);
+				else
+					fprintf(f, " %7.2f", percent(an, l, m, o.percent_type));
+			}
+			fprintf(f, " :   %*" PRIx64 ":%s", addr_width, l->addr, l->text);
+			if ((o.flags & PK_ANNOTATE_PRINT_LINES) && max_percent(an, l, o.percent_type) > 0.5 &&
+			    strcmp(last, l->srcline)) {
+				fprintf(f, " // %s", l->srcline);
+				last = l->srcline;
+				an->a->unknown_last = !strcmp(last, "??:0");
+			}
+			fputc('\n', f);
+		} else if (!*l->text) {
+			fprintf(f, " %*s:\n", width, " ");
+		} else {
+			fprintf(f, " %*s: %-*d %s\n", width, " ", addr_width, l->line_nr, l->text);
+		}
+	}
+	return ferror(f) ? -EIO : 0;
+}

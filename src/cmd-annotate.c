@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd-annotate.c — `pmukit annotate [--stdio] [-i FILE] [SYMBOL]`: each
+ * symbol with samples (hottest first, per event), or only SYMBOL, as its
+ * instructions and source lines with the share of the samples on each, as
+ * perf 6.1's `perf annotate --stdio` prints them. The disassembly runs in
+ * process (pmukit/annotate.h: libopcodes), never through objdump.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pmukit/annotate.h>
+#include <pmukit/session.h>
+
+#include "cli-opts.h"
+#include "pager.h"
+
+static int parse_percent_type(const struct cli_opt *opt, const char *arg, bool unset)
+{
+	static const char *const names[] = {
+		[PK_PERCENT_LOCAL_PERIOD] = "local-period", [PK_PERCENT_GLOBAL_PERIOD] = "global-period",
+		[PK_PERCENT_LOCAL_HITS] = "local-hits", [PK_PERCENT_GLOBAL_HITS] = "global-hits",
+	};
+	enum pk_annotate_percent *p = opt->value;
+	if (unset)
+		return 0;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(arg, names[i])) {
+			*p = (enum pk_annotate_percent)i;
+			return 0;
+		}
+	/* perf 6.1 accepts "period-local" and friends too */
+	static const char *const swapped[] = { "period-local", "period-global", "hits-local", "hits-global" };
+	for (size_t i = 0; i < 4; i++)
+		if (!strcmp(arg, swapped[i])) {
+			*p = (enum pk_annotate_percent)i;
+			return 0;
+		}
+	return cli_opts__error(opt, "takes local-period, global-period, local-hits or global-hits");
+}
+
+struct annotate_cli {
+	struct cli_data d;
+	struct pk_annotate_opts ao;
+	struct pk_annotation_print_opts po;
+	bool stdio, nr_samples, total_period, source, asm_raw, skip_missing, full_path, print_line;
+	bool group, json;
+	double percent_limit;
+};
+
+/*
+ * Annotate every entry of one event, or of a group of events [attr, attr + nr);
+ * a DSO that cannot be annotated is said once.
+ */
+static int annotate_event(struct pk_annotate *a, int attr, int nr, const struct annotate_cli *c,
+			  struct pk_dso ***warned, size_t *nr_warned)
+{
+	size_t n = pk_annotate__nr_group_entries(a, attr, nr);
+	uint64_t total = pk_annotate__total_period(a, attr);
+	for (size_t i = 0; i < n; i++) {
+		struct pk_annotate_entry e = { .sz = sizeof(e) };
+		if (pk_annotate__group_entry(a, attr, nr, i, &e))
+			return -1;
+		if (c->percent_limit > 0 && (!total || 100.0 * (double)e.period / (double)total < c->percent_limit))
+			continue;
+		bool skip = false;
+		for (size_t w = 0; w < *nr_warned; w++)
+			skip |= (*warned)[w] == e.dso;
+		if (skip)
+			continue;
+		struct pk_annotation *an;
+		struct pk_error err = { 0 };
+		if (pk_annotation__new_group(&an, a, attr, nr, i, &err)) {
+			fprintf(stderr, "Error:\n%s\n", err.msg);
+			struct pk_dso **v = realloc(*warned, (*nr_warned + 1) * sizeof(*v));
+			if (!v)
+				return -1;
+			*warned = v;
+			v[(*nr_warned)++] = e.dso;
+			continue;
+		}
+		int rc = c->json ? pk_annotation__fprintf_json(an, stdout) : pk_annotation__fprintf(an, stdout, &c->po);
+		pk_annotation__free(an);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+static int run(struct annotate_cli *c)
+{
+	struct pk_error err = { 0 };
+	struct pk_symbolizer_opts so = { .sz = sizeof(so),
+					 .flags = c->full_path ? PK_SYMBOLIZER_FULL_SRCLINE : 0 };
+	struct pk_session_opts o = { .sz = sizeof(o), .flags = PK_SESSION_NO_INLINE };
+	cli_data__session_opts(&c->d, &o, &so);
+	struct pk_session *s = NULL;
+	struct pk_annotate *a = NULL;
+	if (pk_session__open(&s, c->d.input, &o, &err) || pk_annotate__new(&a, s, &c->ao, &err) ||
+	    pk_annotate__process(a, &err)) {
+		char buf[1024];
+		fprintf(stderr, "pmukit annotate: %s\n", pk_error__format(&err, buf, sizeof(buf)));
+		pk_annotate__free(a);
+		pk_session__free(s);
+		return 255;
+	}
+	struct pk_dso **warned = NULL;
+	size_t nr_warned = 0, nr_attrs = pk_session__nr_attrs(s);
+	uint64_t samples = 0;
+	int rc = 0;
+	/* perf shows a recorded group's events together, and all of them with --group */
+	bool recorded = false;
+	for (size_t i = 0; i < nr_attrs; i++)
+		recorded |= pk_session__attr(s, (int)i)->nr_members > 1;
+	for (size_t i = 0; i < nr_attrs; i++)
+		samples += pk_annotate__total_samples(a, (int)i);
+	if (c->group && !recorded && nr_attrs) {
+		rc = annotate_event(a, 0, (int)nr_attrs, c, &warned, &nr_warned);
+	} else {
+		for (size_t i = 0; !rc && i < nr_attrs; i++) {
+			const struct pk_data_attr *at = pk_session__attr(s, (int)i);
+			if (recorded && at->leader != (int)i)
+				continue;	/* a member: with its leader */
+			int nr = recorded && at->nr_members > 1 ? at->nr_members : 1;
+			if ((size_t)nr > nr_attrs - i)
+				nr = (int)(nr_attrs - i);
+			rc = annotate_event(a, (int)i, nr, c, &warned, &nr_warned);
+		}
+	}
+	if (!rc && !samples)
+		fprintf(stderr, "The %s data has no samples!\n", c->d.input);
+	free(warned);
+	pk_annotate__free(a);
+	pk_session__free(s);
+	return rc ? 255 : 0;
+}
+
+int cmd_annotate(int argc, char **argv)
+{
+	struct annotate_cli c = {
+		.ao = { .sz = sizeof(c.ao) }, .po = { .sz = sizeof(c.po) }, .source = true,
+	};
+	cli_data__init(&c.d);
+	const struct cli_opt opts[] = {
+		CLI_DATA_OPTIONS(&c.d),
+		CLI_STRING('s', "symbol", &c.ao.symbol, "symbol", "symbol to annotate"),
+		CLI_STRING('d', "dsos", &c.ao.dsos, "dso[,dso...]", "only consider symbols in these dsos"),
+		CLI_BOOL(0, "stdio", &c.stdio, "Use the stdio interface (the only one here)"),
+		CLI_BOOL('n', "show-nr-samples", &c.nr_samples, "Show a column with the number of samples"),
+		CLI_BOOL(0, "show-total-period", &c.total_period, "Show a column with the sum of periods"),
+		CLI_CALLBACK(0, "percent-type", &c.po.percent_type, "type",
+			     "local-period (default), global-period, local-hits or global-hits",
+			     parse_percent_type),
+		CLI_BOOL(0, "source", &c.source, "Interleave source code with assembly code (default)"),
+		CLI_BOOL(0, "asm-raw", &c.asm_raw, "Display raw encoding of assembly instructions"),
+		CLI_STRING('M', "disassembler-style", &c.ao.disassembler_style, "disassembler style",
+			   "Specify disassembler style (e.g. -M intel for intel syntax)"),
+		CLI_DOUBLE(0, "percent-limit", &c.percent_limit, "percent",
+			   "Don't show entries under that percent"),
+		CLI_BOOL(0, "json", &c.json, "one line of JSON per symbol: each instruction's address, "
+			 "source line, inline chain, samples and period per event (not in perf)"),
+		CLI_BOOL(0, "group", &c.group, "Show event group information together"),
+		CLI_BOOL('l', "print-line", &c.print_line, "print matching source lines (may be slow)"),
+		CLI_BOOL(0, "skip-missing", &c.skip_missing, "Skip symbols that cannot be annotated (they are, with or without it: stderr says why)"),
+		CLI_BOOL(0, "full-path", &c.full_path, "Don't shorten the displayed pathnames"),
+		CLI_REFUSED(0, "tui", "only --stdio output is available"),
+		CLI_REFUSED(0, "gtk", "only --stdio output is available"),
+		CLI_END(),
+	};
+	int n = cli_opts__parse(argc, argv, opts, "pmukit annotate [<options>] [SYMBOL]", 0);
+	if (n < 0)
+		return n == CLI_HELP ? 0 : 129;
+	if (n > 1) {
+		cli_opts__usage(stderr, opts, "pmukit annotate [<options>] [SYMBOL]");
+		return 129;
+	}
+	if (n == 1)
+		c.ao.symbol = argv[0];
+	if (!c.source)
+		c.ao.flags |= PK_ANNOTATE_NO_SOURCE;
+	if (c.asm_raw)
+		c.ao.flags |= PK_ANNOTATE_ASM_RAW;
+	if (c.nr_samples)
+		c.po.flags |= PK_ANNOTATE_PRINT_NR_SAMPLES;
+	if (c.total_period)
+		c.po.flags |= PK_ANNOTATE_PRINT_PERIOD;
+	if (c.full_path)
+		c.po.flags |= PK_ANNOTATE_PRINT_FULL_PATH;
+	if (c.print_line)
+		c.po.flags |= PK_ANNOTATE_PRINT_LINES;
+	if (strcmp(c.d.input, "-"))
+		pager_setup();
+	return run(&c);
+}

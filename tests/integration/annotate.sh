@@ -1,0 +1,197 @@
+#!/bin/sh
+# annotate.sh — pmukit annotate against perf 6.1's perf annotate --stdio (TAP):
+# tests/workloads/report_many.c built -O2 -g (source interleaved), without -g
+# (no source), stripped (no symbols: nothing of it is annotated), and as the
+# tests build it (-O1, frame pointers) with callchains; every symbol, one
+# (-s, or as an argument), each --percent-type, -M intel, --no-source, -n,
+# --show-total-period, --asm-raw, -l, --percent-limit, -d, --full-path, a
+# file with two events (alone and --group), a recorded :S group. stdout and
+# the exit status must be perf's.
+. "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
+W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
+SRC_C="${PMUKIT_SRC:-.}/tests/workloads/report_many.c"
+PMUKIT=$(cd "$(dirname "$PMUKIT")" && pwd)/pmukit
+export PMUKIT T_TMP
+
+PLAN=34
+echo "1..$PLAN"
+skip_all() {
+	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - annotate # SKIP $1"; done
+	exit 0
+}
+command -v perf >/dev/null 2>&1 && perf --version >/dev/null 2>&1 || skip_all "perf (6.1) is not installed"
+command -v objdump >/dev/null 2>&1 || skip_all "objdump (binutils), which perf annotate runs, is not installed"
+[ -x "$W" ] || skip_all "$W not built (make tests)"
+CC=${CC:-cc}
+# each build its own build-id, so that perf's build-id cache never mixes them up
+$CC -O2 -g -pthread -Wl,--build-id=0x5eed0201 -o "$T_TMP/rm_g" "$SRC_C" &&
+$CC -O2 -pthread -Wl,--build-id=0x5eed0202 -o "$T_TMP/rm_nog" "$SRC_C" &&
+$CC -O2 -g -pthread -Wl,--build-id=0x5eed0203 -o "$T_TMP/rm_full" "$SRC_C" &&
+	strip -o "$T_TMP/rm_strip" "$T_TMP/rm_full" || skip_all "cannot build the workload ($CC)"
+rec() {	# rec NAME ARGS...
+	n=$1; shift
+	perf record -q -o "$T_TMP/$n.data" "$@" >/dev/null 2>&1
+}
+rec g -e cpu-clock -c 100000 "$T_TMP/rm_g" 2000 || skip_all "perf record cannot sample cpu-clock here"
+rec nog -e cpu-clock -c 100000 "$T_TMP/rm_nog" 1500
+rec strip -e cpu-clock -c 100000 "$T_TMP/rm_strip" 1000
+rec two -e cpu-clock,task-clock -c 100000 "$T_TMP/rm_g" 1000
+rec cg -e cpu-clock -c 100000 -g "$W" -t 2 1000
+rec grp -e '{cpu-clock,task-clock}:S' -c 100000 "$T_TMP/rm_g" 1000
+rec dw -e cpu-clock -c 200000 --call-graph dwarf "$T_TMP/rm_g" 600
+# C++: a template's inlined member function, objdump's demangled func(): lines
+cat > "$T_TMP/cxx.cc" <<'EOF_CXX'
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+namespace ns {
+template <typename T> struct Acc {
+	T v{};
+	inline void add(T x) { v += x * x + (x >> 3); }
+};
+__attribute__((noinline)) long work(const std::vector<long> &d, int rounds)
+{
+	Acc<long> a;
+	for (int r = 0; r < rounds; r++)
+		for (long x : d)
+			a.add(x + r);
+	return a.v;
+}
+}
+int main(int argc, char **argv)
+{
+	std::vector<long> d(4096);
+	for (size_t i = 0; i < d.size(); i++)
+		d[i] = (long)i * 7;
+	printf("%ld\n", ns::work(d, argc > 1 ? atoi(argv[1]) : 1000));
+}
+EOF_CXX
+${CXX:-c++} -O2 -g -Wl,--build-id=0x5eed0204 -o "$T_TMP/cxx" "$T_TMP/cxx.cc" 2>/dev/null &&
+	rec cxx -e cpu-clock -c 100000 "$T_TMP/cxx" 6000
+# a function of a shared library
+cat > "$T_TMP/shl.c" <<'EOF_SHL'
+#include <stdint.h>
+uint64_t shl_work(uint64_t x, int n)
+{
+	for (int i = 0; i < n; i++) {
+		x ^= x >> 13;
+		x *= 0x9e3779b97f4a7c15ull;
+	}
+	return x;
+}
+EOF_SHL
+printf '%s\n' '#include <stdio.h>' '#include <stdint.h>' 'uint64_t shl_work(uint64_t x, int n);' \
+	'int main(void) { uint64_t s = 1; for (int i = 0; i < 1500; i++) s = shl_work(s + i, 10000); printf("%lu\n", (unsigned long)s); return 0; }' \
+	> "$T_TMP/shm.c"
+$CC -O2 -g -fPIC -shared -Wl,--build-id=0x5eed0205 -o "$T_TMP/libshl.so" "$T_TMP/shl.c" &&
+	$CC -O2 -g -o "$T_TMP/shm" "$T_TMP/shm.c" -L"$T_TMP" -lshl -Wl,-rpath,"$T_TMP" &&
+	rec shl -e cpu-clock -c 100000 "$T_TMP/shm"
+# a JIT symbol of /tmp/perf-PID.map: perf cannot disassemble it, nor does pmukit (stderr only)
+cat > "$T_TMP/jit.c" <<'EOF_JIT'
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+int main(void)
+{
+	unsigned char code[] = { 0x48, 0xff, 0xcf, 0x75, 0xfb, 0xc3 };	/* dec %rdi; jnz; ret */
+	unsigned char *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char path[64];
+	if (p == MAP_FAILED)
+		return 1;
+	memcpy(p, code, sizeof(code));
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", getpid());
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return 1;
+	fprintf(f, "%lx %zx jitted_loop\n", (unsigned long)p, sizeof(code));
+	fclose(f);
+	for (int i = 0; i < 10; i++)
+		((void (*)(long))p)(20000000);
+	unlink(path);
+	return 0;
+}
+EOF_JIT
+$CC -O1 -o "$T_TMP/jit" "$T_TMP/jit.c" && rec jit -e cpu-clock -c 100000 "$T_TMP/jit"
+
+cat > "$T_TMP/compare" <<'EOF2'
+f=$1; shift
+(cd "$T_TMP" && perf annotate --stdio -i "$f.data" "$@" > perf.out 2>/dev/null; echo "exit $?" >> perf.out)
+(cd "$T_TMP" && "$PMUKIT" annotate --stdio -i "$f.data" "$@" > pmukit.out 2>pmukit.err; echo "exit $?" >> pmukit.out)
+[ "$(wc -l < "$T_TMP/perf.out")" -gt 1 ] || [ -n "$EMPTY_OK" ] || { echo "perf annotate printed nothing" >&2; exit 1; }
+diff "$T_TMP/perf.out" "$T_TMP/pmukit.out" > "$T_TMP/diff" && exit 0
+echo "$(grep -c '^[<>]' "$T_TMP/diff") lines differ (< perf, > pmukit):" >&2
+head -30 "$T_TMP/diff" >&2; head -5 "$T_TMP/pmukit.err" >&2
+exit 1
+EOF2
+chmod +x "$T_TMP/compare"
+C="$T_TMP/compare"
+# the hottest symbol of the program, as perf names it
+HOT=$(perf report --stdio -i "$T_TMP/g.data" --dsos rm_g -s sym -q 2>/dev/null | awk '$2 == "[.]" { print $3; exit }')
+[ -n "$HOT" ] || HOT=leaf_13
+
+ok "-O2 -g: every symbol with samples, source interleaved" $C g
+ok "-O2 -g: the program's symbols (-d)" $C g -d rm_g
+ok "without -g: no source lines" $C nog -d rm_nog
+ok "stripped: no symbol of the program to annotate" sh -c "EMPTY_OK=1 $C strip -d rm_strip"
+ok "-s $HOT" $C g -s "$HOT"
+ok "$HOT as an argument" $C g "$HOT"
+ok "--percent-type local-period" $C g --percent-type local-period -d rm_g
+ok "--percent-type global-period" $C g --percent-type global-period -d rm_g
+ok "--percent-type local-hits" $C g --percent-type local-hits -d rm_g
+ok "--percent-type global-hits (perf 6.1 prints 0.00)" $C g --percent-type global-hits -s "$HOT"
+ok "-M intel" $C g -M intel -s "$HOT"
+ok "--no-source" $C g --no-source -d rm_g
+ok "-n" $C g -n -d rm_g
+ok "--show-total-period" $C g --show-total-period -s "$HOT"
+ok "--asm-raw" $C g --asm-raw -s "$HOT"
+ok "-l -s $HOT (the sorted summary, // srcline)" $C g -l -s "$HOT"
+ok "-l without -g" $C nog -l -s "$(perf report --stdio -i "$T_TMP/nog.data" --dsos rm_nog -s sym -q 2>/dev/null | awk '$2 == "[.]" { print $3; exit }')"
+ok "--percent-limit 2" $C g --percent-limit 2
+ok "--full-path" $C g --full-path -s "$HOT"
+ok "two events" $C two -d rm_g
+ok "two events, --group: a column each" $C two --group -d rm_g
+ok "--group -n -l --percent-type global-period (members: 0.00, as perf 6.1)" $C two --group -n -l --percent-type global-period -s "$HOT"
+ok "a recorded {cpu-clock,task-clock}:S group (PERF_SAMPLE_READ)" $C grp -d rm_g
+ok "a recorded group, --percent-type local-hits" $C grp --percent-type local-hits -d rm_g
+ok "callchains, threads, -O1 frame pointers (the tests' build)" $C cg -d report_many
+ok "--call-graph dwarf" $C dw -d rm_g
+if [ -f "$T_TMP/cxx.data" ]; then
+	ok "C++: inlined template members, demangled" $C cxx -d cxx
+	ok "C++: -l --no-source" $C cxx -l --no-source -s ns::work
+else
+	ok "C++ # SKIP no C++ compiler" true
+	ok "C++ -l # SKIP no C++ compiler" true
+fi
+ok "a shared library's function" $C shl -d libshl.so
+ok "a JIT symbol (perf-PID.map): nothing on stdout, as perf" sh -c "EMPTY_OK=1 $C jit jitted_loop"
+# --json (not in perf): the instructions and counts of --stdio, the inline chains
+cat > "$T_TMP/json_check.py" <<'EOF_PY'
+import json, re, sys
+stdio, js = open(sys.argv[1]).read(), open(sys.argv[2]).read().splitlines()
+heads = re.findall(r'for (.*) \((\d+) samples', stdio)
+addrs = re.findall(r'^ +[0-9.]+(?: +[0-9.]+)* :\s+([0-9a-f]+):', stdio, re.M)
+assert len(js) == len(heads) > 0, (len(js), len(heads))
+got, chains = [], 0
+for line, (ev, n) in zip(js, heads):
+    o = json.loads(line)
+    assert o['samples'][0] == int(n), (o['symbol'], o['samples'], n)
+    assert sum(i['samples'][0] for i in o['instructions']) == int(n), o['symbol']
+    assert sum(i['period'][0] for i in o['instructions']) == o['period'][0], o['symbol']
+    got += [i['addr'][2:] for i in o['instructions']]
+    chains += sum(len(i['inline']) > 1 for i in o['instructions'])
+assert got == addrs, 'instruction addresses differ from --stdio'
+assert chains > 0 or 'noinline' in sys.argv[3:], 'no inline chain'
+EOF_PY
+"$PMUKIT" annotate --stdio -i "$T_TMP/g.data" -d rm_g > "$T_TMP/j.stdio" 2>/dev/null
+"$PMUKIT" annotate --json -i "$T_TMP/g.data" -d rm_g > "$T_TMP/j.json" 2>/dev/null
+ok "--json: the instructions, samples and periods of --stdio, inline chains" \
+	python3 "$T_TMP/json_check.py" "$T_TMP/j.stdio" "$T_TMP/j.json"
+"$PMUKIT" annotate --stdio -i "$T_TMP/two.data" --group -d rm_g > "$T_TMP/j2.stdio" 2>/dev/null
+"$PMUKIT" annotate --json -i "$T_TMP/two.data" --group -d rm_g > "$T_TMP/j2.json" 2>/dev/null
+ok "--json --group: a value per event" sh -c "python3 '$T_TMP/json_check.py' '$T_TMP/j2.stdio' '$T_TMP/j2.json' &&
+	head -1 '$T_TMP/j2.json' | grep -q '\"events\":\[\"cpu-clock\",\"task-clock\"\]'"
+fails "two symbols: perf's usage error" "$PMUKIT" annotate -i "$T_TMP/g.data" leaf_13 leaf_14
+"$PMUKIT" annotate --help > "$T_TMP/help" 2>&1
+ok "--help lists the options" sh -c "grep -q -- '--percent-type' '$T_TMP/help' && grep -q -- '--disassembler-style' '$T_TMP/help' && grep -q -- '--print-line' '$T_TMP/help'"

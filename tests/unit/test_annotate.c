@@ -1,0 +1,354 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_annotate.c — the annotate library (pmukit/annotate.h) on perf.data
+ * files this test writes with samples in its own functions: the totals,
+ * the symbols' order, each sample on the instruction that holds it, the
+ * source positions of the instructions (this file), objdump's headers,
+ * the -M intel and --no-source text, the symbol filter (which drops the
+ * other samples from the totals, as perf 6.1 does), the --stdio header,
+ * a two-event group, and the option and index errors. Every expected
+ * value comes from the samples written here. And the in-process objdump
+ * text (objdump.c over libopcodes and the line tables) against binutils'
+ * objdump itself, line for line, on this program and on libc.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <pmukit/annotate.h>
+
+#include "annotate/annotate_int.h"
+#include "test_data_write_util.h"
+
+#define PID 13579
+
+__attribute__((noinline)) int at_leaf(int x);
+__attribute__((noinline)) int at_mid(int x);
+__attribute__((noinline)) int at_leaf(int x)
+{
+	return x * 7 + 3;
+}
+__attribute__((noinline)) int at_mid(int x)
+{
+	return at_leaf(x) * 2 + 1;
+}
+
+#define FN(f, off) ((uint64_t)(uintptr_t)&(f) + (off))
+
+/* code with runs of zero bytes, which objdump prints as "..." (8 or more; fewer than 3 at the end) */
+void at_zeroes(void);
+__asm__(".text\n.globl at_zeroes\n.type at_zeroes,@function\nat_zeroes:\n ret\n .zero 16\n nop\n"
+	" .zero 2\n nop\n .zero 5\n ret\n .zero 2\n.size at_zeroes,.-at_zeroes\n");
+
+static char data_path[256];
+
+/* 3 samples at at_leaf+0 (100 each), 1 at at_leaf+1 (200), 1 at at_mid+0 (50) */
+static int write_file(void **state)
+{
+	(void)state;
+	struct pk_error err = { 0 };
+	struct text_map text;
+	struct pk_buf recs = { 0 };
+	struct pk_data_writer *w;
+	assert_non_null(tmp_path(data_path, sizeof(data_path), "annotate.data"));
+	int fd = open(data_path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	struct pk_data_writer_opts wo = { .sz = sizeof(wo) };
+	CHECK_OK(pk_data_writer__new(&w, fd, &wo, &err), &err);
+	assert_int_equal(own_text((const void *)&at_leaf, &text), 0);
+	const uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+			    PERF_SAMPLE_PERIOD;
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(a), .config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 100, .sample_type = st, .sample_id_all = 1,
+	};
+	uint64_t id = 7;
+	CHECK_OK(pk_data_writer__add_attr(w, &a, "cpu-clock", &id, 1, &err), &err);
+	CHECK_OK(pk_data_writer__begin(w, &err), &err);
+	put_comm(&recs, st, PID, "atest", 1000, id);
+	put_mmap2(&recs, st, PID, text.start, text.len, text.pgoff, text.path, 1001, id);
+	const struct { uint64_t ip, period; } s[] = {
+		{ FN(at_leaf, 0), 100 }, { FN(at_leaf, 0), 100 }, { FN(at_leaf, 0), 100 },
+		{ FN(at_leaf, 1), 200 }, { FN(at_mid, 0), 50 },
+	};
+	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++) {
+		struct tsample t = { .ip = s[i].ip, .pid = PID, .tid = PID, .time = 2000 + i,
+				     .id = id, .period = s[i].period };
+		put_sample(&recs, st, PERF_RECORD_MISC_USER, &t);
+	}
+	CHECK_OK(pk_data_writer__write(w, recs.data, recs.len, &err), &err);
+	CHECK_OK(pk_data_writer__finish(w, &err), &err);
+	pk_data_writer__free(w);
+	close(fd);
+	pk_buf__free(&recs);
+	return 0;
+}
+
+struct ann {
+	struct pk_session *s;
+	struct pk_annotate *a;
+	struct pk_error err;
+};
+
+static void ann_open(struct ann *p, const struct pk_annotate_opts *o)
+{
+	memset(p, 0, sizeof(*p));
+	struct pk_session_opts so = { .sz = sizeof(so), .nr_threads = 1 };
+	CHECK_OK(pk_session__open(&p->s, data_path, &so, &p->err), &p->err);
+	CHECK_OK(pk_annotate__new(&p->a, p->s, o, &p->err), &p->err);
+	CHECK_OK(pk_annotate__process(p->a, &p->err), &p->err);
+}
+
+static void ann_close(struct ann *p)
+{
+	pk_annotate__free(p->a);
+	pk_session__free(p->s);
+}
+
+static void test_entries(void **state)
+{
+	(void)state;
+	struct ann p;
+	ann_open(&p, NULL);
+	assert_int_equal(pk_annotate__total_samples(p.a, 0), 5);
+	assert_int_equal(pk_annotate__total_period(p.a, 0), 550);
+	assert_int_equal(pk_annotate__nr_entries(p.a, 0), 2);
+	struct pk_annotate_entry e = { .sz = sizeof(e) };
+	assert_int_equal(pk_annotate__entry(p.a, 0, 0, &e), 0);
+	assert_string_equal(e.sym->name, "at_leaf");	/* hottest first */
+	assert_int_equal(e.nr_samples, 4);
+	assert_int_equal(e.period, 500);
+	assert_int_equal(pk_annotate__entry(p.a, 0, 1, &e), 0);
+	assert_string_equal(e.sym->name, "at_mid");
+	assert_int_equal(e.period, 50);
+	assert_int_equal(pk_annotate__entry(p.a, 0, 2, &e), -EINVAL);
+	assert_int_equal(pk_annotate__nr_entries(p.a, 5), 0);
+	struct pk_annotation *an;
+	assert_int_equal(pk_annotation__new(&an, p.a, 0, 9, &p.err), -EINVAL);
+	ann_close(&p);
+}
+
+/* the lines of at_leaf: the samples on their instructions, the source, the headers */
+static void test_lines(void **state)
+{
+	(void)state;
+	struct ann p;
+	ann_open(&p, NULL);
+	struct pk_annotation *an;
+	CHECK_OK(pk_annotation__new(&an, p.a, 0, 0, &p.err), &p.err);
+	uint64_t samples = 0, period = 0;
+	int64_t last = -1;
+	bool section = false, header = false, source = false;
+	const struct pk_annotation_line *first = NULL;
+	for (size_t i = 0; i < pk_annotation__nr_lines(an); i++) {
+		const struct pk_annotation_line *l = pk_annotation__line(an, i);
+		if (l->offset < 0) {
+			section |= !strcmp(l->text, "Disassembly of section .text:");
+			header |= strstr(l->text, "<at_leaf>:") != NULL;
+			source |= strstr(l->text, "return x * 7 + 3;") != NULL;
+			assert_null(l->nr_samples);
+			continue;
+		}
+		if (!first)
+			first = l;
+		assert_true(l->offset > last);	/* in address order */
+		last = l->offset;
+		samples += l->nr_samples[0];
+		period += l->period[0];
+		assert_non_null(l->file);
+		assert_non_null(strstr(l->file, "test_annotate.c"));
+		assert_non_null(l->srcline);
+	}
+	assert_true(section && header && source);
+	assert_non_null(first);
+	assert_int_equal(first->offset, 0);
+	/* the 3 samples at +0, and the one at +1 inside the first instruction too unless it is 1 byte */
+	assert_true(first->nr_samples[0] >= 3);
+	assert_int_equal(samples, 4);
+	assert_int_equal(period, 500);
+	assert_null(pk_annotation__line(an, pk_annotation__nr_lines(an)));
+
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct pk_annotation_print_opts po = { .sz = sizeof(po), .percent_type = PK_PERCENT_LOCAL_HITS };
+	assert_int_equal(pk_annotation__fprintf(an, f, &po), 0);
+	fclose(f);
+	assert_non_null(strstr(text, " Percent |\tSource code & Disassembly of test_annotate for cpu-clock "
+				     "(4 samples, percent: local hits)\n"));
+	free(text);
+	pk_annotation__free(an);
+	ann_close(&p);
+}
+
+/* -M intel and --no-source change the text; the symbol filter drops the other samples */
+static void test_options(void **state)
+{
+	(void)state;
+	struct pk_annotate_opts o = { .sz = sizeof(o), .disassembler_style = "intel",
+				      .flags = PK_ANNOTATE_NO_SOURCE, .symbol = "at_mid" };
+	struct ann p;
+	ann_open(&p, &o);
+	assert_int_equal(pk_annotate__nr_entries(p.a, 0), 1);
+	assert_int_equal(pk_annotate__total_period(p.a, 0), 50);
+	struct pk_annotation *an;
+	CHECK_OK(pk_annotation__new(&an, p.a, 0, 0, &p.err), &p.err);
+	size_t nr_insn = 0;
+	for (size_t i = 0; i < pk_annotation__nr_lines(an); i++) {
+		const struct pk_annotation_line *l = pk_annotation__line(an, i);
+		assert_null(strstr(l->text, "return at_leaf(x) * 2 + 1;"));	/* no source */
+		if (l->offset >= 0) {
+			nr_insn++;
+			assert_null(strchr(l->text, '%'));	/* no AT&T registers */
+		}
+	}
+	assert_true(nr_insn > 0);
+	pk_annotation__free(an);
+	ann_close(&p);
+
+	struct pk_annotate *a;
+	struct pk_error err = { 0 };
+	struct pk_annotate_opts bad = { .sz = 2 };
+	assert_int_equal(pk_annotate__new(&a, NULL, &bad, &err), -EINVAL);
+}
+
+/* a group of two events: a column each, the leader's symbols in its order */
+static void test_group(void **state)
+{
+	(void)state;
+	struct ann p;
+	ann_open(&p, NULL);
+	/* one event only in this file: a group of it is the event itself */
+	assert_int_equal(pk_annotate__nr_group_entries(p.a, 0, 1), 2);
+	assert_int_equal(pk_annotate__nr_group_entries(p.a, 0, 2), 0);	/* past the attrs */
+	struct pk_annotate_entry e = { .sz = sizeof(e) };
+	assert_int_equal(pk_annotate__group_entry(p.a, 0, 1, 1, &e), 0);
+	assert_string_equal(e.sym->name, "at_mid");
+	struct pk_annotation *an;
+	CHECK_OK(pk_annotation__new_group(&an, p.a, 0, 1, 1, &p.err), &p.err);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct pk_annotation_print_opts po = { .sz = sizeof(po), .flags = PK_ANNOTATE_PRINT_NR_SAMPLES };
+	assert_int_equal(pk_annotation__fprintf(an, f, &po), 0);
+	fclose(f);
+	assert_non_null(strstr(text, " Samples |\tSource code & Disassembly of test_annotate for cpu-clock "
+				     "(1 samples, percent: local period)\n"));
+	assert_non_null(strstr(text, "       1 :   "));	/* the one sample, -n */
+	free(text);
+	pk_annotation__free(an);
+	ann_close(&p);
+}
+
+/* the lines, each trimmed as perf trims them, without objdump's "file format" line */
+static size_t trimmed_lines(char *text, char ***out)
+{
+	size_t n = 0, cap = 0;
+	char **v = NULL;
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		if (strstr(line, "file format"))
+			continue;
+		while (*line == ' ' || *line == '\t')
+			line++;
+		size_t l = strlen(line);
+		while (l && (line[l - 1] == ' ' || line[l - 1] == '\t'))
+			line[--l] = '\0';
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			char **nv = realloc(v, cap * sizeof(*v));
+			assert_non_null(nv);
+			v = nv;
+		}
+		v[n++] = line;
+	}
+	*out = v;
+	return n;
+}
+
+/* objdump -l -d -S -C [-M style] of [start, end) of path, and pmukit's, line for line */
+static void same_as_objdump(const char *path, uint64_t start, uint64_t end, const char *style)
+{
+	struct pk_symbolizer *sy;
+	struct pk_error err = { 0 };
+	struct pk_symbolizer_opts so = { .sz = sizeof(so) };
+	CHECK_OK(pk_symbolizer__new(&sy, &so, &err), &err);
+	struct pk_dso *d = pk_symbolizer__dso(sy, path, NULL, 0);
+	assert_non_null(d);
+	pk_dso__find(d, start);
+	struct ann_objfile *o;
+	CHECK_OK(ann_objfile__open(&o, path, pk_dso__symsrc(d), style, &err), &err);
+	struct ann_objdump_args a = {
+		.obj = o, .dso = d, .start = start, .end = end, .binary = path,
+		.rip_delta = (int64_t)(pk_dso__objdump_addr(d, start) - start),
+		.debug_file = pk_dso__symsrc(d) && strcmp(pk_dso__symsrc(d), path),
+	};
+	struct ann_text t;
+	assert_int_equal(ann_objdump__text(&a, &t), 0);
+	struct pk_buf mine = { 0 }, theirs = { 0 };
+	for (size_t i = 0; i < t.nr; i++) {
+		pk_buf__puts(&mine, t.lines[i]);
+		pk_buf__putc(&mine, '\n');
+	}
+	pk_buf__putc(&mine, '\0');
+	char cmd[4400];
+	snprintf(cmd, sizeof(cmd), "objdump %s%s --start-address=0x%llx --stop-address=0x%llx -l -d "
+		 "--no-show-raw-insn -S -C '%s' 2>/dev/null", style ? "-M " : "", style ? style : "",
+		 (unsigned long long)start, (unsigned long long)end, path);
+	assert_int_equal(run_capture(cmd, &theirs), 0);
+	char **ml, **tl;
+	size_t nm = trimmed_lines((char *)mine.data, &ml), nt = trimmed_lines((char *)theirs.data, &tl);
+	for (size_t i = 0; i < nm && i < nt; i++)
+		if (strcmp(ml[i], tl[i])) {
+			print_message("%s line %zu: objdump '%s', pmukit '%s'\n", path, i, tl[i], ml[i]);
+			fail();
+		}
+	assert_int_equal(nm, nt);
+	assert_true(nt > 8);
+	free(ml);
+	free(tl);
+	pk_buf__free(&mine);
+	pk_buf__free(&theirs);
+	ann_text__free(&t);
+	ann_objfile__free(o);
+	pk_symbolizer__free(sy);
+}
+
+static void test_objdump_text(void **state)
+{
+	(void)state;
+	if (system("objdump --version >/dev/null 2>&1")) {
+		print_message("# SKIP objdump (binutils) is not installed\n");
+		skip();
+	}
+	struct text_map self, libc;
+	assert_int_equal(own_text((const void *)&at_leaf, &self), 0);
+	assert_int_equal(own_text((const void *)&printf, &libc), 0);
+	/* this program from its first byte (.init, .plt, .text: several sections) */
+	uint64_t rip = FN(at_leaf, 0) - self.start + self.pgoff;
+	same_as_objdump(self.path, 0, rip + 64, NULL);
+	same_as_objdump(self.path, rip & ~(uint64_t)0xfff, rip + 0x400, "intel");
+	uint64_t zrip = (uint64_t)(uintptr_t)&at_zeroes - self.start + self.pgoff;
+	same_as_objdump(self.path, zrip, zrip + 29, NULL);
+	same_as_objdump(self.path, zrip - 64, zrip + 96, NULL);
+	/* 16 KiB of libc around printf (its debug file's symbols when installed) */
+	uint64_t lrip = (uint64_t)(uintptr_t)&printf - libc.start + libc.pgoff;
+	same_as_objdump(libc.path, lrip - 0x2000, lrip + 0x2000, NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_entries),
+		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_group),
+		cmocka_unit_test(test_objdump_text),
+	};
+	return cmocka_run_group_tests(tests, write_file, NULL);
+}
