@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/feat_read.c — the header's feature sections (file mode: the table
+ * data/reader/feat_read.c — the header's feature sections (file mode: the table
  * after the data section; pipe mode: HEADER_FEATURE records), kept as
  * stored and decoded into struct pk_data_env: strings, CPU counts and
  * topology, memory, command line, event names (EVENT_DESC), PMU mappings,
@@ -8,7 +8,7 @@
  * of perf's util/header.c writers; sections may be longer than we read
  * (newer perf), never shorter than what they announce.
  */
-#include "data/reader_int.h"
+#include "data/reader/reader_int.h"
 
 #include <errno.h>
 #include <stdlib.h>

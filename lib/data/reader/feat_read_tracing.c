@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/feat_read_tracing.c — the tracing data perf stores for tracepoint
+ * data/reader/feat_read_tracing.c — the tracing data perf stores for tracepoint
  * events (FEAT_TRACING_DATA, or a pipe's HEADER_TRACING_DATA record): its
  * header (byte order, long and page size of the recording kernel) and the
  * tracefs "format" text of each event, parsed into fields (name, type,
@@ -10,7 +10,7 @@
  * header_event, ftrace formats, event formats per system, kallsyms,
  * printk formats, saved cmdlines.
  */
-#include "data/reader_int.h"
+#include "data/reader/reader_int.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/read.c — opening a perf.data for reading: the file or pipe header
+ * data/reader/read.c — opening a perf.data for reading: the file or pipe header
  * (byte order, v1 refused, sections checked against the file size), the
  * attrs section and their ids, the id → attr index, and the accessors of
  * pmukit/data_read.h that are not about records or features.
  */
-#include "data/reader_int.h"
+#include "data/reader/reader_int.h"
 
 #include <errno.h>
 #include <fcntl.h>

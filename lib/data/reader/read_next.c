@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/read_next.c — the reader's iterator: records in file order from the
+ * data/reader/read_next.c — the reader's iterator: records in file order from the
  * source (compressed ones expanded), tool records (type >= 64) applied as
  * they are read (attrs, features, ids, build-ids, tracing data) and handed
  * out at once, kernel records queued by time or handed out at once as perf
@@ -8,7 +8,7 @@
  * caller or by the read-ahead thread of read_ahead.c); plus the decoding of
  * the tool records' fields.
  */
-#include "data/reader_int.h"
+#include "data/reader/reader_int.h"
 #include "util/buf.h"
 
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/read_source.c — where the reader's records come from: a window of
+ * data/reader/read_source.c — where the reader's records come from: a window of
  * the mapped file (moved forward as the reading goes, so that a huge file
  * never costs more than a window of address space and resident pages), a
  * buffer filled by read() for pipes, and the zstd stream of COMPRESSED /
@@ -8,7 +8,7 @@
  * record may start in one and end in the next). Before bytes that queued
  * records point at are unmapped or overwritten, the queue copies them.
  */
-#include "data/reader_int.h"
+#include "data/reader/reader_int.h"
 
 #include <errno.h>
 #include <stdio.h>

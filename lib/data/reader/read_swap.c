@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/read_swap.c — records and attrs written on a machine of the other
+ * data/reader/read_swap.c — records and attrs written on a machine of the other
  * byte order, converted in place to this machine's: every field of every
  * record type the reader decodes (u32 pairs as two u32s, bitfields moved
  * bit by bit as the compiler of the other order laid them out), while the
  * bytes the kernel copies verbatim (RAW, AUX, user stack, strings) stay.
  * A record whose layout runs past its size is an error here already.
  */
-#include "data/reader_int.h"
+#include "data/reader/reader_int.h"
 
 #include <errno.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/reader_int.h — the perf.data reader's insides, shared by its files:
+ * data/reader/reader_int.h — the perf.data reader's insides, shared by its files:
  * read.c (open, header, attrs, ids), read_source.c (mapped windows, pipe
  * buffer, zstd), read_swap.c (the other byte order), order.c (perf's
  * ordered-events queue), sample.c (decoding records), read_next.c (the

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/sample.c — decoding kernel records: PERF_RECORD_SAMPLE with every
+ * data/reader/sample.c — decoding kernel records: PERF_RECORD_SAMPLE with every
  * sample_type bit perf 6.12 writes, the sample_id_all trailer of the other
  * kernel records, their timestamps for ordering, and the side-band records'
  * own fields. Every length is checked against the record before it is used;
  * arrays and strings are handed out as pointers into the record.
  */
-#include "data/reader_int.h"
+#include "data/reader/reader_int.h"
 
 #include <errno.h>
 #include <stddef.h>

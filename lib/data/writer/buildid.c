@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/buildid.c — build-ids of the DSOs that got samples: the GNU build-id
+ * data/writer/buildid.c — build-ids of the DSOs that got samples: the GNU build-id
  * note of an ELF file (libelf: PT_NOTE segments, else SHT_NOTE sections),
  * the kernel's from the raw note list in /sys/kernel/notes (a module's,
  * named "[name]", in /sys/module/name/notes/.note.gnu.build-id), and the BUILD_ID
@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "data/write_int.h"
+#include "data/writer/write_int.h"
 
 #define KERNEL_NAME "[kernel.kallsyms]"
 #ifndef NT_GNU_BUILD_ID

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/feat_topo.c — the feature sections read from the machine's sysfs
+ * data/writer/feat_topo.c — the feature sections read from the machine's sysfs
  * (under the writer's sysroot): NRCPUS, CPU_TOPOLOGY (package and core
  * sibling lists, per-CPU core and socket ids, die lists and ids where perf
  * writes them: x86_64 and s390x with die_cpus_list), NUMA_TOPOLOGY, CACHE
@@ -18,7 +18,7 @@
 
 #include <pmukit/cpumap.h>
 
-#include "data/write_int.h"
+#include "data/writer/write_int.h"
 #include "util/grow.h"
 
 #define CPU_DIR "sys/devices/system/cpu"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/write.c — the perf.data writer (pmukit/data_write.h): its state, the
+ * data/writer/write.c — the perf.data writer (pmukit/data_write.h): its state, the
  * attrs, groups and DSOs it is given, the order of calls, the sticky write
  * error and what every record passes through (sample times for SAMPLE_TIME,
  * compression). File mode is in write_file.c, pipe mode in write_pipe.c,
@@ -18,7 +18,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "data/write_int.h"
+#include "data/writer/write_int.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/opts.h"

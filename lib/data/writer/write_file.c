@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/write_file.c — file mode of the perf.data writer. The layout, as perf
+ * data/writer/write_file.c — file mode of the perf.data writer. The layout, as perf
  * writes it:
  *
  *   header | ids of attr 0 | ids of attr 1 | ... | attr entries (attr + its
@@ -27,7 +27,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "data/write_int.h"
+#include "data/writer/write_int.h"
 #include "util/error.h"
 
 /* pwrite all of the iov's bytes at off; *done: how many reached the file. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/write_int.h — the perf.data writer's state and the helpers its files
+ * data/writer/write_int.h — the perf.data writer's state and the helpers its files
  * share (write.c: core; write_file.c: file mode; write_pipe.c: pipe mode;
  * write_compress.c: zstd; feat*.c: feature sections; buildid.c: build-ids).
  * Not public.
