@@ -18,24 +18,22 @@
 
 uint32_t dr_cur_u32(struct dr_cur *c)
 {
-	uint32_t v = 0;
 	if (c->bad || (size_t)(c->end - c->p) < 4) {
 		c->bad = true;
 		return 0;
 	}
-	memcpy(&v, c->p, 4);
+	uint32_t v = data_rd32(c->p);
 	c->p += 4;
 	return c->swap ? dr_bswap32(v) : v;
 }
 
 uint64_t dr_cur_u64(struct dr_cur *c)
 {
-	uint64_t v = 0;
 	if (c->bad || (size_t)(c->end - c->p) < 8) {
 		c->bad = true;
 		return 0;
 	}
-	memcpy(&v, c->p, 8);
+	uint64_t v = data_rd64(c->p);
 	c->p += 8;
 	return c->swap ? dr_bswap64(v) : v;
 }
@@ -128,8 +126,7 @@ static int feat_build_id(struct pk_data_reader *r, const uint8_t *p, size_t size
 			       h.misc == PERF_RECORD_MISC_GUEST_KERNEL) ? 0 : -1;
 			id = p + 8;
 		} else {
-			uint32_t v;
-			memcpy(&v, p + 8, 4);
+			uint32_t v = data_rd32(p + 8);
 			pid = (int32_t)(r->swap ? dr_bswap32(v) : v);
 			id = p + 12;
 		}

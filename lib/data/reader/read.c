@@ -124,7 +124,7 @@ int dr_add_attr(struct pk_data_reader *r, const void *attr, size_t size, const u
 	size_t known = size < sizeof(a->pub.attr) ? size : sizeof(a->pub.attr);
 	memcpy(&a->pub.attr, attr, known);
 	if (size >= DR_ATTR_SIZE_VER8)
-		memcpy(&a->pub.config3, (const uint8_t *)attr + 128, 8);
+		a->pub.config3 = data_rd64((const uint8_t *)attr + 128);
 	size_t past = sizeof(a->pub.attr) > DR_ATTR_SIZE_VER8 ? sizeof(a->pub.attr)
 							       : DR_ATTR_SIZE_VER8;
 	if (size > past) {
@@ -457,9 +457,7 @@ static int read_header(struct pk_data_reader *r, int fd, const struct pk_data_re
 		return fail_open(r, err, -EPROTONOSUPPORT, 0,
 				 "a version 1 perf.data (\"PERFFILE\", perf before 2.6.37) is not "
 				 "supported; re-record it with a newer perf");
-	uint64_t magic, size;
-	memcpy(&magic, first, 8);
-	memcpy(&size, first + 8, 8);
+	uint64_t magic = data_rd64(first), size = data_rd64(first + 8);
 	if (magic == PK_PERF_MAGIC2_SWAPPED) {
 		r->swap = true;
 		size = dr_bswap64(size);

@@ -17,26 +17,6 @@
 
 #define MAX_TRACING_DATA	(256u << 20)
 
-static inline uint64_t rd64(const uint8_t *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return v;
-}
-static inline uint32_t rd32(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static const char *str_at(const void *p, const void *end)
-{
-	if (p >= end)
-		return NULL;
-	return memchr(p, 0, (size_t)((const char *)end - (const char *)p)) ? p : NULL;
-}
-
 void dr_event_start(struct pk_data_event *ev, const struct perf_event_header *h, uint64_t off,
 		    bool decompressed, int attr)
 {
@@ -105,7 +85,7 @@ int dr_decode_user(struct pk_data_reader *r, struct pk_data_event *ev, uint64_t 
 	switch (h->type) {
 	case PK_RECORD_HEADER_ATTR: {
 		BODY(DR_ATTR_SIZE_VER0, "HEADER_ATTR");
-		uint32_t asz = rd32(b + 4);
+		uint32_t asz = data_rd32(b + 4);
 		if (!asz)
 			asz = DR_ATTR_SIZE_VER0;
 		if (asz > len || asz % 8)
@@ -130,7 +110,7 @@ int dr_decode_user(struct pk_data_reader *r, struct pk_data_event *ev, uint64_t 
 	}
 	case PK_RECORD_HEADER_FEATURE:
 		BODY(8, "HEADER_FEATURE");
-		ev->u.feature.feat = rd64(b);
+		ev->u.feature.feat = data_rd64(b);
 		ev->u.feature.data = b + 8;
 		ev->u.feature.size = len - 8;
 		if (ev->u.feature.feat >= PK_FEAT_BITS)
@@ -138,13 +118,13 @@ int dr_decode_user(struct pk_data_reader *r, struct pk_data_event *ev, uint64_t 
 		return dr_feat_add(r, (unsigned)ev->u.feature.feat, b + 8, len - 8, pos);
 	case PK_RECORD_HEADER_BUILD_ID: {
 		BODY(28, "HEADER_BUILD_ID");
-		ev->u.build_id.pid = (int32_t)rd32(b);
+		ev->u.build_id.pid = (int32_t)data_rd32(b);
 		ev->u.build_id.id = b + 4;
 		ev->u.build_id.size = (h->misc & PK_RECORD_MISC_BUILD_ID_SIZE) ? b[24] : 20;
 		if (ev->u.build_id.size > 20)
 			return dr_fail(r, -EINVAL, pos, "HEADER_BUILD_ID: build-id size %u",
 				       ev->u.build_id.size);
-		const char *fn = str_at(b + 28, end);
+		const char *fn = data_str_at(b + 28, end);
 		if (!fn)
 			return dr_fail(r, -EINVAL, pos, "HEADER_BUILD_ID: file name not terminated");
 		ev->u.build_id.filename = fn;
@@ -154,7 +134,7 @@ int dr_decode_user(struct pk_data_reader *r, struct pk_data_event *ev, uint64_t 
 	}
 	case PK_RECORD_ID_INDEX: {
 		BODY(8, "ID_INDEX");
-		uint64_t nr = rd64(b);
+		uint64_t nr = data_rd64(b);
 		if (nr > (len - 8) / 32)
 			return dr_fail(r, -EINVAL, pos, "ID_INDEX: %llu entries do not fit",
 				       (unsigned long long)nr);
@@ -171,12 +151,12 @@ int dr_decode_user(struct pk_data_reader *r, struct pk_data_event *ev, uint64_t 
 	}
 	case PK_RECORD_EVENT_UPDATE:
 		BODY(16, "EVENT_UPDATE");
-		ev->u.event_update.type = rd64(b);
-		ev->u.event_update.id = rd64(b + 8);
+		ev->u.event_update.type = data_rd64(b);
+		ev->u.event_update.id = data_rd64(b + 8);
 		switch (ev->u.event_update.type) {
 		case 0:
 		case 2:
-			if (!(ev->u.event_update.str = str_at(b + 16, end)))
+			if (!(ev->u.event_update.str = data_str_at(b + 16, end)))
 				return dr_fail(r, -EINVAL, pos, "EVENT_UPDATE: string not terminated");
 			break;
 		case 1:
@@ -193,20 +173,20 @@ int dr_decode_user(struct pk_data_reader *r, struct pk_data_event *ev, uint64_t 
 		return 0;
 	case PK_RECORD_TIME_CONV:
 		BODY(24, "TIME_CONV");
-		ev->u.time_conv.time_shift = rd64(b);
-		ev->u.time_conv.time_mult = rd64(b + 8);
-		ev->u.time_conv.time_zero = rd64(b + 16);
+		ev->u.time_conv.time_shift = data_rd64(b);
+		ev->u.time_conv.time_mult = data_rd64(b + 8);
+		ev->u.time_conv.time_zero = data_rd64(b + 16);
 		if (len >= 42) {
 			ev->u.time_conv.has_cycles = true;
-			ev->u.time_conv.time_cycles = rd64(b + 24);
-			ev->u.time_conv.time_mask = rd64(b + 32);
+			ev->u.time_conv.time_cycles = data_rd64(b + 24);
+			ev->u.time_conv.time_mask = data_rd64(b + 32);
 			ev->u.time_conv.cap_user_time_zero = b[40];
 			ev->u.time_conv.cap_user_time_short = b[41];
 		}
 		return 0;
 	case PK_RECORD_THREAD_MAP: {
 		BODY(8, "THREAD_MAP");
-		uint64_t nr = rd64(b);
+		uint64_t nr = data_rd64(b);
 		if (nr > (len - 8) / 24)
 			return dr_fail(r, -EINVAL, pos, "THREAD_MAP: %llu entries do not fit",
 				       (unsigned long long)nr);
@@ -235,7 +215,7 @@ static int read_payloads(struct pk_data_reader *r, const struct dr_raw *raw)
 		if (len < 4)
 			return dr_fail(r, -EINVAL, raw->pos, "HEADER_TRACING_DATA record of %u bytes",
 				       h->size);
-		uint32_t size = rd32(b);
+		uint32_t size = data_rd32(b);
 		ev->u.tracing_data.size = size;
 		if (size > MAX_TRACING_DATA)
 			return dr_fail(r, -EINVAL, raw->pos, "tracing data of %u bytes", size);
@@ -259,12 +239,12 @@ static int read_payloads(struct pk_data_reader *r, const struct dr_raw *raw)
 	if (h->type == PK_RECORD_AUXTRACE) {
 		if (len < 40)
 			return dr_fail(r, -EINVAL, raw->pos, "AUXTRACE record of %u bytes", h->size);
-		ev->u.auxtrace.size = rd64(b);
-		ev->u.auxtrace.offset = rd64(b + 8);
-		ev->u.auxtrace.reference = rd64(b + 16);
-		ev->u.auxtrace.idx = rd32(b + 24);
-		ev->u.auxtrace.tid = rd32(b + 28);
-		ev->u.auxtrace.cpu = rd32(b + 32);
+		ev->u.auxtrace.size = data_rd64(b);
+		ev->u.auxtrace.offset = data_rd64(b + 8);
+		ev->u.auxtrace.reference = data_rd64(b + 16);
+		ev->u.auxtrace.idx = data_rd32(b + 24);
+		ev->u.auxtrace.tid = data_rd32(b + 28);
+		ev->u.auxtrace.cpu = data_rd32(b + 32);
 		return dr_payload(r, raw, NULL, ev->u.auxtrace.size);
 	}
 	return 0;
@@ -437,27 +417,26 @@ long pk_data__cpu_map(const void *data, size_t size, int32_t *cpus, size_t max)
 	long n = 0;
 	if (size < 2)
 		return -EINVAL;
-	memcpy(&type, p, 2);
+	type = data_rd16(p);
 	const uint8_t *u = p + 2;
 	size_t ulen = size - 2;
 	switch (type) {
 	case 0:
 		if (ulen < 2)
 			return -EINVAL;
-		memcpy(&nr, u, 2);
+		nr = data_rd16(u);
 		if ((size_t)nr * 2 > ulen - 2)
 			return -EINVAL;
 		for (size_t i = 0; i < nr; i++) {
-			uint16_t c;
-			memcpy(&c, u + 2 + 2 * i, 2);
+			uint16_t c = data_rd16(u + 2 + 2 * i);
 			n = put_cpu(cpus, max, n, c == 0xffff ? -1 : (int32_t)c);
 		}
 		return n;
 	case 1:
 		if (ulen < 4)
 			return -EINVAL;
-		memcpy(&nr, u, 2);
-		memcpy(&lsz, u + 2, 2);
+		nr = data_rd16(u);
+		lsz = data_rd16(u + 2);
 		if (lsz != 4 && lsz != 8)
 			return -EINVAL;
 		{
@@ -467,11 +446,10 @@ long pk_data__cpu_map(const void *data, size_t size, int32_t *cpus, size_t max)
 			for (size_t i = 0; i < nr; i++) {
 				uint64_t m = 0;
 				if (lsz == 4) {
-					uint32_t m32;
-					memcpy(&m32, u + base + 4 * i, 4);
+					uint32_t m32 = data_rd32(u + base + 4 * i);
 					m = m32;
 				} else {
-					memcpy(&m, u + base + 8 * i, 8);
+					m = data_rd64(u + base + 8 * i);
 				}
 				for (unsigned b = 0; b < lsz * 8u; b++)
 					if (m & (1ULL << b))
@@ -482,9 +460,7 @@ long pk_data__cpu_map(const void *data, size_t size, int32_t *cpus, size_t max)
 	case 2: {
 		if (ulen < 6)
 			return -EINVAL;
-		uint16_t start, stop;
-		memcpy(&start, u + 2, 2);
-		memcpy(&stop, u + 4, 2);
+		uint16_t start = data_rd16(u + 2), stop = data_rd16(u + 4);
 		if (stop < start)
 			return -EINVAL;
 		if (u[0])

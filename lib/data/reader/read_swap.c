@@ -14,30 +14,18 @@
 
 static inline void swap16_at(void *p)
 {
-	uint16_t v;
-	memcpy(&v, p, 2);
-	v = dr_bswap16(v);
+	uint16_t v = dr_bswap16(data_rd16(p));
 	memcpy(p, &v, 2);
 }
 static inline void swap32_at(void *p)
 {
-	uint32_t v;
-	memcpy(&v, p, 4);
-	v = dr_bswap32(v);
+	uint32_t v = dr_bswap32(data_rd32(p));
 	memcpy(p, &v, 4);
 }
 static inline void swap64_at(void *p)
 {
-	uint64_t v;
-	memcpy(&v, p, 8);
-	v = dr_bswap64(v);
+	uint64_t v = dr_bswap64(data_rd64(p));
 	memcpy(p, &v, 8);
-}
-static inline uint64_t get64(const void *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return v;
 }
 static void swap64_n(void *p, size_t n)
 {
@@ -58,9 +46,8 @@ static void swap_attr_flags(uint8_t *p)
 	static const uint8_t widths[] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2,
 					  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 					  1, 1, 1, 1, 1, 26 };
-	uint64_t v, out = 0;
-	memcpy(&v, p, 8);
-	v = dr_bswap64(v);	/* the value as the writer saw it */
+	uint64_t v = dr_bswap64(data_rd64(p));	/* the value as the writer saw it */
+	uint64_t out = 0;
 	unsigned at = 0;
 	for (size_t i = 0; i < sizeof(widths); i++) {
 		unsigned w = widths[i];
@@ -181,7 +168,7 @@ static int attr_of_swapped(struct pk_data_reader *r, const struct perf_event_hea
 	if (sample ? (size_t)p >= n : (size_t)p > n)
 		return dr_fail(r, -EINVAL, pos, "record type %u of %u bytes too short for its id",
 			       h->type, h->size);
-	uint64_t id = dr_bswap64(get64(w + 8 * (sample ? (size_t)p : n - (size_t)p)));
+	uint64_t id = dr_bswap64(data_rd64(w + 8 * (sample ? (size_t)p : n - (size_t)p)));
 	if (!id)
 		return 0;
 	int idx = dr_find_id(r, id);
@@ -242,7 +229,7 @@ static int swap_sample(struct pk_data_reader *r, const struct dr_attr *a,
 		NEED(8);
 		swap64_at(p);
 		if (rf & PERF_FORMAT_GROUP)
-			nr = get64(p);
+			nr = data_rd64(p);
 		p += 8;
 		uint64_t words = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
 				 !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
@@ -262,7 +249,7 @@ static int swap_sample(struct pk_data_reader *r, const struct dr_attr *a,
 	if (t & PERF_SAMPLE_CALLCHAIN) {
 		NEED(8);
 		swap64_at(p);
-		uint64_t nr = get64(p);
+		uint64_t nr = data_rd64(p);
 		p += 8;
 		if (nr > (uint64_t)(end - p) / 8)
 			goto overrun;
@@ -272,8 +259,7 @@ static int swap_sample(struct pk_data_reader *r, const struct dr_attr *a,
 	if (t & PERF_SAMPLE_RAW) {
 		NEED(4);
 		swap32_at(p);
-		uint32_t sz;
-		memcpy(&sz, p, 4);
+		uint32_t sz = data_rd32(p);
 		p += 4;
 		NEED(sz);
 		p += sz;
@@ -281,7 +267,7 @@ static int swap_sample(struct pk_data_reader *r, const struct dr_attr *a,
 	if (t & PERF_SAMPLE_BRANCH_STACK) {
 		NEED(8);
 		swap64_at(p);
-		uint64_t nr = get64(p);
+		uint64_t nr = data_rd64(p);
 		p += 8;
 		if (a->hw_idx) {
 			NEED(8);
@@ -294,7 +280,7 @@ static int swap_sample(struct pk_data_reader *r, const struct dr_attr *a,
 			uint64_t f;
 			swap64_at(p);
 			swap64_at(p + 8);
-			memcpy(&f, p + 16, 8);
+			f = data_rd64(p + 16);
 			f = branch_flags_to_native(dr_bswap64(f));
 			memcpy(p + 16, &f, 8);
 		}
@@ -308,7 +294,7 @@ static int swap_sample(struct pk_data_reader *r, const struct dr_attr *a,
 	if (t & PERF_SAMPLE_REGS_USER) {
 		NEED(8);
 		swap64_at(p);
-		uint64_t abi = get64(p);
+		uint64_t abi = data_rd64(p);
 		p += 8;
 		if (abi) {
 			NEED(8 * a->nr_regs_user);
@@ -319,7 +305,7 @@ static int swap_sample(struct pk_data_reader *r, const struct dr_attr *a,
 	if (t & PERF_SAMPLE_STACK_USER) {
 		NEED(8);
 		swap64_at(p);
-		uint64_t sz = get64(p);
+		uint64_t sz = data_rd64(p);
 		p += 8;
 		if (sz) {
 			NEED(sz);
@@ -340,7 +326,7 @@ static int swap_sample(struct pk_data_reader *r, const struct dr_attr *a,
 	if (t & PERF_SAMPLE_REGS_INTR) {
 		NEED(8);
 		swap64_at(p);
-		uint64_t abi = get64(p);
+		uint64_t abi = data_rd64(p);
 		p += 8;
 		if (abi) {
 			NEED(8 * a->nr_regs_intr);
@@ -359,7 +345,7 @@ static int swap_sample(struct pk_data_reader *r, const struct dr_attr *a,
 	if (t & PERF_SAMPLE_AUX) {
 		NEED(8);
 		swap64_at(p);
-		uint64_t sz = get64(p);
+		uint64_t sz = data_rd64(p);
 		p += 8;
 		NEED(sz);
 	}
@@ -476,7 +462,7 @@ static int swap_kernel(struct pk_data_reader *r, struct perf_event_header *h, ui
 	case PERF_RECORD_NAMESPACES: {
 		swap_fields(body, end, "448");
 		if (end - body >= 16) {
-			uint64_t nr = get64(body + 8);
+			uint64_t nr = data_rd64(body + 8);
 			uint64_t room = (uint64_t)(end - body - 16) / 16;
 			swap64_n(body + 16, 2 * (nr < room ? nr : room));
 		}
@@ -508,8 +494,7 @@ static void swap_cpu_map(uint8_t *p, size_t len)
 	if (len < 2)
 		return;
 	swap16_at(p);
-	uint16_t type;
-	memcpy(&type, p, 2);
+	uint16_t type = data_rd16(p);
 	uint8_t *u = p + 2;
 	size_t ulen = len - 2;
 	uint16_t nr, lsz;
@@ -518,7 +503,7 @@ static void swap_cpu_map(uint8_t *p, size_t len)
 		if (ulen < 2)
 			return;
 		swap16_at(u);
-		memcpy(&nr, u, 2);
+		nr = data_rd16(u);
 		for (size_t i = 0; i < nr && 2 + 2 * i + 2 <= ulen; i++)
 			swap16_at(u + 2 + 2 * i);
 		break;
@@ -527,8 +512,8 @@ static void swap_cpu_map(uint8_t *p, size_t len)
 			return;
 		swap16_at(u);
 		swap16_at(u + 2);
-		memcpy(&nr, u, 2);
-		memcpy(&lsz, u + 2, 2);
+		nr = data_rd16(u);
+		lsz = data_rd16(u + 2);
 		if (lsz == 4)
 			for (size_t i = 0; i < nr && 4 + 4 * i + 4 <= ulen; i++)
 				swap32_at(u + 4 + 4 * i);
@@ -553,8 +538,7 @@ static int swap_user(struct pk_data_reader *r, struct perf_event_header *h, uint
 	case PK_RECORD_HEADER_ATTR: {
 		if (len < DR_ATTR_SIZE_VER0)
 			return dr_fail(r, -EINVAL, pos, "HEADER_ATTR record of %u bytes", h->size);
-		uint32_t asz;
-		memcpy(&asz, body + 4, 4);
+		uint32_t asz = data_rd32(body + 4);
 		asz = dr_bswap32(asz);
 		if (!asz)
 			asz = DR_ATTR_SIZE_VER0;
@@ -592,7 +576,7 @@ static int swap_user(struct pk_data_reader *r, struct perf_event_header *h, uint
 		swap_fields(body, end, "44444488");
 		uint32_t fmt = 0;
 		if (len >= 24)
-			memcpy(&fmt, body + 20, 4);
+			fmt = data_rd32(body + 20);
 		if (fmt >= 2 && len >= 48 + 64 + 8) {
 			swap32_at(body + 48 + 64);
 			swap32_at(body + 48 + 64 + 4);
@@ -603,7 +587,7 @@ static int swap_user(struct pk_data_reader *r, struct perf_event_header *h, uint
 		if (len < 8)
 			break;
 		swap64_at(body);
-		uint64_t nr = get64(body);
+		uint64_t nr = data_rd64(body);
 		for (uint64_t i = 0; i < nr && 8 + 24 * i + 24 <= len; i++)
 			swap64_at(body + 8 + 24 * i);
 		break;
@@ -619,7 +603,7 @@ static int swap_user(struct pk_data_reader *r, struct perf_event_header *h, uint
 			break;
 		swap64_at(body);
 		swap64_at(body + 8);
-		uint64_t type = get64(body);
+		uint64_t type = data_rd64(body);
 		if (type == 1 && len >= 24)	/* SCALE: a double */
 			swap64_at(body + 16);
 		else if (type == 3)	/* CPUS */

@@ -16,6 +16,7 @@
 
 #include <pmukit/data_read.h>
 
+#include "data/bytes.h"
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -293,7 +294,8 @@ int dr_feat_add(struct pk_data_reader *r, unsigned feat, const void *data, size_
 		uint64_t pos);
 int dr_add_build_id(struct pk_data_reader *r, int32_t pid, uint16_t misc, const uint8_t *id,
 		    uint8_t size, const char *filename, size_t fn_len);
-/* A string as features store them: u32 len, then len bytes (NUL-padded). */
+/* A cursor over a feature section or the tracing data, in the recording's byte order; bad once
+ * a read would run past end (every later read then returns 0 or NULL). */
 struct dr_cur {
 	const uint8_t *p, *end;
 	bool swap;
@@ -301,6 +303,7 @@ struct dr_cur {
 };
 uint32_t dr_cur_u32(struct dr_cur *c);
 uint64_t dr_cur_u64(struct dr_cur *c);
+/* A string as features store them: u32 len, then len bytes (NUL-padded), copied to the arena. */
 const char *dr_cur_str(struct pk_data_reader *r, struct dr_cur *c);
 
 /* feat_read_tracing.c */

@@ -106,8 +106,7 @@ static int parse_rare(const struct pk_data_reader *r, const struct dr_attr *a,
 	memset(&s->raw, 0, TAIL_BYTES);
 	if (t & PERF_SAMPLE_RAW) {
 		NEED(1);
-		uint32_t sz;
-		memcpy(&sz, p, 4);
+		uint32_t sz = data_rd32(p);
 		const uint8_t *b = (const uint8_t *)p + 4;
 		if (sz > (uint64_t)((const uint8_t *)end - b))
 			return FAIL("sample of %u bytes: raw data of %u bytes runs past its end",
@@ -361,33 +360,6 @@ int dr_record_time(const struct pk_data_reader *r, const struct perf_event_heade
 
 /* ---- side-band records ------------------------------------------------------------------- */
 
-/* A NUL-terminated string at p, before end. */
-static const char *str_at(const void *p, const void *end)
-{
-	if (p >= end)
-		return NULL;
-	return memchr(p, 0, (size_t)((const char *)end - (const char *)p)) ? p : NULL;
-}
-
-static inline uint64_t rd64(const uint8_t *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return v;
-}
-static inline uint32_t rd32(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return v;
-}
-static inline uint16_t rd16(const uint8_t *p)
-{
-	uint16_t v;
-	memcpy(&v, p, 2);
-	return v;
-}
-
 int dr_decode_kernel(struct pk_data_reader *r, struct pk_data_event *ev, uint64_t pos)
 {
 	const struct perf_event_header *h = ev->raw;
@@ -418,10 +390,10 @@ int dr_decode_kernel(struct pk_data_reader *r, struct pk_data_event *ev, uint64_
 	switch (h->type) {
 	case PERF_RECORD_COMM:
 		BODY(9, "COMM");
-		ev->u.comm.pid = (int32_t)rd32(b);
-		ev->u.comm.tid = (int32_t)rd32(b + 4);
+		ev->u.comm.pid = (int32_t)data_rd32(b);
+		ev->u.comm.tid = (int32_t)data_rd32(b + 4);
 		ev->u.comm.exec = h->misc & PERF_RECORD_MISC_COMM_EXEC;
-		if (!(ev->u.comm.comm = str_at(b + 8, end)))
+		if (!(ev->u.comm.comm = data_str_at(b + 8, end)))
 			return FAIL("COMM: name not terminated");
 		break;
 	case PERF_RECORD_MMAP:
@@ -429,11 +401,11 @@ int dr_decode_kernel(struct pk_data_reader *r, struct pk_data_event *ev, uint64_
 		bool m2 = h->type == PERF_RECORD_MMAP2;
 		BODY(m2 ? 65 : 33, m2 ? "MMAP2" : "MMAP");
 		__typeof__(ev->u.mmap) *m = &ev->u.mmap;
-		m->pid = (int32_t)rd32(b);
-		m->tid = (int32_t)rd32(b + 4);
-		m->start = rd64(b + 8);
-		m->len = rd64(b + 16);
-		m->pgoff = rd64(b + 24);
+		m->pid = (int32_t)data_rd32(b);
+		m->tid = (int32_t)data_rd32(b + 4);
+		m->start = data_rd64(b + 8);
+		m->len = data_rd64(b + 16);
+		m->pgoff = data_rd64(b + 24);
 		m->mmap2 = m2;
 		m->data = h->misc & PERF_RECORD_MISC_MMAP_DATA;
 		const uint8_t *fn = b + 32;
@@ -446,44 +418,44 @@ int dr_decode_kernel(struct pk_data_reader *r, struct pk_data_event *ev, uint64_
 				m->build_id = b + 36;
 			}
 			/* with a build id, its bytes (as perf 6.1 takes them for the dso's id) */
-			m->maj = rd32(b + 32);
-			m->min = rd32(b + 36);
-			m->ino = rd64(b + 40);
-			m->ino_generation = rd64(b + 48);
-			m->prot = rd32(b + 56);
-			m->flags = rd32(b + 60);
+			m->maj = data_rd32(b + 32);
+			m->min = data_rd32(b + 36);
+			m->ino = data_rd64(b + 40);
+			m->ino_generation = data_rd64(b + 48);
+			m->prot = data_rd32(b + 56);
+			m->flags = data_rd32(b + 60);
 			fn = b + 64;
 		}
-		if (!(m->filename = str_at(fn, end)))
+		if (!(m->filename = data_str_at(fn, end)))
 			return FAIL("%s: file name not terminated", m2 ? "MMAP2" : "MMAP");
 		break;
 	}
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
 		BODY(24, h->type == PERF_RECORD_FORK ? "FORK" : "EXIT");
-		ev->u.task.pid = (int32_t)rd32(b);
-		ev->u.task.ppid = (int32_t)rd32(b + 4);
-		ev->u.task.tid = (int32_t)rd32(b + 8);
-		ev->u.task.ptid = (int32_t)rd32(b + 12);
-		ev->u.task.time = rd64(b + 16);
+		ev->u.task.pid = (int32_t)data_rd32(b);
+		ev->u.task.ppid = (int32_t)data_rd32(b + 4);
+		ev->u.task.tid = (int32_t)data_rd32(b + 8);
+		ev->u.task.ptid = (int32_t)data_rd32(b + 12);
+		ev->u.task.time = data_rd64(b + 16);
 		break;
 	case PERF_RECORD_LOST:
 		BODY(16, "LOST");
-		ev->u.lost.id = rd64(b);
-		ev->u.lost.lost = rd64(b + 8);
+		ev->u.lost.id = data_rd64(b);
+		ev->u.lost.lost = data_rd64(b + 8);
 		r->stats.total_lost += ev->u.lost.lost;
 		break;
 	case PERF_RECORD_LOST_SAMPLES:
 		BODY(8, "LOST_SAMPLES");
-		ev->u.lost_samples.lost = rd64(b);
+		ev->u.lost_samples.lost = data_rd64(b);
 		r->stats.total_lost_samples += ev->u.lost_samples.lost;
 		break;
 	case PERF_RECORD_THROTTLE:
 	case PERF_RECORD_UNTHROTTLE:
 		BODY(24, "THROTTLE");
-		ev->u.throttle.time = rd64(b);
-		ev->u.throttle.id = rd64(b + 8);
-		ev->u.throttle.stream_id = rd64(b + 16);
+		ev->u.throttle.time = data_rd64(b);
+		ev->u.throttle.id = data_rd64(b + 8);
+		ev->u.throttle.stream_id = data_rd64(b + 16);
 		break;
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE:
@@ -493,31 +465,31 @@ int dr_decode_kernel(struct pk_data_reader *r, struct pk_data_event *ev, uint64_
 		ev->u.context_switch.next_prev_tid = -1;
 		if (h->type == PERF_RECORD_SWITCH_CPU_WIDE) {
 			BODY(8, "SWITCH_CPU_WIDE");
-			ev->u.context_switch.next_prev_pid = (int32_t)rd32(b);
-			ev->u.context_switch.next_prev_tid = (int32_t)rd32(b + 4);
+			ev->u.context_switch.next_prev_pid = (int32_t)data_rd32(b);
+			ev->u.context_switch.next_prev_tid = (int32_t)data_rd32(b + 4);
 		}
 		break;
 	case PERF_RECORD_KSYMBOL:
 		BODY(17, "KSYMBOL");
-		ev->u.ksymbol.addr = rd64(b);
-		ev->u.ksymbol.len = rd32(b + 8);
-		ev->u.ksymbol.ksym_type = rd16(b + 12);
-		ev->u.ksymbol.flags = rd16(b + 14);
-		if (!(ev->u.ksymbol.name = str_at(b + 16, end)))
+		ev->u.ksymbol.addr = data_rd64(b);
+		ev->u.ksymbol.len = data_rd32(b + 8);
+		ev->u.ksymbol.ksym_type = data_rd16(b + 12);
+		ev->u.ksymbol.flags = data_rd16(b + 14);
+		if (!(ev->u.ksymbol.name = data_str_at(b + 16, end)))
 			return FAIL("KSYMBOL: name not terminated");
 		break;
 	case PERF_RECORD_BPF_EVENT:
 		BODY(16, "BPF_EVENT");
-		ev->u.bpf.type = rd16(b);
-		ev->u.bpf.flags = rd16(b + 2);
-		ev->u.bpf.id = rd32(b + 4);
+		ev->u.bpf.type = data_rd16(b);
+		ev->u.bpf.flags = data_rd16(b + 2);
+		ev->u.bpf.id = data_rd32(b + 4);
 		ev->u.bpf.tag = b + 8;
 		break;
 	case PERF_RECORD_TEXT_POKE:
 		BODY(12, "TEXT_POKE");
-		ev->u.text_poke.addr = rd64(b);
-		ev->u.text_poke.old_len = rd16(b + 8);
-		ev->u.text_poke.new_len = rd16(b + 10);
+		ev->u.text_poke.addr = data_rd64(b);
+		ev->u.text_poke.old_len = data_rd16(b + 8);
+		ev->u.text_poke.new_len = data_rd16(b + 10);
 		if ((size_t)ev->u.text_poke.old_len + ev->u.text_poke.new_len > len - 12)
 			return FAIL("TEXT_POKE: %u + %u bytes do not fit its record",
 				    ev->u.text_poke.old_len, ev->u.text_poke.new_len);
@@ -525,15 +497,15 @@ int dr_decode_kernel(struct pk_data_reader *r, struct pk_data_event *ev, uint64_
 		break;
 	case PERF_RECORD_CGROUP:
 		BODY(9, "CGROUP");
-		ev->u.cgroup.id = rd64(b);
-		if (!(ev->u.cgroup.path = str_at(b + 8, end)))
+		ev->u.cgroup.id = data_rd64(b);
+		if (!(ev->u.cgroup.path = data_str_at(b + 8, end)))
 			return FAIL("CGROUP: path not terminated");
 		break;
 	case PERF_RECORD_NAMESPACES: {
 		BODY(16, "NAMESPACES");
-		ev->u.namespaces.pid = (int32_t)rd32(b);
-		ev->u.namespaces.tid = (int32_t)rd32(b + 4);
-		uint64_t nr = rd64(b + 8);
+		ev->u.namespaces.pid = (int32_t)data_rd32(b);
+		ev->u.namespaces.tid = (int32_t)data_rd32(b + 4);
+		uint64_t nr = data_rd64(b + 8);
 		if (nr > (len - 16) / 16)
 			return FAIL("NAMESPACES: %llu entries do not fit its record",
 				    (unsigned long long)nr);
@@ -543,8 +515,8 @@ int dr_decode_kernel(struct pk_data_reader *r, struct pk_data_event *ev, uint64_
 	}
 	case PERF_RECORD_READ: {
 		BODY(16, "READ");
-		ev->u.read.pid = (int32_t)rd32(b);
-		ev->u.read.tid = (int32_t)rd32(b + 4);
+		ev->u.read.pid = (int32_t)data_rd32(b);
+		ev->u.read.tid = (int32_t)data_rd32(b + 4);
 		if (!a)
 			break;
 		if (dr_decode_read_values(a, (const uint64_t *)(b + 8), (const uint64_t *)end,
@@ -554,18 +526,18 @@ int dr_decode_kernel(struct pk_data_reader *r, struct pk_data_event *ev, uint64_
 	}
 	case PERF_RECORD_AUX:
 		BODY(24, "AUX");
-		ev->u.aux.aux_offset = rd64(b);
-		ev->u.aux.aux_size = rd64(b + 8);
-		ev->u.aux.flags = rd64(b + 16);
+		ev->u.aux.aux_offset = data_rd64(b);
+		ev->u.aux.aux_size = data_rd64(b + 8);
+		ev->u.aux.flags = data_rd64(b + 16);
 		break;
 	case PERF_RECORD_ITRACE_START:
 		BODY(8, "ITRACE_START");
-		ev->u.itrace_start.pid = (int32_t)rd32(b);
-		ev->u.itrace_start.tid = (int32_t)rd32(b + 4);
+		ev->u.itrace_start.pid = (int32_t)data_rd32(b);
+		ev->u.itrace_start.tid = (int32_t)data_rd32(b + 4);
 		break;
 	case PERF_RECORD_AUX_OUTPUT_HW_ID:
 		BODY(8, "AUX_OUTPUT_HW_ID");
-		ev->u.aux_output_hw_id.hw_id = rd64(b);
+		ev->u.aux_output_hw_id.hw_id = data_rd64(b);
 		break;
 	default:
 		break;

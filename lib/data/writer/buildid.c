@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "data/bytes.h"
 #include "data/writer/write_int.h"
 
 #define KERNEL_NAME "[kernel.kallsyms]"
@@ -91,10 +92,8 @@ int pkw_notes_build_id(const unsigned char *p, size_t n, unsigned char *id, size
 
 	/* Elf_Nhdr: namesz, descsz, type; name and desc each padded to 4 */
 	while (off + 12 <= n) {
-		uint32_t namesz, descsz, type;
-		memcpy(&namesz, p + off, 4);
-		memcpy(&descsz, p + off + 4, 4);
-		memcpy(&type, p + off + 8, 4);
+		uint32_t namesz = data_rd32(p + off), descsz = data_rd32(p + off + 4);
+		uint32_t type = data_rd32(p + off + 8);
 		size_t name = off + 12;
 		size_t desc = name + ((namesz + 3u) & ~3u);
 		size_t next = desc + ((descsz + 3u) & ~3u);

@@ -18,6 +18,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "data/bytes.h"
 #include "data/writer/write_int.h"
 #include "util/error.h"
 #include "util/grow.h"
@@ -346,7 +347,7 @@ void pkw_scan_times(struct pk_data_writer *w, const unsigned char *recs, size_t 
 			struct pkw_id key = { 0 };
 			if (!(st & PERF_SAMPLE_IDENTIFIER) || blen < 8)
 				continue;
-			memcpy(&key.id, body, 8);
+			key.id = data_rd64(body);
 			const struct pkw_id *f = bsearch(&key, w->ids, w->nr_ids, sizeof(key), cmp_id);
 			if (!f)
 				continue;
@@ -359,7 +360,7 @@ void pkw_scan_times(struct pk_data_writer *w, const unsigned char *recs, size_t 
 		uint64_t t;
 		if (at + 8 > blen)
 			continue;
-		memcpy(&t, body + at, 8);
+		t = data_rd64(body + at);
 		if (!w->have_time || t < w->first_time)
 			w->first_time = t;
 		if (!w->have_time || t > w->last_time)
