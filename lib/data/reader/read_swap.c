@@ -180,180 +180,219 @@ static int attr_of_swapped(struct pk_data_reader *r, const struct perf_event_hea
 
 /* ---- samples ------------------------------------------------------------------------------- */
 
-#define NEED(n)                                                                               \
-	do {                                                                                  \
-		if ((uint64_t)(end - p) < (uint64_t)(n))                                      \
-			goto overrun;                                                         \
-	} while (0)
+/* Fewer than n bytes left at p: the sample's fields run past its end. */
+#define SHORT(n) ((uint64_t)(end - p) < (uint64_t)(n))
+
+/* A u64 (or a pair of u32: pid/tid, cpu/res) for each bit of t in words, in its order. */
+struct swap_word {
+	uint64_t bit;
+	bool pair;
+};
+static bool swap_words(uint64_t t, const struct swap_word *words, size_t n, uint8_t **pp,
+		       const uint8_t *end)
+{
+	uint8_t *p = *pp;
+	for (size_t i = 0; i < n; i++) {
+		if (!(t & words[i].bit))
+			continue;
+		if (SHORT(8))
+			return false;
+		if (words[i].pair) {
+			swap32_at(p);
+			swap32_at(p + 4);
+		} else {
+			swap64_at(p);
+		}
+		p += 8;
+	}
+	*pp = p;
+	return true;
+}
+
+/* READ: the first value (nr with PERF_FORMAT_GROUP), the times, then the values and ids. */
+static bool swap_read(uint64_t rf, uint8_t **pp, const uint8_t *end)
+{
+	uint8_t *p = *pp;
+	uint64_t nr = 1;
+	if (SHORT(8))
+		return false;
+	swap64_at(p);
+	if (rf & PERF_FORMAT_GROUP)
+		nr = data_rd64(p);
+	p += 8;
+	uint64_t words = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+			 !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	uint64_t stride = !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+	if (rf & PERF_FORMAT_GROUP) {
+		if (nr > (uint64_t)(end - p) / 8)
+			return false;
+		words += nr * (stride + 1);
+	} else {
+		words += stride;
+	}
+	if (words > (uint64_t)(end - p) / 8)
+		return false;
+	swap64_n(p, words);
+	*pp = p + words * 8;
+	return true;
+}
+
+/* A u64 count, then that many u64s (CALLCHAIN). */
+static bool swap_counted(uint8_t **pp, const uint8_t *end)
+{
+	uint8_t *p = *pp;
+	if (SHORT(8))
+		return false;
+	swap64_at(p);
+	uint64_t nr = data_rd64(p);
+	p += 8;
+	if (nr > (uint64_t)(end - p) / 8)
+		return false;
+	swap64_n(p, nr);
+	*pp = p + nr * 8;
+	return true;
+}
+
+/* RAW: a u32 size, then bytes the kernel copied as they were. */
+static bool skip_raw(uint8_t **pp, const uint8_t *end)
+{
+	uint8_t *p = *pp;
+	if (SHORT(4))
+		return false;
+	swap32_at(p);
+	uint32_t sz = data_rd32(p);
+	p += 4;
+	if (SHORT(sz))
+		return false;
+	*pp = p + sz;
+	return true;
+}
+
+/* BRANCH_STACK: nr, hw_idx, nr entries (from, to, the flags' bitfields), their counters. */
+static bool swap_branch_stack(const struct dr_attr *a, uint8_t **pp, const uint8_t *end)
+{
+	uint8_t *p = *pp;
+	if (SHORT(8))
+		return false;
+	swap64_at(p);
+	uint64_t nr = data_rd64(p);
+	p += 8;
+	if (a->hw_idx) {
+		if (SHORT(8))
+			return false;
+		swap64_at(p);
+		p += 8;
+	}
+	if (nr > (uint64_t)(end - p) / 24)
+		return false;
+	for (uint64_t i = 0; i < nr; i++, p += 24) {
+		swap64_at(p);
+		swap64_at(p + 8);
+		uint64_t f = branch_flags_to_native(dr_bswap64(data_rd64(p + 16)));
+		memcpy(p + 16, &f, 8);
+	}
+	if (a->br_counters) {
+		if (nr > (uint64_t)(end - p) / 8)
+			return false;
+		swap64_n(p, nr);
+		p += nr * 8;
+	}
+	*pp = p;
+	return true;
+}
+
+/* REGS_USER, REGS_INTR: the abi, then nr registers when it is not 0. */
+static bool swap_regs(uint8_t **pp, const uint8_t *end, unsigned nr)
+{
+	uint8_t *p = *pp;
+	if (SHORT(8))
+		return false;
+	swap64_at(p);
+	uint64_t abi = data_rd64(p);
+	p += 8;
+	if (abi) {
+		if (SHORT(8 * (uint64_t)nr))
+			return false;
+		swap64_n(p, nr);
+		p += 8 * (uint64_t)nr;
+	}
+	*pp = p;
+	return true;
+}
+
+/* STACK_USER: the size, the stack's bytes as copied, then (size not 0) the dynamic size. */
+static bool swap_user_stack(uint8_t **pp, const uint8_t *end)
+{
+	uint8_t *p = *pp;
+	if (SHORT(8))
+		return false;
+	swap64_at(p);
+	uint64_t sz = data_rd64(p);
+	p += 8;
+	if (sz) {
+		if (SHORT(sz))
+			return false;
+		p += sz;
+		if (SHORT(8))
+			return false;
+		swap64_at(p);
+		p += 8;
+	}
+	*pp = p;
+	return true;
+}
+
+/* AUX, the last field: its size, then the data as copied. */
+static bool skip_aux(uint8_t *p, const uint8_t *end)
+{
+	if (SHORT(8))
+		return false;
+	swap64_at(p);
+	uint64_t sz = data_rd64(p);
+	p += 8;
+	return !SHORT(sz);
+}
 
 static int swap_sample(struct pk_data_reader *r, const struct dr_attr *a,
 		       struct perf_event_header *h, uint64_t pos)
 {
+	static const struct swap_word fixed[] = {
+		{ PERF_SAMPLE_IDENTIFIER, false }, { PERF_SAMPLE_IP, false },
+		{ PERF_SAMPLE_TID, true },	   { PERF_SAMPLE_TIME, false },
+		{ PERF_SAMPLE_ADDR, false },	   { PERF_SAMPLE_ID, false },
+		{ PERF_SAMPLE_STREAM_ID, false },  { PERF_SAMPLE_CPU, true },
+		{ PERF_SAMPLE_PERIOD, false },
+	};
+	static const struct swap_word mid[] = {
+		{ PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, false },
+		{ PERF_SAMPLE_DATA_SRC, false },
+		{ PERF_SAMPLE_TRANSACTION, false },
+	};
+	static const struct swap_word late[] = {
+		{ PERF_SAMPLE_PHYS_ADDR, false },
+		{ PERF_SAMPLE_CGROUP, false },
+		{ PERF_SAMPLE_DATA_PAGE_SIZE, false },
+		{ PERF_SAMPLE_CODE_PAGE_SIZE, false },
+	};
 	uint8_t *p = (uint8_t *)(h + 1), *end = (uint8_t *)h + h->size;
 	uint64_t t = a->sample_type;
-	static const uint64_t u64s[] = { PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP };
-	for (size_t i = 0; i < 2; i++)
-		if (t & u64s[i]) {
-			NEED(8);
-			swap64_at(p);
-			p += 8;
-		}
-	if (t & PERF_SAMPLE_TID) {
-		NEED(8);
-		swap32_at(p);
-		swap32_at(p + 4);
-		p += 8;
-	}
-	static const uint64_t u64s2[] = { PERF_SAMPLE_TIME, PERF_SAMPLE_ADDR, PERF_SAMPLE_ID,
-					  PERF_SAMPLE_STREAM_ID };
-	for (size_t i = 0; i < 4; i++)
-		if (t & u64s2[i]) {
-			NEED(8);
-			swap64_at(p);
-			p += 8;
-		}
-	if (t & PERF_SAMPLE_CPU) {
-		NEED(8);
-		swap32_at(p);
-		swap32_at(p + 4);
-		p += 8;
-	}
-	if (t & PERF_SAMPLE_PERIOD) {
-		NEED(8);
-		swap64_at(p);
-		p += 8;
-	}
-	if (t & PERF_SAMPLE_READ) {
-		uint64_t rf = a->read_format;
-		uint64_t nr = 1;
-		NEED(8);
-		swap64_at(p);
-		if (rf & PERF_FORMAT_GROUP)
-			nr = data_rd64(p);
-		p += 8;
-		uint64_t words = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
-				 !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
-		uint64_t stride = !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
-		if (rf & PERF_FORMAT_GROUP) {
-			if (nr > (uint64_t)(end - p) / 8)
-				goto overrun;
-			words += nr * (stride + 1);
-		} else {
-			words += stride;
-		}
-		if (words > (uint64_t)(end - p) / 8)
-			goto overrun;
-		swap64_n(p, words);
-		p += words * 8;
-	}
-	if (t & PERF_SAMPLE_CALLCHAIN) {
-		NEED(8);
-		swap64_at(p);
-		uint64_t nr = data_rd64(p);
-		p += 8;
-		if (nr > (uint64_t)(end - p) / 8)
-			goto overrun;
-		swap64_n(p, nr);
-		p += nr * 8;
-	}
-	if (t & PERF_SAMPLE_RAW) {
-		NEED(4);
-		swap32_at(p);
-		uint32_t sz = data_rd32(p);
-		p += 4;
-		NEED(sz);
-		p += sz;
-	}
-	if (t & PERF_SAMPLE_BRANCH_STACK) {
-		NEED(8);
-		swap64_at(p);
-		uint64_t nr = data_rd64(p);
-		p += 8;
-		if (a->hw_idx) {
-			NEED(8);
-			swap64_at(p);
-			p += 8;
-		}
-		if (nr > (uint64_t)(end - p) / 24)
-			goto overrun;
-		for (uint64_t i = 0; i < nr; i++, p += 24) {
-			uint64_t f;
-			swap64_at(p);
-			swap64_at(p + 8);
-			f = data_rd64(p + 16);
-			f = branch_flags_to_native(dr_bswap64(f));
-			memcpy(p + 16, &f, 8);
-		}
-		if (a->br_counters) {
-			if (nr > (uint64_t)(end - p) / 8)
-				goto overrun;
-			swap64_n(p, nr);
-			p += nr * 8;
-		}
-	}
-	if (t & PERF_SAMPLE_REGS_USER) {
-		NEED(8);
-		swap64_at(p);
-		uint64_t abi = data_rd64(p);
-		p += 8;
-		if (abi) {
-			NEED(8 * a->nr_regs_user);
-			swap64_n(p, a->nr_regs_user);
-			p += 8 * a->nr_regs_user;
-		}
-	}
-	if (t & PERF_SAMPLE_STACK_USER) {
-		NEED(8);
-		swap64_at(p);
-		uint64_t sz = data_rd64(p);
-		p += 8;
-		if (sz) {
-			NEED(sz);
-			p += sz;
-			NEED(8);
-			swap64_at(p);
-			p += 8;
-		}
-	}
-	static const uint64_t u64s3[] = { PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT,
-					  PERF_SAMPLE_DATA_SRC, PERF_SAMPLE_TRANSACTION };
-	for (size_t i = 0; i < 3; i++)
-		if (t & u64s3[i]) {
-			NEED(8);
-			swap64_at(p);
-			p += 8;
-		}
-	if (t & PERF_SAMPLE_REGS_INTR) {
-		NEED(8);
-		swap64_at(p);
-		uint64_t abi = data_rd64(p);
-		p += 8;
-		if (abi) {
-			NEED(8 * a->nr_regs_intr);
-			swap64_n(p, a->nr_regs_intr);
-			p += 8 * a->nr_regs_intr;
-		}
-	}
-	static const uint64_t u64s4[] = { PERF_SAMPLE_PHYS_ADDR, PERF_SAMPLE_CGROUP,
-					  PERF_SAMPLE_DATA_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE };
-	for (size_t i = 0; i < 4; i++)
-		if (t & u64s4[i]) {
-			NEED(8);
-			swap64_at(p);
-			p += 8;
-		}
-	if (t & PERF_SAMPLE_AUX) {
-		NEED(8);
-		swap64_at(p);
-		uint64_t sz = data_rd64(p);
-		p += 8;
-		NEED(sz);
-	}
+	/* the fields in perf_event.h's order, each present when its bit is set */
+	if (!swap_words(t, fixed, sizeof(fixed) / sizeof(fixed[0]), &p, end) ||
+	    ((t & PERF_SAMPLE_READ) && !swap_read(a->read_format, &p, end)) ||
+	    ((t & PERF_SAMPLE_CALLCHAIN) && !swap_counted(&p, end)) ||
+	    ((t & PERF_SAMPLE_RAW) && !skip_raw(&p, end)) ||
+	    ((t & PERF_SAMPLE_BRANCH_STACK) && !swap_branch_stack(a, &p, end)) ||
+	    ((t & PERF_SAMPLE_REGS_USER) && !swap_regs(&p, end, a->nr_regs_user)) ||
+	    ((t & PERF_SAMPLE_STACK_USER) && !swap_user_stack(&p, end)) ||
+	    !swap_words(t, mid, sizeof(mid) / sizeof(mid[0]), &p, end) ||
+	    ((t & PERF_SAMPLE_REGS_INTR) && !swap_regs(&p, end, a->nr_regs_intr)) ||
+	    !swap_words(t, late, sizeof(late) / sizeof(late[0]), &p, end) ||
+	    ((t & PERF_SAMPLE_AUX) && !skip_aux(p, end)))
+		return dr_fail(r, -EINVAL, pos, "sample of %u bytes: its fields run past its end",
+			       h->size);
 	return 0;
-overrun:
-	return dr_fail(r, -EINVAL, pos, "sample of %u bytes: its fields run past its end",
-		       h->size);
 }
+#undef SHORT
 
 /* ---- other kernel records -------------------------------------------------------------------- */
 
