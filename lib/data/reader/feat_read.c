@@ -199,6 +199,50 @@ static int feat_cpu_topology(struct pk_data_reader *r, struct dr_cur *c, uint64_
 	return 0;
 }
 
+/* PMU_MAPPINGS: a count, then a type and a name for each PMU; -ENOMEM or 0 (c->bad when an
+ * entry runs past the section: the env then keeps none). */
+static int feat_pmu_mappings(struct pk_data_reader *r, struct dr_cur *c)
+{
+	uint32_t n = dr_cur_u32(c);
+	if (c->bad || n > (size_t)(c->end - c->p) / 8)
+		return 0;	/* a count past the section: the feature is ignored */
+	struct pk_data_pmu_mapping *m = pk_arena__alloc(&r->arena, (n + 1) * sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n && !c->bad; i++) {
+		m[i].type = dr_cur_u32(c);
+		m[i].name = dr_cur_str(r, c);
+	}
+	if (!c->bad) {
+		r->env.nr_pmu_mappings = n;
+		r->env.pmu_mappings = m;
+	}
+	return 0;
+}
+
+/* GROUP_DESC: a count, then name, leader index and member count of each group (applied to
+ * the attrs at once); -ENOMEM or 0, as feat_pmu_mappings. */
+static int feat_group_desc(struct pk_data_reader *r, struct dr_cur *c)
+{
+	uint32_t n = dr_cur_u32(c);
+	if (c->bad || n > (size_t)(c->end - c->p) / 12)
+		return 0;	/* a count past the section: the feature is ignored */
+	struct pk_data_group_desc *g = pk_arena__alloc(&r->arena, (n + 1) * sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n && !c->bad; i++) {
+		g[i].name = dr_cur_str(r, c);
+		g[i].leader_idx = dr_cur_u32(c);
+		g[i].nr_members = dr_cur_u32(c);
+	}
+	if (!c->bad) {
+		r->env.nr_groups = n;
+		r->env.groups = g;
+		dr_apply_groups(r);
+	}
+	return 0;
+}
+
 static int feat_decode(struct pk_data_reader *r, unsigned feat, const uint8_t *data,
 		       size_t size, uint64_t pos)
 {
@@ -252,44 +296,16 @@ static int feat_decode(struct pk_data_reader *r, unsigned feat, const uint8_t *d
 		return feat_event_desc(r, &c, pos);
 	case PK_FEAT_CPU_TOPOLOGY:
 		return feat_cpu_topology(r, &c, pos);
-	case PK_FEAT_PMU_MAPPINGS: {
-		uint32_t n = dr_cur_u32(&c);
+	case PK_FEAT_PMU_MAPPINGS:
 		name = "PMU_MAPPINGS";
-		if (c.bad || n > (size_t)(c.end - c.p) / 8)
-			break;
-		struct pk_data_pmu_mapping *m = pk_arena__alloc(&r->arena, (n + 1) * sizeof(*m));
-		if (!m)
+		if (feat_pmu_mappings(r, &c))
 			return dr_fail(r, -ENOMEM, pos, "out of memory");
-		for (uint32_t i = 0; i < n && !c.bad; i++) {
-			m[i].type = dr_cur_u32(&c);
-			m[i].name = dr_cur_str(r, &c);
-		}
-		if (!c.bad) {
-			e->nr_pmu_mappings = n;
-			e->pmu_mappings = m;
-		}
 		break;
-	}
-	case PK_FEAT_GROUP_DESC: {
-		uint32_t n = dr_cur_u32(&c);
+	case PK_FEAT_GROUP_DESC:
 		name = "GROUP_DESC";
-		if (c.bad || n > (size_t)(c.end - c.p) / 12)
-			break;
-		struct pk_data_group_desc *g = pk_arena__alloc(&r->arena, (n + 1) * sizeof(*g));
-		if (!g)
+		if (feat_group_desc(r, &c))
 			return dr_fail(r, -ENOMEM, pos, "out of memory");
-		for (uint32_t i = 0; i < n && !c.bad; i++) {
-			g[i].name = dr_cur_str(r, &c);
-			g[i].leader_idx = dr_cur_u32(&c);
-			g[i].nr_members = dr_cur_u32(&c);
-		}
-		if (!c.bad) {
-			e->nr_groups = n;
-			e->groups = g;
-			dr_apply_groups(r);
-		}
 		break;
-	}
 	case PK_FEAT_CLOCKID:
 		e->clockid_res_ns = dr_cur_u64(&c);
 		name = "CLOCKID";

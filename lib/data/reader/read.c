@@ -425,15 +425,12 @@ static void swap_features(uint64_t *f)
 	memcpy(f, !h64 && h32 ? w32 : w64, sizeof(w64));
 }
 
-static int read_header(struct pk_data_reader *r, int fd, const struct pk_data_reader_opts *o,
-		       struct pk_error *err)
+/* The first 16 bytes: the magic (which says the byte order) and the header's size, in *size. */
+static int read_magic(struct pk_data_reader *r, int fd, bool mapped, size_t window,
+		      uint64_t *size, struct pk_error *err)
 {
-	size_t window = o && o->window_bytes ? o->window_bytes : DEFAULT_WINDOW;
-	if (window < MIN_WINDOW)
-		window = MIN_WINDOW;
-	bool mapped = r->file_size > 0;
-	int rc;
 	uint8_t first[16];
+	int rc;
 	if (mapped) {
 		if (r->file_size < 16)
 			return fail_open(r, err, -EINVAL, 0,
@@ -457,28 +454,23 @@ static int read_header(struct pk_data_reader *r, int fd, const struct pk_data_re
 		return fail_open(r, err, -EPROTONOSUPPORT, 0,
 				 "a version 1 perf.data (\"PERFFILE\", perf before 2.6.37) is not "
 				 "supported; re-record it with a newer perf");
-	uint64_t magic = data_rd64(first), size = data_rd64(first + 8);
+	uint64_t magic = data_rd64(first);
+	*size = data_rd64(first + 8);
 	if (magic == PK_PERF_MAGIC2_SWAPPED) {
 		r->swap = true;
-		size = dr_bswap64(size);
+		*size = dr_bswap64(*size);
 	} else if (magic != PK_PERF_MAGIC2) {
 		return fail_open(r, err, -EINVAL, 0, "not a perf.data file (magic %016llx)",
 				 (unsigned long long)magic);
 	}
-	if (size == sizeof(struct pk_perf_pipe_header)) {
-		r->pipe = true;
-		r->off_bias = 16;
-		if (mapped) {
-			rc = dr_src_init(r, fd, true, 16, r->file_size, window);
-			if (rc)
-				return fail_open(r, err, rc, 0, "out of memory");
-		}
-		return 0;
-	}
-	if (!mapped)
-		return fail_open(r, err, -ESPIPE, 0,
-				 "a file-mode perf.data can not be read from a pipe (its "
-				 "sections need seeking): give the file itself");
+	return 0;
+}
+
+/* A file-mode header of size bytes: its sections checked against the file (a killed perf's
+ * or a cut file's data read up to the file's end), then the attrs and the features. */
+static int read_file_header(struct pk_data_reader *r, int fd, uint64_t size, size_t window,
+			    struct pk_error *err)
+{
 	const size_t old_size = offsetof(struct pk_perf_file_header, features);
 	if (size != sizeof(r->hdr) && size != old_size)
 		return fail_open(r, err, -EINVAL, 8, "header size %llu is neither %zu nor %zu",
@@ -520,7 +512,7 @@ static int read_header(struct pk_data_reader *r, int fd, const struct pk_data_re
 	if (h->attrs.size && dsize && h->attrs.offset < h->data.offset + dsize &&
 	    h->data.offset < h->attrs.offset + h->attrs.size)
 		return fail_open(r, err, -EINVAL, 24, "attrs and data sections overlap");
-	rc = dr_src_init(r, fd, true, h->data.offset, h->data.offset + dsize, window);
+	int rc = dr_src_init(r, fd, true, h->data.offset, h->data.offset + dsize, window);
 	if (rc)
 		return fail_open(r, err, rc, 0, "out of memory");
 	rc = read_file_attrs(r, err);
@@ -533,6 +525,34 @@ static int read_header(struct pk_data_reader *r, int fd, const struct pk_data_re
 		return rc;
 	}
 	return 0;
+}
+
+static int read_header(struct pk_data_reader *r, int fd, const struct pk_data_reader_opts *o,
+		       struct pk_error *err)
+{
+	size_t window = o && o->window_bytes ? o->window_bytes : DEFAULT_WINDOW;
+	if (window < MIN_WINDOW)
+		window = MIN_WINDOW;
+	bool mapped = r->file_size > 0;
+	uint64_t size = 0;
+	int rc = read_magic(r, fd, mapped, window, &size, err);
+	if (rc)
+		return rc;
+	if (size == sizeof(struct pk_perf_pipe_header)) {
+		r->pipe = true;
+		r->off_bias = 16;
+		if (mapped) {
+			rc = dr_src_init(r, fd, true, 16, r->file_size, window);
+			if (rc)
+				return fail_open(r, err, rc, 0, "out of memory");
+		}
+		return 0;
+	}
+	if (!mapped)
+		return fail_open(r, err, -ESPIPE, 0,
+				 "a file-mode perf.data can not be read from a pipe (its "
+				 "sections need seeking): give the file itself");
+	return read_file_header(r, fd, size, window, err);
 }
 
 int pk_data_reader__open_fd(struct pk_data_reader **rp, int fd, const char *name,

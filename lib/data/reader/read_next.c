@@ -69,45 +69,125 @@ static int apply_event_update(struct pk_data_reader *r, struct pk_data_event *ev
 	}
 }
 
-/* A case that changes the reader (not only ev) must be listed in dr_changes_reader. */
-int dr_decode_user(struct pk_data_reader *r, struct pk_data_event *ev, uint64_t pos)
-{
-	const struct perf_event_header *h = ev->raw;
-	const uint8_t *b = (const uint8_t *)(h + 1), *end = (const uint8_t *)h + h->size;
-	size_t len = (size_t)(end - b);
-	int rc;
+/* The body of a tool record holds n bytes at least: b, len, h, r and pos in scope. */
 #define BODY(n, name)                                                                         \
 	do {                                                                                  \
 		if (len < (size_t)(n))                                                        \
 			return dr_fail(r, -EINVAL, pos, "%s record of %u bytes is too short",  \
 				       name, h->size);                                        \
 	} while (0)
-	switch (h->type) {
-	case PK_RECORD_HEADER_ATTR: {
-		BODY(DR_ATTR_SIZE_VER0, "HEADER_ATTR");
-		uint32_t asz = data_rd32(b + 4);
-		if (!asz)
-			asz = DR_ATTR_SIZE_VER0;
-		if (asz > len || asz % 8)
-			return dr_fail(r, -EINVAL, pos,
-				       "HEADER_ATTR: attr size %u does not fit its %u-byte record",
-				       asz, h->size);
-		size_t nid = (len - asz) / 8;
-		uint64_t *ids = NULL;
-		if (nid) {
-			ids = malloc(nid * 8);
-			if (!ids)
-				return dr_fail(r, -ENOMEM, pos, "out of memory");
-			memcpy(ids, b + asz, nid * 8);
-		}
-		rc = dr_add_attr(r, b, asz, ids, nid, pos);
-		free(ids);
-		if (rc)
-			return rc;
-		ev->u.attr.idx = (int)r->nr_attrs - 1;
-		dr_apply_groups(r);
-		return 0;
+
+/* HEADER_ATTR (pipe mode): an attr of its own size, then the ids of its events. */
+static int decode_header_attr(struct pk_data_reader *r, struct pk_data_event *ev,
+			      const uint8_t *b, size_t len, uint64_t pos)
+{
+	const struct perf_event_header *h = ev->raw;
+	BODY(DR_ATTR_SIZE_VER0, "HEADER_ATTR");
+	uint32_t asz = data_rd32(b + 4);
+	if (!asz)
+		asz = DR_ATTR_SIZE_VER0;
+	if (asz > len || asz % 8)
+		return dr_fail(r, -EINVAL, pos,
+			       "HEADER_ATTR: attr size %u does not fit its %u-byte record", asz,
+			       h->size);
+	size_t nid = (len - asz) / 8;
+	uint64_t *ids = NULL;
+	if (nid) {
+		ids = malloc(nid * 8);
+		if (!ids)
+			return dr_fail(r, -ENOMEM, pos, "out of memory");
+		memcpy(ids, b + asz, nid * 8);
 	}
+	int rc = dr_add_attr(r, b, asz, ids, nid, pos);
+	free(ids);
+	if (rc)
+		return rc;
+	ev->u.attr.idx = (int)r->nr_attrs - 1;
+	dr_apply_groups(r);
+	return 0;
+}
+
+/* HEADER_BUILD_ID: pid, the id (20 bytes, its size in byte 24 when misc says), file name. */
+static int decode_header_build_id(struct pk_data_reader *r, struct pk_data_event *ev,
+				  const uint8_t *b, const uint8_t *end, uint64_t pos)
+{
+	const struct perf_event_header *h = ev->raw;
+	size_t len = (size_t)(end - b);
+	BODY(28, "HEADER_BUILD_ID");
+	ev->u.build_id.pid = (int32_t)data_rd32(b);
+	ev->u.build_id.id = b + 4;
+	ev->u.build_id.size = (h->misc & PK_RECORD_MISC_BUILD_ID_SIZE) ? b[24] : 20;
+	if (ev->u.build_id.size > 20)
+		return dr_fail(r, -EINVAL, pos, "HEADER_BUILD_ID: build-id size %u",
+			       ev->u.build_id.size);
+	const char *fn = data_str_at(b + 28, end);
+	if (!fn)
+		return dr_fail(r, -EINVAL, pos, "HEADER_BUILD_ID: file name not terminated");
+	ev->u.build_id.filename = fn;
+	return dr_add_build_id(r, ev->u.build_id.pid, h->misc & ~PK_RECORD_MISC_BUILD_ID_SIZE,
+			       b + 4, ev->u.build_id.size, fn, strlen(fn));
+}
+
+/* ID_INDEX: nr entries of id, idx, cpu, tid; newer perf appends nr (machine pid, vcpu) pairs. */
+static int decode_id_index(struct pk_data_reader *r, struct pk_data_event *ev, const uint8_t *b,
+			   size_t len, uint64_t pos)
+{
+	const struct perf_event_header *h = ev->raw;
+	BODY(8, "ID_INDEX");
+	uint64_t nr = data_rd64(b);
+	if (nr > (len - 8) / 32)
+		return dr_fail(r, -EINVAL, pos, "ID_INDEX: %llu entries do not fit",
+			       (unsigned long long)nr);
+	ev->u.id_index.nr = nr;
+	ev->u.id_index.entries = (const uint64_t *)(b + 8);
+	if ((len - 8) / 48 >= nr && nr)
+		ev->u.id_index.entries2 = (const uint64_t *)(b + 8 + nr * 32);
+	/* idx is the id's position in its event's CPU map, not the event */
+	for (uint64_t i = 0; i < nr; i++) {
+		const uint64_t *e = ev->u.id_index.entries + 4 * i;
+		dr_add_id(r, e[0], -1, (int32_t)e[2], (int32_t)e[3]);
+	}
+	return 0;
+}
+
+/* EVENT_UPDATE: type and id, then a unit or name (0, 2), a scale (1) or a CPU map (3). */
+static int decode_event_update(struct pk_data_reader *r, struct pk_data_event *ev,
+			       const uint8_t *b, const uint8_t *end, uint64_t pos)
+{
+	const struct perf_event_header *h = ev->raw;
+	size_t len = (size_t)(end - b);
+	BODY(16, "EVENT_UPDATE");
+	ev->u.event_update.type = data_rd64(b);
+	ev->u.event_update.id = data_rd64(b + 8);
+	switch (ev->u.event_update.type) {
+	case 0:
+	case 2:
+		if (!(ev->u.event_update.str = data_str_at(b + 16, end)))
+			return dr_fail(r, -EINVAL, pos, "EVENT_UPDATE: string not terminated");
+		break;
+	case 1:
+		BODY(24, "EVENT_UPDATE");
+		memcpy(&ev->u.event_update.scale, b + 16, 8);
+		break;
+	case 3:
+		ev->u.event_update.cpus = b + 16;
+		ev->u.event_update.cpus_size = len - 16;
+		break;
+	}
+	if (apply_event_update(r, ev))
+		return dr_fail(r, -ENOMEM, pos, "out of memory");
+	return 0;
+}
+
+/* A case that changes the reader (not only ev) must be listed in dr_changes_reader. */
+int dr_decode_user(struct pk_data_reader *r, struct pk_data_event *ev, uint64_t pos)
+{
+	const struct perf_event_header *h = ev->raw;
+	const uint8_t *b = (const uint8_t *)(h + 1), *end = (const uint8_t *)h + h->size;
+	size_t len = (size_t)(end - b);
+	switch (h->type) {
+	case PK_RECORD_HEADER_ATTR:
+		return decode_header_attr(r, ev, b, len, pos);
 	case PK_RECORD_HEADER_FEATURE:
 		BODY(8, "HEADER_FEATURE");
 		ev->u.feature.feat = data_rd64(b);
@@ -116,61 +196,12 @@ int dr_decode_user(struct pk_data_reader *r, struct pk_data_event *ev, uint64_t 
 		if (ev->u.feature.feat >= PK_FEAT_BITS)
 			return 0;
 		return dr_feat_add(r, (unsigned)ev->u.feature.feat, b + 8, len - 8, pos);
-	case PK_RECORD_HEADER_BUILD_ID: {
-		BODY(28, "HEADER_BUILD_ID");
-		ev->u.build_id.pid = (int32_t)data_rd32(b);
-		ev->u.build_id.id = b + 4;
-		ev->u.build_id.size = (h->misc & PK_RECORD_MISC_BUILD_ID_SIZE) ? b[24] : 20;
-		if (ev->u.build_id.size > 20)
-			return dr_fail(r, -EINVAL, pos, "HEADER_BUILD_ID: build-id size %u",
-				       ev->u.build_id.size);
-		const char *fn = data_str_at(b + 28, end);
-		if (!fn)
-			return dr_fail(r, -EINVAL, pos, "HEADER_BUILD_ID: file name not terminated");
-		ev->u.build_id.filename = fn;
-		return dr_add_build_id(r, ev->u.build_id.pid,
-				       h->misc & ~PK_RECORD_MISC_BUILD_ID_SIZE, b + 4,
-				       ev->u.build_id.size, fn, strlen(fn));
-	}
-	case PK_RECORD_ID_INDEX: {
-		BODY(8, "ID_INDEX");
-		uint64_t nr = data_rd64(b);
-		if (nr > (len - 8) / 32)
-			return dr_fail(r, -EINVAL, pos, "ID_INDEX: %llu entries do not fit",
-				       (unsigned long long)nr);
-		ev->u.id_index.nr = nr;
-		ev->u.id_index.entries = (const uint64_t *)(b + 8);
-		if ((len - 8) / 48 >= nr && nr)
-			ev->u.id_index.entries2 = (const uint64_t *)(b + 8 + nr * 32);
-		/* idx is the id's position in its event's CPU map, not the event */
-		for (uint64_t i = 0; i < nr; i++) {
-			const uint64_t *e = ev->u.id_index.entries + 4 * i;
-			dr_add_id(r, e[0], -1, (int32_t)e[2], (int32_t)e[3]);
-		}
-		return 0;
-	}
+	case PK_RECORD_HEADER_BUILD_ID:
+		return decode_header_build_id(r, ev, b, end, pos);
+	case PK_RECORD_ID_INDEX:
+		return decode_id_index(r, ev, b, len, pos);
 	case PK_RECORD_EVENT_UPDATE:
-		BODY(16, "EVENT_UPDATE");
-		ev->u.event_update.type = data_rd64(b);
-		ev->u.event_update.id = data_rd64(b + 8);
-		switch (ev->u.event_update.type) {
-		case 0:
-		case 2:
-			if (!(ev->u.event_update.str = data_str_at(b + 16, end)))
-				return dr_fail(r, -EINVAL, pos, "EVENT_UPDATE: string not terminated");
-			break;
-		case 1:
-			BODY(24, "EVENT_UPDATE");
-			memcpy(&ev->u.event_update.scale, b + 16, 8);
-			break;
-		case 3:
-			ev->u.event_update.cpus = b + 16;
-			ev->u.event_update.cpus_size = len - 16;
-			break;
-		}
-		if (apply_event_update(r, ev))
-			return dr_fail(r, -ENOMEM, pos, "out of memory");
-		return 0;
+		return decode_event_update(r, ev, b, end, pos);
 	case PK_RECORD_TIME_CONV:
 		BODY(24, "TIME_CONV");
 		ev->u.time_conv.time_shift = data_rd64(b);
@@ -201,8 +232,8 @@ int dr_decode_user(struct pk_data_reader *r, struct pk_data_event *ev, uint64_t 
 	default:
 		return 0;
 	}
-#undef BODY
 }
+#undef BODY
 
 /* Records whose data follows them in the stream. */
 static int read_payloads(struct pk_data_reader *r, const struct dr_raw *raw)
