@@ -116,6 +116,7 @@ void pk_data_writer__free(struct pk_data_writer *w)
 	free(w->argv);
 	free(w->sysroot);
 	free(w->version);
+	pk_topology__free(w->topo);
 	pkw_comp_free(w);
 	pk_buf__free(&w->tail);
 	for (size_t i = 0; i < sizeof(w->feat_cache) / sizeof(w->feat_cache[0]); i++)
