@@ -183,29 +183,33 @@ static int attr_of_swapped(struct pk_data_reader *r, const struct perf_event_hea
 /* Fewer than n bytes left at p: the sample's fields run past its end. */
 #define SHORT(n) ((uint64_t)(end - p) < (uint64_t)(n))
 
-/* A u64 (or a pair of u32: pid/tid, cpu/res) for each bit of t in words, in its order. */
-struct swap_word {
-	uint64_t bit;
-	bool pair;
-};
-static bool swap_words(uint64_t t, const struct swap_word *words, size_t n, uint8_t **pp,
-		       const uint8_t *end)
+/* The u64 of each bit of t in bits, in its order. */
+static inline bool swap_u64s(uint64_t t, const uint64_t *bits, size_t n, uint8_t **pp,
+			     const uint8_t *end)
 {
 	uint8_t *p = *pp;
-	for (size_t i = 0; i < n; i++) {
-		if (!(t & words[i].bit))
-			continue;
-		if (SHORT(8))
-			return false;
-		if (words[i].pair) {
-			swap32_at(p);
-			swap32_at(p + 4);
-		} else {
+	for (size_t i = 0; i < n; i++)
+		if (t & bits[i]) {
+			if (SHORT(8))
+				return false;
 			swap64_at(p);
+			p += 8;
 		}
-		p += 8;
-	}
 	*pp = p;
+	return true;
+}
+
+/* Two u32 (pid/tid, cpu/res) when t has bit. */
+static inline bool swap_pair(uint64_t t, uint64_t bit, uint8_t **pp, const uint8_t *end)
+{
+	uint8_t *p = *pp;
+	if (!(t & bit))
+		return true;
+	if (SHORT(8))
+		return false;
+	swap32_at(p);
+	swap32_at(p + 4);
+	*pp = p + 8;
 	return true;
 }
 
@@ -356,37 +360,29 @@ static bool skip_aux(uint8_t *p, const uint8_t *end)
 static int swap_sample(struct pk_data_reader *r, const struct dr_attr *a,
 		       struct perf_event_header *h, uint64_t pos)
 {
-	static const struct swap_word fixed[] = {
-		{ PERF_SAMPLE_IDENTIFIER, false }, { PERF_SAMPLE_IP, false },
-		{ PERF_SAMPLE_TID, true },	   { PERF_SAMPLE_TIME, false },
-		{ PERF_SAMPLE_ADDR, false },	   { PERF_SAMPLE_ID, false },
-		{ PERF_SAMPLE_STREAM_ID, false },  { PERF_SAMPLE_CPU, true },
-		{ PERF_SAMPLE_PERIOD, false },
-	};
-	static const struct swap_word mid[] = {
-		{ PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, false },
-		{ PERF_SAMPLE_DATA_SRC, false },
-		{ PERF_SAMPLE_TRANSACTION, false },
-	};
-	static const struct swap_word late[] = {
-		{ PERF_SAMPLE_PHYS_ADDR, false },
-		{ PERF_SAMPLE_CGROUP, false },
-		{ PERF_SAMPLE_DATA_PAGE_SIZE, false },
-		{ PERF_SAMPLE_CODE_PAGE_SIZE, false },
-	};
+	static const uint64_t first[] = { PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP };
+	static const uint64_t ids[] = { PERF_SAMPLE_TIME, PERF_SAMPLE_ADDR, PERF_SAMPLE_ID,
+					PERF_SAMPLE_STREAM_ID };
+	static const uint64_t period[] = { PERF_SAMPLE_PERIOD };
+	static const uint64_t mid[] = { PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT,
+					PERF_SAMPLE_DATA_SRC, PERF_SAMPLE_TRANSACTION };
+	static const uint64_t late[] = { PERF_SAMPLE_PHYS_ADDR, PERF_SAMPLE_CGROUP,
+					 PERF_SAMPLE_DATA_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE };
 	uint8_t *p = (uint8_t *)(h + 1), *end = (uint8_t *)h + h->size;
 	uint64_t t = a->sample_type;
 	/* the fields in perf_event.h's order, each present when its bit is set */
-	if (!swap_words(t, fixed, sizeof(fixed) / sizeof(fixed[0]), &p, end) ||
+	if (!swap_u64s(t, first, 2, &p, end) || !swap_pair(t, PERF_SAMPLE_TID, &p, end) ||
+	    !swap_u64s(t, ids, 4, &p, end) || !swap_pair(t, PERF_SAMPLE_CPU, &p, end) ||
+	    !swap_u64s(t, period, 1, &p, end) ||
 	    ((t & PERF_SAMPLE_READ) && !swap_read(a->read_format, &p, end)) ||
 	    ((t & PERF_SAMPLE_CALLCHAIN) && !swap_counted(&p, end)) ||
 	    ((t & PERF_SAMPLE_RAW) && !skip_raw(&p, end)) ||
 	    ((t & PERF_SAMPLE_BRANCH_STACK) && !swap_branch_stack(a, &p, end)) ||
 	    ((t & PERF_SAMPLE_REGS_USER) && !swap_regs(&p, end, a->nr_regs_user)) ||
 	    ((t & PERF_SAMPLE_STACK_USER) && !swap_user_stack(&p, end)) ||
-	    !swap_words(t, mid, sizeof(mid) / sizeof(mid[0]), &p, end) ||
+	    !swap_u64s(t, mid, 3, &p, end) ||
 	    ((t & PERF_SAMPLE_REGS_INTR) && !swap_regs(&p, end, a->nr_regs_intr)) ||
-	    !swap_words(t, late, sizeof(late) / sizeof(late[0]), &p, end) ||
+	    !swap_u64s(t, late, 4, &p, end) ||
 	    ((t & PERF_SAMPLE_AUX) && !skip_aux(p, end)))
 		return dr_fail(r, -EINVAL, pos, "sample of %u bytes: its fields run past its end",
 			       h->size);
