@@ -16,28 +16,6 @@
 
 #include "util/grow.h"
 
-uint32_t dr_cur_u32(struct dr_cur *c)
-{
-	if (c->bad || (size_t)(c->end - c->p) < 4) {
-		c->bad = true;
-		return 0;
-	}
-	uint32_t v = data_rd32(c->p);
-	c->p += 4;
-	return c->swap ? dr_bswap32(v) : v;
-}
-
-uint64_t dr_cur_u64(struct dr_cur *c)
-{
-	if (c->bad || (size_t)(c->end - c->p) < 8) {
-		c->bad = true;
-		return 0;
-	}
-	uint64_t v = data_rd64(c->p);
-	c->p += 8;
-	return c->swap ? dr_bswap64(v) : v;
-}
-
 const char *dr_cur_str(struct pk_data_reader *r, struct dr_cur *c)
 {
 	uint32_t len = dr_cur_u32(c);
