@@ -67,7 +67,7 @@ LINUX_SRC_TAR  ?= /usr/src/linux-source-6.12.tar.xz
 VENDOR_ARCH    := build/arch
 PMU_EVENTS_DIR ?= $(VENDOR_ARCH)
 
-LIB_SRCS   := $(sort $(wildcard lib/*/*.c))
+LIB_SRCS   := $(sort $(wildcard lib/*/*.c lib/data/*/*.c))
 LIB_OBJS   := $(LIB_SRCS:%.c=$(O)/obj/%.o)
 # eventc links the library minus the built-in tables accessor.
 CORE_OBJS  := $(filter-out $(O)/obj/lib/events/builtin.o,$(LIB_OBJS))

@@ -63,6 +63,22 @@ int cnt_set_packages(struct pk_counter *c, const struct pk_topology *t);
 /* pk_cpu_map__parse with file (or NULL) named in err. */
 int pk_cpu_map_parse_in(const char *s, const char *file, struct pk_cpu_map **out,
 			struct pk_error *err);
+/*
+ * pk_topology__read, plus what perf.data's CPU_TOPOLOGY section keeps (its writer's,
+ * lib/data/writer/feat_topo.c): each present CPU's sibling lists as the kernel writes them
+ * (pk_topology_cpu_list: NULL when missing) and its die_id as read (-1 when missing, where
+ * pk_cpu_topo.die has perf stat's 0).
+ */
+enum pk_topo_list {
+	PK_TOPO_PACKAGE_CPUS,	/* package_cpus_list, or the older core_siblings_list */
+	PK_TOPO_DIE_CPUS,	/* die_cpus_list */
+	PK_TOPO_CORE_CPUS,	/* core_cpus_list, or the older thread_siblings_list */
+	PK_TOPO_NR_LISTS
+};
+int pk_topology_read_lists(struct pk_topology **out, const char *root, struct pk_error *err);
+const char *pk_topology_cpu_list(const struct pk_topology *t, int cpu, enum pk_topo_list which);
+int pk_topology_die_id(const struct pk_topology *t, int cpu);
+
 /* Read at most len - 1 bytes of a small file into buf, terminated: the length or -errno. */
 int pk_count_read_small(const char *path, char *buf, size_t len);
 /* 1 when path is a directory, 0 when it is something else or absent, -errno on other errors. */

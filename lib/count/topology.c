@@ -2,26 +2,36 @@
 /*
  * topology.c — CPU topology from a sysfs CPU root (pmukit/topology.h): per
  * CPU socket/die/cluster/core with perf's defaults for missing files, the
- * metric literals' facts, and perf stat's aggregation keys and labels.
+ * metric literals' facts, and perf stat's aggregation keys and labels; on
+ * request (pk_topology_read_lists, count_int.h) also the sibling lists and
+ * raw die ids that perf.data's CPU_TOPOLOGY keeps, for its writer.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <pmukit/topology.h>
 
 #include "count/count_int.h"
+#include "util/buf.h"
 #include "util/error.h"
 
 struct cpu_info {
 	bool known;		/* has a topology directory */
 	struct pk_cpu_topo topo;
+	int die_id;		/* die_id as read: -1 when missing (perf.data's value) */
+	char *lists[PK_TOPO_NR_LISTS];	/* pk_topology_read_lists: as read, or NULL */
 };
 
 struct pk_topology {
 	struct pk_cpu_map *online, *present;
 	struct cpu_info *info;	/* per present CPU, in map order */
+	size_t nr_info;
 	int smt_active;		/* ROOT/smt/active, -1 when unreadable */
 };
 
@@ -52,17 +62,65 @@ static int topo_int(const char *root, int cpu, const char *name, int dflt)
 	return read_int(path, &v) ? dflt : v;
 }
 
+/* ROOT/cpuN/topology/name, else .../old (NULL: none), as text without its trailing white
+ * space: 0 (*out NULL when neither can be read) or -ENOMEM. */
+static int topo_text(const char *root, int cpu, const char *name, const char *old, char **out)
+{
+	*out = NULL;
+	for (const char *n = name; n; n = n == name ? old : NULL) {
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/cpu%d/topology/%s", root, cpu, n);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		struct pk_buf b = { 0 };
+		int rc = pk_buf__read_fd(&b, fd, 64);
+		close(fd);
+		if (rc) {
+			pk_buf__free(&b);
+			if (rc == -ENOMEM)
+				return rc;
+			continue;
+		}
+		while (b.len && isspace(b.data[b.len - 1]))
+			b.len--;
+		*out = pk_buf__detach(&b, NULL);
+		return *out ? 0 : -ENOMEM;
+	}
+	return 0;
+}
+
+/* The sibling lists perf.data's CPU_TOPOLOGY keeps (newer names first): 0 or -ENOMEM. */
+static int read_lists(const char *root, int cpu, struct cpu_info *ci)
+{
+	static const char *const names[PK_TOPO_NR_LISTS][2] = {
+		[PK_TOPO_PACKAGE_CPUS] = { "package_cpus_list", "core_siblings_list" },
+		[PK_TOPO_DIE_CPUS] = { "die_cpus_list", NULL },
+		[PK_TOPO_CORE_CPUS] = { "core_cpus_list", "thread_siblings_list" },
+	};
+	for (int l = 0; l < PK_TOPO_NR_LISTS; l++) {
+		int rc = topo_text(root, cpu, names[l][0], names[l][1], &ci->lists[l]);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 void pk_topology__free(struct pk_topology *t)
 {
 	if (!t)
 		return;
 	pk_cpu_map__free(t->online);
 	pk_cpu_map__free(t->present);
+	for (size_t i = 0; t->info && i < t->nr_info; i++)
+		for (int l = 0; l < PK_TOPO_NR_LISTS; l++)
+			free(t->info[i].lists[l]);
 	free(t->info);
 	free(t);
 }
 
-int pk_topology__read(struct pk_topology **out, const char *root, struct pk_error *err)
+static int topology_read(struct pk_topology **out, const char *root, bool lists,
+			 struct pk_error *err)
 {
 	struct pk_topology *t = calloc(1, sizeof(*t));
 	char path[4096];
@@ -86,6 +144,7 @@ int pk_topology__read(struct pk_topology **out, const char *root, struct pk_erro
 	t->info = calloc(n ? n : 1, sizeof(*t->info));
 	if (!t->info)
 		goto oom;
+	t->nr_info = n;
 	for (size_t i = 0; i < n; i++) {
 		int cpu = pk_cpu_map__cpu(t->present, i);
 		struct cpu_info *ci = &t->info[i];
@@ -95,9 +154,13 @@ int pk_topology__read(struct pk_topology **out, const char *root, struct pk_erro
 			continue;
 		ci->known = true;
 		ci->topo.socket = topo_int(root, cpu, "physical_package_id", -1);
-		ci->topo.die = topo_int(root, cpu, "die_id", 0);
+		int die = topo_int(root, cpu, "die_id", INT_MIN);	/* INT_MIN: missing */
+		ci->topo.die = die == INT_MIN ? 0 : die;
+		ci->die_id = die == INT_MIN ? -1 : die;
 		ci->topo.cluster = topo_int(root, cpu, "cluster_id", 0);
 		ci->topo.core = topo_int(root, cpu, "core_id", -1);
+		if (lists && read_lists(root, cpu, ci))
+			goto oom;
 	}
 	snprintf(path, sizeof(path), "%s/smt/active", root);
 	if (read_int(path, &t->smt_active))
@@ -109,6 +172,16 @@ oom:
 fail:
 	pk_topology__free(t);
 	return ret;
+}
+
+int pk_topology__read(struct pk_topology **out, const char *root, struct pk_error *err)
+{
+	return topology_read(out, root, false, err);
+}
+
+int pk_topology_read_lists(struct pk_topology **out, const char *root, struct pk_error *err)
+{
+	return topology_read(out, root, true, err);
 }
 
 const struct pk_cpu_map *pk_topology__online(const struct pk_topology *t)
@@ -125,6 +198,18 @@ static const struct cpu_info *info_of(const struct pk_topology *t, int cpu)
 {
 	int i = pk_cpu_map__idx(t->present, cpu);
 	return i >= 0 && t->info[i].known ? &t->info[i] : NULL;
+}
+
+const char *pk_topology_cpu_list(const struct pk_topology *t, int cpu, enum pk_topo_list which)
+{
+	const struct cpu_info *ci = info_of(t, cpu);
+	return ci ? ci->lists[which] : NULL;
+}
+
+int pk_topology_die_id(const struct pk_topology *t, int cpu)
+{
+	const struct cpu_info *ci = info_of(t, cpu);
+	return ci ? ci->die_id : -1;
 }
 
 int pk_topology__cpu(const struct pk_topology *t, int cpu, struct pk_cpu_topo *out)

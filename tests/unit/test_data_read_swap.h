@@ -7,7 +7,7 @@
  * the attr flags and branch-entry flags as a big-endian compiler lays its
  * bitfields out (from the most significant bit, field by field). Bytes the
  * kernel copies as they are (RAW, AUX, user stack, strings) and the
- * self-describing tracing data stay. Written apart from lib/data/read_swap.c
+ * self-describing tracing data stay. Written apart from lib/data/reader/read_swap.c
  * (it walks the file itself, from native values), so that a reading of the
  * copy that equals the reading of the original checks the reader's swapping.
  * Also: recompress_file(), replacing a file's records by COMPRESSED chunks.

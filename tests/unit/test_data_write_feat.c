@@ -9,7 +9,8 @@
  *   - from fixture machines written by the test (opts.sysroot): a 2-socket
  *     x86_64 one (die lists, two NUMA nodes with memory blocks, PMU caps, a
  *     kernel build-id in sys/kernel/notes) and an aarch64 one (MIDR cpuid,
- *     no dies, no cpudesc);
+ *     no dies, no cpudesc), and one with offline CPUs and missing files (CPU
+ *     topology read back through the reader);
  *   - what the writer is told: the command line, event names, groups, the
  *     clock (CLOCKID/CLOCK_DATA), sample times and build-ids of DSOs.
  */
@@ -23,6 +24,8 @@
 #include <time.h>
 
 #include <cmocka.h>
+
+#include <pmukit/data_read.h>
 
 #include "test_data_write_util.h"
 
@@ -503,6 +506,54 @@ static void test_fixture_arm64(void **state)
 	pk_buf__free(&out);
 }
 
+/* CPU_TOPOLOGY as perf 6.1 writes it where the files are irregular (checked through our reader,
+ * perf or not): CPUs 1 and 3 offline without a topology/ directory, the older
+ * thread_siblings_list name only, CPU 2 without die_id: ids -1 where a file is missing, lists
+ * of the online CPUs only, each once */
+static void test_topology_edges(void **state)
+{
+	(void)state;
+	char root[256], path[256];
+	struct pk_data_reader *r = NULL;
+	struct pk_error err = { 0 };
+
+	tmp_path(root, sizeof(root), "root-edges");
+	put_file(root, "proc/sys/kernel/arch", "x86_64\n");
+	put_file(root, "sys/devices/system/cpu/present", "0-3\n");
+	put_file(root, "sys/devices/system/cpu/online", "0,2\n");
+	for (int c = 0; c < 4; c += 2) {
+		char v[8];
+		snprintf(v, sizeof(v), "%d\n", c);
+		put_filef(root, "0\n", "sys/devices/system/cpu/cpu%d/topology/physical_package_id", c);
+		put_filef(root, v, "sys/devices/system/cpu/cpu%d/topology/core_id", c);
+		put_filef(root, "0,2\n", "sys/devices/system/cpu/cpu%d/topology/package_cpus_list", c);
+		put_filef(root, "0,2\n", "sys/devices/system/cpu/cpu%d/topology/die_cpus_list", c);
+		put_filef(root, v, "sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", c);
+	}
+	put_file(root, "sys/devices/system/cpu/cpu0/topology/die_id", "0\n");
+	write_file(tmp_path(path, sizeof(path), "edges.data"), &(struct opts_ex){ .sysroot = root });
+	CHECK_OK(pk_data_reader__open(&r, path, NULL, &err), &err);
+	const struct pk_data_env *e = pk_data_reader__env(r);
+	assert_int_equal(e->nr_cpus_avail, 4);
+	assert_int_equal(e->nr_cpus_online, 2);
+	assert_int_equal(e->nr_core_siblings, 1);
+	assert_string_equal(e->core_siblings[0], "0,2");
+	assert_int_equal(e->nr_thread_siblings, 2);
+	assert_string_equal(e->thread_siblings[0], "0");
+	assert_string_equal(e->thread_siblings[1], "2");
+	assert_int_equal(e->nr_die_siblings, 1);
+	assert_string_equal(e->die_siblings[0], "0,2");
+	assert_int_equal(e->nr_cpu_topo, 4);
+	static const int32_t want[4][3] = { { 0, 0, 0 }, { -1, -1, -1 }, { 2, 0, -1 },
+					    { -1, -1, -1 } };	/* core, socket, die */
+	for (int c = 0; c < 4; c++) {
+		assert_int_equal(e->cpu_topo[c].core_id, want[c][0]);
+		assert_int_equal(e->cpu_topo[c].socket_id, want[c][1]);
+		assert_int_equal(e->cpu_topo[c].die_id, want[c][2]);
+	}
+	pk_data_reader__free(r);
+}
+
 static int cleanup(void **state)
 {
 	(void)state;
@@ -520,6 +571,7 @@ int main(void)
 		cmocka_unit_test(test_sample_time_mixed),
 		cmocka_unit_test(test_fixture_x86),
 		cmocka_unit_test(test_fixture_arm64),
+		cmocka_unit_test(test_topology_edges),
 		cmocka_unit_test(test_gather),
 	};
 	return cmocka_run_group_tests(tests, NULL, getenv("PK_KEEP") ? NULL : cleanup);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/feat_pmu.c — the feature sections that describe the machine's PMUs
+ * data/writer/feat_pmu.c — the feature sections that describe the machine's PMUs
  * (SYSROOT/sys/bus/event_source/devices), in directory order as perf 6.1
  * lists them: PMU_MAPPINGS (type and name of each), CPU_PMU_CAPS (the caps/
  * files of the "cpu" PMU) and PMU_CAPS (those of every other PMU that has
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/write_int.h"
+#include "data/writer/write_int.h"
 
 #define PMU_DIR "sys/bus/event_source/devices"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/read_next.c — the reader's iterator: records in file order from the
+ * data/reader/read_next.c — the reader's iterator: records in file order from the
  * source (compressed ones expanded), tool records (type >= 64) applied as
  * they are read (attrs, features, ids, build-ids, tracing data) and handed
  * out at once, kernel records queued by time or handed out at once as perf
@@ -8,7 +8,7 @@
  * caller or by the read-ahead thread of read_ahead.c); plus the decoding of
  * the tool records' fields.
  */
-#include "data/reader_int.h"
+#include "data/reader/reader_int.h"
 #include "util/buf.h"
 
 #include <errno.h>
@@ -16,26 +16,6 @@
 #include <string.h>
 
 #define MAX_TRACING_DATA	(256u << 20)
-
-static inline uint64_t rd64(const uint8_t *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return v;
-}
-static inline uint32_t rd32(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static const char *str_at(const void *p, const void *end)
-{
-	if (p >= end)
-		return NULL;
-	return memchr(p, 0, (size_t)((const char *)end - (const char *)p)) ? p : NULL;
-}
 
 void dr_event_start(struct pk_data_event *ev, const struct perf_event_header *h, uint64_t off,
 		    bool decompressed, int attr)
@@ -89,124 +69,155 @@ static int apply_event_update(struct pk_data_reader *r, struct pk_data_event *ev
 	}
 }
 
-/* A case that changes the reader (not only ev) must be listed in dr_changes_reader. */
-int dr_decode_user(struct pk_data_reader *r, struct pk_data_event *ev, uint64_t pos)
-{
-	const struct perf_event_header *h = ev->raw;
-	const uint8_t *b = (const uint8_t *)(h + 1), *end = (const uint8_t *)h + h->size;
-	size_t len = (size_t)(end - b);
-	int rc;
+/* The body of a tool record holds n bytes at least: b, len, h, r and pos in scope. */
 #define BODY(n, name)                                                                         \
 	do {                                                                                  \
 		if (len < (size_t)(n))                                                        \
 			return dr_fail(r, -EINVAL, pos, "%s record of %u bytes is too short",  \
 				       name, h->size);                                        \
 	} while (0)
-	switch (h->type) {
-	case PK_RECORD_HEADER_ATTR: {
-		BODY(DR_ATTR_SIZE_VER0, "HEADER_ATTR");
-		uint32_t asz = rd32(b + 4);
-		if (!asz)
-			asz = DR_ATTR_SIZE_VER0;
-		if (asz > len || asz % 8)
-			return dr_fail(r, -EINVAL, pos,
-				       "HEADER_ATTR: attr size %u does not fit its %u-byte record",
-				       asz, h->size);
-		size_t nid = (len - asz) / 8;
-		uint64_t *ids = NULL;
-		if (nid) {
-			ids = malloc(nid * 8);
-			if (!ids)
-				return dr_fail(r, -ENOMEM, pos, "out of memory");
-			memcpy(ids, b + asz, nid * 8);
-		}
-		rc = dr_add_attr(r, b, asz, ids, nid, pos);
-		free(ids);
-		if (rc)
-			return rc;
-		ev->u.attr.idx = (int)r->nr_attrs - 1;
-		dr_apply_groups(r);
-		return 0;
+
+/* HEADER_ATTR (pipe mode): an attr of its own size, then the ids of its events. */
+static int decode_header_attr(struct pk_data_reader *r, struct pk_data_event *ev,
+			      const uint8_t *b, size_t len, uint64_t pos)
+{
+	const struct perf_event_header *h = ev->raw;
+	BODY(DR_ATTR_SIZE_VER0, "HEADER_ATTR");
+	uint32_t asz = data_rd32(b + 4);
+	if (!asz)
+		asz = DR_ATTR_SIZE_VER0;
+	if (asz > len || asz % 8)
+		return dr_fail(r, -EINVAL, pos,
+			       "HEADER_ATTR: attr size %u does not fit its %u-byte record", asz,
+			       h->size);
+	size_t nid = (len - asz) / 8;
+	uint64_t *ids = NULL;
+	if (nid) {
+		ids = malloc(nid * 8);
+		if (!ids)
+			return dr_fail(r, -ENOMEM, pos, "out of memory");
+		memcpy(ids, b + asz, nid * 8);
 	}
+	int rc = dr_add_attr(r, b, asz, ids, nid, pos);
+	free(ids);
+	if (rc)
+		return rc;
+	ev->u.attr.idx = (int)r->nr_attrs - 1;
+	dr_apply_groups(r);
+	return 0;
+}
+
+/* HEADER_BUILD_ID: pid, the id (20 bytes, its size in byte 24 when misc says), file name. */
+static int decode_header_build_id(struct pk_data_reader *r, struct pk_data_event *ev,
+				  const uint8_t *b, const uint8_t *end, uint64_t pos)
+{
+	const struct perf_event_header *h = ev->raw;
+	size_t len = (size_t)(end - b);
+	BODY(28, "HEADER_BUILD_ID");
+	ev->u.build_id.pid = (int32_t)data_rd32(b);
+	ev->u.build_id.id = b + 4;
+	ev->u.build_id.size = (h->misc & PK_RECORD_MISC_BUILD_ID_SIZE) ? b[24] : 20;
+	if (ev->u.build_id.size > 20)
+		return dr_fail(r, -EINVAL, pos, "HEADER_BUILD_ID: build-id size %u",
+			       ev->u.build_id.size);
+	const char *fn = data_str_at(b + 28, end);
+	if (!fn)
+		return dr_fail(r, -EINVAL, pos, "HEADER_BUILD_ID: file name not terminated");
+	ev->u.build_id.filename = fn;
+	return dr_add_build_id(r, ev->u.build_id.pid, h->misc & ~PK_RECORD_MISC_BUILD_ID_SIZE,
+			       b + 4, ev->u.build_id.size, fn, strlen(fn));
+}
+
+/* ID_INDEX: nr entries of id, idx, cpu, tid; newer perf appends nr (machine pid, vcpu) pairs. */
+static int decode_id_index(struct pk_data_reader *r, struct pk_data_event *ev, const uint8_t *b,
+			   size_t len, uint64_t pos)
+{
+	const struct perf_event_header *h = ev->raw;
+	BODY(8, "ID_INDEX");
+	uint64_t nr = data_rd64(b);
+	if (nr > (len - 8) / 32)
+		return dr_fail(r, -EINVAL, pos, "ID_INDEX: %llu entries do not fit",
+			       (unsigned long long)nr);
+	ev->u.id_index.nr = nr;
+	ev->u.id_index.entries = (const uint64_t *)(b + 8);
+	if ((len - 8) / 48 >= nr && nr)
+		ev->u.id_index.entries2 = (const uint64_t *)(b + 8 + nr * 32);
+	/* idx is the id's position in its event's CPU map, not the event */
+	for (uint64_t i = 0; i < nr; i++) {
+		const uint64_t *e = ev->u.id_index.entries + 4 * i;
+		dr_add_id(r, e[0], -1, (int32_t)e[2], (int32_t)e[3]);
+	}
+	return 0;
+}
+
+/* EVENT_UPDATE: type and id, then a unit or name (0, 2), a scale (1) or a CPU map (3). */
+static int decode_event_update(struct pk_data_reader *r, struct pk_data_event *ev,
+			       const uint8_t *b, const uint8_t *end, uint64_t pos)
+{
+	const struct perf_event_header *h = ev->raw;
+	size_t len = (size_t)(end - b);
+	BODY(16, "EVENT_UPDATE");
+	ev->u.event_update.type = data_rd64(b);
+	ev->u.event_update.id = data_rd64(b + 8);
+	switch (ev->u.event_update.type) {
+	case 0:
+	case 2:
+		if (!(ev->u.event_update.str = data_str_at(b + 16, end)))
+			return dr_fail(r, -EINVAL, pos, "EVENT_UPDATE: string not terminated");
+		break;
+	case 1:
+		BODY(24, "EVENT_UPDATE");
+		memcpy(&ev->u.event_update.scale, b + 16, 8);
+		break;
+	case 3:
+		ev->u.event_update.cpus = b + 16;
+		ev->u.event_update.cpus_size = len - 16;
+		break;
+	}
+	if (apply_event_update(r, ev))
+		return dr_fail(r, -ENOMEM, pos, "out of memory");
+	return 0;
+}
+
+/* A case that changes the reader (not only ev) must be listed in dr_changes_reader. */
+int dr_decode_user(struct pk_data_reader *r, struct pk_data_event *ev, uint64_t pos)
+{
+	const struct perf_event_header *h = ev->raw;
+	const uint8_t *b = (const uint8_t *)(h + 1), *end = (const uint8_t *)h + h->size;
+	size_t len = (size_t)(end - b);
+	switch (h->type) {
+	case PK_RECORD_HEADER_ATTR:
+		return decode_header_attr(r, ev, b, len, pos);
 	case PK_RECORD_HEADER_FEATURE:
 		BODY(8, "HEADER_FEATURE");
-		ev->u.feature.feat = rd64(b);
+		ev->u.feature.feat = data_rd64(b);
 		ev->u.feature.data = b + 8;
 		ev->u.feature.size = len - 8;
 		if (ev->u.feature.feat >= PK_FEAT_BITS)
 			return 0;
 		return dr_feat_add(r, (unsigned)ev->u.feature.feat, b + 8, len - 8, pos);
-	case PK_RECORD_HEADER_BUILD_ID: {
-		BODY(28, "HEADER_BUILD_ID");
-		ev->u.build_id.pid = (int32_t)rd32(b);
-		ev->u.build_id.id = b + 4;
-		ev->u.build_id.size = (h->misc & PK_RECORD_MISC_BUILD_ID_SIZE) ? b[24] : 20;
-		if (ev->u.build_id.size > 20)
-			return dr_fail(r, -EINVAL, pos, "HEADER_BUILD_ID: build-id size %u",
-				       ev->u.build_id.size);
-		const char *fn = str_at(b + 28, end);
-		if (!fn)
-			return dr_fail(r, -EINVAL, pos, "HEADER_BUILD_ID: file name not terminated");
-		ev->u.build_id.filename = fn;
-		return dr_add_build_id(r, ev->u.build_id.pid,
-				       h->misc & ~PK_RECORD_MISC_BUILD_ID_SIZE, b + 4,
-				       ev->u.build_id.size, fn, strlen(fn));
-	}
-	case PK_RECORD_ID_INDEX: {
-		BODY(8, "ID_INDEX");
-		uint64_t nr = rd64(b);
-		if (nr > (len - 8) / 32)
-			return dr_fail(r, -EINVAL, pos, "ID_INDEX: %llu entries do not fit",
-				       (unsigned long long)nr);
-		ev->u.id_index.nr = nr;
-		ev->u.id_index.entries = (const uint64_t *)(b + 8);
-		if ((len - 8) / 48 >= nr && nr)
-			ev->u.id_index.entries2 = (const uint64_t *)(b + 8 + nr * 32);
-		/* idx is the id's position in its event's CPU map, not the event */
-		for (uint64_t i = 0; i < nr; i++) {
-			const uint64_t *e = ev->u.id_index.entries + 4 * i;
-			dr_add_id(r, e[0], -1, (int32_t)e[2], (int32_t)e[3]);
-		}
-		return 0;
-	}
+	case PK_RECORD_HEADER_BUILD_ID:
+		return decode_header_build_id(r, ev, b, end, pos);
+	case PK_RECORD_ID_INDEX:
+		return decode_id_index(r, ev, b, len, pos);
 	case PK_RECORD_EVENT_UPDATE:
-		BODY(16, "EVENT_UPDATE");
-		ev->u.event_update.type = rd64(b);
-		ev->u.event_update.id = rd64(b + 8);
-		switch (ev->u.event_update.type) {
-		case 0:
-		case 2:
-			if (!(ev->u.event_update.str = str_at(b + 16, end)))
-				return dr_fail(r, -EINVAL, pos, "EVENT_UPDATE: string not terminated");
-			break;
-		case 1:
-			BODY(24, "EVENT_UPDATE");
-			memcpy(&ev->u.event_update.scale, b + 16, 8);
-			break;
-		case 3:
-			ev->u.event_update.cpus = b + 16;
-			ev->u.event_update.cpus_size = len - 16;
-			break;
-		}
-		if (apply_event_update(r, ev))
-			return dr_fail(r, -ENOMEM, pos, "out of memory");
-		return 0;
+		return decode_event_update(r, ev, b, end, pos);
 	case PK_RECORD_TIME_CONV:
 		BODY(24, "TIME_CONV");
-		ev->u.time_conv.time_shift = rd64(b);
-		ev->u.time_conv.time_mult = rd64(b + 8);
-		ev->u.time_conv.time_zero = rd64(b + 16);
+		ev->u.time_conv.time_shift = data_rd64(b);
+		ev->u.time_conv.time_mult = data_rd64(b + 8);
+		ev->u.time_conv.time_zero = data_rd64(b + 16);
 		if (len >= 42) {
 			ev->u.time_conv.has_cycles = true;
-			ev->u.time_conv.time_cycles = rd64(b + 24);
-			ev->u.time_conv.time_mask = rd64(b + 32);
+			ev->u.time_conv.time_cycles = data_rd64(b + 24);
+			ev->u.time_conv.time_mask = data_rd64(b + 32);
 			ev->u.time_conv.cap_user_time_zero = b[40];
 			ev->u.time_conv.cap_user_time_short = b[41];
 		}
 		return 0;
 	case PK_RECORD_THREAD_MAP: {
 		BODY(8, "THREAD_MAP");
-		uint64_t nr = rd64(b);
+		uint64_t nr = data_rd64(b);
 		if (nr > (len - 8) / 24)
 			return dr_fail(r, -EINVAL, pos, "THREAD_MAP: %llu entries do not fit",
 				       (unsigned long long)nr);
@@ -221,8 +232,8 @@ int dr_decode_user(struct pk_data_reader *r, struct pk_data_event *ev, uint64_t 
 	default:
 		return 0;
 	}
-#undef BODY
 }
+#undef BODY
 
 /* Records whose data follows them in the stream. */
 static int read_payloads(struct pk_data_reader *r, const struct dr_raw *raw)
@@ -235,7 +246,7 @@ static int read_payloads(struct pk_data_reader *r, const struct dr_raw *raw)
 		if (len < 4)
 			return dr_fail(r, -EINVAL, raw->pos, "HEADER_TRACING_DATA record of %u bytes",
 				       h->size);
-		uint32_t size = rd32(b);
+		uint32_t size = data_rd32(b);
 		ev->u.tracing_data.size = size;
 		if (size > MAX_TRACING_DATA)
 			return dr_fail(r, -EINVAL, raw->pos, "tracing data of %u bytes", size);
@@ -259,12 +270,12 @@ static int read_payloads(struct pk_data_reader *r, const struct dr_raw *raw)
 	if (h->type == PK_RECORD_AUXTRACE) {
 		if (len < 40)
 			return dr_fail(r, -EINVAL, raw->pos, "AUXTRACE record of %u bytes", h->size);
-		ev->u.auxtrace.size = rd64(b);
-		ev->u.auxtrace.offset = rd64(b + 8);
-		ev->u.auxtrace.reference = rd64(b + 16);
-		ev->u.auxtrace.idx = rd32(b + 24);
-		ev->u.auxtrace.tid = rd32(b + 28);
-		ev->u.auxtrace.cpu = rd32(b + 32);
+		ev->u.auxtrace.size = data_rd64(b);
+		ev->u.auxtrace.offset = data_rd64(b + 8);
+		ev->u.auxtrace.reference = data_rd64(b + 16);
+		ev->u.auxtrace.idx = data_rd32(b + 24);
+		ev->u.auxtrace.tid = data_rd32(b + 28);
+		ev->u.auxtrace.cpu = data_rd32(b + 32);
 		return dr_payload(r, raw, NULL, ev->u.auxtrace.size);
 	}
 	return 0;
@@ -437,27 +448,26 @@ long pk_data__cpu_map(const void *data, size_t size, int32_t *cpus, size_t max)
 	long n = 0;
 	if (size < 2)
 		return -EINVAL;
-	memcpy(&type, p, 2);
+	type = data_rd16(p);
 	const uint8_t *u = p + 2;
 	size_t ulen = size - 2;
 	switch (type) {
 	case 0:
 		if (ulen < 2)
 			return -EINVAL;
-		memcpy(&nr, u, 2);
+		nr = data_rd16(u);
 		if ((size_t)nr * 2 > ulen - 2)
 			return -EINVAL;
 		for (size_t i = 0; i < nr; i++) {
-			uint16_t c;
-			memcpy(&c, u + 2 + 2 * i, 2);
+			uint16_t c = data_rd16(u + 2 + 2 * i);
 			n = put_cpu(cpus, max, n, c == 0xffff ? -1 : (int32_t)c);
 		}
 		return n;
 	case 1:
 		if (ulen < 4)
 			return -EINVAL;
-		memcpy(&nr, u, 2);
-		memcpy(&lsz, u + 2, 2);
+		nr = data_rd16(u);
+		lsz = data_rd16(u + 2);
 		if (lsz != 4 && lsz != 8)
 			return -EINVAL;
 		{
@@ -467,11 +477,10 @@ long pk_data__cpu_map(const void *data, size_t size, int32_t *cpus, size_t max)
 			for (size_t i = 0; i < nr; i++) {
 				uint64_t m = 0;
 				if (lsz == 4) {
-					uint32_t m32;
-					memcpy(&m32, u + base + 4 * i, 4);
+					uint32_t m32 = data_rd32(u + base + 4 * i);
 					m = m32;
 				} else {
-					memcpy(&m, u + base + 8 * i, 8);
+					m = data_rd64(u + base + 8 * i);
 				}
 				for (unsigned b = 0; b < lsz * 8u; b++)
 					if (m & (1ULL << b))
@@ -482,9 +491,7 @@ long pk_data__cpu_map(const void *data, size_t size, int32_t *cpus, size_t max)
 	case 2: {
 		if (ulen < 6)
 			return -EINVAL;
-		uint16_t start, stop;
-		memcpy(&start, u + 2, 2);
-		memcpy(&stop, u + 4, 2);
+		uint16_t start = data_rd16(u + 2), stop = data_rd16(u + 4);
 		if (stop < start)
 			return -EINVAL;
 		if (u[0])

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/feat_read_tracing.c — the tracing data perf stores for tracepoint
+ * data/reader/feat_read_tracing.c — the tracing data perf stores for tracepoint
  * events (FEAT_TRACING_DATA, or a pipe's HEADER_TRACING_DATA record): its
  * header (byte order, long and page size of the recording kernel) and the
  * tracefs "format" text of each event, parsed into fields (name, type,
@@ -10,7 +10,7 @@
  * header_event, ftrace formats, event formats per system, kallsyms,
  * printk formats, saved cmdlines.
  */
-#include "data/reader_int.h"
+#include "data/reader/reader_int.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -29,37 +29,8 @@ struct dr_tracing {
 	struct pk_arena arena;
 };
 
-struct tcur {
-	const uint8_t *p, *end;
-	bool swap, bad;
-};
-
-static uint32_t t32(struct tcur *c)
-{
-	uint32_t v = 0;
-	if (c->bad || (size_t)(c->end - c->p) < 4) {
-		c->bad = true;
-		return 0;
-	}
-	memcpy(&v, c->p, 4);
-	c->p += 4;
-	return c->swap ? dr_bswap32(v) : v;
-}
-
-static uint64_t t64(struct tcur *c)
-{
-	uint64_t v = 0;
-	if (c->bad || (size_t)(c->end - c->p) < 8) {
-		c->bad = true;
-		return 0;
-	}
-	memcpy(&v, c->p, 8);
-	c->p += 8;
-	return c->swap ? dr_bswap64(v) : v;
-}
-
 /* n bytes (NULL when they are not there). */
-static const uint8_t *tbytes(struct tcur *c, uint64_t n)
+static const uint8_t *tbytes(struct dr_cur *c, uint64_t n)
 {
 	if (c->bad || n > (uint64_t)(c->end - c->p)) {
 		c->bad = true;
@@ -70,7 +41,7 @@ static const uint8_t *tbytes(struct tcur *c, uint64_t n)
 	return p;
 }
 
-static const char *tstr(struct tcur *c)
+static const char *tstr(struct dr_cur *c)
 {
 	if (c->bad)
 		return NULL;
@@ -220,7 +191,7 @@ int dr_tracing_parse(struct pk_data_reader *r, const uint8_t *data, size_t size,
 	r->tracing = t;
 	t->data = data;
 	t->size = size;
-	struct tcur c = { .p = data, .end = data + size };
+	struct dr_cur c = { .p = data, .end = data + size };
 	static const uint8_t magic[10] = { 23, 8, 68, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	const uint8_t *m = tbytes(&c, 10);
 	if (!m || memcmp(m, magic, 10))
@@ -232,29 +203,29 @@ int dr_tracing_parse(struct pk_data_reader *r, const uint8_t *data, size_t size,
 	t->big_endian = hdr[0];
 	t->long_size = hdr[1];
 	c.swap = t->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
-	t->page_size = t32(&c);
+	t->page_size = dr_cur_u32(&c);
 	const uint8_t *tag = tbytes(&c, 12);
 	if (!tag || memcmp(tag, "header_page", 12))
 		return dr_fail(r, -EINVAL, pos, "tracing data: no header_page");
-	tbytes(&c, t64(&c));
+	tbytes(&c, dr_cur_u64(&c));
 	tag = tbytes(&c, 13);
 	if (!tag || memcmp(tag, "header_event", 13))
 		return dr_fail(r, -EINVAL, pos, "tracing data: no header_event");
-	tbytes(&c, t64(&c));
-	uint32_t nftrace = t32(&c);
+	tbytes(&c, dr_cur_u64(&c));
+	uint32_t nftrace = dr_cur_u32(&c);
 	for (uint32_t i = 0; i < nftrace && !c.bad; i++) {
-		uint64_t n = t64(&c);
+		uint64_t n = dr_cur_u64(&c);
 		const uint8_t *text = tbytes(&c, n);
 		if (text && parse_format(t, "ftrace", text, (size_t)n) == -ENOMEM)
 			return dr_fail(r, -ENOMEM, pos, "out of memory");
 	}
-	uint32_t nsys = t32(&c);
+	uint32_t nsys = dr_cur_u32(&c);
 	for (uint32_t i = 0; i < nsys && !c.bad; i++) {
 		const char *sys = tstr(&c);
-		uint32_t cnt = t32(&c);
+		uint32_t cnt = dr_cur_u32(&c);
 		const char *sysc = sys ? pk_arena__strdup(&t->arena, sys) : NULL;
 		for (uint32_t k = 0; k < cnt && !c.bad; k++) {
-			uint64_t n = t64(&c);
+			uint64_t n = dr_cur_u64(&c);
 			const uint8_t *text = tbytes(&c, n);
 			if (!text)
 				break;

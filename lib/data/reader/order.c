@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/order.c — perf's ordered-events queue (tools/perf/util/ordered-events.c
+ * data/reader/order.c — perf's ordered-events queue (tools/perf/util/ordered-events.c
  * semantics, our own code): records are queued with their timestamp and
  * delivered sorted by it, equal times in arrival order.
  *   ROUND (at each FINISHED_ROUND): deliver what is not newer than the flush
@@ -19,7 +19,7 @@
  * those bytes are about to move; then they are copied into chunks that are
  * freed when their last record has been delivered.
  */
-#include "data/reader_int.h"
+#include "data/reader/reader_int.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/read.c — opening a perf.data for reading: the file or pipe header
+ * data/reader/read.c — opening a perf.data for reading: the file or pipe header
  * (byte order, v1 refused, sections checked against the file size), the
  * attrs section and their ids, the id → attr index, and the accessors of
  * pmukit/data_read.h that are not about records or features.
  */
-#include "data/reader_int.h"
+#include "data/reader/reader_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -124,7 +124,7 @@ int dr_add_attr(struct pk_data_reader *r, const void *attr, size_t size, const u
 	size_t known = size < sizeof(a->pub.attr) ? size : sizeof(a->pub.attr);
 	memcpy(&a->pub.attr, attr, known);
 	if (size >= DR_ATTR_SIZE_VER8)
-		memcpy(&a->pub.config3, (const uint8_t *)attr + 128, 8);
+		a->pub.config3 = data_rd64((const uint8_t *)attr + 128);
 	size_t past = sizeof(a->pub.attr) > DR_ATTR_SIZE_VER8 ? sizeof(a->pub.attr)
 							       : DR_ATTR_SIZE_VER8;
 	if (size > past) {
@@ -425,15 +425,38 @@ static void swap_features(uint64_t *f)
 	memcpy(f, !h64 && h32 ? w32 : w64, sizeof(w64));
 }
 
-static int read_header(struct pk_data_reader *r, int fd, const struct pk_data_reader_opts *o,
-		       struct pk_error *err)
+/* A version 1 file ("PERFFILE"): as perf's try_all_file_abis, the attr entry size (one of
+ * VER0..VER4 plus 16) says the byte order. */
+static int read_magic_v1(struct pk_data_reader *r, int fd, bool mapped, uint64_t *size,
+			 struct pk_error *err)
 {
-	size_t window = o && o->window_bytes ? o->window_bytes : DEFAULT_WINDOW;
-	if (window < MIN_WINDOW)
-		window = MIN_WINDOW;
-	bool mapped = r->file_size > 0;
-	int rc;
+	uint64_t asz = 0;
+	if (!mapped || pread(fd, &asz, 8, 16) != 8)
+		return fail_open(r, err, -EPROTONOSUPPORT, 0,
+				 "a version 1 perf.data (\"PERFFILE\") is read from a file only");
+	static const uint64_t abi[] = { 64, 72, 80, 96, 104 };
+	bool swapped = false, known = false;
+	for (size_t i = 0; i < sizeof(abi) / sizeof(abi[0]) && !known; i++) {
+		known = asz == abi[i] + 16 || dr_bswap64(asz) == abi[i] + 16;
+		swapped = known && asz != abi[i] + 16;
+	}
+	if (!known)
+		return fail_open(r, err, -EINVAL, 16,
+				 "a version 1 perf.data whose attr entry size %llu is no known "
+				 "one (byte order unknown)", (unsigned long long)asz);
+	r->legacy = true;
+	r->swap = swapped;
+	if (swapped)
+		*size = dr_bswap64(*size);
+	return 0;
+}
+
+/* The first 16 bytes: the magic (which says the byte order) and the header's size, in *size. */
+static int read_magic(struct pk_data_reader *r, int fd, bool mapped, size_t window,
+		      uint64_t *size, struct pk_error *err)
+{
 	uint8_t first[16];
+	int rc;
 	if (mapped) {
 		if (r->file_size < 16)
 			return fail_open(r, err, -EINVAL, 0,
@@ -453,50 +476,25 @@ static int read_header(struct pk_data_reader *r, int fd, const struct pk_data_re
 			return rc;
 		}
 	}
-	uint64_t magic, size;
-	memcpy(&magic, first, 8);
-	memcpy(&size, first + 8, 8);
-	if (!memcmp(first, PK_PERF_MAGIC1, 8)) {
-		/* perf's try_all_file_abis: the attr entry size (VER0..VER4) tells the byte order */
-		uint64_t asz = 0;
-		if (!mapped || pread(fd, &asz, 8, 16) != 8)
-			return fail_open(r, err, -EPROTONOSUPPORT, 0,
-					 "a version 1 perf.data (\"PERFFILE\") is read from a file only");
-		static const uint64_t abi[] = { 64, 72, 80, 96, 104 };
-		bool swapped = false, known = false;
-		for (size_t i = 0; i < sizeof(abi) / sizeof(abi[0]) && !known; i++) {
-			known = asz == abi[i] + 16 || dr_bswap64(asz) == abi[i] + 16;
-			swapped = known && asz != abi[i] + 16;
-		}
-		if (!known)
-			return fail_open(r, err, -EINVAL, 16,
-					 "a version 1 perf.data whose attr entry size %llu is no known "
-					 "one (byte order unknown)", (unsigned long long)asz);
-		r->legacy = true;
-		r->swap = swapped;
-		if (swapped)
-			size = dr_bswap64(size);
-	} else if (magic == PK_PERF_MAGIC2_SWAPPED) {
+	uint64_t magic = data_rd64(first);
+	*size = data_rd64(first + 8);
+	if (!memcmp(first, PK_PERF_MAGIC1, 8))
+		return read_magic_v1(r, fd, mapped, size, err);
+	if (magic == PK_PERF_MAGIC2_SWAPPED) {
 		r->swap = true;
-		size = dr_bswap64(size);
+		*size = dr_bswap64(*size);
 	} else if (magic != PK_PERF_MAGIC2) {
 		return fail_open(r, err, -EINVAL, 0, "not a perf.data file (magic %016llx)",
 				 (unsigned long long)magic);
 	}
-	if (size == sizeof(struct pk_perf_pipe_header)) {
-		r->pipe = true;
-		r->off_bias = 16;
-		if (mapped) {
-			rc = dr_src_init(r, fd, true, 16, r->file_size, window);
-			if (rc)
-				return fail_open(r, err, rc, 0, "out of memory");
-		}
-		return 0;
-	}
-	if (!mapped)
-		return fail_open(r, err, -ESPIPE, 0,
-				 "a file-mode perf.data can not be read from a pipe (its "
-				 "sections need seeking): give the file itself");
+	return 0;
+}
+
+/* A file-mode header of size bytes: its sections checked against the file (a killed perf's
+ * or a cut file's data read up to the file's end), then the attrs and the features. */
+static int read_file_header(struct pk_data_reader *r, int fd, uint64_t size, size_t window,
+			    struct pk_error *err)
+{
 	const size_t old_size = offsetof(struct pk_perf_file_header, features);
 	if (size != sizeof(r->hdr) && size != old_size)
 		return fail_open(r, err, -EINVAL, 8, "header size %llu is neither %zu nor %zu",
@@ -538,7 +536,7 @@ static int read_header(struct pk_data_reader *r, int fd, const struct pk_data_re
 	if (h->attrs.size && dsize && h->attrs.offset < h->data.offset + dsize &&
 	    h->data.offset < h->attrs.offset + h->attrs.size)
 		return fail_open(r, err, -EINVAL, 24, "attrs and data sections overlap");
-	rc = dr_src_init(r, fd, true, h->data.offset, h->data.offset + dsize, window);
+	int rc = dr_src_init(r, fd, true, h->data.offset, h->data.offset + dsize, window);
 	if (rc)
 		return fail_open(r, err, rc, 0, "out of memory");
 	rc = read_file_attrs(r, err);
@@ -551,6 +549,34 @@ static int read_header(struct pk_data_reader *r, int fd, const struct pk_data_re
 		return rc;
 	}
 	return 0;
+}
+
+static int read_header(struct pk_data_reader *r, int fd, const struct pk_data_reader_opts *o,
+		       struct pk_error *err)
+{
+	size_t window = o && o->window_bytes ? o->window_bytes : DEFAULT_WINDOW;
+	if (window < MIN_WINDOW)
+		window = MIN_WINDOW;
+	bool mapped = r->file_size > 0;
+	uint64_t size = 0;
+	int rc = read_magic(r, fd, mapped, window, &size, err);
+	if (rc)
+		return rc;
+	if (size == sizeof(struct pk_perf_pipe_header)) {
+		r->pipe = true;
+		r->off_bias = 16;
+		if (mapped) {
+			rc = dr_src_init(r, fd, true, 16, r->file_size, window);
+			if (rc)
+				return fail_open(r, err, rc, 0, "out of memory");
+		}
+		return 0;
+	}
+	if (!mapped)
+		return fail_open(r, err, -ESPIPE, 0,
+				 "a file-mode perf.data can not be read from a pipe (its "
+				 "sections need seeking): give the file itself");
+	return read_file_header(r, fd, size, window, err);
 }
 
 int pk_data_reader__open_fd(struct pk_data_reader **rp, int fd, const char *name,

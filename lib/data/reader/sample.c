@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/sample.c — decoding kernel records: PERF_RECORD_SAMPLE with every
+ * data/reader/sample.c — decoding kernel records: PERF_RECORD_SAMPLE with every
  * sample_type bit perf 6.12 writes, the sample_id_all trailer of the other
  * kernel records, their timestamps for ordering, and the side-band records'
  * own fields. Every length is checked against the record before it is used;
  * arrays and strings are handed out as pointers into the record.
  */
-#include "data/reader_int.h"
+#include "data/reader/reader_int.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -97,79 +97,124 @@ int dr_decode_read_values(const struct dr_attr *a, const uint64_t *p, const uint
 #define TAIL_BYTES (offsetof(struct pk_sample, aux) + sizeof(((struct pk_sample *)0)->aux) - \
 		    offsetof(struct pk_sample, raw))
 
+/* RAW: a u32 size, then the data, padded with the size to 8 bytes. */
+static int parse_raw(const struct pk_data_reader *r, const struct perf_event_header *h,
+		     struct pk_sample *s, const uint64_t **pp, const uint64_t *end, uint64_t pos)
+{
+	uint32_t sz = data_rd32(*pp);
+	const uint8_t *b = (const uint8_t *)*pp + 4;
+	if (sz > (uint64_t)((const uint8_t *)end - b))
+		return FAIL("sample of %u bytes: raw data of %u bytes runs past its end", h->size,
+			    sz);
+	if ((4 + (uint64_t)sz) % 8)
+		return FAIL("sample of %u bytes: raw data of %u bytes is not padded to 8 bytes",
+			    h->size, sz);
+	s->raw.size = sz;
+	s->raw.data = b;
+	*pp = (const uint64_t *)(b + sz);
+	return 0;
+}
+
+/* BRANCH_STACK: nr, hw_idx (when the attr says), nr entries, then their counters (likewise). */
+static int parse_branch_stack(const struct pk_data_reader *r, const struct dr_attr *a,
+			      const struct perf_event_header *h, struct pk_sample *s,
+			      const uint64_t **pp, const uint64_t *end, uint64_t pos)
+{
+	const uint64_t *p = *pp;
+	NEED(1);
+	uint64_t nr = *p++;
+	if (a->hw_idx) {
+		NEED(1);
+		s->branch.has_hw_idx = true;
+		s->branch.hw_idx = *p++;
+	}
+	if (nr > (uint64_t)(end - p) / 3)
+		return FAIL("sample of %u bytes: %llu branch entries run past its end", h->size,
+			    (unsigned long long)nr);
+	s->branch.nr = nr;
+	s->branch.entries = (const struct perf_branch_entry *)p;
+	p += 3 * nr;
+	if (a->br_counters) {
+		NEED(nr);
+		s->branch.counters = p;
+		p += nr;
+	}
+	*pp = p;
+	return 0;
+overrun:
+	return FAIL("sample of %u bytes: its fields run past its end", h->size);
+}
+
+/* REGS_USER or REGS_INTR: the abi, then (abi not 0) one u64 per bit of mask: false when they
+ * run past end. */
+static bool parse_regs(struct pk_sample_regs *regs, uint64_t mask, unsigned nr,
+		       const uint64_t **pp, const uint64_t *end)
+{
+	const uint64_t *p = *pp;
+	NEED(1);
+	regs->abi = *p++;
+	regs->mask = mask;
+	if (regs->abi) {
+		NEED(nr);
+		regs->regs = p;
+		regs->nr = nr;
+		p += nr;
+	}
+	*pp = p;
+	return true;
+overrun:
+	return false;
+}
+
+/* STACK_USER: the size, and when it is not 0, that many bytes then the dynamic size. */
+static int parse_user_stack(const struct pk_data_reader *r, const struct perf_event_header *h,
+			    struct pk_sample *s, const uint64_t **pp, const uint64_t *end,
+			    uint64_t pos)
+{
+	const uint64_t *p = *pp;
+	NEED(1);
+	uint64_t sz = *p++;
+	if (sz) {
+		if (sz % 8 || sz / 8 > (uint64_t)(end - p))
+			return FAIL("sample of %u bytes: user stack of %llu bytes does not fit",
+				    h->size, (unsigned long long)sz);
+		s->user_stack.size = sz;
+		s->user_stack.data = (const uint8_t *)p;
+		p += sz / 8;
+		NEED(1);
+		s->user_stack.dyn_size = *p++;
+		if (s->user_stack.dyn_size > sz)
+			return FAIL("sample: user stack dyn_size %llu > size %llu",
+				    (unsigned long long)s->user_stack.dyn_size,
+				    (unsigned long long)sz);
+	}
+	*pp = p;
+	return 0;
+overrun:
+	return FAIL("sample of %u bytes: its fields run past its end", h->size);
+}
+
 /* The fields after the callchain, when any of them is recorded. */
 static int parse_rare(const struct pk_data_reader *r, const struct dr_attr *a,
 		      const struct perf_event_header *h, struct pk_sample *s, const uint64_t *p,
 		      const uint64_t *end, uint64_t pos)
 {
 	uint64_t t = a->sample_type;
+	int rc;
 	memset(&s->raw, 0, TAIL_BYTES);
 	if (t & PERF_SAMPLE_RAW) {
 		NEED(1);
-		uint32_t sz;
-		memcpy(&sz, p, 4);
-		const uint8_t *b = (const uint8_t *)p + 4;
-		if (sz > (uint64_t)((const uint8_t *)end - b))
-			return FAIL("sample of %u bytes: raw data of %u bytes runs past its end",
-				    h->size, sz);
-		if ((4 + (uint64_t)sz) % 8)
-			return FAIL("sample of %u bytes: raw data of %u bytes is not padded to "
-				    "8 bytes",
-				    h->size, sz);
-		s->raw.size = sz;
-		s->raw.data = b;
-		p = (const uint64_t *)(b + sz);
+		if ((rc = parse_raw(r, h, s, &p, end, pos)))
+			return rc;
 	}
-	if (t & PERF_SAMPLE_BRANCH_STACK) {
-		NEED(1);
-		uint64_t nr = *p++;
-		if (a->hw_idx) {
-			NEED(1);
-			s->branch.has_hw_idx = true;
-			s->branch.hw_idx = *p++;
-		}
-		if (nr > (uint64_t)(end - p) / 3)
-			return FAIL("sample of %u bytes: %llu branch entries run past its end",
-				    h->size, (unsigned long long)nr);
-		s->branch.nr = nr;
-		s->branch.entries = (const struct perf_branch_entry *)p;
-		p += 3 * nr;
-		if (a->br_counters) {
-			NEED(nr);
-			s->branch.counters = p;
-			p += nr;
-		}
-	}
-	if (t & PERF_SAMPLE_REGS_USER) {
-		NEED(1);
-		s->user_regs.abi = *p++;
-		s->user_regs.mask = a->pub.attr.sample_regs_user;
-		if (s->user_regs.abi) {
-			NEED(a->nr_regs_user);
-			s->user_regs.regs = p;
-			s->user_regs.nr = a->nr_regs_user;
-			p += a->nr_regs_user;
-		}
-	}
-	if (t & PERF_SAMPLE_STACK_USER) {
-		NEED(1);
-		uint64_t sz = *p++;
-		if (sz) {
-			if (sz % 8 || sz / 8 > (uint64_t)(end - p))
-				return FAIL("sample of %u bytes: user stack of %llu bytes does not "
-					    "fit",
-					    h->size, (unsigned long long)sz);
-			s->user_stack.size = sz;
-			s->user_stack.data = (const uint8_t *)p;
-			p += sz / 8;
-			NEED(1);
-			s->user_stack.dyn_size = *p++;
-			if (s->user_stack.dyn_size > sz)
-				return FAIL("sample: user stack dyn_size %llu > size %llu",
-					    (unsigned long long)s->user_stack.dyn_size,
-					    (unsigned long long)sz);
-		}
-	}
+	if ((t & PERF_SAMPLE_BRANCH_STACK) &&
+	    (rc = parse_branch_stack(r, a, h, s, &p, end, pos)))
+		return rc;
+	if ((t & PERF_SAMPLE_REGS_USER) &&
+	    !parse_regs(&s->user_regs, a->pub.attr.sample_regs_user, a->nr_regs_user, &p, end))
+		goto overrun;
+	if ((t & PERF_SAMPLE_STACK_USER) && (rc = parse_user_stack(r, h, s, &p, end, pos)))
+		return rc;
 	if (t & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
 		NEED(1);
 		uint64_t w = *p++;
@@ -189,17 +234,9 @@ static int parse_rare(const struct pk_data_reader *r, const struct dr_attr *a,
 		NEED(1);
 		s->transaction = *p++;
 	}
-	if (t & PERF_SAMPLE_REGS_INTR) {
-		NEED(1);
-		s->intr_regs.abi = *p++;
-		s->intr_regs.mask = a->pub.attr.sample_regs_intr;
-		if (s->intr_regs.abi) {
-			NEED(a->nr_regs_intr);
-			s->intr_regs.regs = p;
-			s->intr_regs.nr = a->nr_regs_intr;
-			p += a->nr_regs_intr;
-		}
-	}
+	if ((t & PERF_SAMPLE_REGS_INTR) &&
+	    !parse_regs(&s->intr_regs, a->pub.attr.sample_regs_intr, a->nr_regs_intr, &p, end))
+		goto overrun;
 	if (t & PERF_SAMPLE_PHYS_ADDR) {
 		NEED(1);
 		s->phys_addr = *p++;
@@ -359,35 +396,135 @@ int dr_record_time(const struct pk_data_reader *r, const struct perf_event_heade
 	return 0;
 }
 
-/* ---- side-band records ------------------------------------------------------------------- */
+/* The body of a side-band record (after its header, before its sample_id_all trailer) holds n
+ * bytes at least: b, end, len and h in scope. */
+#define BODY(n, name)                                                                         \
+	do {                                                                                  \
+		if (len < (size_t)(n))                                                        \
+			return FAIL("%s record of %u bytes is too short", name, h->size);     \
+	} while (0)
 
-/* A NUL-terminated string at p, before end. */
-static const char *str_at(const void *p, const void *end)
+/* MMAP and MMAP2: the range, its file name, and MMAP2's device and inode or build-id. */
+static int decode_mmap(const struct pk_data_reader *r, struct pk_data_event *ev,
+		       const uint8_t *b, const uint8_t *end, uint64_t pos)
 {
-	if (p >= end)
-		return NULL;
-	return memchr(p, 0, (size_t)((const char *)end - (const char *)p)) ? p : NULL;
+	const struct perf_event_header *h = ev->raw;
+	size_t len = (size_t)(end - b);
+	bool m2 = h->type == PERF_RECORD_MMAP2;
+	BODY(m2 ? 65 : 33, m2 ? "MMAP2" : "MMAP");
+	__typeof__(ev->u.mmap) *m = &ev->u.mmap;
+	m->pid = (int32_t)data_rd32(b);
+	m->tid = (int32_t)data_rd32(b + 4);
+	m->start = data_rd64(b + 8);
+	m->len = data_rd64(b + 16);
+	m->pgoff = data_rd64(b + 24);
+	m->mmap2 = m2;
+	m->data = h->misc & PERF_RECORD_MISC_MMAP_DATA;
+	const uint8_t *fn = b + 32;
+	if (m2) {
+		if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+			m->has_build_id = true;
+			m->build_id_size = b[32];
+			if (m->build_id_size > 20)
+				return FAIL("MMAP2: build-id size %u", m->build_id_size);
+			m->build_id = b + 36;
+		}
+		/* with a build id, its bytes (as perf 6.1 takes them for the dso's id) */
+		m->maj = data_rd32(b + 32);
+		m->min = data_rd32(b + 36);
+		m->ino = data_rd64(b + 40);
+		m->ino_generation = data_rd64(b + 48);
+		m->prot = data_rd32(b + 56);
+		m->flags = data_rd32(b + 60);
+		fn = b + 64;
+	}
+	if (!(m->filename = data_str_at(fn, end)))
+		return FAIL("%s: file name not terminated", m2 ? "MMAP2" : "MMAP");
+	return 0;
 }
 
-static inline uint64_t rd64(const uint8_t *p)
+/* The records of kernel text and BPF changes, cgroups, namespaces, READ and AUX tracing. */
+static int decode_other(const struct pk_data_reader *r, struct pk_data_event *ev,
+			const struct dr_attr *a, const uint8_t *b, const uint8_t *end,
+			uint64_t pos)
 {
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return v;
-}
-static inline uint32_t rd32(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return v;
-}
-static inline uint16_t rd16(const uint8_t *p)
-{
-	uint16_t v;
-	memcpy(&v, p, 2);
-	return v;
+	const struct perf_event_header *h = ev->raw;
+	size_t len = (size_t)(end - b);
+	switch (h->type) {
+	case PERF_RECORD_KSYMBOL:
+		BODY(17, "KSYMBOL");
+		ev->u.ksymbol.addr = data_rd64(b);
+		ev->u.ksymbol.len = data_rd32(b + 8);
+		ev->u.ksymbol.ksym_type = data_rd16(b + 12);
+		ev->u.ksymbol.flags = data_rd16(b + 14);
+		if (!(ev->u.ksymbol.name = data_str_at(b + 16, end)))
+			return FAIL("KSYMBOL: name not terminated");
+		return 0;
+	case PERF_RECORD_BPF_EVENT:
+		BODY(16, "BPF_EVENT");
+		ev->u.bpf.type = data_rd16(b);
+		ev->u.bpf.flags = data_rd16(b + 2);
+		ev->u.bpf.id = data_rd32(b + 4);
+		ev->u.bpf.tag = b + 8;
+		return 0;
+	case PERF_RECORD_TEXT_POKE:
+		BODY(12, "TEXT_POKE");
+		ev->u.text_poke.addr = data_rd64(b);
+		ev->u.text_poke.old_len = data_rd16(b + 8);
+		ev->u.text_poke.new_len = data_rd16(b + 10);
+		if ((size_t)ev->u.text_poke.old_len + ev->u.text_poke.new_len > len - 12)
+			return FAIL("TEXT_POKE: %u + %u bytes do not fit its record",
+				    ev->u.text_poke.old_len, ev->u.text_poke.new_len);
+		ev->u.text_poke.bytes = b + 12;
+		return 0;
+	case PERF_RECORD_CGROUP:
+		BODY(9, "CGROUP");
+		ev->u.cgroup.id = data_rd64(b);
+		if (!(ev->u.cgroup.path = data_str_at(b + 8, end)))
+			return FAIL("CGROUP: path not terminated");
+		return 0;
+	case PERF_RECORD_NAMESPACES: {
+		BODY(16, "NAMESPACES");
+		ev->u.namespaces.pid = (int32_t)data_rd32(b);
+		ev->u.namespaces.tid = (int32_t)data_rd32(b + 4);
+		uint64_t nr = data_rd64(b + 8);
+		if (nr > (len - 16) / 16)
+			return FAIL("NAMESPACES: %llu entries do not fit its record",
+				    (unsigned long long)nr);
+		ev->u.namespaces.nr = nr;
+		ev->u.namespaces.link = (const uint64_t *)(b + 16);
+		return 0;
+	}
+	case PERF_RECORD_READ:
+		BODY(16, "READ");
+		ev->u.read.pid = (int32_t)data_rd32(b);
+		ev->u.read.tid = (int32_t)data_rd32(b + 4);
+		if (a && dr_decode_read_values(a, (const uint64_t *)(b + 8), (const uint64_t *)end,
+					       &ev->u.read.values) < 0)
+			return FAIL("READ: values run past its end");
+		return 0;
+	case PERF_RECORD_AUX:
+		BODY(24, "AUX");
+		ev->u.aux.aux_offset = data_rd64(b);
+		ev->u.aux.aux_size = data_rd64(b + 8);
+		ev->u.aux.flags = data_rd64(b + 16);
+		return 0;
+	case PERF_RECORD_ITRACE_START:
+		BODY(8, "ITRACE_START");
+		ev->u.itrace_start.pid = (int32_t)data_rd32(b);
+		ev->u.itrace_start.tid = (int32_t)data_rd32(b + 4);
+		return 0;
+	case PERF_RECORD_AUX_OUTPUT_HW_ID:
+		BODY(8, "AUX_OUTPUT_HW_ID");
+		ev->u.aux_output_hw_id.hw_id = data_rd64(b);
+		return 0;
+	default:
+		return 0;
+	}
 }
 
+/* A sample, or a side-band record's fields and its sample_id_all trailer; the task and
+ * mapping records (the common ones) here, the others in decode_other. */
 int dr_decode_kernel(struct pk_data_reader *r, struct pk_data_event *ev, uint64_t pos)
 {
 	const struct perf_event_header *h = ev->raw;
@@ -410,81 +547,45 @@ int dr_decode_kernel(struct pk_data_reader *r, struct pk_data_event *ev, uint64_
 	const uint8_t *b = (const uint8_t *)(h + 1);
 	const uint8_t *end = (const uint8_t *)h + h->size - (tr > 0 ? a->pub.id_hdr_size : 0);
 	size_t len = (size_t)(end - b);
-#define BODY(n, name)                                                                         \
-	do {                                                                                  \
-		if (len < (size_t)(n))                                                        \
-			return FAIL("%s record of %u bytes is too short", name, h->size);     \
-	} while (0)
 	switch (h->type) {
 	case PERF_RECORD_COMM:
 		BODY(9, "COMM");
-		ev->u.comm.pid = (int32_t)rd32(b);
-		ev->u.comm.tid = (int32_t)rd32(b + 4);
+		ev->u.comm.pid = (int32_t)data_rd32(b);
+		ev->u.comm.tid = (int32_t)data_rd32(b + 4);
 		ev->u.comm.exec = h->misc & PERF_RECORD_MISC_COMM_EXEC;
-		if (!(ev->u.comm.comm = str_at(b + 8, end)))
+		if (!(ev->u.comm.comm = data_str_at(b + 8, end)))
 			return FAIL("COMM: name not terminated");
-		break;
+		return 0;
 	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2: {
-		bool m2 = h->type == PERF_RECORD_MMAP2;
-		BODY(m2 ? 65 : 33, m2 ? "MMAP2" : "MMAP");
-		__typeof__(ev->u.mmap) *m = &ev->u.mmap;
-		m->pid = (int32_t)rd32(b);
-		m->tid = (int32_t)rd32(b + 4);
-		m->start = rd64(b + 8);
-		m->len = rd64(b + 16);
-		m->pgoff = rd64(b + 24);
-		m->mmap2 = m2;
-		m->data = h->misc & PERF_RECORD_MISC_MMAP_DATA;
-		const uint8_t *fn = b + 32;
-		if (m2) {
-			if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-				m->has_build_id = true;
-				m->build_id_size = b[32];
-				if (m->build_id_size > 20)
-					return FAIL("MMAP2: build-id size %u", m->build_id_size);
-				m->build_id = b + 36;
-			}
-			/* with a build id, its bytes (as perf 6.1 takes them for the dso's id) */
-			m->maj = rd32(b + 32);
-			m->min = rd32(b + 36);
-			m->ino = rd64(b + 40);
-			m->ino_generation = rd64(b + 48);
-			m->prot = rd32(b + 56);
-			m->flags = rd32(b + 60);
-			fn = b + 64;
-		}
-		if (!(m->filename = str_at(fn, end)))
-			return FAIL("%s: file name not terminated", m2 ? "MMAP2" : "MMAP");
-		break;
-	}
+	case PERF_RECORD_MMAP2:
+		return decode_mmap(r, ev, b, end, pos);
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
 		BODY(24, h->type == PERF_RECORD_FORK ? "FORK" : "EXIT");
-		ev->u.task.pid = (int32_t)rd32(b);
-		ev->u.task.ppid = (int32_t)rd32(b + 4);
-		ev->u.task.tid = (int32_t)rd32(b + 8);
-		ev->u.task.ptid = (int32_t)rd32(b + 12);
-		ev->u.task.time = rd64(b + 16);
-		break;
+		ev->u.task.pid = (int32_t)data_rd32(b);
+		ev->u.task.ppid = (int32_t)data_rd32(b + 4);
+		ev->u.task.tid = (int32_t)data_rd32(b + 8);
+		ev->u.task.ptid = (int32_t)data_rd32(b + 12);
+		ev->u.task.time = data_rd64(b + 16);
+		return 0;
 	case PERF_RECORD_LOST:
 		BODY(16, "LOST");
-		ev->u.lost.id = rd64(b);
-		ev->u.lost.lost = rd64(b + 8);
+		ev->u.lost.id = data_rd64(b);
+		ev->u.lost.lost = data_rd64(b + 8);
 		r->stats.total_lost += ev->u.lost.lost;
-		break;
+		return 0;
 	case PERF_RECORD_LOST_SAMPLES:
 		BODY(8, "LOST_SAMPLES");
-		ev->u.lost_samples.lost = rd64(b);
+		ev->u.lost_samples.lost = data_rd64(b);
 		r->stats.total_lost_samples += ev->u.lost_samples.lost;
-		break;
+		return 0;
 	case PERF_RECORD_THROTTLE:
 	case PERF_RECORD_UNTHROTTLE:
 		BODY(24, "THROTTLE");
-		ev->u.throttle.time = rd64(b);
-		ev->u.throttle.id = rd64(b + 8);
-		ev->u.throttle.stream_id = rd64(b + 16);
-		break;
+		ev->u.throttle.time = data_rd64(b);
+		ev->u.throttle.id = data_rd64(b + 8);
+		ev->u.throttle.stream_id = data_rd64(b + 16);
+		return 0;
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE:
 		ev->u.context_switch.out = h->misc & PERF_RECORD_MISC_SWITCH_OUT;
@@ -493,83 +594,12 @@ int dr_decode_kernel(struct pk_data_reader *r, struct pk_data_event *ev, uint64_
 		ev->u.context_switch.next_prev_tid = -1;
 		if (h->type == PERF_RECORD_SWITCH_CPU_WIDE) {
 			BODY(8, "SWITCH_CPU_WIDE");
-			ev->u.context_switch.next_prev_pid = (int32_t)rd32(b);
-			ev->u.context_switch.next_prev_tid = (int32_t)rd32(b + 4);
+			ev->u.context_switch.next_prev_pid = (int32_t)data_rd32(b);
+			ev->u.context_switch.next_prev_tid = (int32_t)data_rd32(b + 4);
 		}
-		break;
-	case PERF_RECORD_KSYMBOL:
-		BODY(17, "KSYMBOL");
-		ev->u.ksymbol.addr = rd64(b);
-		ev->u.ksymbol.len = rd32(b + 8);
-		ev->u.ksymbol.ksym_type = rd16(b + 12);
-		ev->u.ksymbol.flags = rd16(b + 14);
-		if (!(ev->u.ksymbol.name = str_at(b + 16, end)))
-			return FAIL("KSYMBOL: name not terminated");
-		break;
-	case PERF_RECORD_BPF_EVENT:
-		BODY(16, "BPF_EVENT");
-		ev->u.bpf.type = rd16(b);
-		ev->u.bpf.flags = rd16(b + 2);
-		ev->u.bpf.id = rd32(b + 4);
-		ev->u.bpf.tag = b + 8;
-		break;
-	case PERF_RECORD_TEXT_POKE:
-		BODY(12, "TEXT_POKE");
-		ev->u.text_poke.addr = rd64(b);
-		ev->u.text_poke.old_len = rd16(b + 8);
-		ev->u.text_poke.new_len = rd16(b + 10);
-		if ((size_t)ev->u.text_poke.old_len + ev->u.text_poke.new_len > len - 12)
-			return FAIL("TEXT_POKE: %u + %u bytes do not fit its record",
-				    ev->u.text_poke.old_len, ev->u.text_poke.new_len);
-		ev->u.text_poke.bytes = b + 12;
-		break;
-	case PERF_RECORD_CGROUP:
-		BODY(9, "CGROUP");
-		ev->u.cgroup.id = rd64(b);
-		if (!(ev->u.cgroup.path = str_at(b + 8, end)))
-			return FAIL("CGROUP: path not terminated");
-		break;
-	case PERF_RECORD_NAMESPACES: {
-		BODY(16, "NAMESPACES");
-		ev->u.namespaces.pid = (int32_t)rd32(b);
-		ev->u.namespaces.tid = (int32_t)rd32(b + 4);
-		uint64_t nr = rd64(b + 8);
-		if (nr > (len - 16) / 16)
-			return FAIL("NAMESPACES: %llu entries do not fit its record",
-				    (unsigned long long)nr);
-		ev->u.namespaces.nr = nr;
-		ev->u.namespaces.link = (const uint64_t *)(b + 16);
-		break;
-	}
-	case PERF_RECORD_READ: {
-		BODY(16, "READ");
-		ev->u.read.pid = (int32_t)rd32(b);
-		ev->u.read.tid = (int32_t)rd32(b + 4);
-		if (!a)
-			break;
-		if (dr_decode_read_values(a, (const uint64_t *)(b + 8), (const uint64_t *)end,
-					  &ev->u.read.values) < 0)
-			return FAIL("READ: values run past its end");
-		break;
-	}
-	case PERF_RECORD_AUX:
-		BODY(24, "AUX");
-		ev->u.aux.aux_offset = rd64(b);
-		ev->u.aux.aux_size = rd64(b + 8);
-		ev->u.aux.flags = rd64(b + 16);
-		break;
-	case PERF_RECORD_ITRACE_START:
-		BODY(8, "ITRACE_START");
-		ev->u.itrace_start.pid = (int32_t)rd32(b);
-		ev->u.itrace_start.tid = (int32_t)rd32(b + 4);
-		break;
-	case PERF_RECORD_AUX_OUTPUT_HW_ID:
-		BODY(8, "AUX_OUTPUT_HW_ID");
-		ev->u.aux_output_hw_id.hw_id = rd64(b);
-		break;
+		return 0;
 	default:
-		break;
+		return decode_other(r, ev, a, b, end, pos);
 	}
-#undef BODY
-	return 0;
 }
+#undef BODY

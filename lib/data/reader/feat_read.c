@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/feat_read.c — the header's feature sections (file mode: the table
+ * data/reader/feat_read.c — the header's feature sections (file mode: the table
  * after the data section; pipe mode: HEADER_FEATURE records), kept as
  * stored and decoded into struct pk_data_env: strings, CPU counts and
  * topology, memory, command line, event names (EVENT_DESC), PMU mappings,
@@ -8,37 +8,13 @@
  * of perf's util/header.c writers; sections may be longer than we read
  * (newer perf), never shorter than what they announce.
  */
-#include "data/reader_int.h"
+#include "data/reader/reader_int.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/grow.h"
-
-uint32_t dr_cur_u32(struct dr_cur *c)
-{
-	uint32_t v = 0;
-	if (c->bad || (size_t)(c->end - c->p) < 4) {
-		c->bad = true;
-		return 0;
-	}
-	memcpy(&v, c->p, 4);
-	c->p += 4;
-	return c->swap ? dr_bswap32(v) : v;
-}
-
-uint64_t dr_cur_u64(struct dr_cur *c)
-{
-	uint64_t v = 0;
-	if (c->bad || (size_t)(c->end - c->p) < 8) {
-		c->bad = true;
-		return 0;
-	}
-	memcpy(&v, c->p, 8);
-	c->p += 8;
-	return c->swap ? dr_bswap64(v) : v;
-}
 
 const char *dr_cur_str(struct pk_data_reader *r, struct dr_cur *c)
 {
@@ -128,8 +104,7 @@ static int feat_build_id(struct pk_data_reader *r, const uint8_t *p, size_t size
 			       h.misc == PERF_RECORD_MISC_GUEST_KERNEL) ? 0 : -1;
 			id = p + 8;
 		} else {
-			uint32_t v;
-			memcpy(&v, p + 8, 4);
+			uint32_t v = data_rd32(p + 8);
 			pid = (int32_t)(r->swap ? dr_bswap32(v) : v);
 			id = p + 12;
 		}
@@ -202,6 +177,50 @@ static int feat_cpu_topology(struct pk_data_reader *r, struct dr_cur *c, uint64_
 	return 0;
 }
 
+/* PMU_MAPPINGS: a count, then a type and a name for each PMU; -ENOMEM or 0 (c->bad when an
+ * entry runs past the section: the env then keeps none). */
+static int feat_pmu_mappings(struct pk_data_reader *r, struct dr_cur *c)
+{
+	uint32_t n = dr_cur_u32(c);
+	if (c->bad || n > (size_t)(c->end - c->p) / 8)
+		return 0;	/* a count past the section: the feature is ignored */
+	struct pk_data_pmu_mapping *m = pk_arena__alloc(&r->arena, (n + 1) * sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n && !c->bad; i++) {
+		m[i].type = dr_cur_u32(c);
+		m[i].name = dr_cur_str(r, c);
+	}
+	if (!c->bad) {
+		r->env.nr_pmu_mappings = n;
+		r->env.pmu_mappings = m;
+	}
+	return 0;
+}
+
+/* GROUP_DESC: a count, then name, leader index and member count of each group (applied to
+ * the attrs at once); -ENOMEM or 0, as feat_pmu_mappings. */
+static int feat_group_desc(struct pk_data_reader *r, struct dr_cur *c)
+{
+	uint32_t n = dr_cur_u32(c);
+	if (c->bad || n > (size_t)(c->end - c->p) / 12)
+		return 0;	/* a count past the section: the feature is ignored */
+	struct pk_data_group_desc *g = pk_arena__alloc(&r->arena, (n + 1) * sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n && !c->bad; i++) {
+		g[i].name = dr_cur_str(r, c);
+		g[i].leader_idx = dr_cur_u32(c);
+		g[i].nr_members = dr_cur_u32(c);
+	}
+	if (!c->bad) {
+		r->env.nr_groups = n;
+		r->env.groups = g;
+		dr_apply_groups(r);
+	}
+	return 0;
+}
+
 static int feat_decode(struct pk_data_reader *r, unsigned feat, const uint8_t *data,
 		       size_t size, uint64_t pos)
 {
@@ -255,44 +274,16 @@ static int feat_decode(struct pk_data_reader *r, unsigned feat, const uint8_t *d
 		return feat_event_desc(r, &c, pos);
 	case PK_FEAT_CPU_TOPOLOGY:
 		return feat_cpu_topology(r, &c, pos);
-	case PK_FEAT_PMU_MAPPINGS: {
-		uint32_t n = dr_cur_u32(&c);
+	case PK_FEAT_PMU_MAPPINGS:
 		name = "PMU_MAPPINGS";
-		if (c.bad || n > (size_t)(c.end - c.p) / 8)
-			break;
-		struct pk_data_pmu_mapping *m = pk_arena__alloc(&r->arena, (n + 1) * sizeof(*m));
-		if (!m)
+		if (feat_pmu_mappings(r, &c))
 			return dr_fail(r, -ENOMEM, pos, "out of memory");
-		for (uint32_t i = 0; i < n && !c.bad; i++) {
-			m[i].type = dr_cur_u32(&c);
-			m[i].name = dr_cur_str(r, &c);
-		}
-		if (!c.bad) {
-			e->nr_pmu_mappings = n;
-			e->pmu_mappings = m;
-		}
 		break;
-	}
-	case PK_FEAT_GROUP_DESC: {
-		uint32_t n = dr_cur_u32(&c);
+	case PK_FEAT_GROUP_DESC:
 		name = "GROUP_DESC";
-		if (c.bad || n > (size_t)(c.end - c.p) / 12)
-			break;
-		struct pk_data_group_desc *g = pk_arena__alloc(&r->arena, (n + 1) * sizeof(*g));
-		if (!g)
+		if (feat_group_desc(r, &c))
 			return dr_fail(r, -ENOMEM, pos, "out of memory");
-		for (uint32_t i = 0; i < n && !c.bad; i++) {
-			g[i].name = dr_cur_str(r, &c);
-			g[i].leader_idx = dr_cur_u32(&c);
-			g[i].nr_members = dr_cur_u32(&c);
-		}
-		if (!c.bad) {
-			e->nr_groups = n;
-			e->groups = g;
-			dr_apply_groups(r);
-		}
 		break;
-	}
 	case PK_FEAT_CLOCKID:
 		e->clockid_res_ns = dr_cur_u64(&c);
 		name = "CLOCKID";

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/buildid.c — build-ids of the DSOs that got samples: the GNU build-id
+ * data/writer/buildid.c — build-ids of the DSOs that got samples: the GNU build-id
  * note of an ELF file (libelf: PT_NOTE segments, else SHT_NOTE sections),
  * the kernel's from the raw note list in /sys/kernel/notes (a module's,
  * named "[name]", in /sys/module/name/notes/.note.gnu.build-id), and the BUILD_ID
@@ -18,7 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "data/write_int.h"
+#include "data/bytes.h"
+#include "data/writer/write_int.h"
 
 #define KERNEL_NAME "[kernel.kallsyms]"
 #ifndef NT_GNU_BUILD_ID
@@ -91,10 +92,8 @@ int pkw_notes_build_id(const unsigned char *p, size_t n, unsigned char *id, size
 
 	/* Elf_Nhdr: namesz, descsz, type; name and desc each padded to 4 */
 	while (off + 12 <= n) {
-		uint32_t namesz, descsz, type;
-		memcpy(&namesz, p + off, 4);
-		memcpy(&descsz, p + off + 4, 4);
-		memcpy(&type, p + off + 8, 4);
+		uint32_t namesz = data_rd32(p + off), descsz = data_rd32(p + off + 4);
+		uint32_t type = data_rd32(p + off + 8);
 		size_t name = off + 12;
 		size_t desc = name + ((namesz + 3u) & ~3u);
 		size_t next = desc + ((descsz + 3u) & ~3u);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/read_ahead.c — opts.read_ahead: one thread of the reader fetches the
+ * data/reader/read_ahead.c — opts.read_ahead: one thread of the reader fetches the
  * file's records, expands compressed ones, orders them (dr_step, the same
  * steps as without it) and copies each into a batch; the caller's thread
  * takes the batches in turn and only decodes. A few batches circulate
@@ -12,7 +12,7 @@
  * again. The thread's reading errors go to its own error slot and become the
  * deferred error, as without it; decoding errors are the caller's.
  */
-#include "data/reader_int.h"
+#include "data/reader/reader_int.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/write_int.h — the perf.data writer's state and the helpers its files
+ * data/writer/write_int.h — the perf.data writer's state and the helpers its files
  * share (write.c: core; write_file.c: file mode; write_pipe.c: pipe mode;
  * write_compress.c: zstd; feat*.c: feature sections; buildid.c: build-ids).
  * Not public.
@@ -14,6 +14,7 @@
 
 #include <pmukit/data_write.h>
 #include <pmukit/perf_data.h>
+#include <pmukit/topology.h>
 
 #include "util/buf.h"
 
@@ -98,6 +99,10 @@ struct pk_data_writer {
 		struct pk_buf bytes;
 		bool read, have;
 	} feat_cache[PK_FEAT_LAST];
+
+	/* the CPU topology under the sysroot, read once (feat_topo.c; NULL: unreadable) */
+	struct pk_topology *topo;
+	bool topo_read;
 
 	/* files read once: pkw_read_text() */
 	struct pkw_text {

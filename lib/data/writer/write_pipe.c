@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/write_pipe.c — pipe mode (perf record -o -): a 16-byte header, a
+ * data/writer/write_pipe.c — pipe mode (perf record -o -): a 16-byte header, a
  * PERF_RECORD_HEADER_ATTR per attr (the attr, then its ids), a
  * PERF_RECORD_HEADER_FEATURE per feature perf sends down a pipe and the
  * end-of-features mark (feature id HEADER_LAST_FEATURE), the tracing data
@@ -11,7 +11,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "data/write_int.h"
+#include "data/writer/write_int.h"
 #include "util/error.h"
 
 static int put_attr_record(struct pk_data_writer *w, const struct pkw_attr *a, struct pk_buf *b,

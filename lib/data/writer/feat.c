@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/feat.c — the feature sections of perf.data that describe the run and
+ * data/writer/feat.c — the feature sections of perf.data that describe the run and
  * the machine (HOSTNAME, OSRELEASE, VERSION, ARCH, CPUDESC, CPUID,
  * TOTAL_MEM, CMDLINE, EVENT_DESC, GROUP_DESC, BRANCH_STACK, SAMPLE_TIME,
  * CLOCKID, CLOCK_DATA, COMPRESSED) in the layouts perf's header.c reads, and
@@ -20,7 +20,7 @@
 
 #include <pmukit/cpuid.h>
 
-#include "data/write_int.h"
+#include "data/writer/write_int.h"
 #include "util/grow.h"
 
 /* --- encoding ------------------------------------------------------------------ */

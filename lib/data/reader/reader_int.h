@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/reader_int.h — the perf.data reader's insides, shared by its files:
+ * data/reader/reader_int.h — the perf.data reader's insides, shared by its files:
  * read.c (open, header, attrs, ids), read_source.c (mapped windows, pipe
  * buffer, zstd), read_swap.c (the other byte order), order.c (perf's
  * ordered-events queue), sample.c (decoding records), read_next.c (the
@@ -16,6 +16,7 @@
 
 #include <pmukit/data_read.h>
 
+#include "data/bytes.h"
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -28,6 +29,24 @@
 #define DR_MAX_ATTRS			65536
 #define DR_MAX_FEATURE_BYTES		(1ULL << 30)
 #define DR_MAX_WARN			4
+
+/* Little helpers. */
+static inline uint16_t dr_bswap16(uint16_t v)
+{
+	return __builtin_bswap16(v);
+}
+static inline uint32_t dr_bswap32(uint32_t v)
+{
+	return __builtin_bswap32(v);
+}
+static inline uint64_t dr_bswap64(uint64_t v)
+{
+	return __builtin_bswap64(v);
+}
+static inline uint64_t dr_align8(uint64_t v)
+{
+	return (v + 7) & ~(uint64_t)7;
+}
 
 /* pk_data_reader.recovering: why the data's end is the file's (a bad tail ends the records) */
 enum { DR_RECOVER_NONE, DR_RECOVER_KILLED, DR_RECOVER_CUT };
@@ -294,36 +313,38 @@ int dr_feat_add(struct pk_data_reader *r, unsigned feat, const void *data, size_
 		uint64_t pos);
 int dr_add_build_id(struct pk_data_reader *r, int32_t pid, uint16_t misc, const uint8_t *id,
 		    uint8_t size, const char *filename, size_t fn_len);
-/* A string as features store them: u32 len, then len bytes (NUL-padded). */
+/* A cursor over a feature section or the tracing data, in the recording's byte order; bad once
+ * a read would run past end (every later read then returns 0 or NULL). */
 struct dr_cur {
 	const uint8_t *p, *end;
 	bool swap;
 	bool bad;
 };
-uint32_t dr_cur_u32(struct dr_cur *c);
-uint64_t dr_cur_u64(struct dr_cur *c);
+static inline uint32_t dr_cur_u32(struct dr_cur *c)
+{
+	if (c->bad || (size_t)(c->end - c->p) < 4) {
+		c->bad = true;
+		return 0;
+	}
+	uint32_t v = data_rd32(c->p);
+	c->p += 4;
+	return c->swap ? dr_bswap32(v) : v;
+}
+static inline uint64_t dr_cur_u64(struct dr_cur *c)
+{
+	if (c->bad || (size_t)(c->end - c->p) < 8) {
+		c->bad = true;
+		return 0;
+	}
+	uint64_t v = data_rd64(c->p);
+	c->p += 8;
+	return c->swap ? dr_bswap64(v) : v;
+}
+/* A string as features store them: u32 len, then len bytes (NUL-padded), copied to the arena. */
 const char *dr_cur_str(struct pk_data_reader *r, struct dr_cur *c);
 
 /* feat_read_tracing.c */
 int dr_tracing_parse(struct pk_data_reader *r, const uint8_t *data, size_t size, uint64_t pos);
 void dr_tracing_free(struct dr_tracing *t);
-
-/* Little helpers. */
-static inline uint16_t dr_bswap16(uint16_t v)
-{
-	return __builtin_bswap16(v);
-}
-static inline uint32_t dr_bswap32(uint32_t v)
-{
-	return __builtin_bswap32(v);
-}
-static inline uint64_t dr_bswap64(uint64_t v)
-{
-	return __builtin_bswap64(v);
-}
-static inline uint64_t dr_align8(uint64_t v)
-{
-	return (v + 7) & ~(uint64_t)7;
-}
 
 #endif

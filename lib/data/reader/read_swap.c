@@ -1,43 +1,31 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/read_swap.c — records and attrs written on a machine of the other
+ * data/reader/read_swap.c — records and attrs written on a machine of the other
  * byte order, converted in place to this machine's: every field of every
  * record type the reader decodes (u32 pairs as two u32s, bitfields moved
  * bit by bit as the compiler of the other order laid them out), while the
  * bytes the kernel copies verbatim (RAW, AUX, user stack, strings) stay.
  * A record whose layout runs past its size is an error here already.
  */
-#include "data/reader_int.h"
+#include "data/reader/reader_int.h"
 
 #include <errno.h>
 #include <string.h>
 
 static inline void swap16_at(void *p)
 {
-	uint16_t v;
-	memcpy(&v, p, 2);
-	v = dr_bswap16(v);
+	uint16_t v = dr_bswap16(data_rd16(p));
 	memcpy(p, &v, 2);
 }
 static inline void swap32_at(void *p)
 {
-	uint32_t v;
-	memcpy(&v, p, 4);
-	v = dr_bswap32(v);
+	uint32_t v = dr_bswap32(data_rd32(p));
 	memcpy(p, &v, 4);
 }
 static inline void swap64_at(void *p)
 {
-	uint64_t v;
-	memcpy(&v, p, 8);
-	v = dr_bswap64(v);
+	uint64_t v = dr_bswap64(data_rd64(p));
 	memcpy(p, &v, 8);
-}
-static inline uint64_t get64(const void *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return v;
 }
 static void swap64_n(void *p, size_t n)
 {
@@ -58,9 +46,8 @@ static void swap_attr_flags(uint8_t *p)
 	static const uint8_t widths[] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2,
 					  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 					  1, 1, 1, 1, 1, 26 };
-	uint64_t v, out = 0;
-	memcpy(&v, p, 8);
-	v = dr_bswap64(v);	/* the value as the writer saw it */
+	uint64_t v = dr_bswap64(data_rd64(p));	/* the value as the writer saw it */
+	uint64_t out = 0;
 	unsigned at = 0;
 	for (size_t i = 0; i < sizeof(widths); i++) {
 		unsigned w = widths[i];
@@ -181,7 +168,7 @@ static int attr_of_swapped(struct pk_data_reader *r, const struct perf_event_hea
 	if (sample ? (size_t)p >= n : (size_t)p > n)
 		return dr_fail(r, -EINVAL, pos, "record type %u of %u bytes too short for its id",
 			       h->type, h->size);
-	uint64_t id = dr_bswap64(get64(w + 8 * (sample ? (size_t)p : n - (size_t)p)));
+	uint64_t id = dr_bswap64(data_rd64(w + 8 * (sample ? (size_t)p : n - (size_t)p)));
 	if (!id)
 		return 0;
 	int idx = dr_find_id(r, id);
@@ -193,181 +180,215 @@ static int attr_of_swapped(struct pk_data_reader *r, const struct perf_event_hea
 
 /* ---- samples ------------------------------------------------------------------------------- */
 
-#define NEED(n)                                                                               \
-	do {                                                                                  \
-		if ((uint64_t)(end - p) < (uint64_t)(n))                                      \
-			goto overrun;                                                         \
-	} while (0)
+/* Fewer than n bytes left at p: the sample's fields run past its end. */
+#define SHORT(n) ((uint64_t)(end - p) < (uint64_t)(n))
+
+/* The u64 of each bit of t in bits, in its order. */
+static inline bool swap_u64s(uint64_t t, const uint64_t *bits, size_t n, uint8_t **pp,
+			     const uint8_t *end)
+{
+	uint8_t *p = *pp;
+	for (size_t i = 0; i < n; i++)
+		if (t & bits[i]) {
+			if (SHORT(8))
+				return false;
+			swap64_at(p);
+			p += 8;
+		}
+	*pp = p;
+	return true;
+}
+
+/* Two u32 (pid/tid, cpu/res) when t has bit. */
+static inline bool swap_pair(uint64_t t, uint64_t bit, uint8_t **pp, const uint8_t *end)
+{
+	uint8_t *p = *pp;
+	if (!(t & bit))
+		return true;
+	if (SHORT(8))
+		return false;
+	swap32_at(p);
+	swap32_at(p + 4);
+	*pp = p + 8;
+	return true;
+}
+
+/* READ: the first value (nr with PERF_FORMAT_GROUP), the times, then the values and ids. */
+static bool swap_read(uint64_t rf, uint8_t **pp, const uint8_t *end)
+{
+	uint8_t *p = *pp;
+	uint64_t nr = 1;
+	if (SHORT(8))
+		return false;
+	swap64_at(p);
+	if (rf & PERF_FORMAT_GROUP)
+		nr = data_rd64(p);
+	p += 8;
+	uint64_t words = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+			 !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	uint64_t stride = !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+	if (rf & PERF_FORMAT_GROUP) {
+		if (nr > (uint64_t)(end - p) / 8)
+			return false;
+		words += nr * (stride + 1);
+	} else {
+		words += stride;
+	}
+	if (words > (uint64_t)(end - p) / 8)
+		return false;
+	swap64_n(p, words);
+	*pp = p + words * 8;
+	return true;
+}
+
+/* A u64 count, then that many u64s (CALLCHAIN). */
+static bool swap_counted(uint8_t **pp, const uint8_t *end)
+{
+	uint8_t *p = *pp;
+	if (SHORT(8))
+		return false;
+	swap64_at(p);
+	uint64_t nr = data_rd64(p);
+	p += 8;
+	if (nr > (uint64_t)(end - p) / 8)
+		return false;
+	swap64_n(p, nr);
+	*pp = p + nr * 8;
+	return true;
+}
+
+/* RAW: a u32 size, then bytes the kernel copied as they were. */
+static bool skip_raw(uint8_t **pp, const uint8_t *end)
+{
+	uint8_t *p = *pp;
+	if (SHORT(4))
+		return false;
+	swap32_at(p);
+	uint32_t sz = data_rd32(p);
+	p += 4;
+	if (SHORT(sz))
+		return false;
+	*pp = p + sz;
+	return true;
+}
+
+/* BRANCH_STACK: nr, hw_idx, nr entries (from, to, the flags' bitfields), their counters. */
+static bool swap_branch_stack(const struct dr_attr *a, uint8_t **pp, const uint8_t *end)
+{
+	uint8_t *p = *pp;
+	if (SHORT(8))
+		return false;
+	swap64_at(p);
+	uint64_t nr = data_rd64(p);
+	p += 8;
+	if (a->hw_idx) {
+		if (SHORT(8))
+			return false;
+		swap64_at(p);
+		p += 8;
+	}
+	if (nr > (uint64_t)(end - p) / 24)
+		return false;
+	for (uint64_t i = 0; i < nr; i++, p += 24) {
+		swap64_at(p);
+		swap64_at(p + 8);
+		uint64_t f = branch_flags_to_native(dr_bswap64(data_rd64(p + 16)));
+		memcpy(p + 16, &f, 8);
+	}
+	if (a->br_counters) {
+		if (nr > (uint64_t)(end - p) / 8)
+			return false;
+		swap64_n(p, nr);
+		p += nr * 8;
+	}
+	*pp = p;
+	return true;
+}
+
+/* REGS_USER, REGS_INTR: the abi, then nr registers when it is not 0. */
+static bool swap_regs(uint8_t **pp, const uint8_t *end, unsigned nr)
+{
+	uint8_t *p = *pp;
+	if (SHORT(8))
+		return false;
+	swap64_at(p);
+	uint64_t abi = data_rd64(p);
+	p += 8;
+	if (abi) {
+		if (SHORT(8 * (uint64_t)nr))
+			return false;
+		swap64_n(p, nr);
+		p += 8 * (uint64_t)nr;
+	}
+	*pp = p;
+	return true;
+}
+
+/* STACK_USER: the size, the stack's bytes as copied, then (size not 0) the dynamic size. */
+static bool swap_user_stack(uint8_t **pp, const uint8_t *end)
+{
+	uint8_t *p = *pp;
+	if (SHORT(8))
+		return false;
+	swap64_at(p);
+	uint64_t sz = data_rd64(p);
+	p += 8;
+	if (sz) {
+		if (SHORT(sz))
+			return false;
+		p += sz;
+		if (SHORT(8))
+			return false;
+		swap64_at(p);
+		p += 8;
+	}
+	*pp = p;
+	return true;
+}
+
+/* AUX, the last field: its size, then the data as copied. */
+static bool skip_aux(uint8_t *p, const uint8_t *end)
+{
+	if (SHORT(8))
+		return false;
+	swap64_at(p);
+	uint64_t sz = data_rd64(p);
+	p += 8;
+	return !SHORT(sz);
+}
 
 static int swap_sample(struct pk_data_reader *r, const struct dr_attr *a,
 		       struct perf_event_header *h, uint64_t pos)
 {
+	static const uint64_t first[] = { PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP };
+	static const uint64_t ids[] = { PERF_SAMPLE_TIME, PERF_SAMPLE_ADDR, PERF_SAMPLE_ID,
+					PERF_SAMPLE_STREAM_ID };
+	static const uint64_t period[] = { PERF_SAMPLE_PERIOD };
+	static const uint64_t mid[] = { PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT,
+					PERF_SAMPLE_DATA_SRC, PERF_SAMPLE_TRANSACTION };
+	static const uint64_t late[] = { PERF_SAMPLE_PHYS_ADDR, PERF_SAMPLE_CGROUP,
+					 PERF_SAMPLE_DATA_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE };
 	uint8_t *p = (uint8_t *)(h + 1), *end = (uint8_t *)h + h->size;
 	uint64_t t = a->sample_type;
-	static const uint64_t u64s[] = { PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP };
-	for (size_t i = 0; i < 2; i++)
-		if (t & u64s[i]) {
-			NEED(8);
-			swap64_at(p);
-			p += 8;
-		}
-	if (t & PERF_SAMPLE_TID) {
-		NEED(8);
-		swap32_at(p);
-		swap32_at(p + 4);
-		p += 8;
-	}
-	static const uint64_t u64s2[] = { PERF_SAMPLE_TIME, PERF_SAMPLE_ADDR, PERF_SAMPLE_ID,
-					  PERF_SAMPLE_STREAM_ID };
-	for (size_t i = 0; i < 4; i++)
-		if (t & u64s2[i]) {
-			NEED(8);
-			swap64_at(p);
-			p += 8;
-		}
-	if (t & PERF_SAMPLE_CPU) {
-		NEED(8);
-		swap32_at(p);
-		swap32_at(p + 4);
-		p += 8;
-	}
-	if (t & PERF_SAMPLE_PERIOD) {
-		NEED(8);
-		swap64_at(p);
-		p += 8;
-	}
-	if (t & PERF_SAMPLE_READ) {
-		uint64_t rf = a->read_format;
-		uint64_t nr = 1;
-		NEED(8);
-		swap64_at(p);
-		if (rf & PERF_FORMAT_GROUP)
-			nr = get64(p);
-		p += 8;
-		uint64_t words = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
-				 !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
-		uint64_t stride = !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
-		if (rf & PERF_FORMAT_GROUP) {
-			if (nr > (uint64_t)(end - p) / 8)
-				goto overrun;
-			words += nr * (stride + 1);
-		} else {
-			words += stride;
-		}
-		if (words > (uint64_t)(end - p) / 8)
-			goto overrun;
-		swap64_n(p, words);
-		p += words * 8;
-	}
-	if (t & PERF_SAMPLE_CALLCHAIN) {
-		NEED(8);
-		swap64_at(p);
-		uint64_t nr = get64(p);
-		p += 8;
-		if (nr > (uint64_t)(end - p) / 8)
-			goto overrun;
-		swap64_n(p, nr);
-		p += nr * 8;
-	}
-	if (t & PERF_SAMPLE_RAW) {
-		NEED(4);
-		swap32_at(p);
-		uint32_t sz;
-		memcpy(&sz, p, 4);
-		p += 4;
-		NEED(sz);
-		p += sz;
-	}
-	if (t & PERF_SAMPLE_BRANCH_STACK) {
-		NEED(8);
-		swap64_at(p);
-		uint64_t nr = get64(p);
-		p += 8;
-		if (a->hw_idx) {
-			NEED(8);
-			swap64_at(p);
-			p += 8;
-		}
-		if (nr > (uint64_t)(end - p) / 24)
-			goto overrun;
-		for (uint64_t i = 0; i < nr; i++, p += 24) {
-			uint64_t f;
-			swap64_at(p);
-			swap64_at(p + 8);
-			memcpy(&f, p + 16, 8);
-			f = branch_flags_to_native(dr_bswap64(f));
-			memcpy(p + 16, &f, 8);
-		}
-		if (a->br_counters) {
-			if (nr > (uint64_t)(end - p) / 8)
-				goto overrun;
-			swap64_n(p, nr);
-			p += nr * 8;
-		}
-	}
-	if (t & PERF_SAMPLE_REGS_USER) {
-		NEED(8);
-		swap64_at(p);
-		uint64_t abi = get64(p);
-		p += 8;
-		if (abi) {
-			NEED(8 * a->nr_regs_user);
-			swap64_n(p, a->nr_regs_user);
-			p += 8 * a->nr_regs_user;
-		}
-	}
-	if (t & PERF_SAMPLE_STACK_USER) {
-		NEED(8);
-		swap64_at(p);
-		uint64_t sz = get64(p);
-		p += 8;
-		if (sz) {
-			NEED(sz);
-			p += sz;
-			NEED(8);
-			swap64_at(p);
-			p += 8;
-		}
-	}
-	static const uint64_t u64s3[] = { PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT,
-					  PERF_SAMPLE_DATA_SRC, PERF_SAMPLE_TRANSACTION };
-	for (size_t i = 0; i < 3; i++)
-		if (t & u64s3[i]) {
-			NEED(8);
-			swap64_at(p);
-			p += 8;
-		}
-	if (t & PERF_SAMPLE_REGS_INTR) {
-		NEED(8);
-		swap64_at(p);
-		uint64_t abi = get64(p);
-		p += 8;
-		if (abi) {
-			NEED(8 * a->nr_regs_intr);
-			swap64_n(p, a->nr_regs_intr);
-			p += 8 * a->nr_regs_intr;
-		}
-	}
-	static const uint64_t u64s4[] = { PERF_SAMPLE_PHYS_ADDR, PERF_SAMPLE_CGROUP,
-					  PERF_SAMPLE_DATA_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE };
-	for (size_t i = 0; i < 4; i++)
-		if (t & u64s4[i]) {
-			NEED(8);
-			swap64_at(p);
-			p += 8;
-		}
-	if (t & PERF_SAMPLE_AUX) {
-		NEED(8);
-		swap64_at(p);
-		uint64_t sz = get64(p);
-		p += 8;
-		NEED(sz);
-	}
+	/* the fields in perf_event.h's order, each present when its bit is set */
+	if (!swap_u64s(t, first, 2, &p, end) || !swap_pair(t, PERF_SAMPLE_TID, &p, end) ||
+	    !swap_u64s(t, ids, 4, &p, end) || !swap_pair(t, PERF_SAMPLE_CPU, &p, end) ||
+	    !swap_u64s(t, period, 1, &p, end) ||
+	    ((t & PERF_SAMPLE_READ) && !swap_read(a->read_format, &p, end)) ||
+	    ((t & PERF_SAMPLE_CALLCHAIN) && !swap_counted(&p, end)) ||
+	    ((t & PERF_SAMPLE_RAW) && !skip_raw(&p, end)) ||
+	    ((t & PERF_SAMPLE_BRANCH_STACK) && !swap_branch_stack(a, &p, end)) ||
+	    ((t & PERF_SAMPLE_REGS_USER) && !swap_regs(&p, end, a->nr_regs_user)) ||
+	    ((t & PERF_SAMPLE_STACK_USER) && !swap_user_stack(&p, end)) ||
+	    !swap_u64s(t, mid, 3, &p, end) ||
+	    ((t & PERF_SAMPLE_REGS_INTR) && !swap_regs(&p, end, a->nr_regs_intr)) ||
+	    !swap_u64s(t, late, 4, &p, end) ||
+	    ((t & PERF_SAMPLE_AUX) && !skip_aux(p, end)))
+		return dr_fail(r, -EINVAL, pos, "sample of %u bytes: its fields run past its end",
+			       h->size);
 	return 0;
-overrun:
-	return dr_fail(r, -EINVAL, pos, "sample of %u bytes: its fields run past its end",
-		       h->size);
 }
+#undef SHORT
 
 /* ---- other kernel records -------------------------------------------------------------------- */
 
@@ -476,7 +497,7 @@ static int swap_kernel(struct pk_data_reader *r, struct perf_event_header *h, ui
 	case PERF_RECORD_NAMESPACES: {
 		swap_fields(body, end, "448");
 		if (end - body >= 16) {
-			uint64_t nr = get64(body + 8);
+			uint64_t nr = data_rd64(body + 8);
 			uint64_t room = (uint64_t)(end - body - 16) / 16;
 			swap64_n(body + 16, 2 * (nr < room ? nr : room));
 		}
@@ -508,8 +529,7 @@ static void swap_cpu_map(uint8_t *p, size_t len)
 	if (len < 2)
 		return;
 	swap16_at(p);
-	uint16_t type;
-	memcpy(&type, p, 2);
+	uint16_t type = data_rd16(p);
 	uint8_t *u = p + 2;
 	size_t ulen = len - 2;
 	uint16_t nr, lsz;
@@ -518,7 +538,7 @@ static void swap_cpu_map(uint8_t *p, size_t len)
 		if (ulen < 2)
 			return;
 		swap16_at(u);
-		memcpy(&nr, u, 2);
+		nr = data_rd16(u);
 		for (size_t i = 0; i < nr && 2 + 2 * i + 2 <= ulen; i++)
 			swap16_at(u + 2 + 2 * i);
 		break;
@@ -527,8 +547,8 @@ static void swap_cpu_map(uint8_t *p, size_t len)
 			return;
 		swap16_at(u);
 		swap16_at(u + 2);
-		memcpy(&nr, u, 2);
-		memcpy(&lsz, u + 2, 2);
+		nr = data_rd16(u);
+		lsz = data_rd16(u + 2);
 		if (lsz == 4)
 			for (size_t i = 0; i < nr && 4 + 4 * i + 4 <= ulen; i++)
 				swap32_at(u + 4 + 4 * i);
@@ -553,8 +573,7 @@ static int swap_user(struct pk_data_reader *r, struct perf_event_header *h, uint
 	case PK_RECORD_HEADER_ATTR: {
 		if (len < DR_ATTR_SIZE_VER0)
 			return dr_fail(r, -EINVAL, pos, "HEADER_ATTR record of %u bytes", h->size);
-		uint32_t asz;
-		memcpy(&asz, body + 4, 4);
+		uint32_t asz = data_rd32(body + 4);
 		asz = dr_bswap32(asz);
 		if (!asz)
 			asz = DR_ATTR_SIZE_VER0;
@@ -592,7 +611,7 @@ static int swap_user(struct pk_data_reader *r, struct perf_event_header *h, uint
 		swap_fields(body, end, "44444488");
 		uint32_t fmt = 0;
 		if (len >= 24)
-			memcpy(&fmt, body + 20, 4);
+			fmt = data_rd32(body + 20);
 		if (fmt >= 2 && len >= 48 + 64 + 8) {
 			swap32_at(body + 48 + 64);
 			swap32_at(body + 48 + 64 + 4);
@@ -603,7 +622,7 @@ static int swap_user(struct pk_data_reader *r, struct perf_event_header *h, uint
 		if (len < 8)
 			break;
 		swap64_at(body);
-		uint64_t nr = get64(body);
+		uint64_t nr = data_rd64(body);
 		for (uint64_t i = 0; i < nr && 8 + 24 * i + 24 <= len; i++)
 			swap64_at(body + 8 + 24 * i);
 		break;
@@ -619,7 +638,7 @@ static int swap_user(struct pk_data_reader *r, struct perf_event_header *h, uint
 			break;
 		swap64_at(body);
 		swap64_at(body + 8);
-		uint64_t type = get64(body);
+		uint64_t type = data_rd64(body);
 		if (type == 1 && len >= 24)	/* SCALE: a double */
 			swap64_at(body + 16);
 		else if (type == 3)	/* CPUS */

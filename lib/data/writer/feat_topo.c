@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/feat_topo.c — the feature sections read from the machine's sysfs
- * (under the writer's sysroot): NRCPUS, CPU_TOPOLOGY (package and core
- * sibling lists, per-CPU core and socket ids, die lists and ids where perf
- * writes them: x86_64 and s390x with die_cpus_list), NUMA_TOPOLOGY, CACHE
- * and MEM_TOPOLOGY (the memory blocks of each NUMA node).
+ * data/writer/feat_topo.c — the feature sections that describe the machine's
+ * topology (under the writer's sysroot). NRCPUS and CPU_TOPOLOGY (package
+ * and core sibling lists, per-CPU core and socket ids, die lists and ids
+ * where perf writes them: x86_64 and s390x with die_cpus_list) come from
+ * count's topology module (pk_topology_read_lists); NUMA_TOPOLOGY, CACHE and
+ * MEM_TOPOLOGY (the memory blocks of each NUMA node), which no other module
+ * reads, from sysfs here.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -18,7 +20,8 @@
 
 #include <pmukit/cpumap.h>
 
-#include "data/write_int.h"
+#include "count/count_int.h"
+#include "data/writer/write_int.h"
 #include "util/grow.h"
 
 #define CPU_DIR "sys/devices/system/cpu"
@@ -35,32 +38,43 @@ static struct pk_cpu_map *read_map(struct pk_data_writer *w, const char *rel)
 	return m;
 }
 
+/* The CPU topology under the sysroot (count's topology module, with the sibling lists), read
+ * once for the writer: 0 (*t NULL when it can not be read: perf then leaves the features
+ * out) or -ENOMEM. */
+static int topology(struct pk_data_writer *w, const struct pk_topology **t)
+{
+	if (!w->topo_read) {
+		char path[PATH_MAX];
+		int r = pk_topology_read_lists(&w->topo, pkw_path(w, CPU_DIR, path, sizeof(path)),
+					       NULL);
+		if (r == -ENOMEM)
+			return r;
+		w->topo_read = true;
+	}
+	*t = w->topo;
+	return 0;
+}
+
 /* perf's nr_cpus_avail: the highest present CPU + 1 (online when present is missing) */
 static int max_present(struct pk_data_writer *w)
 {
-	struct pk_cpu_map *m = read_map(w, CPU_DIR "/present");
-	if (!m)
-		m = read_map(w, CPU_DIR "/online");
-	if (!m)
+	const struct pk_topology *t;
+	if (topology(w, &t) || !t)
 		return -1;
-	size_t n = pk_cpu_map__nr(m);
-	int r = n ? pk_cpu_map__cpu(m, n - 1) + 1 : 0;
-	pk_cpu_map__free(m);
-	return r;
+	return (int)pk_topology__num_cpus(t);
 }
 
 int pkw_feat_nrcpus(struct pk_data_writer *w, struct pk_buf *b)
 {
-	int avail = max_present(w);
-	struct pk_cpu_map *on = read_map(w, CPU_DIR "/online");
+	const struct pk_topology *t;
+	int r = topology(w, &t);
 
-	if (avail < 0 || !on) {
-		pk_cpu_map__free(on);
-		return 0;
-	}
-	int r = pkw_put_u32(b, (uint32_t)avail) || pkw_put_u32(b, (uint32_t)pk_cpu_map__nr(on));
-	pk_cpu_map__free(on);
-	return r ? -ENOMEM : 1;
+	if (r || !t)
+		return r;
+	if (pkw_put_u32(b, pk_topology__num_cpus(t)) ||
+	    pkw_put_u32(b, pk_topology__num_cpus_online(t)))
+		return -ENOMEM;
+	return 1;
 }
 
 /* --- CPU_TOPOLOGY -------------------------------------------------------------- */
@@ -70,8 +84,12 @@ struct strset {
 	size_t n, cap;
 };
 
+/* s once (a CPU's list when no CPU before it had the same); NULL (a missing list) is left
+ * out. 0 or -ENOMEM. */
 static int strset_add(struct strset *ss, const char *s)
 {
+	if (!s)
+		return 0;
 	for (size_t i = 0; i < ss->n; i++)
 		if (!strcmp(ss->s[i], s))
 			return 0;
@@ -100,100 +118,76 @@ static int put_strset(struct pk_buf *b, const struct strset *ss)
 	return 0;
 }
 
-/* SYSROOT/CPU_DIR/cpuN/topology/name (first choice) or .../old into ss; -ENOMEM only */
-static int add_cpu_list(struct pk_data_writer *w, int cpu, const char *name, const char *old,
-			struct strset *ss, struct pk_buf *t)
+/* perf writes die lists and ids on x86_64 and s390x, when CPU 0 has a die_cpus_list */
+static bool has_dies(struct pk_data_writer *w, const struct pk_topology *t)
 {
-	char rel[128];
-	int r;
-
-	snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/topology/%s", cpu, name);
-	r = pkw_read_text(w, rel, t);
-	if (r && r != -ENOMEM && old) {
-		snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/topology/%s", cpu, old);
-		r = pkw_read_text(w, rel, t);
-	}
-	if (r == -ENOMEM)
-		return r;
-	if (r)
-		return 0;
-	return strset_add(ss, (const char *)t->data);
-}
-
-/* cpuN/topology/name as a number; -1 when missing (perf's value then) */
-static uint32_t topo_id(struct pk_data_writer *w, int cpu, const char *name, struct pk_buf *t)
-{
-	char rel[128];
-
-	snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/topology/%s", cpu, name);
-	if (pkw_read_text(w, rel, t) || !t->len)
-		return (uint32_t)-1;
-	return (uint32_t)strtol((const char *)t->data, NULL, 10);
-}
-
-static bool has_dies(struct pk_data_writer *w)
-{
-	struct pk_buf t = { 0 };
-	char path[PATH_MAX];
-	struct stat st;
+	struct pk_buf a = { 0 };
 	bool arch_ok = false;
 
-	if (pkw_read_text(w, "proc/sys/kernel/arch", &t) == 0)
-		arch_ok = !strcmp((char *)t.data, "x86_64") || !strcmp((char *)t.data, "s390x");
+	if (pkw_read_text(w, "proc/sys/kernel/arch", &a) == 0)
+		arch_ok = !strcmp((char *)a.data, "x86_64") || !strcmp((char *)a.data, "s390x");
 	else if (!strcmp(w->sysroot, "/"))
 #if defined(__x86_64__) || defined(__s390x__)
 		arch_ok = true;
 #else
 		arch_ok = false;
 #endif
-	pk_buf__free(&t);
-	return arch_ok && stat(pkw_path(w, CPU_DIR "/cpu0/topology/die_cpus_list", path,
-					 sizeof(path)), &st) == 0;
+	pk_buf__free(&a);
+	return arch_ok && pk_topology_cpu_list(t, 0, PK_TOPO_DIE_CPUS);
+}
+
+/* the package, die and core lists of the online CPUs, each list once, in CPU order */
+static int put_lists(const struct pk_topology *t, int nr, bool dies, struct strset *pkg,
+		     struct strset *die, struct strset *core)
+{
+	const struct pk_cpu_map *on = pk_topology__online(t);
+	int r = 0;
+
+	for (int cpu = 0; cpu < nr && r == 0; cpu++) {
+		if (!pk_cpu_map__has(on, cpu))
+			continue;
+		r = strset_add(pkg, pk_topology_cpu_list(t, cpu, PK_TOPO_PACKAGE_CPUS));
+		if (!r && dies)
+			r = strset_add(die, pk_topology_cpu_list(t, cpu, PK_TOPO_DIE_CPUS));
+		if (!r)
+			r = strset_add(core, pk_topology_cpu_list(t, cpu, PK_TOPO_CORE_CPUS));
+	}
+	return r;
 }
 
 int pkw_feat_cpu_topology(struct pk_data_writer *w, struct pk_buf *b)
 {
 	struct strset pkg = { 0 }, die = { 0 }, core = { 0 };
-	struct pk_buf t = { 0 };
-	int nr = max_present(w);
-	struct pk_cpu_map *on = read_map(w, CPU_DIR "/online");
-	bool dies = has_dies(w);
-	int r = 0;
+	const struct pk_topology *t;
+	int r = topology(w, &t);
 
-	if (nr < 0 || !on)
+	if (r || !t)
+		return r;
+	int nr = (int)pk_topology__num_cpus(t);
+	bool dies = has_dies(w, t);
+	if ((r = put_lists(t, nr, dies, &pkg, &die, &core)) || (r = put_strset(b, &pkg)) ||
+	    (r = put_strset(b, &core)))
 		goto out;
-	for (int cpu = 0; cpu < nr && r == 0; cpu++) {
-		if (!pk_cpu_map__has(on, cpu))
-			continue;
-		r = add_cpu_list(w, cpu, "package_cpus_list", "core_siblings_list", &pkg, &t);
-		if (!r && dies)
-			r = add_cpu_list(w, cpu, "die_cpus_list", NULL, &die, &t);
-		if (!r)
-			r = add_cpu_list(w, cpu, "core_cpus_list", "thread_siblings_list", &core, &t);
+	r = -ENOMEM;
+	for (int cpu = 0; cpu < nr; cpu++) {	/* ids: -1 where the file is missing */
+		struct pk_cpu_topo tp;
+		if (pk_topology__cpu(t, cpu, &tp))
+			tp.core = tp.socket = -1;
+		if (pkw_put_u32(b, (uint32_t)tp.core) || pkw_put_u32(b, (uint32_t)tp.socket))
+			goto out;
 	}
-	if (r || (r = put_strset(b, &pkg)) || (r = put_strset(b, &core)))
-		goto out;
-	for (int cpu = 0; cpu < nr; cpu++)
-		if (pkw_put_u32(b, topo_id(w, cpu, "core_id", &t)) ||
-		    pkw_put_u32(b, topo_id(w, cpu, "physical_package_id", &t)))
-			goto nomem;
 	if (dies && die.n) {
 		if (put_strset(b, &die))
-			goto nomem;
+			goto out;
 		for (int cpu = 0; cpu < nr; cpu++)
-			if (pkw_put_u32(b, topo_id(w, cpu, "die_id", &t)))
-				goto nomem;
+			if (pkw_put_u32(b, (uint32_t)pk_topology_die_id(t, cpu)))
+				goto out;
 	}
 	r = 1;
-	goto out;
-nomem:
-	r = -ENOMEM;
 out:
 	strset_free(&pkg);
 	strset_free(&die);
 	strset_free(&core);
-	pk_buf__free(&t);
-	pk_cpu_map__free(on);
 	return r;
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/feat_trace.c — TRACING_DATA: what perf needs to decode tracepoint
+ * data/writer/feat_trace.c — TRACING_DATA: what perf needs to decode tracepoint
  * samples (perf 6.1 refuses a file with tracepoint attrs and without it).
  * The layout perf's trace-event reader takes, from tracefs under the
  * writer's sysroot (sys/kernel/tracing, else sys/kernel/debug/tracing):
@@ -25,7 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "data/write_int.h"
+#include "data/writer/write_int.h"
 #include "util/grow.h"
 
 struct tp {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/write_file.c — file mode of the perf.data writer. The layout, as perf
+ * data/writer/write_file.c — file mode of the perf.data writer. The layout, as perf
  * writes it:
  *
  *   header | ids of attr 0 | ids of attr 1 | ... | attr entries (attr + its
@@ -27,7 +27,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "data/write_int.h"
+#include "data/bytes.h"
+#include "data/writer/write_int.h"
 #include "util/error.h"
 
 /* pwrite all of the iov's bytes at off; *done: how many reached the file. */
@@ -79,8 +80,7 @@ size_t pkw_record_bytes(const unsigned char *p, size_t left)
 		return 0;
 	if (h.type != PK_RECORD_AUXTRACE || h.size < 16)
 		return h.size;
-	uint64_t trace;
-	memcpy(&trace, p + 8, 8);
+	uint64_t trace = data_rd64(p + 8);
 	return trace > left - h.size ? 0 : h.size + (size_t)trace;
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/read_source.c — where the reader's records come from: a window of
+ * data/reader/read_source.c — where the reader's records come from: a window of
  * the mapped file (moved forward as the reading goes, so that a huge file
  * never costs more than a window of address space and resident pages), a
  * buffer filled by read() for pipes, and the zstd stream of COMPRESSED /
@@ -8,7 +8,7 @@
  * record may start in one and end in the next). Before bytes that queued
  * records point at are unmapped or overwritten, the queue copies them.
  */
-#include "data/reader_int.h"
+#include "data/reader/reader_int.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -357,7 +357,7 @@ int dr_decomp_feed(struct pk_data_reader *r, const struct dr_raw *raw)
 		if (len < 8)
 			return dr_fail(r, -EINVAL, raw->pos, "COMPRESSED2 record of %u bytes",
 				       h->size);
-		memcpy(&dsz, data, 8);	/* swapped by dr_swap_record */
+		dsz = data_rd64(data);	/* swapped by dr_swap_record */
 		if (dsz > len - 8)
 			return dr_fail(r, -EINVAL, raw->pos,
 				       "COMPRESSED2 data size %llu exceeds its record (%zu bytes)",
@@ -402,11 +402,10 @@ static int decomp_next(struct pk_data_reader *r, struct perf_event_header **out)
 				/* its data follows it: have that decompressed too */
 				uint64_t v = 0;
 				if (h.type == PK_RECORD_AUXTRACE) {
-					memcpy(&v, d->buf + d->head + 8, 8);
+					v = data_rd64(d->buf + d->head + 8);
 					v = r->swap ? dr_bswap64(v) : v;
 				} else {
-					uint32_t v32;
-					memcpy(&v32, d->buf + d->head + 8, 4);
+					uint32_t v32 = data_rd32(d->buf + d->head + 8);
 					v = r->swap ? dr_bswap32(v32) : v32;
 				}
 				if (v > d->cap - MAX_RECORD - h.size)
@@ -459,8 +458,7 @@ static int unalign(struct pk_data_reader *r, struct dr_raw *raw, struct perf_eve
 		if (!r->scratch)
 			return dr_fail(r, -ENOMEM, raw->pos, "out of memory");
 	}
-	uint16_t size;
-	memcpy(&size, (const uint8_t *)*h + 6, 2);
+	uint16_t size = data_rd16((const uint8_t *)*h + 6);
 	if (r->swap)
 		size = dr_bswap16(size);
 	memcpy(r->scratch, *h, size);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/write.c — the perf.data writer (pmukit/data_write.h): its state, the
+ * data/writer/write.c — the perf.data writer (pmukit/data_write.h): its state, the
  * attrs, groups and DSOs it is given, the order of calls, the sticky write
  * error and what every record passes through (sample times for SAMPLE_TIME,
  * compression). File mode is in write_file.c, pipe mode in write_pipe.c,
@@ -18,7 +18,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "data/write_int.h"
+#include "data/bytes.h"
+#include "data/writer/write_int.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/opts.h"
@@ -115,6 +116,7 @@ void pk_data_writer__free(struct pk_data_writer *w)
 	free(w->argv);
 	free(w->sysroot);
 	free(w->version);
+	pk_topology__free(w->topo);
 	pkw_comp_free(w);
 	pk_buf__free(&w->tail);
 	for (size_t i = 0; i < sizeof(w->feat_cache) / sizeof(w->feat_cache[0]); i++)
@@ -346,7 +348,7 @@ void pkw_scan_times(struct pk_data_writer *w, const unsigned char *recs, size_t 
 			struct pkw_id key = { 0 };
 			if (!(st & PERF_SAMPLE_IDENTIFIER) || blen < 8)
 				continue;
-			memcpy(&key.id, body, 8);
+			key.id = data_rd64(body);
 			const struct pkw_id *f = bsearch(&key, w->ids, w->nr_ids, sizeof(key), cmp_id);
 			if (!f)
 				continue;
@@ -359,7 +361,7 @@ void pkw_scan_times(struct pk_data_writer *w, const unsigned char *recs, size_t 
 		uint64_t t;
 		if (at + 8 > blen)
 			continue;
-		memcpy(&t, body + at, 8);
+		t = data_rd64(body + at);
 		if (!w->have_time || t < w->first_time)
 			w->first_time = t;
 		if (!w->have_time || t > w->last_time)

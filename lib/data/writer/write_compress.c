@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data/write_compress.c — zstd compression of the data as perf 6.1 writes
+ * data/writer/write_compress.c — zstd compression of the data as perf 6.1 writes
  * it: one ZSTD_CStream for the whole recording; whole records are staged up
  * to a chunk (perf compresses one ring-buffer read at a time), each chunk is
  * compressed and flushed into PERF_RECORD_COMPRESSED records of at most
@@ -14,7 +14,7 @@
 
 #include <zstd.h>
 
-#include "data/write_int.h"
+#include "data/writer/write_int.h"
 #include "util/error.h"
 
 /* perf's limit: PERF_SAMPLE_MAX_SIZE - sizeof(struct perf_record_compressed) - 1 */
