@@ -52,6 +52,8 @@ LIB_VISFLAGS := -fvisibility=hidden
 BINUTILS_LIBS := -lopcodes -lbfd -lsframe
 LDLIBS   := -ljson-c -ltraceevent $(BINUTILS_LIBS) -ldw -lelf -lprotobuf-c -liberty -lz -llzma -lbz2 -lzstd -lpthread -lm
 LDFLAGS  += $(SANFLAGS)
+# the CLI only: ncurses draws report's interactive browser (src/tui-*.c)
+CLI_LDLIBS := -lncurses -ltinfo
 
 # V=1: full commands; otherwise a short "  CC      file" line per step.
 ifeq ($(V),1)
@@ -191,7 +193,7 @@ $(O)/libpmukit.so: $(O)/$(SONAME)
 
 $(O)/pmukit: $(CLI_OBJS) $(LIBINT)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) $(CLI_LDFLAGS) -o $@ $(CLI_OBJS) $(LIBINT) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) $(CLI_LDFLAGS) -o $@ $(CLI_OBJS) $(LIBINT) $(LDLIBS) $(CLI_LDLIBS)
 
 # stat --serve's exporter: the CLI plus libmicrohttpd, linked dynamically (src/serve/http.h
 # says why); the static pmukit runs it for --serve.
@@ -199,7 +201,7 @@ SERVE_OBJS := $(O)/obj/src/serve/http.o
 all: $(O)/pmukit-serve
 $(O)/pmukit-serve: $(CLI_OBJS) $(SERVE_OBJS) $(LIBINT)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(SERVE_OBJS) $(LIBINT) $(LDLIBS) -lmicrohttpd
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(SERVE_OBJS) $(LIBINT) $(LDLIBS) $(CLI_LDLIBS) -lmicrohttpd
 
 # --- tests ------------------------------------------------------------------
 $(O)/tests/%: tests/unit/%.c $(TEST_SUPPORT_OBJS) $(LIBINT)
@@ -455,7 +457,7 @@ X_GUEST_PROGS := $(X_WORKLOADS) $(XO)/arm64/selfmon_agree
 
 $(XO)/pmukit: $(X_CLI_OBJS) $(XO)/libpmukit.a
 	$(call msg,XLD,$@)
-	$(Q)$(CROSS)gcc -static -o $@ $(X_CLI_OBJS) $(XO)/libpmukit.a $(X_ALL_LDLIBS)
+	$(Q)$(CROSS)gcc -static -o $@ $(X_CLI_OBJS) $(XO)/libpmukit.a $(X_ALL_LDLIBS) $(CLI_LDLIBS)
 
 # the same soname, version script and links as the native library
 $(XO)/$(SOFILE): $(X_LIB_OBJS) $(XO)/pmu-events.o $(LIB_MAP)
@@ -479,7 +481,7 @@ $(XO)/arm64/selfmon_agree: tests/arm64/selfmon_agree.c $(XO)/libpmukit.so
 	$(Q)$(CROSS)gcc $(BASEFLAGS) $(CFLAGS) -o $@ $< -L$(XO) -lpmukit $(X_LDLIBS)
 
 check-arm64:
-	$(Q)PMUKIT_EXTRA_PKGS="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm cpio libcmocka-dev:arm64 libjson-c-dev:arm64 libzstd-dev:arm64 libelf-dev:arm64 libdw-dev:arm64 zlib1g-dev:arm64 liblzma-dev:arm64 libbz2-dev:arm64 libiberty-dev:arm64 libprotobuf-c-dev:arm64 libtraceevent-dev:arm64" sh scripts/deps.sh
+	$(Q)PMUKIT_EXTRA_PKGS="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm cpio libcmocka-dev:arm64 libjson-c-dev:arm64 libzstd-dev:arm64 libelf-dev:arm64 libdw-dev:arm64 zlib1g-dev:arm64 liblzma-dev:arm64 libbz2-dev:arm64 libiberty-dev:arm64 libprotobuf-c-dev:arm64 libtraceevent-dev:arm64 libncurses-dev:arm64" sh scripts/deps.sh
 	$(Q)$(MAKE) --no-print-directory SANITIZE= $(O)/pmu-events.c
 	$(Q)$(MAKE) --no-print-directory SANITIZE= $(XO)/pmukit $(XO)/libpmukit.so $(X_TESTS) $(X_EXAMPLES) $(X_GUEST_PROGS)
 	$(Q)sh scripts/arm64/fetch.sh $(A64)

@@ -12,6 +12,8 @@ PKGS="$PKGS gcc-arm-linux-gnueabihf"
 PKGS="$PKGS libmicrohttpd-dev prometheus prometheus-node-exporter curl"
 # pmukit annotate: libopcodes and libbfd
 PKGS="$PKGS binutils-dev"
+# pmukit report's interactive browser: ncurses
+PKGS="$PKGS libncurses-dev"
 [ -n "$PMUKIT_EXTRA_PKGS" ] && PKGS="$PKGS $PMUKIT_EXTRA_PKGS"
 missing=""
 for p in $PKGS; do

@@ -22,6 +22,7 @@
 #include "report-cli.h"
 #include "dump.h"
 #include "script.h"
+#include "tui.h"
 
 static int fail(const char *what, const struct pk_error *err)
 {
@@ -100,7 +101,7 @@ struct report_cli {
 	struct pk_sample_filter_opts fo;
 	struct report_modes mode;
 	const char *call_graph;
-	bool cg_given, header, header_only, quiet, inl, full_path, inverted, stdio, force;
+	bool cg_given, header, header_only, quiet, inl, full_path, inverted, stdio, force, tui;
 };
 
 /* --children, --group, --topdown and their --no- forms */
@@ -143,7 +144,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c)
 	const struct cli_opt opts[] = {
 		CLI_DATA_OPTIONS(&c->d),
 		CLI_BOOL(0, "stdio", &c->stdio, "use the stdio interface (on a terminal too)"),
-		CLI_REFUSED(0, "tui", "only --stdio output is available"),
+		CLI_BOOL(0, "tui", &c->tui, "use the interactive browser (the default on a terminal)"),
 		CLI_REFUSED(0, "gtk", "only --stdio output is available"),
 		CLI_REFUSED(0, "mem-mode", "the memory access view (sort keys mem, snoop, tlb, locked, "
 			    "dcacheline) is not supported yet"),
@@ -290,7 +291,7 @@ static int keys_and_header(const struct report_cli *c, struct pk_session *s,
 			return 255;
 		if (c->header_only)
 			return fflush(stdout) ? 255 : 0;
-	} else if (!c->quiet && !c->mode.stats && !c->mode.tasks) {
+	} else if (!c->quiet && !c->mode.stats && !c->mode.tasks && !c->tui) {
 		fputs("# To display the perf.data header info, please use --header/--header-only "
 		      "options.\n#\n", stdout);
 	}
@@ -371,6 +372,10 @@ static int profile(const struct report_cli *c, struct pk_session *s,
 		rc = 0;
 		goto out;
 	}
+	if (c->tui) {
+		rc = report_tui__run(r, s);
+		goto out;
+	}
 	if (pk_report__fprintf(r, stdout, PK_REPORT_PRINT_NO_FILTERS |
 						 (c->quiet ? PK_REPORT_PRINT_QUIET : 0)))
 		goto out;
@@ -400,8 +405,10 @@ int cmd_report(int argc, char **argv)
 	struct pk_report_opts ro = c.ro;
 	const char *input = c.d.input;
 	struct report_modes mode = c.mode;
-	/* perf's setup_browser: the pager on a terminal, unless reading a pipe */
-	if (strcmp(input, "-"))
+	/* perf's setup_browser: the browser on a terminal (tui.h), else the pager unless reading a pipe */
+	c.tui = report_tui__want(c.tui, c.stdio || c.header || c.header_only || ro.hierarchy ||
+					mode.stats || mode.tasks || mode.dump || mode.threads);
+	if (!c.tui && strcmp(input, "-"))
 		pager_setup();
 
 	struct pk_error err = { 0 };

@@ -240,6 +240,17 @@ PK_API const struct pk_report_section *pk_report__section(const struct pk_report
 PK_API size_t pk_report__nr_entries(const struct pk_report *r, size_t section);
 PK_API const struct pk_report_entry *pk_report__entry(const struct pk_report *r, size_t section,
 						      size_t i);
+/*
+ * A section's --stdio text as rows, for a browser: fn(ctx, (size_t)-1, the
+ * column header line without its "# "), then fn(ctx, i, line) for each entry
+ * pk_report__fprintf prints (i as in pk_report__entry), in order, its line
+ * without callchain or newline. Stops at fn's non-zero return, which it
+ * returns; -EINVAL before pk_report__finish, for --hierarchy or no such section.
+ */
+PK_API int pk_report__foreach_row(struct pk_report *r, size_t section,
+				  int (*fn)(void *ctx, size_t entry, const char *line), void *ctx);
+/* The callchain lines --stdio prints under entry i of a section (none without callchains). */
+PK_API int pk_report__fprintf_callchain(struct pk_report *r, size_t section, size_t i, FILE *fp);
 /* LOST_SAMPLES records' total (perf's "Total Lost Samples"): pk_session__lost_samples(s, -1). */
 PK_API uint64_t pk_report__total_lost_samples(const struct pk_report *r);
 

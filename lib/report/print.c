@@ -332,7 +332,7 @@ static const char *header(const struct pk_report *r, int c)
 	return c == RP_COL_OVERHEAD && r->overhead_self ? "Self" : rp_col__header(c);
 }
 
-static void print_headers(struct pk_report *r, const unsigned *w, FILE *fp)
+void rp_print_headers(struct pk_report *r, const unsigned *w, FILE *fp)
 {
 	fputs("# ", fp);
 	bool first = true;
@@ -362,8 +362,8 @@ static void print_headers(struct pk_report *r, const unsigned *w, FILE *fp)
 	fputs("\n#\n", fp);
 }
 
-static int print_entry(struct pk_report *r, int h, const struct rp_entry *e, const unsigned *w,
-		       char *line, size_t size, FILE *fp)
+void rp_entry_line(struct pk_report *r, int h, const struct rp_entry *e, const unsigned *w,
+		   char *line, size_t size)
 {
 	size_t off = 0;
 	for (int i = 0; i < r->nr_fields && off + 2 < size; i++) {
@@ -388,6 +388,12 @@ static int print_entry(struct pk_report *r, int h, const struct rp_entry *e, con
 		off += (size_t)n;
 	}
 	line[off] = 0;
+}
+
+static int print_entry(struct pk_report *r, int h, const struct rp_entry *e, const unsigned *w,
+		       char *line, size_t size, FILE *fp)
+{
+	rp_entry_line(r, h, e, w, line, size);
 	fputs(line, fp);
 	fputc('\n', fp);
 	if (r->hists[h].has_callchain && r->cg.enabled)
@@ -458,7 +464,7 @@ int rp_fprintf_hists(struct pk_report *r, int h, FILE *fp, unsigned flags)
 		return rc;
 	}
 	if (!quiet)
-		print_headers(r, w, fp);
+		rp_print_headers(r, w, fp);
 	size_t size = 4;
 	for (int i = 0; i < r->nr_fields; i++)
 		size += w[r->fields[i]] + 2;

@@ -434,6 +434,10 @@ int rp_col_snprintf(struct pk_report *r, int col, const struct rp_entry *e, int 
 void rp_setup_elide(struct pk_report *r, FILE *fp);
 /* print.c: column widths (perf's hists__col_len) */
 void rp_calc_widths(struct pk_report *r, int h, unsigned *widths);
+/* print.c: the column headers ("# " lines) and one entry's line (no callchain) as --stdio prints them */
+void rp_print_headers(struct pk_report *r, const unsigned *w, FILE *fp);
+void rp_entry_line(struct pk_report *r, int h, const struct rp_entry *e, const unsigned *w,
+		   char *line, size_t size);
 
 /* topdown.c */
 void rp_topdown_setup(struct pk_report *r);

@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tui-model.c — what pmukit report's browser shows, without drawing it: the
+ * rows of a report section (its --stdio lines, pk_report__foreach_row), their
+ * callchains (pk_report__fprintf_callchain) folded or not, the zooms into a
+ * DSO or a thread and the symbol filter as perf's TUI applies them, the
+ * title line, and P's perf.hist.N dump of the view.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <pmukit/symbol.h>
+
+#include "tui.h"
+
+static int add_row(void *ctx, size_t entry, const char *line)
+{
+	struct tui_model *m = ctx;
+	if (entry == (size_t)-1) {
+		free(m->header);
+		m->header = strdup(line);
+		return m->header ? 0 : -ENOMEM;
+	}
+	if ((m->nr_rows & (m->nr_rows - 1)) == 0) {	/* grow at powers of two */
+		size_t cap = m->nr_rows ? m->nr_rows * 2 : 64;
+		struct tui_row *n = realloc(m->rows, cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		m->rows = n;
+	}
+	struct tui_row *row = &m->rows[m->nr_rows];
+	*row = (struct tui_row){ .entry = entry, .line = strdup(line) };
+	if (!row->line)
+		return -ENOMEM;
+	m->nr_rows++;
+	return 0;
+}
+
+static void free_rows(struct tui_model *m)
+{
+	for (size_t i = 0; i < m->nr_rows; i++) {
+		free(m->rows[i].line);
+		for (size_t k = 0; k < m->rows[i].nr_chain; k++)
+			free(m->rows[i].chain[k]);
+		free(m->rows[i].chain);
+	}
+	free(m->rows);
+	m->rows = NULL;
+	m->nr_rows = 0;
+}
+
+static int read_chain(struct tui_model *m, struct tui_row *row)
+{
+	if (row->chain_read)
+		return 0;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&text, &len);
+	if (!fp)
+		return -ENOMEM;
+	int rc = pk_report__fprintf_callchain(m->r, m->section, row->entry, fp);
+	if (fclose(fp) && !rc)
+		rc = -ENOMEM;
+	if (rc) {
+		free(text);
+		return rc;
+	}
+	/* one element per line; the blank line closing the chain dropped */
+	while (len && (text[len - 1] == '\n' || text[len - 1] == ' '))
+		text[--len] = 0;
+	size_t n = 0;
+	for (size_t i = 0; len && i <= len; i++)
+		n += i == len || text[i] == '\n';
+	row->chain = n ? calloc(n, sizeof(char *)) : NULL;
+	if (n && !row->chain) {
+		free(text);
+		return -ENOMEM;
+	}
+	char *save = NULL, *p = len ? text : NULL;
+	for (char *l = p ? strtok_r(p, "\n", &save) : NULL; l && row->nr_chain < n;
+	     l = strtok_r(NULL, "\n", &save)) {
+		row->chain[row->nr_chain] = strdup(l);
+		if (!row->chain[row->nr_chain])
+			break;
+		row->nr_chain++;
+	}
+	free(text);
+	row->chain_read = true;
+	return 0;
+}
+
+int tui_model__init(struct tui_model *m, struct pk_report *r, size_t section)
+{
+	*m = (struct tui_model){ .r = r, .section = section };
+	int rc = pk_report__foreach_row(r, section, add_row, m);
+	if (rc) {
+		tui_model__free(m);
+		return rc;
+	}
+	/* whether entries have callchains: the first one's tells */
+	if (m->nr_rows && !read_chain(m, &m->rows[0]))
+		m->has_chains = m->rows[0].nr_chain > 0;
+	return tui_model__rebuild(m);
+}
+
+void tui_model__free(struct tui_model *m)
+{
+	free_rows(m);
+	free(m->header);
+	free(m->view);
+	*m = (struct tui_model){ 0 };
+}
+
+static bool shown(const struct tui_model *m, const struct tui_row *row)
+{
+	const struct pk_report_entry *e = pk_report__entry(m->r, m->section, row->entry);
+	if (!e)
+		return false;
+	if (m->dso && e->dso != m->dso)
+		return false;
+	if (m->thread && e->thread != m->thread)
+		return false;
+	if (m->filter[0] && (!e->sym || !strstr(e->sym->name, m->filter)))
+		return false;
+	return true;
+}
+
+int tui_model__rebuild(struct tui_model *m)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < m->nr_rows; i++)
+		if (shown(m, &m->rows[i]))
+			n += 1 + (m->rows[i].expanded ? m->rows[i].nr_chain : 0);
+	struct tui_line *l = realloc(m->view, (n ? n : 1) * sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	m->view = l;
+	m->nr_lines = 0;
+	for (size_t i = 0; i < m->nr_rows; i++) {
+		const struct tui_row *row = &m->rows[i];
+		if (!shown(m, row))
+			continue;
+		l[m->nr_lines++] = (struct tui_line){ .row = (uint32_t)i, .chain = -1 };
+		for (size_t k = 0; row->expanded && k < row->nr_chain; k++)
+			l[m->nr_lines++] = (struct tui_line){ .row = (uint32_t)i, .chain = (int32_t)k };
+	}
+	return 0;
+}
+
+int tui_model__toggle(struct tui_model *m, size_t row)
+{
+	if (row >= m->nr_rows)
+		return 0;
+	int rc = read_chain(m, &m->rows[row]);
+	if (rc)
+		return rc;
+	m->rows[row].expanded = !m->rows[row].expanded && m->rows[row].nr_chain;
+	return tui_model__rebuild(m);
+}
+
+int tui_model__set_all(struct tui_model *m, bool expanded)
+{
+	for (size_t i = 0; i < m->nr_rows; i++) {
+		if (expanded && m->has_chains) {
+			int rc = read_chain(m, &m->rows[i]);
+			if (rc)
+				return rc;
+		}
+		m->rows[i].expanded = expanded && m->rows[i].nr_chain;
+	}
+	return tui_model__rebuild(m);
+}
+
+static void push_zoom(struct tui_model *m, enum tui_zoom z)
+{
+	int k = 0;
+	for (int i = 0; i < m->nr_zooms; i++)	/* at most once each, the latest last */
+		if (m->zooms[i] != z)
+			m->zooms[k++] = m->zooms[i];
+	m->zooms[k++] = z;
+	m->nr_zooms = k;
+}
+
+static void drop_zoom(struct tui_model *m, enum tui_zoom z)
+{
+	int k = 0;
+	for (int i = 0; i < m->nr_zooms; i++)
+		if (m->zooms[i] != z)
+			m->zooms[k++] = m->zooms[i];
+	m->nr_zooms = k;
+	if (z == TUI_ZOOM_DSO)
+		m->dso = NULL;
+	else if (z == TUI_ZOOM_THREAD)
+		m->thread = NULL;
+	else
+		m->filter[0] = 0;
+}
+
+void tui_model__zoom(struct tui_model *m, enum tui_zoom z, size_t row)
+{
+	const struct pk_report_entry *e =
+		row < m->nr_rows ? pk_report__entry(m->r, m->section, m->rows[row].entry) : NULL;
+	if (z == TUI_ZOOM_DSO && !m->dso && e && e->dso) {
+		m->dso = e->dso;
+		push_zoom(m, z);
+	} else if (z == TUI_ZOOM_THREAD && !m->thread && e && e->thread) {
+		m->thread = e->thread;
+		push_zoom(m, z);
+	} else if (z != TUI_ZOOM_FILTER) {
+		drop_zoom(m, z);	/* perf: the same key zooms out */
+	}
+	tui_model__rebuild(m);
+}
+
+void tui_model__set_filter(struct tui_model *m, const char *filter)
+{
+	if (!filter || !*filter) {
+		drop_zoom(m, TUI_ZOOM_FILTER);
+	} else {
+		snprintf(m->filter, sizeof(m->filter), "%s", filter);
+		push_zoom(m, TUI_ZOOM_FILTER);
+	}
+	tui_model__rebuild(m);
+}
+
+bool tui_model__unzoom(struct tui_model *m)
+{
+	if (!m->nr_zooms)
+		return false;
+	drop_zoom(m, m->zooms[m->nr_zooms - 1]);
+	tui_model__rebuild(m);
+	return true;
+}
+
+void tui_model__title(const struct tui_model *m, char *buf, size_t size)
+{
+	const struct pk_report_section *s = pk_report__section(m->r, m->section);
+	if (!s) {
+		snprintf(buf, size, "no samples");
+		return;
+	}
+	/* perf's convert_unit */
+	double v = (double)s->nr_samples;
+	char unit = ' ';
+	if (v > 1000.0)
+		v /= 1000.0, unit = 'K';
+	if (v > 1000.0)
+		v /= 1000.0, unit = 'M';
+	if (v > 1000.0)
+		v /= 1000.0, unit = 'G';
+	int n = snprintf(buf, size, "Samples: %lu%c of event '%s', Event count (approx.): %" PRIu64,
+			 (unsigned long)v, unit, s->name, s->total_period);
+	if (n > 0 && (size_t)n < size && m->thread)
+		n += snprintf(buf + n, size - (size_t)n, ", Thread: %s(%d)", m->thread->comm,
+			      (int)m->thread->tid);
+	if (n > 0 && (size_t)n < size && m->dso)
+		n += snprintf(buf + n, size - (size_t)n, ", DSO: %s", pk_dso__short_name(m->dso));
+	if (n > 0 && (size_t)n < size && m->filter[0])
+		snprintf(buf + n, size - (size_t)n, ", Symbol filter: %s", m->filter);
+}
+
+void tui_model__line(const struct tui_model *m, size_t i, char *buf, size_t size)
+{
+	if (i >= m->nr_lines) {
+		if (size)
+			buf[0] = 0;
+		return;
+	}
+	const struct tui_line *l = &m->view[i];
+	const struct tui_row *row = &m->rows[l->row];
+	if (l->chain >= 0) {
+		snprintf(buf, size, "%s", row->chain[l->chain]);
+		return;
+	}
+	/* perf's fold sign in place of the line's first blank */
+	char sign = !m->has_chains || (row->chain_read && !row->nr_chain) ? ' ' :
+		    row->expanded ? '-' : '+';
+	snprintf(buf, size, "%c%s", sign, row->line[0] ? row->line + 1 : "");
+}
+
+int tui_model__dump(const struct tui_model *m, char *name, size_t size)
+{
+	int fd = -1;
+	for (int n = 0; n < 10000 && fd < 0; n++) {
+		snprintf(name, size, "perf.hist.%d", n);
+		fd = open(name, O_WRONLY | O_CREAT | O_EXCL, 0644);
+		if (fd < 0 && errno != EEXIST)
+			return -errno;
+	}
+	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!fp) {
+		if (fd >= 0)
+			close(fd);
+		return -EIO;
+	}
+	char line[8192];
+	for (size_t i = 0; i < m->nr_lines; i++) {
+		tui_model__line(m, i, line, sizeof(line));
+		fprintf(fp, "%s\n", line);
+	}
+	return fclose(fp) ? -EIO : 0;
+}

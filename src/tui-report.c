@@ -1,0 +1,411 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tui-report.c — pmukit report's interactive browser on ncurses: the title
+ * line, the column headers, the view of tui-model.c with a selection, perf's
+ * keys (help: h/?), the help and header views, the / prompt; resizes redraw
+ * (ncurses' KEY_RESIZE); SIGTERM, SIGHUP, SIGQUIT and the crash signals leave
+ * the terminal as it was (endwin) before the signal takes its course.
+ * ncurses (terminfo, its own SIGWINCH handling, on every Debian) draws:
+ * no escape sequence is written here.
+ */
+#include <curses.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <term.h>
+#include <unistd.h>
+
+#include "report-cli.h"
+#include "tui.h"
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+/* a crash: the terminal back first (perf's ui__signal_backtrace does as much) */
+static void on_crash(int sig)
+{
+	endwin();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static const int quit_signals[] = { SIGTERM, SIGHUP, SIGQUIT, SIGINT };
+static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGILL };
+
+static void signals_set(bool on)
+{
+	for (size_t i = 0; i < sizeof(quit_signals) / sizeof(quit_signals[0]); i++)
+		signal(quit_signals[i], on ? on_signal : SIG_DFL);
+	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
+		signal(crash_signals[i], on ? on_crash : SIG_DFL);
+}
+
+bool report_tui__want(bool force, bool stdio)
+{
+	if (stdio || (!force && !isatty(STDOUT_FILENO)))
+		return false;
+	if (!isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "pmukit report: --tui: stdout is not a terminal, printing --stdio output\n");
+		return false;
+	}
+	const char *term = getenv("TERM");
+	if (!term || !*term || !strcmp(term, "dumb")) {
+		fprintf(stderr, "pmukit report: TERM=%s: no interactive browser, printing --stdio output\n",
+			term && *term ? term : "(unset)");
+		return false;
+	}
+	int err = 0;
+	if (setupterm(NULL, STDOUT_FILENO, &err) != OK) {
+		fprintf(stderr, "pmukit report: no terminfo entry for TERM=%s, printing --stdio output\n",
+			term);
+		return false;
+	}
+	const char *cup = tigetstr("cup");
+	bool ok = cup && cup != (char *)-1;
+	del_curterm(cur_term);
+	if (!ok)
+		fprintf(stderr, "pmukit report: TERM=%s cannot move the cursor, printing --stdio output\n",
+			term);
+	return ok;
+}
+
+/* ---- drawing -------------------------------------------------------------------------- */
+
+struct tui {
+	struct tui_model m;
+	struct pk_session *s;
+	size_t sel, top;		/* selected line of the view, first line shown */
+	char status[512];		/* the bottom line's message */
+	char line[8192];
+};
+
+static int page_rows(void)
+{
+	return LINES > 3 ? LINES - 3 : 1;
+}
+
+static void bar(int y, const char *text)
+{
+	attron(A_REVERSE);
+	mvhline(y, 0, ' ', COLS);
+	mvaddnstr(y, 0, text, COLS);
+	attroff(A_REVERSE);
+}
+
+static void fit(struct tui *t)
+{
+	size_t rows = (size_t)page_rows();
+	if (t->m.nr_lines && t->sel >= t->m.nr_lines)
+		t->sel = t->m.nr_lines - 1;
+	if (t->sel < t->top)
+		t->top = t->sel;
+	if (t->sel >= t->top + rows)
+		t->top = t->sel - rows + 1;
+}
+
+static void draw(struct tui *t)
+{
+	erase();
+	fit(t);
+	tui_model__title(&t->m, t->line, sizeof(t->line));
+	bar(0, t->line);
+	snprintf(t->line, sizeof(t->line), "  %s", t->m.header ? t->m.header : "");
+	bar(1, t->line);
+	int rows = page_rows();
+	for (int y = 0; y < rows && t->top + (size_t)y < t->m.nr_lines; y++) {
+		size_t i = t->top + (size_t)y;
+		tui_model__line(&t->m, i, t->line, sizeof(t->line));
+		if (i == t->sel) {
+			attron(A_REVERSE);
+			mvhline(2 + y, 0, ' ', COLS);
+		}
+		mvaddnstr(2 + y, 0, t->line, COLS);
+		if (i == t->sel)
+			attroff(A_REVERSE);
+	}
+	mvaddnstr(LINES - 1, 0, t->status[0] ? t->status : "Press '?' for help on key bindings", COLS);
+	refresh();
+}
+
+/* a key, or ERR once a quit signal came */
+static int get_key(void)
+{
+	for (;;) {
+		if (got_signal)
+			return ERR;
+		int k = getch();
+		if (k != ERR)
+			return k;
+	}
+}
+
+/* a scrollable text (help, header); any of q, ESC, ←, h, ? or Ctrl-C closes it */
+static void view_text(const char *title, const char *text)
+{
+	size_t n = 0, top = 0;
+	const char *ls[4096];
+	for (const char *p = text; *p && n < 4096;) {
+		ls[n++] = p;
+		const char *nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	for (;;) {
+		erase();
+		bar(0, title);
+		int rows = LINES > 2 ? LINES - 2 : 1;
+		for (int y = 0; y < rows && top + (size_t)y < n; y++) {
+			const char *l = ls[top + (size_t)y];
+			const char *nl = strchr(l, '\n');
+			int len = nl ? (int)(nl - l) : (int)strlen(l);
+			mvaddnstr(1 + y, 0, l, len < COLS ? len : COLS);
+		}
+		mvaddnstr(LINES - 1, 0, "Press 'q' or ESC to go back", COLS);
+		refresh();
+		int k = get_key();
+		if (k == ERR || k == 'q' || k == 27 || k == KEY_LEFT || k == 'h' || k == '?' || k == 3)
+			return;
+		if (k == KEY_DOWN && top + (size_t)rows < n)
+			top++;
+		else if (k == KEY_UP && top)
+			top--;
+		else if (k == KEY_NPAGE || k == ' ')
+			top = top + 2 * (size_t)rows < n ? top + (size_t)rows : n > (size_t)rows ? n - (size_t)rows : 0;
+		else if (k == KEY_PPAGE)
+			top = top > (size_t)rows ? top - (size_t)rows : 0;
+	}
+}
+
+static const char help_text[] =
+	"Keys of pmukit report's browser (perf report's):\n"
+	"\n"
+	"UP/DOWN/PGUP/PGDN/SPACE  move the selection; HOME/END: first and last line\n"
+	"+ or ENTER    fold or unfold the selected entry's callchain\n"
+	"e             the same (perf: the main entry's callchain)\n"
+	"E             unfold every callchain\n"
+	"C             fold every callchain\n"
+	"d             zoom into the selected entry's DSO (again: zoom out)\n"
+	"t             zoom into the selected entry's thread (again: zoom out)\n"
+	"/             show only symbols whose name contains a string (empty: all)\n"
+	"ESC/LEFT      back out of the last zoom or filter\n"
+	"i             the perf.data header (as report --header-only)\n"
+	"P             write the view to perf.hist.N (the first free N)\n"
+	"TAB/UNTAB     the next or previous event\n"
+	"h/?/F1        this help\n"
+	"q/CTRL+C      back out of a zoom, or quit\n"
+	"\n"
+	"perf keys not supported here:\n"
+	"a             annotate: not yet (the annotate library is not in pmukit yet)\n"
+	"k, S          zoom into the kernel map or a socket\n"
+	"F, H, L, m    filtered percentages, column headers, percent limit, context menu\n"
+	"r, s, V, 0-9  scripts, switch data file, verbose, sort by group member\n"
+	"\n"
+	"The rows and callchains are those of pmukit report --stdio (its callchain text\n"
+	"under an unfolded entry).\n";
+
+/* the / prompt on the bottom line: the string typed, ESC cancels (false) */
+static bool prompt(const char *label, char *buf, size_t size)
+{
+	size_t len = strlen(buf);
+	for (;;) {
+		move(LINES - 1, 0);
+		clrtoeol();
+		mvaddnstr(LINES - 1, 0, label, COLS);
+		addnstr(buf, COLS > (int)strlen(label) ? COLS - (int)strlen(label) - 1 : 0);
+		refresh();
+		int k = get_key();
+		if (k == ERR || k == 27 || k == 3)
+			return false;
+		if (k == '\n' || k == '\r' || k == KEY_ENTER)
+			return true;
+		if ((k == KEY_BACKSPACE || k == 127 || k == 8) && len)
+			buf[--len] = 0;
+		else if (k >= 32 && k < 127 && len + 1 < size) {
+			buf[len++] = (char)k;
+			buf[len] = 0;
+		}
+	}
+}
+
+static void show_header(struct tui *t)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&text, &len);
+	if (!fp)
+		return;
+	int rc = t->s ? report_header__fprintf(t->s, fp) : -1;
+	if (fclose(fp) || rc || !text)
+		snprintf(t->status, sizeof(t->status), "no header information");
+	else
+		view_text("perf.data header", text);
+	free(text);
+}
+
+static size_t sel_row(const struct tui *t)
+{
+	return t->sel < t->m.nr_lines ? t->m.view[t->sel].row : (size_t)-1;
+}
+
+/* the selection kept on its row's entry line across a rebuild */
+static void reselect(struct tui *t, size_t row)
+{
+	for (size_t i = 0; i < t->m.nr_lines; i++)
+		if (t->m.view[i].row == row && t->m.view[i].chain < 0) {
+			t->sel = i;
+			return;
+		}
+	t->sel = 0;
+}
+
+static void move_sel(struct tui *t, long d)
+{
+	long n = (long)t->m.nr_lines, s = (long)t->sel + d;
+	t->sel = (size_t)(s < 0 || !n ? 0 : s >= n ? n - 1 : s);
+}
+
+static int switch_section(struct tui *t, int d)
+{
+	size_t n = pk_report__nr_sections(t->m.r), sec = t->m.section;
+	for (size_t k = 0; k < n; k++) {
+		sec = (sec + n + (size_t)(long)d) % n;
+		if (pk_report__nr_entries(t->m.r, sec))
+			break;
+	}
+	if (sec == t->m.section)
+		return 0;
+	struct pk_report *r = t->m.r;
+	tui_model__free(&t->m);
+	t->sel = t->top = 0;
+	return tui_model__init(&t->m, r, sec);
+}
+
+/* one key of the main view: 1 to quit, 0 to go on, a negative errno */
+static int key(struct tui *t, int k)
+{
+	size_t row = sel_row(t);
+	int rc = 0;
+	t->status[0] = 0;
+	switch (k) {
+	case KEY_DOWN: move_sel(t, 1); break;
+	case KEY_UP: move_sel(t, -1); break;
+	case KEY_NPAGE: case ' ': move_sel(t, page_rows()); break;
+	case KEY_PPAGE: move_sel(t, -page_rows()); break;
+	case KEY_HOME: t->sel = 0; break;
+	case KEY_END: move_sel(t, (long)t->m.nr_lines); break;
+	case '+': case 'e': case '\n': case '\r': case KEY_ENTER:
+		rc = tui_model__toggle(&t->m, row);
+		reselect(t, row);
+		break;
+	case 'E': case 'C':
+		rc = tui_model__set_all(&t->m, k == 'E');
+		reselect(t, row);
+		break;
+	case 'd': case 't':
+		tui_model__zoom(&t->m, k == 'd' ? TUI_ZOOM_DSO : TUI_ZOOM_THREAD, row);
+		reselect(t, row);
+		break;
+	case '/': {
+		char buf[256];
+		snprintf(buf, sizeof(buf), "%s", t->m.filter);
+		if (prompt("Symbol to show: ", buf, sizeof(buf))) {
+			tui_model__set_filter(&t->m, buf);
+			t->sel = t->top = 0;
+		}
+		break;
+	}
+	case 27: case KEY_LEFT:
+		tui_model__unzoom(&t->m);
+		reselect(t, row);
+		break;
+	case 'q': case 3:
+		if (!tui_model__unzoom(&t->m))
+			return 1;
+		reselect(t, row);
+		break;
+	case 'h': case '?': case KEY_F(1):
+		view_text("Help", help_text);
+		break;
+	case 'i':
+		show_header(t);
+		break;
+	case 'P': {
+		char name[64];
+		int drc = tui_model__dump(&t->m, name, sizeof(name));
+		snprintf(t->status, sizeof(t->status), drc ? "cannot write perf.hist.N: %s" :
+			 "%s written!", drc ? strerror(-drc) : name);
+		break;
+	}
+	case '\t': case KEY_BTAB:
+		rc = switch_section(t, k == '\t' ? 1 : -1);
+		break;
+	case 'a': case 'k': case 'S': case 'F': case 'H': case 'L': case 'm': case 'r': case 's':
+	case 'V':
+		snprintf(t->status, sizeof(t->status),
+			 "'%c' is a perf key not supported here: press '?' for the keys", k);
+		break;
+	case KEY_RESIZE:
+	default:
+		break;
+	}
+	return rc;
+}
+
+int report_tui__run(struct pk_report *r, struct pk_session *s)
+{
+	struct tui *t = calloc(1, sizeof(*t));
+	if (!t)
+		return 255;
+	t->s = s;
+	size_t sec = 0;
+	while (sec + 1 < pk_report__nr_sections(r) && !pk_report__nr_entries(r, sec))
+		sec++;
+	int rc = tui_model__init(&t->m, r, sec);
+	if (rc) {
+		fprintf(stderr, "pmukit report: the browser cannot show this report: %s\n",
+			strerror(-rc));
+		free(t);
+		return 255;
+	}
+	FILE *in = fopen("/dev/tty", "r");
+	SCREEN *scr = in ? newterm(NULL, stdout, in) : NULL;
+	if (!scr) {
+		fprintf(stderr, "pmukit report: cannot open the terminal\n");
+		if (in)
+			fclose(in);
+		tui_model__free(&t->m);
+		free(t);
+		return 255;
+	}
+	signals_set(true);
+	raw();		/* Ctrl-C a key (perf's: it backs out or quits), as in perf's browser */
+	noecho();
+	keypad(stdscr, TRUE);
+	set_escdelay(25);
+	timeout(100);	/* getch wakes up to see a signal */
+	curs_set(0);
+	int quit = 0;
+	while (!quit && !got_signal) {
+		draw(t);
+		int k = get_key();
+		if (k == ERR)
+			break;
+		quit = key(t, k);
+	}
+	endwin();
+	delscreen(scr);
+	fclose(in);
+	signals_set(false);
+	int sig = got_signal;
+	tui_model__free(&t->m);
+	free(t);
+	if (sig)
+		raise(sig);	/* the terminal is back: the signal takes its course */
+	return quit < 0 ? 255 : 0;
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tui.h — pmukit report's interactive browser (perf report's TUI): the
+ * model of what it shows (tui-model.c: the report's rows, callchains folded
+ * or not, zooms and the symbol filter, perf.hist.N dumps) and the ncurses
+ * front end (tui-report.c: drawing, perf's keys, resize, signals).
+ */
+#ifndef PMUKIT_TUI_H
+#define PMUKIT_TUI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <pmukit/report.h>
+#include <pmukit/session.h>
+
+/* one printed entry of the section */
+struct tui_row {
+	size_t entry;			/* pk_report__entry index */
+	char *line;			/* its --stdio line */
+	char **chain;			/* its callchain lines, read when first expanded */
+	size_t nr_chain;
+	bool chain_read, expanded;
+};
+
+/* one line of the view: an entry, or line `chain` of its callchain (-1: the entry) */
+struct tui_line {
+	uint32_t row;
+	int32_t chain;
+};
+
+enum tui_zoom { TUI_ZOOM_DSO, TUI_ZOOM_THREAD, TUI_ZOOM_FILTER };
+
+struct tui_model {
+	struct pk_report *r;
+	size_t section;
+	char *header;			/* the column header line */
+	struct tui_row *rows;
+	size_t nr_rows;
+	bool has_chains;		/* the section has callchains to show */
+	/* zooms, in the order applied (ESC backs out of the last) */
+	enum tui_zoom zooms[3];
+	int nr_zooms;
+	const struct pk_dso *dso;
+	const struct pk_thread *thread;
+	char filter[256];
+	struct tui_line *view;		/* the view */
+	size_t nr_lines;
+};
+
+int tui_model__init(struct tui_model *m, struct pk_report *r, size_t section);
+void tui_model__free(struct tui_model *m);
+/* the view's lines from the rows, their folding and the zooms; 0 or -ENOMEM */
+int tui_model__rebuild(struct tui_model *m);
+/* fold or unfold one row's callchain (reads it the first time); 0 or a negative errno */
+int tui_model__toggle(struct tui_model *m, size_t row);
+/* E / C: every row unfolded or folded */
+int tui_model__set_all(struct tui_model *m, bool expanded);
+/* zoom into the DSO or thread of row (again: out of it), the symbol filter ("" none) */
+void tui_model__zoom(struct tui_model *m, enum tui_zoom z, size_t row);
+void tui_model__set_filter(struct tui_model *m, const char *filter);
+/* back out of the last zoom; false when there was none */
+bool tui_model__unzoom(struct tui_model *m);
+/* the title line as perf's: "Samples: ... of event '...', Event count (approx.): N[, Thread: ..][, DSO: ..]" */
+void tui_model__title(const struct tui_model *m, char *buf, size_t size);
+/* line i of the view as shown: fold sign, then the --stdio text */
+void tui_model__line(const struct tui_model *m, size_t i, char *buf, size_t size);
+/* P: the view written to the first free perf.hist.N; 0 (name set) or -errno */
+int tui_model__dump(const struct tui_model *m, char *name, size_t size);
+
+/*
+ * Whether `pmukit report` opens the browser: forced (--tui) or stdout a
+ * terminal, and not stdio-like (--stdio and the modes that print text).
+ * Without a usable terminal (TERM=dumb, no terminfo) it says why on stderr
+ * and answers false.
+ */
+bool report_tui__want(bool force, bool stdio);
+/* Browse the finished report; s for the header view (i). The exit status. */
+int report_tui__run(struct pk_report *r, struct pk_session *s);
+
+#endif
