@@ -1,0 +1,238 @@
+#!/bin/sh
+# report_tui.sh — pmukit report's interactive browser in a real terminal (TAP):
+# tmux runs it (120x40), send-keys types perf's keys, capture-pane reads the
+# screen. Its rows are those of `pmukit report --stdio` on the same file (the
+# same symbols and percentages in the same order, and perf 6.1's own TUI
+# shows the same first screen); an unfolded callchain is --stdio's; the DSO
+# zoom, the thread zoom and the / filter show what --dsos, --tid and
+# --symbol-filter print; help, header, P (perf.hist.N), a resize, q (exit 0,
+# the screen restored), SIGTERM (stty -a as before), TERM=dumb and a missing
+# terminfo (--stdio output and one line saying why). Screens are waited for
+# by polling capture-pane, never by fixed sleeps.
+. "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
+W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
+
+command -v perf >/dev/null 2>&1 && perf --version >/dev/null 2>&1 ||
+	{ echo "1..0 # SKIP perf (6.1) is not installed"; exit 0; }
+command -v tmux >/dev/null 2>&1 || { echo "1..0 # SKIP no tmux"; exit 0; }
+[ -x "$W" ] || { echo "1..0 # SKIP $W not built (make tests)"; exit 0; }
+perf record -q -e cpu-clock -c 100000 -o "$T_TMP/probe.data" true >/dev/null 2>&1 ||
+	{ echo "1..0 # SKIP perf record cannot sample cpu-clock here"; exit 0; }
+perf record -q -e cpu-clock -c 100000 -g -o "$T_TMP/g.data" "$W" 3000 >/dev/null 2>&1 &&
+perf record -q -e cpu-clock -c 100000 -g -o "$T_TMP/thr.data" "$W" -t 2 1500 >/dev/null 2>&1 ||
+	{ echo "1..0 # SKIP perf record failed"; exit 0; }
+PK="$(cd "$(dirname "$PMUKIT")" && pwd)/$(basename "$PMUKIT")"
+export PK T_TMP
+
+TM="tmux -L pmukit-tui-$$ -f /dev/null"
+$TM new-session -d -s tu -x 120 -y 40 -c "$T_TMP" "env PS1='$ ' sh" ||
+	{ echo "1..0 # SKIP tmux cannot start a session"; exit 0; }
+trap '$TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
+$TM set-option -g window-size manual 2>/dev/null
+
+cap() {	# cap: the screen on stdout
+	$TM capture-pane -t tu -p
+}
+wait_for() {	# wait_for TEXT [FILE]: until the screen shows TEXT (10 s at most); the screen in FILE
+	i=0
+	while [ $i -lt 200 ]; do
+		cap > "$T_TMP/screen"
+		grep -qF -- "$1" "$T_TMP/screen" && { [ -z "$2" ] || cp "$T_TMP/screen" "$T_TMP/$2"; return 0; }
+		sleep 0.05; i=$((i + 1))
+	done
+	echo "waited in vain for: $1" >&2
+	cat "$T_TMP/screen" >&2
+	return 1
+}
+wait_gone() {	# wait_gone TEXT: until the screen no longer shows TEXT
+	i=0
+	while [ $i -lt 200 ]; do
+		cap > "$T_TMP/screen"
+		grep -qF -- "$1" "$T_TMP/screen" || return 0
+		sleep 0.05; i=$((i + 1))
+	done
+	echo "still on the screen: $1" >&2
+	return 1
+}
+keys() {	# keys KEY...: typed into the browser
+	$TM send-keys -t tu "$@"
+}
+run() {	# run NAME ARGS...: a fresh shell line running pmukit report ARGS, its first screen in NAME
+	name=$1; shift
+	keys "clear; echo BEFORE-$name; \"\$PK\" report $*; echo EXIT-$name=\$?" Enter
+	wait_for "Press '?' for help" "$name"
+}
+quit() {	# quit NAME: q until the shell prints NAME's exit status
+	i=0
+	while [ $i -lt 5 ] && ! cap | grep -q "^EXIT-$1="; do
+		keys q; wait_for "EXIT-$1=" 2>/dev/null && break; i=$((i + 1))
+	done
+}
+# the entry rows of a screen or of --stdio text: "children self ... symbol" without
+# the fold sign and spacing (the columns' widths of a zoom are the unzoomed ones)
+rows_screen() {
+	sed -n '3,39p' "$T_TMP/$1" | grep -E '^[-+ ] +[0-9]+\.[0-9]+%' | cut -c2- | awk '{$1=$1; print}'
+}
+rows_stdio() {	# rows_stdio N ARGS...: the first N entry rows of pmukit report --stdio ARGS
+	n=$1; shift
+	"$PMUKIT" report --stdio "$@" | grep -E '^ +[0-9]+\.[0-9]+%' | head -n "$n" | awk '{$1=$1; print}'
+}
+same_rows() {	# same_rows SCREEN ARGS...: the screen's rows are --stdio's first ones
+	rows_screen "$1" > "$T_TMP/a"
+	shift
+	[ -s "$T_TMP/a" ] || { echo "no rows on the screen" >&2; return 1; }
+	rows_stdio "$(wc -l < "$T_TMP/a")" "$@" > "$T_TMP/b"
+	diff "$T_TMP/b" "$T_TMP/a" >&2
+}
+# the title perf's TUI prints, from --stdio's "# Samples" and "# Event count" lines
+title_of() {
+	"$PMUKIT" report --stdio "$@" | awk '/^# Samples:/ { sub(/^# /, ""); s = $0 }
+		/^# Event count/ { sub(/^# /, ""); print s ", " $0; exit }'
+}
+perf_first() {	# perf_first NAME ARGS...: perf 6.1's TUI first screen (once it is still) in NAME
+	name=$1; shift
+	keys "clear; perf report $*; echo EXIT-$name=\$?" Enter
+	wait_for "Event count (approx.)" || return 1
+	prev= i=0
+	while [ $i -lt 100 ]; do
+		sleep 0.05; i=$((i + 1))
+		cur=$(cap)
+		[ "$cur" = "$prev" ] && break
+		prev=$cur
+	done
+	printf '%s\n' "$cur" > "$T_TMP/$name"
+	quit "$name"
+}
+same_as_perf() {	# same_as_perf A B: two first screens equal but for the bottom line
+	head -n 39 "$T_TMP/$1" > "$T_TMP/a"
+	head -n 39 "$T_TMP/$2" > "$T_TMP/b"
+	diff "$T_TMP/a" "$T_TMP/b" >&2
+}
+
+lines() {	# lines FILE FROM TO: those lines, trailing blanks dropped
+	sed -n "$2,$3p" "$T_TMP/$1" | sed 's/ *$//'
+}
+title_ok() {	# title_ok SCREEN SUFFIX ARGS...: the title is --stdio's samples and count, then SUFFIX
+	f=$1 suffix=$2; shift 2
+	t="$(title_of "$@")$suffix"
+	head -1 "$T_TMP/$f" | sed 's/ *$//' | grep -qxF -- "$t" || { echo "title: want $t" >&2; head -1 "$T_TMP/$f" >&2; return 1; }
+}
+is_first_view() {	# is_first_view FILE: lines 1-39 as the first view's
+	lines first 1 39 > "$T_TMP/a"; lines "$1" 1 39 > "$T_TMP/b"
+	diff "$T_TMP/a" "$T_TMP/b" >&2
+}
+
+# ---- the first view: --stdio's rows, perf's title and columns, as perf 6.1's TUI ----
+run first -i g.data
+ok "first view: the title as perf's (samples, event, event count)" title_ok first "" -i "$T_TMP/g.data"
+ok "first view: Children Self Command Shared Object Symbol" \
+	sh -c "sed -n 2p '$T_TMP/first' | grep -qE '^ +Children +Self +Command +Shared Object +Symbol'"
+ok "first view: the rows of --stdio (symbols, percentages, order)" same_rows first -i "$T_TMP/g.data"
+ok "first view: 37 rows, each with a folded callchain (+)" \
+	sh -c "[ \$(sed -n '3,39p' '$T_TMP/first' | grep -c '^+ ') = 37 ]"
+quit first
+perf_first perf-first -i g.data
+ok "first view: perf 6.1's TUI shows the same screen (but its bottom line)" same_as_perf perf-first first
+
+# ---- callchains: --stdio's lines under the unfolded entry ----
+run cc -i g.data
+keys Enter
+wait_for "---__libc_start_call_main" chain
+"$PMUKIT" report --stdio -i "$T_TMP/g.data" | grep -v '^#' | sed -n '2,37p' | sed 's/ *$//' > "$T_TMP/chain.stdio"
+chain_ok() {
+	lines chain 4 39 | diff "$T_TMP/chain.stdio" - >&2 && sed -n 3p "$T_TMP/chain" | grep -q '^-   99'
+}
+ok "+/Enter: the callchain unfolded as --stdio prints it" chain_ok
+keys Enter
+wait_gone "---__libc_start_call_main"
+ok "+/Enter again: folded, the first view" is_first_view screen
+keys E
+wait_for "---__libc_start_call_main"
+keys P
+wait_for "perf.hist.0 written"
+all_ok() {	# every entry unfolded: perf.hist.0 (P) has no folded one
+	# (entries whose callchain is all under -g's threshold have none, no sign: as perf)
+	n=$("$PMUKIT" report --stdio -i "$T_TMP/g.data" | grep -cE '^ +[0-9]+\.[0-9]+%')
+	[ "$(grep -cE '^[- ] +[0-9]+\.[0-9]+%' "$T_TMP/perf.hist.0")" = "$n" ] &&
+		[ "$(grep -c '^-  ' "$T_TMP/perf.hist.0")" -gt 37 ] && ! grep -q '^+  ' "$T_TMP/perf.hist.0"
+}
+ok "E: every callchain unfolded (P's perf.hist.0 shows it)" all_ok
+keys C
+wait_gone "---__libc_start_call_main"
+ok "C: every callchain folded" is_first_view screen
+
+# ---- zooms and the filter: what --dsos, --tid and --symbol-filter print ----
+keys Down d
+wait_for ", DSO: report_many" dso
+ok "d: zoom into the DSO: its title" title_ok dso ", DSO: report_many" -i "$T_TMP/g.data"
+dso_rows() {	# dso_rows SCREEN DSO ARGS...: the screen's rows are --stdio's of that DSO
+	f=$1 d=$2; shift 2
+	rows_screen "$f" > "$T_TMP/a"
+	"$PMUKIT" report --stdio "$@" | grep -E '^ +[0-9]+\.[0-9]+%' | awk -v d="$d" '$4 == d { $1 = $1; print }' |
+		head -n "$(wc -l < "$T_TMP/a")" > "$T_TMP/b"
+	[ -s "$T_TMP/a" ] && diff "$T_TMP/b" "$T_TMP/a" >&2
+}
+ok "d: the rows are --stdio's of that DSO" dso_rows dso report_many -i "$T_TMP/g.data"
+keys Escape
+wait_gone ", DSO:"
+ok "ESC: out of the zoom, the first view" is_first_view screen
+keys /
+wait_for "Symbol to show:"
+keys leaf_1 Enter
+wait_for "Symbol filter: leaf_1" filter
+ok "/: the rows of --symbol-filter" same_rows filter -i "$T_TMP/g.data" --symbol-filter leaf_1
+keys q
+wait_gone "Symbol filter:"
+ok "q: backs out of the filter first" is_first_view screen
+
+# ---- help, header, P ----
+keys '?'
+wait_for "Keys of pmukit report's browser" help
+help_ok() {
+	for k in UP/DOWN PGUP PGDN HOME/END ENTER 'E  ' 'C  ' 'd  ' 't  ' '/  ' ESC/LEFT 'i  ' 'P  ' \
+		 'h/?' 'q/CTRL+C'; do
+		grep -qF -- "$k" "$T_TMP/help" || { echo "no $k" >&2; return 1; }
+	done
+	grep -q 'not supported' "$T_TMP/help" && grep -q '^a  *annotate' "$T_TMP/help"
+}
+ok "h/?: the help lists every key and the perf keys not supported (a)" help_ok
+keys q
+wait_for "Press '?' for help"
+keys i
+wait_for "# captured on" header
+ok "i: the perf.data header (report --header-only's)" sh -c "
+	\"\$PK\" report --header-only -i '$T_TMP/g.data' | grep '^# hostname' > '$T_TMP/h1' &&
+	grep -qxF -f '$T_TMP/h1' '$T_TMP/header'"
+keys q
+wait_for "Press '?' for help"
+keys P
+wait_for "perf.hist.1 written"
+ok "P: the view written to perf.hist.1 (the next free N) as shown" sh -c "
+	sed -n '3,39p' '$T_TMP/first' | sed 's/ *\$//' > '$T_TMP/h' && head -37 '$T_TMP/perf.hist.1' | diff '$T_TMP/h' - >&2"
+
+# ---- a resize mid-view: redrawn at the new size, then back ----
+resized() {	# resized W H: the screen at W x H, its status line drawn; in FILE small
+	i=0
+	while [ $i -lt 200 ]; do
+		cap > "$T_TMP/sized"
+		[ "$(wc -l < "$T_TMP/sized")" = "$2" ] && sed -n "${2}p" "$T_TMP/sized" | grep -q Press &&
+			return 0
+		sleep 0.05; i=$((i + 1))
+	done
+	return 1
+}
+keys Home
+$TM resize-window -t tu -x 80 -y 20
+resized 80 20; cp "$T_TMP/sized" "$T_TMP/small"
+small_ok() {
+	lines first 1 19 | cut -c1-80 | sed 's/ *$//' > "$T_TMP/a"
+	lines small 1 19 > "$T_TMP/b"
+	diff "$T_TMP/a" "$T_TMP/b" >&2
+}
+ok "resize: redrawn at 80x20 (the first 17 rows, cut at 80 columns)" small_ok
+$TM resize-window -t tu -x 120 -y 40
+resized 120 40; cp "$T_TMP/sized" "$T_TMP/big"
+ok "resize: back at 120x40, the first view" is_first_view big
+quit cc
+ok "q: exit status 0, the shell's screen restored" sh -c "
+	grep -qx 'EXIT-cc=0' '$T_TMP/screen' && grep -qx 'BEFORE-cc' '$T_TMP/screen'"
