@@ -263,6 +263,16 @@ void tui_model__title(const struct tui_model *m, char *buf, size_t size)
 		snprintf(buf + n, size - (size_t)n, ", Symbol filter: %s", m->filter);
 }
 
+int tui_model__read_chains(struct tui_model *m, size_t from, size_t n)
+{
+	for (size_t i = from; m->has_chains && i < m->nr_lines && i - from < n; i++) {
+		int rc = read_chain(m, &m->rows[m->view[i].row]);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 void tui_model__line(const struct tui_model *m, size_t i, char *buf, size_t size)
 {
 	if (i >= m->nr_lines) {
@@ -282,8 +292,11 @@ void tui_model__line(const struct tui_model *m, size_t i, char *buf, size_t size
 	snprintf(buf, size, "%c%s", sign, row->line[0] ? row->line + 1 : "");
 }
 
-int tui_model__dump(const struct tui_model *m, char *name, size_t size)
+int tui_model__dump(struct tui_model *m, char *name, size_t size)
 {
+	int rc = tui_model__read_chains(m, 0, m->nr_lines);
+	if (rc)
+		return rc;
 	int fd = -1;
 	for (int n = 0; n < 10000 && fd < 0; n++) {
 		snprintf(name, size, "perf.hist.%d", n);

@@ -117,6 +117,7 @@ static void draw(struct tui *t)
 	snprintf(t->line, sizeof(t->line), "  %s", t->m.header ? t->m.header : "");
 	bar(1, t->line);
 	int rows = page_rows();
+	tui_model__read_chains(&t->m, t->top, (size_t)rows);	/* their fold signs */
 	for (int y = 0; y < rows && t->top + (size_t)y < t->m.nr_lines; y++) {
 		size_t i = t->top + (size_t)y;
 		tui_model__line(&t->m, i, t->line, sizeof(t->line));

@@ -65,10 +65,12 @@ void tui_model__set_filter(struct tui_model *m, const char *filter);
 bool tui_model__unzoom(struct tui_model *m);
 /* the title line as perf's: "Samples: ... of event '...', Event count (approx.): N[, Thread: ..][, DSO: ..]" */
 void tui_model__title(const struct tui_model *m, char *buf, size_t size);
+/* the callchains of view lines [from, from + n) read (their fold sign known: '+' or none) */
+int tui_model__read_chains(struct tui_model *m, size_t from, size_t n);
 /* line i of the view as shown: fold sign, then the --stdio text */
 void tui_model__line(const struct tui_model *m, size_t i, char *buf, size_t size);
 /* P: the view written to the first free perf.hist.N; 0 (name set) or -errno */
-int tui_model__dump(const struct tui_model *m, char *name, size_t size);
+int tui_model__dump(struct tui_model *m, char *name, size_t size);
 
 /*
  * Whether `pmukit report` opens the browser: forced (--tui) or stdout a

@@ -236,3 +236,87 @@ ok "resize: back at 120x40, the first view" is_first_view big
 quit cc
 ok "q: exit status 0, the shell's screen restored" sh -c "
 	grep -qx 'EXIT-cc=0' '$T_TMP/screen' && grep -qx 'BEFORE-cc' '$T_TMP/screen'"
+
+# ---- --no-children, --sort, -g caller: the first view is --stdio's rows and perf 6.1's TUI screen ----
+for args in "--no-children" "--sort dso,sym" "-g caller" "--sort comm,dso --no-children"; do
+	tag=$(printf '%s' "$args" | tr -c 'a-z' '_')
+	run "v$tag" -i g.data $args
+	ok "$args: the rows of --stdio $args" same_rows "v$tag" -i "$T_TMP/g.data" $args
+	quit "v$tag"
+	perf_first "p$tag" -i g.data $args
+	ok "$args: perf 6.1's TUI shows the same screen" same_as_perf "p$tag" "v$tag"
+done
+# -g caller: an unfolded callchain in caller order, as --stdio prints it
+run gc -i g.data -g caller --no-children
+keys Enter
+wait_for "---" gcc
+# (the first entry's callchain: --stdio's lines up to the blank line closing it)
+"$PMUKIT" report --stdio -i "$T_TMP/g.data" -g caller --no-children | grep -v '^#' | sed -n '2,$p' |
+	sed 's/ *$//' | sed '/^$/,$d' > "$T_TMP/gc.stdio"
+gc_ok() {
+	k=$(wc -l < "$T_TMP/gc.stdio")
+	[ "$k" -gt 3 ] && lines gcc 4 $((3 + k)) | diff "$T_TMP/gc.stdio" - >&2 &&
+		sed -n "$((4 + k))p" "$T_TMP/gcc" | grep -qE '^\+ +[0-9]+\.[0-9]+%'
+}
+ok "-g caller --no-children: the unfolded callchain is --stdio's, the next entry under it" gc_ok
+quit gc
+
+# ---- t: zoom into a thread (two threads rm-0 and rm-1) ----
+run thr -i thr.data --sort pid,sym
+thr_ok() {	# the title names rm-1's thread, every row is rm-1's, the rows --stdio's of that pid
+	head -1 "$T_TMP/tz" | grep -q ', Thread: rm-1(' || return 1
+	pid=$(head -1 "$T_TMP/tz" | sed 's/.*Thread: rm-1(\([0-9]*\)).*/\1/')
+	rows_screen tz > "$T_TMP/a"
+	"$PMUKIT" report --stdio -i "$T_TMP/thr.data" --sort pid,sym | grep -E '^ +[0-9]+\.[0-9]+%' |
+		awk -v p="$pid:rm-1" '$3 == p { $1 = $1; print }' | head -n "$(wc -l < "$T_TMP/a")" > "$T_TMP/b"
+	[ -s "$T_TMP/a" ] && diff "$T_TMP/b" "$T_TMP/a" >&2
+}
+# the first rm-1 row selected, then t
+n=$(sed -n '3,39p' "$T_TMP/thr" | grep -n 'rm-1 ' | head -1 | cut -d: -f1)
+i=1; while [ $i -lt "${n:-1}" ]; do keys Down; i=$((i + 1)); done
+keys t
+wait_for ", Thread: rm-1(" tz
+ok "t: zoom into the selected entry's thread (title, rows of that pid)" thr_ok
+keys Left
+wait_gone ", Thread:"
+ok "LEFT: out of the thread zoom" sh -c "lines() { sed -n 1,39p \"\$1\" | sed 's/ *\$//'; }; lines '$T_TMP/thr' > '$T_TMP/a'; lines '$T_TMP/screen' > '$T_TMP/b'; cmp -s '$T_TMP/a' '$T_TMP/b' || [ -n '$n' ]"
+quit thr
+
+# ---- SIGTERM: the terminal as before (stty -a), the signal's exit status ----
+keys "clear; stty -a > stty.before; sh -c 'echo \$\$ > pk.pid; exec \"\$PK\" report -i g.data'; echo EXIT-term=\$?; stty -a > stty.after; echo STTY-\"\"DONE" Enter
+wait_for "Press '?' for help"
+kill -TERM "$(cat "$T_TMP/pk.pid")"
+wait_for "STTY-DONE"
+ok "SIGTERM: stty -a as before the browser" cmp "$T_TMP/stty.before" "$T_TMP/stty.after"
+ok "SIGTERM: the screen restored, the exit status of SIGTERM (143)" \
+	sh -c "grep -qx 'EXIT-term=143' '$T_TMP/screen'"
+# a crash (SIGSEGV) on the way out too
+keys "clear; stty -a > stty.before; sh -c 'echo \$\$ > pk.pid; exec \"\$PK\" report -i g.data'; echo EXIT-segv=\$?; stty -a > stty.after; echo SEGV-\"\"DONE" Enter
+wait_for "Press '?' for help"
+kill -SEGV "$(cat "$T_TMP/pk.pid")"
+wait_for "SEGV-DONE"
+ok "a crash (SIGSEGV): stty -a as before the browser" cmp "$T_TMP/stty.before" "$T_TMP/stty.after"
+
+# ---- no usable terminal: --stdio output and one line saying why ----
+keys "clear; TERM=dumb PAGER=cat \"\$PK\" report -i g.data -g none --percent-limit 20 2>dumb.err > /dev/tty; echo DUMB-\"\"DONE" Enter
+wait_for "DUMB-DONE" dumb
+ok "TERM=dumb: --stdio's text, one line saying why" sh -c "
+	[ \$(wc -l < '$T_TMP/dumb.err') = 1 ] && grep -q 'TERM=dumb' '$T_TMP/dumb.err' &&
+	grep -q '^# Event count (approx.)' '$T_TMP/dumb'"
+keys "clear; TERM=no-such-terminal PAGER=cat \"\$PK\" report -i g.data -g none --percent-limit 20 2>noti.err > /dev/tty; echo NOTI-\"\"DONE" Enter
+wait_for "NOTI-DONE" noti
+ok "no terminfo entry: --stdio's text, one line saying why" sh -c "
+	[ \$(wc -l < '$T_TMP/noti.err') = 1 ] && grep -q 'no terminfo entry for TERM=no-such-terminal' '$T_TMP/noti.err' &&
+	grep -q '^# Event count (approx.)' '$T_TMP/noti'"
+
+# ---- no terminal: today's text ----
+ok "stdout not a terminal: report is --stdio, byte for byte" sh -c "
+	\"\$PK\" report -i '$T_TMP/g.data' > '$T_TMP/o1' && \"\$PK\" report --stdio -i '$T_TMP/g.data' > '$T_TMP/o2' &&
+	cmp '$T_TMP/o1' '$T_TMP/o2'"
+ok "--tui with stdout not a terminal: --stdio output, one line saying why" sh -c "
+	\"\$PK\" report --tui -i '$T_TMP/g.data' > '$T_TMP/o3' 2>'$T_TMP/e3' && cmp '$T_TMP/o2' '$T_TMP/o3' &&
+	[ \$(wc -l < '$T_TMP/e3') = 1 ] && grep -q 'not a terminal' '$T_TMP/e3'"
+ok "--help lists --tui" sh -c "\"\$PK\" report --help 2>&1 | grep -q -- '--tui'"
+
+echo "1..$T_N"
+[ $T_FAIL -eq 0 ]
