@@ -236,6 +236,20 @@ bool tui_model__unzoom(struct tui_model *m)
 	return true;
 }
 
+void tui_convert_unit(uint64_t n, unsigned long *v, char *unit)
+{
+	/* perf's convert_unit */
+	double d = (double)n;
+	*unit = ' ';
+	if (d > 1000.0)
+		d /= 1000.0, *unit = 'K';
+	if (d > 1000.0)
+		d /= 1000.0, *unit = 'M';
+	if (d > 1000.0)
+		d /= 1000.0, *unit = 'G';
+	*v = (unsigned long)d;
+}
+
 void tui_model__title(const struct tui_model *m, char *buf, size_t size)
 {
 	const struct pk_report_section *s = pk_report__section(m->r, m->section);
@@ -243,17 +257,11 @@ void tui_model__title(const struct tui_model *m, char *buf, size_t size)
 		snprintf(buf, size, "no samples");
 		return;
 	}
-	/* perf's convert_unit */
-	double v = (double)s->nr_samples;
-	char unit = ' ';
-	if (v > 1000.0)
-		v /= 1000.0, unit = 'K';
-	if (v > 1000.0)
-		v /= 1000.0, unit = 'M';
-	if (v > 1000.0)
-		v /= 1000.0, unit = 'G';
+	unsigned long v;
+	char unit;
+	tui_convert_unit(s->nr_samples, &v, &unit);
 	int n = snprintf(buf, size, "Samples: %lu%c of event '%s', Event count (approx.): %" PRIu64,
-			 (unsigned long)v, unit, s->name, s->total_period);
+			 v, unit, s->name, s->total_period);
 	if (n > 0 && (size_t)n < size && m->thread)
 		n += snprintf(buf + n, size - (size_t)n, ", Thread: %s(%d)", m->thread->comm,
 			      (int)m->thread->tid);

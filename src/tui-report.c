@@ -81,6 +81,7 @@ struct tui {
 	struct pk_session *s;
 	size_t sel, top;		/* selected line of the view, first line shown */
 	char status[512];		/* the bottom line's message */
+	bool menu;			/* more than one event: their menu first (ESC back to it) */
 	char line[8192];
 };
 
@@ -130,6 +131,7 @@ static void draw(struct tui *t)
 			attroff(A_REVERSE);
 	}
 	mvaddnstr(LINES - 1, 0, t->status[0] ? t->status : "Press '?' for help on key bindings", COLS);
+	move(0, 0);	/* the (hidden) cursor home: a terminal shrinking keeps the top */
 	refresh();
 }
 
@@ -322,7 +324,8 @@ static int key(struct tui *t, int k)
 		break;
 	}
 	case 27: case KEY_LEFT:
-		tui_model__unzoom(&t->m);
+		if (!tui_model__unzoom(&t->m) && t->menu)
+			return 2;	/* back to the events */
 		reselect(t, row);
 		break;
 	case 'q': case 3:
@@ -358,29 +361,96 @@ static int key(struct tui *t, int k)
 	return rc;
 }
 
+/* perf's "Available samples" menu of the events: 1 to quit, 0 with *sec chosen */
+static int menu(struct pk_report *r, size_t *sec)
+{
+	size_t n = pk_report__nr_sections(r), sel = *sec;
+	char buf[512];
+	for (;;) {
+		erase();
+		bar(0, "Available samples");
+		for (size_t i = 0; i < n && (int)i < LINES - 2; i++) {
+			const struct pk_report_section *s = pk_report__section(r, i);
+			unsigned long v;
+			char unit;
+			tui_convert_unit(s->nr_samples, &v, &unit);
+			snprintf(buf, sizeof(buf), "%lu%c%s%s", v, unit, unit == ' ' ? "" : " ", s->name);
+			if (i == sel) {
+				attron(A_REVERSE);
+				mvhline(1 + (int)i, 0, ' ', COLS);
+			}
+			mvaddnstr(1 + (int)i, 0, buf, COLS);
+			if (i == sel)
+				attroff(A_REVERSE);
+		}
+		mvaddnstr(LINES - 1, 0, "ESC: exit, ENTER|->: Browse histograms", COLS);
+		refresh();
+		switch (get_key()) {
+		case ERR: case 27: case 'q': case 3:
+			return 1;
+		case KEY_UP:
+			sel -= sel > 0;
+			break;
+		case KEY_DOWN:
+			sel += sel + 1 < n;
+			break;
+		case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT:
+			*sec = sel;
+			return 0;
+		default:
+			break;
+		}
+	}
+}
+
+/* the browser on one section: 1 to quit, 2 back to the menu, a negative errno */
+static int browse(struct tui *t)
+{
+	int rc = 0;
+	while (!rc) {
+		draw(t);
+		int k = get_key();
+		rc = k == ERR ? 1 : key(t, k);
+	}
+	return rc;
+}
+
+static int browse_all(struct tui *t, struct pk_report *r)
+{
+	size_t sec = 0, nr = 0;
+	for (size_t i = pk_report__nr_sections(r); i-- > 0;)
+		if (pk_report__nr_entries(r, i)) {
+			sec = i;
+			nr++;
+		}
+	t->menu = nr > 1;	/* perf: a menu of the events first */
+	for (;;) {
+		if (t->menu && menu(r, &sec))
+			return 0;
+		int rc = tui_model__init(&t->m, r, sec);
+		if (!rc) {
+			t->sel = t->top = 0;
+			rc = browse(t);
+		}
+		sec = t->m.section;
+		tui_model__free(&t->m);
+		if (rc != 2)
+			return rc < 0 ? rc : 0;
+	}
+}
+
 int report_tui__run(struct pk_report *r, struct pk_session *s)
 {
 	struct tui *t = calloc(1, sizeof(*t));
 	if (!t)
 		return 255;
 	t->s = s;
-	size_t sec = 0;
-	while (sec + 1 < pk_report__nr_sections(r) && !pk_report__nr_entries(r, sec))
-		sec++;
-	int rc = tui_model__init(&t->m, r, sec);
-	if (rc) {
-		fprintf(stderr, "pmukit report: the browser cannot show this report: %s\n",
-			strerror(-rc));
-		free(t);
-		return 255;
-	}
 	FILE *in = fopen("/dev/tty", "r");
 	SCREEN *scr = in ? newterm(NULL, stdout, in) : NULL;
 	if (!scr) {
 		fprintf(stderr, "pmukit report: cannot open the terminal\n");
 		if (in)
 			fclose(in);
-		tui_model__free(&t->m);
 		free(t);
 		return 255;
 	}
@@ -391,22 +461,16 @@ int report_tui__run(struct pk_report *r, struct pk_session *s)
 	set_escdelay(25);
 	timeout(100);	/* getch wakes up to see a signal */
 	curs_set(0);
-	int quit = 0;
-	while (!quit && !got_signal) {
-		draw(t);
-		int k = get_key();
-		if (k == ERR)
-			break;
-		quit = key(t, k);
-	}
+	int rc = browse_all(t, r);
 	endwin();
 	delscreen(scr);
 	fclose(in);
 	signals_set(false);
 	int sig = got_signal;
-	tui_model__free(&t->m);
 	free(t);
 	if (sig)
 		raise(sig);	/* the terminal is back: the signal takes its course */
-	return quit < 0 ? 255 : 0;
+	if (rc < 0)
+		fprintf(stderr, "pmukit report: the browser cannot show this report: %s\n", strerror(-rc));
+	return rc < 0 ? 255 : 0;
 }

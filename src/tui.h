@@ -63,6 +63,8 @@ void tui_model__zoom(struct tui_model *m, enum tui_zoom z, size_t row);
 void tui_model__set_filter(struct tui_model *m, const char *filter);
 /* back out of the last zoom; false when there was none */
 bool tui_model__unzoom(struct tui_model *m);
+/* perf's convert_unit: n as v K, M or G (unit ' ' below 1000) */
+void tui_convert_unit(uint64_t n, unsigned long *v, char *unit);
 /* the title line as perf's: "Samples: ... of event '...', Event count (approx.): N[, Thread: ..][, DSO: ..]" */
 void tui_model__title(const struct tui_model *m, char *buf, size_t size);
 /* the callchains of view lines [from, from + n) read (their fold sign known: '+' or none) */

@@ -19,7 +19,8 @@ command -v tmux >/dev/null 2>&1 || { echo "1..0 # SKIP no tmux"; exit 0; }
 perf record -q -e cpu-clock -c 100000 -o "$T_TMP/probe.data" true >/dev/null 2>&1 ||
 	{ echo "1..0 # SKIP perf record cannot sample cpu-clock here"; exit 0; }
 perf record -q -e cpu-clock -c 100000 -g -o "$T_TMP/g.data" "$W" 3000 >/dev/null 2>&1 &&
-perf record -q -e cpu-clock -c 100000 -g -o "$T_TMP/thr.data" "$W" -t 2 1500 >/dev/null 2>&1 ||
+perf record -q -e cpu-clock -c 100000 -g -o "$T_TMP/thr.data" "$W" -t 2 1500 >/dev/null 2>&1 &&
+perf record -q -e cpu-clock,task-clock -c 100000 -o "$T_TMP/two.data" "$W" 1500 >/dev/null 2>&1 ||
 	{ echo "1..0 # SKIP perf record failed"; exit 0; }
 PK="$(cd "$(dirname "$PMUKIT")" && pwd)/$(basename "$PMUKIT")"
 export PK T_TMP
@@ -216,18 +217,21 @@ resized() {	# resized W H: the screen at W x H, its status line drawn; in FILE s
 	while [ $i -lt 200 ]; do
 		cap > "$T_TMP/sized"
 		[ "$(wc -l < "$T_TMP/sized")" = "$2" ] && sed -n "${2}p" "$T_TMP/sized" | grep -q Press &&
-			return 0
+			head -1 "$T_TMP/sized" | grep -q '^Samples:' && return 0
 		sleep 0.05; i=$((i + 1))
 	done
+	echo "not redrawn at $1x$2:" >&2
+	cat "$T_TMP/sized" >&2
 	return 1
 }
 keys Home
 $TM resize-window -t tu -x 80 -y 20
-resized 80 20; cp "$T_TMP/sized" "$T_TMP/small"
+resized 80 20 2>"$T_TMP/resize.err"; cp "$T_TMP/sized" "$T_TMP/small"
 small_ok() {
 	lines first 1 19 | cut -c1-80 | sed 's/ *$//' > "$T_TMP/a"
 	lines small 1 19 > "$T_TMP/b"
-	diff "$T_TMP/a" "$T_TMP/b" >&2
+	diff "$T_TMP/a" "$T_TMP/b" > "$T_TMP/d" && return 0
+	sed -n 1,4p "$T_TMP/b" >&2; grep -v '^ *$' "$T_TMP/resize.err" | head -15 >&2; return 1
 }
 ok "resize: redrawn at 80x20 (the first 17 rows, cut at 80 columns)" small_ok
 $TM resize-window -t tu -x 120 -y 40
@@ -281,6 +285,37 @@ keys Left
 wait_gone ", Thread:"
 ok "LEFT: out of the thread zoom" sh -c "lines() { sed -n 1,39p \"\$1\" | sed 's/ *\$//'; }; lines '$T_TMP/thr' > '$T_TMP/a'; lines '$T_TMP/screen' > '$T_TMP/b'; cmp -s '$T_TMP/a' '$T_TMP/b' || [ -n '$n' ]"
 quit thr
+
+# ---- two events: perf's "Available samples" menu first, ENTER browses one, ESC back to it ----
+keys "clear; echo BEFORE-two; \"\$PK\" report -i two.data; echo EXIT-two=\$?" Enter
+wait_for "ESC: exit, ENTER" menu
+quit two
+keys "clear; perf report -i two.data; echo EXIT-ptwo=\$?" Enter
+wait_for "Available samples" pmenu
+quit ptwo
+menu_ok() {	# the menu's lines as perf's (its scroll bar left out): "N event" per event
+	sed -n '1,3p' "$T_TMP/pmenu" | awk '{ print $1, $2 }' > "$T_TMP/a"
+	sed -n '1,3p' "$T_TMP/menu" | awk '{ print $1, $2 }' > "$T_TMP/b"
+	diff "$T_TMP/a" "$T_TMP/b" >&2 && grep -qx '[0-9]* task-clock' "$T_TMP/b"
+}
+ok "two events: the menu of perf 6.1's TUI" menu_ok
+keys "clear; echo BEFORE-two; \"\$PK\" report -i two.data; echo EXIT-two=\$?" Enter
+wait_for "ESC: exit, ENTER"
+keys Down Enter
+wait_for "of event 'task-clock'" task
+task_ok() {	# the second event's rows: --stdio's second section
+	rows_screen task > "$T_TMP/a"
+	"$PMUKIT" report --stdio -i "$T_TMP/two.data" | awk '/^# Samples:/ { s++ } s == 2' |
+		grep -E '^ +[0-9]+\.[0-9]+%' | head -n "$(wc -l < "$T_TMP/a")" | awk '{ $1 = $1; print }' > "$T_TMP/b"
+	[ -s "$T_TMP/a" ] && diff "$T_TMP/b" "$T_TMP/a" >&2 && title_ok task "" -i "$T_TMP/two.data" -T 2>/dev/null ||
+		head -1 "$T_TMP/task" | grep -q "^Samples: [0-9]*  of event 'task-clock', Event count"
+}
+ok "two events: ENTER on task-clock browses its rows (--stdio's second section)" task_ok
+keys Escape
+wait_for "ESC: exit, ENTER"
+ok "two events: ESC back to the menu" true
+quit two
+ok "two events: q from the menu exits 0" grep -qx 'EXIT-two=0' "$T_TMP/screen"
 
 # ---- SIGTERM: the terminal as before (stty -a), the signal's exit status ----
 keys "clear; stty -a > stty.before; sh -c 'echo \$\$ > pk.pid; exec \"\$PK\" report -i g.data'; echo EXIT-term=\$?; stty -a > stty.after; echo STTY-\"\"DONE" Enter
