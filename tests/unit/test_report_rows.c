@@ -76,9 +76,10 @@ static void write_file(char *path, size_t size)
 	for (size_t k = 0; k < 3; k++)
 		for (int i = 0; i < s[k].times; i++) {
 			struct tsample smp = { .ip = s[k].chain[1], .pid = PID, .tid = PID,
-					       .time = time++, .id = id, .period = 100,
+					       .time = time, .id = id, .period = 100,
 					       .callchain = s[k].chain, .nr_callchain = s[k].n };
 			put_sample(&recs, st, PERF_RECORD_MISC_USER, &smp);
+			time++;
 		}
 	CHECK_OK(pk_data_writer__write(w, recs.data, recs.len, &err), &err);
 	CHECK_OK(pk_data_writer__finish(w, &err), &err);
@@ -136,10 +137,10 @@ static void check(const char *path, struct pk_report_opts *o)
 	assert_non_null(from);
 	const char *dots = strstr(from, "\n#\n");
 	assert_non_null(dots);
-	char *body = strndup(from, (size_t)(strchr(from, '\n') - from + 1));
-	size_t blen = strlen(body);
-	size_t rest = strlen(dots + 3);
-	body = realloc(body, blen + rest + 1);
+	size_t blen = (size_t)(strchr(from, '\n') - from + 1), rest = strlen(dots + 3);
+	char *body = malloc(blen + rest + 1);
+	assert_non_null(body);
+	memcpy(body, from, blen);
 	memcpy(body + blen, dots + 3, rest + 1);
 	size_t n = strlen(body);
 	while (n && body[n - 1] == '\n')
