@@ -10,6 +10,7 @@
  */
 #include <curses.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,12 @@ bool report_tui__want(bool force, bool stdio)
 			term && *term ? term : "(unset)");
 		return false;
 	}
+	int fd = open("/dev/tty", O_RDONLY | O_CLOEXEC);	/* the keys' terminal */
+	if (fd < 0) {
+		fprintf(stderr, "pmukit report: no controlling terminal, printing --stdio output\n");
+		return false;
+	}
+	close(fd);
 	int err = 0;
 	if (setupterm(NULL, STDOUT_FILENO, &err) != OK) {
 		fprintf(stderr, "pmukit report: no terminfo entry for TERM=%s, printing --stdio output\n",

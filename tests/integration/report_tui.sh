@@ -344,6 +344,12 @@ ok "no terminfo entry: --stdio's text, one line saying why" sh -c "
 	[ \$(wc -l < '$T_TMP/noti.err') = 1 ] && grep -q 'no terminfo entry for TERM=no-such-terminal' '$T_TMP/noti.err' &&
 	grep -q '^# Event count (approx.)' '$T_TMP/noti'"
 
+keys "clear; setsid -w sh -c 'PAGER=cat \"\$PK\" report -i g.data -g none --percent-limit 20 2>nott.err > '\$(tty); echo NOTT-\"\"DONE" Enter
+wait_for "NOTT-DONE" nott
+ok "no controlling terminal (setsid): --stdio's text, one line saying why" sh -c "
+	[ \$(wc -l < '$T_TMP/nott.err') = 1 ] && grep -q 'no controlling terminal' '$T_TMP/nott.err' &&
+	grep -q '^# Event count (approx.)' '$T_TMP/nott'"
+
 # ---- no terminal: today's text ----
 ok "stdout not a terminal: report is --stdio, byte for byte" sh -c "
 	\"\$PK\" report -i '$T_TMP/g.data' > '$T_TMP/o1' && \"\$PK\" report --stdio -i '$T_TMP/g.data' > '$T_TMP/o2' &&
