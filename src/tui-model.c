@@ -252,16 +252,11 @@ void tui_convert_unit(uint64_t n, unsigned long *v, char *unit)
 
 void tui_model__title(const struct tui_model *m, char *buf, size_t size)
 {
-	const struct pk_report_section *s = pk_report__section(m->r, m->section);
-	if (!s) {
+	if (pk_report__snprintf_title(m->r, m->section, buf, size)) {
 		snprintf(buf, size, "no samples");
 		return;
 	}
-	unsigned long v;
-	char unit;
-	tui_convert_unit(s->nr_samples, &v, &unit);
-	int n = snprintf(buf, size, "Samples: %lu%c of event '%s', Event count (approx.): %" PRIu64,
-			 v, unit, s->name, s->total_period);
+	int n = (int)strlen(buf);
 	if (n > 0 && (size_t)n < size && m->thread)
 		n += snprintf(buf + n, size - (size_t)n, ", Thread: %s(%d)", m->thread->comm,
 			      (int)m->thread->tid);

@@ -249,6 +249,12 @@ PK_API const struct pk_report_entry *pk_report__entry(const struct pk_report *r,
  */
 PK_API int pk_report__foreach_row(struct pk_report *r, size_t section,
 				  int (*fn)(void *ctx, size_t entry, const char *line), void *ctx);
+/*
+ * perf's TUI title of a section: "Samples: 40K of event 'cpu-clock', Event count
+ * (approx.): N" (a group: "of events 'DESC'" and its members' totals), from the
+ * numbers of --stdio's "# Samples" and "# Event count" lines. 0 or -EINVAL.
+ */
+PK_API int pk_report__snprintf_title(struct pk_report *r, size_t section, char *buf, size_t size);
 /* The callchain lines --stdio prints under entry i of a section (none without callchains). */
 PK_API int pk_report__fprintf_callchain(struct pk_report *r, size_t section, size_t i, FILE *fp);
 /* LOST_SAMPLES records' total (perf's "Total Lost Samples"): pk_session__lost_samples(s, -1). */

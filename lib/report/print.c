@@ -422,36 +422,45 @@ static void group_desc(struct pk_report *r, int h, char *buf, size_t size)
 		snprintf(buf + off, size - off, " }");
 }
 
+void rp_section_head(struct pk_report *r, int h, char *buf, size_t size, uint64_t *total_out)
+{
+	struct rp_hists *hs = &r->hists[h];
+	bool rel = r->opts.filter_relative;
+	uint64_t nr = rel ? hs->nr_nf_samples : hs->nr_samples;
+	uint64_t total = rel ? hs->total_nf_period : hs->total_period;
+	char desc[1024];
+	const char *name = hs->name;
+	if (r->group && hs->nr_members > 1) {
+		group_desc(r, h, desc, sizeof(desc));
+		name = desc;
+		for (int m = 1; m < hs->nr_members; m++) {
+			nr += rel ? r->hists[h + m].nr_nf_samples : r->hists[h + m].nr_samples;
+			total += rel ? r->hists[h + m].total_nf_period : r->hists[h + m].total_period;
+		}
+	}
+	/* perf's convert_unit */
+	double v = (double)nr;
+	char unit = ' ';
+	if (v > 1000.0)
+		v /= 1000.0, unit = 'K';
+	if (v > 1000.0)
+		v /= 1000.0, unit = 'M';
+	if (v > 1000.0)
+		v /= 1000.0, unit = 'G';
+	snprintf(buf, size, "Samples: %lu%c of event%s '%s'", (unsigned long)v, unit,
+		 hs->nr_members > 1 ? "s" : "", name);
+	*total_out = total;
+}
+
 int rp_fprintf_hists(struct pk_report *r, int h, FILE *fp, unsigned flags)
 {
 	struct rp_hists *hs = &r->hists[h];
 	bool quiet = flags & PK_REPORT_PRINT_QUIET;
-	bool group = r->group && hs->nr_members > 1;
 	if (!quiet) {
-		bool rel = r->opts.filter_relative;
-		uint64_t nr = rel ? hs->nr_nf_samples : hs->nr_samples;
-		uint64_t total = rel ? hs->total_nf_period : hs->total_period;
-		char desc[1024];
-		const char *name = hs->name;
-		if (group) {
-			group_desc(r, h, desc, sizeof(desc));
-			name = desc;
-			for (int m = 1; m < hs->nr_members; m++) {
-				nr += rel ? r->hists[h + m].nr_nf_samples : r->hists[h + m].nr_samples;
-				total += rel ? r->hists[h + m].total_nf_period : r->hists[h + m].total_period;
-			}
-		}
-		/* perf's convert_unit */
-		double v = (double)nr;
-		char unit = ' ';
-		if (v > 1000.0)
-			v /= 1000.0, unit = 'K';
-		if (v > 1000.0)
-			v /= 1000.0, unit = 'M';
-		if (v > 1000.0)
-			v /= 1000.0, unit = 'G';
-		fprintf(fp, "# Samples: %lu%c of event%s '%s'", (unsigned long)v, unit,
-			hs->nr_members > 1 ? "s" : "", name);
+		char head[1280];
+		uint64_t total;
+		rp_section_head(r, h, head, sizeof(head), &total);
+		fprintf(fp, "# %s", head);
 		if (r->opts.time_str)
 			fprintf(fp, " (time slices: %s)", r->opts.time_str);
 		fprintf(fp, "\n# Event count (approx.): %" PRIu64 "\n#\n", total);

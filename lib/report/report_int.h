@@ -436,6 +436,8 @@ void rp_setup_elide(struct pk_report *r, FILE *fp);
 void rp_calc_widths(struct pk_report *r, int h, unsigned *widths);
 /* print.c: the column headers ("# " lines) and one entry's line (no callchain) as --stdio prints them */
 void rp_print_headers(struct pk_report *r, const unsigned *w, FILE *fp);
+/* "Samples: N of event 'NAME'" (group: its description, members' samples) and the event count */
+void rp_section_head(struct pk_report *r, int h, char *buf, size_t size, uint64_t *total);
 void rp_entry_line(struct pk_report *r, int h, const struct rp_entry *e, const unsigned *w,
 		   char *line, size_t size);
 

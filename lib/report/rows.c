@@ -6,6 +6,7 @@
  * text pk_report__fprintf prints (print.c and chain_print.c make it).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,4 +75,16 @@ int pk_report__fprintf_callchain(struct pk_report *r, size_t section, size_t ent
 		return rc;
 	rc = rp_chain_fprintf(r, rp_entry(r, r->hists[h].out[entry]), h, fp);
 	return rc ? rc : ferror(fp) ? -EIO : 0;
+}
+
+int pk_report__snprintf_title(struct pk_report *r, size_t section, char *buf, size_t size)
+{
+	int h = section_hists(r, section);
+	if (h < 0 || !size)
+		return -EINVAL;
+	uint64_t total;
+	rp_section_head(r, h, buf, size, &total);
+	size_t n = strlen(buf);
+	snprintf(buf + n, size - n, ", Event count (approx.): %" PRIu64, total);
+	return 0;
 }

@@ -20,7 +20,8 @@ perf record -q -e cpu-clock -c 100000 -o "$T_TMP/probe.data" true >/dev/null 2>&
 	{ echo "1..0 # SKIP perf record cannot sample cpu-clock here"; exit 0; }
 perf record -q -e cpu-clock -c 100000 -g -o "$T_TMP/g.data" "$W" 3000 >/dev/null 2>&1 &&
 perf record -q -e cpu-clock -c 100000 -g -o "$T_TMP/thr.data" "$W" -t 2 1500 >/dev/null 2>&1 &&
-perf record -q -e cpu-clock,task-clock -c 100000 -o "$T_TMP/two.data" "$W" 1500 >/dev/null 2>&1 ||
+perf record -q -e cpu-clock,task-clock -c 100000 -o "$T_TMP/two.data" "$W" 1500 >/dev/null 2>&1 &&
+perf record -q -e '{cpu-clock,task-clock}:S' -c 100000 -g -o "$T_TMP/grp.data" "$W" 2000 >/dev/null 2>&1 ||
 	{ echo "1..0 # SKIP perf record failed"; exit 0; }
 PK="$(cd "$(dirname "$PMUKIT")" && pwd)/$(basename "$PMUKIT")"
 export PK T_TMP
@@ -242,7 +243,7 @@ ok "q: exit status 0, the shell's screen restored" sh -c "
 	grep -qx 'EXIT-cc=0' '$T_TMP/screen' && grep -qx 'BEFORE-cc' '$T_TMP/screen'"
 
 # ---- --no-children, --sort, -g caller: the first view is --stdio's rows and perf 6.1's TUI screen ----
-for args in "--no-children" "--sort dso,sym" "-g caller" "--sort comm,dso --no-children"; do
+for args in "--no-children" "--sort dso,sym" "-g caller" "--sort comm,dso --no-children" "-n --percent-limit 2"; do
 	tag=$(printf '%s' "$args" | tr -c 'a-z' '_')
 	run "v$tag" -i g.data $args
 	ok "$args: the rows of --stdio $args" same_rows "v$tag" -i "$T_TMP/g.data" $args
@@ -250,6 +251,14 @@ for args in "--no-children" "--sort dso,sym" "-g caller" "--sort comm,dso --no-c
 	perf_first "p$tag" -i g.data $args
 	ok "$args: perf 6.1's TUI shows the same screen" same_as_perf "p$tag" "v$tag"
 done
+# a group ({cpu-clock,task-clock}:S): its description in the title, a column per member
+run grp -i grp.data
+ok "a group: the rows of --stdio (a column per member)" same_rows grp -i "$T_TMP/grp.data"
+ok "a group: the title names the group and counts its members' samples" \
+	sh -c "head -1 '$T_TMP/grp' | grep -q \"^Samples: .* of events 'anon group { cpu-clock, task-clock }', Event count\""
+quit grp
+perf_first pgrp -i grp.data
+ok "a group: perf 6.1's TUI shows the same screen" same_as_perf pgrp grp
 # -g caller: an unfolded callchain in caller order, as --stdio prints it
 run gc -i g.data -g caller --no-children
 keys Enter

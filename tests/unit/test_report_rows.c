@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_report_rows.c — pk_report__foreach_row and pk_report__fprintf_callchain
- * (lib/report/rows.c), what pmukit report's browser shows: the column header
+ * and pk_report__snprintf_title (lib/report/rows.c), what pmukit report's
+ * browser shows: the title (--stdio's samples and event count), the column header
  * line, then each printed entry's line followed by its callchain are, put
  * together, the section pk_report__fprintf prints (with and without
  * children, with -g none); the entries come in pk_report__entry's order;
@@ -130,6 +131,16 @@ static void check(const char *path, struct pk_report_opts *o)
 	fclose(c.fp);
 	assert_true(c.next > 0);
 	assert_int_equal(pk_report__foreach_row(r, 1, on_row, &c), -EINVAL);	/* no such section */
+	/* the title: --stdio's "# Samples: ..." and "# Event count ..." lines on one line */
+	char title[512], expect[512];
+	assert_int_equal(pk_report__snprintf_title(r, 0, title, sizeof(title)), 0);
+	const char *smp = strstr(want, "# Samples: "), *cnt = strstr(want, "# Event count");
+	assert_non_null(smp);
+	assert_non_null(cnt);
+	snprintf(expect, sizeof(expect), "%.*s, %.*s", (int)(strchr(smp, '\n') - smp - 2), smp + 2,
+		 (int)(strchr(cnt, '\n') - cnt - 2), cnt + 2);
+	assert_string_equal(title, expect);
+	assert_int_equal(pk_report__snprintf_title(r, 1, title, sizeof(title)), -EINVAL);
 	/* the section's text from its column header line to its closing blank lines */
 	const char *from = strstr(want, "# Overhead");
 	if (!from)
