@@ -35,11 +35,19 @@ $TM set-option -g window-size manual 2>/dev/null
 cap() {	# cap: the screen on stdout
 	$TM capture-pane -t tu -p
 }
-wait_for() {	# wait_for TEXT [FILE]: until the screen shows TEXT (10 s at most); the screen in FILE
+wait_for() {	# wait_for TEXT [FILE]: until the screen shows TEXT, drawn whole (unchanged at a
+	# second look), 10 s at most; the screen in FILE
 	i=0
 	while [ $i -lt 200 ]; do
 		cap > "$T_TMP/screen"
-		grep -qF -- "$1" "$T_TMP/screen" && { [ -z "$2" ] || cp "$T_TMP/screen" "$T_TMP/$2"; return 0; }
+		if grep -qF -- "$1" "$T_TMP/screen"; then
+			sleep 0.05
+			cap > "$T_TMP/screen2"
+			if cmp -s "$T_TMP/screen" "$T_TMP/screen2"; then
+				[ -z "$2" ] || cp "$T_TMP/screen" "$T_TMP/$2"
+				return 0
+			fi
+		fi
 		sleep 0.05; i=$((i + 1))
 	done
 	echo "waited in vain for: $1" >&2
@@ -95,15 +103,18 @@ perf_first() {	# perf_first NAME ARGS...: perf 6.1's TUI first screen (once it i
 	name=$1; shift
 	keys "clear; perf report $*; echo EXIT-$name=\$?" Enter
 	wait_for "Event count (approx.)" || return 1
-	prev= i=0
-	while [ $i -lt 100 ]; do
-		sleep 0.05; i=$((i + 1))
+	still "$name"
+	quit "$name"
+}
+still() {	# still NAME: the screen once unchanged over three looks 0.1 s apart, in NAME
+	prev= i=0 same=0
+	while [ $i -lt 100 ] && [ $same -lt 2 ]; do
+		sleep 0.1; i=$((i + 1))
 		cur=$(cap)
-		[ "$cur" = "$prev" ] && break
+		if [ "$cur" = "$prev" ]; then same=$((same + 1)); else same=0; fi
 		prev=$cur
 	done
-	printf '%s\n' "$cur" > "$T_TMP/$name"
-	quit "$name"
+	printf '%s\n' "$cur" > "$T_TMP/$1"
 }
 same_as_perf() {	# same_as_perf A B: two first screens equal but for the bottom line
 	head -n 39 "$T_TMP/$1" > "$T_TMP/a"
@@ -300,7 +311,7 @@ keys "clear; echo BEFORE-two; \"\$PK\" report -i two.data; echo EXIT-two=\$?" En
 wait_for "ESC: exit, ENTER" menu
 quit two
 keys "clear; perf report -i two.data; echo EXIT-ptwo=\$?" Enter
-wait_for "Available samples" pmenu
+wait_for "Available samples" && still pmenu
 quit ptwo
 menu_ok() {	# the menu's lines as perf's (its scroll bar left out): "N event" per event
 	sed -n '1,3p' "$T_TMP/pmenu" | awk '{ print $1, $2 }' > "$T_TMP/a"
