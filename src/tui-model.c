@@ -286,7 +286,8 @@ void tui_model__line(const struct tui_model *m, size_t i, char *buf, size_t size
 	const struct tui_line *l = &m->view[i];
 	const struct tui_row *row = &m->rows[l->row];
 	if (l->chain >= 0) {
-		snprintf(buf, size, "%s", row->chain[l->chain]);
+		snprintf(buf, size, "%s", row->chain && (size_t)l->chain < row->nr_chain ?
+					  row->chain[l->chain] : "");
 		return;
 	}
 	/* perf's fold sign in place of the line's first blank */
