@@ -200,6 +200,23 @@ static void drop_zoom(struct tui_model *m, enum tui_zoom z)
 		m->filter[0] = 0;
 }
 
+/* the sort key of a column header is shown (perf's hists__has) */
+static bool has_column(const struct tui_model *m, const char *name)
+{
+	const char *p = m->header ? strstr(m->header, name) : NULL;
+	return p && (p == m->header || p[-1] == ' ');
+}
+
+bool tui_model__can_zoom(const struct tui_model *m, enum tui_zoom z)
+{
+	/* perf zooms into a DSO with the dso key, into a thread with the pid or comm key */
+	if (z == TUI_ZOOM_DSO)
+		return has_column(m, "Shared Object");
+	if (z == TUI_ZOOM_THREAD)
+		return has_column(m, "Pid:Command") || has_column(m, "Command");
+	return true;
+}
+
 void tui_model__zoom(struct tui_model *m, enum tui_zoom z, size_t row)
 {
 	const struct pk_report_entry *e =
@@ -257,9 +274,12 @@ void tui_model__title(const struct tui_model *m, char *buf, size_t size)
 		return;
 	}
 	int n = (int)strlen(buf);
-	if (n > 0 && (size_t)n < size && m->thread)
+	/* perf: the tid with the pid key (its "Pid:Command" column) */
+	if (n > 0 && (size_t)n < size && m->thread && has_column(m, "Pid:Command"))
 		n += snprintf(buf + n, size - (size_t)n, ", Thread: %s(%d)", m->thread->comm,
 			      (int)m->thread->tid);
+	else if (n > 0 && (size_t)n < size && m->thread)
+		n += snprintf(buf + n, size - (size_t)n, ", Thread: %s", m->thread->comm);
 	if (n > 0 && (size_t)n < size && m->dso)
 		n += snprintf(buf + n, size - (size_t)n, ", DSO: %s", pk_dso__short_name(m->dso));
 	if (n > 0 && (size_t)n < size && m->filter[0])

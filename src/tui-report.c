@@ -318,6 +318,12 @@ static int key(struct tui *t, int k)
 		reselect(t, row);
 		break;
 	case 'd': case 't':
+		if (!tui_model__can_zoom(&t->m, k == 'd' ? TUI_ZOOM_DSO : TUI_ZOOM_THREAD)) {
+			snprintf(t->status, sizeof(t->status), k == 'd' ?
+				 "no Shared Object column (--sort dso) to zoom into" :
+				 "no Command or Pid:Command column (--sort comm or pid) to zoom into");
+			break;
+		}
 		tui_model__zoom(&t->m, k == 'd' ? TUI_ZOOM_DSO : TUI_ZOOM_THREAD, row);
 		reselect(t, row);
 		break;

@@ -58,6 +58,8 @@ int tui_model__rebuild(struct tui_model *m);
 int tui_model__toggle(struct tui_model *m, size_t row);
 /* E / C: every row unfolded or folded */
 int tui_model__set_all(struct tui_model *m, bool expanded);
+/* whether the sort keys allow zoom z (perf: the dso key for d, pid or comm for t) */
+bool tui_model__can_zoom(const struct tui_model *m, enum tui_zoom z);
 /* zoom into the DSO or thread of row (again: out of it), the symbol filter ("" none) */
 void tui_model__zoom(struct tui_model *m, enum tui_zoom z, size_t row);
 void tui_model__set_filter(struct tui_model *m, const char *filter);

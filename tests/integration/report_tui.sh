@@ -72,11 +72,20 @@ run() {	# run NAME ARGS...: a fresh shell line running pmukit report ARGS, its f
 	keys "clear; echo BEFORE-$name; \"\$PK\" report $*; echo EXIT-$name=\$?" Enter
 	wait_for "Press '?' for help" "$name"
 }
-quit() {	# quit NAME: q until the shell prints NAME's exit status
-	i=0
-	while [ $i -lt 5 ] && ! cap | grep -q "^EXIT-$1="; do
-		keys q; wait_for "EXIT-$1=" 2>/dev/null && break; i=$((i + 1))
+quit() {	# quit NAME: q (again after a zoom) until the shell prints NAME's exit status
+	j=0
+	while [ $j -lt 5 ]; do
+		keys q
+		i=0
+		while [ $i -lt 40 ]; do
+			cap > "$T_TMP/screen"
+			grep -q "^EXIT-$1=" "$T_TMP/screen" && return 0
+			sleep 0.05; i=$((i + 1))
+		done
+		j=$((j + 1))
 	done
+	echo "$1 did not exit" >&2
+	return 1
 }
 # the entry rows of a screen or of --stdio text: "children self ... symbol" without
 # the fold sign and spacing (the columns' widths of a zoom are the unzoomed ones)
@@ -336,6 +345,29 @@ wait_for "ESC: exit, ENTER"
 ok "two events: ESC back to the menu" true
 quit two
 ok "two events: q from the menu exits 0" grep -qx 'EXIT-two=0' "$T_TMP/screen"
+
+# with the comm key (no pid): ", Thread: COMM" as perf's title; without comm or pid, no zoom
+run thc -i thr.data
+keys t
+wait_for ", Thread: " thct
+ok "t with --sort comm,...: the title says ', Thread: COMM' (perf's, no tid)" \
+	sh -c "head -1 '$T_TMP/thct' | grep -qE ', Thread: rm-[01]\$'"
+quit thc
+run nothr -i thr.data --sort dso,sym
+keys t
+wait_for "to zoom into" nothr2
+ok "t without a comm or pid column: no zoom, the status line says why" \
+	sh -c "! grep -q 'Thread:' '$T_TMP/nothr2' && grep -q 'no Command or Pid:Command column' '$T_TMP/nothr2'"
+keys d
+wait_for "Shared Object" nothr3
+ok "d with --sort dso,sym: the zoom" sh -c "head -1 '$T_TMP/nothr3' | grep -q ', DSO: '"
+quit nothr
+run nodso -i g.data --sort sym
+keys d
+wait_for "to zoom into" nodso2
+ok "d without a Shared Object column: no zoom, the status line says why" \
+	sh -c "! grep -q 'DSO:' '$T_TMP/nodso2' && grep -q 'no Shared Object column' '$T_TMP/nodso2'"
+quit nodso
 
 # ---- SIGTERM: the terminal as before (stty -a), the signal's exit status ----
 keys "clear; stty -a > stty.before; sh -c 'echo \$\$ > pk.pid; exec \"\$PK\" report -i g.data'; echo EXIT-term=\$?; stty -a > stty.after; echo STTY-\"\"DONE" Enter
