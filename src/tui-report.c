@@ -211,7 +211,7 @@ static const char help_text[] =
 	"q/CTRL+C      back out of a zoom, or quit\n"
 	"\n"
 	"perf keys not supported here:\n"
-	"a             annotate: not yet (the annotate library is not in pmukit yet)\n"
+	"a             annotate: not in the browser yet (pmukit annotate SYMBOL prints it)\n"
 	"k, S          zoom into the kernel map or a socket\n"
 	"F, H, L, m    filtered percentages, column headers, percent limit, context menu\n"
 	"r, s, V, 0-9  scripts, switch data file, verbose, sort by group member\n"
