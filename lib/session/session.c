@@ -204,6 +204,7 @@ int pk_session__next(struct pk_session *s, const struct pk_data_event **ev, stru
 	case PERF_RECORD_EXIT:
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
+		s->maps_epoch++;	/* besides maps added: the kernel's moved, a thread's replaced */
 		if ((rc = machine__process(s, *ev, err)))
 			return rc;
 		break;
