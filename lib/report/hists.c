@@ -465,6 +465,93 @@ static int seq_add(struct pk_report *r, uint32_t id)
 	return r->lc_addr ? run_add(&r->srcline_seq, id) : 0;
 }
 
+/*
+ * The node of context ctx's prefix tree under which rs's callchain goes on
+ * (consecutive samples of a context share their callers: the common part of
+ * the last path is skipped), into *node; *k: the callers already there.
+ */
+static int chain_start(struct pk_report *r, uint32_t ctx, const struct pk_resolved *rs,
+		       uint32_t *node, size_t *k, struct rp_pathcache **out)
+{
+	uint32_t *root = &((uint32_t *)r->ctx_root.data)[ctx];
+	if (!*root) {
+		int64_t n = tnode_child(r, 0, ctx | RP_SELF);
+		if (n < 0)
+			return -ENOMEM;
+		root = &((uint32_t *)r->ctx_root.data)[ctx];
+		*root = (uint32_t)n;
+	}
+	*node = *root;
+	size_t have = r->path_cache.len / sizeof(struct rp_pathcache);
+	if ((size_t)ctx >= have) {
+		size_t add = ((size_t)ctx + 16 - have) * sizeof(struct rp_pathcache);
+		if (pk_buf__reserve(&r->path_cache, add))
+			return -ENOMEM;
+		memset(r->path_cache.data + r->path_cache.len, 0, add);
+		r->path_cache.len += add;
+	}
+	struct rp_pathcache *pc = &((struct rp_pathcache *)r->path_cache.data)[ctx];
+	size_t nr = rs->nr_chain, i = 0;
+	while (i < pc->n && i < nr && pc->locs[i] == rs->chain[nr - 1 - i]->id)
+		i++;
+	if (i)
+		*node = pc->nodes[i - 1];
+	if (nr > pc->cap) {	/* two arrays, one capacity: the same policy gives both the same */
+		size_t cap_locs = pc->cap, cap_nodes = pc->cap;
+		if (PK_GROW(pc->locs, cap_locs, nr) || PK_GROW(pc->nodes, cap_nodes, nr))
+			return -ENOMEM;
+		pc->cap = cap_locs < cap_nodes ? cap_locs : cap_nodes;
+	}
+	*k = i;
+	*out = pc;
+	return 0;
+}
+
+/* The sample's callchain into context ctx's prefix tree: callers first, its own loc last. */
+static int chain_add(struct pk_report *r, const struct rp_hists *hs, uint32_t ctx,
+		     const struct pk_resolved *rs, uint64_t period, uint8_t hidden, uint64_t seq)
+{
+	uint32_t node;
+	size_t k, nr = rs->nr_chain;
+	struct rp_pathcache *pc;
+	if (chain_start(r, ctx, rs, &node, &k, &pc))
+		return -ENOMEM;
+	for (size_t i = k; i < nr; i++) {
+		uint32_t loc = rs->chain[nr - 1 - i]->id;
+		int64_t n = tnode_child(r, node, loc);
+		if (n < 0) {
+			pc->n = (uint32_t)i;
+			return -ENOMEM;
+		}
+		node = (uint32_t)n;
+		pc->locs[i] = loc;
+		pc->nodes[i] = node;
+	}
+	pc->n = (uint32_t)nr;
+	int64_t n = tnode_child(r, node, rs->loc->id | RP_SELF);
+	if (n < 0)
+		return -ENOMEM;
+	if (seq_add(r, (uint32_t)n))
+		return -ENOMEM;
+	struct rp_tnode *t = rp_tnode(r, (uint32_t)n);
+	if (!t->count) {
+		t->thread = rs->thread ? rs->thread->id + 1 : 0;
+		t->seq = seq;
+		t->hidden = hidden;
+	}
+	t->hit += period;
+	t->count++;
+	if (r->children && hs->dwarf) {
+		/* perf's trees may not be the hash's here: the samples in order, for replay.c */
+		struct rp_replay_sample rec = { .tnode = (uint32_t)n, .comm = rs->comm, .period = period,
+						.cpumode = rs->cpumode, .hidden = hidden,
+						.thread = rs->thread ? rs->thread->id + 1 : 0 };
+		if (pk_buf__append(&r->replay_seq, &rec, sizeof(rec)) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* One sample for hists h with period (perf's hist_entry_iter__add). */
 static int add_one(struct pk_report *r, int h, const struct pk_resolved *rs, uint64_t period,
 		   uint8_t hidden)
@@ -504,71 +591,7 @@ static int add_one(struct pk_report *r, int h, const struct pk_resolved *rs, uin
 		return seq_add(r, lc | RP_SELF);
 	if (r->cg.enabled)
 		hs->callchain_period += period;
-	/* the prefix tree: root of the context, callers first, the sample's own loc last */
-	uint32_t *root = &((uint32_t *)r->ctx_root.data)[ctx];
-	if (!*root) {
-		int64_t n = tnode_child(r, 0, (uint32_t)ctx | RP_SELF);
-		if (n < 0)
-			return -ENOMEM;
-		root = &((uint32_t *)r->ctx_root.data)[ctx];
-		*root = (uint32_t)n;
-	}
-	uint32_t node = *root;
-	/* consecutive samples of a context share their callers: start after the common part */
-	size_t have = r->path_cache.len / sizeof(struct rp_pathcache);
-	if ((size_t)ctx >= have) {
-		size_t add = ((size_t)ctx + 16 - have) * sizeof(struct rp_pathcache);
-		if (pk_buf__reserve(&r->path_cache, add))
-			return -ENOMEM;
-		memset(r->path_cache.data + r->path_cache.len, 0, add);
-		r->path_cache.len += add;
-	}
-	struct rp_pathcache *pc = &((struct rp_pathcache *)r->path_cache.data)[ctx];
-	size_t nr = rs->nr_chain, k = 0;
-	while (k < pc->n && k < nr && pc->locs[k] == rs->chain[nr - 1 - k]->id)
-		k++;
-	if (k)
-		node = pc->nodes[k - 1];
-	if (nr > pc->cap) {	/* two arrays, one capacity: the same policy gives both the same */
-		size_t cap_locs = pc->cap, cap_nodes = pc->cap;
-		if (PK_GROW(pc->locs, cap_locs, nr) || PK_GROW(pc->nodes, cap_nodes, nr))
-			return -ENOMEM;
-		pc->cap = cap_locs < cap_nodes ? cap_locs : cap_nodes;
-	}
-	for (size_t i = k; i < nr; i++) {
-		uint32_t loc = rs->chain[nr - 1 - i]->id;
-		int64_t n = tnode_child(r, node, loc);
-		if (n < 0) {
-			pc->n = (uint32_t)i;
-			return -ENOMEM;
-		}
-		node = (uint32_t)n;
-		pc->locs[i] = loc;
-		pc->nodes[i] = node;
-	}
-	pc->n = (uint32_t)nr;
-	int64_t n = tnode_child(r, node, rs->loc->id | RP_SELF);
-	if (n < 0)
-		return -ENOMEM;
-	if (seq_add(r, (uint32_t)n))
-		return -ENOMEM;
-	struct rp_tnode *t = rp_tnode(r, (uint32_t)n);
-	if (!t->count) {
-		t->thread = rs->thread ? rs->thread->id + 1 : 0;
-		t->seq = seq;
-		t->hidden = hidden;
-	}
-	t->hit += period;
-	t->count++;
-	if (r->children && hs->dwarf) {
-		/* perf's trees may not be the hash's here: the samples in order, for replay.c */
-		struct rp_replay_sample rec = { .tnode = (uint32_t)n, .comm = rs->comm, .period = period,
-						.cpumode = rs->cpumode, .hidden = hidden,
-						.thread = rs->thread ? rs->thread->id + 1 : 0 };
-		if (pk_buf__append(&r->replay_seq, &rec, sizeof(rec)) < 0)
-			return -ENOMEM;
-	}
-	return 0;
+	return chain_add(r, hs, (uint32_t)ctx, rs, period, hidden, seq);
 }
 
 /*

@@ -64,113 +64,131 @@ static void setup_hists(struct pk_report *r)
 
 /* ---- cumulative values ----------------------------------------------------------------- */
 
+/* The callchain of self node t, callee first, into frames; the context at its root into *ctx. */
+static int node_path(struct pk_report *r, const struct rp_tnode *t, struct pk_buf *frames,
+		     uint32_t *ctx)
+{
+	frames->len = 0;
+	uint32_t p = t->parent;
+	for (;;) {
+		const struct rp_tnode *pn = rp_tnode(r, p);
+		if (!pn->parent) {
+			*ctx = pn->loc & ~RP_SELF;
+			return 0;
+		}
+		if (pk_buf__append(frames, &pn->loc, sizeof(uint32_t)) < 0)
+			return -ENOMEM;
+		p = pn->parent;
+	}
+}
+
+/* What the callers' entries of one self node take from its first sample. */
+struct cum_first {
+	const struct rp_tnode *t;
+	uint32_t ctx;
+	const struct pk_thread *thread;
+	const char *comm;
+	int32_t cpu;
+	char level;
+};
+
+/*
+ * The children values of self node f->t's callers fr[0 .. n) (callee first):
+ * each caller's entry, once per sample (cache: the classes seen so far).
+ */
+static int cumulate_callers(struct pk_report *r, struct cum_first *f, const uint32_t *fr,
+			    size_t n, struct pk_buf *cache)
+{
+	const struct rp_tnode *t = f->t;
+	for (size_t k = 0; k < n; k++) {
+		size_t i = r->cg.caller ? n - 1 - k : k;
+		const struct pk_loc *loc = pk_session__loc_at(r->s, fr[i]);
+		uint32_t lc = rp_loc_lclass_chain(r, loc);
+		char lv = rp_chain_level(loc);
+		if (lv)
+			f->level = lv;
+		if (lc == UINT32_MAX)
+			return -ENOMEM;
+		uint32_t cc = rp_lclass_cclass(r, lc);
+		if (cc == UINT32_MAX)
+			return -ENOMEM;
+		const uint32_t *c = (const uint32_t *)cache->data;
+		size_t nc = cache->len / sizeof(uint32_t), j;
+		for (j = 0; j < nc && c[j] != cc; j++)
+			;
+		/* recursion (or an equal entry): once per sample; never with the time key,
+		 * which perf 6.1's he_cache comparison leaves out (a zero time) */
+		if (j < nc && !r->has_key[RP_KEY_TIME])
+			continue;
+		if (pk_buf__append(cache, &cc, sizeof(cc)) < 0)
+			return -ENOMEM;
+		uint32_t ei;
+		struct rp_entry *e = rp_entry_findnew(r, f->ctx, lc, &ei);
+		if (!e)
+			return -ENOMEM;
+		if (t->seq < e->first_seq) {
+			/* perf creates the entry at its first sample, self or not */
+			e->first_seq = t->seq;
+			e->thread = f->thread;
+			if (!e->has_self) {
+				e->comm = f->comm;
+				e->cpu = f->cpu;
+			}
+			e->level = f->level;
+			e->hidden = t->hidden;
+			e->first_loc = loc->id + 1;
+			e->first_raw = true;	/* perf's fill_callchain_info: the frame's ip */
+		}
+		e->acc.period += t->hit;
+		e->acc.nr_events += t->count;
+		uint32_t depth = (uint32_t)(r->cg.caller ? i + 1 : n - i);
+		if (r->cg.enabled && depth > e->max_depth)
+			e->max_depth = depth;
+	}
+	return 0;
+}
+
+/* One self node: its own entry's accumulated values, then (children) its callers'. */
+static int cumulate_node(struct pk_report *r, const struct rp_tnode *t, struct pk_buf *frames,
+			 struct pk_buf *cache)
+{
+	struct cum_first f = { .t = t };
+	if (node_path(r, t, frames, &f.ctx))
+		return -ENOMEM;
+	const uint32_t *fr = (const uint32_t *)frames->data;
+	size_t n = frames->len / sizeof(uint32_t);
+	const struct pk_loc *self = pk_session__loc_at(r->s, t->loc & ~RP_SELF);
+	uint32_t lc0 = rp_loc_lclass(r, self), e0i;
+	struct rp_entry *e0 = lc0 == UINT32_MAX ? NULL : rp_entry_findnew(r, f.ctx, lc0, &e0i);
+	if (!e0)
+		return -ENOMEM;
+	/* cumulative entries get the thread of the first sample with this path */
+	f.thread = t->thread ? pk_session__thread_at(r->s, t->thread - 1) : e0->thread;
+	f.comm = e0->comm;
+	f.cpu = e0->cpu;
+	f.level = e0->level;
+	e0->acc.period += t->hit;
+	e0->acc.nr_events += t->count;
+	if (r->cg.enabled && n > e0->max_depth)
+		e0->max_depth = (uint32_t)n;
+	if (!r->children)
+		return 0;
+	cache->len = 0;
+	uint32_t cc0 = rp_lclass_cclass(r, lc0);
+	if (cc0 == UINT32_MAX || pk_buf__append(cache, &cc0, sizeof(cc0)) < 0)
+		return -ENOMEM;
+	return cumulate_callers(r, &f, fr, n, cache);
+}
+
 static int cumulate(struct pk_report *r)
 {
 	size_t nn = r->tnodes.len / sizeof(struct rp_tnode);
 	struct pk_buf frames = { 0 }, cache = { 0 };
 	int rc = 0;
 	for (uint32_t ni = 1; ni < nn && !rc; ni++) {
-		struct rp_tnode *t = rp_tnode(r, ni);
-		if (!t->parent || !(t->loc & RP_SELF))
-			continue;
-		/* the callchain, callee first, and the context at the root */
-		frames.len = 0;
-		uint32_t p = t->parent, ctx;
-		for (;;) {
-			struct rp_tnode *pn = rp_tnode(r, p);
-			if (!pn->parent) {
-				ctx = pn->loc & ~RP_SELF;
-				break;
-			}
-			if (pk_buf__append(&frames, &pn->loc, sizeof(uint32_t)) < 0) {
-				rc = -ENOMEM;
-				break;
-			}
-			p = pn->parent;
-		}
-		if (rc)
-			break;
-		const uint32_t *fr = (const uint32_t *)frames.data;
-		size_t n = frames.len / sizeof(uint32_t);
-		const struct pk_loc *self = pk_session__loc_at(r->s, t->loc & ~RP_SELF);
-		uint32_t lc0 = rp_loc_lclass(r, self), e0i;
-		struct rp_entry *e0 = lc0 == UINT32_MAX ? NULL : rp_entry_findnew(r, ctx, lc0, &e0i);
-		if (!e0) {
-			rc = -ENOMEM;
-			break;
-		}
-		uint64_t hit = t->hit, count = t->count;
-		/* cumulative entries get the thread of the first sample with this path */
-		const struct pk_thread *thr = t->thread ? pk_session__thread_at(r->s, t->thread - 1)
-							: e0->thread;
-		const char *comm = e0->comm;
-		int32_t cpu = e0->cpu;
-		char level = e0->level;
-		e0->acc.period += hit;
-		e0->acc.nr_events += count;
-		if (r->cg.enabled && n > e0->max_depth)
-			e0->max_depth = (uint32_t)n;
-		if (!r->children)
-			continue;
-		cache.len = 0;
-		uint32_t cc0 = rp_lclass_cclass(r, lc0);
-		if (cc0 == UINT32_MAX || pk_buf__append(&cache, &cc0, sizeof(cc0)) < 0) {
-			rc = -ENOMEM;
-			break;
-		}
-		for (size_t k = 0; k < n; k++) {
-			size_t i = r->cg.caller ? n - 1 - k : k;
-			const struct pk_loc *loc = pk_session__loc_at(r->s, fr[i]);
-			uint32_t lc = rp_loc_lclass_chain(r, loc);
-			char lv = rp_chain_level(loc);
-			if (lv)
-				level = lv;
-			if (lc == UINT32_MAX) {
-				rc = -ENOMEM;
-				break;
-			}
-			uint32_t cc = rp_lclass_cclass(r, lc);
-			if (cc == UINT32_MAX) {
-				rc = -ENOMEM;
-				break;
-			}
-			const uint32_t *c = (const uint32_t *)cache.data;
-			size_t nc = cache.len / sizeof(uint32_t), j;
-			for (j = 0; j < nc && c[j] != cc; j++)
-				;
-			/* recursion (or an equal entry): once per sample; never with the time key,
-			 * which perf 6.1's he_cache comparison leaves out (a zero time) */
-			if (j < nc && !r->has_key[RP_KEY_TIME])
-				continue;
-			if (pk_buf__append(&cache, &cc, sizeof(cc)) < 0) {
-				rc = -ENOMEM;
-				break;
-			}
-			uint32_t ei;
-			struct rp_entry *e = rp_entry_findnew(r, ctx, lc, &ei);
-			if (!e) {
-				rc = -ENOMEM;
-				break;
-			}
-			if (t->seq < e->first_seq) {
-				/* perf creates the entry at its first sample, self or not */
-				e->first_seq = t->seq;
-				e->thread = thr;
-				if (!e->has_self) {
-					e->comm = comm;
-					e->cpu = cpu;
-				}
-				e->level = level;
-				e->hidden = t->hidden;
-				e->first_loc = loc->id + 1;
-				e->first_raw = true;	/* perf's fill_callchain_info: the frame's ip */
-			}
-			e->acc.period += hit;
-			e->acc.nr_events += count;
-			uint32_t depth = (uint32_t)(r->cg.caller ? i + 1 : n - i);
-			if (r->cg.enabled && depth > e->max_depth)
-				e->max_depth = depth;
-		}
+		const struct rp_tnode *t = rp_tnode(r, ni);
+		if (t->parent && (t->loc & RP_SELF))
+			rc = cumulate_node(r, t, &frames, &cache);
 	}
 	pk_buf__free(&frames);
 	pk_buf__free(&cache);

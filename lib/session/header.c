@@ -217,6 +217,74 @@ static void print_cpu_pmu_caps(struct pk_session *s, FILE *f)
 	fputc('\n', f);
 }
 
+static void print_cmdline(const struct pk_data_env *e, FILE *f)
+{
+	fprintf(f, "# cmdline : ");
+	for (uint32_t i = 0; i < e->nr_cmdline; i++) {
+		/* perf writes a quote as \' */
+		for (const char *c = e->cmdline[i]; *c; c++)
+			fputs(*c == '\'' ? "\\'" : (char[2]){ *c, 0 }, f);
+		fputc(' ', f);
+	}
+	fputc('\n', f);
+}
+
+static void print_event_desc(struct pk_session *s, FILE *f)
+{
+	for (size_t i = 0; i < pk_data_reader__nr_attrs(s->r); i++) {
+		const struct pk_data_attr *a = pk_data_reader__attr(s->r, i);
+		fprintf(f, "# event : name = %s, ", a->name ? a->name : "");
+		if (a->nr_ids) {
+			fprintf(f, ", id = {");
+			for (size_t j = 0; j < a->nr_ids; j++)
+				fprintf(f, "%s %" PRIu64, j ? "," : "", a->ids[j]);
+			fprintf(f, " }");
+		}
+		struct attr_out o = { f, false, false };
+		print_attr(&o, &a->attr);
+		fputc('\n', f);
+	}
+}
+
+static void print_pmu_mappings(const struct pk_data_env *e, FILE *f)
+{
+	if (!e->nr_pmu_mappings) {
+		fprintf(f, "# pmu mappings: not available\n");
+		return;
+	}
+	for (uint32_t i = 0; i < e->nr_pmu_mappings; i++)
+		fprintf(f, "%s%s = %" PRIu32, i ? ", " : "# pmu mappings: ",
+			e->pmu_mappings[i].name, e->pmu_mappings[i].type);
+	fputc('\n', f);
+}
+
+static void print_group_desc(struct pk_session *s, const struct pk_data_env *e, FILE *f)
+{
+	for (uint32_t i = 0; i < e->nr_groups; i++) {
+		const struct pk_data_group_desc *g = &e->groups[i];
+		if (g->nr_members < 2)
+			continue;
+		/* perf writes an unnamed group as "{anon_group}" and reads it back as none */
+		const char *gname = g->name && strcmp(g->name, "{anon_group}") &&
+				    strcmp(g->name, "anon") ? g->name : "";
+		fprintf(f, "# group: %s{", gname);
+		for (uint32_t m = 0; m < g->nr_members; m++)
+			fprintf(f, "%s%s", m ? "," : "",
+				pk_session__event_name(s, (int)(g->leader_idx + m)));
+		fprintf(f, "}\n");
+	}
+}
+
+static void print_sample_time(struct pk_session *s, const struct pk_data_env *e, FILE *f)
+{
+	/* perf prints its evlist's times: in a pipe, none seen yet when the feature comes */
+	bool pipe = pk_data_reader__is_pipe(s->r);
+	uint64_t first = pipe ? 0 : e->first_sample_time, last = pipe ? 0 : e->last_sample_time;
+	print_time(f, "time of first sample", first);
+	print_time(f, "time of last sample", last);
+	fprintf(f, "# sample duration : %10.3f ms\n", (double)(last - first) / 1e6);
+}
+
 static void print_feat(struct pk_session *s, FILE *f, unsigned feat)
 {
 	const struct pk_data_env *e = pk_data_reader__env(s->r);
@@ -247,29 +315,10 @@ static void print_feat(struct pk_session *s, FILE *f, unsigned feat)
 		fprintf(f, "# total memory : %" PRIu64 " kB\n", e->total_mem);
 		break;
 	case PK_FEAT_CMDLINE:
-		fprintf(f, "# cmdline : ");
-		for (uint32_t i = 0; i < e->nr_cmdline; i++) {
-			/* perf writes a quote as \' */
-			for (const char *c = e->cmdline[i]; *c; c++)
-				fputs(*c == '\'' ? "\\'" : (char[2]){ *c, 0 }, f);
-			fputc(' ', f);
-		}
-		fputc('\n', f);
+		print_cmdline(e, f);
 		break;
 	case PK_FEAT_EVENT_DESC:
-		for (size_t i = 0; i < pk_data_reader__nr_attrs(s->r); i++) {
-			const struct pk_data_attr *a = pk_data_reader__attr(s->r, i);
-			fprintf(f, "# event : name = %s, ", a->name ? a->name : "");
-			if (a->nr_ids) {
-				fprintf(f, ", id = {");
-				for (size_t j = 0; j < a->nr_ids; j++)
-					fprintf(f, "%s %" PRIu64, j ? "," : "", a->ids[j]);
-				fprintf(f, " }");
-			}
-			struct attr_out o = { f, false, false };
-			print_attr(&o, &a->attr);
-			fputc('\n', f);
-		}
+		print_event_desc(s, f);
 		break;
 	case PK_FEAT_CPU_TOPOLOGY:
 	case PK_FEAT_NUMA_TOPOLOGY:
@@ -279,29 +328,10 @@ static void print_feat(struct pk_session *s, FILE *f, unsigned feat)
 		fprintf(f, "# %s info available, use -I to display\n", feat_names[feat]);
 		break;
 	case PK_FEAT_PMU_MAPPINGS:
-		if (!e->nr_pmu_mappings) {
-			fprintf(f, "# pmu mappings: not available\n");
-			break;
-		}
-		for (uint32_t i = 0; i < e->nr_pmu_mappings; i++)
-			fprintf(f, "%s%s = %" PRIu32, i ? ", " : "# pmu mappings: ",
-				e->pmu_mappings[i].name, e->pmu_mappings[i].type);
-		fputc('\n', f);
+		print_pmu_mappings(e, f);
 		break;
 	case PK_FEAT_GROUP_DESC:
-		for (uint32_t i = 0; i < e->nr_groups; i++) {
-			const struct pk_data_group_desc *g = &e->groups[i];
-			if (g->nr_members < 2)
-				continue;
-			/* perf writes an unnamed group as "{anon_group}" and reads it back as none */
-			const char *gname = g->name && strcmp(g->name, "{anon_group}") &&
-					    strcmp(g->name, "anon") ? g->name : "";
-			fprintf(f, "# group: %s{", gname);
-			for (uint32_t m = 0; m < g->nr_members; m++)
-				fprintf(f, "%s%s", m ? "," : "",
-					pk_session__event_name(s, (int)(g->leader_idx + m)));
-			fprintf(f, "}\n");
-		}
+		print_group_desc(s, e, f);
 		break;
 	case PK_FEAT_BRANCH_STACK:
 		fprintf(f, "# contains samples with branch stack\n");
@@ -315,15 +345,9 @@ static void print_feat(struct pk_session *s, FILE *f, unsigned feat)
 	case PK_FEAT_STAT:
 		fprintf(f, "# contains stat data\n");
 		break;
-	case PK_FEAT_SAMPLE_TIME: {
-		/* perf prints its evlist's times: in a pipe, none seen yet when the feature comes */
-		bool pipe = pk_data_reader__is_pipe(s->r);
-		uint64_t first = pipe ? 0 : e->first_sample_time, last = pipe ? 0 : e->last_sample_time;
-		print_time(f, "time of first sample", first);
-		print_time(f, "time of last sample", last);
-		fprintf(f, "# sample duration : %10.3f ms\n", (double)(last - first) / 1e6);
+	case PK_FEAT_SAMPLE_TIME:
+		print_sample_time(s, e, f);
 		break;
-	}
 	case PK_FEAT_CLOCKID:
 		fprintf(f, "# clockid frequency: %" PRIu64 " MHz\n", e->clockid_res_ns * 1000);
 		break;

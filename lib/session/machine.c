@@ -111,6 +111,7 @@ static struct sess_map *map_clone(struct pk_session *s, const struct sess_map *o
  */
 static int maps_insert(struct pk_session *s, struct sess_maps *m, struct sess_map *nm)
 {
+	s->maps_epoch++;
 	uint64_t start = nm->pub.start, end = nm->pub.end;
 	size_t i = maps_first_after(m, start), j = i;
 	if (end > start)
@@ -579,8 +580,10 @@ bool machine__kernel_map_fixup(struct pk_session *s)
 		if (s->kmaps.v[i]->pub.start >= k->pub.end && s->kmaps.v[i]->pub.start < end)
 			end = s->kmaps.v[i]->pub.start;
 	bool grew = end > k->pub.end;
-	if (grew)
+	if (grew) {
 		k->pub.end = end;
+		s->maps_epoch++;
+	}
 	return grew;
 }
 

@@ -129,6 +129,8 @@ void resolve__fini(struct pk_session *s)
 	free(s->locs);
 	free(s->lhash);
 	free(s->chain);
+	free(s->cc);
+	free(s->ipc);
 	pk_u64map__free(&s->inline_syms);
 }
 
@@ -264,6 +266,55 @@ const struct pk_loc *pk_session__loc(struct pk_session *s, const struct pk_threa
 	return resolve__loc(s, (const struct sess_thread *)t, cpumode, ip);
 }
 
+#define IPCACHE_SIZE 4096u
+
+/* resolve__loc of a sample's ip through the direct-mapped cache */
+static const struct pk_loc *ipcache_loc(struct pk_session *s, const struct sess_thread *t,
+					uint8_t cpumode, uint64_t ip)
+{
+	if (!s->ipc && !(s->ipc = calloc(IPCACHE_SIZE, sizeof(*s->ipc))))
+		return resolve__loc(s, t, cpumode, ip);
+	struct sess_ipcache *c = &s->ipc[(ip ^ (ip >> 12) ^ cpumode) & (IPCACHE_SIZE - 1)];
+	if (c->loc && c->ip == ip && c->maps == t->maps && c->cpumode == cpumode &&
+	    c->epoch == s->maps_epoch)
+		return c->loc;
+	const struct pk_loc *l = resolve__loc(s, t, cpumode, ip);
+	*c = (struct sess_ipcache){ .ip = ip, .epoch = s->maps_epoch, .maps = t->maps, .loc = l,
+				    .cpumode = cpumode };
+	return l;
+}
+
+/* The caller cache of resolve_callchain ready for a chain of nr entries of t's address space. */
+static int ccache_start(struct pk_session *s, const struct sess_thread *t, uint64_t nr)
+{
+	if (s->cc_maps != t->maps || s->cc_epoch != s->maps_epoch) {
+		s->cc_nr = 0;
+		s->cc_maps = t->maps;
+		s->cc_epoch = s->maps_epoch;
+	}
+	if (nr <= s->cc_nr)
+		return 0;
+	if (PK_GROW(s->cc, s->cc_cap, nr))
+		return -ENOMEM;
+	memset(s->cc + s->cc_nr, 0, (nr - s->cc_nr) * sizeof(*s->cc));
+	s->cc_nr = nr;
+	return 0;
+}
+
+/* resolve__loc through the caller cache: k is the entry's distance from the root end */
+static const struct pk_loc *ccache_loc(struct pk_session *s, const struct sess_thread *t,
+				       uint8_t cpumode, uint64_t ip, uint64_t k)
+{
+	struct sess_ccache *c = &s->cc[k];
+	if (c->loc && c->ip == ip && c->cpumode == cpumode && s->cc_epoch == s->maps_epoch)
+		return c->loc;
+	const struct pk_loc *l = resolve__loc(s, t, cpumode, ip);
+	/* a lookup that moved the kernel's map (its fixup) invalidated the cache */
+	if (s->cc_epoch == s->maps_epoch)
+		*c = (struct sess_ccache){ .ip = ip, .loc = l, .cpumode = cpumode };
+	return l;
+}
+
 /*
  * perf's thread__resolve_callchain_sample, no branch stacks: the entries into
  * s->chain (callee first), *n of them. Past max_stack entries perf keeps the
@@ -284,7 +335,7 @@ static int resolve_callchain(struct pk_session *s, const struct sess_thread *t,
 		for (from = nr; from > 0 && k < max_stack; from--)
 			k += ips[from - 1] < PERF_CONTEXT_MAX;
 	}
-	if (chain_reserve(s, nr < max_stack ? nr : max_stack))
+	if (chain_reserve(s, nr < max_stack ? nr : max_stack) || ccache_start(s, t, nr))
 		return -ENOMEM;
 	for (uint64_t i = 0; i < nr && entries < max_stack; i++) {
 		uint64_t ip = ips[i];
@@ -314,7 +365,7 @@ static int resolve_callchain(struct pk_session *s, const struct sess_thread *t,
 		if (i < from)
 			continue;
 		entries++;
-		const struct pk_loc *l = resolve__loc(s, t, cpumode, ip);
+		const struct pk_loc *l = ccache_loc(s, t, cpumode, ip, nr - 1 - i);
 		if (!l)
 			return -ENOMEM;
 		s->chain[n++] = l;
@@ -424,7 +475,7 @@ static int resolve(struct pk_session *s, const struct pk_data_event *ev, unsigne
 		goto nomem;
 	out->thread = &t->pub;
 	out->comm = t->pub.comm;
-	out->loc = resolve__loc(s, t, out->cpumode, smp->ip);
+	out->loc = ipcache_loc(s, t, out->cpumode, smp->ip);
 	if (!out->loc)
 		goto nomem;
 	s->st.nr_samples++;

@@ -116,6 +116,32 @@ struct pk_session {
 	/* callchain cursor */
 	const struct pk_loc **chain;
 	size_t cap_chain;
+	/*
+	 * The addresses of the callchains resolved before, by distance from the
+	 * root end: consecutive samples share most of their callers, whose
+	 * locations are then taken from here without a map or hash lookup.
+	 * Valid for one address space (cc_maps) while no map changes (epoch).
+	 */
+	struct sess_ccache {
+		uint64_t ip;
+		const struct pk_loc *loc;	/* NULL: nothing here */
+		uint8_t cpumode;
+	} *cc;
+	size_t cc_nr, cc_cap;
+	const struct sess_maps *cc_maps;
+	uint64_t cc_epoch;
+	uint64_t maps_epoch;		/* bumped whenever a map is added, moved or cut */
+	/*
+	 * The samples' own addresses: a direct-mapped cache of locations by
+	 * (address space, ip, cpumode), each entry valid in its epoch (a sample
+	 * then costs no map search and no probe of the locations' table).
+	 */
+	struct sess_ipcache {
+		uint64_t ip, epoch;
+		const struct sess_maps *maps;
+		const struct pk_loc *loc;	/* NULL: empty */
+		uint8_t cpumode;
+	} *ipc;
 	/* perf's inlined symbols of unwound frames: hash of (symbol, name) -> chain of them */
 	struct pk_u64map inline_syms;
 	struct sess_unwind *unwind;	/* NULL until a sample has a user stack dump */

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #define NR_BATCHES	4
-#define BATCH_BYTES	(1u << 20)
+#define BATCH_BYTES	(1u << 19)
 
 /* A record in a batch: this, then the record padded to 8 bytes. */
 struct item {
