@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * session/srcline.c — source lines and inline chains of locations, cached
+ * session/loc_srcline.c — source lines and inline chains of locations, cached
  * in the location (the symbolizer caches per DSO and address as well), and
  * their preparation in parallel: the locations are grouped by DSO (the
  * symbolizer serializes the source-line engine of one DSO) and the groups

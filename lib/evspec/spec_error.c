@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * evspec/error.c — showing spec errors: pk_spec_error__format, which shows the spec with carets under the
+ * evspec/spec_error.c — showing spec errors: pk_spec_error__format, which shows the spec with carets under the
  * offending bytes:
  *
  *   cpu/event=0x3c,umsak=1/

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * print.c — an annotation as perf 6.1's `perf annotate --stdio` prints it:
+ * annotate/annotate_print.c — an annotation as perf 6.1's `perf annotate --stdio` prints it:
  * the header with the DSO, the event, the symbol's samples and the percent
  * type, a dashed line as long as the header, then each line: instructions
  * with their percent (or samples, or period), text lines with perf's line

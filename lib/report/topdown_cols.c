@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report/topdown.c — TopDown Level 1 (and 2) per entry for sampling read
+ * report/topdown_cols.c — TopDown Level 1 (and 2) per entry for sampling read
  * groups led by slots with topdown-* members ({slots,$ev,topdown-*}:S, as
  * topdown.txt describes them). The kernel reads a topdown-* member as its
  * share of slots, so each member's delta per sample is the slots of that

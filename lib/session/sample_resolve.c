@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * session/resolve.c — addresses to locations, and samples as perf 6.1
+ * session/sample_resolve.c — addresses to locations, and samples as perf 6.1
  * resolves them: machine__resolve (thread from pid/tid, the map of the
  * sample's ip chosen by its cpumode, the symbol) and
  * thread__resolve_callchain_sample with callee order (PERF_CONTEXT_*

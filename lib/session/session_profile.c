@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * session/profile.c — a session's samples as a pmukit/profile.h profile,
+ * session/session_profile.c — a session's samples as a pmukit/profile.h profile,
  * for the exporters: events from the attrs, threads with the comm perf
  * script shows, frames named as perf script names them (symbol, DSO path,
  * kernel/JIT kind), stacks leaf first as perf script prints them. Each

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * export/profile.c — the in-memory profile (pmukit/profile.h). Strings are
+ * export/profile_model.c — the in-memory profile (pmukit/profile.h). Strings are
  * interned through util/intern; frames, stack nodes and threads through
  * util/recset, as fixed-size records with dense ids in the order first seen.
  * Samples are kept small: shared records, time steps, columns made when needed.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report/srcline.c — the srcline sort key's strings as perf 6.1 gets them:
+ * report/srcline_key.c — the srcline sort key's strings as perf 6.1 gets them:
  * file:line from the debug info (computed for every address at once on the
  * session's workers), else perf's fallbacks ("sym+offset" in decimal, or
  * "dso[addr]"), "??:0" outside every map; cumulative entries asked at their

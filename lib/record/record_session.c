@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * record/session.c — a sampling session (pmukit/record.h) as perf record
+ * record/record_session.c — a sampling session (pmukit/record.h) as perf record
  * sets one up: every event (the evlist's, then its tracking dummy) opened per
  * CPU slot and thread slot, group members through their leader's fd; one
  * ring buffer per CPU, mmap'd on the first fd opened there, every other fd of

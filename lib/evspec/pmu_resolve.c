@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * evspec/resolve.c — which PMU(s) an event of the syntax tree lands on, the way
+ * evspec/pmu_resolve.c — which PMU(s) an event of the syntax tree lands on, the way
  * perf 6.1 decides it: symbolic hardware/software/tool and generic cache
  * events; rNNN and TYPE:CONFIG; breakpoints; tracepoints (id from tracefs);
  * PMU/terms/ with table or sysfs aliases expanded in place; bare alias names

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * topdown.c — TopDown from PERF_METRICS (topdown.txt): the 8-bit fields as
+ * selfmon/perf_metrics.c — TopDown from PERF_METRICS (topdown.txt): the 8-bit fields as
  * Level 1 ratios (four fields summing to 0xff) and, from Sapphire Rapids on,
  * Level 2 ratios with the four subtractions (light operations = retiring -
  * heavy operations, machine clears = bad speculation - branch mispredicts,
