@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const char *f;
 		unsigned line;
 		for (uint64_t a = 0; a < 64; a += 7)
-			(void)linetab__lookup(lt, a, &f, &line);
+			(void)linetab__lookup(lt, a, &f, &line, NULL);
 		for (uint64_t i = 0; i < 4; i++)
 			(void)linetab__file(lt, i);
 		linetab__free(lt);
