@@ -126,7 +126,7 @@ int record_opt_call_graph(const struct cli_opt *opt, const char *arg, bool unset
 int record_opt_branch(const struct cli_opt *opt, const char *arg, bool unset)
 {
 	struct rec_spec_ctx *x = opt->value;
-	uint64_t mode = PERF_SAMPLE_BRANCH_ANY;
+	uint64_t mode = arg ? 0 : PERF_SAMPLE_BRANCH_ANY;	/* -j: its filters or-ed */
 	(void)unset;
 	if (arg && encode_branch_parse(arg, &mode)) {
 		fprintf(stderr, "%s: -j: branch filters (any, any_call, any_ret, ind_call, "
