@@ -12,7 +12,8 @@
  * finishes one and starts the next (record-switch.c names them).
  *
  * The command line is record-args.c's; the options that change the attrs
- * are in record-opts.c (shared with explain).
+ * are in record-opts.c (shared with explain); the output file, its writer
+ * and side-band, and --switch-output's rotation are record-out.c's.
  */
 #include <assert.h>
 #include <errno.h>
@@ -175,189 +176,6 @@ static int check_tree(const struct pk_evlist *el, const char *sysfs)
 	return ret;
 }
 
-/* ---- the output ---- */
-
-struct out {
-	struct pk_data_writer *w;
-	struct pk_record_stats *stats;
-	const char *path;	/* NULL: stdout pipe */
-	int fd;
-	struct pk_error err;	/* the first write error */
-	bool failed;
-};
-
-static int out_sink(void *ctx, const void *recs, size_t len)
-{
-	struct out *o = ctx;
-	int r = pk_data_writer__write(o->w, recs, len, &o->err);
-	if (r) {
-		o->failed = true;
-		return r;
-	}
-	if (o->stats && pk_record_stats__feed(o->stats, recs, len))
-		return -ENOMEM;
-	return 0;
-}
-
-static int add_dso(void *ctx, int32_t pid, uint16_t misc, const char *filename)
-{
-	return pk_data_writer__add_dso(ctx, pid, misc, filename);
-}
-
-/* perf's backup: an existing non-empty FILE becomes FILE.old. Then open FILE. */
-static int open_output(const char *path)
-{
-	struct stat st;
-	if (!stat(path, &st) && S_ISREG(st.st_mode) && st.st_size) {
-		size_t n = strlen(path) + 5;
-		char *old = malloc(n);
-		if (!old)
-			return -1;
-		snprintf(old, n, "%s.old", path);
-		if (rename(path, old)) {
-			fprintf(stderr, PROG ": cannot rename %s to %s: %s\n", path, old, strerror(errno));
-			free(old);
-			return -1;
-		}
-		free(old);
-	}
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		fprintf(stderr, PROG ": cannot open %s: %s\n", path, strerror(errno));
-	return fd;
-}
-
-static int setup_writer(struct out *o, struct pk_record *r, const struct rec_cfg *cfg, int argc,
-			char **argv)
-{
-	const char **av = calloc((size_t)argc + 2, sizeof(*av));
-	if (!av)
-		return -1;
-	av[0] = "pmukit";
-	for (int i = 0; i < argc; i++)
-		av[i + 1] = argv[i];
-	struct pk_data_writer_opts wo = { .sz = sizeof(wo), .pipe = !o->path,
-					  .compress_level = cfg->compress, .argc = argc + 1,
-					  .argv = av };
-	int rc = pk_data_writer__new(&o->w, o->fd, &wo, &o->err);
-	free(av);
-	if (rc)
-		goto fail;
-	for (size_t i = 0; i < pk_record__nr_events(r); i++) {
-		struct pk_record_event ev;
-		pk_record__event(r, i, &ev);
-		if (pk_data_writer__add_attr(o->w, ev.attr, ev.name, ev.ids, ev.nr_ids, &o->err))
-			goto fail;
-	}
-	for (size_t i = 0; i < pk_record__nr_events(r); i++) {
-		struct pk_record_event ev;
-		pk_record__event(r, i, &ev);
-		if (ev.leader == i && ev.nr_members > 1 &&
-		    pk_data_writer__add_group(o->w, i, ev.nr_members, NULL, &o->err))
-			goto fail;
-	}
-	if (pk_data_writer__begin(o->w, &o->err))
-		goto fail;
-	return 0;
-fail:;
-	char buf[1024];
-	fprintf(stderr, PROG ": %s: %s\n", o->path ? o->path : "stdout",
-		pk_error__format(&o->err, buf, sizeof(buf)));
-	return -1;
-}
-
-/* The side-band of what ran before: the kernel's map, and the tasks being recorded. */
-static int synthesize(struct out *o, struct pk_record *r, const struct rec_cfg *cfg,
-		      const pid_t *tids, size_t nr_tids)
-{
-	struct pk_record_event ev;
-	pk_record__event(r, 0, &ev);
-	size_t idsz = ev.attr->sample_id_all ? pk_sample__id_size(ev.attr->sample_type) : 0;
-	struct pk_error err = { 0 };
-	int rc = pk_synth__kernel_mmap(NULL, idsz, out_sink, o, &err);
-	if (rc == -EPERM) {
-		if (!cfg->quiet)
-			fprintf(stderr, PROG ": warning: %s\n", err.msg);
-		rc = 0;
-	}
-	if (rc)
-		return rc;
-	if (cfg->spec.system_wide) {
-		rc = pk_synth__tasks(NULL, NULL, 0, cfg->spec.sample_addr, idsz, out_sink, o, &err);
-	} else if (nr_tids) {
-		/* the processes of the threads: their maps and every thread */
-		pid_t *pids = malloc(nr_tids * sizeof(*pids));
-		size_t n = 0;
-		if (!pids)
-			return -ENOMEM;
-		for (size_t i = 0; i < nr_tids; i++) {
-			char path[64], buf[256];
-			pid_t tgid = tids[i];
-			snprintf(path, sizeof(path), "/proc/%d/status", (int)tids[i]);
-			FILE *f = fopen(path, "re");
-			while (f && fgets(buf, sizeof(buf), f))
-				if (!strncmp(buf, "Tgid:", 5)) {
-					tgid = (pid_t)atoi(buf + 5);
-					break;
-				}
-			if (f)
-				fclose(f);
-			bool seen = false;
-			for (size_t k = 0; k < n && !seen; k++)
-				seen = pids[k] == tgid;
-			if (!seen)
-				pids[n++] = tgid;
-		}
-		rc = pk_synth__tasks(NULL, pids, n, cfg->spec.sample_addr, idsz, out_sink, o, &err);
-		free(pids);
-	}
-	return rc;
-}
-
-static size_t id_size(const struct pk_record *r)
-{
-	struct pk_record_event ev;
-	pk_record__event(r, 0, &ev);
-	return ev.attr->sample_id_all ? pk_sample__id_size(ev.attr->sample_type) : 0;
-}
-
-static int workload_comm(struct out *o, struct pk_record *r, pid_t pid)
-{
-	return pk_synth__comm(pid, "perf-exec", id_size(r), out_sink, o, &o->err);
-}
-
-/*
- * --switch-output: finish the file (its DSOs' build-ids, the features),
- * rename it FILE.<timestamp>; unless at the end, start FILE again with the
- * attrs and the side-band perf synthesizes for each new file.
- */
-static int switch_output(struct out *o, struct pk_record *r, struct rec_cfg *cfg,
-			 const pid_t *tids, size_t nr_tids, pid_t wl_pid, int argc, char **argv,
-			 bool at_exit)
-{
-	pk_record_stats__for_each_dso(o->stats, add_dso, o->w);
-	if (pk_data_writer__finish(o->w, &o->err))
-		return -1;
-	pk_data_writer__free(o->w);
-	o->w = NULL;
-	close(o->fd);
-	o->fd = -1;
-	if (record_switch_rename(&cfg->sw, o->path, cfg->quiet) || at_exit)
-		return at_exit ? 0 : -1;
-	pk_record_stats__free(o->stats);
-	o->stats = NULL;
-	if ((o->fd = open_output(o->path)) < 0 || pk_record_stats__new(&o->stats, r, 0) ||
-	    setup_writer(o, r, cfg, argc, argv) || synthesize(o, r, cfg, tids, nr_tids))
-		return -1;
-	if (wl_pid > 0 && !cfg->spec.system_wide && !cfg->spec.task_target &&
-	    pk_synth__tasks(NULL, &wl_pid, 1, cfg->spec.sample_addr, id_size(r), out_sink, o,
-			    &o->err))
-		return -1;
-	if (cfg->sw.time)
-		alarm(cfg->sw.time);
-	return pk_data_writer__gather(o->w, &o->err) ? -1 : 0;
-}
-
 /*
  * Software and tool events alone encode the same without the tables and the
  * PMU tree (not reading them is start-up time: `make bench`, record_startup_*),
@@ -412,7 +230,7 @@ struct run {
 	struct rec_cfg *cfg;
 	struct pk_record *r;
 	struct pk_workload *wl;
-	struct out *o;
+	struct rec_out *o;
 	const pid_t *tids;
 	size_t nr_tids;
 	int argc;
@@ -429,13 +247,13 @@ struct run {
 static void run_loop(struct run *u)
 {
 	struct rec_cfg *cfg = u->cfg;
-	struct out *o = u->o;
+	struct rec_out *o = u->o;
 	struct pk_record *r = u->r;
 	struct pk_workload *wl = u->wl;
 	struct pk_error err = { 0 };
 	bool done = false, hup = false;
 	while (!done) {
-		long long n = pk_record__drain(r, out_sink, o, &err);
+		long long n = pk_record__drain(r, record_out_sink, o, &err);
 		if (n < 0)
 			break;
 		if (n > 0 && pk_data_writer__finished_round(o->w, &o->err)) {
@@ -445,7 +263,7 @@ static void run_loop(struct run *u)
 		if (cfg->sw.enabled && (switch_req || (cfg->sw.size &&
 		    pk_data_writer__file_bytes(o->w) >= cfg->sw.size))) {
 			switch_req = 0;
-			if (switch_output(o, r, cfg, u->tids, u->nr_tids, wl ? pk_workload__pid(wl) : -1,
+			if (record_out_switch(o, r, cfg, u->tids, u->nr_tids, wl ? pk_workload__pid(wl) : -1,
 					  u->argc, u->argv, false)) {
 				o->failed = true;
 				break;
@@ -492,7 +310,7 @@ struct rec {
 	size_t nr_tids;
 	size_t *filter_ev;	/* --filter: the event of each spec's filter */
 	char *uid_list;		/* -u: its processes as a -p list */
-	struct out o;
+	struct rec_out o;
 	struct pk_error err;
 	int pipe_fd;		/* -o -: stdout, moved away from the command's output */
 	int argc;
@@ -640,23 +458,23 @@ static int rec_open(struct rec *s)
 static int rec_output(struct rec *s)
 {
 	struct rec_cfg *cfg = &s->cfg;
-	struct out *o = &s->o;
+	struct rec_out *o = &s->o;
 	int rc;
 	o->path = cfg->output && !strcmp(cfg->output, "-") ? NULL
 		  : cfg->output ? cfg->output : "perf.data";
-	o->fd = o->path ? open_output(o->path) : s->pipe_fd;
+	o->fd = o->path ? record_out_open(o->path) : s->pipe_fd;
 	if (o->fd < 0)
 		return -1;
 	if (pk_record_stats__new(&o->stats, s->r, 0)) {
 		fprintf(stderr, PROG ": out of memory\n");
 		return -1;
 	}
-	if (setup_writer(o, s->r, cfg, s->argc, s->argv))
+	if (record_out_writer(o, s->r, cfg, s->argc, s->argv))
 		return -1;
-	if ((rc = synthesize(o, s->r, cfg, s->tids, s->nr_tids)))
+	if ((rc = record_out_synthesize(o, s->r, cfg, s->tids, s->nr_tids)))
 		return write_error(s, rc);
 	/* perf names its forked child "perf-exec" until exec, and says so in a COMM */
-	if (s->wl && (rc = workload_comm(o, s->r, pk_workload__pid(s->wl))))
+	if (s->wl && (rc = record_out_comm(o, s->r, pk_workload__pid(s->wl))))
 		return write_error(s, rc);
 	return 0;
 }
@@ -720,7 +538,7 @@ static void rec_stop(struct rec *s, struct run *u)
 		s->wl = NULL;
 	}
 	if (!s->o.failed) {
-		long long n = pk_record__drain(s->r, out_sink, &s->o, &err);
+		long long n = pk_record__drain(s->r, record_out_sink, &s->o, &err);
 		if (n > 0 && !s->o.failed && pk_data_writer__finished_round(s->o.w, &s->o.err))
 			s->o.failed = true;
 	}
@@ -744,7 +562,7 @@ static void rec_summary(const struct rec *s, unsigned long wakeups, uint64_t wro
 static void rec_run(struct rec *s)
 {
 	struct rec_cfg *cfg = &s->cfg;
-	struct out *o = &s->o;
+	struct rec_out *o = &s->o;
 	struct run u = { .cfg = cfg, .r = s->r, .wl = s->wl, .o = o, .tids = s->tids,
 			 .nr_tids = s->nr_tids, .argc = s->argc, .argv = s->argv };
 	run_loop(&u);
@@ -757,13 +575,13 @@ static void rec_run(struct rec *s)
 	uint64_t wrote = pk_data_writer__file_bytes(o->w);
 	if (cfg->sw.enabled) {	/* the last file is renamed too */
 		alarm(0);
-		if (switch_output(o, s->r, cfg, s->tids, s->nr_tids, -1, s->argc, s->argv, true)) {
+		if (record_out_switch(o, s->r, cfg, s->tids, s->nr_tids, -1, s->argc, s->argv, true)) {
 			o->failed = true;
 			write_error(s, 0);
 			return;
 		}
 	} else {
-		pk_record_stats__for_each_dso(o->stats, add_dso, o->w);
+		pk_record_stats__for_each_dso(o->stats, record_out_add_dso, o->w);
 		if (pk_data_writer__finish(o->w, &o->err)) {
 			o->failed = true;
 			write_error(s, 0);

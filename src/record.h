@@ -12,7 +12,9 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
+#include <sys/types.h>
 
+#include <pmukit/error.h>
 #include <pmukit/spec.h>
 
 #include "cli-opts.h"
@@ -119,5 +121,41 @@ int record_check_args(struct rec_cfg *cfg);
  * ("1,2,3"), or NULL: no such user (*no_user) or none of its processes runs.
  */
 char *record_uid_pids(const char *user, bool *no_user);
+
+/* The output (record-out.c): the file or pipe, its writer, what is written first. */
+struct pk_data_writer;
+struct pk_record;
+struct pk_record_stats;
+struct rec_out {
+	struct pk_data_writer *w;
+	struct pk_record_stats *stats;
+	const char *path;	/* NULL: stdout pipe */
+	int fd;
+	struct pk_error err;	/* the first write error */
+	bool failed;
+};
+/* The writer's sink for the records (ctx: the rec_out). */
+int record_out_sink(void *ctx, const void *recs, size_t len);
+/* A DSO that got samples, for BUILD_ID (ctx: the writer). */
+int record_out_add_dso(void *ctx, int32_t pid, uint16_t misc, const char *filename);
+/* perf's backup: an existing non-empty PATH becomes PATH.old. Then PATH opened: the fd or -1 (said). */
+int record_out_open(const char *path);
+/* The writer on o->fd with the events' attrs and groups, begun. 0 or -1 (said). */
+int record_out_writer(struct rec_out *o, struct pk_record *r, const struct rec_cfg *cfg, int argc,
+		      char **argv);
+/* The side-band of what ran before: the kernel's map, and the tasks being recorded. */
+int record_out_synthesize(struct rec_out *o, struct pk_record *r, const struct rec_cfg *cfg,
+			  const pid_t *tids, size_t nr_tids);
+/* The sample id size of the records written (its first event's). */
+size_t record_out_id_size(const struct pk_record *r);
+/* The workload's COMM, "perf-exec" until it execs, as perf writes it. */
+int record_out_comm(struct rec_out *o, struct pk_record *r, pid_t pid);
+/*
+ * --switch-output: finish the file and rename it; unless at_exit, start it
+ * again (wl_pid: the workload's, or -1). 0 or -1.
+ */
+int record_out_switch(struct rec_out *o, struct pk_record *r, struct rec_cfg *cfg,
+		      const pid_t *tids, size_t nr_tids, pid_t wl_pid, int argc, char **argv,
+		      bool at_exit);
 
 #endif
