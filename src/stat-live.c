@@ -285,7 +285,7 @@ static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_re
 			pk_workload__rusage(l.wl, &rr->ru);
 		rr->have_status = !rr->exec_errno;
 	}
-	if (l.wl && rr->have_status && WIFSIGNALED(rr->status))	/* as perf's psignal() */
+	if (l.wl && cfg->argv && rr->have_status && WIFSIGNALED(rr->status))	/* as perf's psignal() */
 		fprintf(stderr, "%s: %s\n", cfg->argv[0], strsignal(WTERMSIG(rr->status)));
 	child_pid = -1;
 	pk_workload__free(l.wl, 0);	/* reaped */
