@@ -15,17 +15,14 @@
  * are in record-opts.c (shared with explain); the output file, its writer
  * and side-band, and --switch-output's rotation are record-out.c's.
  */
-#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
