@@ -21,7 +21,7 @@ STAT="-e, --event -M, --metrics --topdown --td-level --record-tpebs --metric-onl
  --metric-no-merge --metric-no-threshold --counts -a, --all-cpus -C, --cpu -A, --no-aggr --per-core
  --per-die --per-socket --per-thread -p, --pid -t, --tid -i, --no-inherit -I, --interval-print
  --interval-count -r, --repeat -x, --field-separator -j, --json-output -B, --big-num -o, --output
- --append --timeout -D, --delay -n, --null --sysfs --cpuid --events-dir"
+ --append --timeout -D, --delay -n, --null --serve -G, --cgroup --sysfs --cpuid --events-dir"
 EXPLAIN="-e, --event --mode -j, --json -a, --all-cpus -i, --no-inherit -c, --count -F, --freq -g
  --call-graph -C, --cpu -p, --pid -t, --tid -W, --weight -d, --data --sample-cpu -s, --stat
  -T, --timestamp -b, --branch-any --branch-filter --switch-events --all-user --all-kernel
