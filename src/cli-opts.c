@@ -6,6 +6,7 @@
  * followed by the usage on stderr.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,24 +92,67 @@ static int get_arg(const struct cli_opt *o, bool as_short, const char *arg, stru
 	return 0;
 }
 
-static int number(const struct cli_opt *o, bool as_short, const char *arg)
+int cli_value__u64(const char *arg, uint64_t *out)
+{
+	char *end;
+	if (!*arg || strchr(arg, '-'))
+		return -1;
+	errno = 0;
+	unsigned long long v = strtoull(arg, &end, 0);
+	if (*end || errno)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int cli_value__long(const char *arg, int base, long min, long max, long *out)
 {
 	char *end;
 	errno = 0;
+	long v = strtol(arg, &end, base);
+	if (!*arg || *end || errno || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int cli_value__double(const char *arg, double min, double max, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (!*arg || *end || errno || !(v >= min && v <= max))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int cli_value__tag(const char *arg, const char *tags, const uint64_t *mult, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(arg, &end, 10);
+	const char *t = *end ? strchr(tags, *end) : NULL;
+	if (errno || end == arg || arg[0] == '-' || !t || end[1])
+		return -1;
+	*out = v * mult[t - tags];
+	return 0;
+}
+
+static int number(const struct cli_opt *o, bool as_short, const char *arg)
+{
 	switch (o->type) {
 	case CLI_OPT_INT: {
-		long v = strtol(arg, &end, 0);
-		if (*end || !*arg || errno || v < -2147483647L - 1 || v > 2147483647L)
+		long v;
+		if (cli_value__long(arg, 0, -2147483647L - 1, 2147483647L, &v))
 			return opt_error(o, as_short, "expects a numerical value");
 		*(int *)o->value = (int)v;
 		return 0;
 	}
 	case CLI_OPT_UINT:
 	case CLI_OPT_U64: {
-		if (strchr(arg, '-'))
-			return opt_error(o, as_short, "expects an unsigned numerical value");
-		unsigned long long v = strtoull(arg, &end, 0);
-		if (*end || !*arg || errno || (o->type == CLI_OPT_UINT && v > 0xffffffffULL))
+		uint64_t v;
+		if (cli_value__u64(arg, &v) || (o->type == CLI_OPT_UINT && v > 0xffffffffULL))
 			return opt_error(o, as_short, "expects an unsigned numerical value");
 		if (o->type == CLI_OPT_UINT)
 			*(unsigned *)o->value = (unsigned)v;
@@ -117,8 +161,8 @@ static int number(const struct cli_opt *o, bool as_short, const char *arg)
 		return 0;
 	}
 	default: {
-		double v = strtod(arg, &end);
-		if (*end || !*arg || errno)
+		double v;
+		if (cli_value__double(arg, -HUGE_VAL, HUGE_VAL, &v))
 			return opt_error(o, as_short, "expects a numerical value");
 		*(double *)o->value = v;
 		return 0;

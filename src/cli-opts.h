@@ -86,6 +86,10 @@ struct cli_opt {
 #define CLI_CALLBACK_NOARG(s, l, v, h, f) { .type = CLI_OPT_CALLBACK, .short_name = (s), \
 					   .long_name = (l), .value = (v), .help = (h), .cb = (f), \
 					   .flags = CLI_NOARG }
+/* a callback with flags (CLI_OPTARG: arg NULL when none is attached; CLI_NONEG: no --no-NAME) */
+#define CLI_CALLBACK_F(s, l, v, a, h, f, fl) { .type = CLI_OPT_CALLBACK, .short_name = (s), \
+					       .long_name = (l), .value = (v), .argh = (a), \
+					       .help = (h), .cb = (f), .flags = (fl) }
 #define CLI_REFUSED(s, l, why) { .type = CLI_OPT_REFUSED, .short_name = (s), .long_name = (l), \
 				 .help = (why), .flags = CLI_HIDDEN }
 
@@ -143,5 +147,21 @@ void cli_opts__usage(FILE *f, const struct cli_opt *opts, const char *usage);
  */
 int cli_opts__error(const struct cli_opt *opt, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Option values, checked whole (the callbacks' shared helpers). Each returns 0,
+ * or -1 without printing: the caller says why, in its own words.
+ */
+/* An unsigned number (decimal, 0x, 0 octal), no sign. */
+int cli_value__u64(const char *arg, uint64_t *out);
+/* A signed number of base (0: any) within [min, max]. */
+int cli_value__long(const char *arg, int base, long min, long max, long *out);
+/* A number within [min, max]. */
+int cli_value__double(const char *arg, double min, double max, double *out);
+/*
+ * perf's parse_tag_value: decimal digits then exactly one of tags, the value
+ * times mult[the tag's index] ("512K" with "BKMG" and 1, 1K, 1M, 1G).
+ */
+int cli_value__tag(const char *arg, const char *tags, const uint64_t *mult, uint64_t *out);
 
 #endif

@@ -14,24 +14,7 @@
 
 #include <pmukit/pmukit.h>
 
-#ifdef __clang_analyzer__
-#include <getopt.h>
-/*
- * For scan-build only: every getopt_long() call sets optarg anew, which clang 14's analyzer
- * does not know. It kept the NULL it saw for an option whose argument is optional, and found
- * it passed on for an option whose argument is required. cli__analyzer_any() is declared,
- * never defined: the analyzer reads the code, nothing calls it. (Where a call of ours with
- * optarg comes first, as in record's loop, it still does: an assert says the argument is
- * there.)
- */
-char *cli__analyzer_any(void);
-#define getopt_long(...)                                                                   \
-	__extension__({                                                                    \
-		int c_ = getopt_long(__VA_ARGS__);                                         \
-		optarg = cli__analyzer_any();                                              \
-		c_;                                                                        \
-	})
-#endif
+#include "cli-opts.h"
 
 struct cli_env {
 	const char *sysfs;	/* --sysfs / PMUKIT_SYSFS */
@@ -45,21 +28,16 @@ struct cli_env {
 	const char *cpuid_used;
 };
 
-/* getopt_long entries for the global options; handled by cli_env__option. */
-#define CLI_ENV_OPTIONS \
-	{ "sysfs", required_argument, NULL, 0x100 }, \
-	{ "cpuid", required_argument, NULL, 0x101 }, \
-	{ "events-dir", required_argument, NULL, 0x102 }
-#define CLI_ENV_HELP \
-	"      --sysfs DIR       PMU tree instead of " PK_SYSFS_DEFAULT " (env PMUKIT_SYSFS)\n" \
-	"      --cpuid ID        CPU identifier in mapfile form, or a model name such as\n" \
-	"                        skylake or arm64/arm/cortex-a72 (env PMUKIT_CPUID)\n" \
-	"      --events-dir DIR  read a JSON arch/ tree instead of the built-in tables\n" \
-	"                        (env PMUKIT_EVENTS_DIR)\n"
+/* The global options' table entries (cli-opts.h), into env's fields. */
+#define CLI_ENV_OPTS(env) \
+	CLI_STRING(0, "sysfs", &(env)->sysfs, "dir", \
+		   "PMU tree instead of " PK_SYSFS_DEFAULT " (env PMUKIT_SYSFS)"), \
+	CLI_STRING(0, "cpuid", &(env)->cpuid, "id", "CPU identifier in mapfile form, or a model " \
+		   "name such as skylake or arm64/arm/cortex-a72 (env PMUKIT_CPUID)"), \
+	CLI_STRING(0, "events-dir", &(env)->events_dir, "dir", "read a JSON arch/ tree instead " \
+		   "of the built-in tables (env PMUKIT_EVENTS_DIR)")
 
 void cli_env__init(struct cli_env *env);
-/* 1 when opt was a global option (and consumed), 0 otherwise. */
-int cli_env__option(struct cli_env *env, int opt, const char *arg);
 /*
  * Open the tables and the PMU tree and pick the CPU model. A missing model is
  * not an error when no --cpuid was given (a CPU the tables do not know).
@@ -89,14 +67,5 @@ int cmd_explain(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_record(int argc, char **argv);
-
-/*
- * record's options that change the attrs, shared by `record` and `explain
- * --mode record` (cmd-record.c): -c -F -g --call-graph -W -d --sample-cpu
- * -a -i into o. 1 consumed, 0 not one of them, -1 bad value (message printed).
- */
-#define RECORD_OPT_CALL_GRAPH 0x180
-#define RECORD_OPT_SAMPLE_CPU 0x181
-int record_spec_option(struct pk_spec_opts *o, int c, const char *arg, const char *prog);
 
 #endif

@@ -5,9 +5,8 @@
  * (x86 rdpmc, arm64 mrs through the perf user page), and if not, exactly why
  * and how to fix it. The logic is the library's pk_user_access__check().
  *
- * Exit status: 0 yes, 1 no, 2 usage error.
+ * Exit status: 0 yes, 1 no, 129 usage error (perf's).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,24 +15,6 @@
 #include "cli.h"
 
 int cmd_check(int argc, char **argv);
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: pmukit check user-access [options]\n"
-		"Can a thread read its own perf counters from userspace (x86 rdpmc, arm64 mrs)\n"
-		"here? If not, why, and how to enable it. Exit 0 yes, 1 no, 2 usage error.\n\n"
-		"  -j, --json            one JSON object {check, ok, code, pmu, probed, pmc_width,\n"
-		"                        cap_user_time, message, fix}\n"
-		"      --arch ARCH       judge the PMU tree as this arch (x86, arm64); static\n"
-		"                        checks only unless it is this machine's\n"
-		"      --sysctl FILE     arm64 perf_user_access file instead of\n"
-		"                        /proc/sys/kernel/perf_user_access\n"
-		"      --no-probe        static checks only: do not open and read a counter\n"
-		"      --sysfs DIR       PMU tree instead of " PK_SYSFS_DEFAULT " (env PMUKIT_SYSFS);\n"
-		"                        a tree other than this machine's is not probed\n"
-		"  -h, --help            this help\n");
-}
 
 static void json_str(FILE *f, const char *s)
 {
@@ -79,42 +60,39 @@ static void print_text(const struct pk_user_access *ua)
 
 int cmd_check(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "arch", required_argument, NULL, 'A' },
-		{ "sysctl", required_argument, NULL, 'S' },
-		{ "no-probe", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_ENV_OPTIONS,
-		{ 0 },
-	};
 	struct pk_user_access_opts o = { .sz = sizeof(o) };
 	struct pk_user_access ua;
 	struct cli_env env;
 	bool json = false;
-	int c;
 
 	cli_env__init(&env);
-	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-		if (cli_env__option(&env, c, optarg))
-			continue;
-		switch (c) {
-		case 'j': json = true; break;
-		case 'A': o.arch = optarg; break;
-		case 'S': o.sysctl = optarg; break;
-		case 'n': o.no_probe = true; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 129;
-		}
-	}
-	if (optind >= argc) {
+	const struct cli_opt opts[] = {
+		CLI_BOOL('j', "json", &json, "one JSON object {check, ok, code, pmu, probed, "
+			 "pmc_width, cap_user_time, message, fix}"),
+		CLI_STRING(0, "arch", &o.arch, "arch", "judge the PMU tree as this arch (x86, arm64); "
+			   "static checks only unless it is this machine's"),
+		CLI_STRING(0, "sysctl", &o.sysctl, "file", "arm64 perf_user_access file instead of "
+			   "/proc/sys/kernel/perf_user_access"),
+		CLI_BOOL(0, "no-probe", &o.no_probe, "static checks only: do not open and read a "
+			 "counter"),
+		CLI_ENV_OPTS(&env),
+		CLI_GROUP("Can a thread read its own perf counters from userspace (x86 rdpmc, arm64 "
+			  "mrs) here?\nIf not, why, and how to enable it. A --sysfs tree other than "
+			  "this machine's is not probed.\nExit 0 yes, 1 no, 129 usage error."),
+		CLI_END(),
+	};
+	static const char usage[] = "pmukit check user-access [<options>]";
+	int n = cli_opts__parse(argc, argv, opts, usage, 0);
+	if (n < 0)
+		return n == CLI_HELP ? 0 : 129;
+	if (!n) {
 		fprintf(stderr, "pmukit check: which check? (user-access)\n");
-		usage(stderr);
+		cli_opts__usage(stderr, opts, usage);
 		return 129;
 	}
-	if (strcmp(argv[optind], "user-access") || optind + 1 < argc) {
+	if (strcmp(argv[0], "user-access") || n > 1) {
 		fprintf(stderr, "pmukit check: unknown check '%s' (known: user-access)\n",
-			argv[optind + (strcmp(argv[optind], "user-access") ? 0 : 1)]);
+			argv[strcmp(argv[0], "user-access") ? 0 : 1]);
 		return 129;
 	}
 	o.sysfs = env.sysfs;

@@ -6,7 +6,6 @@
  * ACR reloads). Works offline: without the CPU's PMU, a synthetic core PMU
  * with the kernel's formats stands in.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +24,7 @@ struct explain_opts {
 	struct pk_spec_opts spec;
 	const char **specs;
 	size_t nr_specs;
+	bool bad_value;		/* a value refused: exit 1 (a usage error, 129, otherwise) */
 };
 
 /* "amd" for AMD models, "hybrid" when the model has cpu_core/cpu_atom events. */
@@ -239,146 +239,122 @@ static void print_text(json_object *o)
 	}
 }
 
-static void usage(FILE *f)
+/* -e SPEC, repeatable */
+static int opt_event(const struct cli_opt *opt, const char *arg, bool unset)
 {
-	fprintf(f,
-		"usage: pmukit explain [options] -e SPEC [-e SPEC]...\n"
-		"Show the perf_event_attr each event would be opened with, and what it means.\n\n"
-		"  -e, --event SPEC      event specification, perf syntax (repeatable)\n"
-		"      --mode MODE       stat (default) or record: that command's defaults\n"
-		"  -j, --json            one JSON array, an object per event with \"attr\"\n"
-		"  -a, --all-cpus        as stat/record -a (system-wide: every CPU)\n"
-		"  -i, --no-inherit      as stat/record -i\n"
-		"  -c, --count N         record: sample period\n"
-		"  -F, --freq N          record: sample frequency (or max)\n"
-		"  -g                    record: call graphs\n"
-		"      --call-graph MODE record: fp, dwarf[,SIZE] or lbr\n"
-		"  -C, --cpu LIST        as record -C (system-wide)\n"
-		"  -p, --pid PIDS        as record -p (running tasks)\n"
-		"  -t, --tid TIDS        as record -t (running threads, no inherit)\n"
-		"  -W, --weight          record: sample weights\n"
-		"  -d, --data            record: data addresses and sources\n"
-		"      --sample-cpu      record: sample the CPU\n"
-		"  -s, --stat, -T, -b, --branch-any, --branch-filter F, --switch-events, --all-user,\n"
-		"      --all-kernel, -D MS  record: as perf record's options of those names\n"
-		CLI_ENV_HELP
-		"  -h, --help            this help\n");
+	struct explain_opts *o = opt->value;
+	(void)unset;
+	o->specs[o->nr_specs++] = arg;
+	return 0;
 }
 
-int cmd_explain(int argc, char **argv)
+static int opt_mode(const struct cli_opt *opt, const char *arg, bool unset)
 {
-	static const struct option opts[] = {
-		{ "event", required_argument, NULL, 'e' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "no-inherit", no_argument, NULL, 'i' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "freq", required_argument, NULL, 'F' },
-		{ "call-graph", required_argument, NULL, RECORD_OPT_CALL_GRAPH },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "tid", required_argument, NULL, 't' },
-		{ "weight", no_argument, NULL, 'W' },
-		{ "data", no_argument, NULL, 'd' },
-		{ "sample-cpu", no_argument, NULL, RECORD_OPT_SAMPLE_CPU },
-		{ "stat", no_argument, NULL, 's' },
-		{ "timestamp", no_argument, NULL, 'T' },
-		{ "branch-any", no_argument, NULL, 'b' },
-		{ "branch-filter", required_argument, NULL, RECORD_OPT_BRANCH_FILTER },
-		{ "switch-events", no_argument, NULL, RECORD_OPT_SWITCH_EVENTS },
-		{ "all-user", no_argument, NULL, RECORD_OPT_ALL_USER },
-		{ "all-kernel", no_argument, NULL, RECORD_OPT_ALL_KERNEL },
-		{ "delay", required_argument, NULL, 'D' },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_ENV_OPTIONS,
-		{ 0 },
+	struct explain_opts *o = opt->value;
+	(void)unset;
+	if (!strcmp(arg, "stat"))
+		o->spec.mode = PK_SPEC_STAT;
+	else if (!strcmp(arg, "record"))
+		o->spec.mode = PK_SPEC_RECORD;
+	else {
+		fprintf(stderr, "pmukit explain: --mode must be stat or record, not '%s'\n", arg);
+		o->bad_value = true;
+		return -1;
+	}
+	return 0;
+}
+
+/* -C, -p, -t: the kind of target their lists would make (the lists themselves are not read) */
+static int opt_target(const struct cli_opt *opt, const char *arg, bool unset)
+{
+	struct explain_opts *o = opt->value;
+	(void)arg, (void)unset;
+	if (opt->short_name == 'C')
+		o->spec.system_wide = true;	/* CPUs: system-wide, as -a */
+	else
+		o->spec.task_target = true;
+	if (opt->short_name == 't')
+		o->spec.no_inherit = true;
+	return 0;
+}
+
+/* The command line into o: 0, -1 (--help printed: exit 0), or the exit status (said). */
+static int parse_args(int argc, char **argv, struct explain_opts *o, struct cli_env *env)
+{
+	struct rec_spec_ctx x = { .spec = &o->spec, .prog = "pmukit explain" };
+	const struct cli_opt opts[] = {
+		CLI_CALLBACK_F('e', "event", o, "event", "event specification, perf syntax "
+			       "(repeatable; a last argument without -e too)", opt_event, CLI_NONEG),
+		CLI_CALLBACK_F(0, "mode", o, "stat|record", "that command's defaults (default stat)",
+			       opt_mode, CLI_NONEG),
+		CLI_BOOL('j', "json", &o->json, "one JSON array, an object per event with \"attr\""),
+		CLI_CALLBACK_F('C', "cpu", o, "cpu", "as record -C (system-wide)", opt_target,
+			       CLI_NONEG),
+		CLI_CALLBACK_F('p', "pid", o, "pid", "as record -p (running tasks)", opt_target,
+			       CLI_NONEG),
+		CLI_CALLBACK_F('t', "tid", o, "tid", "as record -t (running threads, no inherit)",
+			       opt_target, CLI_NONEG),
+		CLI_GROUP("As stat's and record's options of those names (-a: system-wide, every "
+			  "CPU);\nthe sampling ones for --mode record:"),
+		RECORD_SPEC_OPTIONS(&x, 0),
+		CLI_GROUP(""),
+		CLI_ENV_OPTS(env),
+		CLI_END(),
 	};
-	struct explain_opts o = { .spec = { .sz = sizeof(o.spec), .mode = PK_SPEC_STAT,
-					    .workload = true } };
-	struct cli_env env;
-	int c, ret = 1;
-	cli_env__init(&env);
-	o.specs = calloc((size_t)argc + 1, sizeof(*o.specs));
-	if (!o.specs)
-		return 1;
-	while ((c = getopt_long(argc, argv, "e:jaic:F:gC:p:t:WdhsbD:T", opts, NULL)) != -1) {
-		if (cli_env__option(&env, c, optarg))
-			continue;
-		int r = record_spec_option(&o.spec, c, optarg, "pmukit explain");
-		if (r < 0)
-			goto out;
-		if (r)
-			continue;
-		switch (c) {
-		case 'e': o.specs[o.nr_specs++] = optarg; break;
-		case 'j': o.json = true; break;
-		case 'C': o.spec.system_wide = true; break;	/* CPUs: system-wide, as -a */
-		case 'p': o.spec.task_target = true; break;
-		case 't': o.spec.task_target = o.spec.no_inherit = true; break;
-		case 'm':
-			if (!strcmp(optarg, "stat"))
-				o.spec.mode = PK_SPEC_STAT;
-			else if (!strcmp(optarg, "record"))
-				o.spec.mode = PK_SPEC_RECORD;
-			else {
-				fprintf(stderr, "pmukit explain: --mode must be stat or record, not '%s'\n",
-					optarg);
-				goto out;
-			}
-			break;
-		case 'h': usage(stdout); ret = 0; goto out;
-		default: usage(stderr); ret = 129; goto out;
-		}
-	}
-	for (; optind < argc; optind++)	/* a spec may also come last, without -e */
-		o.specs[o.nr_specs++] = argv[optind];
-	if (o.spec.task_target)
-		o.spec.workload = false;	/* -p/-t: tasks that run already */
-	if (!o.nr_specs) {
+	static const char usage[] = "pmukit explain [<options>] -e <event> [-e <event>]...";
+	int n = cli_opts__parse(argc, argv, opts, usage, 0);
+	if (n < 0)
+		return n == CLI_HELP ? -1 : o->bad_value || x.bad_value ? 1 : 129;
+	for (int i = 0; i < n; i++)	/* a spec may also come last, without -e */
+		o->specs[o->nr_specs++] = argv[i];
+	if (o->spec.task_target)
+		o->spec.workload = false;	/* -p/-t: tasks that run already */
+	if (!o->nr_specs) {
 		fprintf(stderr, "pmukit explain: no event given (-e SPEC)\n");
-		usage(stderr);
-		goto out;
+		cli_opts__usage(stderr, opts, usage);
+		return 1;
 	}
-	if (cli_env__open(&env, "pmukit explain"))
-		goto out;
-	bool offline = offline_tree(&env);
-	o.spec.cat = env.cat;
-	o.spec.model = env.have_model ? env.model : PK_NO_MODEL;
-	o.spec.pmus = env.pmus;
+	return 0;
+}
+
+/* The events of every spec, encoded; starts[s]: spec s's first (nr_specs + 1 of them). */
+static struct pk_evlist *build(const struct explain_opts *o, size_t *starts)
+{
 	struct pk_evlist *el = pk_evlist__new();
-	size_t *starts = calloc(o.nr_specs + 1, sizeof(*starts));
-	if (!el || !starts) {
+	if (!el) {
 		fprintf(stderr, "pmukit explain: out of memory\n");
-		free(starts);
-		pk_evlist__free(el);
-		goto out;
+		return NULL;
 	}
-	for (size_t s = 0; s < o.nr_specs; s++) {
+	for (size_t s = 0; s < o->nr_specs; s++) {
 		struct pk_spec_error err = { 0 };
 		starts[s] = pk_evlist__nr(el);
-		if (pk_evlist__add(el, o.specs[s], &o.spec, &err)) {
+		if (pk_evlist__add(el, o->specs[s], &o->spec, &err)) {
 			char msg[4096];
 			fprintf(stderr, "pmukit explain: invalid event specification\n%s\n",
-				pk_spec_error__format(&err, o.specs[s], msg, sizeof(msg)));
-			free(starts);
+				pk_spec_error__format(&err, o->specs[s], msg, sizeof(msg)));
 			pk_evlist__free(el);
-			goto out;
+			return NULL;
 		}
 	}
-	starts[o.nr_specs] = pk_evlist__nr(el);
+	starts[o->nr_specs] = pk_evlist__nr(el);
+	return el;
+}
+
+static void print(struct cli_env *env, const struct explain_opts *o, const struct pk_evlist *el,
+		  const size_t *starts, bool offline)
+{
 	json_object *arr = json_object_new_array();
-	for (size_t s = 0, i = 0; s < o.nr_specs; s++)
+	for (size_t s = 0, i = 0; s < o->nr_specs; s++)
 		for (; i < starts[s + 1]; i++)
-			json_object_array_add(arr, explain_json(&env, el, i, o.specs[s]));
-	if (o.json) {
+			json_object_array_add(arr, explain_json(env, el, i, o->specs[s]));
+	if (o->json) {
 		puts(json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PRETTY |
 							 JSON_C_TO_STRING_SPACED |
 							 JSON_C_TO_STRING_NOSLASHESCAPE));
 	} else {
 		if (offline)
 			printf("# offline: no %s core PMU here; using the kernel's usual formats and "
-			       "type numbers\n", cli_env__arch(&env));
+			       "type numbers\n", cli_env__arch(env));
 		for (size_t i = 0; i < json_object_array_length(arr); i++) {
 			if (i)
 				printf("\n");
@@ -387,10 +363,43 @@ int cmd_explain(int argc, char **argv)
 		}
 	}
 	json_object_put(arr);
-	free(starts);
-	pk_evlist__free(el);
+}
+
+int cmd_explain(int argc, char **argv)
+{
+	struct explain_opts o = { .spec = { .sz = sizeof(o.spec), .mode = PK_SPEC_STAT,
+					    .workload = true } };
+	struct cli_env env;
+	struct pk_evlist *el = NULL;
+	size_t *starts = NULL;
+	int ret = 1;
+	cli_env__init(&env);
+	o.specs = calloc((size_t)argc + 1, sizeof(*o.specs));
+	if (!o.specs)
+		return 1;
+	int prc = parse_args(argc, argv, &o, &env);
+	if (prc) {
+		ret = prc < 0 ? 0 : prc;
+		goto out;
+	}
+	if (cli_env__open(&env, "pmukit explain"))
+		goto out;
+	bool offline = offline_tree(&env);
+	o.spec.cat = env.cat;
+	o.spec.model = env.have_model ? env.model : PK_NO_MODEL;
+	o.spec.pmus = env.pmus;
+	starts = calloc(o.nr_specs + 1, sizeof(*starts));
+	if (!starts) {
+		fprintf(stderr, "pmukit explain: out of memory\n");
+		goto out;
+	}
+	if (!(el = build(&o, starts)))
+		goto out;
+	print(&env, &o, el, starts, offline);
 	ret = 0;
 out:
+	free(starts);
+	pk_evlist__free(el);
 	free(o.specs);
 	cli_env__close(&env);
 	return ret;

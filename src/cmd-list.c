@@ -9,7 +9,6 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -485,66 +484,38 @@ static int open_cpu_root(struct cli_env *env, struct list_opts *o)
 	return 0;
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: pmukit list [options] [hw|sw|cache|tool|tracepoint|pmu|metric|metricgroup|GLOB]\n"
-		"List the events and metrics pmukit knows for a CPU, as perf list does.\n\n"
-		"  -j, --json            one JSON array of {kind, name, pmu, topic, desc, encoding, ...}\n"
-		"                        and {kind: \"metric\", name, expr, groups, ...}\n"
-		"  -a, --all             include deprecated events and uncore events whose PMU is\n"
-		"                        not present\n"
-		"      --deprecated      include deprecated events\n"
-		"  -v, --long-desc       long descriptions\n"
-		"  -d, --details         show encodings and metric expressions\n"
-		CLI_ENV_HELP
-		"      --cpu-root DIR    the CPUs of the listed machine instead of\n"
-		"                        /sys/devices/system/cpu (its cpuN/regs/identification/\n"
-		"                        midr_el1, or cpuinfo/sysinfo files): each core PMU's\n"
-		"                        table comes from its CPUs' identifier, as on a\n"
-		"                        heterogeneous arm64 machine; --cpuid overrides it for\n"
-		"                        every PMU, as perf's PERF_CPUID (env PMUKIT_CPU_ROOT)\n"
-		"  -h, --help            this help\n");
-}
-
 int cmd_list(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "deprecated", no_argument, NULL, 'D' },
-		{ "long-desc", no_argument, NULL, 'v' },
-		{ "details", no_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "cpu-root", required_argument, NULL, 'R' },
-		CLI_ENV_OPTIONS,
-		{ 0 },
-	};
 	struct list_opts o = { 0 };
 	struct cli_env env;
-	int c;
 	cli_env__init(&env);
 	o.cpu_root = getenv("PMUKIT_CPU_ROOT");
-	while ((c = getopt_long(argc, argv, "javdh", opts, NULL)) != -1) {
-		if (cli_env__option(&env, c, optarg))
-			continue;
-		switch (c) {
-		case 'j': o.json = true; break;
-		case 'a': o.all = true; break;
-		case 'D': o.deprecated = true; break;
-		case 'v': o.long_desc = true; break;
-		case 'd': o.details = true; break;
-		case 'R': o.cpu_root = optarg; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 129;	/* perf's usage status */
-		}
-	}
-	if (optind + 1 < argc) {
-		fprintf(stderr, "pmukit list: one filter at most, got '%s' and '%s'\n", argv[optind],
-			argv[optind + 1]);
+	const struct cli_opt opts[] = {
+		CLI_BOOL('j', "json", &o.json, "one JSON array of {kind, name, pmu, topic, desc, "
+			 "encoding, ...} and {kind: \"metric\", name, expr, groups, ...}"),
+		CLI_BOOL('a', "all", &o.all, "include deprecated events and uncore events whose PMU "
+			 "is not present"),
+		CLI_BOOL(0, "deprecated", &o.deprecated, "include deprecated events"),
+		CLI_BOOL('v', "long-desc", &o.long_desc, "long descriptions"),
+		CLI_BOOL('d', "details", &o.details, "show encodings and metric expressions"),
+		CLI_ENV_OPTS(&env),
+		CLI_STRING(0, "cpu-root", &o.cpu_root, "dir", "the CPUs of the listed machine instead "
+			   "of /sys/devices/system/cpu (its cpuN/regs/identification/midr_el1, or "
+			   "cpuinfo/sysinfo files): each core PMU's table comes from its CPUs' "
+			   "identifier, as on a heterogeneous arm64 machine; --cpuid overrides it for "
+			   "every PMU, as perf's PERF_CPUID (env PMUKIT_CPU_ROOT)"),
+		CLI_END(),
+	};
+	int n = cli_opts__parse(argc, argv, opts, "pmukit list [<options>] "
+				"[hw|sw|cache|tool|tracepoint|pmu|metric|metricgroup|<glob>]", 0);
+	if (n < 0)
+		return n == CLI_HELP ? 0 : 129;	/* perf's usage status */
+	if (n > 1) {
+		fprintf(stderr, "pmukit list: one filter at most, got '%s' and '%s'\n", argv[0],
+			argv[1]);
 		return 1;
 	}
-	o.filter = optind < argc ? argv[optind] : NULL;
+	o.filter = n ? argv[0] : NULL;
 	if (o.cpu_root && !*o.cpu_root)
 		o.cpu_root = NULL;
 	if (cli_env__open(&env, "pmukit list") || (o.cpu_root && open_cpu_root(&env, &o))) {

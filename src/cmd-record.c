@@ -12,20 +12,17 @@
  * finishes one and starts the next (record-switch.c names them).
  *
  * The command line is record-args.c's; the options that change the attrs
- * are in record-opts.c (shared with explain).
+ * are in record-opts.c (shared with explain); the output file, its writer
+ * and side-band, and --switch-output's rotation are record-out.c's.
  */
-#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -176,189 +173,6 @@ static int check_tree(const struct pk_evlist *el, const char *sysfs)
 	return ret;
 }
 
-/* ---- the output ---- */
-
-struct out {
-	struct pk_data_writer *w;
-	struct pk_record_stats *stats;
-	const char *path;	/* NULL: stdout pipe */
-	int fd;
-	struct pk_error err;	/* the first write error */
-	bool failed;
-};
-
-static int out_sink(void *ctx, const void *recs, size_t len)
-{
-	struct out *o = ctx;
-	int r = pk_data_writer__write(o->w, recs, len, &o->err);
-	if (r) {
-		o->failed = true;
-		return r;
-	}
-	if (o->stats && pk_record_stats__feed(o->stats, recs, len))
-		return -ENOMEM;
-	return 0;
-}
-
-static int add_dso(void *ctx, int32_t pid, uint16_t misc, const char *filename)
-{
-	return pk_data_writer__add_dso(ctx, pid, misc, filename);
-}
-
-/* perf's backup: an existing non-empty FILE becomes FILE.old. Then open FILE. */
-static int open_output(const char *path)
-{
-	struct stat st;
-	if (!stat(path, &st) && S_ISREG(st.st_mode) && st.st_size) {
-		size_t n = strlen(path) + 5;
-		char *old = malloc(n);
-		if (!old)
-			return -1;
-		snprintf(old, n, "%s.old", path);
-		if (rename(path, old)) {
-			fprintf(stderr, PROG ": cannot rename %s to %s: %s\n", path, old, strerror(errno));
-			free(old);
-			return -1;
-		}
-		free(old);
-	}
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		fprintf(stderr, PROG ": cannot open %s: %s\n", path, strerror(errno));
-	return fd;
-}
-
-static int setup_writer(struct out *o, struct pk_record *r, const struct rec_cfg *cfg, int argc,
-			char **argv)
-{
-	const char **av = calloc((size_t)argc + 2, sizeof(*av));
-	if (!av)
-		return -1;
-	av[0] = "pmukit";
-	for (int i = 0; i < argc; i++)
-		av[i + 1] = argv[i];
-	struct pk_data_writer_opts wo = { .sz = sizeof(wo), .pipe = !o->path,
-					  .compress_level = cfg->compress, .argc = argc + 1,
-					  .argv = av };
-	int rc = pk_data_writer__new(&o->w, o->fd, &wo, &o->err);
-	free(av);
-	if (rc)
-		goto fail;
-	for (size_t i = 0; i < pk_record__nr_events(r); i++) {
-		struct pk_record_event ev;
-		pk_record__event(r, i, &ev);
-		if (pk_data_writer__add_attr(o->w, ev.attr, ev.name, ev.ids, ev.nr_ids, &o->err))
-			goto fail;
-	}
-	for (size_t i = 0; i < pk_record__nr_events(r); i++) {
-		struct pk_record_event ev;
-		pk_record__event(r, i, &ev);
-		if (ev.leader == i && ev.nr_members > 1 &&
-		    pk_data_writer__add_group(o->w, i, ev.nr_members, NULL, &o->err))
-			goto fail;
-	}
-	if (pk_data_writer__begin(o->w, &o->err))
-		goto fail;
-	return 0;
-fail:;
-	char buf[1024];
-	fprintf(stderr, PROG ": %s: %s\n", o->path ? o->path : "stdout",
-		pk_error__format(&o->err, buf, sizeof(buf)));
-	return -1;
-}
-
-/* The side-band of what ran before: the kernel's map, and the tasks being recorded. */
-static int synthesize(struct out *o, struct pk_record *r, const struct rec_cfg *cfg,
-		      const pid_t *tids, size_t nr_tids)
-{
-	struct pk_record_event ev;
-	pk_record__event(r, 0, &ev);
-	size_t idsz = ev.attr->sample_id_all ? pk_sample__id_size(ev.attr->sample_type) : 0;
-	struct pk_error err = { 0 };
-	int rc = pk_synth__kernel_mmap(NULL, idsz, out_sink, o, &err);
-	if (rc == -EPERM) {
-		if (!cfg->quiet)
-			fprintf(stderr, PROG ": warning: %s\n", err.msg);
-		rc = 0;
-	}
-	if (rc)
-		return rc;
-	if (cfg->spec.system_wide) {
-		rc = pk_synth__tasks(NULL, NULL, 0, cfg->spec.sample_addr, idsz, out_sink, o, &err);
-	} else if (nr_tids) {
-		/* the processes of the threads: their maps and every thread */
-		pid_t *pids = malloc(nr_tids * sizeof(*pids));
-		size_t n = 0;
-		if (!pids)
-			return -ENOMEM;
-		for (size_t i = 0; i < nr_tids; i++) {
-			char path[64], buf[256];
-			pid_t tgid = tids[i];
-			snprintf(path, sizeof(path), "/proc/%d/status", (int)tids[i]);
-			FILE *f = fopen(path, "re");
-			while (f && fgets(buf, sizeof(buf), f))
-				if (!strncmp(buf, "Tgid:", 5)) {
-					tgid = (pid_t)atoi(buf + 5);
-					break;
-				}
-			if (f)
-				fclose(f);
-			bool seen = false;
-			for (size_t k = 0; k < n && !seen; k++)
-				seen = pids[k] == tgid;
-			if (!seen)
-				pids[n++] = tgid;
-		}
-		rc = pk_synth__tasks(NULL, pids, n, cfg->spec.sample_addr, idsz, out_sink, o, &err);
-		free(pids);
-	}
-	return rc;
-}
-
-static size_t id_size(const struct pk_record *r)
-{
-	struct pk_record_event ev;
-	pk_record__event(r, 0, &ev);
-	return ev.attr->sample_id_all ? pk_sample__id_size(ev.attr->sample_type) : 0;
-}
-
-static int workload_comm(struct out *o, struct pk_record *r, pid_t pid)
-{
-	return pk_synth__comm(pid, "perf-exec", id_size(r), out_sink, o, &o->err);
-}
-
-/*
- * --switch-output: finish the file (its DSOs' build-ids, the features),
- * rename it FILE.<timestamp>; unless at the end, start FILE again with the
- * attrs and the side-band perf synthesizes for each new file.
- */
-static int switch_output(struct out *o, struct pk_record *r, struct rec_cfg *cfg,
-			 const pid_t *tids, size_t nr_tids, pid_t wl_pid, int argc, char **argv,
-			 bool at_exit)
-{
-	pk_record_stats__for_each_dso(o->stats, add_dso, o->w);
-	if (pk_data_writer__finish(o->w, &o->err))
-		return -1;
-	pk_data_writer__free(o->w);
-	o->w = NULL;
-	close(o->fd);
-	o->fd = -1;
-	if (record_switch_rename(&cfg->sw, o->path, cfg->quiet) || at_exit)
-		return at_exit ? 0 : -1;
-	pk_record_stats__free(o->stats);
-	o->stats = NULL;
-	if ((o->fd = open_output(o->path)) < 0 || pk_record_stats__new(&o->stats, r, 0) ||
-	    setup_writer(o, r, cfg, argc, argv) || synthesize(o, r, cfg, tids, nr_tids))
-		return -1;
-	if (wl_pid > 0 && !cfg->spec.system_wide && !cfg->spec.task_target &&
-	    pk_synth__tasks(NULL, &wl_pid, 1, cfg->spec.sample_addr, id_size(r), out_sink, o,
-			    &o->err))
-		return -1;
-	if (cfg->sw.time)
-		alarm(cfg->sw.time);
-	return pk_data_writer__gather(o->w, &o->err) ? -1 : 0;
-}
-
 /*
  * Software and tool events alone encode the same without the tables and the
  * PMU tree (not reading them is start-up time: `make bench`, record_startup_*),
@@ -413,7 +227,7 @@ struct run {
 	struct rec_cfg *cfg;
 	struct pk_record *r;
 	struct pk_workload *wl;
-	struct out *o;
+	struct rec_out *o;
 	const pid_t *tids;
 	size_t nr_tids;
 	int argc;
@@ -430,13 +244,13 @@ struct run {
 static void run_loop(struct run *u)
 {
 	struct rec_cfg *cfg = u->cfg;
-	struct out *o = u->o;
+	struct rec_out *o = u->o;
 	struct pk_record *r = u->r;
 	struct pk_workload *wl = u->wl;
 	struct pk_error err = { 0 };
 	bool done = false, hup = false;
 	while (!done) {
-		long long n = pk_record__drain(r, out_sink, o, &err);
+		long long n = pk_record__drain(r, record_out_sink, o, &err);
 		if (n < 0)
 			break;
 		if (n > 0 && pk_data_writer__finished_round(o->w, &o->err)) {
@@ -446,7 +260,7 @@ static void run_loop(struct run *u)
 		if (cfg->sw.enabled && (switch_req || (cfg->sw.size &&
 		    pk_data_writer__file_bytes(o->w) >= cfg->sw.size))) {
 			switch_req = 0;
-			if (switch_output(o, r, cfg, u->tids, u->nr_tids, wl ? pk_workload__pid(wl) : -1,
+			if (record_out_switch(o, r, cfg, u->tids, u->nr_tids, wl ? pk_workload__pid(wl) : -1,
 					  u->argc, u->argv, false)) {
 				o->failed = true;
 				break;
@@ -481,271 +295,334 @@ static void run_loop(struct run *u)
 	}
 }
 
-int cmd_record(int argc, char **argv)
-{
-	struct rec_cfg cfg = { .spec = { .sz = sizeof(cfg.spec) } };
+/* One `pmukit record`: what its steps set up, and the exit status so far. */
+struct rec {
+	struct rec_cfg cfg;
 	struct cli_env env;
-	struct pk_evlist *el = NULL;
-	struct pk_record *r = NULL;
-	struct pk_workload *wl = NULL;
-	struct pk_cpu_map *cpus = NULL;
-	pid_t *tids = NULL;
-	size_t nr_tids = 0;
-	struct out o = { .fd = -1 };
-	struct pk_error err = { 0 };
-	char ebuf[1024];
-	bool help = false;
-	int ret = 1, target_rc = 1;
+	struct pk_evlist *el;
+	struct pk_record *r;
+	struct pk_workload *wl;
+	struct pk_cpu_map *cpus;
+	pid_t *tids;
+	size_t nr_tids;
+	size_t *filter_ev;	/* --filter: the event of each spec's filter */
+	char *uid_list;		/* -u: its processes as a -p list */
+	struct rec_out o;
+	struct pk_error err;
+	int pipe_fd;		/* -o -: stdout, moved away from the command's output */
+	int argc;
+	char **argv;
+	int ret;		/* the exit status */
+	int target_rc;		/* perf 6.1's exit status when the step at hand fails */
+	bool follow_wl;		/* the events follow the workload alone (enabled at its exec) */
+};
 
-	cli_env__init(&env);
-	cfg.specs = calloc((size_t)argc + 1, sizeof(*cfg.specs));
-	cfg.filters = calloc((size_t)argc + 1, sizeof(*cfg.filters));
-	size_t *filter_ev = calloc((size_t)argc + 1, sizeof(*filter_ev));
-	char *uid_list = NULL;
-	if (!cfg.specs || !cfg.filters || !filter_ev)
-		goto out;
-	int prc = record_parse_args(argc, argv, &cfg, &env, &help);
+/* A step failed in the library: its message, perf 6.1's exit status for the step. -1. */
+static int target_error(struct rec *s)
+{
+	char ebuf[1024];
+	fprintf(stderr, PROG ": %s\n", pk_error__format(&s->err, ebuf, sizeof(ebuf)));
+	s->ret = s->target_rc;
+	return -1;
+}
+
+/* Writing failed: said, and the header written for what reached the file. -1. */
+static int write_error(struct rec *s, int rc)
+{
+	fprintf(stderr, PROG ": writing %s: %s; recording stopped\n",
+		s->o.path ? s->o.path : "stdout", s->o.err.msg[0] ? s->o.err.msg : strerror(-rc));
+	if (s->o.w)
+		pk_data_writer__finish(s->o.w, NULL);
+	s->ret = 1;
+	return -1;
+}
+
+/* The command line, the tables and PMU tree if the events need them, the events. */
+static int rec_setup(struct rec *s)
+{
+	struct rec_cfg *cfg = &s->cfg;
+	size_t n = (size_t)s->argc + 1;
+	cfg->specs = calloc(n, sizeof(*cfg->specs));
+	cfg->filters = calloc(n, sizeof(*cfg->filters));
+	s->filter_ev = calloc(n, sizeof(*s->filter_ev));
+	if (!cfg->specs || !cfg->filters || !s->filter_ev)
+		return -1;
+	int prc = record_parse_args(s->argc, s->argv, cfg, &s->env);
 	if (prc) {
-		ret = prc == -2 ? 234 : 129;	/* perf's statuses for a bad command line */
-		goto out;
+		/* --help, or perf's statuses for a bad command line */
+		s->ret = prc == 1 ? 0 : prc == -2 ? 234 : 129;
+		return -1;
 	}
-	if (help) {
-		record_usage(stdout);
-		ret = 0;
-		goto out;
-	}
-	if (record_check_args(&cfg) || signals_install())
-		goto out;
-	if (needs_env(&cfg, &env)) {
-		if (cli_env__open(&env, PROG))
-			goto out;
-		cli_env__add_missing_core(&env);
+	if (record_check_args(cfg) || signals_install())
+		return -1;
+	if (needs_env(cfg, &s->env)) {
+		if (cli_env__open(&s->env, PROG))
+			return -1;
+		cli_env__add_missing_core(&s->env);
 	}
 	/* perf's default event: cycles at the most precise level the PMU takes */
 	static const char *const cycles = "cycles:P";
-	int brc = build_evlist(&el, &cfg, &env, cfg.nr_specs ? cfg.specs : &cycles,
-			       cfg.nr_specs ? cfg.nr_specs : 1, cfg.nr_specs ? filter_ev : NULL);
+	int brc = build_evlist(&s->el, cfg, &s->env, cfg->nr_specs ? cfg->specs : &cycles,
+			       cfg->nr_specs ? cfg->nr_specs : 1, cfg->nr_specs ? s->filter_ev : NULL);
 	if (brc) {
-		ret = brc == -2 ? 129 : 1;
-		goto out;
+		s->ret = brc == -2 ? 129 : 1;
+		return -1;
 	}
+	if (s->env.sysfs && check_tree(s->el, s->env.sysfs))
+		return -1;
+	return 0;
+}
 
-	if (env.sysfs && check_tree(el, env.sysfs))
-		goto out;
-
-	/* the target; perf 6.1's exit statuses when it cannot make its maps */
-	target_rc = 237;
-	if (cfg.cpu_list && pk_cpu_map__parse(&cpus, cfg.cpu_list, &err))
-		goto target_error;
-	if (cpus && offline_cpu(cpus)) {
-		ret = target_rc;
-		goto out;
+/* The target's CPUs and threads; perf 6.1's exit statuses when it cannot make its maps. */
+static int rec_target(struct rec *s)
+{
+	struct rec_cfg *cfg = &s->cfg;
+	s->target_rc = 237;
+	if (cfg->cpu_list && pk_cpu_map__parse(&s->cpus, cfg->cpu_list, &s->err))
+		return target_error(s);
+	if (s->cpus && offline_cpu(s->cpus)) {
+		s->ret = s->target_rc;
+		return -1;
 	}
-	target_rc = 244;
-	if (cfg.pid_list && pk_threads__from_pids(cfg.pid_list, NULL, &tids, &nr_tids, &err))
-		goto target_error;
-	target_rc = 255;
-	if (cfg.tid_list && pk_threads__parse(cfg.tid_list, NULL, &tids, &nr_tids, &err))
-		goto target_error;
+	s->target_rc = 244;
+	if (cfg->pid_list && pk_threads__from_pids(cfg->pid_list, NULL, &s->tids, &s->nr_tids, &s->err))
+		return target_error(s);
+	s->target_rc = 255;
+	if (cfg->tid_list && pk_threads__parse(cfg->tid_list, NULL, &s->tids, &s->nr_tids, &s->err))
+		return target_error(s);
 	bool no_user = false;
-	if (cfg.uid && !(uid_list = record_uid_pids(cfg.uid, &no_user))) {
+	if (cfg->uid && !(s->uid_list = record_uid_pids(cfg->uid, &no_user))) {
 		if (no_user)	/* perf's words */
-			fprintf(stderr, "Error:\nInvalid User: %s\n", cfg.uid);
+			fprintf(stderr, "Error:\nInvalid User: %s\n", cfg->uid);
 		else
-			fprintf(stderr, PROG ": -u %s: no process of that user runs\n", cfg.uid);
-		goto out;
+			fprintf(stderr, PROG ": -u %s: no process of that user runs\n", cfg->uid);
+		return -1;
 	}
-	if (uid_list && pk_threads__from_pids(uid_list, NULL, &tids, &nr_tids, &err))
-		goto target_error;
+	if (s->uid_list && pk_threads__from_pids(s->uid_list, NULL, &s->tids, &s->nr_tids, &s->err))
+		return target_error(s);
+	return 0;
+}
+
+/* The workload (not yet running), the events opened, their filters. */
+static int rec_open(struct rec *s)
+{
+	struct rec_cfg *cfg = &s->cfg;
 	/*
 	 * -o -: the data goes to the pipe on stdout; the command's own output goes
 	 * to stderr, as perf arranges it, so that it cannot corrupt the stream.
 	 */
-	int pipe_fd = -1;
-	bool to_pipe = cfg.output && !strcmp(cfg.output, "-");
-	if (to_pipe && ((pipe_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)) < 0 ||
+	bool to_pipe = cfg->output && !strcmp(cfg->output, "-");
+	if (to_pipe && ((s->pipe_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)) < 0 ||
 			dup2(STDERR_FILENO, STDOUT_FILENO) < 0)) {
 		fprintf(stderr, PROG ": -o -: %s\n", strerror(errno));
-		goto out;
+		return -1;
 	}
-	if (cfg.argv && pk_workload__start(&wl, cfg.argv, &err))
-		goto target_error;
+	if (cfg->argv && pk_workload__start(&s->wl, cfg->argv, &s->err))
+		return target_error(s);
 	struct pk_record_opts ro = {
-		.sz = sizeof(ro), .pid = wl ? pk_workload__pid(wl) : -1, .tids = tids,
-		.nr_tids = nr_tids, .cpus = cpus, .cpu_list = cpus != NULL, .pmus = env.pmus,
-		.mmap_pages = cfg.mmap_pages, .cycles_fallback = true,
+		.sz = sizeof(ro), .pid = s->wl ? pk_workload__pid(s->wl) : -1, .tids = s->tids,
+		.nr_tids = s->nr_tids, .cpus = s->cpus, .cpu_list = s->cpus != NULL,
+		.pmus = s->env.pmus, .mmap_pages = cfg->mmap_pages, .cycles_fallback = true,
 	};
-	if (cfg.spec.system_wide)
+	if (cfg->spec.system_wide)
 		ro.pid = -1;
-	int rc = pk_record__open(&r, el, &ro, &err);
-	if (!rc && pk_record__fallbacks(r) && cfg.verbose)	/* perf says so only with -v */
+	int rc = pk_record__open(&s->r, s->el, &ro, &s->err);
+	if (!rc && pk_record__fallbacks(s->r) && cfg->verbose)	/* perf says so only with -v */
 		fprintf(stderr, "Warning:\nThe cycles event is not supported, trying to fall back "
 			"to cpu-clock-ticks\n");
-	if (rc == -EOPNOTSUPP && cfg.spec.branch_stack) {
+	if (rc == -EOPNOTSUPP && cfg->spec.branch_stack) {
 		/* perf's words when the kernel has no branch stack for the event */
 		fprintf(stderr, "Error:\n%s: PMU Hardware or event type doesn't support branch stack "
-			"sampling.\n", pk_evlist__evsel(el, 0)->name);
-		ret = 255;
-		goto out;
+			"sampling.\n", pk_evlist__evsel(s->el, 0)->name);
+		s->ret = 255;
+		return -1;
 	}
 	if (rc)
-		goto target_error;
-	for (size_t s = 0; s < cfg.nr_specs; s++)
-		if (cfg.filters[s] && pk_record__set_filter(r, filter_ev[s], cfg.filters[s], &err)) {
-			fprintf(stderr, "%s\n", err.msg);
-			ret = 255;
-			goto out;
+		return target_error(s);
+	for (size_t i = 0; i < cfg->nr_specs; i++)
+		if (cfg->filters[i] && pk_record__set_filter(s->r, s->filter_ev[i], cfg->filters[i],
+							     &s->err)) {
+			fprintf(stderr, "%s\n", s->err.msg);
+			s->ret = 255;
+			return -1;
 		}
-	if (cfg.verbose)
-		print_attrs(r);
+	if (cfg->verbose)
+		print_attrs(s->r);
+	return 0;
+}
 
-	/* the output */
-	o.path = cfg.output && !strcmp(cfg.output, "-") ? NULL : cfg.output ? cfg.output : "perf.data";
-	o.fd = o.path ? open_output(o.path) : pipe_fd;
-	if (o.fd < 0)
-		goto out;
-	if (pk_record_stats__new(&o.stats, r, 0)) {
+/* The output: the file (or pipe), its header and attrs, the side-band of what ran before. */
+static int rec_output(struct rec *s)
+{
+	struct rec_cfg *cfg = &s->cfg;
+	struct rec_out *o = &s->o;
+	int rc;
+	o->path = cfg->output && !strcmp(cfg->output, "-") ? NULL
+		  : cfg->output ? cfg->output : "perf.data";
+	o->fd = o->path ? record_out_open(o->path) : s->pipe_fd;
+	if (o->fd < 0)
+		return -1;
+	if (pk_record_stats__new(&o->stats, s->r, 0)) {
 		fprintf(stderr, PROG ": out of memory\n");
-		goto out;
+		return -1;
 	}
-	if (setup_writer(&o, r, &cfg, argc, argv))
-		goto out;
-	if ((rc = synthesize(&o, r, &cfg, tids, nr_tids)))
-		goto write_error;
-
+	if (record_out_writer(o, s->r, cfg, s->argc, s->argv))
+		return -1;
+	if ((rc = record_out_synthesize(o, s->r, cfg, s->tids, s->nr_tids)))
+		return write_error(s, rc);
 	/* perf names its forked child "perf-exec" until exec, and says so in a COMM */
-	if (wl && (rc = workload_comm(&o, r, pk_workload__pid(wl))))
-		goto write_error;
+	if (s->wl && (rc = record_out_comm(o, s->r, pk_workload__pid(s->wl))))
+		return write_error(s, rc);
+	return 0;
+}
+
+/* Go: the events enabled (now, at the workload's exec, or after -D), the workload run. */
+static int rec_start(struct rec *s)
+{
+	struct rec_cfg *cfg = &s->cfg;
 	/*
 	 * Recording every task, pmukit would sample its own reads of tracefs,
 	 * sysfs and caches: read them before the events start (perf reads them
 	 * once they have stopped). A workload's events follow it only: read them
 	 * while it runs.
 	 */
-	bool gathered = false, follow_wl = wl && !cfg.spec.system_wide && !cfg.spec.task_target;
-	if (!follow_wl) {
-		if (pk_data_writer__gather(o.w, &o.err)) {
-			o.failed = true;
-			goto write_error;
-		}
-		gathered = true;
+	s->follow_wl = s->wl && !cfg->spec.system_wide && !cfg->spec.task_target;
+	if (!s->follow_wl && pk_data_writer__gather(s->o.w, &s->o.err)) {
+		s->o.failed = true;
+		return write_error(s, 0);
 	}
-	/* go */
-	if (!follow_wl && !cfg.delay_ms) {
-		if (pk_record__enable(r, &err))
-			goto target_error;
+	if (!s->follow_wl && !cfg->delay_ms && pk_record__enable(s->r, &s->err))
+		return target_error(s);
+	if (s->wl && pk_workload__go(s->wl, &s->err)) {
+		fprintf(stderr, PROG ": %s\n", s->err.msg);
+		if (s->o.w)
+			pk_data_writer__finish(s->o.w, NULL);
+		s->ret = 127;
+		return -1;
 	}
-	if (wl && pk_workload__go(wl, &err)) {
-		fprintf(stderr, PROG ": %s\n", err.msg);
-		ret = 127;
-		goto finish;
-	}
-	if (cfg.delay_ms > 0) {	/* -D: perf sleeps, then enables */
-		if (!cfg.quiet)
+	if (cfg->delay_ms > 0) {	/* -D: perf sleeps, then enables */
+		if (!cfg->quiet)
 			fprintf(stderr, "Events disabled\n");
-		usleep((useconds_t)cfg.delay_ms * 1000);
-		if (pk_record__enable(r, &err))
-			goto target_error;
-		if (!cfg.quiet)
+		usleep((useconds_t)cfg->delay_ms * 1000);
+		if (pk_record__enable(s->r, &s->err))
+			return target_error(s);
+		if (!cfg->quiet)
 			fprintf(stderr, "Events enabled\n");
 	}
 	/* the machine's facts for the feature sections, read while the workload runs */
-	if (!gathered && pk_data_writer__gather(o.w, &o.err)) {
-		o.failed = true;
-		goto write_error;
+	if (s->follow_wl && pk_data_writer__gather(s->o.w, &s->o.err)) {
+		s->o.failed = true;
+		return write_error(s, 0);
 	}
-	if (cfg.sw.time)
-		alarm(cfg.sw.time);
-	struct run u = { .cfg = &cfg, .r = r, .wl = wl, .o = &o, .tids = tids, .nr_tids = nr_tids,
-			 .argc = argc, .argv = argv };
-	run_loop(&u);
-	int status = u.status;
-	bool have_status = u.have_status, stopped = u.stopped, size_limit = u.size_limit;
-	unsigned long wakeups = u.wakeups;
-	/* the end: stop sampling, the last records, the features */
-	if (!follow_wl)
-		pk_record__disable(r, NULL);
-	if (wl && !have_status && size_limit) {
+	if (cfg->sw.time)
+		alarm(cfg->sw.time);
+	return 0;
+}
+
+/* The end: sampling stopped, the workload ended or reaped, the last records drained. */
+static void rec_stop(struct rec *s, struct run *u)
+{
+	struct pk_error err = { 0 };
+	if (!s->follow_wl)
+		pk_record__disable(s->r, NULL);
+	if (s->wl && !u->have_status && u->size_limit) {
 		/* perf ends its workload and exits with its status */
-		kill(pk_workload__pid(wl), SIGTERM);
-		have_status = pk_workload__wait(wl, false, &status) == 1;
+		kill(pk_workload__pid(s->wl), SIGTERM);
+		u->have_status = pk_workload__wait(s->wl, false, &u->status) == 1;
 	}
-	if (wl && !have_status) {
-		pk_workload__free(wl, SIGTERM);	/* perf ends its workload so too */
-		wl = NULL;
+	if (s->wl && !u->have_status) {
+		pk_workload__free(s->wl, SIGTERM);	/* perf ends its workload so too */
+		s->wl = NULL;
 	}
-	if (!o.failed) {
-		long long n = pk_record__drain(r, out_sink, &o, &err);
-		if (n > 0 && !o.failed && pk_data_writer__finished_round(o.w, &o.err))
-			o.failed = true;
+	if (!s->o.failed) {
+		long long n = pk_record__drain(s->r, record_out_sink, &s->o, &err);
+		if (n > 0 && !s->o.failed && pk_data_writer__finished_round(s->o.w, &s->o.err))
+			s->o.failed = true;
 	}
-	if (o.failed)
-		goto write_error;
-	ret = have_status ? exit_code(status) : 0;
-	if (stopped && !wl && !have_status)
-		ret = 0;
-	uint64_t wrote = pk_data_writer__file_bytes(o.w);
-	if (cfg.sw.enabled) {	/* the last file is renamed too */
+}
+
+/* perf's summary lines (pmukit's name in them), and the samples lost, on stderr */
+static void rec_summary(const struct rec *s, unsigned long wakeups, uint64_t wrote)
+{
+	uint64_t lost = pk_record_stats__lost(s->o.stats);
+	fprintf(stderr, "[ pmukit record: Woken up %lu times to write data ]\n", wakeups);
+	if (lost)
+		fprintf(stderr, PROG ": %" PRIu64 " samples lost in %" PRIu64 " chunks (the ring "
+			"buffers were full: a larger -m or a lower -F helps)\n", lost,
+			pk_record_stats__lost_records(s->o.stats));
+	fprintf(stderr, "[ pmukit record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
+		(double)wrote / 1024.0 / 1024.0, s->o.path ? s->o.path : "(pipe)",
+		pk_record_stats__samples(s->o.stats));
+}
+
+/* Record until the end, finish the file (or the last --switch-output one), sum up. */
+static void rec_run(struct rec *s)
+{
+	struct rec_cfg *cfg = &s->cfg;
+	struct rec_out *o = &s->o;
+	struct run u = { .cfg = cfg, .r = s->r, .wl = s->wl, .o = o, .tids = s->tids,
+			 .nr_tids = s->nr_tids, .argc = s->argc, .argv = s->argv };
+	run_loop(&u);
+	rec_stop(s, &u);
+	if (o->failed) {
+		write_error(s, 0);
+		return;
+	}
+	s->ret = u.have_status ? exit_code(u.status) : 0;
+	uint64_t wrote = pk_data_writer__file_bytes(o->w);
+	if (cfg->sw.enabled) {	/* the last file is renamed too */
 		alarm(0);
-		if (switch_output(&o, r, &cfg, tids, nr_tids, -1, argc, argv, true)) {
-			o.failed = true;
-			goto write_error;
+		if (record_out_switch(o, s->r, cfg, s->tids, s->nr_tids, -1, s->argc, s->argv, true)) {
+			o->failed = true;
+			write_error(s, 0);
+			return;
 		}
 	} else {
-		pk_record_stats__for_each_dso(o.stats, add_dso, o.w);
-		if (pk_data_writer__finish(o.w, &o.err)) {
-			o.failed = true;
-			goto write_error;
+		pk_record_stats__for_each_dso(o->stats, record_out_add_dso, o->w);
+		if (pk_data_writer__finish(o->w, &o->err)) {
+			o->failed = true;
+			write_error(s, 0);
+			return;
 		}
 	}
-	if (!cfg.quiet) {
-		uint64_t lost = pk_record_stats__lost(o.stats);
-		fprintf(stderr, "[ pmukit record: Woken up %lu times to write data ]\n", wakeups);
-		if (lost)
-			fprintf(stderr, PROG ": %" PRIu64 " samples lost in %" PRIu64 " chunks (the ring "
-				"buffers were full: a larger -m or a lower -F helps)\n", lost,
-				pk_record_stats__lost_records(o.stats));
-		fprintf(stderr, "[ pmukit record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
-			(double)wrote / 1024.0 / 1024.0,
-			o.path ? o.path : "(pipe)", pk_record_stats__samples(o.stats));
-	}
-	goto out;
+	if (!cfg->quiet)
+		rec_summary(s, u.wakeups, wrote);
+}
 
-write_error:
-	fprintf(stderr, PROG ": writing %s: %s; recording stopped\n", o.path ? o.path : "stdout",
-		o.err.msg[0] ? o.err.msg : strerror(-rc));
-	if (o.w)
-		pk_data_writer__finish(o.w, NULL);	/* the header for what reached the file */
-	ret = 1;
-	goto out;
-finish:
-	if (o.w)
-		pk_data_writer__finish(o.w, NULL);
-	goto out;
-target_error:
-	fprintf(stderr, PROG ": %s\n", pk_error__format(&err, ebuf, sizeof(ebuf)));
-	ret = target_rc;
-out:
-	if (wl)
-		pk_workload__free(wl, SIGTERM);
-	pk_record__free(r);
-	pk_data_writer__free(o.w);
-	pk_record_stats__free(o.stats);
-	if (o.fd > STDOUT_FILENO)
-		close(o.fd);
-	pk_cpu_map__free(cpus);
-	free(tids);
-	pk_evlist__free(el);
-	free(cfg.specs);
-	free(cfg.filters);
-	free(filter_ev);
-	free(uid_list);
-	record_switch_free(&cfg.sw);
-	cli_env__close(&env);
-	if (got_signal && ret != 1) {
+static void rec_free(struct rec *s)
+{
+	if (s->wl)
+		pk_workload__free(s->wl, SIGTERM);
+	pk_record__free(s->r);
+	pk_data_writer__free(s->o.w);
+	pk_record_stats__free(s->o.stats);
+	if (s->o.fd > STDOUT_FILENO)
+		close(s->o.fd);
+	pk_cpu_map__free(s->cpus);
+	free(s->tids);
+	pk_evlist__free(s->el);
+	free(s->cfg.specs);
+	free(s->cfg.filters);
+	free(s->cfg.args);
+	free(s->filter_ev);
+	free(s->uid_list);
+	record_switch_free(&s->cfg.sw);
+	cli_env__close(&s->env);
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct rec s = { .cfg = { .spec = { .sz = sizeof(s.cfg.spec) } }, .o = { .fd = -1 },
+			 .pipe_fd = -1, .argc = argc, .argv = argv, .ret = 1 };
+	cli_env__init(&s.env);
+	if (!rec_setup(&s) && !rec_target(&s) && !rec_open(&s) && !rec_output(&s) &&
+	    !rec_start(&s))
+		rec_run(&s);
+	rec_free(&s);
+	if (got_signal && s.ret != 1) {
 		/* as perf: die of the signal that ended the recording, once the file is complete */
 		signal(got_signal, SIG_DFL);
 		raise(got_signal);
 	}
-	return ret;
+	return s.ret;
 }

@@ -5,8 +5,8 @@
  * print them (stat-print.c) with -M metrics and TopDown (stat-metrics.c).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <locale.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,73 +27,7 @@
 /* perf counts CPUs (-a, -C) with cpu-clock instead of task-clock */
 #define DEFAULT_EVENTS_CPUS "cpu-clock," DEFAULT_REST
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: pmukit stat [options] [--] [COMMAND [ARGS]]\n"
-		"Count events of COMMAND, of CPUs or of running tasks, as perf stat does.\n\n"
-		"  -e, --event SPEC      event specification, perf syntax (repeatable); default:\n"
-		"                        " DEFAULT_EVENTS "\n"
-		"                        (cpu-clock for task-clock with -a or -C)\n"
-		"  -M, --metrics LIST    metrics or metric groups of the CPU's tables (comma list)\n"
-		"      --topdown         TopDown Level 1 (retiring, bad speculation, frontend and\n"
-		"                        backend bound); --td-level 2 adds Level 2\n"
-		"      --td-level N      TopDown level (1 or 2) with --topdown\n"
-		"      --record-tpebs    retire latency for metrics (TPEBS), where PEBS has it\n"
-		"      --metric-only     only the -M metrics, a column each (--topdown implies it)\n"
-		"      --metric-no-group, --metric-no-merge, --metric-no-threshold\n"
-		"                        as perf: no weak groups, no sharing, no thresholds\n"
-		"      --counts FILE     no counting: read counts saved by -j (pmukit's or perf's)\n"
-		"                        and print them with their metrics (-M)\n"
-		"  -a, --all-cpus        every online CPU (system-wide)\n"
-		"  -C, --cpu LIST        these CPUs (\"0-3,6\"), system-wide\n"
-		"  -A, --no-aggr         one line per CPU\n"
-		"      --per-core, --per-die, --per-socket\n"
-		"                        aggregate per core, die or socket (CPU topology)\n"
-		"      --per-thread      one line per thread (\"comm-tid\") with -p or -t, or\n"
-		"                        every thread of the machine with -a or alone\n"
-		"  -p, --pid PIDS        count running processes (comma list)\n"
-		"  -t, --tid TIDS        count running threads (comma list)\n"
-		"  -i, --no-inherit      do not count child tasks\n"
-		"  -I, --interval-print MS  print the counts of every MS milliseconds\n"
-		"      --interval-count N   stop after N intervals\n"
-		"  -r, --repeat N        run N times, print means and relative standard deviation\n"
-		"  -x, --field-separator SEP  CSV: value, unit, event, run time, percentage\n"
-		"                        running, metric value, metric unit\n"
-		"  -j, --json-output     one JSON object per line\n"
-		"  -B, --big-num         thousands separators (default); --no-big-num: none\n"
-		"  -o, --output FILE     counts to FILE instead of stderr; --append adds to it\n"
-		"      --timeout MS      stop after MS milliseconds (the command gets SIGTERM)\n"
-		"  -D, --delay MS        start counting MS milliseconds after the command starts\n"
-		"  -n, --null            no counters: the elapsed time only\n"
-		STAT_SERVE_HELP
-		CLI_ENV_HELP
-		"  -h, --help            this help\n"
-		"Without COMMAND, -a, -C, -p or -t count until interrupted (Ctrl-C).\n");
-}
-
-enum {
-	OPT_PER_CORE = 0x200, OPT_PER_SOCKET, OPT_PER_DIE, OPT_INTERVAL_COUNT,
-	OPT_APPEND, OPT_NO_BIG_NUM, OPT_TOPDOWN, OPT_TD_LEVEL, OPT_TPEBS, OPT_NO_GROUP,
-	OPT_NO_MERGE, OPT_NO_THRESHOLD, OPT_COUNTS, OPT_METRIC_ONLY, OPT_PER_THREAD, OPT_TIMEOUT,
-	OPT_SERVE,
-};
-
-static int parse_number(const char *opt, const char *arg, double min, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(arg, &end);
-	if (errno || end == arg || *end || v < min) {
-		fprintf(stderr, "pmukit stat: %s: invalid value '%s'\n", opt, arg);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-/* A usage error, as perf: the reason, then the usage; parse_args returns STAT_USAGE_ERROR. */
-#define STAT_USAGE_ERROR (-129)
+/* A usage error, as perf: the reason (pmukit's prefix); the parser adds the usage. -1. */
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int usage_error(const char *fmt, ...)
 {
@@ -103,133 +37,172 @@ static int usage_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	fputs("\n\n", stderr);
 	va_end(ap);
-	usage(stderr);
-	return STAT_USAGE_ERROR;
+	return -1;
 }
 
-static int parse_args(int argc, char **argv, struct stat_config *cfg, struct cli_env *env,
-		      bool *help)
+/* -e SPEC, repeatable */
+static int opt_event(const struct cli_opt *opt, const char *arg, bool unset)
 {
-	static const struct option opts[] = {
-		{ "event", required_argument, NULL, 'e' },
-		{ "metrics", required_argument, NULL, 'M' },
-		{ "topdown", no_argument, NULL, OPT_TOPDOWN },
-		{ "td-level", required_argument, NULL, OPT_TD_LEVEL },
-		{ "record-tpebs", no_argument, NULL, OPT_TPEBS },
-		{ "metric-no-group", no_argument, NULL, OPT_NO_GROUP },
-		{ "metric-no-merge", no_argument, NULL, OPT_NO_MERGE },
-		{ "metric-no-threshold", no_argument, NULL, OPT_NO_THRESHOLD },
-		{ "counts", required_argument, NULL, OPT_COUNTS },
-		{ "metric-only", no_argument, NULL, OPT_METRIC_ONLY },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "no-aggr", no_argument, NULL, 'A' },
-		{ "per-core", no_argument, NULL, OPT_PER_CORE },
-		{ "per-die", no_argument, NULL, OPT_PER_DIE },
-		{ "per-socket", no_argument, NULL, OPT_PER_SOCKET },
-		{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "tid", required_argument, NULL, 't' },
-		{ "no-inherit", no_argument, NULL, 'i' },
-		{ "interval-print", required_argument, NULL, 'I' },
-		{ "interval-count", required_argument, NULL, OPT_INTERVAL_COUNT },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "field-separator", required_argument, NULL, 'x' },
-		{ "json-output", no_argument, NULL, 'j' },
-		{ "big-num", no_argument, NULL, 'B' },
-		{ "no-big-num", no_argument, NULL, OPT_NO_BIG_NUM },
-		{ "output", required_argument, NULL, 'o' },
-		{ "append", no_argument, NULL, OPT_APPEND },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "delay", required_argument, NULL, 'D' },
-		{ "null", no_argument, NULL, 'n' },
-		{ "serve", required_argument, NULL, OPT_SERVE },	/* stat-serve.c */
-		{ "cgroup", required_argument, NULL, 'G' },	/* stat-serve.c */
-		{ "help", no_argument, NULL, 'h' },
-		CLI_ENV_OPTIONS,
-		{ 0 },
-	};
-	double d;
-	int c, td_level = 0;
+	struct stat_config *cfg = opt->value;
+	(void)unset;
+	cfg->specs[cfg->nr_specs++] = arg;
+	return 0;
+}
 
-	/* '+': options stop at the command; ':' first: getopt prints nothing, we do */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:M:aC:Ap:t:iI:r:x:jBo:hD:nG:", opts, NULL)) != -1) {
-		if (cli_env__option(env, c, optarg))
-			continue;
-		switch (c) {
-		case 'e': cfg->specs[cfg->nr_specs++] = optarg; break;
-		case 'M': cfg->metrics = optarg; break;
-		case OPT_TOPDOWN: if (!cfg->topdown_level) cfg->topdown_level = 1; break;
-		case OPT_TD_LEVEL:
-			if (parse_number("--td-level", optarg, 1, &d) || (d != 1 && d != 2))
-				return usage_error("--td-level: 1 or 2, not '%s'", optarg);
-			td_level = (int)d;	/* perf: only with --topdown */
-			break;
-		case OPT_TPEBS: cfg->record_tpebs = true; break;
-		case OPT_NO_GROUP: cfg->metric_no_group = true; break;
-		case OPT_NO_MERGE: cfg->metric_no_merge = true; break;
-		case OPT_NO_THRESHOLD: cfg->metric_no_threshold = true; break;
-		case OPT_COUNTS: cfg->counts_path = optarg; break;
-		case OPT_METRIC_ONLY: cfg->metric_only = true; break;
-		case 'a': cfg->system_wide = true; break;
-		case 'C': cfg->cpu_list = optarg; break;
-		case 'A': cfg->aggr = STAT_AGGR_CPU; break;
-		case OPT_PER_CORE: cfg->aggr = STAT_AGGR_CORE; break;
-		case OPT_PER_DIE: cfg->aggr = STAT_AGGR_DIE; break;
-		case OPT_PER_SOCKET: cfg->aggr = STAT_AGGR_SOCKET; break;
-		case OPT_PER_THREAD: cfg->aggr = STAT_AGGR_THREAD; break;
-		case 'p': cfg->pid_list = optarg; break;
-		case 't': cfg->tid_list = optarg; break;
-		case 'i': cfg->no_inherit = true; break;
-		case 'I':	/* perf: 0 is no interval */
-			if (parse_number("-I", optarg, 0, &cfg->interval_ms) || cfg->interval_ms > 4e9)
-				return usage_error("-I: invalid value '%s'", optarg);
-			break;
-		case OPT_INTERVAL_COUNT:	/* perf: 0 is no limit */
-			if (parse_number("--interval-count", optarg, 0, &d) || d > 4e9)
-				return usage_error("--interval-count: invalid value '%s'", optarg);
-			cfg->interval_count = (unsigned)d;
-			break;
-		case 'r':	/* perf: 0 repeats until interrupted */
-			if (parse_number("-r", optarg, -2e9, &d) || d != (int)d)
-				return usage_error("-r: invalid value '%s'", optarg);
-			if (d < 0)
-				return usage_error("Run count must be a positive number");
-			cfg->runs = (int)d;
-			break;
-		case 'x': cfg->sep = optarg; break;
-		case 'j': cfg->json = true; break;
-		case 'B': cfg->big_num = true; break;
-		case OPT_NO_BIG_NUM: cfg->big_num = false; break;
-		case 'o': cfg->output_path = optarg; break;
-		case OPT_APPEND: cfg->append = true; break;
-		case OPT_TIMEOUT:
-			if (parse_number("--timeout", optarg, 0, &cfg->timeout_ms) || cfg->timeout_ms > 4e9)
-				return usage_error("--timeout: invalid value '%s'", optarg);
-			if (cfg->timeout_ms > 0 && cfg->timeout_ms < 10)
+/* -A, --per-core, --per-die, --per-socket, --per-thread: the aggregation each names */
+static int opt_aggr(const struct cli_opt *opt, const char *arg, bool unset)
+{
+	static const struct { const char *name; enum stat_aggr aggr; } modes[] = {
+		{ "no-aggr", STAT_AGGR_CPU }, { "per-core", STAT_AGGR_CORE },
+		{ "per-die", STAT_AGGR_DIE }, { "per-socket", STAT_AGGR_SOCKET },
+		{ "per-thread", STAT_AGGR_THREAD },
+	};
+	(void)arg, (void)unset;
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (!strcmp(opt->long_name, modes[i].name))
+			*(enum stat_aggr *)opt->value = modes[i].aggr;
+	return 0;
+}
+
+/* A number of milliseconds (or of intervals) from 0 to 4e9: -I, --interval-count, --timeout, -D */
+static int opt_ms(const struct cli_opt *opt, const char *arg, bool unset)
+{
+	struct stat_config *cfg = opt->value;
+	double v;
+	(void)unset;
+	if (cli_value__double(arg, 0, 4e9, &v)) {
+		if (opt->short_name)
+			return usage_error("-%c: invalid value '%s'%s", opt->short_name, arg,
+					   opt->short_name == 'D' ? " (milliseconds)" : "");
+		return usage_error("--%s: invalid value '%s'", opt->long_name, arg);
+	}
+	switch (opt->short_name) {
+	case 'I': cfg->interval_ms = v; break;	/* perf: 0 is no interval */
+	case 'D': cfg->delay_ms = v; break;	/* perf: -1 waits for a control command: not here */
+	default:
+		if (!strcmp(opt->long_name, "timeout")) {
+			if (v > 0 && v < 10)
 				return usage_error("timeout must be >= 10ms.");
-			break;
-		case 'D':	/* perf: -1 waits for a control command, which pmukit has not */
-			if (parse_number("-D", optarg, 0, &cfg->delay_ms) || cfg->delay_ms > 4e9)
-				return usage_error("-D: invalid value '%s' (milliseconds)", optarg);
-			break;
-		case 'n': cfg->null_run = true; break;
-		case OPT_SERVE: cfg->serve = optarg; break;	/* stat-serve.c */
-		case 'G': cfg->cgroups = optarg; break;	/* stat-serve.c */
-		case 'h': *help = true; return 0;
-		case ':':
-			return usage_error("option '%s' needs a value", argv[optind - 1]);
-		default:
-			if (optopt)
-				return usage_error("unknown switch '%c'", optopt);
-			return usage_error("unknown option '%s'", argv[optind - 1]);
+			cfg->timeout_ms = v;
+		} else {
+			cfg->interval_count = (unsigned)v;	/* perf: 0 is no limit */
 		}
 	}
-	if (cfg->topdown_level)
+	return 0;
+}
+
+/* -r N: perf's 0 repeats until interrupted */
+static int opt_repeat(const struct cli_opt *opt, const char *arg, bool unset)
+{
+	struct stat_config *cfg = opt->value;
+	double d;
+	(void)unset;
+	if (cli_value__double(arg, -2e9, HUGE_VAL, &d) || d != (int)d)
+		return usage_error("-r: invalid value '%s'", arg);
+	if (d < 0)
+		return usage_error("Run count must be a positive number");
+	cfg->runs = (int)d;
+	return 0;
+}
+
+/* --td-level N: 1 or 2 (perf: only with --topdown) */
+static int opt_td_level(const struct cli_opt *opt, const char *arg, bool unset)
+{
+	long v;
+	(void)unset;
+	if (cli_value__long(arg, 10, 1, 2, &v))
+		return usage_error("--td-level: 1 or 2, not '%s'", arg);
+	*(int *)opt->value = (int)v;
+	return 0;
+}
+
+static const char usage_line[] = "pmukit stat [<options>] [<command>]";
+
+static int parse_args(int argc, char **argv, struct stat_config *cfg, struct cli_env *env)
+{
+	bool topdown = false;
+	int td_level = 0;
+	const struct cli_opt opts[] = {
+		CLI_CALLBACK_F('e', "event", cfg, "event", "event selector, perf syntax (repeatable); "
+			       "default: task-clock, context-switches, cpu-migrations, page-faults, cycles, "
+			       "instructions, branches, branch-misses (cpu-clock for task-clock with "
+			       "-a or -C)",
+			       opt_event, CLI_NONEG),
+		CLI_STRING('M', "metrics", &cfg->metrics, "metric/metric group list",
+			   "metrics or metric groups of the CPU's tables (comma list)"),
+		CLI_BOOL(0, "topdown", &topdown, "TopDown Level 1 (retiring, bad speculation, "
+			 "frontend and backend bound); --td-level 2 adds Level 2"),
+		CLI_CALLBACK_F(0, "td-level", &td_level, "n", "TopDown level (1 or 2) with --topdown",
+			       opt_td_level, CLI_NONEG),
+		CLI_BOOL(0, "record-tpebs", &cfg->record_tpebs, "retire latency for metrics (TPEBS), "
+			 "where PEBS has it"),
+		CLI_BOOL(0, "metric-only", &cfg->metric_only, "only the -M metrics, a column each "
+			 "(--topdown implies it)"),
+		CLI_BOOL(0, "metric-no-group", &cfg->metric_no_group, "don't group metric events "
+			 "(no weak groups)"),
+		CLI_BOOL(0, "metric-no-merge", &cfg->metric_no_merge, "don't try to share events "
+			 "between metrics in a group"),
+		CLI_BOOL(0, "metric-no-threshold", &cfg->metric_no_threshold, "don't try to compute "
+			 "metric thresholds"),
+		CLI_STRING(0, "counts", &cfg->counts_path, "file", "no counting: read counts saved by "
+			   "-j (pmukit's or perf's) and print them with their metrics (-M)"),
+		CLI_BOOL('a', "all-cpus", &cfg->system_wide, "system-wide collection from all CPUs"),
+		CLI_STRING('C', "cpu", &cfg->cpu_list, "cpu", "list of cpus to monitor (\"0-3,6\"), "
+			   "system-wide"),
+		CLI_CALLBACK_F('A', "no-aggr", &cfg->aggr, NULL, "disable CPU count aggregation: one "
+			       "line per CPU", opt_aggr, CLI_NOARG | CLI_NONEG),
+		CLI_CALLBACK_F(0, "per-core", &cfg->aggr, NULL, "aggregate counts per physical "
+			       "processor core", opt_aggr, CLI_NOARG | CLI_NONEG),
+		CLI_CALLBACK_F(0, "per-die", &cfg->aggr, NULL, "aggregate counts per processor die",
+			       opt_aggr, CLI_NOARG | CLI_NONEG),
+		CLI_CALLBACK_F(0, "per-socket", &cfg->aggr, NULL, "aggregate counts per processor "
+			       "socket", opt_aggr, CLI_NOARG | CLI_NONEG),
+		CLI_CALLBACK_F(0, "per-thread", &cfg->aggr, NULL, "one line per thread (\"comm-tid\") "
+			       "with -p or -t, or every thread of the machine with -a or alone",
+			       opt_aggr, CLI_NOARG | CLI_NONEG),
+		CLI_STRING('p', "pid", &cfg->pid_list, "pid", "stat events on existing process id "
+			   "(comma list)"),
+		CLI_STRING('t', "tid", &cfg->tid_list, "tid", "stat events on existing thread id "
+			   "(comma list)"),
+		CLI_BOOL('i', "no-inherit", &cfg->no_inherit, "child tasks do not inherit counters"),
+		CLI_CALLBACK_F('I', "interval-print", cfg, "n", "print counts at regular interval in "
+			       "ms (>= 10; 0: none)", opt_ms, CLI_NONEG),
+		CLI_CALLBACK_F(0, "interval-count", cfg, "n", "print counts for fixed number of times "
+			       "(0: no limit)", opt_ms, CLI_NONEG),
+		CLI_CALLBACK_F('r', "repeat", cfg, "n", "repeat command and print average + stddev "
+			       "(max: 100; 0: until interrupted)", opt_repeat, CLI_NONEG),
+		CLI_STRING('x', "field-separator", &cfg->sep, "separator", "print counts with custom "
+			   "separator (CSV: value, unit, event, run time, percentage running, metric "
+			   "value, metric unit)"),
+		CLI_BOOL('j', "json-output", &cfg->json, "print counts in JSON format, an object a "
+			 "line"),
+		CLI_BOOL('B', "big-num", &cfg->big_num, "print large numbers with thousands' "
+			 "separators (default; --no-big-num: none)"),
+		CLI_STRING('o', "output", &cfg->output_path, "file", "output file name (default: "
+			   "stderr)"),
+		CLI_BOOL(0, "append", &cfg->append, "append to the output file"),
+		CLI_CALLBACK_F(0, "timeout", cfg, "n", "stop workload and print counts after a "
+			       "timeout period in ms (>= 10ms; the command gets SIGTERM)", opt_ms,
+			       CLI_NONEG),
+		CLI_CALLBACK_F('D', "delay", cfg, "n", "ms to wait before starting measurement after "
+			       "program start", opt_ms, CLI_NONEG),
+		CLI_BOOL('n', "null", &cfg->null_run, "null run: no counters, the elapsed time only"),
+		CLI_STRING(0, "serve", &cfg->serve, "addr", "a Prometheus exporter on ADDR ([HOST]:PORT; "
+			   "port 0: any): GET /metrics reads the counters (OpenMetrics when asked)"),
+		CLI_STRING('G', "cgroup", &cfg->cgroups, "name", "with --serve and -a/-C: count the "
+			   "i-th event in the i-th cgroup (comma list, empty: all tasks; one: every "
+			   "event)"),
+		CLI_ENV_OPTS(env),
+		CLI_GROUP("Without a command, -a, -C, -p or -t, count until interrupted (Ctrl-C)."),
+		CLI_END(),
+	};
+	int n = cli_opts__parse(argc, argv, opts, usage_line, CLI_STOP_AT_NON_OPTION);
+	if (n < 0)
+		return n;
+	if (topdown)	/* perf: --td-level only with --topdown */
 		cfg->topdown_level = td_level ? td_level : 1;
-	if (optind < argc)
-		cfg->argv = argv + optind;
+	if (n > 0)
+		cfg->argv = argv;
 	/* perf: --per-thread with no command and no target is every thread of the machine */
 	if (cfg->aggr == STAT_AGGR_THREAD && !cfg->argv && !cfg->pid_list && !cfg->tid_list &&
 	    !cfg->cpu_list && !cfg->counts_path)
@@ -356,14 +329,60 @@ static bool needs_env(const struct stat_config *cfg, const struct cli_env *env)
 	return false;
 }
 
+/* Count (stat-live.c) the events of cfg and sm's metrics, and print them with pr. The exit status. */
+static int count_and_print(struct stat_config *cfg, struct cli_env *env, struct stat_metrics *sm,
+			   struct stat_printer *pr)
+{
+	struct pk_evlist *el = pk_evlist__new();
+	struct stat_live st = { 0 };
+	int ret = 1, code;
+	char target[1024];
+	if (!el) {
+		fprintf(stderr, "pmukit stat: out of memory\n");
+		return 1;
+	}
+	if (add_specs(el, cfg, env, cfg->specs, cfg->nr_specs))
+		goto out;
+	size_t serve_first = pk_evlist__nr(el);	/* --serve: the metric events follow */
+	if (sm) {
+		size_t first = pk_evlist__nr(el);
+		const char *ms = stat_metrics__spec(sm);
+		if (ms && add_specs(el, cfg, env, &ms, 1))
+			goto out;
+		if (stat_metrics__bind(sm, el, first))
+			goto out;
+	}
+	if (stat_live__init(&st, cfg, env, el))
+		goto out;	/* fini frees what init got to (st starts zeroed) */
+	if (sm)
+		stat_metrics__attach(sm, &st.frame);
+	if (cfg->serve) {	/* --serve: stat-serve.c */
+		ret = stat_serve__run(&st, sm, serve_first, env);
+		goto out;
+	}
+	stat_live__target(&st, target, sizeof(target));
+	if (stat_live__run(&st, pr, target, &code)) {
+		ret = code ? code : 1;
+		goto out;
+	}
+	if (sm)
+		stat_metrics__report(sm, &st.frame);
+	if (cfg->record_tpebs && !cfg->json && !cfg->sep)
+		fprintf(cfg->out, "# --record-tpebs: retire latency not sampled (%s); metrics use "
+			"static values\n", env->pmus && pk_pmu_tree__has_core(env->pmus) ?
+			"pmukit does not sample PEBS retire latency yet" : "no core PMU here");
+	ret = code;
+out:
+	stat_live__fini(&st);
+	pk_evlist__free(el);
+	return ret;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_config cfg = { .runs = 1, .big_num = true };
 	struct cli_env env;
-	struct pk_evlist *el = NULL;
 	struct stat_metrics *sm = NULL;
-	struct stat_live st = { 0 };
-	bool help = false;
 	int ret = 1;
 
 	/*
@@ -378,14 +397,9 @@ int cmd_stat(int argc, char **argv)
 	cfg.specs = calloc((size_t)argc + 2, sizeof(*cfg.specs));
 	if (!cfg.specs)
 		return 1;
-	int pr_ret = parse_args(argc, argv, &cfg, &env, &help);
-	if (pr_ret) {
-		ret = pr_ret == STAT_USAGE_ERROR ? 129 : 1;
-		goto out;
-	}
-	if (help) {
-		usage(stdout);
-		ret = 0;
+	int prc = parse_args(argc, argv, &cfg, &env);
+	if (prc) {
+		ret = prc == CLI_HELP ? 0 : 129;
 		goto out;
 	}
 	settle_args(&cfg);
@@ -417,53 +431,12 @@ int cmd_stat(int argc, char **argv)
 
 	if (stat_metrics__new(&sm, &cfg, &env))
 		goto out;
-	if (cfg.counts_path) {
+	if (cfg.counts_path)
 		ret = stat_counts__run(&cfg, &env, sm, &pr) ? 1 : 0;
-		goto out;
-	}
-
-	el = pk_evlist__new();
-	if (!el) {
-		fprintf(stderr, "pmukit stat: out of memory\n");
-		goto out;
-	}
-	if (add_specs(el, &cfg, &env, cfg.specs, cfg.nr_specs))
-		goto out;
-	size_t serve_first = pk_evlist__nr(el);	/* --serve: the metric events follow */
-	if (sm) {
-		size_t first = pk_evlist__nr(el);
-		const char *ms = stat_metrics__spec(sm);
-		if (ms && add_specs(el, &cfg, &env, &ms, 1))
-			goto out;
-		if (stat_metrics__bind(sm, el, first))
-			goto out;
-	}
-	if (stat_live__init(&st, &cfg, &env, el))
-		goto out;	/* fini frees what init got to (st starts zeroed) */
-	if (sm)
-		stat_metrics__attach(sm, &st.frame);
-	if (cfg.serve) {	/* --serve: stat-serve.c */
-		ret = stat_serve__run(&st, sm, serve_first, &env);
-		goto out;
-	}
-	char target[1024];
-	stat_live__target(&st, target, sizeof(target));
-	int code;
-	if (stat_live__run(&st, &pr, target, &code)) {
-		ret = code ? code : 1;
-		goto out;
-	}
-	if (sm)
-		stat_metrics__report(sm, &st.frame);
-	if (cfg.record_tpebs && !cfg.json && !cfg.sep)
-		fprintf(cfg.out, "# --record-tpebs: retire latency not sampled (%s); metrics use "
-			"static values\n", env.pmus && pk_pmu_tree__has_core(env.pmus) ?
-			"pmukit does not sample PEBS retire latency yet" : "no core PMU here");
-	ret = code;
+	else
+		ret = count_and_print(&cfg, &env, sm, &pr);
 out:
-	stat_live__fini(&st);
 	stat_metrics__free(sm);
-	pk_evlist__free(el);
 	if (cfg.out && cfg.out != stderr)
 		fclose(cfg.out);
 	free(cfg.specs);

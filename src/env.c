@@ -27,16 +27,6 @@ void cli_env__init(struct cli_env *env)
 		env->events_dir = NULL;
 }
 
-int cli_env__option(struct cli_env *env, int opt, const char *arg)
-{
-	switch (opt) {
-	case 0x100: env->sysfs = arg; return 1;
-	case 0x101: env->cpuid = arg; return 1;
-	case 0x102: env->events_dir = arg; return 1;
-	default: return 0;
-	}
-}
-
 /* The arch to read from an --events-dir tree: from the --cpuid shape or this machine. */
 static const char *wanted_arch(const struct cli_env *env)
 {

@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * record-args.c — `pmukit record`'s command line: its --help, perf record's
- * options parsed into struct rec_cfg (those that change the attrs through
- * record-opts.c, shared with explain) and checked together as perf checks
- * them; -u's user as the list of its processes.
+ * record-args.c — `pmukit record`'s command line: perf record's options in
+ * one table (cli-opts.h) that gives the parse and the --help, into struct
+ * rec_cfg (those that change the attrs are record-opts.c's, shared with
+ * explain), checked together as perf checks them; -u's user as the list of
+ * its processes.
  */
-#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,203 +21,164 @@
 
 #define PROG "pmukit record"
 
-void record_usage(FILE *f)
+/* -e SPEC, repeatable */
+static int opt_event(const struct cli_opt *opt, const char *arg, bool unset)
 {
-	fprintf(f,
-		"usage: pmukit record [options] [--] [COMMAND [ARGS]]\n"
-		"Sample COMMAND, CPUs or running tasks into perf.data, as perf record does.\n\n"
-		"  -e, --event SPEC      event specification, perf syntax (repeatable); default:\n"
-		"                        cycles:P; cycles sample cpu-clock where there is no\n"
-		"                        hardware PMU, as perf's (-v says so)\n"
-		"  -c, --count N         sample every N events\n"
-		"  -F, --freq N          sample N times a second (default 4000; 'max': the\n"
-		"                        kernel's limit, perf_event_max_sample_rate)\n"
-		"  -g                    call graphs (frame pointers)\n"
-		"      --call-graph MODE fp, dwarf[,SIZE] (user stack copies) or lbr\n"
-		"  -a, --all-cpus        every online CPU (system-wide)\n"
-		"  -C, --cpu LIST        these CPUs (\"0-3,6\"), system-wide\n"
-		"  -p, --pid PIDS        running processes (comma list)\n"
-		"  -t, --tid TIDS        running threads (comma list; implies -i)\n"
-		"  -i, --no-inherit      do not follow child tasks\n"
-		"  -o, --output FILE     perf.data by default; '-' writes a pipe to stdout; an\n"
-		"                        existing FILE is first renamed FILE.old\n"
-		"  -W, --weight          sample weights\n"
-		"  -d, --data            sample data addresses (and their sources)\n"
-		"      --sample-cpu      sample the CPU\n"
-		"  -z, --compression-level[=N]  zstd-compress the data (N 1-22, default 1)\n"
-		"  -m, --mmap-pages N    data pages per ring buffer, a power of two (or a size:\n"
-		"                        512K, 2M)\n"
-		"  -s, --stat            per-thread counts (inherit_stat, times enabled/running)\n"
-		"  -T, --timestamp       sample the time (always sampled)\n"
-		"      --switch-events   context switch records\n"
-		"      --all-user        count user level only (exclude_kernel)\n"
-		"      --all-kernel      count kernel level only (exclude_user)\n"
-		"  -b, --branch-any      branch stacks of any branch (LBR, BRBE)\n"
-		"  -j, --branch-filter F branch stacks of these branches: any, any_call, any_ret,\n"
-		"                        ind_call, ind_jmp, call, cond, u, k, hv, in_tx, no_tx,\n"
-		"                        abort_tx, save_type, stack, priv (comma list)\n"
-		"  -D, --delay MSECS     start sampling MSECS after the command starts\n"
-		"      --filter FILTER   tracepoint filter of the -e event before it\n"
-		"      --max-size SIZE   stop when the output reaches SIZE (a number and B, K, M\n"
-		"                        or G)\n"
-		"      --switch-output[=signal|SIZE|TIME]  rotate the output: on SIGUSR2,\n"
-		"                        every SIZE (B/K/M/G) or TIME (s/m/h/d) into\n"
-		"                        FILE.<timestamp> files\n"
-		"      --switch-max-files N  keep the last N of those files\n"
-		"  -u, --uid USER        the processes of USER (name or number)\n"
-		"  -q, --quiet           no summary\n"
-		"  -v, --verbose         each event's attr, as opened, as JSON on stderr\n"
-		CLI_ENV_HELP
-		"  -h, --help            this help\n"
-		"Without COMMAND, -a, -C, -p or -t record every CPU until interrupted (Ctrl-C);\n"
-		"with -a, -C, -p, -t or -u, COMMAND only sets how long to record.\n");
-}
-
-enum { OPT_COMPRESS = 0x210 };
-
-/* -m: pages (a power of two) or a size with B/K/M/G. 0 or -1. */
-static int parse_mmap_pages(const char *arg, size_t *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(arg, &end, 0);
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	if (errno || end == arg || arg[0] == '-')
-		goto bad;
-	if (*end) {
-		unsigned long long mul = 0;
-		switch (*end | 0x20) {
-		case 'b': mul = 1; break;
-		case 'k': mul = 1ull << 10; break;
-		case 'm': mul = 1ull << 20; break;
-		case 'g': mul = 1ull << 30; break;
-		default: goto bad;
-		}
-		if (end[1] && !((end[1] | 0x20) == 'b' && !end[2]))
-			goto bad;
-		v = v * mul / page;
-	}
-	if (!v || (v & (v - 1)) || v > (1ull << 30))
-		goto bad;
-	*out = (size_t)v;
+	struct rec_cfg *cfg = opt->value;
+	(void)unset;
+	cfg->specs[cfg->nr_specs++] = arg;
 	return 0;
-bad:
-	fprintf(stderr, PROG ": -m: a power of two of pages (or a size such as 512K), not '%s'\n", arg);
-	return -1;
 }
 
-int record_parse_args(int argc, char **argv, struct rec_cfg *cfg, struct cli_env *env, bool *help)
+/* --filter: perf's, the filter of the last event given before it */
+static int opt_filter(const struct cli_opt *opt, const char *arg, bool unset)
 {
-	static const struct option opts[] = {
-		{ "event", required_argument, NULL, 'e' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "freq", required_argument, NULL, 'F' },
-		{ "call-graph", required_argument, NULL, RECORD_OPT_CALL_GRAPH },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "tid", required_argument, NULL, 't' },
-		{ "no-inherit", no_argument, NULL, 'i' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "weight", no_argument, NULL, 'W' },
-		{ "data", no_argument, NULL, 'd' },
-		{ "sample-cpu", no_argument, NULL, RECORD_OPT_SAMPLE_CPU },
-		{ "compression-level", optional_argument, NULL, OPT_COMPRESS },
-		{ "mmap-pages", required_argument, NULL, 'm' },
-		{ "stat", no_argument, NULL, 's' },
-		{ "timestamp", no_argument, NULL, 'T' },
-		{ "switch-events", no_argument, NULL, RECORD_OPT_SWITCH_EVENTS },
-		{ "all-user", no_argument, NULL, RECORD_OPT_ALL_USER },
-		{ "all-kernel", no_argument, NULL, RECORD_OPT_ALL_KERNEL },
-		{ "branch-any", no_argument, NULL, 'b' },
-		{ "branch-filter", required_argument, NULL, 'j' },
-		{ "delay", required_argument, NULL, 'D' },
-		{ "filter", required_argument, NULL, RECORD_OPT_FILTER },
-		{ "max-size", required_argument, NULL, RECORD_OPT_MAX_SIZE },
-		{ "uid", required_argument, NULL, 'u' },
-		{ "switch-output", optional_argument, NULL, RECORD_OPT_SWITCH_OUTPUT },
-		{ "switch-max-files", required_argument, NULL, RECORD_OPT_SWITCH_MAX_FILES },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		CLI_ENV_OPTIONS,
-		{ 0 },
-	};
-	int c, r;
-	char *end;
-
-	while ((c = getopt_long(argc, argv, "+e:c:F:gaC:p:t:io:WdzZm:qvhsTbj:D:u:", opts, NULL)) != -1) {
-		if (cli_env__option(env, c, optarg))
-			continue;
-		if (c == 'D' && record_parse_delay(optarg, &cfg->delay_ms, PROG))
-			return -1;
-		if ((r = record_spec_option(&cfg->spec, c == 'j' ? RECORD_OPT_BRANCH_FILTER : c, optarg,
-					    PROG)) < 0)
-			return -1;
-		if (r)
-			continue;
-		switch (c) {
-		case 'e': cfg->specs[cfg->nr_specs++] = optarg; break;
-		case 'C': cfg->cpu_list = optarg; break;
-		case 'p': cfg->pid_list = optarg; break;
-		case 't': cfg->tid_list = optarg; break;
-		case 'o': cfg->output = optarg; break;
-		case 'z': cfg->compress = 1; break;
-		case OPT_COMPRESS:
-			cfg->compress = 1;
-			if (optarg) {
-				long v = strtol(optarg, &end, 10);
-				if (*end || v < 1 || v > 22) {
-					fprintf(stderr, PROG ": --compression-level: 1 to 22, not '%s'\n", optarg);
-					return -1;
-				}
-				cfg->compress = (int)v;
-			}
-			break;
-		case 'm':
-			assert(optarg);
-			if (parse_mmap_pages(optarg, &cfg->mmap_pages))
-				return -1;
-			break;
-		case RECORD_OPT_FILTER:
-			/* perf: the filter of the last event given before it */
-			if (!cfg->nr_specs) {
-				fprintf(stderr, "--filter option should follow a -e tracepoint or HW "
-					"tracer option\n");
-				return -1;
-			}
-			cfg->filters[cfg->nr_specs - 1] = optarg;
-			break;
-		case RECORD_OPT_MAX_SIZE:
-			assert(optarg);
-			if (record_parse_size(optarg, &cfg->max_size, PROG))
-				return -1;
-			break;
-		case 'u': cfg->uid = optarg; break;
-		case RECORD_OPT_SWITCH_OUTPUT:
-			if (record_switch_parse(&cfg->sw, optarg, PROG))
-				return -2;	/* perf checks it after parsing: -EINVAL */
-			break;
-		case RECORD_OPT_SWITCH_MAX_FILES: {
-			assert(optarg);
-			char *e;
-			long v = strtol(optarg, &e, 10);
-			if (*e || e == optarg || v < 0 || v > 1000000) {
-				fprintf(stderr, PROG ": --switch-max-files: a number of files, not '%s'\n",
-					optarg);
-				return -1;
-			}
-			cfg->sw.max_files = (unsigned)v;
-			break;
-		}
-		case 'q': cfg->quiet = true; break;
-		case 'v': cfg->verbose = true; break;
-		case 'h': *help = true; return 0;
-		default: record_usage(stderr); return -1;
-		}
+	struct rec_cfg *cfg = opt->value;
+	(void)unset;
+	if (!cfg->nr_specs) {
+		fprintf(stderr, "--filter option should follow a -e tracepoint or HW tracer option\n");
+		return -1;
 	}
-	if (optind < argc)
-		cfg->argv = argv + optind;
+	cfg->filters[cfg->nr_specs - 1] = arg;
+	return 0;
+}
+
+/* -z, --compression-level[=N]: N 1 to 22 (default 1) */
+static int opt_compress(const struct cli_opt *opt, const char *arg, bool unset)
+{
+	struct rec_cfg *cfg = opt->value;
+	long v = 1;
+	(void)unset;
+	if (arg && cli_value__long(arg, 10, 1, 22, &v)) {
+		fprintf(stderr, PROG ": --compression-level: 1 to 22, not '%s'\n", arg);
+		return -1;
+	}
+	cfg->compress = (int)v;
+	return 0;
+}
+
+/* -m: pages (a power of two) or a size: a number and B, K, M or G (any case, "KB" too) */
+static int opt_mmap_pages(const struct cli_opt *opt, const char *arg, bool unset)
+{
+	static const uint64_t mult[] = { 1, 1, 1ull << 10, 1ull << 10, 1ull << 20, 1ull << 20,
+					 1ull << 30, 1ull << 30 };
+	struct rec_cfg *cfg = opt->value;
+	uint64_t v;
+	char size[64];
+	size_t n = strlen(arg);
+	(void)unset;
+	if (cli_value__u64(arg, &v)) {
+		snprintf(size, sizeof(size), "%s", arg);
+		if (n >= 3 && n < sizeof(size) && (size[n - 1] | 0x20) == 'b' && strchr("kKmMgG", size[n - 2]))
+			size[n - 1] = '\0';	/* "512KB" */
+		if (cli_value__tag(size, "BbKkMmGg", mult, &v))
+			v = 0;
+		v /= (uint64_t)sysconf(_SC_PAGESIZE);
+	}
+	if (!v || (v & (v - 1)) || v > (1ull << 30)) {
+		fprintf(stderr, PROG ": -m: a power of two of pages (or a size such as 512K), not '%s'\n",
+			arg);
+		return -1;
+	}
+	cfg->mmap_pages = (size_t)v;
+	return 0;
+}
+
+/* --max-size SIZE: perf's parse_output_max_size, a number and B, K, M or G (upper case) */
+static int opt_max_size(const struct cli_opt *opt, const char *arg, bool unset)
+{
+	static const uint64_t mult[] = { 1, 1ull << 10, 1ull << 20, 1ull << 30 };
+	struct rec_cfg *cfg = opt->value;
+	(void)unset;
+	if (cli_value__tag(arg, "BKMG", mult, &cfg->max_size)) {
+		fprintf(stderr, PROG ": a size: a number and B, K, M or G, not '%s'\n", arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* --switch-output[=signal|SIZE|TIME]: checked after the parse, as perf does (its 234) */
+static int opt_switch_output(const struct cli_opt *opt, const char *arg, bool unset)
+{
+	struct rec_cfg *cfg = opt->value;
+	(void)unset;
+	cfg->switch_output = true;
+	cfg->switch_arg = arg;
+	return 0;
+}
+
+static int opt_switch_max_files(const struct cli_opt *opt, const char *arg, bool unset)
+{
+	struct rec_cfg *cfg = opt->value;
+	long v;
+	(void)unset;
+	if (cli_value__long(arg, 10, 0, 1000000, &v)) {
+		fprintf(stderr, PROG ": --switch-max-files: a number of files, not '%s'\n", arg);
+		return -1;
+	}
+	cfg->sw.max_files = (unsigned)v;
+	return 0;
+}
+
+int record_parse_args(int argc, char **argv, struct rec_cfg *cfg, struct cli_env *env)
+{
+	struct rec_spec_ctx x = { .spec = &cfg->spec, .prog = PROG };
+	const struct cli_opt opts[] = {
+		CLI_CALLBACK_F('e', "event", cfg, "event", "event selector, perf syntax "
+			       "(repeatable); default cycles:P, which samples cpu-clock where there "
+			       "is no hardware PMU, as perf's (-v says so)", opt_event, CLI_NONEG),
+		CLI_CALLBACK_F(0, "filter", cfg, "filter", "event filter of the -e tracepoint before it",
+			       opt_filter, CLI_NONEG),
+		RECORD_SPEC_OPTIONS(&x, 'j'),
+		CLI_STRING('C', "cpu", &cfg->cpu_list, "cpu", "list of cpus to monitor (\"0-3,6\"), "
+			   "system-wide"),
+		CLI_STRING('p', "pid", &cfg->pid_list, "pid", "record events on existing process id "
+			   "(comma list)"),
+		CLI_STRING('t', "tid", &cfg->tid_list, "tid", "record events on existing thread id "
+			   "(comma list; implies -i)"),
+		CLI_STRING('u', "uid", &cfg->uid, "user", "record the processes of this user (name "
+			   "or number)"),
+		CLI_STRING('o', "output", &cfg->output, "file", "output file name (default "
+			   "perf.data; '-': a pipe on stdout); an existing file is first renamed "
+			   "FILE.old"),
+		CLI_CALLBACK_F('z', "compression-level", cfg, "n", "compress records using zstd "
+			       "(level 1 to 22, default 1)", opt_compress, CLI_OPTARG | CLI_NONEG),
+		CLI_CALLBACK_F('m', "mmap-pages", cfg, "pages", "number of mmap data pages, a power "
+			       "of two (or a size: 512K, 2M)", opt_mmap_pages, CLI_NONEG),
+		CLI_CALLBACK_F(0, "max-size", cfg, "size", "limit the output: stop when it reaches "
+			       "SIZE (a number and B, K, M or G)", opt_max_size, CLI_NONEG),
+		CLI_CALLBACK_F(0, "switch-output", cfg, "signal or size[BKMG] or time[smhd]",
+			       "rotate the output into FILE.<timestamp> files: on SIGUSR2 (signal, "
+			       "the default), every SIZE written or every TIME", opt_switch_output,
+			       CLI_OPTARG | CLI_NONEG),
+		CLI_CALLBACK_F(0, "switch-max-files", cfg, "n", "keep the last N of the "
+			       "--switch-output files", opt_switch_max_files, CLI_NONEG),
+		CLI_BOOL('q', "quiet", &cfg->quiet, "don't print any message"),
+		CLI_BOOL('v', "verbose", &cfg->verbose, "each event's attr, as opened, as JSON on "
+			 "stderr"),
+		CLI_ENV_OPTS(env),
+		CLI_GROUP("Without a command, -a, -C, -p or -t, record every CPU until interrupted "
+			  "(Ctrl-C);\nwith -a, -C, -p, -t or -u, the command only sets how long to "
+			  "record."),
+		CLI_END(),
+	};
+	cfg->args = malloc(((size_t)argc + 1) * sizeof(*cfg->args));
+	if (!cfg->args)
+		return -1;
+	memcpy(cfg->args, argv, (size_t)argc * sizeof(*argv));
+	cfg->args[argc] = NULL;
+	int n = cli_opts__parse(argc, cfg->args, opts, "pmukit record [<options>] [<command>]\n"
+				"    or: pmukit record [<options>] -- <command> [<options>]",
+				CLI_STOP_AT_NON_OPTION);
+	if (n == CLI_HELP)
+		return 1;
+	if (n < 0)
+		return -1;
+	cfg->delay_ms = x.delay_ms;
+	if (n > 0)
+		cfg->argv = cfg->args;
+	if (cfg->switch_output && record_switch_parse(&cfg->sw, cfg->switch_arg, PROG))
+		return -2;
 	return 0;
 }
 

@@ -1,16 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * record-opts.c — the record options that change the attrs (-c, -F, -g,
- * --call-graph, -W, -d, --sample-cpu, -a, -i; record's own -s, -b, -j,
- * --switch-events, --all-user, --all-kernel, -D), parsed in one place for
- * `pmukit record` and `pmukit explain --mode record`, so both encode alike;
- * and the values of -D and --max-size.
+ * --call-graph, -W, -d, --sample-cpu, -a, -i, -s, -T, -b, -j/--branch-filter,
+ * --switch-events, --all-user, --all-kernel, -D): the callbacks of
+ * RECORD_SPEC_OPTIONS (record.h), the one table part `pmukit record` and
+ * `pmukit explain --mode record` share, so both parse and encode alike.
  */
-#include <assert.h>
-#include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <pmukit/spec.h>
@@ -20,148 +18,136 @@
 #include "evspec/evlist_int.h"
 #include "util/sysctl.h"
 
-int record_parse_delay(const char *arg, long *ms, const char *prog)
+/* A value refused (its message printed): noted for explain's exit status. -1. */
+static int refused(struct rec_spec_ctx *x)
 {
-	char *end;
-	errno = 0;
-	long v = strtol(arg, &end, 0);
-	if (errno || end == arg || *end || v < -1) {
-		fprintf(stderr, "%s: -D: milliseconds (or -1: start disabled), not '%s'\n", prog, arg);
-		return -1;
+	x->bad_value = true;
+	return -1;
+}
+
+/* -F N, or -F max: the kernel's limit, to which a higher N is throttled (perf's warning) */
+static int freq(struct rec_spec_ctx *x, const char *arg)
+{
+	/* checked against the kernel's limit: read once (a /proc file) */
+	int max = pk_sysctl__perf_max_sample_rate();
+	uint64_t v = (uint64_t)max;
+	if ((strcmp(arg, "max") && cli_value__u64(arg, &v)) || !v) {
+		fprintf(stderr, "%s: -F needs a positive number, got '%s'\n", x->prog, arg);
+		return refused(x);
 	}
-	*ms = v;
+	if (v > (uint64_t)max) {
+		fprintf(stderr,
+			"warning: Maximum frequency rate (%d Hz) exceeded, throttling from %" PRIu64
+			" Hz to %d Hz.\n"
+			"         The limit can be raised via /proc/sys/kernel/perf_event_max_sample_rate.\n"
+			"         The kernel will lower it when pmukit's interrupts take too long.\n",
+			max, v, max);
+		v = (uint64_t)max;
+	}
+	x->spec->freq = v;
+	x->spec->period = 0;
 	return 0;
 }
 
-int record_parse_size(const char *arg, uint64_t *bytes, const char *prog)
+/* -c N, -F N: the last one given wins */
+int record_opt_period(const struct cli_opt *opt, const char *arg, bool unset)
 {
-	/* perf's parse_tag_value: a number and one of B, K, M, G (upper case), nothing else */
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(arg, &end, 10);
-	uint64_t mul = 0;
-	switch (*end) {
-	case 'B': mul = 1; break;
-	case 'K': mul = 1ull << 10; break;
-	case 'M': mul = 1ull << 20; break;
-	case 'G': mul = 1ull << 30; break;
-	default: break;
+	struct rec_spec_ctx *x = opt->value;
+	(void)unset;	/* CLI_NONEG */
+	if (opt->short_name == 'F')
+		return freq(x, arg);
+	uint64_t v;
+	if (cli_value__u64(arg, &v)) {
+		fprintf(stderr, "%s: -c needs a positive number, got '%s'\n", x->prog, arg);
+		return refused(x);
 	}
-	if (errno || end == arg || arg[0] == '-' || !mul || end[1]) {
-		fprintf(stderr, "%s: a size: a number and B, K, M or G, not '%s'\n", prog, arg);
-		return -1;
-	}
-	*bytes = v * mul;
+	x->spec->period = v;
+	x->spec->freq = 0;
 	return 0;
 }
 
-int record_spec_option(struct pk_spec_opts *o, int c, const char *arg, const char *prog)
+int record_opt_g(const struct cli_opt *opt, const char *arg, bool unset)
 {
-	char *end;
-	switch (c) {
-	case 'c':
-	case 'F': {
-		assert(arg);	/* a required argument: scan-build, see cli.h */
-		/* -F is checked against the kernel's limit: read once (a /proc file) */
-		int max = c == 'F' ? pk_sysctl__perf_max_sample_rate() : 0;
-		errno = 0;
-		if (c == 'F' && !strcmp(arg, "max")) {	/* perf: the kernel's limit */
-			o->freq = (uint64_t)max;
-			end = (char *)arg + 3;
-		} else {
-			*(c == 'c' ? &o->period : &o->freq) = strtoull(arg, &end, 0);
-		}
-		if (errno || *end || !*arg || arg[0] == '-' || (c == 'F' && !o->freq)) {
-			fprintf(stderr, "%s: -%c needs a positive number, got '%s'\n", prog, c, arg);
-			return -1;
-		}
-		if (c == 'F' && o->freq > (uint64_t)max) {
-			/* perf throttles -F to the kernel's limit and says so */
-			fprintf(stderr,
-				"warning: Maximum frequency rate (%d Hz) exceeded, throttling from %" PRIu64
-				" Hz to %d Hz.\n"
-				"         The limit can be raised via /proc/sys/kernel/perf_event_max_sample_rate.\n"
-				"         The kernel will lower it when pmukit's interrupts take too long.\n",
-				max, o->freq, max);
-			o->freq = (uint64_t)max;
-		}
-		if (c == 'c')
-			o->freq = 0;
-		else
-			o->period = 0;
-		return 1;
+	struct rec_spec_ctx *x = opt->value;
+	(void)arg, (void)unset;
+	x->spec->call_graph = true;
+	x->spec->call_graph_mode = PK_CALL_GRAPH_FP;
+	return 0;
+}
+
+/* dwarf's ",SIZE": perf's limit is USHRT_MAX rounded down to 8 */
+static int dwarf_size(struct rec_spec_ctx *x, const char *size)
+{
+	uint64_t sz;
+	if (cli_value__u64(size, &sz) || !sz || sz > (65535 & ~7u)) {
+		fprintf(stderr, "%s: --call-graph dwarf,SIZE: SIZE from 8 to %u, not '%s'\n", x->prog,
+			65535 & ~7u, size);
+		return refused(x);
 	}
-	case 'g':
-		o->call_graph = true;
+	x->spec->call_graph_dump = (uint32_t)sz;
+	return 0;
+}
+
+/* --call-graph fp|dwarf[,SIZE]|lbr|no; --no-call-graph */
+int record_opt_call_graph(const struct cli_opt *opt, const char *arg, bool unset)
+{
+	struct rec_spec_ctx *x = opt->value;
+	struct pk_spec_opts *o = x->spec;
+	if (unset) {
+		o->call_graph = false;
+		return 0;
+	}
+	const char *comma = strchr(arg, ',');
+	size_t n = comma ? (size_t)(comma - arg) : strlen(arg);
+	o->call_graph = true;
+	o->call_graph_dump = 0;
+	if (n == 5 && !strncmp(arg, "dwarf", 5)) {
+		o->call_graph_mode = PK_CALL_GRAPH_DWARF;
+		return comma ? dwarf_size(x, comma + 1) : 0;
+	}
+	if (n == 2 && !strncmp(arg, "fp", 2)) {
 		o->call_graph_mode = PK_CALL_GRAPH_FP;
-		return 1;
-	case RECORD_OPT_CALL_GRAPH: {
-		assert(arg);
-		const char *comma = strchr(arg, ',');
-		size_t n = comma ? (size_t)(comma - arg) : strlen(arg);
-		o->call_graph = true;
-		o->call_graph_dump = 0;
-		if (n == 2 && !strncmp(arg, "fp", 2)) {
-			o->call_graph_mode = PK_CALL_GRAPH_FP;
-		} else if (n == 3 && !strncmp(arg, "lbr", 3)) {
-			o->call_graph_mode = PK_CALL_GRAPH_LBR;
-		} else if (n == 5 && !strncmp(arg, "dwarf", 5)) {
-			o->call_graph_mode = PK_CALL_GRAPH_DWARF;
-			if (comma) {
-				errno = 0;
-				unsigned long long sz = strtoull(comma + 1, &end, 0);
-				/* perf: at most USHRT_MAX rounded down to 8 */
-				if (errno || *end || !sz || sz > (65535 & ~7u)) {
-					fprintf(stderr, "%s: --call-graph dwarf,SIZE: SIZE from 8 to %u, "
-						"not '%s'\n", prog, 65535 & ~7u, comma + 1);
-					return -1;
-				}
-				o->call_graph_dump = (uint32_t)sz;
-			}
-			return 1;
-		} else if (n == 2 && !strncmp(arg, "no", 2)) {
-			o->call_graph = false;
-		} else {
-			fprintf(stderr, "%s: --call-graph: fp, dwarf[,SIZE] or lbr, not '%s'\n", prog, arg);
-			return -1;
-		}
-		if (comma) {
-			fprintf(stderr, "%s: --call-graph %.*s takes no size\n", prog, (int)n, arg);
-			return -1;
-		}
-		return 1;
+	} else if (n == 3 && !strncmp(arg, "lbr", 3)) {
+		o->call_graph_mode = PK_CALL_GRAPH_LBR;
+	} else if (n == 2 && !strncmp(arg, "no", 2)) {
+		o->call_graph = false;
+	} else {
+		fprintf(stderr, "%s: --call-graph: fp, dwarf[,SIZE] or lbr, not '%s'\n", x->prog, arg);
+		return refused(x);
 	}
-	case 's': o->inherit_stat = true; return 1;
-	case 'T': return 1;	/* perf samples the time anyway */
-	case 'b': o->branch_stack = PERF_SAMPLE_BRANCH_ANY; return 1;
-	case RECORD_OPT_BRANCH_FILTER: {	/* -j (explain's -j is --json) */
-		assert(arg);
-		uint64_t mode = 0;
-		if (encode_branch_parse(arg, &mode)) {
-			fprintf(stderr, "%s: -j: branch filters (any, any_call, any_ret, ind_call, "
-				"ind_jmp, call, cond, u, k, hv, in_tx, no_tx, abort_tx, save_type, "
-				"stack, priv), not '%s'\n", prog, arg);
-			return -1;
-		}
-		o->branch_stack = mode;
-		return 1;
+	if (comma) {
+		fprintf(stderr, "%s: --call-graph %.*s takes no size\n", x->prog, (int)n, arg);
+		return refused(x);
 	}
-	case RECORD_OPT_SWITCH_EVENTS: o->switch_events = true; return 1;
-	case RECORD_OPT_ALL_USER: o->all_user = true; return 1;
-	case RECORD_OPT_ALL_KERNEL: o->all_kernel = true; return 1;
-	case 'D': {
-		long ms;
-		assert(arg);
-		if (record_parse_delay(arg, &ms, prog))
-			return -1;
-		o->delay = ms != 0;
-		return 1;
+	return 0;
+}
+
+/* -b: any branch; -j (record's; explain's -j is --json) / --branch-filter: these */
+int record_opt_branch(const struct cli_opt *opt, const char *arg, bool unset)
+{
+	struct rec_spec_ctx *x = opt->value;
+	uint64_t mode = arg ? 0 : PERF_SAMPLE_BRANCH_ANY;	/* -j: its filters or-ed */
+	(void)unset;
+	if (arg && encode_branch_parse(arg, &mode)) {
+		fprintf(stderr, "%s: -j: branch filters (any, any_call, any_ret, ind_call, "
+			"ind_jmp, call, cond, u, k, hv, in_tx, no_tx, abort_tx, save_type, "
+			"stack, priv), not '%s'\n", x->prog, arg);
+		return refused(x);
 	}
-	case 'W': o->sample_weight = true; return 1;
-	case 'd': o->sample_addr = true; return 1;
-	case RECORD_OPT_SAMPLE_CPU: o->sample_cpu = true; return 1;
-	case 'a': o->system_wide = true; return 1;
-	case 'i': o->no_inherit = true; return 1;
-	default: return 0;
+	x->spec->branch_stack = mode;
+	return 0;
+}
+
+/* -D MSECS: 0 none, -1 start disabled (perf's; record refuses it), else milliseconds */
+int record_opt_delay(const struct cli_opt *opt, const char *arg, bool unset)
+{
+	struct rec_spec_ctx *x = opt->value;
+	(void)unset;
+	if (cli_value__long(arg, 0, -1, LONG_MAX, &x->delay_ms)) {
+		fprintf(stderr, "%s: -D: milliseconds (or -1: start disabled), not '%s'\n", x->prog,
+			arg);
+		return refused(x);
 	}
+	x->spec->delay = x->delay_ms != 0;
+	return 0;
 }

@@ -15,20 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli-opts.h"
 #include "record.h"
-
-/* perf's parse_tag_value: digits and exactly one tag of tags, which multiplies. */
-static int tag_value(const char *arg, const char *tags, const uint64_t *mult, uint64_t *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(arg, &end, 10);
-	const char *t = *end ? strchr(tags, *end) : NULL;
-	if (errno || end == arg || arg[0] == '-' || !t || end[1])
-		return -1;
-	*out = v * mult[t - tags];
-	return 0;
-}
 
 int record_switch_parse(struct rec_switch *s, const char *arg, const char *prog)
 {
@@ -40,11 +28,11 @@ int record_switch_parse(struct rec_switch *s, const char *arg, const char *prog)
 		s->signal = true;
 		return 0;
 	}
-	if (!tag_value(arg, "BKMG", size_mult, &v) && v) {
+	if (!cli_value__tag(arg, "BKMG", size_mult, &v) && v) {
 		s->size = v;
 		return 0;
 	}
-	if (!tag_value(arg, "smhd", time_mult, &v) && v) {
+	if (!cli_value__tag(arg, "smhd", time_mult, &v) && v) {
 		s->time = (unsigned)v;
 		return 0;
 	}

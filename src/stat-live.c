@@ -151,84 +151,67 @@ static bool tasks_gone(const struct stat_live *st)
 	return true;
 }
 
-static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_result *rr)
+/* What the counting loop works on: the workload (pid > 0) and its clock, and what it finds. */
+struct loop {
+	struct pk_workload *wl;
+	pid_t pid;
+	double t0;		/* counting started (ns) */
+	unsigned intervals;	/* -I: printed so far */
+	bool child_done;
+};
+
+/* -D: counting enabled by hand once the delay is over, with perf's two lines. */
+static void delay_then_enable(struct stat_live *st, struct loop *l)
 {
-	const struct stat_config *cfg = st->cfg;
-	struct pk_workload *wl = NULL;
-	pid_t pid = -1;
 	struct pk_error perr = { 0 };
 	char msg[1024];
-
-	memset(rr, 0, sizeof(*rr));
-	if (cfg->argv) {
-		if (pk_workload__start(&wl, cfg->argv, &perr)) {
-			fprintf(stderr, "pmukit stat: cannot start the workload: %s\n",
-				strerror(-perr.code));
-			return -1;
-		}
-		pid = pk_workload__pid(wl);
+	double until = now_ns() + st->cfg->delay_ms * 1e6;
+	for (double left; !got_signal && (left = until - now_ns()) > 0;) {
+		struct pollfd pfd = { .fd = wake_pipe[0], .events = POLLIN };
+		if (poll(&pfd, 1, (int)ceil(left / 1e6)) > 0)
+			wake_drain();
+		if (l->pid > 0 && waitpid(l->pid, NULL, WNOHANG | WNOWAIT) == l->pid)
+			break;	/* it ended before the delay: nothing was counted */
 	}
-	if (stat_live__open(st, pid, &perr)) {
-		if (perr.code == STAT_GROUP_UNSUPPORTED) {	/* perf's words, exit 255 */
-			fprintf(stderr, "Error:\n%s\n", perr.msg);
-			rr->fatal = true;
-		} else {
-			fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&perr, msg, sizeof(msg)));
-		}
-		pk_workload__free(wl, 0);	/* not let go: it exits before exec */
-		return -1;
-	}
-	child_pid = pid;
-	double t0 = now_ns();
-	bool delayed = cfg->delay_ms > 0;	/* -D: enabled by hand once the delay is over */
-	if (delayed)
-		fprintf(stderr, "Events disabled\n");
-	else if (st->enable_after_open && pk_counter__enable(st->cnt, &perr))
+	if (pk_counter__enable(st->cnt, &perr))
 		fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&perr, msg, sizeof(msg)));
-	if (pid > 0 && pk_workload__go(wl, &perr))
-		rr->exec_errno = -perr.code;	/* "Workload failed: ..." below, as perf */
-	if (delayed) {
-		double until = now_ns() + cfg->delay_ms * 1e6;
-		for (double left; !got_signal && (left = until - now_ns()) > 0;) {
-			struct pollfd pfd = { .fd = wake_pipe[0], .events = POLLIN };
-			if (poll(&pfd, 1, (int)ceil(left / 1e6)) > 0)
-				wake_drain();
-			if (pid > 0 && waitpid(pid, NULL, WNOHANG | WNOWAIT) == pid)
-				break;	/* it ended before the delay: nothing was counted */
-		}
-		if (pk_counter__enable(st->cnt, &perr))
-			fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&perr, msg, sizeof(msg)));
-		fprintf(stderr, "Events enabled\n");
-		t0 = now_ns();
-	}
-	double next = cfg->interval_ms > 0 ? t0 + cfg->interval_ms * 1e6 : 0;
+	fprintf(stderr, "Events enabled\n");
+	l->t0 = now_ns();
+}
+
+/*
+ * Count until the workload exits, a signal, the tasks' end (-p/-t),
+ * --timeout or --interval-count; print -I's intervals meanwhile.
+ */
+static void count_loop(struct stat_live *st, struct stat_printer *pr, struct loop *l,
+		       struct run_result *rr)
+{
+	const struct stat_config *cfg = st->cfg;
+	double next = cfg->interval_ms > 0 ? l->t0 + cfg->interval_ms * 1e6 : 0;
 	/* --timeout: the workload gets SIGTERM, as perf sends it; a target alone stops */
-	double deadline = cfg->timeout_ms > 0 ? t0 + cfg->timeout_ms * 1e6 : 0;
+	double deadline = cfg->timeout_ms > 0 ? l->t0 + cfg->timeout_ms * 1e6 : 0;
 	bool timed_out = false;
-	unsigned intervals = 0;
-	bool child_done = pid <= 0;
 	while (!rr->exec_errno) {
 		if (deadline && !timed_out && now_ns() >= deadline) {
 			timed_out = true;
-			if (pid <= 0) {
+			if (l->pid <= 0) {
 				rr->stopped = true;
 				break;
 			}
-			kill(pid, SIGTERM);
+			kill(l->pid, SIGTERM);
 		}
-		if (pid > 0 && !child_done) {
-			if (pk_workload__wait(wl, true, &rr->status) == 1) {
-				pk_workload__rusage(wl, &rr->ru);
-				child_done = true;
-				rr->have_status = true;
-				break;
-			}
+		if (l->pid > 0 && !l->child_done &&
+		    pk_workload__wait(l->wl, true, &rr->status) == 1) {
+			pk_workload__rusage(l->wl, &rr->ru);
+			l->child_done = true;
+			rr->have_status = true;
+			break;
 		}
-		if (pid <= 0 && (got_signal || tasks_gone(st))) {
+		if (l->pid <= 0 && (got_signal || tasks_gone(st))) {
 			rr->stopped = true;
 			break;
 		}
-		int timeout = pid <= 0 && st->tids ? 100 : -1;	/* -p/-t alone: notice the tasks exit */
+		int timeout = l->pid <= 0 && st->tids ? 100 : -1;	/* -p/-t alone: notice the tasks exit */
 		if (deadline && !timed_out) {
 			int t = (int)ceil((deadline - now_ns()) / 1e6);
 			timeout = timeout < 0 || t < timeout ? (t > 0 ? t : 0) : timeout;
@@ -236,10 +219,10 @@ static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_re
 		if (next) {
 			double left = next - now_ns();
 			if (left <= 0) {
-				print_interval(st, pr, (now_ns() - t0) / 1e9, cfg->interval_ms * 1e6);
+				print_interval(st, pr, (now_ns() - l->t0) / 1e9, cfg->interval_ms * 1e6);
 				/* as perf: the next interval starts now (late ticks drift, never crowd) */
 				next = now_ns() + cfg->interval_ms * 1e6;
-				if (cfg->interval_count && ++intervals >= cfg->interval_count) {
+				if (cfg->interval_count && ++l->intervals >= cfg->interval_count) {
 					rr->stopped = true;
 					break;
 				}
@@ -252,26 +235,67 @@ static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_re
 		if (poll(&pfd, 1, timeout) > 0)
 			wake_drain();
 	}
+}
+
+static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_result *rr)
+{
+	const struct stat_config *cfg = st->cfg;
+	struct loop l = { .pid = -1 };
+	struct pk_error perr = { 0 };
+	char msg[1024];
+
+	memset(rr, 0, sizeof(*rr));
+	if (cfg->argv) {
+		if (pk_workload__start(&l.wl, cfg->argv, &perr)) {
+			fprintf(stderr, "pmukit stat: cannot start the workload: %s\n",
+				strerror(-perr.code));
+			return -1;
+		}
+		l.pid = pk_workload__pid(l.wl);
+	}
+	if (stat_live__open(st, l.pid, &perr)) {
+		if (perr.code == STAT_GROUP_UNSUPPORTED) {	/* perf's words, exit 255 */
+			fprintf(stderr, "Error:\n%s\n", perr.msg);
+			rr->fatal = true;
+		} else {
+			fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&perr, msg, sizeof(msg)));
+		}
+		pk_workload__free(l.wl, 0);	/* not let go: it exits before exec */
+		return -1;
+	}
+	child_pid = l.pid;
+	l.t0 = now_ns();
+	l.child_done = l.pid <= 0;
+	bool delayed = cfg->delay_ms > 0;	/* -D: enabled by hand once the delay is over */
+	if (delayed)
+		fprintf(stderr, "Events disabled\n");
+	else if (st->enable_after_open && pk_counter__enable(st->cnt, &perr))
+		fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&perr, msg, sizeof(msg)));
+	if (l.pid > 0 && pk_workload__go(l.wl, &perr))
+		rr->exec_errno = -perr.code;	/* "Workload failed: ..." below, as perf */
+	if (delayed)
+		delay_then_enable(st, &l);
+	count_loop(st, pr, &l, rr);
 	double t1 = now_ns();
 	if (st->enable_after_open || delayed)
 		pk_counter__disable(st->cnt, &perr);
-	if (pid > 0 && !child_done) {
+	if (l.pid > 0 && !l.child_done) {
 		/* --interval-count ran out: perf stops printing and waits for the workload */
-		if (pk_workload__wait(wl, false, &rr->status) == 1)
-			pk_workload__rusage(wl, &rr->ru);
+		if (pk_workload__wait(l.wl, false, &rr->status) == 1)
+			pk_workload__rusage(l.wl, &rr->ru);
 		rr->have_status = !rr->exec_errno;
 	}
-	if (wl && rr->have_status && WIFSIGNALED(rr->status))	/* as perf's psignal() */
+	if (l.wl && cfg->argv && rr->have_status && WIFSIGNALED(rr->status))	/* as perf's psignal() */
 		fprintf(stderr, "%s: %s\n", cfg->argv[0], strsignal(WTERMSIG(rr->status)));
 	child_pid = -1;
-	pk_workload__free(wl, 0);	/* reaped */
-	rr->wall_ns = t1 - t0;
+	pk_workload__free(l.wl, 0);	/* reaped */
+	rr->wall_ns = t1 - l.t0;
 	if (rr->exec_errno)
 		return 0;
 	if (cfg->interval_ms > 0) {
 		/* the last, partial interval, as perf prints it */
-		if (!cfg->interval_count || intervals < cfg->interval_count)
-			print_interval(st, pr, (t1 - t0) / 1e9, cfg->interval_ms * 1e6);
+		if (!cfg->interval_count || l.intervals < cfg->interval_count)
+			print_interval(st, pr, (t1 - l.t0) / 1e9, cfg->interval_ms * 1e6);
 	} else {
 		stat_live__read(st, false);
 	}

@@ -95,7 +95,7 @@ ok "-F over perf_event_max_sample_rate: throttled to it with perf's warning; -F 
 ok "the text view always shows the type, 0 included (cycles:u), and -a's help says system-wide" sh -c "
 	'$PMUKIT' explain --sysfs '$FX/x86-skl' --cpuid skylake -e cycles:u > '$T_TMP/t' &&
 	grep -Eq '^    type +0\$' '$T_TMP/t' &&
-	'$PMUKIT' explain --help | grep -E '^  -a, ' | grep -q 'every CPU'"
+	'$PMUKIT' explain --help | grep -E '^ +-a, ' | grep -q 'system-wide'"
 ok "every command: a bad option exits 129, as perf, and the first line names it (getopt's 'pmukit CMD:' or perf's ' Error:')" sh -c "
 	for c in list explain record report script diff flamegraph export check stat; do
 		'$PMUKIT' \$c --bogus-option >/dev/null 2>'$T_TMP/g'; rc=\$?

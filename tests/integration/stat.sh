@@ -7,7 +7,7 @@ echo "1..14"
 O=$T_TMP/stat
 HW="cycles instructions branches branch-misses"
 
-ok "--help" sh -c "'$PMUKIT' stat --help | grep -q 'usage: pmukit stat'"
+ok "--help" sh -c "'$PMUKIT' stat --help | grep -q '^ Usage: pmukit stat'"
 
 ok "default set: header, 8 events, elapsed" sh -c "
 	'$PMUKIT' stat true 2>'$O' &&

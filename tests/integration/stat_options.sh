@@ -22,11 +22,24 @@ same_rc() {
 		[ $p = $k ] || { echo "perf $p, pmukit $k" >&2; exit 1; }' same_rc "$@"
 }
 
-ok "an unknown option: the reason with pmukit's prefix, then the usage, exit 129" sh -c '
+# same exit status and first line on stderr as perf (perf's parse_options messages)
+same_err() {
+	name=$1; shift
+	if [ $HAVE_PERF = 0 ]; then T_N=$((T_N + 1)); echo "ok $T_N # SKIP perf not usable here"; return; fi
+	ok "$name" sh -c '
+		perf stat "$@" >/dev/null 2>"$O.pe"; p=$?
+		"$PMUKIT" stat "$@" >/dev/null 2>"$O.ke"; k=$?
+		[ $p = $k ] && [ "$(head -1 "$O.pe")" = "$(head -1 "$O.ke")" ] &&
+		grep -q "^ Usage: pmukit stat" "$O.ke" ||
+			{ echo "perf $p: $(head -1 "$O.pe"); pmukit $k: $(head -1 "$O.ke")" >&2; exit 1; }' \
+		same_err "$@"
+}
+
+ok "an unknown option: perf's ' Error:' line, then the usage, exit 129" sh -c '
 	"$PMUKIT" stat --bogus true 2>"$O.u"; [ $? = 129 ] &&
-	head -1 "$O.u" | grep -qx "pmukit stat: unknown option .--bogus." && grep -q "^usage:" "$O.u"'
-same_rc "... the exit status perf gives it" --bogus true
-ok "a missing value: exit 129" sh -c '"$PMUKIT" stat -e 2>"$O.m"; [ $? = 129 ] && grep -q "needs a value" "$O.m"'
+	head -1 "$O.u" | grep -qx "  Error: unknown option .bogus." && grep -q "^ Usage: pmukit stat" "$O.u"'
+same_err "... the exit status and first line perf gives it" --bogus true
+same_err "a missing value: perf's line, exit 129" -e
 ok "-r -1: perf's words, exit 129" sh -c '
 	"$PMUKIT" stat -r -1 -e task-clock true 2>"$O.r"; [ $? = 129 ] &&
 	grep -q "Run count must be a positive number" "$O.r"'

@@ -58,7 +58,7 @@ ok "examples/expose (the public API alone): promtool accepts its text, OpenMetri
 	"$B/examples/expose" >"$T_TMP/ex" && promtool check metrics <"$T_TMP/ex" >&2 &&
 	grep -Eq "^pmukit_event_total\{event=\"page-faults\",pmu=\"software\"\} [0-9]{4,}$" "$T_TMP/ex" &&
 	[ "$("$B/examples/expose" --openmetrics | tail -n 1)" = "# EOF" ]'
-ok "--help lists --serve" sh -c '"$PMUKIT" stat --help | grep -q -- "--serve ADDR"'
+ok "--help lists --serve" sh -c '"$PMUKIT" stat --help | grep -q -- "--serve <addr>"'
 fails "--serve with a command is refused" timeout 5 "$PMUKIT" stat --serve 127.0.0.1:0 true
 fails "--serve with -I is refused" timeout 5 "$PMUKIT" stat --serve 127.0.0.1:0 -a -I 1000
 ok "[::1]:0 serves on IPv6 loopback (or the machine has no IPv6)" sh -c '

@@ -3,7 +3,8 @@
  * test_cli_opts.c — the commands' option parser (src/cli-opts.c): perf's
  * parse_options rules (long options by unique prefix, --no-NAME, bundled short
  * flags, attached and separate arguments, optional arguments both ways perf
- * has them, "--", stopping at a command) and its messages and usage layout.
+ * has them, "--", stopping at a command) and its messages and usage layout;
+ * the helpers that check option values.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -215,6 +216,42 @@ static void test_usage(void **state)
 	assert_string_equal(err, "");
 }
 
+/* the option values' helpers (cli_value__*): whole values only, ranges, perf's tagged values */
+static void test_values(void **state)
+{
+	(void)state;
+	uint64_t u;
+	long l;
+	double d;
+	static const uint64_t size[] = { 1, 1024, 1024 * 1024, 1024 * 1024 * 1024 };
+	assert_int_equal(cli_value__u64("0x10", &u), 0);
+	assert_int_equal(u, 16);
+	assert_int_equal(cli_value__u64("-1", &u), -1);
+	assert_int_equal(cli_value__u64("12k", &u), -1);
+	assert_int_equal(cli_value__u64("", &u), -1);
+	assert_int_equal(cli_value__long("-1", 0, -1, 5, &l), 0);
+	assert_int_equal(l, -1);
+	assert_int_equal(cli_value__long("-2", 0, -1, 5, &l), -1);
+	assert_int_equal(cli_value__long("6", 10, -1, 5, &l), -1);
+	assert_int_equal(cli_value__long("010", 10, 0, 100, &l), 0);
+	assert_int_equal(l, 10);
+	assert_int_equal(cli_value__long("3x", 10, 0, 100, &l), -1);
+	assert_int_equal(cli_value__double("2.5", 0, 4e9, &d), 0);
+	assert_true(d == 2.5);
+	assert_int_equal(cli_value__double("-0.5", 0, 4e9, &d), -1);
+	assert_int_equal(cli_value__double("5e9", 0, 4e9, &d), -1);
+	assert_int_equal(cli_value__double("nan", 0, 4e9, &d), -1);
+	assert_int_equal(cli_value__tag("512K", "BKMG", size, &u), 0);
+	assert_int_equal(u, 512 * 1024);
+	assert_int_equal(cli_value__tag("3G", "BKMG", size, &u), 0);
+	assert_true(u == 3ull << 30);
+	assert_int_equal(cli_value__tag("3", "BKMG", size, &u), -1);	/* a tag is required */
+	assert_int_equal(cli_value__tag("3KB", "BKMG", size, &u), -1);	/* exactly one */
+	assert_int_equal(cli_value__tag("3k", "BKMG", size, &u), -1);	/* perf's case */
+	assert_int_equal(cli_value__tag("-3K", "BKMG", size, &u), -1);
+	assert_int_equal(cli_value__tag("K", "BKMG", size, &u), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -222,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_optional_arguments),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_usage),
+		cmocka_unit_test(test_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
