@@ -14,13 +14,6 @@
 #include "stat-metrics.h"
 #include "stat.h"
 
-/* --help lines of --serve */
-#define STAT_SERVE_HELP \
-	"      --serve ADDR      a Prometheus exporter on ADDR ([HOST]:PORT; port 0: any):\n" \
-	"                        GET /metrics reads the counters (OpenMetrics when asked)\n" \
-	"  -G, --cgroup LIST     with --serve and -a/-C: count the i-th event in the i-th\n" \
-	"                        cgroup (comma list, empty: all tasks; one: every event)\n"
-
 /* Options --serve cannot go with: a message on stderr and -1, else 0. */
 int stat_serve__check(const struct stat_config *cfg);
 
