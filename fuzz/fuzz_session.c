@@ -170,7 +170,7 @@ static void print_all(struct pk_session *s, FILE *devnull)
 		return;
 	struct pk_data_reader *r = pk_session__reader(s);
 	const struct pk_data_event *ev;
-	struct pk_resolved rs;
+	struct pk_resolved rs = { .sz = sizeof(rs) };
 	struct pk_error err = { 0 };
 	unsigned n = 0;
 	while (pk_session__next(s, &ev, &err) > 0 && n++ < 4096) {
