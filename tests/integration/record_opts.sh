@@ -86,10 +86,19 @@ ok "--switch-events: perf script shows PERF_RECORD_SWITCH records" sh -c \
 	'perf script -i s.data --show-switch-events 2>/dev/null | grep -q PERF_RECORD_SWITCH'
 
 # --switch-output on SIGUSR2: as many files as perf's, perf reads each, same evlist
-rot() {	# rot TOOL PREFIX: two SIGUSR2 during a 2 s recording
-	$1 record -q -o "$2.data" -e cpu-clock --switch-output -- sleep 2 > /dev/null 2>&1 &
+wait_for() {	# wait_for CMD: poll (up to 5 s) until CMD succeeds
+	i=0
+	while ! sh -c "$1" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+}
+rot() {	# rot TOOL PREFIX: two SIGUSR2 during a 4 s recording, each once the tool is ready
+	# (its output file there; then the first switch's file), so a loaded machine's slow
+	# start does not meet a SIGUSR2 before the tool's handler
+	$1 record -q -o "$2.data" -e cpu-clock --switch-output -- sleep 4 > /dev/null 2>&1 &
 	rp=$!
-	sleep 0.6; kill -USR2 $rp; sleep 0.6; kill -USR2 $rp
+	wait_for "[ -e $2.data ]"
+	sleep 0.3; kill -USR2 $rp
+	wait_for "ls $2.data.* >/dev/null 2>&1"
+	sleep 0.3; kill -USR2 $rp
 	wait $rp
 }
 rot perf pg
