@@ -38,7 +38,8 @@ static bool topdown_members(const struct pk_annotation *an, int td[TD_BE + 1])
 void ann_extra__compute(struct pk_annotation *an)
 {
 	int td[TD_BE + 1];
-	an->topdown = topdown_members(an, td);
+	bool topdown = topdown_members(an, td);
+	an->topdown = topdown;
 	for (size_t i = 0; i < an->nr_lines; i++) {
 		struct pk_annotation_line *l = &an->lines[i];
 		for (int k = 0; k < 4; k++)
@@ -49,7 +50,7 @@ void ann_extra__compute(struct pk_annotation *an)
 			an->weights = true;
 			l->avg_weight /= (double)l->nr_weighted;
 		}
-		for (int k = TD_RETIRING; an->topdown && k <= TD_BE; k++) {
+		for (int k = TD_RETIRING; topdown && k <= TD_BE; k++) {
 			double v;
 			if (td[k] >= 0 && rp_topdown_ratio(l->period[td[TD_SLOTS]], l->period[td[k]], &v))
 				l->topdown[k - TD_RETIRING] = v;
