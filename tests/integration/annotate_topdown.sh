@@ -9,11 +9,12 @@
 # - weighted samples, PERF_SAMPLE_WEIGHT (ann_w) and WEIGHT_STRUCT (ann_ws):
 #   each instruction's average weight, computed here the same way;
 # - outside those, no extra column: the brstack kind's header is perf's
-#   (annotate.sh compares ordinary recordings with perf 6.1 byte for byte).
+#   (annotate.sh compares ordinary recordings with perf 6.1 byte for byte);
+# - with the extra columns cut out, --stdio is perf 6.1's on the same files.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
 M="${PMUKIT_BUILD:-build}/tests/workloads/report_mkdata"
 
-PLAN=9
+PLAN=12
 echo "1..$PLAN"
 skip_all() {
 	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - annotate_topdown # SKIP $1"; done
@@ -102,6 +103,21 @@ for b in bad[:20]:
 sys.exit(1 if bad else 0)
 EOF_PY
 
+# strip.py NEVENTS EXTRA_WIDTH: pmukit's --stdio without the extra columns (and
+# the header's dashes, whose length follows the header's)
+cat > "$T_TMP/strip.py" <<'EOF_PY'
+import sys
+w, x = 1 + 8 * int(sys.argv[1]), int(sys.argv[2])
+for line in sys.stdin:
+    if "|\tSource code & Disassembly of" in line:
+        line = line[:w].ljust(w) + line[line.index("|"):]
+    elif line.startswith("---"):
+        continue
+    elif len(line) > w + x:
+        line = line[:w] + line[w + x:]
+    sys.stdout.write(line)
+EOF_PY
+
 P="$PMUKIT"
 "$P" annotate -i "$T_TMP/td.data" --json > "$T_TMP/td.json" 2>"$T_TMP/td.err"
 "$P" annotate -i "$T_TMP/td.data" --stdio > "$T_TMP/td.stdio" 2>>"$T_TMP/td.err"
@@ -118,6 +134,17 @@ for k in w ws; do
 	ok "ann_$k: --stdio AvgWeight column per instruction" \
 		python3 "$T_TMP/check.py" w "$T_TMP/$k.txt" "$T_TMP/$k.json" "$T_TMP/$k.stdio"
 done
+# perf 6.1 on the same files: the same text around the extra columns
+same_as_perf() {	# same_as_perf NAME NEVENTS EXTRA_WIDTH
+	command -v perf >/dev/null 2>&1 && perf --version >/dev/null 2>&1 || {
+		echo "# SKIP perf (6.1) is not installed"; return 0; }
+	perf annotate --stdio -i "$T_TMP/$1.data" 2>/dev/null | grep -v '^---' > "$T_TMP/$1.perf"
+	python3 "$T_TMP/strip.py" "$2" "$3" < "$T_TMP/$1.stdio" > "$T_TMP/$1.cut"
+	[ "$(grep -c ' :   ' "$T_TMP/$1.perf")" -gt 20 ] && diff "$T_TMP/$1.perf" "$T_TMP/$1.cut" >&2
+}
+ok "ann_td: --stdio without the TopDown columns is perf's" same_as_perf td 6 32
+ok "ann_w: --stdio without the AvgWeight column is perf's" same_as_perf w 1 10
+ok "ann_ws: --stdio without the AvgWeight column is perf's" same_as_perf ws 1 10
 "$P" annotate -i "$T_TMP/br.data" --stdio > "$T_TMP/br.stdio" 2>/dev/null
 ok "no TopDown nor weight: perf's header" sh -c 'grep -q "^ Percent *|	Source code" "$1" &&
 	! grep -q "AvgWeight\|Retire\|\"weight\"\|topdown" "$1"' _ "$T_TMP/br.stdio"
