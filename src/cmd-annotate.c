@@ -4,7 +4,9 @@
  * symbol with samples (hottest first, per event), or only SYMBOL, as its
  * instructions and source lines with the share of the samples on each, as
  * perf 6.1's `perf annotate --stdio` prints them. The disassembly runs in
- * process (pmukit/annotate.h: libopcodes), never through objdump.
+ * process (pmukit/annotate.h: libopcodes), never through objdump. Beyond
+ * perf: a TopDown group's Level 1 shares and the samples' average weight per
+ * instruction, as columns after the events' (docs/ANNOTATE.md).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,7 +161,8 @@ int cmd_annotate(int argc, char **argv)
 		CLI_DOUBLE(0, "percent-limit", &c.percent_limit, "percent",
 			   "Don't show entries under that percent"),
 		CLI_BOOL(0, "json", &c.json, "one line of JSON per symbol: each instruction's address, "
-			 "source line, inline chain, samples and period per event (not in perf)"),
+			 "source line, inline chain, samples and period per event (not in perf; with TopDown "
+			 "groups and weights, their columns too)"),
 		CLI_BOOL(0, "group", &c.group, "Show event group information together"),
 		CLI_BOOL('l', "print-line", &c.print_line, "print matching source lines (may be slow)"),
 		CLI_BOOL(0, "skip-missing", &c.skip_missing, "Skip symbols that cannot be annotated (they are, with or without it: stderr says why)"),

@@ -129,6 +129,18 @@ struct pk_annotation_line {
 	/* An instruction's inline chain (pk_dso__srcline's frames: innermost first); 0: none. */
 	size_t nr_frames;
 	const struct pk_srcline_frame *frames;
+	/*
+	 * Beyond perf (fields added at the end: the library owns the lines).
+	 * When the events annotated are a TopDown group ({slots,$ev,topdown-*}:S,
+	 * slots leading), the instruction's Level 1 shares in percent of its
+	 * slots, computed as report computes them per symbol: retiring, bad
+	 * speculation, frontend bound, backend bound; NAN where not known (not
+	 * such a group, no slots on the instruction, the member not recorded).
+	 */
+	double topdown[4];
+	/* Its samples with a weight (-W: PERF_SAMPLE_WEIGHT or WEIGHT_STRUCT) and their average weight. */
+	uint64_t nr_weighted;
+	double avg_weight;
 };
 
 /*
@@ -171,7 +183,10 @@ PK_API int pk_annotation__fprintf(const struct pk_annotation *an, FILE *f,
  * The annotation as one line of JSON (beyond perf: for editors and scripts):
  * {"dso", "symbol", "start" (objdump address), "events": [names], "samples",
  * "period" (per event), "instructions": [{"addr", "offset", "insn", "file",
- * "line", "inline": [{"func", "file", "line"}...], "samples", "period"}]}.
+ * "line", "inline": [{"func", "file", "line"}...], "samples", "period",
+ * and for a TopDown group "topdown": {"retiring", "bad_spec", "fe_bound",
+ * "be_bound"} (percent, null: unknown), for weighted samples "weight": the
+ * average (null: none on it)}]}.
  * 0 or a negative errno.
  */
 PK_API int pk_annotation__fprintf_json(const struct pk_annotation *an, FILE *f);

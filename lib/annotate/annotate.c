@@ -109,6 +109,7 @@ static struct ann_entry *entry_of(struct pk_annotate *a, struct pk_dso *dso, con
 
 static int add_one(struct pk_annotate *a, const struct pk_resolved *rs, int attr, uint64_t period)
 {
+	const struct pk_sample *smp = rs->sample;
 	const struct pk_loc *l = rs->loc;
 	if (grow_attrs(a, (size_t)attr + 1))
 		return -ENOMEM;
@@ -125,7 +126,11 @@ static int add_one(struct pk_annotate *a, const struct pk_resolved *rs, int attr
 	struct ann_entry *e = entry_of(a, l->dso, l->sym);
 	if (!e || PK_GROW(e->hits, e->cap_hits, e->nr_hits + 1))
 		return -ENOMEM;
-	e->hits[e->nr_hits++] = (struct ann_hit){ .rip = l->addr, .attr = attr, .period = period };
+	e->hits[e->nr_hits++] = (struct ann_hit){
+		.rip = l->addr, .attr = attr, .period = period, .weight = smp->weight,
+		.weighted = attr == rs->attr &&
+			    (smp->sample_type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)),
+	};
 	e->ev[attr].nr_samples++;
 	e->ev[attr].period += period;
 	return 0;

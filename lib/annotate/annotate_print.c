@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +129,39 @@ static int print_summary(const struct pk_annotation *an, FILE *f, enum pk_annota
 	return 0;
 }
 
+/*
+ * Beyond perf: the header's label over the TopDown and weight columns after
+ * the events' (width wide); the width of them all. Without them: perf's.
+ */
+static int extra_label(const struct pk_annotation *an, char *buf, size_t sz, int width,
+		       const char *label)
+{
+	if (!an->topdown && !an->weights) {
+		snprintf(buf, sz, "%s", label);
+		return width;
+	}
+	int n = snprintf(buf, sz, "%-*s%s%s", width, label,
+			 an->topdown ? "  Retire BadSpec FEBound BEBound" : "", an->weights ? " AvgWeight" : "");
+	return n < 0 ? width : (size_t)n < sz ? n : (int)sz - 1;
+}
+
+/* an instruction's TopDown (percent of its slots) and average weight columns, blank where unknown */
+static void print_extra(const struct pk_annotation *an, const struct pk_annotation_line *l, FILE *f)
+{
+	for (int k = 0; an->topdown && k < 4; k++) {
+		if (isnan(l->topdown[k]))
+			fprintf(f, " %7s", "");
+		else
+			fprintf(f, " %7.2f", l->topdown[k]);
+	}
+	if (an->weights) {
+		if (l->nr_weighted)
+			fprintf(f, " %9.1f", l->avg_weight);
+		else
+			fprintf(f, " %9s", "");
+	}
+}
+
 int pk_annotation__fprintf(const struct pk_annotation *an, FILE *f,
 			   const struct pk_annotation_print_opts *opts)
 {
@@ -140,8 +174,10 @@ int pk_annotation__fprintf(const struct pk_annotation *an, FILE *f,
 	if ((o.flags & PK_ANNOTATE_PRINT_LINES) && print_summary(an, f, o.percent_type))
 		return -ENOMEM;
 	int width = (period ? 12 : 8) * an->nr_group;
+	char label[1024];
+	width = extra_label(an, label, sizeof(label), width, period ? "Period" : nr ? "Samples" : "Percent");
 	int n = fprintf(f, " %-*.*s|\tSource code & Disassembly of %s for %s (%" PRIu64 " samples, "
-			"percent: %s)\n", width, width, period ? "Period" : nr ? "Samples" : "Percent",
+			"percent: %s)\n", width, width, label,
 			o.flags & PK_ANNOTATE_PRINT_FULL_PATH ? an->dso_long : an->dso_short, an->event,
 			an->sym_totals[an->attr].nr_samples, percent_names[o.percent_type]);
 	for (int i = 0; i < n; i++)
@@ -169,6 +205,7 @@ int pk_annotation__fprintf(const struct pk_annotation *an, FILE *f,
 				else
 					fprintf(f, " %7.2f", percent(an, l, m, o.percent_type));
 			}
+			print_extra(an, l, f);
 			fprintf(f, " :   %*" PRIx64 ":%s", addr_width, l->addr, l->text);
 			if ((o.flags & PK_ANNOTATE_PRINT_LINES) && max_percent(an, l, o.percent_type) > 0.5 &&
 			    strcmp(last, l->srcline)) {

@@ -17,7 +17,9 @@ struct ann_counts {
 
 struct ann_hit {
 	uint64_t rip, period;
+	uint64_t weight;		/* PERF_SAMPLE_WEIGHT(_STRUCT)'s weight, on the sample's own event */
 	int attr;
+	bool weighted;			/* the sample has a weight (counted once: on its own event) */
 };
 
 struct ann_entry {
@@ -65,6 +67,15 @@ struct pk_annotation {
 	char **event_names;		/* nr_group names */
 	uint64_t start;			/* objdump address of the symbol */
 	struct pk_annotate *a;		/* its collection (print state across symbols) */
+	/* beyond perf (extra.c): */
+	bool topdown;			/* the events are a TopDown group: the Level 1 columns */
+	bool weights;			/* an event has weights: the average weight column */
 };
+
+/*
+ * The TopDown and weight columns of each instruction (extra.c), once its
+ * counts are in (and avg_weight holds the sum of its weights).
+ */
+void ann_extra__compute(struct pk_annotation *an);
 
 #endif

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 
 #include <json-c/json.h>
@@ -58,6 +59,16 @@ static json_object *insn(const struct pk_annotation *an, const struct pk_annotat
 	json_object_object_add(o, "inline", frames(l));
 	json_object_object_add(o, "samples", per_event(an, l->nr_samples));
 	json_object_object_add(o, "period", per_event(an, l->period));
+	if (an->topdown) {
+		static const char *const names[4] = { "retiring", "bad_spec", "fe_bound", "be_bound" };
+		json_object *td = json_object_new_object();
+		for (int k = 0; td && k < 4; k++)
+			json_object_object_add(td, names[k], isnan(l->topdown[k]) ? NULL
+					       : json_object_new_double(l->topdown[k]));
+		json_object_object_add(o, "topdown", td);
+	}
+	if (an->weights)
+		json_object_object_add(o, "weight", l->nr_weighted ? json_object_new_double(l->avg_weight) : NULL);
 	return o;
 }
 

@@ -169,8 +169,14 @@ static int count_hits(struct build *b, const struct ann_entry *e, struct pk_dso 
 		uint64_t *c = (uint64_t *)l->nr_samples;
 		c[e->hits[h].attr]++;
 		c[an->nr_attrs + e->hits[h].attr] += e->hits[h].period;
+		if (e->hits[h].weighted && e->hits[h].attr >= an->attr &&
+		    e->hits[h].attr < an->attr + an->nr_group) {
+			l->nr_weighted++;
+			l->avg_weight += (double)e->hits[h].weight;	/* the sum, until extra.c */
+		}
 	}
 	free(idx);
+	ann_extra__compute(an);
 	return 0;
 }
 

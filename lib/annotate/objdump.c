@@ -161,8 +161,16 @@ static int show_line(struct gen *g, uint64_t vma)
 	 * gives it the file's own symbol table only, where addr2line reads the
 	 * dynamic symbols of a stripped file too.
 	 */
-	if (!line && !a->debug_file)
-		func = ann_objfile__func_name(a->obj, vma);
+	if (!line && !a->debug_file) {
+		/*
+		 * But a part of a function split off by the compiler ("f.cold") without
+		 * a line row of its own is in f's DWARF ranges: bfd names it f.
+		 */
+		const char *sym = ann_objfile__func_name(a->obj, vma);
+		size_t n = func ? strlen(func) : 0;
+		if (!(sym && n && !strncmp(sym, func, n) && sym[n] == '.'))
+			func = sym;
+	}
 	bool new_func = func && (!g->prev_func || strcmp(func, g->prev_func));
 	if (new_func) {
 		if (func_line(g, func))

@@ -12,8 +12,7 @@
 #include <string.h>
 
 #include "report/report_int.h"
-
-enum { TD_SLOTS, TD_RETIRING, TD_BAD_SPEC, TD_FE, TD_BE, TD_HEAVY, TD_BR_MIS, TD_FETCH_LAT, TD_MEM };
+#include "report/topdown.h"
 
 static const char *const td_names[] = {
 	[TD_RETIRING] = "topdown-retiring", [TD_BAD_SPEC] = "topdown-bad-spec",
@@ -33,7 +32,7 @@ static bool is_slots(const char *n)
 	       (!after || after == '/' || after == ':');
 }
 
-static int td_kind(const char *n)
+int rp_topdown_kind(const char *n)
 {
 	if (is_slots(n))
 		return TD_SLOTS;
@@ -53,7 +52,7 @@ void rp_topdown_setup(struct pk_report *r)
 		if (!hs->is_leader || hs->nr_members < 2)
 			continue;
 		for (int m = 0; m < hs->nr_members && h + (size_t)m < r->nr_hists; m++) {
-			int k = td_kind(r->hists[h + m].name);
+			int k = rp_topdown_kind(r->hists[h + m].name);
 			if (k >= 0 && hs->td[k] < 0)
 				hs->td[k] = (int)h + m;
 		}
@@ -119,7 +118,13 @@ static bool member_period(const struct pk_report *r, const struct rp_entry *e, i
 static bool ratio(const struct pk_report *r, const struct rp_entry *e, int h, int k, double *out)
 {
 	uint64_t slots, v;
-	if (!member_period(r, e, h, TD_SLOTS, &slots) || !slots || !member_period(r, e, h, k, &v))
+	return member_period(r, e, h, TD_SLOTS, &slots) && member_period(r, e, h, k, &v) &&
+	       rp_topdown_ratio(slots, v, out);
+}
+
+bool rp_topdown_ratio(uint64_t slots, uint64_t v, double *out)
+{
+	if (!slots)
 		return false;
 	*out = 100.0 * (double)v / (double)slots;
 	return true;

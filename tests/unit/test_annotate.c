@@ -6,11 +6,13 @@
  * source positions of the instructions (this file), objdump's headers,
  * the -M intel and --no-source text, the symbol filter (which drops the
  * other samples from the totals, as perf 6.1 does), the --stdio header,
- * a two-event group, and the option and index errors. Every expected
+ * a two-event group, no TopDown or weight column on an ordinary recording,
+ * and the option and index errors. Every expected
  * value comes from the samples written here. And the in-process objdump
  * text (objdump.c over libopcodes and the line tables) against binutils'
  * objdump itself, line for line, on this program and on libc.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -246,6 +248,40 @@ static void test_group(void **state)
 	ann_close(&p);
 }
 
+/*
+ * An ordinary recording (cpu-clock, no weights, no TopDown group): no
+ * TopDown value and no weighted sample on any line, and --stdio's header is
+ * perf's, without the extra columns' labels.
+ */
+static void test_no_extra_columns(void **state)
+{
+	(void)state;
+	struct ann p;
+	ann_open(&p, NULL);
+	struct pk_annotation *an;
+	CHECK_OK(pk_annotation__new(&an, p.a, 0, 0, &p.err), &p.err);
+	uint64_t samples = 0;
+	for (size_t i = 0; i < pk_annotation__nr_lines(an); i++) {
+		const struct pk_annotation_line *l = pk_annotation__line(an, i);
+		for (int k = 0; k < 4; k++)
+			assert_true(isnan(l->topdown[k]));
+		assert_int_equal(l->nr_weighted, 0);
+		samples += l->offset >= 0 ? l->nr_samples[0] : 0;
+	}
+	assert_int_equal(samples, 4);	/* at_leaf's samples (+0 and +1: one instruction or two) */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_int_equal(pk_annotation__fprintf(an, f, NULL), 0);
+	fclose(f);
+	assert_non_null(strstr(text, " Percent |\tSource code & Disassembly of test_annotate for cpu-clock "));
+	assert_null(strstr(text, "AvgWeight"));
+	assert_null(strstr(text, "Retire"));
+	free(text);
+	pk_annotation__free(an);
+	ann_close(&p);
+}
+
 /* the lines, each trimmed as perf trims them, without objdump's "file format" line */
 static size_t trimmed_lines(char *text, char ***out)
 {
@@ -348,6 +384,7 @@ int main(void)
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_group),
+		cmocka_unit_test(test_no_extra_columns),
 		cmocka_unit_test(test_objdump_text),
 	};
 	return cmocka_run_group_tests(tests, write_file, NULL);

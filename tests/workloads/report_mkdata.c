@@ -40,7 +40,8 @@
  *             every map, with every flag (mispred, predicted, in_tx, abort),
  *             cycles and branch types, for script -F brstack,brstacksym and -D.
  *   (the kinds below, to attrSIZE, are in report_mkdata_old.h; armv7, armv7nog, perf3
- *   and mmap2old in report_mkdata_foreign.h)
+ *   and mmap2old in report_mkdata_foreign.h; ann_td, ann_w and ann_ws,
+ *   annotate's, in report_mkdata_annotate.h)
  *   mem       a `perf mem record`-like mem-loads event (-W -d --phys-data:
  *             ADDR, WEIGHT, DATA_SRC, PHYS_ADDR) whose samples' data sources
  *             cover every field of perf_mem_data_src (op, lvl, snoop, lock,
@@ -72,7 +73,7 @@
  *             (attr64 .. attr136: PERF_ATTR_SIZE_VER0 .. VER8), as older perf
  *             versions wrote them: the file's attr_size is SIZE.
  *
- *   report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|perf3|perf2|perf1|oldbid|armv7|armv7nog|mmap2old|mmap2v313|topo_old|topo_nodie|elf32|mmap2bid|mmap2bad|nodesc|nofeat|attrSIZE OUT.data
+ *   report_mkdata weights|topdown|ann_td|ann_w|ann_ws|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|perf3|perf2|perf1|oldbid|armv7|armv7nog|mmap2old|mmap2v313|topo_old|topo_nodie|elf32|mmap2bid|mmap2bad|nodesc|nofeat|attrSIZE OUT.data
  *
  * For topdown files it prints, per function, the TopDown shares the samples
  * it wrote add up to ("td_func1 retiring=12.34 bad_spec=... [heavy_ops=...]"),
@@ -565,11 +566,12 @@ static int brstack(struct pk_data_writer *w, struct pk_buf *b)
 
 #include "report_mkdata_old.h"
 #include "report_mkdata_foreign.h"
+#include "report_mkdata_annotate.h"
 
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: report_mkdata weights|topdown|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|perf3|perf2|perf1|oldbid|armv7|armv7nog|mmap2old|mmap2v313|topo_old|topo_nodie|elf32|mmap2bid|mmap2bad|nodesc|nofeat|attrSIZE OUT.data\n");
+		fprintf(stderr, "usage: report_mkdata weights|topdown|ann_td|ann_w|ann_ws|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|perf3|perf2|perf1|oldbid|armv7|armv7nog|mmap2old|mmap2v313|topo_old|topo_nodie|elf32|mmap2bid|mmap2bad|nodesc|nofeat|attrSIZE OUT.data\n");
 		return 2;
 	}
 	int fd = open(argv[2], O_RDWR | O_CREAT | O_TRUNC, 0644);
@@ -586,6 +588,10 @@ int main(int argc, char **argv)
 	int rc;
 	if (!strcmp(argv[1], "weights"))
 		rc = weights(w, &b);
+	else if (!strcmp(argv[1], "ann_td"))
+		rc = ann_td(w, &b);
+	else if (!strcmp(argv[1], "ann_w") || !strcmp(argv[1], "ann_ws"))
+		rc = ann_w(w, &b, !strcmp(argv[1], "ann_ws"));
 	else if (!strcmp(argv[1], "topdown") || !strcmp(argv[1], "topdown2"))
 		rc = topdown(w, &b, !strcmp(argv[1], "topdown2"));
 	else if (!strcmp(argv[1], "a2l_after") || !strcmp(argv[1], "a2l_fresh"))
