@@ -35,18 +35,25 @@ $TM set-option -g window-size manual 2>/dev/null
 cap() {	# cap: the screen on stdout
 	$TM capture-pane -t tu -p
 }
-wait_for() {	# wait_for TEXT [FILE]: until the screen shows TEXT, drawn whole (unchanged at a
-	# second look), 10 s at most; the screen in FILE
+settled() {	# settled: the screen in $T_TMP/screen unchanged over three more looks 0.1 s apart
+	# (ncurses writes a screen in several chunks: on a loaded machine a pause between
+	# two of them looked like a finished screen at a single 50 ms second look)
+	sk=0
+	while [ $sk -lt 3 ]; do
+		sleep 0.1
+		cap > "$T_TMP/screen2"
+		cmp -s "$T_TMP/screen" "$T_TMP/screen2" || return 1
+		sk=$((sk + 1))
+	done
+}
+wait_for() {	# wait_for TEXT [FILE]: until the screen shows TEXT, drawn whole (settled),
+	# 10 s at most; the screen in FILE
 	i=0
 	while [ $i -lt 200 ]; do
 		cap > "$T_TMP/screen"
-		if grep -qF -- "$1" "$T_TMP/screen"; then
-			sleep 0.05
-			cap > "$T_TMP/screen2"
-			if cmp -s "$T_TMP/screen" "$T_TMP/screen2"; then
-				[ -z "$2" ] || cp "$T_TMP/screen" "$T_TMP/$2"
-				return 0
-			fi
+		if grep -qF -- "$1" "$T_TMP/screen" && settled; then
+			[ -z "$2" ] || cp "$T_TMP/screen" "$T_TMP/$2"
+			return 0
 		fi
 		sleep 0.05; i=$((i + 1))
 	done
@@ -161,8 +168,14 @@ run cc -i g.data
 keys Enter
 wait_for "---__libc_start_call_main" chain
 "$PMUKIT" report --stdio -i "$T_TMP/g.data" | grep -v '^#' | sed -n '2,37p' | sed 's/ *$//' > "$T_TMP/chain.stdio"
-chain_ok() {
-	lines chain 4 39 | diff "$T_TMP/chain.stdio" - >&2 && sed -n 3p "$T_TMP/chain" | grep -q '^-   99'
+chain_ok() {	# (a screen caught mid-draw is looked at again, 5 s at most)
+	t=0
+	until lines chain 4 39 | diff "$T_TMP/chain.stdio" - > "$T_TMP/chain.diff" &&
+		sed -n 3p "$T_TMP/chain" | grep -q '^-   99'; do
+		t=$((t + 1))
+		[ $t -lt 10 ] || { cat "$T_TMP/chain.diff" >&2; return 1; }
+		sleep 0.5; cap > "$T_TMP/chain"
+	done
 }
 ok "+/Enter: the callchain unfolded as --stdio prints it" chain_ok
 keys Enter
