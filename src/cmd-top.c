@@ -7,7 +7,8 @@
  * symbols kept). A reader thread resolves the samples into the current
  * window's pk_report; every -d seconds the main thread finishes that
  * report, prints perf top --stdio's frame (top-frame.c) and starts a fresh
- * one. Each frame therefore shows the samples of its own interval: perf
+ * one. On a terminal (no --stdio) the report browser (tui-report.c) shows
+ * each new window's report in place of the last. Each frame therefore shows the samples of its own interval: perf
  * top's -z; its 7/8 decay of older samples is not done (docs/PERF-DIFFERENCES.md).
  */
 #include <errno.h>
@@ -27,6 +28,7 @@
 
 #include "cli-opts.h"
 #include "top.h"
+#include "tui.h"
 
 #define MAX_EVENTS 64
 
@@ -86,7 +88,7 @@ static int parse_args(int argc, char **argv, struct top_cfg *c)
 		CLI_DOUBLE(0, "percent-limit", &c->percent_limit, "percent",
 			   "don't show entries under that percent"),
 		CLI_BOOL(0, "stdio", &c->stdio, "use the stdio interface"),
-		CLI_BOOL(0, "tui", &c->tui, "use the TUI interface (not available yet: --stdio)"),
+		CLI_BOOL(0, "tui", &c->tui, "use the interactive browser (the default on a terminal)"),
 		CLI_END(),
 	};
 	return cli_opts__parse(argc, argv, opts, "pmukit top [<options>]\n\n"
@@ -300,6 +302,64 @@ static int top_loop(struct top *t)
 	return rc;
 }
 
+/* The window's report, finished, and a fresh one for the reader: the taken one or NULL. */
+static struct pk_report *top_take(void *ctx)
+{
+	struct top *t = ctx;
+	struct pk_error err = { 0 };
+	pthread_mutex_lock(&t->lock);
+	struct pk_report *r = t->r;
+	t->r = NULL;
+	t->samples = t->kernel_samples = t->exact_samples = t->lost = 0;
+	if (pk_report__finish(r, &err) || new_window(t)) {
+		pk_report__free(r);
+		r = NULL;
+	}
+	pthread_mutex_unlock(&t->lock);
+	t->pending = r;
+	return r;
+}
+
+/* the browser is done with a report: an older one, or the newer one it did not show */
+static void top_release(void *ctx, struct pk_report *r)
+{
+	struct top *t = ctx;
+	if (r != t->pending)
+		t->shown = t->pending;
+	t->pending = NULL;
+	pk_report__free(r);
+}
+
+static bool has_rows(struct top *t, struct pk_report *r)
+{
+	for (size_t i = 0; r && i < pk_report__nr_sections(r); i++)
+		if (pk_report__section(r, i)->attr == t->sym_attr && pk_report__nr_entries(r, i))
+			return true;
+	return false;
+}
+
+/* The browser (tui-report.c) with a new window's report every -d seconds. 0 or -1. */
+static int top_tui(struct top *t)
+{
+	struct pk_report *r = NULL;
+	while (!top_stop && !has_rows(t, r)) {	/* its first screen: once there are samples */
+		pk_report__free(r);
+		wait_frame(t);
+		r = top_take(t);
+		pthread_mutex_lock(&t->lock);
+		bool done = t->done;
+		pthread_mutex_unlock(&t->lock);
+		if (done || !r)
+			break;
+	}
+	t->shown = r;
+	struct tui_live live = { .next = top_take, .release = top_release, .ctx = t,
+				 .delay_ms = t->cfg->delay * 1000 };
+	int rc = r && !top_stop && has_rows(t, r) ? report_tui__run_live(r, t->s, &live) : 0;
+	pk_report__free(t->shown);
+	return rc ? -1 : 0;
+}
+
 static int top_run(struct top_cfg *c)
 {
 	int fd = -1;
@@ -326,7 +386,7 @@ static int top_run(struct top_cfg *c)
 		kill(child, SIGTERM);
 		goto out;
 	}
-	rc = top_loop(&t) ? 255 : 0;
+	rc = (c->tui ? top_tui(&t) : top_loop(&t)) ? 255 : 0;
 	kill(child, SIGTERM);	/* its last records drained, then the pipe ends */
 	pthread_join(th, NULL);
 	if (t.failed)
@@ -357,8 +417,8 @@ int cmd_top(int argc, char **argv)
 		fprintf(stderr, "pmukit top: -c and -F cannot be used together\n");
 		return 129;
 	}
-	if (c.tui && !c.stdio)
-		fprintf(stderr, "pmukit top: the interactive browser is not available yet: --stdio\n");
+	/* perf's setup_browser: the browser on a terminal, else (or --stdio) the text */
+	c.tui = report_tui__want(c.tui, c.stdio);
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

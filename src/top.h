@@ -30,6 +30,7 @@ struct top {
 	const struct top_cfg *cfg;
 	struct pk_session *s;
 	struct pk_report *r;		/* the current window's */
+	struct pk_report *shown, *pending;	/* the browser's, and the one handed to it */
 	pthread_mutex_t lock;
 	int sym_attr;			/* the event whose profile is shown (perf's sym_evsel) */
 	uint64_t samples, kernel_samples, exact_samples;	/* this window's */

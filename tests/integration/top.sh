@@ -21,7 +21,7 @@ perf record -q -e cycles:P -F 4000 -o "$T_TMP/def.data" true >/dev/null 2>&1 ||
 	{ echo "1..0 # SKIP perf record failed"; exit 0; }
 HOT=$(perf report -q --stdio -i "$T_TMP/rm.data" --sort sym 2>/dev/null | awk 'NF { print $NF; exit }')
 DEF=$(perf evlist -i "$T_TMP/def.data" 2>/dev/null | head -1)
-echo "1..13"
+echo "1..16"
 
 # run_top SECS OUT ARGS...: pmukit top for SECS seconds, then SIGINT; its status
 run_top() {
@@ -74,5 +74,31 @@ ok "top -p PID: a frame of that process" contains "$T_TMP/p.out" "(target_pid: $
 ok "top --help lists every option" sh -c "'$PMUKIT' top --help > '$T_TMP/help' &&
 	for o in -e -c -F -a -C -p -t -u -g --call-graph -K -U -s -d -z -E --percent-limit --stdio; do
 		grep -qe \"\$o[ ,=]\" '$T_TMP/help' || { echo \"missing \$o\" >&2; exit 1; }; done"
+
+# the browser on a terminal (tmux): the hottest function on the first screen
+# within 3 s, a newer window's report shown in place (its title's sample count
+# changes), q ends it with status 0
+PK="$(cd "$(dirname "$PMUKIT")" && pwd)/$(basename "$PMUKIT")"
+if command -v tmux >/dev/null 2>&1; then
+	TM="tmux -L pmukit-top-$$ -f /dev/null"
+	trap 'kill $WP 2>/dev/null; $TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
+	$TM new-session -d -s tt -x 120 -y 60 "'$PK' top -d 1; echo EXIT=\$?; sleep 60"
+	sleep 3
+	$TM capture-pane -p -t tt > "$T_TMP/s1"
+	sleep 2.2
+	$TM capture-pane -p -t tt > "$T_TMP/s2"
+	$TM send-keys -t tt q
+	sleep 0.5
+	$TM capture-pane -p -t tt > "$T_TMP/s3"
+	$TM kill-server 2>/dev/null
+	ok "top (browser): the hottest function on the first screen within 3 s" \
+		contains "$T_TMP/s1" "[.] $HOT"
+	ok "top (browser): refreshed in place" sh -c \
+		"head -1 '$T_TMP/s1' | grep -q '^Samples: .* of event .$DEF.' &&
+		 ! cmp -s '$T_TMP/s1' '$T_TMP/s2'"
+	ok "top (browser): q exits with status 0" contains "$T_TMP/s3" "EXIT=0"
+else
+	for i in 1 2 3; do T_N=$((T_N + 1)); echo "ok $T_N # SKIP no tmux"; done
+fi
 
 [ "$T_FAIL" -eq 0 ]
