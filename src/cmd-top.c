@@ -1,20 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd-top.c — `pmukit top --stdio`: perf top's live profile as text. The
- * sampling is `pmukit record -o -` run as a child (every perf record option
- * and error in one place, the cycles -> cpu-clock fallback included), its
- * pipe-mode stream read by one session for the whole run (threads, maps and
- * symbols kept). A reader thread resolves the samples into the current
- * window's pk_report; every -d seconds the main thread finishes that
- * report, prints perf top --stdio's frame (top-frame.c) and starts a fresh
- * one. On a terminal (no --stdio) the report browser (tui-report.c) shows
- * each new window's report in place of the last. Each frame therefore shows the samples of its own interval: perf
+ * cmd-top.c — `pmukit top`: perf top's live profile. The sampling is
+ * `pmukit record -o -` run as a child (every perf record option and error
+ * in one place, the cycles -> cpu-clock fallback included), its pipe-mode
+ * stream read by one session for the whole run (threads, maps and symbols
+ * kept). A reader thread, the only user of the session, resolves the
+ * samples into the current window's pk_report and ends the window every -d
+ * seconds: --stdio prints perf top's frame (top-frame.c), the browser on a
+ * terminal (tui-report.c, report_tui__run_live) shows the finished report in
+ * place of the last. Each frame shows the samples of its own interval: perf
  * top's -z; its 7/8 decay of older samples is not done (docs/PERF-DIFFERENCES.md).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -32,7 +33,7 @@
 
 #define MAX_EVENTS 64
 
-static volatile sig_atomic_t top_stop;
+static _Atomic int top_stop;	/* set by a signal, read by both threads */
 
 static void on_signal(int sig)
 {
@@ -209,7 +210,58 @@ static int top_sample(struct top *t, const struct pk_data_event *ev, struct pk_e
 	return pk_report__add(t->r, &rs, err);
 }
 
-/* The reader thread: the session's records, samples added to the current report. */
+static int new_window(struct top *t);
+
+/* Whether the next frame is due (and then its successor's time set). */
+static bool frame_due(struct top *t, bool late)
+{
+	struct timespec now, due = t->due;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (late && (due.tv_nsec += 500000000L) >= 1000000000L) {	/* half a second late */
+		due.tv_sec++;
+		due.tv_nsec -= 1000000000L;
+	}
+	if (top_stop || now.tv_sec < due.tv_sec ||
+	    (now.tv_sec == due.tv_sec && now.tv_nsec < due.tv_nsec))
+		return false;
+	/* the frames keep their pace (an idle target's late ones too) */
+	t->due.tv_sec += t->cfg->delay;
+	if (t->due.tv_sec < now.tv_sec || (t->due.tv_sec == now.tv_sec && t->due.tv_nsec <= now.tv_nsec)) {
+		t->due = now;
+		t->due.tv_sec += t->cfg->delay;
+	}
+	return true;
+}
+
+/*
+ * The window ends (reader thread, lock held): --stdio prints its frame, the
+ * browser gets its report finished (t->ready); a fresh window follows.
+ * 0 or -1.
+ */
+static int window_end(struct top *t)
+{
+	struct pk_error err = { 0 };
+	int rc = 0;
+	if (!t->cfg->tui) {
+		rc = top_frame__print(t, t->r, stdout);
+		pk_report__free(t->r);
+	} else if (!(rc = pk_report__finish(t->r, &err))) {
+		pk_report__free(t->ready);	/* not taken by the browser: a newer one instead */
+		t->ready = t->r;
+		t->samples = t->kernel_samples = t->exact_samples = t->lost = 0;
+	} else {
+		fprintf(stderr, "pmukit top: %s\n", err.msg);
+		pk_report__free(t->r);
+	}
+	t->r = NULL;
+	return rc || new_window(t) ? -1 : 0;
+}
+
+/*
+ * The reader thread: the session's records, samples added to the current
+ * window's report, the window ended every -d seconds. The session is used
+ * by this thread only (the browser reads finished reports).
+ */
 static void *reader(void *arg)
 {
 	struct top *t = arg;
@@ -219,24 +271,30 @@ static void *reader(void *arg)
 	while ((rc = pk_session__next(t->s, &ev, &err)) > 0) {
 		pthread_mutex_lock(&t->lock);
 		rc = 0;
-		if (ev->type == PERF_RECORD_SAMPLE)
+		if (!t->event[0] && pk_session__nr_attrs(t->s))
+			top_frame__event(t);
+		if (ev->type == PERF_RECORD_SAMPLE) {
 			rc = top_sample(t, ev, &err);
-		else if (ev->type == PERF_RECORD_LOST) {
+		} else if (ev->type == PERF_RECORD_LOST) {
 			t->lost += ev->u.lost.lost;
 			t->lost_total += ev->u.lost.lost;
 			t->lost_records++;
 		}
+		if (!rc && frame_due(t, false) && window_end(t))
+			rc = -EIO;
 		pthread_mutex_unlock(&t->lock);
 		if (rc)
 			break;
 		rc = 1;
 	}
-	if (rc < 0 && !top_stop) {
+	if (rc < 0 && rc != -EIO && !top_stop) {
 		char buf[512];
 		fprintf(stderr, "pmukit top: %s\n", pk_error__format(&err, buf, sizeof(buf)));
-		t->failed = true;
 	}
 	pthread_mutex_lock(&t->lock);
+	if (!rc && !top_stop && !t->cfg->tui && t->r)	/* the end (-p's process exited): the last frame */
+		rc = window_end(t);
+	t->failed = rc < 0 && !top_stop;
 	t->done = true;
 	pthread_mutex_unlock(&t->lock);
 	return NULL;
@@ -258,63 +316,37 @@ static int new_window(struct top *t)
 	return 0;
 }
 
-/* Sleep until the next frame is due, a signal or the end of the stream. */
-static void wait_frame(struct top *t)
+static void nap(void)
 {
-	struct timespec end, now;
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	end.tv_sec += t->cfg->delay;
-	for (;;) {
-		pthread_mutex_lock(&t->lock);
-		bool done = t->done;
-		pthread_mutex_unlock(&t->lock);
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (done || top_stop || now.tv_sec > end.tv_sec ||
-		    (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec))
-			return;
-		struct timespec nap = { 0, 50 * 1000 * 1000 };
-		nanosleep(&nap, NULL);
-	}
+	struct timespec ts = { 0, 50 * 1000 * 1000 };
+	nanosleep(&ts, NULL);
 }
 
-/* The frames, until a signal or the end of the recording. 0 or -1. */
+/*
+ * --stdio: the reader prints the frames; when no record came for half a
+ * second past a frame's time (an idle -p target), a frame of the header
+ * alone. Until a signal or the end of the recording. 0 or -1.
+ */
 static int top_loop(struct top *t)
 {
-	int rc = 0;
-	while (!rc) {
-		wait_frame(t);
+	for (;;) {
+		nap();
 		pthread_mutex_lock(&t->lock);
 		bool done = t->done;
-		struct pk_report *r = t->r;
-		if (top_stop) {
-			pthread_mutex_unlock(&t->lock);
-			break;
-		}
-		rc = top_frame__print(t, stdout);
-		pk_report__free(r);
-		t->r = NULL;
-		if (!rc)
-			rc = new_window(t);
+		int rc = !done && t->event[0] && frame_due(t, true) ? top_frame__print(t, NULL, stdout) : 0;
 		pthread_mutex_unlock(&t->lock);
-		if (done)
-			break;
+		if (rc || done || top_stop)
+			return rc;
 	}
-	return rc;
 }
 
-/* The window's report, finished, and a fresh one for the reader: the taken one or NULL. */
+/* The browser's next report: the last window's, when it ended since (else NULL). */
 static struct pk_report *top_take(void *ctx)
 {
 	struct top *t = ctx;
-	struct pk_error err = { 0 };
 	pthread_mutex_lock(&t->lock);
-	struct pk_report *r = t->r;
-	t->r = NULL;
-	t->samples = t->kernel_samples = t->exact_samples = t->lost = 0;
-	if (pk_report__finish(r, &err) || new_window(t)) {
-		pk_report__free(r);
-		r = NULL;
-	}
+	struct pk_report *r = t->ready;
+	t->ready = NULL;
 	pthread_mutex_unlock(&t->lock);
 	t->pending = r;
 	return r;
@@ -338,24 +370,27 @@ static bool has_rows(struct top *t, struct pk_report *r)
 	return false;
 }
 
-/* The browser (tui-report.c) with a new window's report every -d seconds. 0 or -1. */
+/* The browser (tui-report.c) with the last window's report every -d seconds. 0 or -1. */
 static int top_tui(struct top *t)
 {
 	struct pk_report *r = NULL;
-	while (!top_stop && !has_rows(t, r)) {	/* its first screen: once there are samples */
-		pk_report__free(r);
-		wait_frame(t);
-		r = top_take(t);
+	for (;;) {	/* its first screen: once a window had samples */
 		pthread_mutex_lock(&t->lock);
 		bool done = t->done;
 		pthread_mutex_unlock(&t->lock);
-		if (done || !r)
+		struct pk_report *n = top_take(t);
+		if (n) {
+			pk_report__free(r);
+			r = n;
+		}
+		if (top_stop || done || has_rows(t, r))
 			break;
+		nap();
 	}
 	t->shown = r;
 	struct tui_live live = { .next = top_take, .release = top_release, .ctx = t,
 				 .delay_ms = t->cfg->delay * 1000 };
-	int rc = r && !top_stop && has_rows(t, r) ? report_tui__run_live(r, t->s, &live) : 0;
+	int rc = !top_stop && has_rows(t, r) ? report_tui__run_live(r, t->s, &live) : 0;
 	pk_report__free(t->shown);
 	return rc ? -1 : 0;
 }
@@ -382,6 +417,8 @@ static int top_run(struct top_cfg *c)
 		return rc;
 	}
 	pthread_t th;
+	clock_gettime(CLOCK_MONOTONIC, &t.due);
+	t.due.tv_sec += c->delay;
 	if (new_window(&t) || pthread_create(&th, NULL, reader, &t)) {
 		kill(child, SIGTERM);
 		goto out;
@@ -394,6 +431,7 @@ static int top_run(struct top_cfg *c)
 out:
 	waitpid(child, &status, 0);
 	pk_report__free(t.r);
+	pk_report__free(t.ready);
 	pk_session__free(t.s);
 	pthread_mutex_destroy(&t.lock);
 	return rc;

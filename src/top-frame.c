@@ -39,6 +39,23 @@ static bool is_dummy(const struct perf_event_attr *a)
 	return a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY;
 }
 
+void top_frame__event(struct top *t)
+{
+	size_t nr_events = 0, n = 0;
+	for (size_t i = 0; i < pk_session__nr_attrs(t->s); i++)
+		nr_events += !is_dummy(&pk_session__attr(t->s, (int)i)->attr);
+	const struct pk_data_attr *a = pk_session__attr(t->s, t->sym_attr);
+	if (!a)
+		return;
+	if (nr_events == 1)
+		n = (size_t)snprintf(t->event, sizeof(t->event), "%llu%s ",
+				     (unsigned long long)a->attr.sample_period,
+				     a->attr.freq ? "Hz" : "");
+	if (n < sizeof(t->event))
+		snprintf(t->event + n, sizeof(t->event) - n, "%s",
+			 pk_session__event_name(t->s, t->sym_attr));
+}
+
 /* perf_top__header_snprintf's line */
 static void header(struct top *t, char *bf, size_t size)
 {
@@ -48,19 +65,9 @@ static void header(struct top *t, char *bf, size_t size)
 	double exact = t->samples ? 100.0 * (double)t->exact_samples / (double)t->samples : 0.0;
 	double kpct = per_sec ? 100.0 * k_per_sec / per_sec : 0.0;
 	size_t n = (size_t)snprintf(bf, size, "   PerfTop:%8.0f irqs/sec  kernel:%4.1f%%  exact: "
-				    "%4.1f%% lost: %llu/%llu drop: 0/0 [", per_sec, kpct, exact,
-				    (unsigned long long)t->lost, (unsigned long long)t->lost_total);
-	size_t nr_events = 0;
-	for (size_t i = 0; i < pk_session__nr_attrs(t->s); i++)
-		nr_events += !is_dummy(&pk_session__attr(t->s, (int)i)->attr);
-	const struct pk_data_attr *a = pk_session__attr(t->s, t->sym_attr);
-	if (nr_events == 1 && n < size)
-		n += (size_t)snprintf(bf + n, size - n, "%llu%s ",
-				      (unsigned long long)a->attr.sample_period,
-				      a->attr.freq ? "Hz" : "");
-	if (n < size)
-		n += (size_t)snprintf(bf + n, size - n, "%s], ",
-				      pk_session__event_name(t->s, t->sym_attr));
+				    "%4.1f%% lost: %llu/%llu drop: 0/0 [%s], ", per_sec, kpct, exact,
+				    (unsigned long long)t->lost, (unsigned long long)t->lost_total,
+				    t->event);
 	if (n >= size)
 		return;
 	if (c->pid)
@@ -88,6 +95,7 @@ static void header(struct top *t, char *bf, size_t size)
 }
 
 struct rows {
+	struct pk_report *r;
 	struct top *t;
 	FILE *fp;
 	size_t section;
@@ -103,12 +111,12 @@ static int row(void *ctx, size_t entry, const char *line)
 	if (w->left-- <= 0)
 		return 1;
 	fprintf(w->fp, "%.*s\n", w->width, line);
-	if (w->t->cfg->call_graph && pk_report__fprintf_callchain(w->t->r, w->section, entry, w->fp))
+	if (w->t->cfg->call_graph && pk_report__fprintf_callchain(w->r, w->section, entry, w->fp))
 		w->err = true;
 	return 0;
 }
 
-int top_frame__print(struct top *t, FILE *fp)
+int top_frame__print(struct top *t, struct pk_report *r, FILE *fp)
 {
 	struct pk_error err = { 0 };
 	int rows_nr, cols;
@@ -129,17 +137,21 @@ int top_frame__print(struct top *t, FILE *fp)
 		printed++;
 	}
 	t->samples = t->kernel_samples = t->exact_samples = t->lost = 0;
-	if (pk_report__finish(t->r, &err)) {
+	if (!r) {
+		fputc('\n', fp);
+		return fflush(fp) ? -1 : 0;
+	}
+	if (pk_report__finish(r, &err)) {
 		fprintf(stderr, "pmukit top: %s\n", err.msg);
 		return -1;
 	}
 	fputc('\n', fp);
-	struct rows w = { .t = t, .fp = fp, .width = width,
+	struct rows w = { .r = r, .t = t, .fp = fp, .width = width,
 			  .left = (t->cfg->entries > 0 ? t->cfg->entries : rows_nr - 5) - printed };
-	for (size_t i = 0; i < pk_report__nr_sections(t->r); i++)
-		if (pk_report__section(t->r, i)->attr == t->sym_attr) {
+	for (size_t i = 0; i < pk_report__nr_sections(r); i++)
+		if (pk_report__section(r, i)->attr == t->sym_attr) {
 			w.section = i;
-			pk_report__foreach_row(t->r, i, row, &w);
+			pk_report__foreach_row(r, i, row, &w);
 		}
 	return fflush(fp) || w.err ? -1 : 0;
 }

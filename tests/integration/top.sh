@@ -21,7 +21,7 @@ perf record -q -e cycles:P -F 4000 -o "$T_TMP/def.data" true >/dev/null 2>&1 ||
 	{ echo "1..0 # SKIP perf record failed"; exit 0; }
 HOT=$(perf report -q --stdio -i "$T_TMP/rm.data" --sort sym 2>/dev/null | awk 'NF { print $NF; exit }')
 DEF=$(perf evlist -i "$T_TMP/def.data" 2>/dev/null | head -1)
-echo "1..16"
+echo "1..17"
 
 # run_top SECS OUT ARGS...: pmukit top for SECS seconds, then SIGINT; its status
 run_top() {
@@ -65,11 +65,19 @@ ok "top -t TID -g: a frame with the workload's callchains" sh -c \
 	 grep -q '(target_tid: $WP)' '$T_TMP/t.out' && grep -q 'round_all' '$T_TMP/t.out'"
 
 # -p of a process that exits: the last frame, then status 0
-"$W" 1000 >/dev/null 2>&1 &
+"$W" 60000 >/dev/null 2>&1 &
 SP=$!
 ok "top -p PID: ends with status 0 when PID exits" sh -c \
 	"timeout 20 '$PMUKIT' top --stdio -d 1 -p $SP </dev/null >'$T_TMP/p.out'"
 ok "top -p PID: a frame of that process" contains "$T_TMP/p.out" "(target_pid: $SP, "
+
+# -p of a sleeping process: no samples, still a (header) frame every -d
+sleep 30 &
+IP=$!
+run_top 3.2 "$T_TMP/i.out" -d 1 -p "$IP"
+kill "$IP" 2>/dev/null
+ok "top -p PID of an idle process: a frame each second" sh -c \
+	"test \$(grep -c '(target_pid: $IP, ' '$T_TMP/i.out') -ge 2"
 
 ok "top --help lists every option" sh -c "'$PMUKIT' top --help > '$T_TMP/help' &&
 	for o in -e -c -F -a -C -p -t -u -g --call-graph -K -U -s -d -z -E --percent-limit --stdio; do
