@@ -17,6 +17,7 @@ int cmd_flamegraph(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_evlist(int argc, char **argv);
 int cmd_buildid_list(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -34,6 +35,7 @@ static const struct {
 	{ "flamegraph", cmd_flamegraph, "draw a flame graph (HTML or SVG) of a perf.data file" },
 	{ "export", cmd_export, "write a perf.data file as folded stacks, pprof or Firefox Profiler JSON" },
 	{ "record", cmd_record, "sample a command, CPUs or tasks into perf.data (perf record)" },
+	{ "top", cmd_top, "sample the system live and print its profile every few seconds (perf top --stdio)" },
 	{ "evlist", cmd_evlist, "list the events of a perf.data file (perf evlist)" },
 	{ "buildid-list", cmd_buildid_list, "list the build-ids of a perf.data file (perf buildid-list)" },
 };

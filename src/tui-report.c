@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <term.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "report-cli.h"
@@ -89,8 +90,59 @@ struct tui {
 	size_t sel, top;		/* selected line of the view, first line shown */
 	char status[512];		/* the bottom line's message */
 	bool menu;			/* more than one event: their menu first (ESC back to it) */
+	const struct tui_live *live;	/* pmukit top: newer reports every live->delay_ms */
+	struct timespec due;		/* the next one's time */
 	char line[8192];
 };
+
+#define TUI_KEY_LIVE (KEY_MAX + 1)	/* get_key: time for the live browser's next report */
+
+static bool live_due(struct tui *t)
+{
+	struct timespec now;
+	if (!t || !t->live)
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec < t->due.tv_sec || (now.tv_sec == t->due.tv_sec && now.tv_nsec < t->due.tv_nsec))
+		return false;
+	t->due = now;
+	t->due.tv_sec += t->live->delay_ms / 1000;
+	t->due.tv_nsec += (long)(t->live->delay_ms % 1000) * 1000000L;
+	if (t->due.tv_nsec >= 1000000000L) {
+		t->due.tv_sec++;
+		t->due.tv_nsec -= 1000000000L;
+	}
+	return true;
+}
+
+/* the live browser's newer report in place of the shown one, zooms and selection kept */
+static int live_swap(struct tui *t)
+{
+	struct pk_report *r = t->live->next(t->live->ctx), *old = t->m.r;
+	if (!r)
+		return 0;
+	struct tui_model keep = t->m;
+	size_t sec = keep.section;
+	if (sec >= pk_report__nr_sections(r) || !pk_report__nr_entries(r, sec)) {
+		t->live->release(t->live->ctx, r);	/* nothing to show yet: the old one stays */
+		return 0;
+	}
+	struct tui_model m;
+	int rc = tui_model__init(&m, r, sec);
+	if (rc) {
+		t->live->release(t->live->ctx, r);
+		return rc;
+	}
+	memcpy(m.zooms, keep.zooms, sizeof(m.zooms));
+	m.nr_zooms = keep.nr_zooms;
+	m.dso = keep.dso;
+	m.thread = keep.thread;
+	memcpy(m.filter, keep.filter, sizeof(m.filter));
+	tui_model__free(&t->m);
+	t->m = m;
+	t->live->release(t->live->ctx, old);
+	return tui_model__rebuild(&t->m);
+}
 
 static int page_rows(void)
 {
@@ -142,16 +194,23 @@ static void draw(struct tui *t)
 	refresh();
 }
 
-/* a key, or ERR once a quit signal came */
-static int get_key(void)
+/* a key, or ERR once a quit signal came (TUI_KEY_LIVE: a live browser's refresh is due) */
+static int get_key_live(struct tui *t)
 {
 	for (;;) {
 		if (got_signal)
 			return ERR;
+		if (live_due(t))
+			return TUI_KEY_LIVE;
 		int k = getch();
 		if (k != ERR)
 			return k;
 	}
+}
+
+static int get_key(void)
+{
+	return get_key_live(NULL);
 }
 
 /* a scrollable text (help, header); any of q, ESC, ←, h, ? or Ctrl-C closes it */
@@ -422,8 +481,8 @@ static int browse(struct tui *t)
 	int rc = 0;
 	while (!rc) {
 		draw(t);
-		int k = get_key();
-		rc = k == ERR ? 1 : key(t, k);
+		int k = get_key_live(t);
+		rc = k == ERR ? 1 : k == TUI_KEY_LIVE ? live_swap(t) : key(t, k);
 	}
 	return rc;
 }
@@ -436,7 +495,7 @@ static int browse_all(struct tui *t, struct pk_report *r)
 			sec = i;
 			nr++;
 		}
-	t->menu = nr > 1;	/* perf: a menu of the events first */
+	t->menu = nr > 1 && !t->live;	/* perf: a menu of the events first (not live: one event) */
 	for (;;) {
 		if (t->menu && menu(r, &sec))
 			return 0;
@@ -454,10 +513,18 @@ static int browse_all(struct tui *t, struct pk_report *r)
 
 int report_tui__run(struct pk_report *r, struct pk_session *s)
 {
+	return report_tui__run_live(r, s, NULL);
+}
+
+int report_tui__run_live(struct pk_report *r, struct pk_session *s, const struct tui_live *live)
+{
 	struct tui *t = calloc(1, sizeof(*t));
 	if (!t)
 		return 255;
 	t->s = s;
+	t->live = live;
+	if (live)
+		live_due(t);	/* the first refresh delay_ms from now */
 	FILE *in = fopen("/dev/tty", "r");
 	SCREEN *scr = in ? newterm(NULL, stdout, in) : NULL;
 	if (!scr) {

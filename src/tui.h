@@ -85,5 +85,20 @@ int tui_model__dump(struct tui_model *m, char *name, size_t size);
 bool report_tui__want(bool force, bool stdio);
 /* Browse the finished report; s for the header view (i). The exit status. */
 int report_tui__run(struct pk_report *r, struct pk_session *s);
+/*
+ * A live browser (pmukit top): every delay_ms, next(ctx) hands over a newer
+ * finished report (NULL: keep the one shown), shown in place of the old one
+ * (its section, selection and zooms kept), after which release(ctx, old)
+ * gets the old one; a newer report with nothing to show in that section is
+ * not shown: release(ctx, it) at once. The one shown at the end stays the
+ * caller's.
+ */
+struct tui_live {
+	struct pk_report *(*next)(void *ctx);
+	void (*release)(void *ctx, struct pk_report *old);
+	void *ctx;
+	int delay_ms;
+};
+int report_tui__run_live(struct pk_report *r, struct pk_session *s, const struct tui_live *live);
 
 #endif

@@ -1,0 +1,112 @@
+#!/bin/sh
+# top.sh — `pmukit top --stdio` beside a spinning workload with known function
+# names (report_many): the workload's hottest function (perf 6.1's own profile
+# of it is the oracle) is in a frame printed within 3 s; -d 1 refreshes the
+# frame each second; SIGINT ends it with status 0; the header line names the
+# event as perf names it (perf evlist of perf's own recording); -E, -K, -U,
+# -c, -e, -C, -t shape the frames; `top -p PID` ends with status 0 when the
+# process exits; --help lists every option.
+. "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
+W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
+
+command -v perf >/dev/null 2>&1 && perf --version >/dev/null 2>&1 ||
+	{ echo "1..0 # SKIP perf (6.1) is not installed"; exit 0; }
+[ -x "$W" ] || { echo "1..0 # SKIP $W not built (make tests)"; exit 0; }
+perf record -q -e cpu-clock -a -c 100000 -o "$T_TMP/probe.data" true >/dev/null 2>&1 ||
+	{ echo "1..0 # SKIP perf record cannot sample cpu-clock system-wide here"; exit 0; }
+# the oracle: the workload's hottest function in perf's profile of it, and
+# perf's name of the default event (cycles:P, cpu-clock:ppp without a PMU)
+perf record -q -e cpu-clock -c 100000 -o "$T_TMP/rm.data" "$W" 3000 >/dev/null 2>&1 &&
+perf record -q -e cycles:P -F 4000 -o "$T_TMP/def.data" true >/dev/null 2>&1 ||
+	{ echo "1..0 # SKIP perf record failed"; exit 0; }
+HOT=$(perf report -q --stdio -i "$T_TMP/rm.data" --sort sym 2>/dev/null | awk 'NF { print $NF; exit }')
+DEF=$(perf evlist -i "$T_TMP/def.data" 2>/dev/null | head -1)
+echo "1..17"
+
+# run_top SECS OUT ARGS...: pmukit top for SECS seconds, then SIGINT; its status
+run_top() {
+	secs=$1 out=$2; shift 2
+	"$PMUKIT" top --stdio "$@" </dev/null >"$out" 2>"$out.err" &
+	tp=$!
+	sleep "$secs"
+	kill -INT "$tp" 2>/dev/null
+	wait "$tp"
+}
+# frames FILE: the number of frames; maxrows FILE: the most rows in one
+frames() { grep -c '^   PerfTop:' "$1"; }
+maxrows() {
+	awk '/^   PerfTop:/ { n = 0 } /^ +[0-9]+\.[0-9]+%/ { if (++n > m) m = n } END { print m + 0 }' "$1"
+}
+
+"$W" 100000000 >/dev/null 2>&1 &
+WP=$!
+trap 'kill $WP 2>/dev/null; rm -rf "$T_TMP"' EXIT
+sleep 0.2
+
+ok "top: status 0 after SIGINT" run_top 3 "$T_TMP/a.out" -d 1 -E 80
+ok "top: the workload's hottest function ($HOT) within 3 s" contains "$T_TMP/a.out" "[.] $HOT"
+ok "top -d 1: refreshed frames" test "$(frames "$T_TMP/a.out")" -ge 2
+ok "top: perf top's header line (event $DEF, all CPUs)" contains "$T_TMP/a.out" \
+	"drop: 0/0 [4000Hz $DEF],  (all, $(nproc) CPU"
+ok "top: each frame starts with the console clear" \
+	test "$(grep -c "$(printf '\033\\[H\033\\[2J')" "$T_TMP/a.out")" -eq "$(frames "$T_TMP/a.out")"
+
+ok "top -K -E 5 -e cpu-clock -c 100000: status 0" run_top 1.6 "$T_TMP/k.out" -K -E 5 \
+	-e cpu-clock -c 100000 -d 1
+ok "top -K: no kernel rows, at most -E rows" sh -c \
+	"! grep -q '\\[k\\]' '$T_TMP/k.out' && test \$(awk '/^   PerfTop:/ { n = 0 } /^ +[0-9]+\\.[0-9]+%/ { if (++n > m) m = n } END { print m + 0 }' '$T_TMP/k.out') -le 5 && grep -q '\\[100000 cpu-clock\\]' '$T_TMP/k.out'"
+
+ok "top -U -C 0 --sort sym: status 0" run_top 1.6 "$T_TMP/u.out" -U -C 0 --sort sym -d 1
+ok "top -U -C 0: no user rows, CPU list in the header" sh -c \
+	"! grep -q '\\[\\.\\]' '$T_TMP/u.out' && grep -q '(all, CPU: 0)' '$T_TMP/u.out'"
+
+ok "top -t TID -g: a frame with the workload's callchains" sh -c \
+	"'$PMUKIT' top --stdio -t $WP -g -E 3 -d 1 </dev/null >'$T_TMP/t.out' 2>&1 & p=\$!; sleep 1.6; kill -INT \$p; wait \$p &&
+	 grep -q '(target_tid: $WP)' '$T_TMP/t.out' && grep -q 'round_all' '$T_TMP/t.out'"
+
+# -p of a process that exits: the last frame, then status 0
+"$W" 60000 >/dev/null 2>&1 &
+SP=$!
+ok "top -p PID: ends with status 0 when PID exits" sh -c \
+	"timeout 20 '$PMUKIT' top --stdio -d 1 -p $SP </dev/null >'$T_TMP/p.out'"
+ok "top -p PID: a frame of that process" contains "$T_TMP/p.out" "(target_pid: $SP, "
+
+# -p of a sleeping process: no samples, still a (header) frame every -d
+sleep 30 &
+IP=$!
+run_top 3.2 "$T_TMP/i.out" -d 1 -p "$IP"
+kill "$IP" 2>/dev/null
+ok "top -p PID of an idle process: a frame each second" sh -c \
+	"test \$(grep -c '(target_pid: $IP, ' '$T_TMP/i.out') -ge 2"
+
+ok "top --help lists every option" sh -c "'$PMUKIT' top --help > '$T_TMP/help' &&
+	for o in -e -c -F -a -C -p -t -u -g --call-graph -K -U -s -d -z -E --percent-limit --stdio; do
+		grep -qe \"\$o[ ,=]\" '$T_TMP/help' || { echo \"missing \$o\" >&2; exit 1; }; done"
+
+# the browser on a terminal (tmux): the hottest function on the first screen
+# within 3 s, a newer window's report shown in place (its title's sample count
+# changes), q ends it with status 0
+PK="$(cd "$(dirname "$PMUKIT")" && pwd)/$(basename "$PMUKIT")"
+if command -v tmux >/dev/null 2>&1; then
+	TM="tmux -L pmukit-top-$$ -f /dev/null"
+	trap 'kill $WP 2>/dev/null; $TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
+	$TM new-session -d -s tt -x 120 -y 60 "'$PK' top -d 1; echo EXIT=\$?; sleep 60"
+	sleep 3
+	$TM capture-pane -p -t tt > "$T_TMP/s1"
+	sleep 2.2
+	$TM capture-pane -p -t tt > "$T_TMP/s2"
+	$TM send-keys -t tt q
+	sleep 0.5
+	$TM capture-pane -p -t tt > "$T_TMP/s3"
+	$TM kill-server 2>/dev/null
+	ok "top (browser): the hottest function on the first screen within 3 s" \
+		contains "$T_TMP/s1" "[.] $HOT"
+	ok "top (browser): refreshed in place" sh -c \
+		"head -1 '$T_TMP/s1' | grep -q '^Samples: .* of event .$DEF.' &&
+		 ! cmp -s '$T_TMP/s1' '$T_TMP/s2'"
+	ok "top (browser): q exits with status 0" contains "$T_TMP/s3" "EXIT=0"
+else
+	for i in 1 2 3; do T_N=$((T_N + 1)); echo "ok $T_N # SKIP no tmux"; done
+fi
+
+[ "$T_FAIL" -eq 0 ]
