@@ -40,7 +40,7 @@ static double expose_us(int ncpu, enum pk_expose_format f, size_t *bytes)
 					   "alignment-faults" };
 	struct pk_expose_count *c = calloc((size_t)ncpu * 8, sizeof(*c));
 	struct pk_expose_label *l = calloc((size_t)ncpu, sizeof(*l));
-	char (*v)[8] = calloc((size_t)ncpu, sizeof(*v));
+	char (*v)[12] = calloc((size_t)ncpu, sizeof(*v));
 	struct pk_expose_opts o = { .sz = sizeof(o), .format = f };
 	int iters = ncpu > 16 ? 200 : 5000;
 

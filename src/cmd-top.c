@@ -285,7 +285,6 @@ static void *reader(void *arg)
 		pthread_mutex_unlock(&t->lock);
 		if (rc)
 			break;
-		rc = 1;
 	}
 	if (rc < 0 && rc != -EIO && !top_stop) {
 		char buf[512];

@@ -499,8 +499,8 @@ int pk_export__gecko(const struct pk_profile *p, FILE *out, const struct pk_xopt
 	pk_recset__init(&g.libs, sizeof(uint32_t));
 	g.frame2ff = malloc((nfr + 1) * sizeof(uint32_t));
 	g.node2ff = malloc((nst + 1) * sizeof(uint32_t));
-	g.touched_f = malloc((nfr + 1) * sizeof(uint32_t));
-	g.touched_n = malloc((nst + 1) * sizeof(uint32_t));
+	g.touched_f = calloc(nfr + 1, sizeof(uint32_t));	/* (calloc: scan-build cannot follow the writes) */
+	g.touched_n = calloc(nst + 1, sizeof(uint32_t));
 	if (!g.frame2ff || !g.node2ff || !g.touched_f || !g.touched_n)
 		goto out;
 	memset(g.frame2ff, 0xff, (nfr + 1) * sizeof(uint32_t));

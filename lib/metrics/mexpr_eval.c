@@ -44,7 +44,7 @@ static int scratch_init(struct scratch *s, const struct pk_mexpr *e)
 	s->idval = s->val + n;
 	s->idset = (uint8_t *)(s->idval + m);
 	s->live = s->idset + m;
-	memset(s->idset, 0, m + n);
+	memset(p, 0, need);	/* values too: scan-build cannot see compute() write the root */
 	return 0;
 }
 
