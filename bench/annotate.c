@@ -23,34 +23,15 @@
 
 #include <pmukit/annotate.h>
 
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
+#include "support/profile.h"
 
 /* run argv, stdout into out (NULL: /dev/null), stderr discarded; the wall time, < 0 on failure */
 static double spawn(char *const argv[], const char *out)
 {
-	double t0 = now();
-	pid_t pid = fork();
-	if (pid < 0)
+	struct bench_run r;
+	if (bench_spawn(argv, out, 0, &r) || r.status)
 		return -1;
-	if (!pid) {
-		int fd = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int nul = open("/dev/null", O_WRONLY);
-		if (fd < 0 || nul < 0)
-			_exit(127);
-		dup2(fd, 1);
-		dup2(nul, 2);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	int st;
-	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
-		return -1;
-	return now() - t0;
+	return r.wall;
 }
 
 static double best_ms(char *const argv[], int runs)
