@@ -171,7 +171,7 @@ wait_for "---__libc_start_call_main" chain
 chain_ok() {	# (a screen caught mid-draw is looked at again, 5 s at most)
 	t=0
 	until lines chain 4 39 | diff "$T_TMP/chain.stdio" - > "$T_TMP/chain.diff" &&
-		sed -n 3p "$T_TMP/chain" | grep -q '^-   99'; do
+		sed -n 3p "$T_TMP/chain" | grep -qE '^- +[0-9]+\.[0-9]+%'; do
 		t=$((t + 1))
 		[ $t -lt 10 ] || { cat "$T_TMP/chain.diff" >&2; return 1; }
 		sleep 0.5; cap > "$T_TMP/chain"
