@@ -236,7 +236,7 @@ static int merge(struct merge *m, int d, uint64_t *hit, uint64_t *count, bool *a
 }
 
 /* the callchain of self node s, callee first, into buf; its length */
-static size_t path_of(struct pk_report *r, uint32_t s, struct pk_buf *buf)
+size_t rp_chain_path_of(struct pk_report *r, uint32_t s, struct pk_buf *buf)
 {
 	buf->len = 0;
 	for (uint32_t p = rp_tnode(r, s)->parent; rp_tnode(r, p)->parent; p = rp_tnode(r, p)->parent)
@@ -324,6 +324,7 @@ int rp_chain_tree(struct pk_report *r, const struct rp_entry *e)
 		return 1;
 	/* a fresh tree: node 0 unused, node 1 the root */
 	c->nodes.len = 0;
+	c->replayed = false;
 	pk_idmap__free(&c->map);
 	struct cnode zero = { 0 };
 	if (pk_buf__append(&c->nodes, &zero, sizeof(zero)) < 0 ||
@@ -355,7 +356,7 @@ int rp_chain_tree(struct pk_report *r, const struct rp_entry *e)
 			}
 			continue;
 		}
-		size_t n = path_of(r, jb->node, &path);
+		size_t n = rp_chain_path_of(r, jb->node, &path);
 		if (n == SIZE_MAX) {
 			rc = -ENOMEM;
 			break;
@@ -387,6 +388,9 @@ int rp_chain_tree(struct pk_report *r, const struct rp_entry *e)
 	pk_buf__free(&order);
 	if (!rc)
 		rc = sort_kids(c);
+	/* siblings perf's match_chain does not order: its trees, replayed (chain_rb.c) */
+	if (!rc && rp_chain_mixed(r, c))
+		rc = rp_chain_replay(r, c, ei);
 	return rc;
 }
 
@@ -487,7 +491,7 @@ static int collect(struct pk_report *r, struct rp_chains *c, uint32_t root, uint
 			if (!r->children || subtrees)
 				continue;
 			/* callee order: each class's first frame from the leaf, once per sample */
-			size_t np = path_of(r, x, &path);
+			size_t np = rp_chain_path_of(r, x, &path);
 			if (np == SIZE_MAX) {
 				rc = -ENOMEM;
 				break;

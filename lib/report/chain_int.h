@@ -19,6 +19,7 @@ struct cnode {
 	uint64_t count, children_count;
 	uint32_t first_child, nr_children;	/* in rp_chains.kids, after sorting */
 	uint32_t parent;
+	uint32_t rbpos;			/* replayed trees: its place in perf's rb_root_in */
 };
 
 /* perf's match_chain key: DSO and symbol start, or DSO and address (or a string's id) */
@@ -54,6 +55,7 @@ struct rp_chains {
 	struct pk_buf nodes;		/* struct cnode[]; 0 unused, 1 the root */
 	struct pk_idmap map;		/* node << 32 | fkey -> child */
 	uint32_t *kids;			/* children of each node, sorted */
+	bool replayed;			/* the tree is chain_rb.c's: siblings' rb order in rbpos */
 	/* frame keys */
 	struct pk_buf fkeys;		/* struct fkey[] */
 	struct pk_idmap fkey_map;	/* hash -> fkey (collisions chained) */
@@ -88,5 +90,16 @@ int rp_chain_tree(struct pk_report *r, const struct rp_entry *e);
 /* chain.c: perf's callchain_srcline text for address and srcline keys */
 const char *rp_chain_srcline(struct pk_report *r, const struct pk_loc *loc, char *buf,
 			     size_t size);
+
+/* chain.c: the callchain of self node s, callee first, into buf; its length (SIZE_MAX: ENOMEM) */
+size_t rp_chain_path_of(struct pk_report *r, uint32_t s, struct pk_buf *buf);
+/*
+ * chain_rb.c: whether the tree just built has siblings that perf's match_chain
+ * does not order (an inlined function beside other frames, an unresolved
+ * address beside a symbol of its DSO), and then entry ei's tree rebuilt as
+ * perf's red-black trees build it (0 or -ENOMEM)
+ */
+bool rp_chain_mixed(const struct pk_report *r, const struct rp_chains *c);
+int rp_chain_replay(struct pk_report *r, struct rp_chains *c, size_t ei);
 
 #endif

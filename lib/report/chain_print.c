@@ -237,6 +237,10 @@ static int print_graph(struct pctx *p, uint32_t root, uint64_t total, uint64_t p
 static int key_cmp(const void *pa, const void *pb, void *ctx)
 {
 	const struct rp_chains *c = ctx;
+	if (c->replayed) {
+		uint32_t a = cn(c, *(const uint32_t *)pa)->rbpos, b = cn(c, *(const uint32_t *)pb)->rbpos;
+		return a < b ? -1 : a > b;
+	}
 	return rp_fkey_cmp(fk(c, cn(c, *(const uint32_t *)pa)->fkey),
 			   fk(c, cn(c, *(const uint32_t *)pb)->fkey));
 }

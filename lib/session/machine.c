@@ -319,9 +319,12 @@ static int bid_cmp(const void *a, const void *b)
 	return (int)y->kernel - (int)x->kernel;
 }
 
+static struct pk_dso *kernel_dso(struct pk_session *s);
+static const struct sess_bid *find_bid(struct pk_session *s, const char *filename);
+
 void machine__take_build_ids(struct pk_session *s)
 {
-	size_t n = pk_data_reader__nr_build_ids(s->r);
+	size_t n = pk_data_reader__nr_build_ids(s->r), from = s->bids_seen;
 	for (; s->bids_seen < n; s->bids_seen++) {
 		const struct pk_data_build_id *b = pk_data_reader__build_id(s->r, s->bids_seen);
 		uint16_t mode = b->misc & PERF_RECORD_MISC_CPUMODE_MASK;
@@ -336,6 +339,31 @@ void machine__take_build_ids(struct pk_session *s)
 					 .kernel = mode == PERF_RECORD_MISC_KERNEL };
 		memcpy(nb->id, b->id, nb->size);
 		s->bids_sorted = false;
+	}
+	/*
+	 * perf makes the DSO of each entry as it reads it (__event_process_build_id),
+	 * before the maps that name it: the DSOs' creation order, which orders
+	 * callchain siblings of two DSOs (pk_dso__order). The kernel's and user
+	 * files' (modules are named only when their maps come).
+	 */
+	for (size_t i = from; i < n; i++) {
+		const struct pk_data_build_id *b = pk_data_reader__build_id(s->r, i);
+		uint16_t mode = b->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+		if (!b->filename || !b->size)
+			continue;
+		if (mode == PERF_RECORD_MISC_KERNEL && !strcmp(b->filename, "[kernel.kallsyms]")) {
+			kernel_dso(s);
+			continue;
+		}
+		if (mode != PERF_RECORD_MISC_USER || (b->filename[0] != '/' && b->filename[0] != '[') ||
+		    !strncmp(b->filename, "/tmp/perf-", 10))
+			continue;
+		const struct sess_bid *sb = find_bid(s, b->filename);
+		if (!sb || sb->kernel)
+			continue;
+		struct pk_sym_map sm = { .filename = b->filename, .build_id = sb->id,
+					 .build_id_size = sb->size, .prot = PROT_EXEC };
+		(void)pk_symbolizer__map_dso(s->sym, &sm);	/* NULL: its map fails then */
 	}
 }
 

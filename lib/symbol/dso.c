@@ -153,14 +153,17 @@ static struct pk_dso *dso_get(struct pk_symbolizer *s, enum pk_dso_kind kind, co
 			memcpy(d->key_build_id, bid, n);
 		}
 		d->name = strdup(name);
-		/* perf's short name: a file's basename ("[JIT] tid PID" for a perf map); "[...]" names as they are */
+		/*
+		 * perf's short name (dso__set_basename): the basename of any name, a
+		 * relative one too ("[JIT] tid PID" for a perf map); "[...]" names have no '/'
+		 */
 		int tid;
 		char jit[64];
 		if (sscanf(name, "/tmp/perf-%d.map", &tid) == 1) {
 			snprintf(jit, sizeof(jit), "[JIT] tid %d", tid);
 			d->short_name = strdup(jit);
 		} else {
-			d->short_name = strdup(name[0] == '/' ? base_name(name) : name);
+			d->short_name = strdup(base_name(name));
 		}
 		pthread_mutex_init(&d->lock, NULL);
 		symtab__init(&d->syms);

@@ -234,13 +234,9 @@ ok "mmap2old: report --sort pid,dso,sym as perf's" same m2o.data report --sort p
 ok "mmap2old: report --mmaps as perf's" same m2o.data report --mmaps
 "$MK" mmap2v313 m313.data || exit 1
 ok "mmap2v313 (no prot, flags): script --show-mmap-events as perf's" same m313.data script --show-mmap-events
-# perf's misreading leaves the filename less its first 8 bytes; when that rest does not start
-# with '/' (it depends on the clone's path), perf prints its basename and pmukit the whole
-# rest: a known difference (the closing note of 2026-11-27), tested where the rest is a path
-case "$(readlink -f "$MK" | cut -c9-)" in
-/*) ok "mmap2v313 (no prot, flags): report --sort pid,dso,sym as perf's" same m313.data report --sort pid,dso,sym ;;
-*) T_N=$((T_N + 1)); echo "ok $T_N # SKIP the rest of this clone's path is no absolute name (known difference)" ;;
-esac
+# perf's misreading leaves the filename less its first 8 bytes: an absolute path or, as the
+# clone's path goes, a relative rest, whose basename both print as the DSO
+ok "mmap2v313 (no prot, flags): report --sort pid,dso,sym as perf's" same m313.data report --sort pid,dso,sym
 
 # uprobes
 T=/sys/kernel/tracing

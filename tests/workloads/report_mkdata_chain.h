@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_mkdata_chain.h — report_mkdata's `mixchain` kind (included by
+ * report_mkdata.c): callchains whose siblings perf 6.1's match_chain does
+ * not order, for tests/integration/report_chain_rb.sh. Eight processes map
+ * this program's text at eight bases (as ASLR would), one page longer than
+ * it is. Every sample's chain (fp, callee first) is a leaf in td_func1, a
+ * middle frame and a root in td_func3; the middle frame is td_func2,
+ * nodebug_pad, or an address past the end of the text (the map's, but no
+ * symbol's). perf compares two symbols by their start, but a symbol and an
+ * unresolved address by their raw ips, which differ from process to process:
+ * the root's children are not in one order, and perf's red-black tree of
+ * them can make a second node for one function. The sequence is a fixed
+ * pseudo-random one (the file is the same at every run).
+ */
+#define MIX_PROCS 8
+#define MIX_SAMPLES 160
+#define MIX_SHIFT 0x100000u	/* between two processes' bases */
+
+static void mix_trailer(struct pk_buf *b, uint32_t pid, uint64_t time, uint64_t id)
+{
+	put32(b, pid), put32(b, pid);
+	put64(b, time);
+	put64(b, id);
+}
+
+/* COMM and MMAP2 (the text, 4096 bytes longer) of process pid, its text at s + shift */
+static int mix_process(struct pk_buf *b, uint32_t pid, uint64_t shift, uint64_t id, uint64_t *end)
+{
+	size_t at = begin_rec(b, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC);
+	put32(b, pid), put32(b, pid);
+	put_str(b, "mkdata");
+	mix_trailer(b, pid, 1000, id);
+	end_rec(b, at);
+	struct pk_buf m = { 0 };
+	int rc = put_mmap_of(&m, IP_SAMPLE_TYPE, id, (uintptr_t)funcs[0], 4096, end);
+	if (!rc) {
+		/* the same record for pid (header, pid, tid, start), at the shifted base */
+		uint64_t s;
+		memcpy(m.data + 8, &pid, 4);
+		memcpy(m.data + 12, &pid, 4);
+		memcpy(&s, m.data + 16, 8);
+		s += shift;
+		memcpy(m.data + 16, &s, 8);
+		*end += shift;
+		/* the trailer's TID (pid, tid), just before TIME and ID */
+		memcpy(m.data + m.len - 24, &pid, 4);
+		memcpy(m.data + m.len - 20, &pid, 4);
+		pk_buf__append(b, m.data, m.len);
+	}
+	pk_buf__free(&m);
+	return rc;
+}
+
+static int mixchain(struct pk_data_writer *w, struct pk_buf *b)
+{
+	struct pk_error err = { 0 };
+	const uint64_t st = IP_SAMPLE_TYPE | PERF_SAMPLE_CALLCHAIN;
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(a), .config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 250000, .sample_type = st, .sample_id_all = 1,
+	};
+	uint64_t id = 95, time = 2000, end[MIX_PROCS];
+	if (pk_data_writer__add_attr(w, &a, "cpu-clock", &id, 1, &err) ||
+	    pk_data_writer__begin(w, &err))
+		return die("mixchain", &err);
+	for (uint32_t p = 0; p < MIX_PROCS; p++)
+		if (mix_process(b, 5000 + p, (uint64_t)p * MIX_SHIFT, id, &end[p]))
+			return die("maps", NULL);
+	uint32_t x = 12345;	/* a fixed LCG: the same file every run */
+	for (int i = 0; i < MIX_SAMPLES; i++) {
+		x = x * 1103515245u + 12345u;
+		uint32_t p = (x >> 16) % MIX_PROCS, kind = (x >> 8) % 3, off = (x >> 4) % 16;
+		uint64_t shift = (uint64_t)p * MIX_SHIFT;
+		uint64_t leaf = (uint64_t)(uintptr_t)funcs[0] + 1 + shift;
+		uint64_t mid = kind == 0   ? (uint64_t)(uintptr_t)funcs[1] + 1 + shift
+			       : kind == 1 ? (uint64_t)(uintptr_t)nodebug_pad + 4 * off + shift
+					   : end[p] + 64 + 8 * off;
+		uint64_t root = (uint64_t)(uintptr_t)funcs[2] + 2 + shift;
+		size_t at = begin_rec(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+		put64(b, leaf);
+		put32(b, 5000 + p), put32(b, 5000 + p);
+		put64(b, time++);
+		put64(b, id);
+		put64(b, 250000);
+		put64(b, 4);
+		put64(b, PERF_CONTEXT_USER), put64(b, leaf), put64(b, mid), put64(b, root);
+		end_rec(b, at);
+	}
+	return 0;
+}
