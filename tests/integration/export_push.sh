@@ -1,7 +1,8 @@
 #!/bin/sh
 # export_push.sh — `pmukit export --format pprof --push URL` (TAP), and the pprof fields a
 # profile store reads: period, period_type, sample_type, duration and time of -c and -F
-# recordings that perf 6.1 makes here, read back with `go tool pprof -raw`.
+# recordings that perf 6.1 makes here, read back with `go tool pprof -raw`; `pmukit record
+# --switch-output --push URL`: each file closed is pushed.
 #
 # No profile store is packaged for Debian 12, so the push goes to a fixture: a few lines of
 # python3's http.server (written into $T_TMP) that record the request (method, path and
@@ -56,6 +57,8 @@ class Ingest(http.server.BaseHTTPRequestHandler):
                 f.write("%s: %s\n" % (k.lower(), v))
         with open(os.path.join(out, "request"), "w") as f:
             f.write("%s %s\n" % (self.command, self.path))
+        with open(os.path.join(out, "log"), "a") as f:
+            f.write("%s %s %d\n" % (self.command, self.path, len(body)))
         status = int(open(os.path.join(out, "status")).read())
         msg = b"" if status == 200 else b"profile rejected by the fixture"
         self.send_response(status)
@@ -87,7 +90,7 @@ if command -v go >/dev/null 2>&1; then
 	mkdir -p "$HOME"
 fi
 
-echo "1..24"
+echo "1..26"
 
 # push FILE ARGS... — one push of FILE; the fixture's files fresh
 push() {
@@ -250,3 +253,22 @@ both() {	# -o and --push: the file written and the profile pushed
 	push "$T_TMP/c.data" -o "$T_TMP/both.pb.gz" && cmp "$T_TMP/both.pb.gz" "$SRV/body"
 }
 ok "-o FILE with --push: both" both
+
+# record --switch-output --push: every file closed is sent (by a child: the recording goes on)
+rotate() {
+	rm -f "$SRV/log" "$T_TMP"/r.data*
+	"$PMUKIT" record -q -e cpu-clock -c 100000 -g --switch-output=20K -o "$T_TMP/r.data" \
+		--push "$URL" --app rot --label run=1 "$W" 300 >/dev/null || return 1
+	files=$(ls "$T_TMP"/r.data.* | wc -l) pushed=$(grep -c '^POST /ingest?name=rot%7Brun%3D1%7D&' "$SRV/log")
+	cat "$SRV/log" >&2
+	echo "files $files, pushed $pushed" >&2
+	[ "$files" -ge 2 ] && [ "$pushed" = "$files" ]
+}
+ok "record --switch-output=20K --push: one POST /ingest per file, each with the labels" rotate
+rec_refused() {
+	"$PMUKIT" record -q -e cpu-clock -o "$T_TMP/x.data" --push "$URL" true 2>"$T_TMP/e"
+	rc=$?
+	cat "$T_TMP/e" >&2
+	[ $rc != 0 ] && grep -q -- "--push sends the --switch-output files" "$T_TMP/e" && [ ! -e "$T_TMP/x.data" ]
+}
+ok "record --push without --switch-output is refused" rec_refused
