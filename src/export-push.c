@@ -335,11 +335,30 @@ static int send_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
-/* The answer until the server closes (Connection: close), at most 64 KiB kept. */
+/* Whether b holds a whole answer: its head and the Content-Length bytes after it. */
+static bool answer_done(struct pk_buf *b)
+{
+	if (pk_buf__putc(b, 0))
+		return false;
+	b->len--;
+	const char *head = (const char *)b->data, *end = strstr(head, "\r\n\r\n");
+	if (!end)
+		return false;
+	for (const char *l = strstr(head, "\r\n"); l && l < end; l = strstr(l + 2, "\r\n"))
+		if (!strncasecmp(l + 2, "Content-Length:", 15))
+			return b->len - (size_t)(end + 4 - head) >= strtoull(l + 17, NULL, 10);
+	return false;
+}
+
+/*
+ * The answer, until its Content-Length is in or the server closes (we asked for
+ * Connection: close; no half-close from us: a Go server takes it for a client gone and
+ * cancels the request), at most 64 KiB kept.
+ */
 static int recv_all(int fd, struct pk_buf *b)
 {
 	char tmp[4096];
-	for (;;) {
+	while (!answer_done(b)) {
 		ssize_t r = recv(fd, tmp, sizeof(tmp), 0);
 		if (r < 0 && (errno == EAGAIN || errno == EINTR)) {
 			int w = wait_fd(fd, POLLIN);
@@ -353,7 +372,10 @@ static int recv_all(int fd, struct pk_buf *b)
 			return 0;
 		if (b->len < 65536)
 			pk_buf__add(b, tmp, (size_t)r);
+		else
+			return 0;
 	}
+	return 0;
 }
 
 /* 0 for a 2xx answer; else says what the server answered. */
@@ -444,7 +466,6 @@ int export_push__send(const char *prog, const struct export_push *o, const struc
 	int r = send_all(fd, (const char *)req.data, req.len);
 	if (!r)
 		r = send_all(fd, body, len);
-	shutdown(fd, SHUT_WR);
 	int rr = recv_all(fd, &ans);	/* a server that refused early may have answered */
 	pk_buf__putc(&ans, 0);
 	if (ans.len > 1)
