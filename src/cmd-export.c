@@ -175,7 +175,7 @@ int cmd_export(int argc, char **argv)
 		CLI_STRING(0, "push", &push.url, "url", "send the pprof profile to a Pyroscope-compatible "
 			   "store: POST URL/ingest (plain http://)"),
 		CLI_STRING(0, "app", &push.app, "name", "--push: the application name (default: the "
-			   "recorded command's comm)"),
+			   "comm of the recorded process with the most samples)"),
 		CLI_CALLBACK(0, "label", &push, "k=v", "--push: a label of the profile (repeatable)",
 			     export_push__label),
 		CLI_STRING(0, "tenant", &push.tenant, "id", "--push: the tenant (X-Scope-OrgID header)"),
