@@ -4,7 +4,8 @@
  * a perf.data file's samples, read through the session layer into a
  * profile (pk_session__fill_profile), written by the exporters
  * (pmukit/export.h): folded stacks as stackcollapse-perf.pl makes them
- * from perf script's text, gzipped pprof, the Firefox Profiler's format.
+ * from perf script's text, gzipped pprof, the Firefox Profiler's format;
+ * --push sends the pprof to a Pyroscope-compatible store (export-push.c).
  * Also the profile loader `pmukit flamegraph` uses.
  */
 #include <errno.h>
@@ -100,6 +101,50 @@ int export__parse_value(const struct cli_opt *opt, const char *arg, bool unset)
 	return 0;
 }
 
+/* --format, checked against --push and its options; 0 or -1 (said why). */
+static int export_format(const char *format, const struct export_push *push,
+			 enum pk_export_format *fmt)
+{
+	if (!push->url && (push->app || push->tenant || push->nr_labels)) {
+		fprintf(stderr, "pmukit export: --app, --label and --tenant go with --push URL\n");
+		return -1;
+	}
+	if (!format && push->url)
+		format = "pprof";	/* what --push sends */
+	if (!format) {
+		fprintf(stderr, "pmukit export: --format folded|pprof|gecko is required\n");
+		return -1;
+	}
+	if (pk_export__parse_format(format, fmt)) {
+		fprintf(stderr, "pmukit export: unknown format '%s' (folded, pprof, gecko, svg, html)\n",
+			format);
+		return -1;
+	}
+	if (push->url && *fmt != PK_EXPORT_PPROF) {
+		fprintf(stderr, "pmukit export: --push sends pprof, not %s (--format pprof)\n", format);
+		return -1;
+	}
+	return push->url ? export_push__check_url("pmukit export", push->url) : 0;
+}
+
+/* Load, then write to -o (stdout without -o and --push) and push; the exit status. */
+static int export_run(const struct cli_data *d, unsigned prof_flags, enum pk_export_format fmt,
+		      const char *output, const struct pk_export_opts *eo, const struct export_push *push)
+{
+	struct pk_profile *p;
+	if (export__load("pmukit export", d, prof_flags, &p))
+		return 1;
+	if (fmt == PK_EXPORT_PPROF)	/* time_nanos (and --push's from/until) in wall-clock time */
+		export__wall_clock(p, d->input);
+	int rc = 0;
+	if (output || !push->url)
+		rc = export__write("pmukit export", p, fmt, output, eo);
+	if (!rc && push->url)
+		rc = export_push__send("pmukit export", push, p, eo);
+	pk_profile__free(p);
+	return rc ? 1 : 0;
+}
+
 int cmd_export(int argc, char **argv)
 {
 	struct cli_data d;
@@ -109,6 +154,7 @@ int cmd_export(int argc, char **argv)
 	/* no --value: folded stacks and flame graphs as stackcollapse-perf.pl, gecko by samples */
 	const enum pk_export_value no_value = (enum pk_export_value)~0u;
 	struct pk_export_opts eo = { .sz = sizeof(eo), .value = no_value };
+	struct export_push push = { 0 };
 	int event = -1;
 	cli_data__init(&d);
 	const struct cli_opt opts[] = {
@@ -126,41 +172,44 @@ int cmd_export(int argc, char **argv)
 		CLI_INT(0, "event", &event, "n", "the event to write (index; default: the first sample's)"),
 		CLI_CALLBACK(0, "value", &eo, "what", "script (perf script's periods, as stackcollapse-perf.pl; "
 			     "the default, gecko: samples), samples, count or weight", export__parse_value),
+		CLI_STRING(0, "push", &push.url, "url", "send the pprof profile to a Pyroscope-compatible "
+			   "store: POST URL/ingest (plain http://)"),
+		CLI_STRING(0, "app", &push.app, "name", "--push: the application name (default: the "
+			   "comm of the recorded process with the most samples)"),
+		CLI_CALLBACK(0, "label", &push, "k=v", "--push: a label of the profile (repeatable)",
+			     export_push__label),
+		CLI_STRING(0, "tenant", &push.tenant, "id", "--push: the tenant (X-Scope-OrgID header)"),
 		CLI_END(),
 	};
 	int n = cli_opts__parse(argc, argv, opts,
-				"pmukit export --format folded|pprof|gecko [-i FILE] [-o OUT] [<options>]\n\n"
+				"pmukit export --format folded|pprof|gecko [-i FILE] [-o OUT] [<options>]\n"
+				"   or: pmukit export --format pprof --push URL [--app NAME] [--label K=V]... "
+				"[--tenant ID]\n\n"
 				"Write the samples of a perf.data file for other tools: folded stacks\n"
 				"(FlameGraph, speedscope), pprof (go tool pprof, continuous profilers),\n"
-				"gecko (the Firefox Profiler). Without -o the output goes to stdout.", 0);
-	if (n < 0)
+				"gecko (the Firefox Profiler). Without -o the output goes to stdout;\n"
+				"with --push (and no -o) it goes to the store only.", 0);
+	if (n < 0) {
+		export_push__free(&push);
 		return n == CLI_HELP ? 0 : 129;
+	}
 	if (event >= 0)
 		eo.event_nr = (unsigned)event + 1;
 	unsigned prof_flags = (inl ? PK_PROFILE_INLINE : 0) | (srcline ? PK_PROFILE_SRCLINE : 0);
 	eo.flags |= (pid ? PK_EXPORT_PID : 0) | (tid ? PK_EXPORT_TID : 0) |
 		    (kernel ? PK_EXPORT_KERNEL : 0) | (jit ? PK_EXPORT_JIT : 0) |
 		    (addrs ? PK_EXPORT_ADDRS : 0);
+	int rc = 129;
 	enum pk_export_format fmt;
-	if (!format) {
-		fprintf(stderr, "pmukit export: --format folded|pprof|gecko is required\n");
-		return 129;
-	}
-	if (pk_export__parse_format(format, &fmt)) {
-		fprintf(stderr, "pmukit export: unknown format '%s' (folded, pprof, gecko, svg, html)\n",
-			format);
-		return 129;
-	}
-	if (eo.value == no_value)
-		eo.value = fmt == PK_EXPORT_GECKO ? PK_EXPORT_VALUE_SAMPLES : PK_EXPORT_VALUE_SCRIPT;
-	if (n) {
+	if (n)
 		fprintf(stderr, "pmukit export: unexpected argument '%s'\n", argv[0]);
-		return 129;
+	else if (export_format(format, &push, &fmt))
+		;
+	else {
+		if (eo.value == no_value)
+			eo.value = fmt == PK_EXPORT_GECKO ? PK_EXPORT_VALUE_SAMPLES : PK_EXPORT_VALUE_SCRIPT;
+		rc = export_run(&d, prof_flags, fmt, output, &eo, &push);
 	}
-	struct pk_profile *p;
-	if (export__load("pmukit export", &d, prof_flags, &p))
-		return 1;
-	int rc = export__write("pmukit export", p, fmt, output, &eo);
-	pk_profile__free(p);
-	return rc ? 1 : 0;
+	export_push__free(&push);
+	return rc;
 }

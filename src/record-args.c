@@ -153,6 +153,13 @@ int record_parse_args(int argc, char **argv, struct rec_cfg *cfg, struct cli_env
 			       CLI_OPTARG | CLI_NONEG),
 		CLI_CALLBACK_F(0, "switch-max-files", cfg, "n", "keep the last N of the "
 			       "--switch-output files", opt_switch_max_files, CLI_NONEG),
+		CLI_STRING(0, "push", &cfg->sw.push.url, "url", "--switch-output: send each file "
+			   "closed as pprof to a Pyroscope-compatible store (as pmukit export --push)"),
+		CLI_STRING(0, "app", &cfg->sw.push.app, "name", "--push: the application name"),
+		CLI_CALLBACK(0, "label", &cfg->sw.push, "k=v", "--push: a label of the profiles "
+			     "(repeatable)", export_push__label),
+		CLI_STRING(0, "tenant", &cfg->sw.push.tenant, "id", "--push: the tenant "
+			   "(X-Scope-OrgID header)"),
 		CLI_BOOL('q', "quiet", &cfg->quiet, "don't print any message"),
 		CLI_BOOL('v', "verbose", &cfg->verbose, "each event's attr, as opened, as JSON on "
 			 "stderr"),
@@ -193,6 +200,13 @@ int record_check_args(struct rec_cfg *cfg)
 		why = "one of -p, -t and -u";
 	else if (cfg->sw.enabled && cfg->output && !strcmp(cfg->output, "-"))
 		why = "--switch-output writes files: not with -o -";
+	else if (cfg->sw.push.url && !cfg->sw.enabled)
+		why = "--push sends the --switch-output files: with --switch-output (else pmukit "
+		      "export --push after the recording)";
+	else if (!cfg->sw.push.url && (cfg->sw.push.app || cfg->sw.push.tenant || cfg->sw.push.nr_labels))
+		why = "--app, --label and --tenant go with --push URL";
+	else if (cfg->sw.push.url && export_push__check_url(PROG, cfg->sw.push.url))
+		return -1;
 	else if (cfg->delay_ms < 0)
 		why = "-D -1 (start disabled, enabled through --control) is not supported";
 	else if (cfg->output && !strcmp(cfg->output, "-") && cfg->compress)

@@ -18,6 +18,7 @@
 #include <pmukit/spec.h>
 
 #include "cli-opts.h"
+#include "export-cli.h"
 
 /*
  * The record options that change the attrs, one table part for `record` and
@@ -78,11 +79,18 @@ struct rec_switch {
 	unsigned max_files;	/* --switch-max-files (0: keep all) */
 	char **names;		/* the files kept, a ring of max_files */
 	unsigned cur;
+	struct export_push push;	/* --push URL [--app, --label, --tenant]: each file sent */
+	pid_t *pushers;		/* the `pmukit export --push` children still running */
+	size_t nr_pushers, cap_pushers;
 };
 /* --switch-output[=ARG]: signal (also no ARG), SIZE or TIME. 0 or -1 (message). */
 int record_switch_parse(struct rec_switch *s, const char *arg, const char *prog);
-/* PATH, finished, becomes PATH.<timestamp>; the oldest beyond max_files is removed. */
+/*
+ * PATH, finished, becomes PATH.<timestamp>; the oldest beyond max_files is removed.
+ * With --push, a `pmukit export --push` child sends the file (not waited for).
+ */
 int record_switch_rename(struct rec_switch *s, const char *path, bool quiet);
+/* Waits for the --push children (each says its own failure), then frees. */
 void record_switch_free(struct rec_switch *s);
 
 /* the command line */

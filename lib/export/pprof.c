@@ -7,7 +7,8 @@
  * several events) in "count", then "EVENT" in the event's unit, then
  * "EVENT_weight" when the event has weights. The default sample type and the
  * period type are the chosen event's; a clock event sampled by frequency (-F)
- * has Go's CPU profiles' period: "cpu" in nanoseconds, 1e9/Hz. One pprof sample per (stack, thread),
+ * has Go's CPU profiles' period: "cpu" in nanoseconds, 1e9/Hz; another event sampled by
+ * frequency has the mean of its periods. One pprof sample per (stack, thread),
  * labelled pid, tid and comm (PK_EXPORT_NO_THREADS: one per stack).
  * Locations are per address: an inlined frame and the frames it was inlined
  * into at the same address are one location with several lines, innermost
@@ -479,7 +480,11 @@ static void set_period(struct builder *b, PProfile *prof, PValueType *period_typ
 		} else {
 			period_type->type = str_(b, pk_profile__str(p, er->name));
 			period_type->unit = str_(b, unit);
-			prof->period = (int64_t)er->period;	/* 0: a count sampled by frequency */
+			prof->period = (int64_t)er->period;
+			struct pk_profile_total t;
+			/* a count sampled by frequency: its periods vary, the mean stands for them */
+			if (!er->period && !pk_profile__total(p, (size_t)b->x->event, &t) && t.samples)
+				prof->period = (int64_t)((t.count + t.samples / 2) / t.samples);
 		}
 		prof->period_type = period_type;
 		prof->default_sample_type = b->default_type;
