@@ -587,6 +587,7 @@ tests: $(O)/tests/workloads/report_many
 # perf.data files this machine cannot record (weights, TopDown groups): tests/integration/report_values.sh
 $(O)/tests/workloads/report_mkdata: tests/workloads/report_mkdata.c tests/workloads/report_mkdata_old.h \
 		tests/workloads/report_mkdata_foreign.h tests/workloads/report_mkdata_annotate.h \
+		tests/workloads/report_mkdata_chain.h \
 		$(LIBINT)
 	$(Q)mkdir -p $(dir $@)
 	$(call msg,WORKLOAD,$<)

@@ -94,7 +94,20 @@ same_output() {	# same_output SORTED LINE
 	echo "$(grep -c '^[<>]' "$T_TMP/diff") lines differ (< perf, > pmukit):" >&2
 	head -30 "$T_TMP/diff" >&2
 	head -5 "$T_TMP/pmukit.err" >&2
+	keep_inputs "$2"
 	return 1
+}
+
+# the recordings a failing line read, kept as $PMUKIT_BUILD/check-failures/perf_lines-N-FILE
+# (each run records afresh: a difference that shows on one recording in many can be rerun)
+keep_inputs() {
+	keep="${PMUKIT_BUILD:-build}/check-failures"
+	mkdir -p "$keep" || return 0
+	for w in $1; do
+		case "$w" in *.data) [ -f "$D/$w" ] && cp "$D/$w" "$keep/perf_lines-$T_N-$w" &&
+			echo "(kept $keep/perf_lines-$T_N-$w)" >&2 ;; esac
+	done
+	return 0
 }
 
 same_recording() {	# same_recording ARGS — record lines (see the top)
