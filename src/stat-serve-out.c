@@ -33,6 +33,8 @@ struct serve_out {
 	struct push_url url;
 	const char *push_arg;
 	unsigned pushes, failed;
+	long long last_ms;	/* the last interval's timestamp */
+	struct stat_cell *printed;	/* the interval's cells, kept while the exposition reads its own */
 	char last_why[512];	/* the last failure said (not repeated) */
 };
 
@@ -81,13 +83,19 @@ static void push(struct serve_out *o, long long ms)
 static void on_interval(void *ctx)
 {
 	struct serve_out *o = ctx;
-	long long ms = o->st->read_ms;
+	struct stat_live *st = o->st;
+	size_t n = st->nr_ids * st->nr_ev;
+	/* strictly later than the last (a last, partial interval may come in the same ms) */
+	long long ms = st->read_ms > o->last_ms ? st->read_ms : o->last_ms + 1;
 
+	o->last_ms = ms;
+
+	memcpy(o->printed, st->cells, n * sizeof(*o->printed));
 	if (o->om)
 		write_file(o, ms);
 	if (o->push)
 		push(o, ms);
-	stat_live__cells(o->st, true);	/* the cells as printed again */
+	memcpy(st->cells, o->printed, n * sizeof(*o->printed));	/* as printed, again */
 }
 
 int serve_out__open(struct serve_out **out, struct stat_live *st, struct stat_metrics *sm,
@@ -98,8 +106,11 @@ int serve_out__open(struct serve_out **out, struct stat_live *st, struct stat_me
 	char why[256];
 
 	*out = NULL;
-	if (!o || !(o->sv = stat_serve__new(st, sm, first_metric_ev, env))) {
+	if (!o || !(o->printed = calloc(st->nr_ids * st->nr_ev + 1, sizeof(*o->printed))) ||
+	    !(o->sv = stat_serve__new(st, sm, first_metric_ev, env))) {
 		fprintf(stderr, "pmukit stat: out of memory\n");
+		if (o)
+			free(o->printed);
 		free(o);
 		return -1;
 	}
@@ -151,6 +162,7 @@ int serve_out__close(struct serve_out *o)
 	if (o->st && o->st->on_interval_ctx == o)
 		o->st->on_interval = NULL;
 	stat_serve__free(o->sv);
+	free(o->printed);
 	free(o);
 	return r;
 }

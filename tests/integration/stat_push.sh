@@ -12,7 +12,7 @@
 # --serve printed as perf 6.1 prints it (numbers masked: both count for real), in a
 # cgroup of our own (skipped when none can be made). About 30 s.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
-echo "1..26"
+echo "1..28"
 PIDS=
 cleanup() {
 	for p in $PIDS; do kill "$p" 2>/dev/null; done
@@ -99,6 +99,13 @@ ok "--openmetrics with -M and a command: numerator = page-faults at every interv
 	[ "$n" -ge 3 ] && [ $(wc -l <"$T_TMP/num") = "$n" ] && [ $(wc -l <"$T_TMP/gauge") = "$n" ] &&
 	cmp -s "$T_TMP/num" "$T_TMP/pf" && sh "$T_TMP/sums.sh" "$T_TMP/m.csv" page-faults | cmp -s - "$T_TMP/pf"'
 
+ok "--openmetrics, stopped by SIGINT: what was counted, ended with # EOF, promtool reads it" sh -c '
+	"$PMUKIT" stat -a -I 100 -e context-switches --openmetrics "$T_TMP/s.om" 2>/dev/null & p=$!; i=0
+	until grep -q "^pmukit_event_total" "$T_TMP/s.om" 2>/dev/null || [ $i -gt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	kill -INT $p; wait $p
+	[ "$(tail -n 1 "$T_TMP/s.om")" = "# EOF" ] &&
+	promtool tsdb create-blocks-from openmetrics "$T_TMP/s.om" "$T_TMP/sblk" >&2'
+
 # --- -I --push into VictoriaMetrics --------------------------------------------------------------
 if command -v victoria-metrics >/dev/null 2>&1; then
 	VPORT=$(free_port)
@@ -166,6 +173,23 @@ ok "--push to a port nobody listens on: said once, every interval printed, exit 
 	[ $(grep -c "Connection refused" "$T_TMP/e") = 1 ] && grep -q "5 of 5 intervals not delivered" "$T_TMP/e" &&
 	[ $(grep -c ",context-switches," "$T_TMP/e") = 5 ] && [ $ms -lt 5000 ]'
 
+# an endpoint that takes the connection and never answers (a listening socket nobody accepts)
+python3 -c 'import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(64)
+print(s.getsockname()[1], flush=True); time.sleep(120)' >"$T_TMP/stall.port" &
+STALL=$!
+PIDS="$PIDS $STALL"
+i=0
+until [ -s "$T_TMP/stall.port" ] || [ $i -gt 100 ]; do sleep 0.05; i=$((i + 1)); done
+ok "--push to an endpoint that never answers: each interval waits 2 s at most, then counting goes on" sh -c '
+	t0=$(date +%s%N)
+	"$PMUKIT" stat -a -I 100 --interval-count 2 -x, -e context-switches \
+		--push "http://127.0.0.1:$(cat "$T_TMP/stall.port")/" 2>"$T_TMP/e" || exit 1
+	ms=$((($(date +%s%N) - t0) / 1000000)); cat "$T_TMP/e" >&2; echo "$ms ms" >&2
+	grep -q "no HTTP answer: Connection timed out" "$T_TMP/e" && grep -q "2 of 2 intervals not delivered" "$T_TMP/e" &&
+	[ $(grep -c ",context-switches," "$T_TMP/e") = 2 ] && [ $ms -lt 9000 ]'
+kill $STALL; wait $STALL 2>/dev/null
+
 # --- a fleet: exporters on different CPU sets, one Prometheus, the documented ratio of sums -----
 # start NAME ARGS...: an exporter in the background; sets PORT and PID, or exits
 start() {
@@ -188,11 +212,17 @@ start() {
 NCPU=$(getconf _NPROCESSORS_ONLN)
 LAST=$((NCPU - 1))
 # host a: CPU 0 (forks: many page faults per switch); host b: the others, or CPU 0 again on a
-# one-CPU machine (sleeps: few page faults per switch)
+# one-CPU machine (two threads' ping-pong over pipes, niced: switches without page faults)
 taskset -c 0 sh -c 'while :; do /bin/true; done' >/dev/null 2>&1 &
-PIDS="$PIDS $!"
-taskset -c $LAST sh -c 'while :; do sleep 0.002; done' >/dev/null 2>&1 &
-PIDS="$PIDS $!"
+LOADA=$!
+taskset -c $LAST nice -n 19 python3 -c 'import os, threading
+a, b = os.pipe(); c, d = os.pipe()
+def pong():
+    while os.read(a, 1): os.write(d, b"x")
+threading.Thread(target=pong, daemon=True).start()
+while True: os.write(b, b"x"); os.read(c, 1)' >/dev/null 2>&1 &
+LOADB=$!
+PIDS="$PIDS $LOADA $LOADB"
 start host_a $SWM -C 0 -M Serve
 APORT=$PORT
 start host_b $SWM -C $([ $NCPU -gt 1 ] && echo 1-$LAST || echo 0) -M Serve
@@ -233,7 +263,10 @@ num = 'rate(pmukit_metric_numerator_total{metric="pf_per_cs"}[5m])'
 den = 'rate(pmukit_metric_denominator_total{metric="pf_per_cs"}[5m])'
 deadline = time.time() + 40
 while True:
-    r = q(rule + "[30s]")
+    try:        # 503 while Prometheus starts
+        r = q(rule + "[30s]")
+    except OSError as e:
+        r = None
     if r and len(r[0]["values"]) >= 4:
         break
     if time.time() > deadline:
@@ -260,7 +293,7 @@ ok "fleet: the hosts' ratios differ, so the mean of ratios is not the fleet's" s
 	curl -sf "http://127.0.0.1:$PPORT/api/v1/query" --data-urlencode \
 		"query=abs(max(pmukit_metric:ratio_rate5m:instance{metric=\"pf_per_cs\"}) - min(pmukit_metric:ratio_rate5m:instance{metric=\"pf_per_cs\"})) / scalar(pmukit_metric:ratio_rate5m:fleet{metric=\"pf_per_cs\"}) > 0.05" >"$T_TMP/q" &&
 	cat "$T_TMP/q" >&2 && grep -q "\"value\":\[" "$T_TMP/q"'
-kill $PROM; wait $PROM 2>/dev/null
+kill $PROM $LOADA $LOADB; wait $PROM 2>/dev/null
 ok "promtool test rules: docs/prometheus-rules.yml on synthetic series (fleet ratio of sums, per-CPU hosts)" \
 	promtool test rules "$SRC/tests/fixtures/serve/rules_test.yml"
 
@@ -271,8 +304,14 @@ CGN=pmukit-push-$$
 if [ -n "$CGM" ] && awk '$1 == "perf_event" && $4 == 1 { f = 1 } END { exit !f }' /proc/cgroups &&
    mkdir "$CGM/$CGN" 2>/dev/null; then
 	CG=$CGM/$CGN
-	sh -c 'echo $$ >"$1/cgroup.procs" && exec sh -c "while :; do sleep 0.005; done"' sh "$CG" &
-	CGLOAD=$!
+	# a load in it on every CPU (a CPU it never ran on is <not counted>: perf's run and
+	# ours would differ)
+	CGLOAD=
+	for c in $(seq 0 $LAST); do
+		sh -c 'echo $$ >"$1/cgroup.procs" && exec taskset -c $2 sh -c "while :; do sleep 0.005; done"' \
+			sh "$CG" $c &
+		CGLOAD="$CGLOAD $!"
+	done
 	PIDS="$PIDS $CGLOAD"
 	export CGN
 	# same.sh ARGS...: perf stat and pmukit stat print the same lines, numbers masked
@@ -309,7 +348,6 @@ EOF
 		! perf stat -a -e context-switches -G nope-$$ true 2>/dev/null &&
 		! "$PMUKIT" stat -a -e context-switches -G nope-$$ true 2>/dev/null'
 	kill $CGLOAD; wait $CGLOAD 2>/dev/null
-	echo $$ >/dev/null
 	i=0
 	until rmdir "$CG" 2>/dev/null || [ $i -gt 40 ]; do
 		for p in $(cat "$CG/cgroup.procs" 2>/dev/null); do echo $p >"$CGM/cgroup.procs"; done
