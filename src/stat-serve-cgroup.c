@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * stat-serve-cgroup.c — -G/--cgroup for `stat --serve`: the perf_event
+ * stat-serve-cgroup.c — -G/--cgroup for `stat` and `stat --serve`: the perf_event
  * cgroup mount (as perf finds it: a cgroup v1 hierarchy with the perf_event
  * controller, else the cgroup2 mount), and each event's cgroup directory
  * opened there, for pk_count_opts.cgroups.

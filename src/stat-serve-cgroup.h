@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stat-serve-cgroup.h — perf stat's -G/--cgroup LIST for `stat --serve`:
- * the cgroup each event is counted in (stat-serve-cgroup.c).
+ * stat-serve-cgroup.h — perf stat's -G/--cgroup LIST, for `stat` (its
+ * cgroup column) and `stat --serve` (a label): the cgroup each event is
+ * counted in (stat-serve-cgroup.c).
  */
 #ifndef PMUKIT_STAT_SERVE_CGROUP_H
 #define PMUKIT_STAT_SERVE_CGROUP_H

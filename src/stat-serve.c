@@ -6,7 +6,9 @@
  * Prometheus scrapes /metrics (no timer of our own); the exposition is the
  * library's (pmukit/expose.h), the HTTP side serve/http.c (libmicrohttpd).
  * The main thread only waits for SIGINT/SIGTERM; the counters count in the
- * kernel whatever the clients do.
+ * kernel whatever the clients do. The same families, set up once, are what
+ * -I --openmetrics and --push write at each interval (stat_serve__new,
+ * stat-serve-out.c).
  *
  * The static pmukit has no HTTP server (libmicrohttpd cannot be linked
  * statically on Debian: see serve/http.h): there, serve_http__start is a
