@@ -292,7 +292,7 @@ ok "fleet: 2 exporters (-C 0, -C 1-N) scraped by one Prometheus; the documented 
 ok "fleet: the hosts' ratios differ, so the mean of ratios is not the fleet's" sh -c '
 	curl -sf "http://127.0.0.1:$PPORT/api/v1/query" --data-urlencode \
 		"query=abs(max(pmukit_metric:ratio_rate5m:instance{metric=\"pf_per_cs\"}) - min(pmukit_metric:ratio_rate5m:instance{metric=\"pf_per_cs\"})) / scalar(pmukit_metric:ratio_rate5m:fleet{metric=\"pf_per_cs\"}) > 0.05" >"$T_TMP/q" &&
-	cat "$T_TMP/q" >&2 && grep -q "\"value\":\[" "$T_TMP/q"'
+	{ cat "$T_TMP/q"; echo; } >&2 && grep -q "\"value\":\[" "$T_TMP/q"'
 kill $PROM $LOADA $LOADB; wait $PROM 2>/dev/null
 ok "promtool test rules: docs/prometheus-rules.yml on synthetic series (fleet ratio of sums, per-CPU hosts)" \
 	promtool test rules "$SRC/tests/fixtures/serve/rules_test.yml"
