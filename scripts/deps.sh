@@ -10,6 +10,7 @@ PKGS="build-essential pkg-config libjson-c-dev libzstd-dev libcmocka-dev linux-s
 PKGS="$PKGS gcc-arm-linux-gnueabihf"
 # stat --serve: the HTTP server, and the engines its tests run
 PKGS="$PKGS libmicrohttpd-dev prometheus prometheus-node-exporter curl"
+PKGS="$PKGS victoria-metrics"
 # pmukit annotate: libopcodes and libbfd
 PKGS="$PKGS binutils-dev"
 # pmukit report's interactive browser: ncurses

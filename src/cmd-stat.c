@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "stat-live.h"
 #include "stat-metrics.h"
+#include "stat-serve-out.h"
 #include "stat-serve.h"
 #include "stat.h"
 
@@ -46,6 +47,18 @@ static int opt_event(const struct cli_opt *opt, const char *arg, bool unset)
 	struct stat_config *cfg = opt->value;
 	(void)unset;
 	cfg->specs[cfg->nr_specs++] = arg;
+	return 0;
+}
+
+/* -G LIST: perf's cgroups are the events' defined before it */
+static int opt_cgroup(const struct cli_opt *opt, const char *arg, bool unset)
+{
+	struct stat_config *cfg = opt->value;
+	(void)unset;
+	if (!cfg->nr_specs)
+		return usage_error("must define events before cgroups");
+	cfg->cgroups = arg;
+	cfg->cgroup_specs = cfg->nr_specs;
 	return 0;
 }
 
@@ -189,9 +202,15 @@ static int parse_args(int argc, char **argv, struct stat_config *cfg, struct cli
 		CLI_BOOL('n', "null", &cfg->null_run, "null run: no counters, the elapsed time only"),
 		CLI_STRING(0, "serve", &cfg->serve, "addr", "a Prometheus exporter on ADDR ([HOST]:PORT; "
 			   "port 0: any): GET /metrics reads the counters (OpenMetrics when asked)"),
-		CLI_STRING('G', "cgroup", &cfg->cgroups, "name", "with --serve and -a/-C: count the "
-			   "i-th event in the i-th cgroup (comma list, empty: all tasks; one: every "
-			   "event)"),
+		CLI_CALLBACK_F('G', "cgroup", cfg, "name", "with -a/-C, after -e: count the i-th event "
+			       "in the i-th cgroup (comma list, empty: all tasks; one: every event "
+			       "before it)", opt_cgroup, CLI_NONEG),
+		CLI_STRING(0, "openmetrics", &cfg->openmetrics_path, "file", "with -I: each interval's "
+			   "counts as --serve's families, timestamped, in one OpenMetrics file ('-': "
+			   "stdout) for promtool tsdb create-blocks-from openmetrics"),
+		CLI_STRING(0, "push", &cfg->push_url, "url", "with -I: POST each interval's samples "
+			   "(text format, timestamped) to a VictoriaMetrics import endpoint "
+			   "(http://HOST:PORT[/PATH], default path /api/v1/import/prometheus)"),
 		CLI_ENV_OPTS(env),
 		CLI_GROUP("Without a command, -a, -C, -p or -t, count until interrupted (Ctrl-C)."),
 		CLI_END(),
@@ -335,13 +354,18 @@ static int count_and_print(struct stat_config *cfg, struct cli_env *env, struct 
 {
 	struct pk_evlist *el = pk_evlist__new();
 	struct stat_live st = { 0 };
+	struct serve_out *so = NULL;
 	int ret = 1, code;
 	char target[1024];
 	if (!el) {
 		fprintf(stderr, "pmukit stat: out of memory\n");
 		return 1;
 	}
-	if (add_specs(el, cfg, env, cfg->specs, cfg->nr_specs))
+	/* -G: its names go to the events of the -e options before it */
+	if (add_specs(el, cfg, env, cfg->specs, cfg->cgroup_specs))
+		goto out;
+	cfg->cgroup_nr_ev = pk_evlist__nr(el);
+	if (add_specs(el, cfg, env, cfg->specs + cfg->cgroup_specs, cfg->nr_specs - cfg->cgroup_specs))
 		goto out;
 	size_t serve_first = pk_evlist__nr(el);	/* --serve: the metric events follow */
 	if (sm) {
@@ -360,6 +384,9 @@ static int count_and_print(struct stat_config *cfg, struct cli_env *env, struct 
 		ret = stat_serve__run(&st, sm, serve_first, env);
 		goto out;
 	}
+	if ((cfg->openmetrics_path || cfg->push_url) &&	/* stat-serve-out.c */
+	    serve_out__open(&so, &st, sm, serve_first, env))
+		goto out;
 	stat_live__target(&st, target, sizeof(target));
 	if (stat_live__run(&st, pr, target, &code)) {
 		ret = code ? code : 1;
@@ -373,6 +400,8 @@ static int count_and_print(struct stat_config *cfg, struct cli_env *env, struct 
 			"pmukit does not sample PEBS retire latency yet" : "no core PMU here");
 	ret = code;
 out:
+	if (serve_out__close(so) && !ret)
+		ret = 1;
 	stat_live__fini(&st);
 	pk_evlist__free(el);
 	return ret;

@@ -138,6 +138,8 @@ static void print_interval(struct stat_live *st, struct stat_printer *pr, double
 	fr.cell = st->cells;
 	fr.seq = ++st->seq;
 	stat_printer__frame(pr, &fr);	/* which flushes each frame */
+	if (st->on_interval)
+		st->on_interval(st->on_interval_ctx);
 }
 
 /* -p/-t without a command: every counted task has exited (perf then stops too). */

@@ -12,6 +12,7 @@
 #include <pmukit/topology.h>
 
 #include "cli.h"
+#include "stat-serve-cgroup.h"
 #include "stat.h"
 
 enum stat_tool { STAT_TOOL_NONE, STAT_TOOL_DURATION, STAT_TOOL_USER, STAT_TOOL_SYSTEM };
@@ -37,6 +38,11 @@ struct stat_live {
 	struct pk_topology *topo;
 	pid_t *tids;			/* -p/-t: the threads counted */
 	size_t nr_tids;
+	struct serve_cgroups cg;	/* -G: each event's cgroup (cg.fd NULL without) */
+	long long read_ms;		/* the last read: CLOCK_REALTIME, ms since the epoch */
+	/* -I: called after each interval is printed (--openmetrics, --push), or NULL */
+	void (*on_interval)(void *ctx);
+	void *on_interval_ctx;
 };
 
 /* Build from the options and the evlist; prints its own errors. 0 or -1. */
@@ -58,6 +64,8 @@ void stat_live__close(struct stat_live *st);
  * (delta) the change since the previous read.
  */
 void stat_live__read(struct stat_live *st, bool delta);
+/* st->cells again from the last read, without reading: cumulative, or (delta) its change. */
+void stat_live__cells(struct stat_live *st, bool delta);
 /* Run (with -r repeats, -I intervals) and print. *exit_code: the command's exit. */
 int stat_live__run(struct stat_live *st, struct stat_printer *pr, const char *target, int *exit_code);
 

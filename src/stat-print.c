@@ -262,6 +262,11 @@ static void print_value(struct stat_printer *p, const struct stat_ev *ev, const 
 		fprintf(f, ", \"event\" : ");
 		json_string(f, ev->name);
 		fprintf(f, ", ");
+		if (p->cgroups) {	/* -G: perf's print_cgroup, after the event */
+			fprintf(f, "\"cgroup\" : ");
+			json_string(f, ev->cgroup ? ev->cgroup : "");
+			fprintf(f, ", ");
+		}
 		if (p->o.runs > 1)
 			fprintf(f, "\"variance\" : %.2f, ", noise_of(p, c));
 		fprintf(f, "\"event-runtime\" : %llu, \"pcnt-running\" : %.2f, ",
@@ -275,6 +280,8 @@ static void print_value(struct stat_printer *p, const struct stat_ev *ev, const 
 		else
 			fprintf(f, "%s%s", bad, sep);
 		fprintf(f, "%s%s%s", unit, sep, ev->name);
+		if (p->cgroups)
+			fprintf(f, "%s%s", sep, ev->cgroup ? ev->cgroup : "");
 		if (p->o.runs > 1)
 			fprintf(f, "%s%.2f%%", sep, noise_of(p, c));
 		fprintf(f, "%s%llu%s%.2f", sep, (unsigned long long)c->run, sep, pcnt_running(c));
@@ -288,6 +295,8 @@ static void print_value(struct stat_printer *p, const struct stat_ev *ev, const 
 		fprintf(f, frac ? "%*.2f " : "%*.0f ", COUNTS_LEN, v);
 	/* perf 6.1 pads the name of an event without a count to 25 */
 	fprintf(f, "%-*s %-*s", (int)unit_width, unit, ok ? EVNAME_LEN : 25, ev->name);
+	if (p->cgroups)	/* perf 6.1: the name after one space, unpadded */
+		fprintf(f, " %s", ev->cgroup ? ev->cgroup : "");
 }
 
 static void print_line(struct stat_printer *p, const struct stat_frame *fr, size_t id, size_t e,
@@ -395,8 +404,11 @@ static void frame_lines(struct stat_printer *p, const struct stat_frame *fr)
 	size_t unit_width = UNIT_WIDTH;
 
 	p->kinds = 0;
-	for (size_t e = 0; e < fr->nr_ev; e++)
+	p->cgroups = false;
+	for (size_t e = 0; e < fr->nr_ev; e++) {
 		p->kinds |= 1u << fr->ev[e].kind;
+		p->cgroups |= fr->ev[e].cgroup != NULL;
+	}
 
 	for (size_t e = 0; e < fr->nr_ev; e++)
 		if (fr->ev[e].unit && strlen(fr->ev[e].unit) > unit_width)

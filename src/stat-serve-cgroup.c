@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * stat-serve-cgroup.c — -G/--cgroup for `stat --serve`: the perf_event
+ * stat-serve-cgroup.c — -G/--cgroup for `stat` and `stat --serve`: the perf_event
  * cgroup mount (as perf finds it: a cgroup v1 hierarchy with the perf_event
  * controller, else the cgroup2 mount), and each event's cgroup directory
  * opened there, for pk_count_opts.cgroups.
@@ -45,7 +45,7 @@ static int perf_event_mount(char *buf, size_t len)
 	return 0;
 }
 
-int serve_cgroups__open(struct serve_cgroups *cg, const char *list, size_t nr)
+int serve_cgroups__open(struct serve_cgroups *cg, const char *list, size_t nr, size_t nr_named)
 {
 	char mnt[PATH_MAX];
 	size_t items = 1;
@@ -63,8 +63,10 @@ int serve_cgroups__open(struct serve_cgroups *cg, const char *list, size_t nr)
 		cg->fd[i] = -1;
 	for (const char *p = list; (p = strchr(p, ',')); p++)
 		items++;
-	if (items > nr) {
-		fprintf(stderr, "pmukit stat: -G %s: more cgroups than events (%zu)\n", list, nr);
+	if (nr_named > nr)
+		nr_named = nr;
+	if (items > nr_named) {
+		fprintf(stderr, "pmukit stat: -G %s: more cgroups than events (%zu)\n", list, nr_named);
 		return -1;
 	}
 	if (perf_event_mount(mnt, sizeof(mnt))) {
@@ -91,7 +93,7 @@ int serve_cgroups__open(struct serve_cgroups *cg, const char *list, size_t nr)
 		s = comma ? comma + 1 : s;
 	}
 	/* perf: one cgroup is every event's */
-	for (size_t i = 1; items == 1 && i < nr; i++) {
+	for (size_t i = 1; items == 1 && i < nr_named; i++) {
 		cg->name[i] = cg->name[0];
 		cg->fd[i] = cg->fd[0];
 	}

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stat-serve-cgroup.h — perf stat's -G/--cgroup LIST for `stat --serve`:
- * the cgroup each event is counted in (stat-serve-cgroup.c).
+ * stat-serve-cgroup.h — perf stat's -G/--cgroup LIST, for `stat` (its
+ * cgroup column) and `stat --serve` (a label): the cgroup each event is
+ * counted in (stat-serve-cgroup.c).
  */
 #ifndef PMUKIT_STAT_SERVE_CGROUP_H
 #define PMUKIT_STAT_SERVE_CGROUP_H
@@ -17,11 +18,12 @@ struct serve_cgroups {
 
 /*
  * LIST for nr events, as perf: names separated by ',', the i-th for the
- * i-th event, an empty name for none, one name for every event; each
- * opened under the perf_event cgroup mount (cgroup v1's perf_event
- * hierarchy, else cgroup2). Errors on stderr; 0 or -1.
+ * i-th event, an empty name for none, one name for every event of the
+ * first nr_named (those defined before -G); each opened under the
+ * perf_event cgroup mount (cgroup v1's perf_event hierarchy, else
+ * cgroup2). Errors on stderr; 0 or -1.
  */
-int serve_cgroups__open(struct serve_cgroups *cg, const char *list, size_t nr);
+int serve_cgroups__open(struct serve_cgroups *cg, const char *list, size_t nr, size_t nr_named);
 void serve_cgroups__close(struct serve_cgroups *cg);
 
 #endif

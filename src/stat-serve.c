@@ -6,7 +6,9 @@
  * Prometheus scrapes /metrics (no timer of our own); the exposition is the
  * library's (pmukit/expose.h), the HTTP side serve/http.c (libmicrohttpd).
  * The main thread only waits for SIGINT/SIGTERM; the counters count in the
- * kernel whatever the clients do.
+ * kernel whatever the clients do. The same families, set up once, are what
+ * -I --openmetrics and --push write at each interval (stat_serve__new,
+ * stat-serve-out.c).
  *
  * The static pmukit has no HTTP server (libmicrohttpd cannot be linked
  * statically on Debian: see serve/http.h): there, serve_http__start is a
@@ -61,7 +63,7 @@ struct serve {
 	struct serve_ratio *ratio;		/* [metric]: num and den, or empty (a gauge) */
 	struct pk_metric_eval **meval;		/* [metric]: its references' values */
 	size_t cur_id;				/* the id being evaluated */
-	struct serve_cgroups cg;		/* -G; cg.fd NULL without */
+	const struct serve_cgroups *cg;		/* -G: st's; cg->fd NULL without */
 	struct pk_expose_label (*evlab)[MAX_LABELS + 1];	/* -G: [id * nr_ev + ev] */
 };
 
@@ -69,10 +71,12 @@ int stat_serve__check(const struct stat_config *cfg)
 {
 	const char *why = NULL;
 
-	if (cfg->cgroups && !cfg->serve)
-		why = "-G: only with --serve for now (stat's cgroup column is not done)";
-	else if (cfg->cgroups && !cfg->system_wide && !cfg->cpu_list)
+	if (cfg->cgroups && !cfg->system_wide && !cfg->cpu_list)
 		why = "-G: cgroup monitoring only available in system-wide mode (-a, -C)";
+	else if ((cfg->openmetrics_path || cfg->push_url) && (cfg->interval_ms <= 0 || cfg->serve))
+		why = "--openmetrics and --push write each -I interval: they need -I, not --serve";
+	else if ((cfg->openmetrics_path || cfg->push_url) && cfg->runs != 1)
+		why = "--openmetrics and --push: the counts of one run (no -r)";
 	else if (!cfg->serve)
 		return 0;
 	else if (cfg->argv)
@@ -170,9 +174,9 @@ static void mark_skips(struct serve *sv)
 		sv->skip[e] = st->ev[e].tool;
 		for (size_t k = 0; k < e && !sv->skip[e]; k++)
 			sv->skip[e] = !strcmp(st->ev[k].name, st->ev[e].name) &&
-				      (!sv->cg.name || sv->cg.name[k] == sv->cg.name[e] ||
-				       (sv->cg.name[k] && sv->cg.name[e] &&
-					!strcmp(sv->cg.name[k], sv->cg.name[e]))) &&
+				      (!sv->cg->name || sv->cg->name[k] == sv->cg->name[e] ||
+				       (sv->cg->name[k] && sv->cg->name[e] &&
+					!strcmp(sv->cg->name[k], sv->cg->name[e]))) &&
 				      !strcmp(st->ev[k].pmu ? st->ev[k].pmu : "",
 					      st->ev[e].pmu ? st->ev[e].pmu : "");
 	}
@@ -315,17 +319,13 @@ static void fill_metrics(struct serve *sv, size_t id)
 	}
 }
 
-/* serve_http_fn: read the counters, write the families. */
-static int scrape(void *ctx, const char *accept, char **body, size_t *len, const char **ctype)
+/* The families of st's cells (cumulative, scaled) and counters as last read, into *body. */
+static int expose(struct serve *sv, const struct pk_expose_opts *o, char **body, size_t *len)
 {
-	struct serve *sv = ctx;
 	struct stat_live *st = sv->st;
-	struct pk_expose_opts o = { .sz = sizeof(o), .format = pk_expose__negotiate(accept) };
 	struct pk_error err = { 0 };
 	size_t nr = 0;
 
-	pthread_mutex_lock(&sv->lock);
-	stat_live__read(st, false);	/* the scaled cells, for the metrics */
 	for (size_t id = 0; id < st->nr_ids; id++) {
 		if (st->ids[id].hidden)
 			continue;
@@ -338,11 +338,11 @@ static int scrape(void *ctx, const char *accept, char **body, size_t *len, const
 			sv->counts[nr++] = (struct pk_expose_count){
 				.event = st->ev[e].name, .pmu = st->ev[e].pmu,
 				.labels = sv->labels[id], .nr_labels = sv->nr_labels[id], .value = v };
-			if (sv->evlab && sv->cg.name[e]) {	/* -G: the id's labels and cgroup */
+			if (sv->evlab && sv->cg->name[e]) {	/* -G: the id's labels and cgroup */
 				struct pk_expose_label *l = sv->evlab[id * st->nr_ev + e];
 				size_t k = sv->nr_labels[id];
 				memcpy(l, sv->labels[id], k * sizeof(*l));
-				l[k] = (struct pk_expose_label){ "cgroup", sv->cg.name[e] };
+				l[k] = (struct pk_expose_label){ "cgroup", sv->cg->name[e] };
 				sv->counts[nr - 1].labels = l;
 				sv->counts[nr - 1].nr_labels = k + 1;
 			}
@@ -355,12 +355,25 @@ static int scrape(void *ctx, const char *accept, char **body, size_t *len, const
 		.metrics = sv->metrics, .nr_metrics = sv->mg ? st->nr_ids * sv->nr_metrics : 0,
 		.cpuid = *sv->cpuid ? sv->cpuid : NULL, .topo = sv->topo,
 	};
-	int r = pk_expose__write(&s, &o, body, len, &err);
-	pthread_mutex_unlock(&sv->lock);
-	if (r) {
-		fprintf(stderr, "pmukit stat: --serve: %s\n", err.msg);
+	if (pk_expose__write(&s, o, body, len, &err)) {
+		fprintf(stderr, "pmukit stat: %s\n", err.msg);
 		return -1;
 	}
+	return 0;
+}
+
+/* serve_http_fn: read the counters, write the families. */
+static int scrape(void *ctx, const char *accept, char **body, size_t *len, const char **ctype)
+{
+	struct serve *sv = ctx;
+	struct pk_expose_opts o = { .sz = sizeof(o), .format = pk_expose__negotiate(accept) };
+
+	pthread_mutex_lock(&sv->lock);
+	stat_live__read(sv->st, false);	/* the scaled cells, for the metrics */
+	int r = expose(sv, &o, body, len);
+	pthread_mutex_unlock(&sv->lock);
+	if (r)
+		return -1;
 	*ctype = pk_expose__content_type(o.format);
 	return 0;
 }
@@ -386,9 +399,7 @@ static int serve_init(struct serve *sv, size_t first_metric_ev)
 	if (!sv->skip || !sv->labels || !sv->nr_labels || !sv->lval || !sv->counts || !sv->event_of)
 		return -1;
 	build_labels(sv);
-	if (st->cfg->cgroups) {
-		if (serve_cgroups__open(&sv->cg, st->cfg->cgroups, st->nr_ev))
-			return -2;	/* said why */
+	if (st->cg.fd) {
 		if (!(sv->evlab = calloc(nr_ids * st->nr_ev + 1, sizeof(*sv->evlab))))
 			return -1;
 	}
@@ -436,7 +447,6 @@ static void serve_fini(struct serve *sv)
 	}
 	free(sv->ratio);
 	free(sv->meval);
-	serve_cgroups__close(&sv->cg);
 	free(sv->evlab);
 }
 
@@ -506,7 +516,7 @@ static int serve_loop(struct serve *sv, int fd)
  * the run: an exporter keeps serving, the group's events in the state
  * metric as not_supported (a machine without the PMU answers like the others).
  */
-static int serve_open(struct stat_live *st, const struct serve_cgroups *cg, struct pk_error *err)
+static int serve_open(struct stat_live *st, struct pk_error *err)
 {
 	struct pk_count_opts o = {
 		.sz = sizeof(o),
@@ -516,7 +526,7 @@ static int serve_open(struct stat_live *st, const struct serve_cgroups *cg, stru
 		.nr_tids = st->nr_tids,
 		.pmus = st->env->pmus,
 		.topo = st->topo,
-		.cgroups = cg->fd,
+		.cgroups = st->cg.fd,
 	};
 	stat_live__close(st);
 	return pk_counter__open(&st->cnt, st->el, &o, err);
@@ -525,23 +535,22 @@ static int serve_open(struct stat_live *st, const struct serve_cgroups *cg, stru
 int stat_serve__run(struct stat_live *st, struct stat_metrics *sm, size_t first_metric_ev,
 		    struct cli_env *env)
 {
-	struct serve sv = { .st = st, .sm = sm, .env = env, .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct serve sv = { .st = st, .sm = sm, .env = env, .lock = PTHREAD_MUTEX_INITIALIZER,
+			    .cg = &st->cg };
 	struct pk_error err = { 0 };
 	char msg[1024];
 	int ret = 1, fd = -1;
 
 	if (!serve_http__start)
 		return run_sibling();
-	int r = serve_init(&sv, first_metric_ev);
-	if (r) {
-		if (r == -1)
-			fprintf(stderr, "pmukit stat: out of memory\n");
+	if (serve_init(&sv, first_metric_ev)) {
+		fprintf(stderr, "pmukit stat: out of memory\n");
 		goto out;
 	}
 	fd = serve_http__listen(st->cfg->serve);	/* a bad ADDR before anything is opened */
 	if (fd < 0)
 		goto out;
-	if (serve_open(st, &sv.cg, &err)) {
+	if (serve_open(st, &err)) {
 		fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&err, msg, sizeof(msg)));
 		goto out;
 	}
@@ -558,4 +567,37 @@ out:
 	stat_live__close(st);
 	serve_fini(&sv);
 	return ret;
+}
+
+/* ---- the same families for -I --openmetrics and --push (stat-serve-out.c) ---- */
+
+struct serve *stat_serve__new(struct stat_live *st, struct stat_metrics *sm, size_t first_metric_ev,
+			      struct cli_env *env)
+{
+	struct serve *sv = calloc(1, sizeof(*sv));
+
+	if (!sv)
+		return NULL;
+	*sv = (struct serve){ .st = st, .sm = sm, .env = env, .cg = &st->cg, .t0 = now_ns() };
+	pthread_mutex_init(&sv->lock, NULL);
+	if (serve_init(sv, first_metric_ev)) {
+		stat_serve__free(sv);
+		return NULL;
+	}
+	return sv;
+}
+
+int stat_serve__expose(struct serve *sv, const struct pk_expose_opts *o, char **body, size_t *len)
+{
+	stat_live__cells(sv->st, false);	/* cumulative, from the interval's read */
+	return expose(sv, o, body, len);
+}
+
+void stat_serve__free(struct serve *sv)
+{
+	if (!sv)
+		return;
+	serve_fini(sv);
+	pthread_mutex_destroy(&sv->lock);
+	free(sv);
 }

@@ -25,4 +25,17 @@ int stat_serve__check(const struct stat_config *cfg);
 int stat_serve__run(struct stat_live *st, struct stat_metrics *sm, size_t first_metric_ev,
 		    struct cli_env *env);
 
+/*
+ * The exporter's families for -I --openmetrics and --push
+ * (stat-serve-out.c): the labels, metrics and ratios of st's events, set
+ * up once; NULL when out of memory.
+ */
+struct serve;
+struct pk_expose_opts;
+struct serve *stat_serve__new(struct stat_live *st, struct stat_metrics *sm, size_t first_metric_ev,
+			      struct cli_env *env);
+/* The families of st's counters as last read (cumulative) into *body (malloc'd). 0 or -1. */
+int stat_serve__expose(struct serve *sv, const struct pk_expose_opts *o, char **body, size_t *len);
+void stat_serve__free(struct serve *sv);
+
 #endif

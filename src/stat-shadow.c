@@ -60,7 +60,28 @@ size_t stat_printer__shadow(struct stat_printer *p, const struct stat_frame *fr,
 	const struct pk_shadow_value *v = frame_values(p, fr);
 	if (!v)
 		return 0;
-	size_t n = pk_shadow__metrics(v + id * fr->nr_ev, fr->nr_ev, e, fr->wall_ns, sm);
+	v += id * fr->nr_ev;
+	size_t n, nr = fr->nr_ev;
+	if (p->cgroups) {
+		/* -G: as perf, an event's metrics read events of its own cgroup (or of none) */
+		struct pk_shadow_value *same = malloc(fr->nr_ev * sizeof(*same));
+		if (!same)
+			return 0;
+		size_t at = 0;
+		nr = 0;
+		for (size_t k = 0; k < fr->nr_ev; k++) {
+			const char *a = fr->ev[k].cgroup, *b = ev->cgroup;
+			if (a != b && (!a || !b || strcmp(a, b)))
+				continue;
+			if (k == e)
+				at = nr;
+			same[nr++] = v[k];
+		}
+		n = pk_shadow__metrics(same, nr, at, fr->wall_ns, sm);
+		free(same);
+	} else {
+		n = pk_shadow__metrics(v, nr, e, fr->wall_ns, sm);
+	}
 	for (size_t i = 0; i < n; i++)
 		stat_metric__set(&m[i], sm[i].fmt, sm[i].value, sm[i].label);
 	return n;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 
 #include <linux/perf_event.h>
 
@@ -160,6 +161,14 @@ int stat_live__init(struct stat_live *st, const struct stat_config *cfg, const s
 	st->el = el;
 	if (build_events(st))
 		goto nomem;
+	if (cfg->cgroups) {	/* -G: perf's i-th cgroup for the i-th event */
+		if (serve_cgroups__open(&st->cg, cfg->cgroups, st->nr_ev, cfg->cgroup_nr_ev)) {
+			stat_live__fini(st);
+			return -1;	/* said why */
+		}
+		for (size_t i = 0; i < st->nr_ev; i++)
+			st->ev[i].cgroup = st->cg.name[i];
+	}
 	if (cfg->aggr == STAT_AGGR_THREAD && cfg->system_wide && !cfg->cpu_list) {
 		/* perf's -a --per-thread: every thread of the machine, each on any CPU */
 		if (pk_threads__all(NULL, &st->tids, &st->nr_tids, &err))
@@ -235,6 +244,7 @@ void stat_live__fini(struct stat_live *st)
 	free(st->tids);
 	pk_cpu_map__free(st->cpus);
 	pk_topology__free(st->topo);
+	serve_cgroups__close(&st->cg);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -275,6 +285,7 @@ int stat_live__open(struct stat_live *st, pid_t workload, struct pk_error *err)
 		.nr_tids = st->nr_tids,
 		.pmus = st->env->pmus,
 		.topo = st->topo,	/* NULL: the library reads it for per-package events */
+		.cgroups = st->cg.fd,	/* -G */
 	};
 	stat_live__close(st);
 	int r = pk_counter__open(&st->cnt, st->el, &o, err);
@@ -308,11 +319,19 @@ void stat_live__close(struct stat_live *st)
 void stat_live__read(struct stat_live *st, bool delta)
 {
 	struct pk_error err = { 0 };
+	struct timespec ts;
 
 	if (pk_counter__read(st->cnt, &err)) {
 		char msg[1024];
 		fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&err, msg, sizeof(msg)));
 	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	st->read_ms = (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	stat_live__cells(st, delta);
+}
+
+void stat_live__cells(struct stat_live *st, bool delta)
+{
 	for (size_t id = 0; id < st->nr_ids; id++)
 		for (size_t e = 0; e < st->nr_ev; e++) {
 			struct pk_count_value v;

@@ -33,6 +33,7 @@ struct stat_ev {
 	double scale;		/* printed value = count * scale (clocks: 1e-6, ns -> msec) */
 	enum pk_shadow_kind kind;	/* its role in perf's built-in metrics */
 	const char *pmu;	/* shadow ratios pair events of one PMU; NULL: any */
+	const char *cgroup;	/* -G: the cgroup it counts in; NULL: all tasks */
 	unsigned ctx;		/* and of one context: pk_shadow__ctx_of_attr() (perf's evsel_context) */
 	bool frac;		/* print two decimals (a non-integer scale or a unit) */
 	bool tool;		/* duration_time, user_time, system_time: one value, not per CPU */
@@ -110,6 +111,7 @@ struct stat_printer {
 	unsigned nr_interval_prints;	/* perf repeats the interval header every 25 */
 	uint32_t kinds;			/* the frame being printed: 1 << kind of each event */
 	struct pk_shadow_value *shadow;	/* its counts for pk_shadow__metrics, built when needed */
+	bool cgroups;			/* the frame has -G events: perf's cgroup column on every line */
 };
 
 void stat_printer__init(struct stat_printer *p, const struct stat_print_opts *o);
@@ -158,7 +160,11 @@ struct stat_config {
 	bool metric_only;		/* --metric-only; --topdown implies it */
 	const char *counts_path;	/* --counts FILE: offline */
 	const char *serve;		/* --serve ADDR: a Prometheus exporter (stat-serve.c) */
-	const char *cgroups;		/* -G LIST: with --serve (stat-serve-cgroup.c) */
+	const char *cgroups;		/* -G LIST (stat-serve-cgroup.c) */
+	size_t cgroup_specs;		/* -G names the events of the -e before it: how many -e */
+	size_t cgroup_nr_ev;		/* and their events (set before stat_live__init) */
+	const char *openmetrics_path;	/* -I --openmetrics FILE: each interval's families (stat-serve-out.c) */
+	const char *push_url;		/* -I --push URL: each interval's samples POSTed there */
 	char **argv;			/* the workload, NULL without */
 	FILE *out;			/* where the counts go (stderr, or -o) */
 };

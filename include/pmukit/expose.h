@@ -100,6 +100,19 @@ struct pk_expose_set {
 struct pk_expose_opts {
 	size_t sz;			/* sizeof(struct pk_expose_opts) */
 	enum pk_expose_format format;	/* default: Prometheus text 0.0.4 */
+	/*
+	 * Milliseconds since the epoch on every sample (0: none, the scrape's
+	 * time): OpenMetrics writes seconds ("1764259200.123"), the text format
+	 * milliseconds, as each defines; for files to backfill and pushes.
+	 */
+	long long timestamp_ms;
+	/*
+	 * OpenMetrics without its final "# EOF": expositions of successive
+	 * intervals written one after another, the caller ends the file with
+	 * "# EOF" (Prometheus' parser takes families repeated with later
+	 * timestamps, and nothing after an EOF).
+	 */
+	bool no_eof;
 };
 
 /*

@@ -29,7 +29,26 @@ struct writer {
 	bool om;
 	struct pk_buf blk;	/* each count's labels "{event=\"..\",pmu=\"..\",..", written once */
 	size_t *blk_off;	/* [count]: where its labels start in blk; [nr_counts]: the end */
+	char end[40];		/* what ends each sample line: the timestamp, if any, and "\n" */
 };
+
+/* Every sample's line ends here. */
+static void end(struct writer *w)
+{
+	pk_buf__puts(&w->b, w->end);
+}
+
+/* w->end for a timestamp (ms since the epoch; 0: none) */
+static void set_end(struct writer *w, long long ms)
+{
+	if (!ms)
+		snprintf(w->end, sizeof(w->end), "\n");
+	else if (w->om)	/* seconds, exactly: the milliseconds as 3 decimals */
+		snprintf(w->end, sizeof(w->end), " %s%lld.%03lld\n", ms < 0 ? "-" : "",
+			 (ms < 0 ? -ms : ms) / 1000, (ms < 0 ? -ms : ms) % 1000);
+	else
+		snprintf(w->end, sizeof(w->end), " %lld\n", ms);
+}
 
 /* A label value or HELP text: backslash, double quote and line feed escaped (both formats). */
 static void escaped(struct pk_buf *b, const char *s, bool quote)
@@ -99,18 +118,19 @@ static void close_labels(struct writer *w, bool first)
 static void number(struct writer *w, double v)
 {
 	if (isnan(v))
-		pk_buf__puts(&w->b, " NaN\n");
+		pk_buf__puts(&w->b, " NaN");
 	else if (isinf(v))
-		pk_buf__puts(&w->b, v > 0 ? " +Inf\n" : " -Inf\n");
+		pk_buf__puts(&w->b, v > 0 ? " +Inf" : " -Inf");
 	else if (v == floor(v) && fabs(v) < 9007199254740992.0)
-		pk_buf__printf(&w->b, " %.0f\n", v);
+		pk_buf__printf(&w->b, " %.0f", v);
 	else {	/* the shortest of %.15g and %.17g that reads back as v */
 		char t[40];
 		snprintf(t, sizeof(t), "%.15g", v);
 		if (strtod(t, NULL) != v)
 			snprintf(t, sizeof(t), "%.17g", v);
-		pk_buf__printf(&w->b, " %s\n", t);
+		pk_buf__printf(&w->b, " %s", t);
 	}
+	end(w);
 }
 
 /* v in decimal, at least width digits (zeros in front) */
@@ -178,7 +198,7 @@ static void counts(struct writer *w, const struct pk_expose_set *s, const char *
 			pk_buf__putc(&w->b, '.');
 			u64(&w->b, v % 1000000000u, 9);
 		}
-		pk_buf__putc(&w->b, '\n');
+		end(w);
 	}
 }
 
@@ -197,7 +217,8 @@ static void states(struct writer *w, const struct pk_expose_set *s)
 			block(w, i);
 			pk_buf__puts(&w->b, ",pmukit_event_state=\"");
 			pk_buf__puts(&w->b, names[k]);
-			pk_buf__puts(&w->b, s->counts[i].value.status == st[k] ? "\"} 1\n" : "\"} 0\n");
+			pk_buf__puts(&w->b, s->counts[i].value.status == st[k] ? "\"} 1" : "\"} 0");
+			end(w);
 		}
 }
 
@@ -259,7 +280,8 @@ static void metric_info(struct writer *w, const struct pk_expose_set *s)
 		label(w, &first, "unit", m->unit);
 		label(w, &first, "scale", scale);
 		close_labels(w, first);
-		pk_buf__puts(&w->b, " 1\n");
+		pk_buf__puts(&w->b, " 1");
+		end(w);
 	}
 }
 
@@ -271,7 +293,8 @@ static void info(struct writer *w, const char *name, const char *help, const cha
 	pk_buf__printf(&w->b, "%s_info", name);
 	label(w, &first, lname, value);
 	close_labels(w, first);
-	pk_buf__puts(&w->b, " 1\n");
+	pk_buf__puts(&w->b, " 1");
+	end(w);
 }
 
 static void topology(struct writer *w, const struct pk_topology *t)
@@ -296,7 +319,8 @@ static void topology(struct writer *w, const struct pk_topology *t)
 		label(w, &first, "die", v[2]);
 		label(w, &first, "core", v[3]);
 		close_labels(w, first);
-		pk_buf__puts(&w->b, " 1\n");
+		pk_buf__puts(&w->b, " 1");
+		end(w);
 	}
 }
 
@@ -344,6 +368,7 @@ int pk_expose__write(const struct pk_expose_set *s, const struct pk_expose_opts 
 	if (r)
 		return r;
 	w.om = PK_OPTS_GET(opts, format, PK_EXPOSE_PROMETHEUS) == PK_EXPOSE_OPENMETRICS;
+	set_end(&w, PK_OPTS_GET(opts, timestamp_ms, 0));
 
 	if (s->nr_counts) {
 		if ((r = count_blocks(&w, s))) {
@@ -376,7 +401,7 @@ int pk_expose__write(const struct pk_expose_set *s, const struct pk_expose_opts 
 		     s->cpuid);
 	if (s->topo)
 		topology(&w, s->topo);
-	if (w.om)
+	if (w.om && !PK_OPTS_GET(opts, no_eof, false))
 		pk_buf__puts(&w.b, "# EOF\n");
 	if (w.b.err) {
 		r = w.b.err;

@@ -203,7 +203,7 @@ wait $PID 2>/dev/null
 
 # --- -G: a cgroup of our own, under the perf_event mount perf uses (v1 perf_event, else cgroup2) --
 fails "-G without -a or -C is refused" timeout 5 "$PMUKIT" stat --serve 127.0.0.1:0 -G x -p $$
-fails "-G without --serve is refused (stat's cgroup column is not done)" timeout 5 "$PMUKIT" stat -a -G x true
+fails "-G before any -e is refused (perf: must define events before cgroups)" timeout 5 "$PMUKIT" stat -a -G x -e context-switches true
 CGM=$(awk '$3 == "cgroup" && $4 ~ /(^|,)perf_event(,|$)/ { print $2; exit }' /proc/self/mounts)
 [ -n "$CGM" ] || CGM=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
 CGN=pmukit-serve-$$

@@ -129,6 +129,46 @@ static void test_openmetrics(void **state)
 	free(t);
 }
 
+/* timestamp_ms: OpenMetrics seconds with 3 decimals, the text format ms; no_eof */
+static void test_timestamps(void **state)
+{
+	(void)state;
+	struct pk_expose_set s = { .counts = two_counts, .nr_counts = 2, .version = "9.9" };
+	struct pk_expose_metric m = { .metric = "IPC", .value = 1.5, .threshold = 1 };
+	struct pk_expose_opts o = { .sz = sizeof(o), .format = PK_EXPOSE_OPENMETRICS,
+				    .timestamp_ms = 1764259200042ll, .no_eof = true };
+	struct pk_error err = { 0 };
+	char *t;
+
+	s.metrics = &m, s.nr_metrics = 1;
+	assert_int_equal(pk_expose__write(&s, &o, &t, NULL, &err), 0);
+	has_line(t, "pmukit_event_total{event=\"context-switches\",pmu=\"software\",cpu=\"3\"} 12345678901234 1764259200.042");
+	has_line(t, "pmukit_event_running_seconds_total{event=\"context-switches\",pmu=\"software\",cpu=\"3\"} 1.250000001 1764259200.042");
+	has_line(t, "pmukit_event_state{event=\"cycles\",pmu=\"cpu\",cpu=\"3\",pmukit_event_state=\"not_supported\"} 1 1764259200.042");
+	has_line(t, "pmukit_metric_value{metric=\"IPC\"} 1.5 1764259200.042");
+	has_line(t, "pmukit_build_info{version=\"9.9\"} 1 1764259200.042");
+	lacks(t, "# EOF");
+	/* every sample line has it */
+	for (const char *p = t; *p; p = strchr(p, '\n') + 1) {
+		size_t n = strcspn(p, "\n");
+		if (*p != '#')
+			assert_memory_equal(p + n - 15, " 1764259200.042", 15);
+	}
+	free(t);
+	o.format = PK_EXPOSE_PROMETHEUS;
+	assert_int_equal(pk_expose__write(&s, &o, &t, NULL, &err), 0);
+	has_line(t, "pmukit_event_total{event=\"context-switches\",pmu=\"software\",cpu=\"3\"} 12345678901234 1764259200042");
+	has_line(t, "pmukit_metric_threshold_exceeded{metric=\"IPC\"} 1 1764259200042");
+	free(t);
+	/* an older caller's struct (no timestamp_ms): no timestamps, "# EOF" */
+	o.format = PK_EXPOSE_OPENMETRICS;
+	o.sz = offsetof(struct pk_expose_opts, timestamp_ms);
+	assert_int_equal(pk_expose__write(&s, &o, &t, NULL, &err), 0);
+	has_line(t, "pmukit_build_info{version=\"9.9\"} 1");
+	assert_non_null(strstr(t, "# EOF\n"));
+	free(t);
+}
+
 /* label values: \ " and line feed escaped in both formats; HELP: " only in OpenMetrics */
 static void test_escaping(void **state)
 {
@@ -249,6 +289,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text_counts),
 		cmocka_unit_test(test_openmetrics),
+		cmocka_unit_test(test_timestamps),
 		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_bad_label),
 		cmocka_unit_test(test_metrics),
