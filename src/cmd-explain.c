@@ -305,6 +305,8 @@ static int parse_args(int argc, char **argv, struct explain_opts *o, struct cli_
 	int n = cli_opts__parse(argc, argv, opts, usage, 0);
 	if (n < 0)
 		return n == CLI_HELP ? -1 : o->bad_value || x.bad_value ? 1 : 129;
+	if (record_opt_period_check(&x))
+		return 1;
 	for (int i = 0; i < n; i++)	/* a spec may also come last, without -e */
 		o->specs[o->nr_specs++] = argv[i];
 	if (o->spec.task_target)

@@ -181,6 +181,8 @@ int record_parse_args(int argc, char **argv, struct rec_cfg *cfg, struct cli_env
 		return 1;
 	if (n < 0)
 		return -1;
+	if (record_opt_period_check(&x))
+		return -2;	/* perf's 234 */
 	cfg->delay_ms = x.delay_ms;
 	if (n > 0)
 		cfg->argv = cfg->args;

@@ -32,8 +32,10 @@ static int freq(struct rec_spec_ctx *x, const char *arg)
 	int max = pk_sysctl__perf_max_sample_rate();
 	uint64_t v = (uint64_t)max;
 	if ((strcmp(arg, "max") && cli_value__u64(arg, &v)) || !v) {
-		fprintf(stderr, "%s: -F needs a positive number, got '%s'\n", x->prog, arg);
-		return refused(x);
+		x->freq_zero = arg;	/* perf reads it as 0: refused after the parse, unless -c */
+		x->spec->freq = 0;
+		x->spec->period = 0;
+		return 0;
 	}
 	if (v > (uint64_t)max) {
 		fprintf(stderr,
@@ -49,13 +51,30 @@ static int freq(struct rec_spec_ctx *x, const char *arg)
 	return 0;
 }
 
-/* -c N, -F N: the last one given wins */
+int record_opt_period_check(struct rec_spec_ctx *x)
+{
+	if (x->freq_set && x->period_set) {
+		fprintf(stderr, "%s: cannot set frequency and period at the same time (-F and -c)\n",
+			x->prog);
+		return refused(x);
+	}
+	if (!x->freq_zero || x->spec->freq || x->spec->period)
+		return 0;
+	fprintf(stderr, "%s: -F needs a positive number, got '%s' (frequency and count are zero, "
+		"aborting)\n", x->prog, x->freq_zero);
+	return refused(x);
+}
+
+/* -c N, -F N: the last one of a kind wins; both kinds are refused after the parse */
 int record_opt_period(const struct cli_opt *opt, const char *arg, bool unset)
 {
 	struct rec_spec_ctx *x = opt->value;
 	(void)unset;	/* CLI_NONEG */
-	if (opt->short_name == 'F')
+	if (opt->short_name == 'F') {
+		x->freq_set = true;
 		return freq(x, arg);
+	}
+	x->period_set = true;
 	uint64_t v;
 	if (cli_value__u64(arg, &v)) {
 		fprintf(stderr, "%s: -c needs a positive number, got '%s'\n", x->prog, arg);

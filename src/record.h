@@ -31,7 +31,16 @@ struct rec_spec_ctx {
 	long delay_ms;		/* -D: 0 none, -1 until enabled, else ms */
 	bool timestamp;		/* -T: perf samples the time anyway */
 	bool bad_value;		/* a callback refused its value (explain exits 1 then) */
+	const char *freq_zero;	/* -F's value when it counts as 0 (checked after the parse) */
+	bool freq_set, period_set;	/* -F, -c given */
 };
+/*
+ * After the parse, perf's record_opts__config: -F and -c both given ("cannot set
+ * frequency and period at the same time"), or -F 0 (or no number: "frequency and
+ * count are zero"): said, bad_value set, -1. perf takes the values and refuses
+ * them then, with its status 234 and no usage.
+ */
+int record_opt_period_check(struct rec_spec_ctx *x);
 int record_opt_period(const struct cli_opt *opt, const char *arg, bool unset);
 int record_opt_g(const struct cli_opt *opt, const char *arg, bool unset);
 int record_opt_call_graph(const struct cli_opt *opt, const char *arg, bool unset);
