@@ -9,25 +9,21 @@
  *   Content-Type: binary/octet-stream   (the body: the gzipped pprof, as a file holds it)
  *   X-Scope-OrgID: TENANT               (--tenant: multi-tenant servers)
  *
- * A plain HTTP/1.1 client over a socket (the static CLI links no HTTP library):
- * one request, Connection: close, every wait bounded by a timeout. Also the
- * wall-clock reference of recordings without perf's CLOCK_DATA (the default:
- * it is written only with -k), so that pprof's time_nanos and the push's
- * from/until are wall-clock times: the file's mtime, as perf's "captured on".
+ * One POST through the CLI's HTTP/1.1 client (http-post.c), every wait bounded
+ * by 10 s. Also the wall-clock reference of recordings without perf's
+ * CLOCK_DATA (the default: it is written only with -k), so that pprof's
+ * time_nanos and the push's from/until are wall-clock times: the file's
+ * mtime, as perf's "captured on".
  */
 #include <ctype.h>
 #include <errno.h>
-#include <netdb.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
-#include <fcntl.h>
 
 #include "export-cli.h"
+#include "http-post.h"
 #include "util/buf.h"
 #include "util/grow.h"
 
@@ -166,69 +162,34 @@ static void default_app(const struct pk_profile *p, struct pk_buf *b)
 
 /* ---- the request ---------------------------------------------------------------- */
 
-struct url {
-	char host[256], port[8], path[1024], query[1024];
-};
-
-static int parse_url(const char *prog, const char *s, struct url *u)
+/* The URL --push names: 0, or -1 (said why). */
+static int parse_url(const char *prog, const char *s, struct http_url *u)
 {
-	memset(u, 0, sizeof(*u));
-	if (!strncasecmp(s, "https://", 8)) {
+	char why[256];
+	int r = http_url__parse(u, s, why, sizeof(why));
+	if (r == HTTP_URL_HTTPS)
 		fprintf(stderr, "%s: --push %s: https is not supported (plain http://; a local collector "
 			"such as Grafana Alloy's pyroscope.receive_http can forward over TLS)\n", prog, s);
-		return -1;
-	}
-	if (strncasecmp(s, "http://", 7)) {
-		fprintf(stderr, "%s: --push %s: not an http://HOST[:PORT][/PATH] URL\n", prog, s);
-		return -1;
-	}
-	const char *a = s + 7, *end = a + strcspn(a, "/?#"), *h = a, *he, *port = NULL;
-	if (memchr(a, '@', (size_t)(end - a))) {
-		fprintf(stderr, "%s: --push %s: user:password@ is not supported\n", prog, s);
-		return -1;
-	}
-	if (*a == '[') {
-		h = a + 1;
-		he = memchr(h, ']', (size_t)(end - h));
-		if (he && he + 1 < end && he[1] == ':')
-			port = he + 2;
-		else if (he && he + 1 != end)
-			he = NULL;
-	} else {
-		he = memchr(a, ':', (size_t)(end - a));
-		port = he ? he + 1 : NULL;
-		he = he ? he : end;
-	}
-	size_t plen = port ? (size_t)(end - port) : 0;
-	char *pe = NULL;
-	long pn = port ? strtol(port, &pe, 10) : 80;
-	if (!he || he == h || (size_t)(he - h) >= sizeof(u->host) || (port && (!plen || pe != end)) ||
-	    pn < 1 || pn > 65535) {
-		fprintf(stderr, "%s: --push %s: not an http://HOST[:PORT][/PATH] URL\n", prog, s);
-		return -1;
-	}
-	memcpy(u->host, h, (size_t)(he - h));
-	snprintf(u->port, sizeof(u->port), "%ld", pn);
-	size_t pl = strcspn(end, "?#");
-	const char *q = end[pl] == '?' ? end + pl + 1 : "";
-	size_t ql = strcspn(q, "#");
-	if (pl + 8 >= sizeof(u->path) || ql >= sizeof(u->query)) {
-		fprintf(stderr, "%s: --push %s: URL too long\n", prog, s);
-		return -1;
-	}
-	memcpy(u->path, end, pl);
-	memcpy(u->query, q, ql);
-	while (pl && u->path[pl - 1] == '/')
-		u->path[--pl] = 0;
-	if (pl < 7 || strcmp(u->path + pl - 7, "/ingest"))	/* the server's base URL: + /ingest */
-		strcat(u->path, "/ingest");
-	return 0;
+	else if (r)
+		fprintf(stderr, "%s: --push %s: %s\n", prog, s, why);
+	return r ? -1 : 0;
 }
 
 int export_push__check_url(const char *prog, const char *url)
 {
-	struct url u;
+	struct http_url u;
 	return parse_url(prog, url, &u);
+}
+
+/* The URL's path (the server's base URL) + /ingest, unless it ends with /ingest already. */
+static void ingest_path(struct pk_buf *b, const char *path)
+{
+	size_t pl = strlen(path);
+	while (pl && path[pl - 1] == '/')
+		pl--;
+	pk_buf__add(b, path, pl);
+	if (pl < 7 || strncmp(path + pl - 7, "/ingest", 7))
+		pk_buf__puts(b, "/ingest");
 }
 
 static void put_escaped(struct pk_buf *b, const char *s)
@@ -245,8 +206,9 @@ struct push_meta {
 	uint64_t from, until, hz;
 };
 
-static void request_head(struct pk_buf *b, const struct url *u, const struct export_push *o,
-			 const struct push_meta *m, size_t body_len)
+/* PATH/ingest?QUERY&name=APP{k=v,...}&from=..&until=..&format=pprof[&sampleRate=HZ]&spyName=pmukit */
+static void request_target(struct pk_buf *b, const struct http_url *u, const struct export_push *o,
+			   const struct push_meta *m)
 {
 	struct pk_buf name = { 0 };
 	pk_buf__puts(&name, m->app);
@@ -254,7 +216,8 @@ static void request_head(struct pk_buf *b, const struct url *u, const struct exp
 	for (size_t i = 0; i < o->nr_labels; i++)
 		pk_buf__printf(&name, "%s%s", i ? "," : "", o->labels[i]);
 	pk_buf__putc(&name, '}');
-	pk_buf__printf(b, "POST %s?", *u->path ? u->path : "/ingest");
+	ingest_path(b, u->path);
+	pk_buf__putc(b, '?');
 	if (*u->query)
 		pk_buf__printf(b, "%s&", u->query);
 	pk_buf__puts(b, "name=");
@@ -263,141 +226,10 @@ static void request_head(struct pk_buf *b, const struct url *u, const struct exp
 		       (unsigned long long)m->until);
 	if (m->hz)
 		pk_buf__printf(b, "&sampleRate=%llu", (unsigned long long)m->hz);
-	pk_buf__puts(b, "&spyName=pmukit HTTP/1.1\r\n");
-	bool v6 = strchr(u->host, ':');
-	pk_buf__printf(b, "Host: %s%s%s%s%s\r\n", v6 ? "[" : "", u->host, v6 ? "]" : "",
-		       strcmp(u->port, "80") ? ":" : "", strcmp(u->port, "80") ? u->port : "");
-	pk_buf__printf(b, "User-Agent: pmukit\r\nContent-Type: binary/octet-stream\r\n"
-		       "Content-Length: %zu\r\n", body_len);
-	if (o->tenant)
-		pk_buf__printf(b, "X-Scope-OrgID: %s\r\n", o->tenant);
-	pk_buf__puts(b, "Connection: close\r\n\r\n");
+	pk_buf__puts(b, "&spyName=pmukit");
+	if (name.err)
+		b->err = name.err;
 	pk_buf__free(&name);
-}
-
-/* ---- the socket ----------------------------------------------------------------- */
-
-static int wait_fd(int fd, short ev)
-{
-	struct pollfd pfd = { .fd = fd, .events = ev };
-	int r;
-	do
-		r = poll(&pfd, 1, PUSH_TIMEOUT_MS);
-	while (r < 0 && errno == EINTR);
-	return r > 0 ? 0 : r == 0 ? -ETIMEDOUT : -errno;
-}
-
-static int dial(const char *prog, const struct url *u)
-{
-	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM }, *res, *ai;
-	int r = getaddrinfo(u->host, u->port, &hints, &res), err = 0;
-	if (r) {
-		fprintf(stderr, "%s: --push: cannot resolve %s: %s\n", prog, u->host, gai_strerror(r));
-		return -1;
-	}
-	for (ai = res; ai; ai = ai->ai_next) {
-		int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, ai->ai_protocol);
-		if (fd < 0) {
-			err = -errno;
-			continue;
-		}
-		socklen_t len = sizeof(err);
-		if (!connect(fd, ai->ai_addr, ai->ai_addrlen) ||
-		    (errno == EINPROGRESS && !(err = wait_fd(fd, POLLOUT)) &&
-		     !getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) && !(err = -err))) {
-			freeaddrinfo(res);
-			return fd;
-		}
-		err = err ? err : -errno;
-		close(fd);
-	}
-	freeaddrinfo(res);
-	fprintf(stderr, "%s: --push: cannot connect to %s port %s: %s\n", prog, u->host, u->port,
-		strerror(-err));
-	return -1;
-}
-
-static int send_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-		if (w < 0 && (errno == EAGAIN || errno == EINTR)) {
-			int r = wait_fd(fd, POLLOUT);
-			if (r)
-				return r;
-			continue;
-		}
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-/* Whether b holds a whole answer: its head and the Content-Length bytes after it. */
-static bool answer_done(struct pk_buf *b)
-{
-	if (pk_buf__putc(b, 0))
-		return false;
-	b->len--;
-	const char *head = (const char *)b->data, *end = strstr(head, "\r\n\r\n");
-	if (!end)
-		return false;
-	for (const char *l = strstr(head, "\r\n"); l && l < end; l = strstr(l + 2, "\r\n"))
-		if (!strncasecmp(l + 2, "Content-Length:", 15))
-			return b->len - (size_t)(end + 4 - head) >= strtoull(l + 17, NULL, 10);
-	return false;
-}
-
-/*
- * The answer, until its Content-Length is in or the server closes (we asked for
- * Connection: close; no half-close from us: a Go server takes it for a client gone and
- * cancels the request), at most 64 KiB kept.
- */
-static int recv_all(int fd, struct pk_buf *b)
-{
-	char tmp[4096];
-	while (!answer_done(b)) {
-		ssize_t r = recv(fd, tmp, sizeof(tmp), 0);
-		if (r < 0 && (errno == EAGAIN || errno == EINTR)) {
-			int w = wait_fd(fd, POLLIN);
-			if (w)
-				return b->len ? 0 : w;
-			continue;
-		}
-		if (r < 0)
-			return b->len ? 0 : -errno;
-		if (r == 0)
-			return 0;
-		if (b->len < 65536)
-			pk_buf__add(b, tmp, (size_t)r);
-		else
-			return 0;
-	}
-	return 0;
-}
-
-/* 0 for a 2xx answer; else says what the server answered. */
-static int check_answer(const char *prog, const char *where, const char *ans)
-{
-	int status = 0, n = 0;
-	if (sscanf(ans, "HTTP/%*d.%*d %3d%n", &status, &n) != 1) {
-		fprintf(stderr, "%s: --push %s: no HTTP answer\n", prog, where);
-		return -1;
-	}
-	if (status >= 200 && status < 300)
-		return 0;
-	const char *reason = ans + n, *body = strstr(ans, "\r\n\r\n");
-	int rl = (int)strcspn(reason, "\r\n");
-	fprintf(stderr, "%s: --push %s: the server answered HTTP %d%.*s", prog, where, status, rl, reason);
-	if (body && body[4]) {
-		body += 4;
-		int bl = (int)strcspn(body, "\r\n");
-		fprintf(stderr, ": %.*s", bl > 300 ? 300 : bl, body);
-	}
-	fputc('\n', stderr);
-	return -1;
 }
 
 /* ---- the push ------------------------------------------------------------------- */
@@ -445,40 +277,42 @@ static void push_meta(const struct pk_profile *p, const struct export_push *o,
 int export_push__send(const char *prog, const struct export_push *o, const struct pk_profile *p,
 		      const struct pk_export_opts *eo)
 {
-	struct url u;
-	struct pk_buf app = { 0 }, req = { 0 }, ans = { 0 };
+	struct http_url u;
+	struct http_answer ans;
+	struct pk_buf app = { 0 }, target = { 0 }, where = { 0 }, hdr = { 0 };
 	struct push_meta m;
-	char *body = NULL, where[1400];
+	char *body = NULL, why[512];
 	size_t len = 0;
-	int rc = -1, fd = -1;
+	int rc = -1;
 	if (parse_url(prog, o->url, &u) || render_pprof(prog, p, eo, &body, &len))
 		goto out;
 	push_meta(p, o, eo, &m, &app);
-	request_head(&req, &u, o, &m, len);
-	if (req.err || app.err) {
+	request_target(&target, &u, o, &m);
+	if (o->tenant)
+		pk_buf__printf(&hdr, "X-Scope-OrgID: %s\r\n", o->tenant);
+	bool v6 = strchr(u.host, ':');
+	pk_buf__printf(&where, "http://%s%s%s:%s", v6 ? "[" : "", u.host, v6 ? "]" : "", u.port);
+	ingest_path(&where, u.path);
+	if (target.err || app.err || where.err || hdr.err) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		goto out;
 	}
-	snprintf(where, sizeof(where), "http://%s%s%s:%s%s", strchr(u.host, ':') ? "[" : "", u.host,
-		 strchr(u.host, ':') ? "]" : "", u.port, u.path);
-	if ((fd = dial(prog, &u)) < 0)
-		goto out;
-	int r = send_all(fd, (const char *)req.data, req.len);
-	if (!r)
-		r = send_all(fd, body, len);
-	int rr = recv_all(fd, &ans);	/* a server that refused early may have answered */
-	pk_buf__putc(&ans, 0);
-	if (ans.len > 1)
-		rc = check_answer(prog, where, (const char *)ans.data);
+	int status = http_url__post(&u, pk_buf__str(&target), "binary/octet-stream",
+				    o->tenant ? pk_buf__str(&hdr) : NULL, body, len, PUSH_TIMEOUT_MS,
+				    &ans, why, sizeof(why));
+	if (status < 0)
+		fprintf(stderr, "%s: --push %s: %s\n", prog, pk_buf__str(&where), why);
+	else if (status < 200 || status > 299)
+		fprintf(stderr, "%s: --push %s: the server answered HTTP %d%s%s%s%s\n", prog,
+			pk_buf__str(&where), status, *ans.reason ? " " : "", ans.reason,
+			*ans.body ? ": " : "", ans.body);
 	else
-		fprintf(stderr, "%s: --push %s: %s\n", prog, where,
-			strerror(-(r ? r : rr ? rr : -ECONNRESET)));
+		rc = 0;
 out:
-	if (fd >= 0)
-		close(fd);
 	free(body);
 	pk_buf__free(&app);
-	pk_buf__free(&req);
-	pk_buf__free(&ans);
+	pk_buf__free(&target);
+	pk_buf__free(&where);
+	pk_buf__free(&hdr);
 	return rc;
 }

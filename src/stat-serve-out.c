@@ -6,9 +6,9 @@
  * file with one "# EOF" (what `promtool tsdb create-blocks-from openmetrics`
  * reads: Prometheus' parser takes a family again with later timestamps, and
  * stops at the first EOF); `--push URL` POSTs the same samples in the text
- * format (ms timestamps) to a VictoriaMetrics import endpoint
- * (stat-serve-push.c). The counts are those of the interval stat printed:
- * cumulative raw counts of the same read.
+ * format (ms timestamps) to a VictoriaMetrics import endpoint (the CLI's
+ * HTTP client: http-post.c). The counts are those of the interval stat
+ * printed: cumulative raw counts of the same read.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,8 +17,8 @@
 
 #include <pmukit/expose.h>
 
+#include "http-post.h"
 #include "stat-serve-out.h"
-#include "stat-serve-push.h"
 #include "stat-serve.h"
 
 #define PUSH_TIMEOUT_MS 2000
@@ -30,12 +30,13 @@ struct serve_out {
 	const char *om_path;
 	bool write_failed;
 	bool push;		/* --push */
-	struct push_url url;
+	struct http_url url;
+	char target[2064];	/* the request's path and query */
 	const char *push_arg;
 	unsigned pushes, failed;
 	long long last_ms;	/* the last interval's timestamp */
 	struct stat_cell *printed;	/* the interval's cells, kept while the exposition reads its own */
-	char last_why[512];	/* the last failure said (not repeated) */
+	char last_why[1024];	/* the last failure said (not repeated) */
 };
 
 static void write_file(struct serve_out *o, long long ms)
@@ -54,19 +55,32 @@ static void write_file(struct serve_out *o, long long ms)
 	free(body);
 }
 
+/* POST body to o->url: 0, or -1 with the reason in why. */
+static int post(struct serve_out *o, const char *ctype, const char *body, size_t len, char *why,
+		size_t whylen)
+{
+	struct http_answer ans;
+	int status = http_url__post(&o->url, o->target, ctype, NULL, body, len, PUSH_TIMEOUT_MS, &ans,
+				    why, whylen);
+	if (status >= 200 && status <= 299)
+		return 0;
+	if (status >= 0)
+		snprintf(why, whylen, "%s answered \"%s\"", o->url.hostport, ans.line);
+	return -1;
+}
+
 static void push(struct serve_out *o, long long ms)
 {
 	struct pk_expose_opts eo = { .sz = sizeof(eo), .format = PK_EXPOSE_PROMETHEUS,
 				     .timestamp_ms = ms };
-	char *body = NULL, why[512];
+	char *body = NULL, why[1024];
 	size_t len = 0;
 
 	o->pushes++;
-	if (stat_serve__expose(o->sv, &eo, &body, &len) ||
-	    push_url__post(&o->url, pk_expose__content_type(eo.format), body, len, PUSH_TIMEOUT_MS,
-			   why, sizeof(why))) {
-		if (!body)
-			snprintf(why, sizeof(why), "out of memory");
+	int rc = stat_serve__expose(o->sv, &eo, &body, &len);
+	if (rc)
+		snprintf(why, sizeof(why), "out of memory");
+	if (rc || post(o, pk_expose__content_type(eo.format), body, len, why, sizeof(why))) {
 		o->failed++;
 		if (strcmp(why, o->last_why)) {	/* said once, until it changes */
 			fprintf(stderr, "pmukit stat: --push %s: %s (counting goes on)\n", o->push_arg,
@@ -116,11 +130,17 @@ int serve_out__open(struct serve_out **out, struct stat_live *st, struct stat_me
 	}
 	o->st = st;
 	if (cfg->push_url) {
-		if (push_url__parse(&o->url, cfg->push_url, why, sizeof(why))) {
+		if (http_url__parse(&o->url, cfg->push_url, why, sizeof(why)) < 0) {
 			fprintf(stderr, "pmukit stat: --push %s: %s\n", cfg->push_url, why);
 			serve_out__close(o);
 			return -1;
 		}
+		/* VictoriaMetrics' import of the text format when the URL has no path */
+		const char *path = o->url.path;
+		if ((!*path || !strcmp(path, "/")) && !*o->url.query)
+			path = "/api/v1/import/prometheus";
+		snprintf(o->target, sizeof(o->target), "%s%s%s%s", *path ? "" : "/", path,
+			 *o->url.query ? "?" : "", o->url.query);
 		o->push = true;
 		o->push_arg = cfg->push_url;
 	}
