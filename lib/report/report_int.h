@@ -143,6 +143,7 @@ struct rp_entry {
 	uint32_t ctx, lclass;
 	const struct pk_thread *thread;	/* first sample's (self or cumulative, as perf creates it) */
 	uint64_t first_seq;		/* that sample's number (UINT64_MAX: none yet) */
+	uint32_t first_pos;		/* made by a callchain frame of it: its place (1, 2...) */
 	/* that sample's pk_loc id + 1, or its callchain frame's (first_raw): perf's he->ip, for -v */
 	uint32_t first_loc;
 	bool first_raw;
@@ -407,6 +408,14 @@ int rp_finish(struct pk_report *r, struct pk_error *err);
 int64_t rp_collapse_all(const struct pk_report *r, const struct rp_entry *a,
 			const struct rp_entry *b);
 
+/*
+ * collapse_rb.c: whether entries idx[0..k) of one hists are where perf's sort
+ * comparison is no order (the symbol key without the DSO key, unresolved
+ * addresses of two DSOs beside a symbol), and then their collapse order as
+ * perf's trees make it (idx reordered, *k less the merged ones; 0 or -ENOMEM)
+ */
+bool rp_collapse_mixed(const struct pk_report *r, const uint32_t *idx, size_t k);
+int rp_collapse_trees(struct pk_report *r, uint32_t *idx, size_t *k);
 /* replay.c: whether hists h's entries come from replaying perf's trees */
 bool rp_replay_wanted(const struct pk_report *r, int h);
 /* replay.c: hists h's entries as perf's trees make them, in collapse order (*out malloc'd) */

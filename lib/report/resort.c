@@ -129,6 +129,7 @@ static int cumulate_callers(struct pk_report *r, struct cum_first *f, const uint
 		if (t->seq < e->first_seq) {
 			/* perf creates the entry at its first sample, self or not */
 			e->first_seq = t->seq;
+			e->first_pos = (uint32_t)k + 1;	/* after the sample's own, in cursor order */
 			e->thread = f->thread;
 			if (!e->has_self) {
 				e->comm = f->comm;
@@ -320,6 +321,18 @@ static int collapse_hists(struct pk_report *r, int h, uint32_t **out, size_t *nr
 	for (size_t i = 0; i < n; i++)
 		if (rp_ctx(r, rp_entry(r, (uint32_t)i)->ctx)->hists == h)
 			idx[k++] = (uint32_t)i;
+	if (rp_collapse_mixed(r, idx, k)) {
+		/* perf's comparison is no order here: its trees (collapse_rb.c) */
+		free(tmp);
+		int rc = rp_collapse_trees(r, idx, &k);
+		if (rc) {
+			free(idx);
+			return rc;
+		}
+		*out = idx;
+		*nr_out = k;
+		return 0;
+	}
 	msort(r, idx, tmp, k, rp_collapse_all);
 	size_t m = 0;
 	for (size_t i = 0; i < k; i++) {

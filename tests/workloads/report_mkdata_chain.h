@@ -10,8 +10,9 @@
  * symbol's). perf compares two symbols by their start, but a symbol and an
  * unresolved address by their raw ips, which differ from process to process:
  * the root's children are not in one order, and perf's red-black tree of
- * them can make a second node for one function. The sequence is a fixed
- * pseudo-random one (the file is the same at every run).
+ * them can make a second node for one function. Then samples at unresolved
+ * addresses of two DSOs (see below). The sequence is a fixed pseudo-random
+ * one (the file is the same at every run).
  */
 #define MIX_PROCS 8
 #define MIX_SAMPLES 160
@@ -85,6 +86,26 @@ static int mixchain(struct pk_data_writer *w, struct pk_buf *b)
 		put64(b, 250000);
 		put64(b, 4);
 		put64(b, PERF_CONTEXT_USER), put64(b, leaf), put64(b, mid), put64(b, root);
+		end_rec(b, at);
+	}
+	/*
+	 * Then samples at unresolved addresses of two "DSOs" (past the text: the
+	 * program's; no map at all), beside the symbols above: under --sort sym
+	 * (no DSO key) perf compares two of them by address, one of them and a
+	 * symbol by DSO first, and its entries tree is no sort either.
+	 */
+	for (int i = 0; i < MIX_SAMPLES / 2; i++) {
+		x = x * 1103515245u + 12345u;
+		uint32_t p = (x >> 16) % MIX_PROCS, off = (x >> 4) % 64;
+		uint64_t ip = (x >> 8) % 2 ? end[p] + 64 + 8 * off : 0xffff0000u + 0x40 * (uint64_t)off;
+		size_t at = begin_rec(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+		put64(b, ip);
+		put32(b, 5000 + p), put32(b, 5000 + p);
+		put64(b, time++);
+		put64(b, id);
+		put64(b, 250000);
+		put64(b, 2);
+		put64(b, PERF_CONTEXT_USER), put64(b, ip);
 		end_rec(b, at);
 	}
 	return 0;

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report/collapse_rb.c — a hists' entries in perf 6.1's collapse order where
+ * its sort comparison is no order. With the symbol key and no DSO key,
+ * sort__sym_cmp compares two entries without a symbol by address alone but
+ * an entry with a symbol and any other by DSO first: unresolved addresses
+ * of two DSOs beside a symbol of a third are not in one order, and the
+ * in-order of perf's entries tree (hists__findnew_entry, in the order the
+ * entries were made), then of its collapse tree (hists__collapse_insert_entry,
+ * fed in that in-order), depends on the trees' shapes. resort.c sorts where
+ * the comparison is an order; here the trees are built over pk_rbtree's copy
+ * of the kernel's. An entry whose walk meets an equal one merges into it, as
+ * perf's does; one whose walk misses it stays apart, as perf prints it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "report/report_int.h"
+#include "util/rbtree.h"
+
+/* perf's hist_entry__cmp (collapse: __collapse) of the entry in the tree and the new one */
+static int64_t cmp_all(const struct pk_report *r, const struct rp_entry *a,
+		       const struct rp_entry *b, bool collapse)
+{
+	for (int i = 0; i < r->nr_sorts; i++) {
+		int k = r->sorts[i];
+		int64_t c = collapse ? rp_key_collapse(r, k, a, b) : rp_key_cmp(r, k, a, b);
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+bool rp_collapse_mixed(const struct pk_report *r, const uint32_t *idx, size_t k)
+{
+	if (!r->has_key[RP_KEY_SYM] || r->has_key[RP_KEY_DSO])
+		return false;
+	const struct pk_dso *first = NULL;
+	bool unresolved = false, two = false, resolved = false;
+	for (size_t i = 0; i < k && !(two && resolved); i++) {
+		const struct rp_lclass *lc = rp_lclass(r, rp_entry(r, idx[i])->lclass);
+		if (lc->sym) {
+			resolved = true;
+		} else if (!unresolved) {
+			unresolved = true;
+			first = lc->dso;
+		} else if (lc->dso != first) {
+			two = true;
+		}
+	}
+	return two && resolved;
+}
+
+/* the order perf made the entries in: by first sample, its own entry, then its frames' */
+static int made_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct pk_report *r = ctx;
+	uint32_t ia = *(const uint32_t *)pa, ib = *(const uint32_t *)pb;
+	const struct rp_entry *a = rp_entry(r, ia), *b = rp_entry(r, ib);
+	if (a->first_seq != b->first_seq)
+		return a->first_seq < b->first_seq ? -1 : 1;
+	if (a->first_pos != b->first_pos)
+		return a->first_pos < b->first_pos ? -1 : 1;
+	return ia < ib ? -1 : ia > ib;
+}
+
+static void merge_into(struct rp_entry *p, struct rp_entry *e, uint32_t pi)
+{
+	rp_stat_merge(&p->stat, &e->stat);
+	rp_stat_merge(&p->acc, &e->acc);
+	if (e->max_depth > p->max_depth)
+		p->max_depth = e->max_depth;
+	p->has_self |= e->has_self;
+	if (e->first_seq < p->first_seq) {
+		p->hidden = e->hidden;	/* perf's entry: the first sample's */
+		p->first_loc = e->first_loc;
+		p->first_raw = e->first_raw;
+	}
+	e->merged = pi + 1;
+}
+
+/*
+ * idx[0..*k) inserted in turn into one tree (slot i of rb for idx[i]); an entry
+ * equal to one on its walk merges into it; then idx holds the in-order, *k its length
+ */
+static void tree_pass(struct pk_report *r, uint32_t *idx, size_t *k, struct pk_rbnode *rb,
+		      uint32_t *tmp, bool collapse)
+{
+	uint32_t root = PK_RB_NIL;
+	size_t n = *k;
+	for (size_t i = 0; i < n; i++) {
+		rb[i] = (struct pk_rbnode){ PK_RB_NIL, PK_RB_NIL, PK_RB_NIL, false };
+		struct rp_entry *e = rp_entry(r, idx[i]);
+		uint32_t cur = root, parent = PK_RB_NIL;
+		bool left = false, merged = false;
+		while (cur != PK_RB_NIL) {
+			int64_t c = cmp_all(r, rp_entry(r, idx[cur]), e, collapse);
+			if (!c) {
+				merge_into(rp_entry(r, idx[cur]), e, idx[cur]);
+				merged = true;
+				break;
+			}
+			parent = cur;
+			left = c < 0;
+			cur = left ? rb[cur].left : rb[cur].right;
+		}
+		if (!merged)
+			pk_rbtree__link(rb, &root, (uint32_t)i, parent, left);
+	}
+	size_t m = 0;
+	for (uint32_t i = pk_rbtree__first(rb, root); i != PK_RB_NIL; i = pk_rbtree__next(rb, i))
+		tmp[m++] = idx[i];
+	for (size_t i = 0; i < m; i++)
+		idx[i] = tmp[i];
+	*k = m;
+}
+
+int rp_collapse_trees(struct pk_report *r, uint32_t *idx, size_t *k)
+{
+	size_t n = *k;
+	struct pk_rbnode *rb = malloc((n ? n : 1) * sizeof(*rb));
+	uint32_t *tmp = malloc((n ? n : 1) * sizeof(*tmp));
+	if (!rb || !tmp) {
+		free(rb);
+		free(tmp);
+		return -ENOMEM;
+	}
+	qsort_r(idx, n, sizeof(*idx), made_cmp, r);
+	tree_pass(r, idx, k, rb, tmp, false);
+	/* perf collapses only with a key that has a collapse function */
+	if (r->has_key[RP_KEY_COMM] || r->has_key[RP_KEY_SRCLINE] || r->has_key[RP_KEY_SRCFILE])
+		tree_pass(r, idx, k, rb, tmp, true);
+	for (size_t i = 0; i < *k; i++)
+		rp_entry(r, idx[i])->order = (uint32_t)i;
+	free(rb);
+	free(tmp);
+	return 0;
+}
