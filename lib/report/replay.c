@@ -231,8 +231,13 @@ static int replay_sample(struct replay *p, const struct rp_replay_sample *smp, u
 			;
 		if (q < nc)
 			continue;	/* an entry of this sample already: once per sample */
-		/* perf's he_tmp (what the cache compared) is not the template findnew gets */
-		key.srcline_cmp = false;
+		/*
+		 * perf's he_tmp (what the cache compared) is not the template findnew gets;
+		 * that one has the frame's callchain srcline (fill_callchain_info), which a
+		 * new entry keeps: every frame's in a map with the address or srcline key
+		 * (callchain_srcline), an inline chain's frames' always (append_inlines)
+		 */
+		key.srcline_cmp = (r->cg.key != RP_CCKEY_FUNCTION && loc->map) || loc->inline_frame;
 		int64_t ei = findnew(p, &key);
 		uint32_t u = (uint32_t)ei;
 		if (ei < 0 || pk_buf__append(cache, &u, sizeof(u)) < 0 ||
