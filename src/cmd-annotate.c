@@ -46,7 +46,7 @@ struct annotate_cli {
 	struct cli_data d;
 	struct pk_annotate_opts ao;
 	struct pk_annotation_print_opts po;
-	bool stdio, nr_samples, total_period, source, asm_raw, skip_missing, full_path, print_line;
+	bool stdio, stdio2, nr_samples, total_period, source, asm_raw, skip_missing, full_path, print_line;
 	bool group, json;
 	double percent_limit;
 };
@@ -148,7 +148,8 @@ int cmd_annotate(int argc, char **argv)
 		CLI_DATA_OPTIONS(&c.d),
 		CLI_STRING('s', "symbol", &c.ao.symbol, "symbol", "symbol to annotate"),
 		CLI_STRING('d', "dsos", &c.ao.dsos, "dso[,dso...]", "only consider symbols in these dsos"),
-		CLI_BOOL(0, "stdio", &c.stdio, "Use the stdio interface (the only one here)"),
+		CLI_BOOL(0, "stdio", &c.stdio, "Use the stdio interface"),
+		CLI_BOOL(0, "stdio2", &c.stdio2, "Use the stdio interface (perf's annotate browser's text)"),
 		CLI_BOOL('n', "show-nr-samples", &c.nr_samples, "Show a column with the number of samples"),
 		CLI_BOOL(0, "show-total-period", &c.total_period, "Show a column with the sum of periods"),
 		CLI_CALLBACK(0, "percent-type", &c.po.percent_type, "type",
@@ -192,6 +193,8 @@ int cmd_annotate(int argc, char **argv)
 		c.po.flags |= PK_ANNOTATE_PRINT_FULL_PATH;
 	if (c.print_line)
 		c.po.flags |= PK_ANNOTATE_PRINT_LINES;
+	if (c.stdio2)
+		c.po.flags |= PK_ANNOTATE_PRINT_STDIO2;
 	if (strcmp(c.d.input, "-"))
 		pager_setup();
 	return run(&c);

@@ -169,13 +169,20 @@ enum {
 	 * 0.5% end with " // srcline" unless it is the one printed last
 	 */
 	PK_ANNOTATE_PRINT_LINES		= 1u << 3,
+	/*
+	 * perf annotate --stdio2's text instead: a title line ("Samples: ... of
+	 * event ..., [percent: ...]", "sym() dso"), then each line as perf's
+	 * annotate browser writes it (jump targets' offsets, arrows, operands
+	 * with their symbols, perf's padding)
+	 */
+	PK_ANNOTATE_PRINT_STDIO2	= 1u << 4,
 };
 struct pk_annotation_print_opts {
 	size_t sz;			/* sizeof(struct pk_annotation_print_opts) */
 	unsigned flags;			/* PK_ANNOTATE_PRINT_* */
 	enum pk_annotate_percent percent_type;
 };
-/* perf annotate --stdio's text of the annotation (opts NULL: the defaults). 0 or -EIO. */
+/* perf annotate --stdio's (or --stdio2's) text of the annotation (opts NULL: the defaults). 0 or -EIO. */
 PK_API int pk_annotation__fprintf(const struct pk_annotation *an, FILE *f,
 				  const struct pk_annotation_print_opts *opts);
 

@@ -221,6 +221,9 @@ static int build(struct pk_annotation *an, struct pk_annotate *a, const struct a
 		rc = parse_line(&b, binary, t.lines[i], &line_nr, start, end);
 	ann_text__free(&t);
 	an->start = start;
+	an->size = e->sym->end - e->sym->start;
+	an->dso = dso;
+	an->rip_delta = (int64_t)(start - e->sym->start);
 	if (!rc)
 		rc = count_hits(&b, e, dso, start - e->sym->start);
 	return rc ? pk_error__set(err, rc, "", 0, 0, "out of memory") : 0;
@@ -266,6 +269,8 @@ int pk_annotation__new_group(struct pk_annotation **out, struct pk_annotate *a, 
 	an->attr = leader;
 	an->nr_group = nr;
 	an->a = a;
+	const struct pk_data_attr *la = pk_session__attr(a->s, leader);
+	an->sample_freq = la ? la->attr.sample_freq : 0;
 	an->sym_totals = malloc(a->nr_attrs * sizeof(*an->sym_totals));
 	an->ev_totals = malloc(a->nr_attrs * sizeof(*an->ev_totals));
 	if (an->sym_totals && an->ev_totals) {
