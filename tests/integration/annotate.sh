@@ -5,15 +5,15 @@
 # tests build it (-O1, frame pointers) with callchains; every symbol, one
 # (-s, or as an argument), each --percent-type, -M intel, --no-source, -n,
 # --show-total-period, --asm-raw, -l, --percent-limit, -d, --full-path, a
-# file with two events (alone and --group), a recorded :S group. stdout and
-# the exit status must be perf's.
+# file with two events (alone and --group), a recorded :S group; --stdio2.
+# stdout and the exit status must be perf's.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
 W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 SRC_C="${PMUKIT_SRC:-.}/tests/workloads/report_many.c"
 PMUKIT=$(cd "$(dirname "$PMUKIT")" && pwd)/pmukit
 export PMUKIT T_TMP
 
-PLAN=34
+PLAN=47
 echo "1..$PLAN"
 skip_all() {
 	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - annotate # SKIP $1"; done
@@ -117,8 +117,8 @@ $CC -O1 -o "$T_TMP/jit" "$T_TMP/jit.c" && rec jit -e cpu-clock -c 100000 "$T_TMP
 
 cat > "$T_TMP/compare" <<'EOF2'
 f=$1; shift
-(cd "$T_TMP" && perf annotate --stdio -i "$f.data" "$@" > perf.out 2>/dev/null; echo "exit $?" >> perf.out)
-(cd "$T_TMP" && "$PMUKIT" annotate --stdio -i "$f.data" "$@" > pmukit.out 2>pmukit.err; echo "exit $?" >> pmukit.out)
+(cd "$T_TMP" && perf annotate ${MODE:---stdio} -i "$f.data" "$@" > perf.out 2>/dev/null; echo "exit $?" >> perf.out)
+(cd "$T_TMP" && "$PMUKIT" annotate ${MODE:---stdio} -i "$f.data" "$@" > pmukit.out 2>pmukit.err; echo "exit $?" >> pmukit.out)
 [ "$(wc -l < "$T_TMP/perf.out")" -gt 1 ] || [ -n "$EMPTY_OK" ] || { echo "perf annotate printed nothing" >&2; exit 1; }
 diff "$T_TMP/perf.out" "$T_TMP/pmukit.out" > "$T_TMP/diff" && exit 0
 echo "$(grep -c '^[<>]' "$T_TMP/diff") lines differ (< perf, > pmukit):" >&2
@@ -166,6 +166,25 @@ else
 fi
 ok "a shared library's function" $C shl -d libshl.so
 ok "a JIT symbol (perf-PID.map): nothing on stdout, as perf" sh -c "EMPTY_OK=1 $C jit jitted_loop"
+# --stdio2: perf's annotate browser text (jump targets, arrows, operands by symbol, its padding)
+C2="env MODE=--stdio2 $C"
+ok "--stdio2: every symbol, source interleaved" $C2 g
+ok "--stdio2 without -g" $C2 nog -d rm_nog
+ok "--stdio2 --no-source (calls into ld.so named by perf's symbols)" $C2 g --no-source
+ok "--stdio2 -n" $C2 g -n -d rm_g
+ok "--stdio2 --show-total-period" $C2 g --show-total-period -s "$HOT"
+ok "--stdio2 -l" $C2 g -l -d rm_g
+ok "--stdio2 --percent-type global-period, -M intel" $C2 g --percent-type global-period -M intel -d rm_g
+ok "--stdio2 --asm-raw" $C2 g --asm-raw -s "$HOT"
+ok "--stdio2, two events, --group" $C2 two --group -d rm_g
+ok "--stdio2, a recorded group" $C2 grp -d rm_g
+ok "--stdio2, callchains and threads" $C2 cg -d report_many
+if [ -f "$T_TMP/cxx.data" ]; then
+	ok "--stdio2, C++" $C2 cxx -d cxx
+else
+	ok "--stdio2 C++ # SKIP no C++ compiler" true
+fi
+ok "--stdio2, a shared library's function" $C2 shl -d libshl.so
 # --json (not in perf): the instructions and counts of --stdio, the inline chains
 cat > "$T_TMP/json_check.py" <<'EOF_PY'
 import json, re, sys
