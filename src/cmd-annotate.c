@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <pmukit/annotate.h>
 #include <pmukit/session.h>
@@ -47,7 +48,8 @@ struct annotate_cli {
 	struct pk_annotate_opts ao;
 	struct pk_annotation_print_opts po;
 	bool stdio, stdio2, nr_samples, total_period, source, asm_raw, skip_missing, full_path, print_line;
-	bool group, json;
+	bool group, json, quiet, force, ignore_vmlinux, modules, demangle_kernel;
+	const char *vmlinux, *stdio_color, *objdump;
 	double percent_limit;
 };
 
@@ -167,7 +169,18 @@ int cmd_annotate(int argc, char **argv)
 		CLI_BOOL(0, "group", &c.group, "Show event group information together"),
 		CLI_BOOL('l', "print-line", &c.print_line, "print matching source lines (may be slow)"),
 		CLI_BOOL(0, "skip-missing", &c.skip_missing, "Skip symbols that cannot be annotated (they are, with or without it: stderr says why)"),
-		CLI_BOOL(0, "full-path", &c.full_path, "Don't shorten the displayed pathnames"),
+		CLI_BOOL('P', "full-paths", &c.full_path, "Don't shorten the displayed pathnames"),
+		CLI_BOOL('q', "quiet", &c.quiet, "do now show any warnings or messages"),
+		CLI_BOOL('f', "force", &c.force, "don't complain, do it"),
+		CLI_STRING('k', "vmlinux", &c.vmlinux, "file", "vmlinux pathname (checked as perf does; "
+			   "pmukit reads no vmlinux yet: kernel symbols are not annotated)"),
+		CLI_BOOL(0, "ignore-vmlinux", &c.ignore_vmlinux, "don't load vmlinux even if found"),
+		CLI_BOOL('m', "modules", &c.modules, "load module symbols - WARNING: use only with -k and LIVE kernel"),
+		CLI_BOOL(0, "demangle-kernel", &c.demangle_kernel, "Enable kernel symbol demangling"),
+		CLI_STRING(0, "stdio-color", &c.stdio_color, "mode",
+			   "'never' or 'auto' (no colors: pmukit prints none; 'always' is refused)"),
+		CLI_STRING(0, "objdump", &c.objdump, "path",
+			   "objdump binary to use (accepted: pmukit disassembles in process, as binutils' objdump)"),
 		CLI_REFUSED(0, "tui", "only --stdio output is available"),
 		CLI_REFUSED(0, "gtk", "only --stdio output is available"),
 		CLI_END(),
@@ -181,6 +194,16 @@ int cmd_annotate(int argc, char **argv)
 	}
 	if (n == 1)
 		c.ao.symbol = argv[0];
+	/* perf's symbol__validate_sym_arguments */
+	if (c.vmlinux && access(c.vmlinux, R_OK)) {
+		fprintf(stderr, "Invalid file: %s\n", c.vmlinux);
+		return 234;
+	}
+	if (c.stdio_color && strcmp(c.stdio_color, "never") && strcmp(c.stdio_color, "auto")) {
+		fprintf(stderr, "pmukit annotate: --stdio-color %s: only 'never' and 'auto' (pmukit prints no colors)\n",
+			c.stdio_color);
+		return 129;
+	}
 	if (!c.source)
 		c.ao.flags |= PK_ANNOTATE_NO_SOURCE;
 	if (c.asm_raw)
