@@ -49,7 +49,7 @@ struct annotate_cli {
 	struct pk_annotation_print_opts po;
 	bool stdio, stdio2, nr_samples, total_period, source, asm_raw, skip_missing, full_path, print_line;
 	bool group, json, quiet, force, ignore_vmlinux, modules, demangle_kernel;
-	const char *vmlinux, *stdio_color, *objdump;
+	const char *vmlinux, *stdio_color, *objdump, *cpus;
 	double percent_limit;
 };
 
@@ -92,6 +92,29 @@ static int annotate_event(struct pk_annotate *a, int attr, int nr, const struct 
 	return 0;
 }
 
+/* pk_annotate__process, with perf's -C: samples on other CPUs are not counted at all */
+static int process(struct pk_session *s, struct pk_annotate *a, const char *cpus, struct pk_error *err)
+{
+	if (!cpus)
+		return pk_annotate__process(a, err);
+	struct pk_sample_filter_opts fo = { .sz = sizeof(fo), .cpus = cpus };
+	struct pk_sample_filter *f = NULL;
+	int rc = pk_sample_filter__new(&f, s, &fo, err);
+	const struct pk_data_event *ev;
+	while (!rc && (rc = pk_session__next(s, &ev, err)) > 0) {
+		rc = 0;
+		if (ev->type != PERF_RECORD_SAMPLE)
+			continue;
+		struct pk_resolved rs = { .sz = sizeof(rs) };
+		if ((rc = pk_session__resolve(s, ev, 0, &rs, err)))
+			break;
+		if (!pk_sample_filter__drop(f, ev) && (rc = pk_annotate__add(a, &rs)))
+			snprintf(err->msg, sizeof(err->msg), "out of memory");
+	}
+	pk_sample_filter__free(f);
+	return rc;
+}
+
 static int run(struct annotate_cli *c)
 {
 	struct pk_error err = { 0 };
@@ -102,7 +125,7 @@ static int run(struct annotate_cli *c)
 	struct pk_session *s = NULL;
 	struct pk_annotate *a = NULL;
 	if (pk_session__open(&s, c->d.input, &o, &err) || pk_annotate__new(&a, s, &c->ao, &err) ||
-	    pk_annotate__process(a, &err)) {
+	    process(s, a, c->cpus, &err)) {
 		char buf[1024];
 		fprintf(stderr, "pmukit annotate: %s\n", pk_error__format(&err, buf, sizeof(buf)));
 		pk_annotate__free(a);
@@ -170,6 +193,7 @@ int cmd_annotate(int argc, char **argv)
 		CLI_BOOL('l', "print-line", &c.print_line, "print matching source lines (may be slow)"),
 		CLI_BOOL(0, "skip-missing", &c.skip_missing, "Skip symbols that cannot be annotated (they are, with or without it: stderr says why)"),
 		CLI_BOOL('P', "full-paths", &c.full_path, "Don't shorten the displayed pathnames"),
+		CLI_STRING('C', "cpu", &c.cpus, "cpu", "list of cpus to profile"),
 		CLI_BOOL('q', "quiet", &c.quiet, "do now show any warnings or messages"),
 		CLI_BOOL('f', "force", &c.force, "don't complain, do it"),
 		CLI_STRING('k', "vmlinux", &c.vmlinux, "file", "vmlinux pathname (checked as perf does; "
