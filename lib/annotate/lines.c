@@ -225,7 +225,11 @@ static int build(struct pk_annotation *an, struct pk_annotate *a, const struct a
 	struct pk_dso *dso = e->dso;
 	if (pk_dso__kind(dso) == PK_DSO_KERNEL)
 		return no_vmlinux(a, e, err);
-	const char *binary = pk_dso__kind(dso) == PK_DSO_USER ? pk_dso__runtime(dso) : NULL;
+	/* the vdso from the build-id cache, as perf disassembles it (not pmukit's own copy in memory) */
+	enum pk_dso_kind kind = pk_dso__kind(dso);
+	const char *binary = kind == PK_DSO_USER || kind == PK_DSO_VDSO ? pk_dso__runtime(dso) : NULL;
+	if (binary && kind == PK_DSO_VDSO && binary[0] != '/')
+		binary = NULL;
 	if (!binary)
 		return pk_error__set(err, -ENOENT, "", 0, 0, "Couldn't annotate %s: no binary for %s",
 				     e->sym->name, pk_dso__name(dso));
