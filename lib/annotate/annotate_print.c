@@ -120,9 +120,21 @@ int ann_print__summary(const struct pk_annotation *an, FILE *f, enum pk_annotate
 	fprintf(f, "----------------------------------------------\n\n");
 	if (!n)
 		fprintf(f, " Nothing higher than %1.1f%%\n", 0.5);
+	else if (an->topdown)	/* beyond perf: the labels of the TopDown columns */
+		fprintf(f, "%*s  Retire BadSpec FEBound BEBound\n", 8 * an->nr_group, "");
 	for (size_t i = 0; i < n; i++) {
 		for (int m = 0; m < an->nr_group && m < MAX_GROUP; m++)
 			fprintf(f, " %7.2f", v[i].sum[m]);
+		if (an->topdown) {
+			/* beyond perf: the line's Level 1 shares over all its instructions */
+			double td[4];
+			ann_extra__srcline_topdown(an, v[i].path, td);
+			for (int k = 0; k < 4; k++)
+				if (isnan(td[k]))
+					fprintf(f, " %7s", "");
+				else
+					fprintf(f, " %7.2f", td[k]);
+		}
 		fprintf(f, " %s\n", v[i].path);
 	}
 	free(v);

@@ -73,6 +73,7 @@ struct pk_annotation {
 	struct pk_annotate *a;		/* its collection (print state across symbols) */
 	/* beyond perf (extra.c): */
 	bool topdown;			/* the events are a TopDown group: the Level 1 columns */
+	int td[5];			/* then the attrs of slots, retiring, bad spec, FE, BE (-1: none) */
 	bool weights;			/* an event has weights: the average weight column */
 };
 
@@ -81,6 +82,11 @@ struct pk_annotation {
  * counts are in (and avg_weight holds the sum of its weights).
  */
 void ann_extra__compute(struct pk_annotation *an);
+/*
+ * The Level 1 shares (percent of the slots) over every instruction whose
+ * srcline is srcline (-l's summary per source line); NAN where unknown.
+ */
+void ann_extra__srcline_topdown(const struct pk_annotation *an, const char *srcline, double out[4]);
 
 /* annotate_print.c, shared with --stdio2 (stdio2.c) */
 double ann_print__percent(const struct pk_annotation *an, const struct pk_annotation_line *l, int attr,
