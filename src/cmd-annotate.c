@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd-annotate.c — `pmukit annotate [--stdio] [-i FILE] [SYMBOL]`: each
- * symbol with samples (hottest first, per event), or only SYMBOL, as its
+ * cmd-annotate.c — `pmukit annotate [--stdio|--stdio2] [-i FILE] [SYMBOL]`:
+ * each symbol with samples (hottest first, per event), or only SYMBOL, as its
  * instructions and source lines with the share of the samples on each, as
- * perf 6.1's `perf annotate --stdio` prints them. The disassembly runs in
+ * perf 6.1's `perf annotate --stdio` (or --stdio2) prints them. The disassembly runs in
  * process (pmukit/annotate.h: libopcodes), never through objdump. Beyond
  * perf: a TopDown group's Level 1 shares and the samples' average weight per
  * instruction, as columns after the events' (docs/ANNOTATE.md).
