@@ -193,6 +193,10 @@ int cmd_annotate(int argc, char **argv)
 		CLI_BOOL('l', "print-line", &c.print_line, "print matching source lines (may be slow)"),
 		CLI_BOOL(0, "skip-missing", &c.skip_missing, "Skip symbols that cannot be annotated (they are, with or without it: stderr says why)"),
 		CLI_BOOL('P', "full-paths", &c.full_path, "Don't shorten the displayed pathnames"),
+		CLI_STRING(0, "prefix", &c.ao.prefix, "prefix",
+			   "Add prefix to source file path names in programs (with --prefix-strip)"),
+		CLI_INT(0, "prefix-strip", &c.ao.prefix_strip, "N",
+			"Strip first N entries of source file path name in programs (with --prefix)"),
 		CLI_STRING('C', "cpu", &c.cpus, "cpu", "list of cpus to profile"),
 		CLI_BOOL('q', "quiet", &c.quiet, "do now show any warnings or messages"),
 		CLI_BOOL('f', "force", &c.force, "don't complain, do it"),
@@ -218,6 +222,10 @@ int cmd_annotate(int argc, char **argv)
 	}
 	if (n == 1)
 		c.ao.symbol = argv[0];
+	if (c.ao.prefix_strip && !c.ao.prefix) {
+		fprintf(stderr, "--prefix-strip requires --prefix\n");
+		return 234;
+	}
 	/* perf's symbol__validate_sym_arguments */
 	if (c.vmlinux && access(c.vmlinux, R_OK)) {
 		fprintf(stderr, "Invalid file: %s\n", c.vmlinux);

@@ -65,6 +65,14 @@ struct pk_annotate_opts {
 	const char *symbol;
 	/* -d/--dsos: a comma separated list of DSO short or long names; NULL: all. */
 	const char *dsos;
+	/*
+	 * objdump's --prefix and --prefix-strip (perf passes them on): absolute
+	 * source paths become prefix + the path without its first prefix_strip
+	 * directories, in the `/file:N` lines and where the source is read.
+	 * NULL: as recorded.
+	 */
+	const char *prefix;
+	int prefix_strip;
 };
 
 /* perf's --percent-type */

@@ -243,6 +243,7 @@ static int build(struct pk_annotation *an, struct pk_annotate *a, const struct a
 		.obj = a->obj, .dso = dso, .start = start, .end = end,
 		.rip_delta = (int64_t)(start - e->sym->start), .binary = binary, .flags = a->opts.flags,
 		.debug_file = pk_dso__symsrc(dso) && strcmp(pk_dso__symsrc(dso), binary),
+		.prefix = a->opts.prefix, .prefix_strip = a->opts.prefix_strip,
 	};
 	struct ann_text t;
 	if ((rc = ann_objdump__text(&args, &t)))

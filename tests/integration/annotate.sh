@@ -13,7 +13,7 @@ SRC_C="${PMUKIT_SRC:-.}/tests/workloads/report_many.c"
 PMUKIT=$(cd "$(dirname "$PMUKIT")" && pwd)/pmukit
 export PMUKIT T_TMP
 
-PLAN=57
+PLAN=61
 echo "1..$PLAN"
 skip_all() {
 	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - annotate # SKIP $1"; done
@@ -207,6 +207,14 @@ printf '%s\n' '#include <stdio.h>' '#include <time.h>' \
 $CC -O2 -o "$T_TMP/vd" "$T_TMP/vd.c" && rec vd -e cpu-clock -c 100000 "$T_TMP/vd"
 ok "the vdso's symbols (from the build-id cache)" $C vd -d '[vdso]'
 ok "--stdio2, the vdso's symbols" $C2 vd -d '[vdso]'
+# --prefix/--prefix-strip (objdump's): the source read from the relocated path, one line
+# longer so that a command reading the recorded path would show other lines
+mkdir -p "$T_TMP/pfx"
+{ echo '/* moved */'; cat "$SRC_C"; } > "$T_TMP/pfx/report_many.c"
+ok "--prefix DIR --prefix-strip 99: the source from DIR" $C g --prefix "$T_TMP/pfx" --prefix-strip 99 -s "$HOT"
+ok "--stdio2 --prefix DIR/ --prefix-strip=99 -l" $C2 g --prefix="$T_TMP/pfx/" --prefix-strip=99 -l -s "$HOT"
+ok "--prefix without the source there: no source lines" $C g --prefix /nonexistent -s "$HOT"
+ok "--prefix-strip without --prefix: perf's status" sh -c "EMPTY_OK=1 $C g --prefix-strip 1 -s '$HOT'"
 rec cpu -e cpu-clock -c 100000 --sample-cpu "$T_TMP/rm_g" -t 2 1000
 # (a busy machine may have run the program on one CPU only: both may print nothing)
 ok "-C 1: only that CPU's samples" sh -c "EMPTY_OK=1 $C cpu -C 1 -d rm_g"
