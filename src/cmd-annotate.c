@@ -48,6 +48,7 @@ struct annotate_cli {
 	struct pk_annotate_opts ao;
 	struct pk_annotation_print_opts po;
 	bool stdio, stdio2, nr_samples, total_period, source, asm_raw, skip_missing, full_path, print_line;
+	int verbose;
 	bool group, json, quiet, force, ignore_vmlinux, modules, demangle_kernel;
 	const char *vmlinux, *stdio_color, *objdump, *cpus;
 	double percent_limit;
@@ -198,6 +199,7 @@ int cmd_annotate(int argc, char **argv)
 		CLI_INT(0, "prefix-strip", &c.ao.prefix_strip, "N",
 			"Strip first N entries of source file path name in programs (with --prefix)"),
 		CLI_STRING('C', "cpu", &c.cpus, "cpu", "list of cpus to profile"),
+		CLI_INCR('v', "verbose", &c.verbose, "be more verbose (--stdio: the samples per address)"),
 		CLI_BOOL('q', "quiet", &c.quiet, "do now show any warnings or messages"),
 		CLI_BOOL('f', "force", &c.force, "don't complain, do it"),
 		CLI_STRING('k', "vmlinux", &c.vmlinux, "file", "vmlinux pathname (checked as perf does; "
@@ -250,6 +252,10 @@ int cmd_annotate(int argc, char **argv)
 		c.po.flags |= PK_ANNOTATE_PRINT_LINES;
 	if (c.stdio2)
 		c.po.flags |= PK_ANNOTATE_PRINT_STDIO2;
+	if (c.verbose > 0) {
+		c.po.flags |= PK_ANNOTATE_PRINT_VERBOSE;
+		c.ao.flags |= PK_ANNOTATE_LONG_DSO_ORDER;
+	}
 	if (strcmp(c.d.input, "-"))
 		pager_setup();
 	return run(&c);

@@ -50,6 +50,8 @@ struct pk_annotation;
 enum {
 	PK_ANNOTATE_NO_SOURCE	= 1u << 0,	/* no source lines (perf --no-source) */
 	PK_ANNOTATE_ASM_RAW	= 1u << 1,	/* the instructions' bytes too (perf --asm-raw) */
+	/* symbols of equal period in different DSOs ordered by the DSOs' long names (perf -v) */
+	PK_ANNOTATE_LONG_DSO_ORDER = 1u << 2,
 };
 
 /* Fields past sz (an older caller's struct) take their defaults; all zero: perf's defaults. */
@@ -184,6 +186,8 @@ enum {
 	 * with their symbols, perf's padding)
 	 */
 	PK_ANNOTATE_PRINT_STDIO2	= 1u << 4,
+	/* -v (--stdio): after the header, the samples per sampled address of the leader, and their sum */
+	PK_ANNOTATE_PRINT_VERBOSE	= 1u << 5,
 };
 struct pk_annotation_print_opts {
 	size_t sz;			/* sizeof(struct pk_annotation_print_opts) */

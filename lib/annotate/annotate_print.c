@@ -174,6 +174,37 @@ static void print_extra(const struct pk_annotation *an, const struct pk_annotati
 	}
 }
 
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* perf -v's symbol__annotate_hits: the leader's samples per address in the symbol, then their sum */
+static int print_hits(const struct pk_annotation *an, FILE *f)
+{
+	const struct ann_entry *e = an->entry;
+	uint64_t *v = malloc((e->nr_hits ? e->nr_hits : 1) * sizeof(*v)), total = 0;
+	if (!v)
+		return -ENOMEM;
+	size_t n = 0;
+	for (size_t h = 0; h < e->nr_hits; h++)
+		if (e->hits[h].attr == an->attr && e->hits[h].rip >= e->sym->start && e->hits[h].rip < e->sym->end)
+			v[n++] = e->hits[h].rip;
+	qsort(v, n, sizeof(*v), cmp_u64);
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		while (j < n && v[j] == v[i])
+			j++;
+		fprintf(f, "%32" PRIx64 ": %zu\n", v[i], j - i);
+		total += j - i;
+		i = j;
+	}
+	fprintf(f, "%32s: %" PRIu64 "\n", "h->nr_samples", total);
+	free(v);
+	return 0;
+}
+
 int pk_annotation__fprintf(const struct pk_annotation *an, FILE *f,
 			   const struct pk_annotation_print_opts *opts)
 {
@@ -197,6 +228,8 @@ int pk_annotation__fprintf(const struct pk_annotation *an, FILE *f,
 	for (int i = 0; i < n; i++)
 		fputc('-', f);
 	fputs("----\n", f);
+	if ((o.flags & PK_ANNOTATE_PRINT_VERBOSE) && print_hits(an, f))
+		return -ENOMEM;
 	/*
 	 * perf's static prev_line points into the previous symbol's freed lines
 	 * (a new symbol prints its first srcline), or at its static "??:0"

@@ -68,6 +68,7 @@ struct pk_annotation {
 	uint64_t start;			/* objdump address of the symbol */
 	uint64_t size;			/* perf's symbol__size: end - start */
 	struct pk_dso *dso;		/* the symbol's (--stdio2 names jump and call targets) */
+	const struct ann_entry *entry;	/* its samples (-v prints their addresses) */
 	int64_t rip_delta;		/* rip = objdump address - rip_delta */
 	uint64_t sample_freq;		/* the leader's attr.sample_freq (or period): --stdio2's title */
 	struct pk_annotate *a;		/* its collection (print state across symbols) */

@@ -257,6 +257,7 @@ static int build(struct pk_annotation *an, struct pk_annotate *a, const struct a
 	an->start = start;
 	an->size = e->sym->end - e->sym->start;
 	an->dso = dso;
+	an->entry = e;
 	an->rip_delta = (int64_t)(start - e->sym->start);
 	if (!rc)
 		rc = count_hits(&b, e, dso, start - e->sym->start);

@@ -13,7 +13,7 @@ SRC_C="${PMUKIT_SRC:-.}/tests/workloads/report_many.c"
 PMUKIT=$(cd "$(dirname "$PMUKIT")" && pwd)/pmukit
 export PMUKIT T_TMP
 
-PLAN=61
+PLAN=64
 echo "1..$PLAN"
 skip_all() {
 	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - annotate # SKIP $1"; done
@@ -207,6 +207,10 @@ printf '%s\n' '#include <stdio.h>' '#include <time.h>' \
 $CC -O2 -o "$T_TMP/vd" "$T_TMP/vd.c" && rec vd -e cpu-clock -c 100000 "$T_TMP/vd"
 ok "the vdso's symbols (from the build-id cache)" $C vd -d '[vdso]'
 ok "--stdio2, the vdso's symbols" $C2 vd -d '[vdso]'
+# -v: the samples per address after each header, DSO ties by long names
+ok "-v: samples per address, ties between DSOs by their long names" $C two -v
+ok "-vv on a recorded group" $C grp -vv -d rm_g
+ok "--stdio2 -v" $C2 g -v
 # --prefix/--prefix-strip (objdump's): the source read from the relocated path, one line
 # longer so that a command reading the recorded path would show other lines
 mkdir -p "$T_TMP/pfx"
