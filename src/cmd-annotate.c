@@ -49,7 +49,7 @@ struct annotate_cli {
 	struct pk_annotation_print_opts po;
 	bool stdio, stdio2, nr_samples, total_period, source, asm_raw, skip_missing, full_path, print_line;
 	int verbose;
-	bool group, json, quiet, force, ignore_vmlinux, modules, demangle_kernel;
+	bool tui, group, json, quiet, force, ignore_vmlinux, modules, demangle_kernel;
 	const char *vmlinux, *stdio_color, *objdump, *cpus;
 	double percent_limit;
 };
@@ -211,7 +211,8 @@ int cmd_annotate(int argc, char **argv)
 			   "'never' or 'auto' (no colors: pmukit prints none; 'always' is refused)"),
 		CLI_STRING(0, "objdump", &c.objdump, "path",
 			   "objdump binary to use (accepted: pmukit disassembles in process, as binutils' objdump)"),
-		CLI_REFUSED(0, "tui", "only --stdio output is available"),
+		CLI_BOOL(0, "tui", &c.tui, "Use the TUI interface (not in pmukit: on a terminal it is refused; "
+			 "elsewhere perf prints --stdio's text, and so does pmukit)"),
 		CLI_REFUSED(0, "gtk", "only --stdio output is available"),
 		CLI_END(),
 	};
@@ -224,6 +225,10 @@ int cmd_annotate(int argc, char **argv)
 	}
 	if (n == 1)
 		c.ao.symbol = argv[0];
+	if (c.tui && !c.stdio && !c.stdio2 && isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "pmukit annotate: --tui: the annotate browser is not in pmukit yet (--stdio, --stdio2)\n");
+		return 129;
+	}
 	if (c.ao.prefix_strip && !c.ao.prefix) {
 		fprintf(stderr, "--prefix-strip requires --prefix\n");
 		return 234;

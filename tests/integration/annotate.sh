@@ -13,7 +13,7 @@ SRC_C="${PMUKIT_SRC:-.}/tests/workloads/report_many.c"
 PMUKIT=$(cd "$(dirname "$PMUKIT")" && pwd)/pmukit
 export PMUKIT T_TMP
 
-PLAN=64
+PLAN=66
 echo "1..$PLAN"
 skip_all() {
 	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - annotate # SKIP $1"; done
@@ -207,6 +207,9 @@ printf '%s\n' '#include <stdio.h>' '#include <time.h>' \
 $CC -O2 -o "$T_TMP/vd" "$T_TMP/vd.c" && rec vd -e cpu-clock -c 100000 "$T_TMP/vd"
 ok "the vdso's symbols (from the build-id cache)" $C vd -d '[vdso]'
 ok "--stdio2, the vdso's symbols" $C2 vd -d '[vdso]'
+# --tui with stdout not a terminal: perf prints --stdio's text (or --stdio2's)
+ok "--tui, stdout a file: --stdio's text, as perf" $C g --tui -s "$HOT"
+ok "--tui --stdio2, stdout a file" $C2 g --tui -s "$HOT"
 # -v: the samples per address after each header, DSO ties by long names
 ok "-v: samples per address, ties between DSOs by their long names" $C two -v
 ok "-vv on a recorded group" $C grp -vv -d rm_g
