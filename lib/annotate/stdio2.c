@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <elf.h>
+
 #include <pmukit/annotate.h>
 #include <pmukit/symbol.h>
 
@@ -176,11 +178,15 @@ static void fmt_dec(const char *name, const char *raw, int w, char *bf, size_t s
 	put(bf, sz, "%-*s %s", w, name, *tname ? tname : tgt);
 }
 
-/* perf's symbol at objdump address addr, when it is the same address objdump names */
+/*
+ * perf's symbol at objdump address addr (maps__find_ams): perf looks it up in
+ * the recorded maps, the executable ones only, so a data object (whose
+ * segment perf record did not map) is not found.
+ */
 static const char *sym_at(const struct pk_annotation *an, uint64_t addr)
 {
 	const struct pk_sym *s = pk_dso__find(an->dso, addr - (uint64_t)an->rip_delta);
-	return s ? s->name : NULL;
+	return s && s->type != STT_OBJECT && s->type != STT_TLS ? s->name : NULL;
 }
 
 /* perf's call__parse and call__scnprintf; -1: perf drops the ops (no '>' after '<') */
