@@ -128,7 +128,8 @@ static int run(struct annotate_cli *c)
 	if (pk_session__open(&s, c->d.input, &o, &err) || pk_annotate__new(&a, s, &c->ao, &err) ||
 	    process(s, a, c->cpus, &err)) {
 		char buf[1024];
-		fprintf(stderr, "pmukit annotate: %s\n", pk_error__format(&err, buf, sizeof(buf)));
+		if (!c->quiet)
+			fprintf(stderr, "pmukit annotate: %s\n", pk_error__format(&err, buf, sizeof(buf)));
 		pk_annotate__free(a);
 		pk_session__free(s);
 		return 255;
@@ -162,6 +163,49 @@ static int run(struct annotate_cli *c)
 	pk_annotate__free(a);
 	pk_session__free(s);
 	return rc ? 255 : 0;
+}
+
+/* perf's checks of the options (its messages and statuses), then the library's flags */
+static int check_args(struct annotate_cli *c)
+{
+	if (c->tui && !c->stdio && !c->stdio2 && isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "pmukit annotate: --tui: the annotate browser is not in pmukit yet (--stdio, --stdio2)\n");
+		return 129;
+	}
+	if (c->ao.prefix_strip && !c->ao.prefix) {
+		fprintf(stderr, "--prefix-strip requires --prefix\n");
+		return 234;
+	}
+	/* perf's symbol__validate_sym_arguments */
+	if (c->vmlinux && access(c->vmlinux, R_OK)) {
+		fprintf(stderr, "Invalid file: %s\n", c->vmlinux);
+		return 234;
+	}
+	if (c->stdio_color && strcmp(c->stdio_color, "never") && strcmp(c->stdio_color, "auto")) {
+		fprintf(stderr, "pmukit annotate: --stdio-color %s: only 'never' and 'auto' (pmukit prints no colors)\n",
+			c->stdio_color);
+		return 129;
+	}
+	/* the library's flags */
+	if (!c->source)
+		c->ao.flags |= PK_ANNOTATE_NO_SOURCE;
+	if (c->asm_raw)
+		c->ao.flags |= PK_ANNOTATE_ASM_RAW;
+	if (c->nr_samples)
+		c->po.flags |= PK_ANNOTATE_PRINT_NR_SAMPLES;
+	if (c->total_period)
+		c->po.flags |= PK_ANNOTATE_PRINT_PERIOD;
+	if (c->full_path)
+		c->po.flags |= PK_ANNOTATE_PRINT_FULL_PATH;
+	if (c->print_line)
+		c->po.flags |= PK_ANNOTATE_PRINT_LINES;
+	if (c->stdio2)
+		c->po.flags |= PK_ANNOTATE_PRINT_STDIO2;
+	if (c->verbose > 0) {
+		c->po.flags |= PK_ANNOTATE_PRINT_VERBOSE;
+		c->ao.flags |= PK_ANNOTATE_LONG_DSO_ORDER;
+	}
+	return 0;
 }
 
 int cmd_annotate(int argc, char **argv)
@@ -200,7 +244,7 @@ int cmd_annotate(int argc, char **argv)
 			"Strip first N entries of source file path name in programs (with --prefix)"),
 		CLI_STRING('C', "cpu", &c.cpus, "cpu", "list of cpus to profile"),
 		CLI_INCR('v', "verbose", &c.verbose, "be more verbose (--stdio: the samples per address)"),
-		CLI_BOOL('q', "quiet", &c.quiet, "do now show any warnings or messages"),
+		CLI_BOOL('q', "quiet", &c.quiet, "do not show any warnings or messages (perf's pr_err ones)"),
 		CLI_BOOL('f', "force", &c.force, "don't complain, do it"),
 		CLI_STRING('k', "vmlinux", &c.vmlinux, "file", "vmlinux pathname (checked as perf does; "
 			   "pmukit reads no vmlinux yet: kernel symbols are not annotated)"),
@@ -225,42 +269,9 @@ int cmd_annotate(int argc, char **argv)
 	}
 	if (n == 1)
 		c.ao.symbol = argv[0];
-	if (c.tui && !c.stdio && !c.stdio2 && isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "pmukit annotate: --tui: the annotate browser is not in pmukit yet (--stdio, --stdio2)\n");
-		return 129;
-	}
-	if (c.ao.prefix_strip && !c.ao.prefix) {
-		fprintf(stderr, "--prefix-strip requires --prefix\n");
-		return 234;
-	}
-	/* perf's symbol__validate_sym_arguments */
-	if (c.vmlinux && access(c.vmlinux, R_OK)) {
-		fprintf(stderr, "Invalid file: %s\n", c.vmlinux);
-		return 234;
-	}
-	if (c.stdio_color && strcmp(c.stdio_color, "never") && strcmp(c.stdio_color, "auto")) {
-		fprintf(stderr, "pmukit annotate: --stdio-color %s: only 'never' and 'auto' (pmukit prints no colors)\n",
-			c.stdio_color);
-		return 129;
-	}
-	if (!c.source)
-		c.ao.flags |= PK_ANNOTATE_NO_SOURCE;
-	if (c.asm_raw)
-		c.ao.flags |= PK_ANNOTATE_ASM_RAW;
-	if (c.nr_samples)
-		c.po.flags |= PK_ANNOTATE_PRINT_NR_SAMPLES;
-	if (c.total_period)
-		c.po.flags |= PK_ANNOTATE_PRINT_PERIOD;
-	if (c.full_path)
-		c.po.flags |= PK_ANNOTATE_PRINT_FULL_PATH;
-	if (c.print_line)
-		c.po.flags |= PK_ANNOTATE_PRINT_LINES;
-	if (c.stdio2)
-		c.po.flags |= PK_ANNOTATE_PRINT_STDIO2;
-	if (c.verbose > 0) {
-		c.po.flags |= PK_ANNOTATE_PRINT_VERBOSE;
-		c.ao.flags |= PK_ANNOTATE_LONG_DSO_ORDER;
-	}
+	int rc = check_args(&c);
+	if (rc)
+		return rc;
 	if (strcmp(c.d.input, "-"))
 		pager_setup();
 	return run(&c);
