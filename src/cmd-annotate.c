@@ -181,6 +181,9 @@ static int check_args(struct annotate_cli *c)
 		fprintf(stderr, "Invalid file: %s\n", c->vmlinux);
 		return 234;
 	}
+	if (c->vmlinux && !c->quiet)
+		fprintf(stderr, "pmukit annotate: --vmlinux %s: pmukit reads no vmlinux yet, "
+			"kernel symbols are not annotated\n", c->vmlinux);
 	if (c->stdio_color && strcmp(c->stdio_color, "never") && strcmp(c->stdio_color, "auto")) {
 		fprintf(stderr, "pmukit annotate: --stdio-color %s: only 'never' and 'auto' (pmukit prints no colors)\n",
 			c->stdio_color);
