@@ -43,6 +43,13 @@ static int parse_percent_type(const struct cli_opt *opt, const char *arg, bool u
 	return cli_opts__error(opt, "takes local-period, global-period, local-hits or global-hits");
 }
 
+/* --itrace[=opts]: perf 6.1 takes any text; it only matters for AUX traces, which pmukit does not decode */
+static int parse_itrace(const struct cli_opt *opt, const char *arg, bool unset)
+{
+	(void)opt, (void)arg, (void)unset;
+	return 0;
+}
+
 struct annotate_cli {
 	struct cli_data d;
 	struct pk_annotate_opts ao;
@@ -245,6 +252,9 @@ int cmd_annotate(int argc, char **argv)
 			   "Add prefix to source file path names in programs (with --prefix-strip)"),
 		CLI_INT(0, "prefix-strip", &c.ao.prefix_strip, "N",
 			"Strip first N entries of source file path name in programs (with --prefix)"),
+		CLI_CALLBACK_F(0, "itrace", NULL, "opts", "Instruction Tracing options (accepted: pmukit "
+			       "decodes no AUX trace, and a file without one is annotated as without it)",
+			       parse_itrace, CLI_OPTARG),
 		CLI_STRING('C', "cpu", &c.cpus, "cpu", "list of cpus to profile"),
 		CLI_INCR('v', "verbose", &c.verbose, "be more verbose (--stdio: the samples per address)"),
 		CLI_BOOL('q', "quiet", &c.quiet, "do not show any warnings or messages (perf's pr_err ones)"),

@@ -247,8 +247,8 @@ ok "-C 1: only that CPU's samples" sh -c "EMPTY_OK=1 $C cpu -C 1 -d rm_g"
 ok "--stdio2 -C 0" sh -c "EMPTY_OK=1 $C2 cpu -C 0 -d rm_g"
 ok "-C without PERF_SAMPLE_CPU: perf's exit status" sh -c "EMPTY_OK=1 $C g -C 0"
 ok "-k with a missing file: perf's 'Invalid file', exit status" sh -c "EMPTY_OK=1 $C g -k '$T_TMP/no-vmlinux' leaf_13"
-ok "-q -f -P --ignore-vmlinux -m --demangle-kernel --stdio-color never --objdump" \
-	$C g -q -f -P --ignore-vmlinux -m --demangle-kernel --stdio-color never --objdump objdump -s "$HOT"
+ok "-q -f -P --ignore-vmlinux -m --demangle-kernel --stdio-color never --objdump --itrace" \
+	$C g -q -f -P --ignore-vmlinux -m --demangle-kernel --stdio-color never --objdump objdump --itrace=i100us -s "$HOT"
 # --json (not in perf): the instructions and counts of --stdio, the inline chains
 cat > "$T_TMP/json_check.py" <<'EOF_PY'
 import json, re, sys
