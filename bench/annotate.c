@@ -4,9 +4,9 @@
  * annotate --stdio` (which runs objdump once per symbol) on a cpu-clock
  * recording of tests/workloads/report_many made by perf (cached as
  * BUILD/bench/annotate.data): the hottest symbol alone (-s, found through
- * pmukit/annotate.h), and every symbol of the workload (-d). For each: the
- * best wall time of a few runs, the ratio pmukit/perf (< 1: faster), and
- * whether the outputs are the same. Prints `name value` lines; nothing
+ * pmukit/annotate.h), and every symbol of the workload (-d), with --stdio
+ * and with --stdio2. For each: the best wall time of a few runs, the ratio
+ * pmukit/perf (< 1: faster), and whether the outputs are the same. Prints `name value` lines; nothing
  * when perf or the workload is missing.
  *
  *   annotate BUILD [ARCH]
@@ -128,6 +128,9 @@ int main(int argc, char **argv)
 	char *p2[] = { "perf", "annotate", "--stdio", "-i", data, "-d", "report_many", NULL };
 	char *k2[] = { pmukit, "annotate", "--stdio", "-i", data, "-d", "report_many", NULL };
 	compare("annotate_all", p2, k2, dir, runs);
+	char *p3[] = { "perf", "annotate", "--stdio2", "-i", data, "-d", "report_many", NULL };
+	char *k3[] = { pmukit, "annotate", "--stdio2", "-i", data, "-d", "report_many", NULL };
+	compare("annotate_stdio2_all", p3, k3, dir, runs);
 	free(sym);
 	return 0;
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd-annotate.c — `pmukit annotate [--stdio] [-i FILE] [SYMBOL]`: each
- * symbol with samples (hottest first, per event), or only SYMBOL, as its
+ * cmd-annotate.c — `pmukit annotate [--stdio|--stdio2] [-i FILE] [SYMBOL]`:
+ * each symbol with samples (hottest first, per event), or only SYMBOL, as its
  * instructions and source lines with the share of the samples on each, as
- * perf 6.1's `perf annotate --stdio` prints them. The disassembly runs in
+ * perf 6.1's `perf annotate --stdio` (or --stdio2) prints them. The disassembly runs in
  * process (pmukit/annotate.h: libopcodes), never through objdump. Beyond
  * perf: a TopDown group's Level 1 shares and the samples' average weight per
  * instruction, as columns after the events' (docs/ANNOTATE.md).
@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <pmukit/annotate.h>
 #include <pmukit/session.h>
@@ -42,12 +43,21 @@ static int parse_percent_type(const struct cli_opt *opt, const char *arg, bool u
 	return cli_opts__error(opt, "takes local-period, global-period, local-hits or global-hits");
 }
 
+/* --itrace[=opts]: perf 6.1 takes any text; it only matters for AUX traces, which pmukit does not decode */
+static int parse_itrace(const struct cli_opt *opt, const char *arg, bool unset)
+{
+	(void)opt, (void)arg, (void)unset;
+	return 0;
+}
+
 struct annotate_cli {
 	struct cli_data d;
 	struct pk_annotate_opts ao;
 	struct pk_annotation_print_opts po;
-	bool stdio, nr_samples, total_period, source, asm_raw, skip_missing, full_path, print_line;
-	bool group, json;
+	bool stdio, stdio2, nr_samples, total_period, source, asm_raw, skip_missing, full_path, print_line;
+	int verbose;
+	bool tui, group, json, quiet, force, ignore_vmlinux, modules, demangle_kernel;
+	const char *vmlinux, *stdio_color, *objdump, *cpus;
 	double percent_limit;
 };
 
@@ -90,6 +100,29 @@ static int annotate_event(struct pk_annotate *a, int attr, int nr, const struct 
 	return 0;
 }
 
+/* pk_annotate__process, with perf's -C: samples on other CPUs are not counted at all */
+static int process(struct pk_session *s, struct pk_annotate *a, const char *cpus, struct pk_error *err)
+{
+	if (!cpus)
+		return pk_annotate__process(a, err);
+	struct pk_sample_filter_opts fo = { .sz = sizeof(fo), .cpus = cpus };
+	struct pk_sample_filter *f = NULL;
+	int rc = pk_sample_filter__new(&f, s, &fo, err);
+	const struct pk_data_event *ev;
+	while (!rc && (rc = pk_session__next(s, &ev, err)) > 0) {
+		rc = 0;
+		if (ev->type != PERF_RECORD_SAMPLE)
+			continue;
+		struct pk_resolved rs = { .sz = sizeof(rs) };
+		if ((rc = pk_session__resolve(s, ev, 0, &rs, err)))
+			break;
+		if (!pk_sample_filter__drop(f, ev) && (rc = pk_annotate__add(a, &rs)))
+			snprintf(err->msg, sizeof(err->msg), "out of memory");
+	}
+	pk_sample_filter__free(f);
+	return rc;
+}
+
 static int run(struct annotate_cli *c)
 {
 	struct pk_error err = { 0 };
@@ -100,9 +133,10 @@ static int run(struct annotate_cli *c)
 	struct pk_session *s = NULL;
 	struct pk_annotate *a = NULL;
 	if (pk_session__open(&s, c->d.input, &o, &err) || pk_annotate__new(&a, s, &c->ao, &err) ||
-	    pk_annotate__process(a, &err)) {
+	    process(s, a, c->cpus, &err)) {
 		char buf[1024];
-		fprintf(stderr, "pmukit annotate: %s\n", pk_error__format(&err, buf, sizeof(buf)));
+		if (!c->quiet)
+			fprintf(stderr, "pmukit annotate: %s\n", pk_error__format(&err, buf, sizeof(buf)));
 		pk_annotate__free(a);
 		pk_session__free(s);
 		return 255;
@@ -138,6 +172,52 @@ static int run(struct annotate_cli *c)
 	return rc ? 255 : 0;
 }
 
+/* perf's checks of the options (its messages and statuses), then the library's flags */
+static int check_args(struct annotate_cli *c)
+{
+	if (c->tui && !c->stdio && !c->stdio2 && isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "pmukit annotate: --tui: the annotate browser is not in pmukit yet (--stdio, --stdio2)\n");
+		return 129;
+	}
+	if (c->ao.prefix_strip && !c->ao.prefix) {
+		fprintf(stderr, "--prefix-strip requires --prefix\n");
+		return 234;
+	}
+	/* perf's symbol__validate_sym_arguments */
+	if (c->vmlinux && access(c->vmlinux, R_OK)) {
+		fprintf(stderr, "Invalid file: %s\n", c->vmlinux);
+		return 234;
+	}
+	if (c->vmlinux && !c->quiet)
+		fprintf(stderr, "pmukit annotate: --vmlinux %s: pmukit reads no vmlinux yet, "
+			"kernel symbols are not annotated\n", c->vmlinux);
+	if (c->stdio_color && strcmp(c->stdio_color, "never") && strcmp(c->stdio_color, "auto")) {
+		fprintf(stderr, "pmukit annotate: --stdio-color %s: only 'never' and 'auto' (pmukit prints no colors)\n",
+			c->stdio_color);
+		return 129;
+	}
+	/* the library's flags */
+	if (!c->source)
+		c->ao.flags |= PK_ANNOTATE_NO_SOURCE;
+	if (c->asm_raw)
+		c->ao.flags |= PK_ANNOTATE_ASM_RAW;
+	if (c->nr_samples)
+		c->po.flags |= PK_ANNOTATE_PRINT_NR_SAMPLES;
+	if (c->total_period)
+		c->po.flags |= PK_ANNOTATE_PRINT_PERIOD;
+	if (c->full_path)
+		c->po.flags |= PK_ANNOTATE_PRINT_FULL_PATH;
+	if (c->print_line)
+		c->po.flags |= PK_ANNOTATE_PRINT_LINES;
+	if (c->stdio2)
+		c->po.flags |= PK_ANNOTATE_PRINT_STDIO2;
+	if (c->verbose > 0) {
+		c->po.flags |= PK_ANNOTATE_PRINT_VERBOSE;
+		c->ao.flags |= PK_ANNOTATE_LONG_DSO_ORDER;
+	}
+	return 0;
+}
+
 int cmd_annotate(int argc, char **argv)
 {
 	struct annotate_cli c = {
@@ -148,7 +228,8 @@ int cmd_annotate(int argc, char **argv)
 		CLI_DATA_OPTIONS(&c.d),
 		CLI_STRING('s', "symbol", &c.ao.symbol, "symbol", "symbol to annotate"),
 		CLI_STRING('d', "dsos", &c.ao.dsos, "dso[,dso...]", "only consider symbols in these dsos"),
-		CLI_BOOL(0, "stdio", &c.stdio, "Use the stdio interface (the only one here)"),
+		CLI_BOOL(0, "stdio", &c.stdio, "Use the stdio interface"),
+		CLI_BOOL(0, "stdio2", &c.stdio2, "Use the stdio interface (perf's annotate browser's text)"),
 		CLI_BOOL('n', "show-nr-samples", &c.nr_samples, "Show a column with the number of samples"),
 		CLI_BOOL(0, "show-total-period", &c.total_period, "Show a column with the sum of periods"),
 		CLI_CALLBACK(0, "percent-type", &c.po.percent_type, "type",
@@ -166,8 +247,29 @@ int cmd_annotate(int argc, char **argv)
 		CLI_BOOL(0, "group", &c.group, "Show event group information together"),
 		CLI_BOOL('l', "print-line", &c.print_line, "print matching source lines (may be slow)"),
 		CLI_BOOL(0, "skip-missing", &c.skip_missing, "Skip symbols that cannot be annotated (they are, with or without it: stderr says why)"),
-		CLI_BOOL(0, "full-path", &c.full_path, "Don't shorten the displayed pathnames"),
-		CLI_REFUSED(0, "tui", "only --stdio output is available"),
+		CLI_BOOL('P', "full-paths", &c.full_path, "Don't shorten the displayed pathnames"),
+		CLI_STRING(0, "prefix", &c.ao.prefix, "prefix",
+			   "Add prefix to source file path names in programs (with --prefix-strip)"),
+		CLI_INT(0, "prefix-strip", &c.ao.prefix_strip, "N",
+			"Strip first N entries of source file path name in programs (with --prefix)"),
+		CLI_CALLBACK_F(0, "itrace", NULL, "opts", "Instruction Tracing options (accepted: pmukit "
+			       "decodes no AUX trace, and a file without one is annotated as without it)",
+			       parse_itrace, CLI_OPTARG),
+		CLI_STRING('C', "cpu", &c.cpus, "cpu", "list of cpus to profile"),
+		CLI_INCR('v', "verbose", &c.verbose, "be more verbose (--stdio: the samples per address)"),
+		CLI_BOOL('q', "quiet", &c.quiet, "do not show any warnings or messages (perf's pr_err ones)"),
+		CLI_BOOL('f', "force", &c.force, "don't complain, do it"),
+		CLI_STRING('k', "vmlinux", &c.vmlinux, "file", "vmlinux pathname (checked as perf does; "
+			   "pmukit reads no vmlinux yet: kernel symbols are not annotated)"),
+		CLI_BOOL(0, "ignore-vmlinux", &c.ignore_vmlinux, "don't load vmlinux even if found"),
+		CLI_BOOL('m', "modules", &c.modules, "load module symbols - WARNING: use only with -k and LIVE kernel"),
+		CLI_BOOL(0, "demangle-kernel", &c.demangle_kernel, "Enable kernel symbol demangling"),
+		CLI_STRING(0, "stdio-color", &c.stdio_color, "mode",
+			   "'never' or 'auto' (no colors: pmukit prints none; 'always' is refused)"),
+		CLI_STRING(0, "objdump", &c.objdump, "path",
+			   "objdump binary to use (accepted: pmukit disassembles in process, as binutils' objdump)"),
+		CLI_BOOL(0, "tui", &c.tui, "Use the TUI interface (not in pmukit: on a terminal it is refused; "
+			 "elsewhere perf prints --stdio's text, and so does pmukit)"),
 		CLI_REFUSED(0, "gtk", "only --stdio output is available"),
 		CLI_END(),
 	};
@@ -180,18 +282,9 @@ int cmd_annotate(int argc, char **argv)
 	}
 	if (n == 1)
 		c.ao.symbol = argv[0];
-	if (!c.source)
-		c.ao.flags |= PK_ANNOTATE_NO_SOURCE;
-	if (c.asm_raw)
-		c.ao.flags |= PK_ANNOTATE_ASM_RAW;
-	if (c.nr_samples)
-		c.po.flags |= PK_ANNOTATE_PRINT_NR_SAMPLES;
-	if (c.total_period)
-		c.po.flags |= PK_ANNOTATE_PRINT_PERIOD;
-	if (c.full_path)
-		c.po.flags |= PK_ANNOTATE_PRINT_FULL_PATH;
-	if (c.print_line)
-		c.po.flags |= PK_ANNOTATE_PRINT_LINES;
+	int rc = check_args(&c);
+	if (rc)
+		return rc;
 	if (strcmp(c.d.input, "-"))
 		pager_setup();
 	return run(&c);

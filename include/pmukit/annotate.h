@@ -50,6 +50,8 @@ struct pk_annotation;
 enum {
 	PK_ANNOTATE_NO_SOURCE	= 1u << 0,	/* no source lines (perf --no-source) */
 	PK_ANNOTATE_ASM_RAW	= 1u << 1,	/* the instructions' bytes too (perf --asm-raw) */
+	/* symbols of equal period in different DSOs ordered by the DSOs' long names (perf -v) */
+	PK_ANNOTATE_LONG_DSO_ORDER = 1u << 2,
 };
 
 /* Fields past sz (an older caller's struct) take their defaults; all zero: perf's defaults. */
@@ -65,6 +67,14 @@ struct pk_annotate_opts {
 	const char *symbol;
 	/* -d/--dsos: a comma separated list of DSO short or long names; NULL: all. */
 	const char *dsos;
+	/*
+	 * objdump's --prefix and --prefix-strip (perf passes them on): absolute
+	 * source paths become prefix + the path without its first prefix_strip
+	 * directories, in the `/file:N` lines and where the source is read.
+	 * NULL: as recorded.
+	 */
+	const char *prefix;
+	int prefix_strip;
 };
 
 /* perf's --percent-type */
@@ -169,13 +179,22 @@ enum {
 	 * 0.5% end with " // srcline" unless it is the one printed last
 	 */
 	PK_ANNOTATE_PRINT_LINES		= 1u << 3,
+	/*
+	 * perf annotate --stdio2's text instead: a title line ("Samples: ... of
+	 * event ..., [percent: ...]", "sym() dso"), then each line as perf's
+	 * annotate browser writes it (jump targets' offsets, arrows, operands
+	 * with their symbols, perf's padding)
+	 */
+	PK_ANNOTATE_PRINT_STDIO2	= 1u << 4,
+	/* -v (--stdio): after the header, the samples per sampled address of the leader, and their sum */
+	PK_ANNOTATE_PRINT_VERBOSE	= 1u << 5,
 };
 struct pk_annotation_print_opts {
 	size_t sz;			/* sizeof(struct pk_annotation_print_opts) */
 	unsigned flags;			/* PK_ANNOTATE_PRINT_* */
 	enum pk_annotate_percent percent_type;
 };
-/* perf annotate --stdio's text of the annotation (opts NULL: the defaults). 0 or -EIO. */
+/* perf annotate --stdio's (or --stdio2's) text of the annotation (opts NULL: the defaults). 0 or -EIO. */
 PK_API int pk_annotation__fprintf(const struct pk_annotation *an, FILE *f,
 				  const struct pk_annotation_print_opts *opts);
 

@@ -197,7 +197,10 @@ static int cmp_order(const void *x, const void *y, void *ctx)
 	if (pl != pr)
 		return pl > pr ? -1 : 1;
 	if (l->dso != r->dso) {
-		int c = strcmp(pk_dso__short_name(l->dso), pk_dso__short_name(r->dso));
+		/* perf -v's dso sort key compares the long names */
+		int c = a->opts.flags & PK_ANNOTATE_LONG_DSO_ORDER
+			? strcmp(pk_dso__name(l->dso), pk_dso__name(r->dso))
+			: strcmp(pk_dso__short_name(l->dso), pk_dso__short_name(r->dso));
 		if (c)
 			return c;
 	}

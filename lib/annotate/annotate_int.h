@@ -69,6 +69,8 @@ struct ann_objdump_args {
 	const char *binary;		/* the file objdump is given (its lines are skipped, as perf skips them) */
 	unsigned flags;			/* PK_ANNOTATE_* */
 	bool debug_file;		/* the DWARF is in a separate debug file */
+	const char *prefix;		/* objdump --prefix (NULL: none), --prefix-strip */
+	int prefix_strip;
 };
 int ann_objdump__text(const struct ann_objdump_args *args, struct ann_text *out);
 void ann_text__free(struct ann_text *t);

@@ -18,7 +18,7 @@
 #include "annotate_priv.h"
 #include "util/opts.h"
 
-static const char *const percent_names[] = {
+const char *const ann_percent_names[] = {
 	[PK_PERCENT_LOCAL_PERIOD] = "local period",
 	[PK_PERCENT_GLOBAL_PERIOD] = "global period",
 	[PK_PERCENT_LOCAL_HITS] = "local hits",
@@ -26,7 +26,7 @@ static const char *const percent_names[] = {
 };
 
 /* the percent of event attr on an instruction */
-static double percent(const struct pk_annotation *an, const struct pk_annotation_line *l, int attr,
+double ann_print__percent(const struct pk_annotation *an, const struct pk_annotation_line *l, int attr,
 		      enum pk_annotate_percent type)
 {
 	uint64_t v, total;
@@ -54,12 +54,12 @@ static double percent(const struct pk_annotation *an, const struct pk_annotation
 }
 
 /* the highest percent of the group's events */
-static double max_percent(const struct pk_annotation *an, const struct pk_annotation_line *l,
+double ann_print__max_percent(const struct pk_annotation *an, const struct pk_annotation_line *l,
 			  enum pk_annotate_percent type)
 {
 	double max = 0.0;
 	for (int m = 0; m < an->nr_group; m++) {
-		double p = percent(an, l, an->attr + m, type);
+		double p = ann_print__percent(an, l, an->attr + m, type);
 		if (p > max)
 			max = p;
 	}
@@ -89,7 +89,7 @@ static int cmp_path(const void *a, const void *b)
 }
 
 /* perf -l: the source lines above 0.5%, summed per line, highest first (ties by name, last first). */
-static int print_summary(const struct pk_annotation *an, FILE *f, enum pk_annotate_percent type)
+int ann_print__summary(const struct pk_annotation *an, FILE *f, enum pk_annotate_percent type)
 {
 	struct summary_line *v = calloc(an->nr_lines ? an->nr_lines : 1, sizeof(*v));
 	if (!v)
@@ -97,7 +97,7 @@ static int print_summary(const struct pk_annotation *an, FILE *f, enum pk_annota
 	size_t n = 0;
 	for (size_t i = 0; i < an->nr_lines; i++) {
 		const struct pk_annotation_line *l = &an->lines[i];
-		if (l->offset < 0 || max_percent(an, l, type) <= 0.5)
+		if (l->offset < 0 || ann_print__max_percent(an, l, type) <= 0.5)
 			continue;
 		size_t j;
 		for (j = 0; j < n && strcmp(v[j].path, l->srcline); j++)
@@ -105,7 +105,7 @@ static int print_summary(const struct pk_annotation *an, FILE *f, enum pk_annota
 		if (j == n)
 			v[n++].path = l->srcline;
 		for (int m = 0; m < an->nr_group && m < MAX_GROUP; m++)
-			v[j].sum[m] += percent(an, l, an->attr + m, type);
+			v[j].sum[m] += ann_print__percent(an, l, an->attr + m, type);
 	}
 	qsort(v, n, sizeof(*v), cmp_path);
 	/* perf's resort: an insertion sort, equal sums after those already in */
@@ -120,9 +120,21 @@ static int print_summary(const struct pk_annotation *an, FILE *f, enum pk_annota
 	fprintf(f, "----------------------------------------------\n\n");
 	if (!n)
 		fprintf(f, " Nothing higher than %1.1f%%\n", 0.5);
+	else if (an->topdown)	/* beyond perf: the labels of the TopDown columns */
+		fprintf(f, "%*s  Retire BadSpec FEBound BEBound\n", 8 * an->nr_group, "");
 	for (size_t i = 0; i < n; i++) {
 		for (int m = 0; m < an->nr_group && m < MAX_GROUP; m++)
 			fprintf(f, " %7.2f", v[i].sum[m]);
+		if (an->topdown) {
+			/* beyond perf: the line's Level 1 shares over all its instructions */
+			double td[4];
+			ann_extra__srcline_topdown(an, v[i].path, td);
+			for (int k = 0; k < 4; k++)
+				if (isnan(td[k]))
+					fprintf(f, " %7s", "");
+				else
+					fprintf(f, " %7.2f", td[k]);
+		}
 		fprintf(f, " %s\n", v[i].path);
 	}
 	free(v);
@@ -162,6 +174,37 @@ static void print_extra(const struct pk_annotation *an, const struct pk_annotati
 	}
 }
 
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* perf -v's symbol__annotate_hits: the leader's samples per address in the symbol, then their sum */
+static int print_hits(const struct pk_annotation *an, FILE *f)
+{
+	const struct ann_entry *e = an->entry;
+	uint64_t *v = malloc((e->nr_hits ? e->nr_hits : 1) * sizeof(*v)), total = 0;
+	if (!v)
+		return -ENOMEM;
+	size_t n = 0;
+	for (size_t h = 0; h < e->nr_hits; h++)
+		if (e->hits[h].attr == an->attr && e->hits[h].rip >= e->sym->start && e->hits[h].rip < e->sym->end)
+			v[n++] = e->hits[h].rip;
+	qsort(v, n, sizeof(*v), cmp_u64);
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		while (j < n && v[j] == v[i])
+			j++;
+		fprintf(f, "%32" PRIx64 ": %zu\n", v[i], j - i);
+		total += j - i;
+		i = j;
+	}
+	fprintf(f, "%32s: %" PRIu64 "\n", "h->nr_samples", total);
+	free(v);
+	return 0;
+}
+
 int pk_annotation__fprintf(const struct pk_annotation *an, FILE *f,
 			   const struct pk_annotation_print_opts *opts)
 {
@@ -170,8 +213,10 @@ int pk_annotation__fprintf(const struct pk_annotation *an, FILE *f,
 		return -EINVAL;
 	if ((unsigned)o.percent_type > PK_PERCENT_GLOBAL_HITS)
 		o.percent_type = PK_PERCENT_LOCAL_PERIOD;
+	if (o.flags & PK_ANNOTATE_PRINT_STDIO2)
+		return ann_print__stdio2(an, f, &o);
 	bool period = o.flags & PK_ANNOTATE_PRINT_PERIOD, nr = o.flags & PK_ANNOTATE_PRINT_NR_SAMPLES;
-	if ((o.flags & PK_ANNOTATE_PRINT_LINES) && print_summary(an, f, o.percent_type))
+	if ((o.flags & PK_ANNOTATE_PRINT_LINES) && ann_print__summary(an, f, o.percent_type))
 		return -ENOMEM;
 	int width = (period ? 12 : 8) * an->nr_group;
 	char label[1024];
@@ -179,10 +224,12 @@ int pk_annotation__fprintf(const struct pk_annotation *an, FILE *f,
 	int n = fprintf(f, " %-*.*s|\tSource code & Disassembly of %s for %s (%" PRIu64 " samples, "
 			"percent: %s)\n", width, width, label,
 			o.flags & PK_ANNOTATE_PRINT_FULL_PATH ? an->dso_long : an->dso_short, an->event,
-			an->sym_totals[an->attr].nr_samples, percent_names[o.percent_type]);
+			an->sym_totals[an->attr].nr_samples, ann_percent_names[o.percent_type]);
 	for (int i = 0; i < n; i++)
 		fputc('-', f);
 	fputs("----\n", f);
+	if ((o.flags & PK_ANNOTATE_PRINT_VERBOSE) && print_hits(an, f))
+		return -ENOMEM;
 	/*
 	 * perf's static prev_line points into the previous symbol's freed lines
 	 * (a new symbol prints its first srcline), or at its static "??:0"
@@ -203,11 +250,11 @@ int pk_annotation__fprintf(const struct pk_annotation *an, FILE *f,
 				else if (nr)
 					fprintf(f, " %7" PRIu64, l->nr_samples[m]);
 				else
-					fprintf(f, " %7.2f", percent(an, l, m, o.percent_type));
+					fprintf(f, " %7.2f", ann_print__percent(an, l, m, o.percent_type));
 			}
 			print_extra(an, l, f);
 			fprintf(f, " :   %*" PRIx64 ":%s", addr_width, l->addr, l->text);
-			if ((o.flags & PK_ANNOTATE_PRINT_LINES) && max_percent(an, l, o.percent_type) > 0.5 &&
+			if ((o.flags & PK_ANNOTATE_PRINT_LINES) && ann_print__max_percent(an, l, o.percent_type) > 0.5 &&
 			    strcmp(last, l->srcline)) {
 				fprintf(f, " // %s", l->srcline);
 				last = l->srcline;

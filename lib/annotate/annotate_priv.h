@@ -66,9 +66,15 @@ struct pk_annotation {
 	char *sym_name;
 	char **event_names;		/* nr_group names */
 	uint64_t start;			/* objdump address of the symbol */
+	uint64_t size;			/* perf's symbol__size: end - start */
+	struct pk_dso *dso;		/* the symbol's (--stdio2 names jump and call targets) */
+	const struct ann_entry *entry;	/* its samples (-v prints their addresses) */
+	int64_t rip_delta;		/* rip = objdump address - rip_delta */
+	uint64_t sample_freq;		/* the leader's attr.sample_freq (or period): --stdio2's title */
 	struct pk_annotate *a;		/* its collection (print state across symbols) */
 	/* beyond perf (extra.c): */
 	bool topdown;			/* the events are a TopDown group: the Level 1 columns */
+	int td[5];			/* then the attrs of slots, retiring, bad spec, FE, BE (-1: none) */
 	bool weights;			/* an event has weights: the average weight column */
 };
 
@@ -77,5 +83,20 @@ struct pk_annotation {
  * counts are in (and avg_weight holds the sum of its weights).
  */
 void ann_extra__compute(struct pk_annotation *an);
+/*
+ * The Level 1 shares (percent of the slots) over every instruction whose
+ * srcline is srcline (-l's summary per source line); NAN where unknown.
+ */
+void ann_extra__srcline_topdown(const struct pk_annotation *an, const char *srcline, double out[4]);
+
+/* annotate_print.c, shared with --stdio2 (stdio2.c) */
+double ann_print__percent(const struct pk_annotation *an, const struct pk_annotation_line *l, int attr,
+			  enum pk_annotate_percent type);
+double ann_print__max_percent(const struct pk_annotation *an, const struct pk_annotation_line *l,
+			      enum pk_annotate_percent type);
+int ann_print__summary(const struct pk_annotation *an, FILE *f, enum pk_annotate_percent type);
+extern const char *const ann_percent_names[];
+/* perf annotate --stdio2's text of the annotation (stdio2.c) */
+int ann_print__stdio2(const struct pk_annotation *an, FILE *f, const struct pk_annotation_print_opts *o);
 
 #endif

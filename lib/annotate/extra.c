@@ -4,10 +4,12 @@
  * ({slots,$ev,topdown-*}:S, topdown.txt) each instruction's Level 1 shares
  * of its slots, computed with report's function (report/topdown.h) over the
  * periods of the samples on that instruction, as report computes them over
- * a symbol's; for weighted samples (-W) each instruction's average weight.
+ * a symbol's, and each source line's over its instructions (-l); for
+ * weighted samples (-W) each instruction's average weight.
  */
 #include <math.h>
 #include <stdbool.h>
+#include <string.h>
 
 #include <pmukit/annotate.h>
 #include <pmukit/session.h>
@@ -40,6 +42,8 @@ void ann_extra__compute(struct pk_annotation *an)
 	int td[TD_BE + 1];
 	bool topdown = topdown_members(an, td);
 	an->topdown = topdown;
+	for (int k = 0; k <= TD_BE; k++)
+		an->td[k] = td[k];
 	for (size_t i = 0; i < an->nr_lines; i++) {
 		struct pk_annotation_line *l = &an->lines[i];
 		for (int k = 0; k < 4; k++)
@@ -55,5 +59,23 @@ void ann_extra__compute(struct pk_annotation *an)
 			if (td[k] >= 0 && rp_topdown_ratio(l->period[td[TD_SLOTS]], l->period[td[k]], &v))
 				l->topdown[k - TD_RETIRING] = v;
 		}
+	}
+}
+
+void ann_extra__srcline_topdown(const struct pk_annotation *an, const char *srcline, double out[4])
+{
+	uint64_t sum[TD_BE + 1] = { 0 };
+	for (size_t i = 0; i < an->nr_lines; i++) {
+		const struct pk_annotation_line *l = &an->lines[i];
+		if (l->offset < 0 || !l->srcline || strcmp(l->srcline, srcline))
+			continue;
+		for (int k = 0; k <= TD_BE; k++)
+			sum[k] += an->td[k] >= 0 ? l->period[an->td[k]] : 0;
+	}
+	for (int k = TD_RETIRING; k <= TD_BE; k++) {
+		double v;
+		out[k - TD_RETIRING] = NAN;
+		if (an->topdown && an->td[k] >= 0 && rp_topdown_ratio(sum[TD_SLOTS], sum[k], &v))
+			out[k - TD_RETIRING] = v;
 	}
 }

@@ -56,6 +56,7 @@ static json_object *insn(const struct pk_annotation *an, const struct pk_annotat
 	json_object_object_add(o, "insn", json_object_new_string(t));
 	json_object_object_add(o, "file", l->file ? json_object_new_string(l->file) : NULL);
 	json_object_object_add(o, "line", json_object_new_int64(l->line));
+	json_object_object_add(o, "srcline", l->srcline ? json_object_new_string(l->srcline) : NULL);
 	json_object_object_add(o, "inline", frames(l));
 	json_object_object_add(o, "samples", per_event(an, l->nr_samples));
 	json_object_object_add(o, "period", per_event(an, l->period));

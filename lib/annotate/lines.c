@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include <pmukit/annotate.h>
+#include <pmukit/data_read.h>
+#include <pmukit/session.h>
 #include <pmukit/symbol.h>
 
 #include "annotate_int.h"
@@ -192,11 +194,42 @@ static int open_obj(struct pk_annotate *a, const char *path, const char *debug, 
 	return ann_objfile__open(&a->obj, path, debug, a->opts.disassembler_style, err);
 }
 
+/*
+ * perf 6.1's answer for a kernel symbol without a vmlinux (pmukit reads
+ * neither a vmlinux nor /proc/kcore yet): its message, with the recorded
+ * kernel's build id when the file has it.
+ */
+static int no_vmlinux(struct pk_annotate *a, const struct ann_entry *e, struct pk_error *err)
+{
+	const struct pk_data_reader *r = pk_session__reader(a->s);
+	char bid[2 * 20 + 16] = "";
+	for (size_t i = 0; r && i < pk_data_reader__nr_build_ids(r); i++) {
+		const struct pk_data_build_id *b = pk_data_reader__build_id(r, i);
+		if (b->pid != -1 || !b->filename || strcmp(b->filename, pk_dso__name(e->dso)))
+			continue;
+		int n = snprintf(bid, sizeof(bid), " with build id ");
+		for (unsigned k = 0; k < b->size && k < 20; k++)
+			n += snprintf(bid + n, sizeof(bid) - (size_t)n, "%02x", b->id[k]);
+		break;
+	}
+	return pk_error__set(err, -ENOENT, "", 0, 0,
+			     "Couldn't annotate %s:\nNo vmlinux file%s\nwas found in the path.\n\n"
+			     "Note that annotation using /proc/kcore requires CAP_SYS_RAWIO capability.\n\n"
+			     "Please use:\n\n  perf buildid-cache -vu vmlinux\n\nor:\n\n  --vmlinux vmlinux",
+			     e->sym->name, bid);
+}
+
 static int build(struct pk_annotation *an, struct pk_annotate *a, const struct ann_entry *e,
 		 struct pk_error *err)
 {
 	struct pk_dso *dso = e->dso;
-	const char *binary = pk_dso__kind(dso) == PK_DSO_USER ? pk_dso__runtime(dso) : NULL;
+	if (pk_dso__kind(dso) == PK_DSO_KERNEL)
+		return no_vmlinux(a, e, err);
+	/* the vdso from the build-id cache, as perf disassembles it (not pmukit's own copy in memory) */
+	enum pk_dso_kind kind = pk_dso__kind(dso);
+	const char *binary = kind == PK_DSO_USER || kind == PK_DSO_VDSO ? pk_dso__runtime(dso) : NULL;
+	if (binary && kind == PK_DSO_VDSO && binary[0] != '/')
+		binary = NULL;
 	if (!binary)
 		return pk_error__set(err, -ENOENT, "", 0, 0, "Couldn't annotate %s: no binary for %s",
 				     e->sym->name, pk_dso__name(dso));
@@ -210,6 +243,7 @@ static int build(struct pk_annotation *an, struct pk_annotate *a, const struct a
 		.obj = a->obj, .dso = dso, .start = start, .end = end,
 		.rip_delta = (int64_t)(start - e->sym->start), .binary = binary, .flags = a->opts.flags,
 		.debug_file = pk_dso__symsrc(dso) && strcmp(pk_dso__symsrc(dso), binary),
+		.prefix = a->opts.prefix, .prefix_strip = a->opts.prefix_strip,
 	};
 	struct ann_text t;
 	if ((rc = ann_objdump__text(&args, &t)))
@@ -221,6 +255,10 @@ static int build(struct pk_annotation *an, struct pk_annotate *a, const struct a
 		rc = parse_line(&b, binary, t.lines[i], &line_nr, start, end);
 	ann_text__free(&t);
 	an->start = start;
+	an->size = e->sym->end - e->sym->start;
+	an->dso = dso;
+	an->entry = e;
+	an->rip_delta = (int64_t)(start - e->sym->start);
 	if (!rc)
 		rc = count_hits(&b, e, dso, start - e->sym->start);
 	return rc ? pk_error__set(err, rc, "", 0, 0, "out of memory") : 0;
@@ -266,6 +304,8 @@ int pk_annotation__new_group(struct pk_annotation **out, struct pk_annotate *a, 
 	an->attr = leader;
 	an->nr_group = nr;
 	an->a = a;
+	const struct pk_data_attr *la = pk_session__attr(a->s, leader);
+	an->sample_freq = la ? la->attr.sample_freq : 0;
 	an->sym_totals = malloc(a->nr_attrs * sizeof(*an->sym_totals));
 	an->ev_totals = malloc(a->nr_attrs * sizeof(*an->ev_totals));
 	if (an->sym_totals && an->ev_totals) {

@@ -139,6 +139,8 @@ static int func_line(struct gen *g, const char *func)
 	return g->line.err ? g->line.err : add_line(g, (const char *)g->line.data);
 }
 
+static int show_line_at(struct gen *g, const char *func, const char *file, unsigned line, unsigned discr);
+
 /* objdump's show_line() before the instruction at vma. */
 static int show_line(struct gen *g, uint64_t vma)
 {
@@ -171,6 +173,32 @@ static int show_line(struct gen *g, uint64_t vma)
 		if (!(sym && n && !strncmp(sym, func, n) && sym[n] == '.'))
 			func = sym;
 	}
+	char *relocated = NULL;
+	if (a->prefix && file && file[0] == '/') {
+		/* objdump's --prefix: the prefix (without its trailing slashes), the path less its first directories */
+		size_t plen = strlen(a->prefix);
+		while (plen && a->prefix[plen - 1] == '/')
+			plen--;
+		const char *fname = file;
+		int level = 0;
+		for (const char *s = file + 1; *s && level < a->prefix_strip; s++)
+			if (*s == '/') {
+				fname = s;
+				level++;
+			}
+		if (asprintf(&relocated, "%.*s%s", (int)plen, a->prefix, fname) < 0)
+			return -ENOMEM;
+		file = relocated;
+	}
+	int rc = show_line_at(g, func, file, line, discr);
+	free(relocated);
+	return rc;
+}
+
+/* show_line's output for the function, file, line and discriminator found */
+static int show_line_at(struct gen *g, const char *func, const char *file, unsigned line, unsigned discr)
+{
+	const struct ann_objdump_args *a = g->args;
 	bool new_func = func && (!g->prev_func || strcmp(func, g->prev_func));
 	if (new_func) {
 		if (func_line(g, func))

@@ -5,15 +5,15 @@
 # tests build it (-O1, frame pointers) with callchains; every symbol, one
 # (-s, or as an argument), each --percent-type, -M intel, --no-source, -n,
 # --show-total-period, --asm-raw, -l, --percent-limit, -d, --full-path, a
-# file with two events (alone and --group), a recorded :S group. stdout and
-# the exit status must be perf's.
+# file with two events (alone and --group), a recorded :S group; --stdio2.
+# stdout and the exit status must be perf's.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
 W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
 SRC_C="${PMUKIT_SRC:-.}/tests/workloads/report_many.c"
 PMUKIT=$(cd "$(dirname "$PMUKIT")" && pwd)/pmukit
 export PMUKIT T_TMP
 
-PLAN=34
+PLAN=67
 echo "1..$PLAN"
 skip_all() {
 	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - annotate # SKIP $1"; done
@@ -117,8 +117,8 @@ $CC -O1 -o "$T_TMP/jit" "$T_TMP/jit.c" && rec jit -e cpu-clock -c 100000 "$T_TMP
 
 cat > "$T_TMP/compare" <<'EOF2'
 f=$1; shift
-(cd "$T_TMP" && perf annotate --stdio -i "$f.data" "$@" > perf.out 2>/dev/null; echo "exit $?" >> perf.out)
-(cd "$T_TMP" && "$PMUKIT" annotate --stdio -i "$f.data" "$@" > pmukit.out 2>pmukit.err; echo "exit $?" >> pmukit.out)
+(cd "$T_TMP" && perf annotate ${MODE:---stdio} -i "$f.data" "$@" > perf.out 2>/dev/null; echo "exit $?" >> perf.out)
+(cd "$T_TMP" && "$PMUKIT" annotate ${MODE:---stdio} -i "$f.data" "$@" > pmukit.out 2>pmukit.err; echo "exit $?" >> pmukit.out)
 [ "$(wc -l < "$T_TMP/perf.out")" -gt 1 ] || [ -n "$EMPTY_OK" ] || { echo "perf annotate printed nothing" >&2; exit 1; }
 diff "$T_TMP/perf.out" "$T_TMP/pmukit.out" > "$T_TMP/diff" && exit 0
 echo "$(grep -c '^[<>]' "$T_TMP/diff") lines differ (< perf, > pmukit):" >&2
@@ -166,6 +166,89 @@ else
 fi
 ok "a shared library's function" $C shl -d libshl.so
 ok "a JIT symbol (perf-PID.map): nothing on stdout, as perf" sh -c "EMPTY_OK=1 $C jit jitted_loop"
+# --stdio2: perf's annotate browser text (jump targets, arrows, operands by symbol, its padding)
+C2="env MODE=--stdio2 $C"
+ok "--stdio2: every symbol, source interleaved" $C2 g
+ok "--stdio2 without -g" $C2 nog -d rm_nog
+ok "--stdio2 --no-source (calls into ld.so named by perf's symbols)" $C2 g --no-source
+ok "--stdio2 -n" $C2 g -n -d rm_g
+ok "--stdio2 --show-total-period" $C2 g --show-total-period -s "$HOT"
+ok "--stdio2 -l" $C2 g -l -d rm_g
+ok "--stdio2 --percent-type global-period, -M intel" $C2 g --percent-type global-period -M intel -d rm_g
+ok "--stdio2 --asm-raw" $C2 g --asm-raw -s "$HOT"
+ok "--stdio2, two events, --group" $C2 two --group -d rm_g
+ok "--stdio2, a recorded group" $C2 grp -d rm_g
+ok "--stdio2, callchains and threads" $C2 cg -d report_many
+if [ -f "$T_TMP/cxx.data" ]; then
+	ok "--stdio2, C++" $C2 cxx -d cxx
+else
+	ok "--stdio2 C++ # SKIP no C++ compiler" true
+fi
+ok "--stdio2, a shared library's function" $C2 shl -d libshl.so
+# kernel symbols: perf 6.1 needs a vmlinux or a readable /proc/kcore; pmukit reads neither
+# yet, and gives perf's message (stderr) and exit status where perf has none either
+rec k -e cpu-clock -c 100000 dd if=/dev/zero of=/dev/null bs=1k count=200000
+KSYM=$(perf report --stdio -i "$T_TMP/k.data" -s sym -q 2>/dev/null | awk '$2 == "[k]" { print $3; exit }')
+perf annotate --stdio -i "$T_TMP/k.data" "$KSYM" 2>"$T_TMP/k.perf.err" >/dev/null
+if [ -z "$KSYM" ]; then
+	for t in 1 2 3; do ok "kernel symbol # SKIP no kernel samples recorded here" true; done
+elif ! grep -q "No vmlinux file" "$T_TMP/k.perf.err"; then
+	for t in 1 2 3; do ok "kernel symbol # SKIP perf finds a vmlinux or kcore here (pmukit reads neither yet)" true; done
+else
+	ok "a kernel symbol without vmlinux: stdout and exit status (every symbol)" $C k
+	"$PMUKIT" annotate --stdio -i "$T_TMP/k.data" "$KSYM" 2>"$T_TMP/k.pmukit.err" >/dev/null
+	ok "a kernel symbol without vmlinux: perf's message" diff "$T_TMP/k.perf.err" "$T_TMP/k.pmukit.err"
+	ok "--stdio2, a kernel symbol without vmlinux" sh -c "EMPTY_OK=1 $C2 k '$KSYM'"
+fi
+# the vdso: perf disassembles its copy in the build-id cache (perf record puts it there)
+printf '%s\n' '#include <stdio.h>' '#include <time.h>' \
+	'int main(void) { struct timespec t; long s = 0; for (int i = 0; i < 3000000; i++) { clock_gettime(CLOCK_MONOTONIC, &t); s += t.tv_nsec; } printf("%ld\n", s); return 0; }' \
+	> "$T_TMP/vd.c"
+$CC -O2 -o "$T_TMP/vd" "$T_TMP/vd.c" && rec vd -e cpu-clock -c 100000 "$T_TMP/vd"
+ok "the vdso's symbols (from the build-id cache)" $C vd -d '[vdso]'
+ok "--stdio2, the vdso's symbols" $C2 vd -d '[vdso]'
+# an indirect call through a table of function pointers (non-PIE: "call *ADDR(,%rax,8)"):
+# perf names no data object there (its data segment is in no recorded map)
+cat > "$T_TMP/ft.c" <<'EOF_FT'
+#include <stdio.h>
+#include <stdlib.h>
+static unsigned long acc;
+__attribute__((noinline)) static void f0(void) { for (int i = 0; i < 100; i++) acc += i * 3; }
+__attribute__((noinline)) static void f1(void) { for (int i = 0; i < 100; i++) acc ^= acc >> 3 | i; }
+__attribute__((noinline)) static void f2(void) { for (int i = 0; i < 100; i++) acc = acc * 7 + i; }
+void (*tbl[3])(void) = { f0, f1, f2 };
+__attribute__((noinline)) void dispatch(long n) { for (long i = 0; i < n; i++) tbl[i % 3](); }
+int main(int argc, char **argv) { dispatch(argc > 1 ? atol(argv[1]) : 3000000); printf("%lu\n", acc); return 0; }
+EOF_FT
+if $CC -O2 -g -no-pie -fno-pie -Wl,--build-id=0x5eed0206 -o "$T_TMP/ft" "$T_TMP/ft.c" 2>/dev/null &&
+	rec ft -e cpu-clock -c 100000 "$T_TMP/ft"; then
+	ok "--stdio2: calls through a table of function pointers" $C2 ft -d ft
+else
+	ok "--stdio2 calls through a table # SKIP cannot build or record a non-PIE program" true
+fi
+# --tui with stdout not a terminal: perf prints --stdio's text (or --stdio2's)
+ok "--tui, stdout a file: --stdio's text, as perf" $C g --tui -s "$HOT"
+ok "--tui --stdio2, stdout a file" $C2 g --tui -s "$HOT"
+# -v: the samples per address after each header, DSO ties by long names
+ok "-v: samples per address, ties between DSOs by their long names" $C two -v
+ok "-vv on a recorded group" $C grp -vv -d rm_g
+ok "--stdio2 -v" $C2 g -v
+# --prefix/--prefix-strip (objdump's): the source read from the relocated path, one line
+# longer so that a command reading the recorded path would show other lines
+mkdir -p "$T_TMP/pfx"
+{ echo '/* moved */'; cat "$SRC_C"; } > "$T_TMP/pfx/report_many.c"
+ok "--prefix DIR --prefix-strip 99: the source from DIR" $C g --prefix "$T_TMP/pfx" --prefix-strip 99 -s "$HOT"
+ok "--stdio2 --prefix DIR/ --prefix-strip=99 -l" $C2 g --prefix="$T_TMP/pfx/" --prefix-strip=99 -l -s "$HOT"
+ok "--prefix without the source there: no source lines" $C g --prefix /nonexistent -s "$HOT"
+ok "--prefix-strip without --prefix: perf's status" sh -c "EMPTY_OK=1 $C g --prefix-strip 1 -s '$HOT'"
+rec cpu -e cpu-clock -c 100000 --sample-cpu "$T_TMP/rm_g" -t 2 1000
+# (a busy machine may have run the program on one CPU only: both may print nothing)
+ok "-C 1: only that CPU's samples" sh -c "EMPTY_OK=1 $C cpu -C 1 -d rm_g"
+ok "--stdio2 -C 0" sh -c "EMPTY_OK=1 $C2 cpu -C 0 -d rm_g"
+ok "-C without PERF_SAMPLE_CPU: perf's exit status" sh -c "EMPTY_OK=1 $C g -C 0"
+ok "-k with a missing file: perf's 'Invalid file', exit status" sh -c "EMPTY_OK=1 $C g -k '$T_TMP/no-vmlinux' leaf_13"
+ok "-q -f -P --ignore-vmlinux -m --demangle-kernel --stdio-color never --objdump --itrace" \
+	$C g -q -f -P --ignore-vmlinux -m --demangle-kernel --stdio-color never --objdump objdump --itrace=i100us -s "$HOT"
 # --json (not in perf): the instructions and counts of --stdio, the inline chains
 cat > "$T_TMP/json_check.py" <<'EOF_PY'
 import json, re, sys

@@ -8,13 +8,15 @@
 #   sample's offset mapped to the instruction at or before it), computed here;
 # - weighted samples, PERF_SAMPLE_WEIGHT (ann_w) and WEIGHT_STRUCT (ann_ws):
 #   each instruction's average weight, computed here the same way;
+# - with -l, each source line of the summary: the Level 1 shares over all its
+#   instructions' samples (the instructions' srclines from --json);
 # - outside those, no extra column: the brstack kind's header is perf's
 #   (annotate.sh compares ordinary recordings with perf 6.1 byte for byte);
 # - with the extra columns cut out, --stdio is perf 6.1's on the same files.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
 M="${PMUKIT_BUILD:-build}/tests/workloads/report_mkdata"
 
-PLAN=12
+PLAN=14
 echo "1..$PLAN"
 skip_all() {
 	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - annotate_topdown # SKIP $1"; done
@@ -103,6 +105,45 @@ for b in bad[:20]:
 sys.exit(1 if bad else 0)
 EOF_PY
 
+# lines.py SAMPLES JSON STDIO_L: -l's summary, a row per source line, must carry
+# the Level 1 shares of the samples on every instruction of that line
+cat > "$T_TMP/lines.py" <<'EOF_PY'
+import json, sys
+samples, jfile, stdio = sys.argv[1:4]
+syms = [json.loads(l) for l in open(jfile)]
+by_name = {a["symbol"]: a for a in syms}
+sums = {}	# (symbol, srcline) -> [slots, retiring, bad_spec, fe, be]
+for line in open(samples):
+    f = line.split()
+    sym, off, v = f[0], int(f[1]), [int(x) for x in f[2:]]
+    ins = [i for i in by_name[sym]["instructions"] if i["offset"] <= off]
+    i = max(ins, key=lambda i: i["offset"])
+    s = sums.setdefault((sym, i["srcline"]), [0] * 5)
+    s[0] += v[0]
+    for k in range(4):
+        s[k + 1] += v[k + 1]
+bad, rows, k = [], 0, -1
+lines = open(stdio).read().split("\n")
+for n, line in enumerate(lines):
+    if line.startswith("Sorted summary for file"):
+        k += 1
+        continue
+    f = line.split()
+    if k < 0 or len(f) != 11 or "|" in line:
+        continue
+    sym = syms[k]["symbol"]
+    s = sums.get((sym, f[10]))
+    want = ["%.2f" % (100.0 * s[j] / s[0]) for j in range(1, 5)] if s and s[0] else None
+    rows += 1
+    if f[6:10] != want:
+        bad.append("%s %s: want %s got %s" % (sym, f[10], want, f[6:10]))
+if k + 1 != len(syms) or rows < len(syms):
+    bad.append("%d summaries, %d rows for %d symbols" % (k + 1, rows, len(syms)))
+for b in bad[:20]:
+    print(b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+EOF_PY
+
 # strip.py NEVENTS EXTRA_WIDTH: pmukit's --stdio without the extra columns (and
 # the header's dashes, whose length follows the header's)
 cat > "$T_TMP/strip.py" <<'EOF_PY'
@@ -126,6 +167,10 @@ ok "ann_td: --json TopDown Level 1 per instruction = the samples' shares of slot
 	python3 "$T_TMP/check.py" td "$T_TMP/td.txt" "$T_TMP/td.json"
 ok "ann_td: --stdio TopDown columns per instruction" \
 	python3 "$T_TMP/check.py" td "$T_TMP/td.txt" "$T_TMP/td.json" "$T_TMP/td.stdio"
+"$P" annotate -i "$T_TMP/td.data" --stdio -l > "$T_TMP/td.l.stdio" 2>>"$T_TMP/td.err"
+ok "ann_td: -l's summary, TopDown Level 1 per source line" \
+	python3 "$T_TMP/lines.py" "$T_TMP/td.txt" "$T_TMP/td.json" "$T_TMP/td.l.stdio"
+ok "ann_td: -l's summary labels the TopDown columns" grep -q "^ *Retire BadSpec FEBound BEBound$" "$T_TMP/td.l.stdio"
 for k in w ws; do
 	"$P" annotate -i "$T_TMP/$k.data" --json > "$T_TMP/$k.json" 2>"$T_TMP/$k.err"
 	"$P" annotate -i "$T_TMP/$k.data" --stdio > "$T_TMP/$k.stdio" 2>>"$T_TMP/$k.err"

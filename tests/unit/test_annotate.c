@@ -189,6 +189,35 @@ static void test_lines(void **state)
 	ann_close(&p);
 }
 
+/* --stdio2 (PK_ANNOTATE_PRINT_STDIO2): the hists title, at_mid's call by perf's symbol, its return */
+static void test_stdio2(void **state)
+{
+	(void)state;
+	struct ann p;
+	ann_open(&p, NULL);
+	struct pk_annotation *an;
+	CHECK_OK(pk_annotation__new(&an, p.a, 0, 1, &p.err), &p.err);	/* at_mid */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct pk_annotation_print_opts po = { .sz = sizeof(po), .flags = PK_ANNOTATE_PRINT_STDIO2 };
+	assert_int_equal(pk_annotation__fprintf(an, f, &po), 0);
+	fclose(f);
+	const char *title = "Samples: 5  of event 'cpu-clock', 100 Hz, Event count (approx.): 550, "
+			    "[percent: local period]\nat_mid() /";
+	assert_memory_equal(text, title, strlen(title));
+	char *second = strchr(strchr(text, '\n') + 1, '\n') + 1;
+	assert_memory_equal(second, "Percent ", 8);	/* over a first line without samples */
+	char *call = strstr(text, "\xe2\x86\x92 call");	/* "→ call", then perf's symbol */
+	assert_non_null(call);
+	assert_non_null(strstr(call, " at_leaf"));
+	assert_non_null(strstr(text, "\xe2\x86\x90 ret"));	/* "← ret" */
+	assert_null(strstr(text, "<at_leaf>"));	/* objdump's target name replaced */
+	free(text);
+	pk_annotation__free(an);
+	ann_close(&p);
+}
+
 /* -M intel and --no-source change the text; the symbol filter drops the other samples */
 static void test_options(void **state)
 {
@@ -382,6 +411,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_entries),
 		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_stdio2),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_group),
 		cmocka_unit_test(test_no_extra_columns),
