@@ -373,7 +373,13 @@ static int profile(const struct report_cli *c, struct pk_session *s,
 		goto out;
 	}
 	if (c->tui) {
-		rc = report_tui__run(r, s);
+		/* the annotate view (a) reads the file again with report's session options */
+		struct tui_annotate_src src = { .input = c->d.input,
+			.opts = { .sz = sizeof(src.opts), .flags = c->inl ? 0 : PK_SESSION_NO_INLINE } };
+		struct pk_symbolizer_opts so = { .sz = sizeof(so),
+			.flags = c->full_path ? PK_SYMBOLIZER_FULL_SRCLINE : 0 };
+		cli_data__session_opts(&c->d, &src.opts, &so);
+		rc = report_tui__run(r, s, &src);
 		goto out;
 	}
 	if (pk_report__fprintf(r, stdout, PK_REPORT_PRINT_NO_FILTERS |

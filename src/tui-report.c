@@ -11,6 +11,7 @@
 #include <curses.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +92,7 @@ struct tui {
 	char status[512];		/* the bottom line's message */
 	bool menu;			/* more than one event: their menu first (ESC back to it) */
 	const struct tui_live *live;	/* pmukit top: newer reports every live->delay_ms */
+	const struct tui_annotate_src *ann;	/* a: where to annotate from (NULL: not here) */
 	struct timespec due;		/* the next one's time */
 	char line[8192];
 };
@@ -149,7 +151,7 @@ static int page_rows(void)
 	return LINES > 3 ? LINES - 3 : 1;
 }
 
-static void bar(int y, const char *text)
+void tui_bar(int y, const char *text)
 {
 	attron(A_REVERSE);
 	mvhline(y, 0, ' ', COLS);
@@ -173,9 +175,9 @@ static void draw(struct tui *t)
 	erase();
 	fit(t);
 	tui_model__title(&t->m, t->line, sizeof(t->line));
-	bar(0, t->line);
+	tui_bar(0, t->line);
 	snprintf(t->line, sizeof(t->line), "  %s", t->m.header ? t->m.header : "");
-	bar(1, t->line);
+	tui_bar(1, t->line);
 	int rows = page_rows();
 	tui_model__read_chains(&t->m, t->top, (size_t)rows);	/* their fold signs */
 	for (int y = 0; y < rows && t->top + (size_t)y < t->m.nr_lines; y++) {
@@ -208,13 +210,13 @@ static int get_key_live(struct tui *t)
 	}
 }
 
-static int get_key(void)
+int tui_get_key(void)
 {
 	return get_key_live(NULL);
 }
 
 /* a scrollable text (help, header); any of q, ESC, ←, h, ? or Ctrl-C closes it */
-static void view_text(const char *title, const char *text)
+void tui_view_text(const char *title, const char *text)
 {
 	size_t n = 0, top = 0;
 	const char *ls[4096];
@@ -227,7 +229,7 @@ static void view_text(const char *title, const char *text)
 	}
 	for (;;) {
 		erase();
-		bar(0, title);
+		tui_bar(0, title);
 		int rows = LINES > 2 ? LINES - 2 : 1;
 		for (int y = 0; y < rows && top + (size_t)y < n; y++) {
 			const char *l = ls[top + (size_t)y];
@@ -237,7 +239,7 @@ static void view_text(const char *title, const char *text)
 		}
 		mvaddnstr(LINES - 1, 0, "Press 'q' or ESC to go back", COLS);
 		refresh();
-		int k = get_key();
+		int k = tui_get_key();
 		if (k == ERR || k == 'q' || k == 27 || k == KEY_LEFT || k == 'h' || k == '?' || k == 3)
 			return;
 		if (k == KEY_DOWN && top + (size_t)rows < n)
@@ -263,6 +265,7 @@ static const char help_text[] =
 	"t             zoom into the selected entry's thread (again: zoom out)\n"
 	"/             show only symbols whose name contains a string (empty: all)\n"
 	"ESC/LEFT      back out of the last zoom or filter\n"
+	"a             annotate the selected symbol (perf's annotate browser; q/ESC/LEFT back)\n"
 	"i             the perf.data header (as report --header-only)\n"
 	"P             write the view to perf.hist.N (the first free N)\n"
 	"TAB/UNTAB     the next or previous event\n"
@@ -270,7 +273,6 @@ static const char help_text[] =
 	"q/CTRL+C      back out of a zoom, or quit\n"
 	"\n"
 	"perf keys not supported here:\n"
-	"a             annotate: not in the browser yet (pmukit annotate SYMBOL prints it)\n"
 	"k, S          zoom into the kernel map or a socket\n"
 	"F, H, L, m    filtered percentages, column headers, percent limit, context menu\n"
 	"r, s, V, 0-9  scripts, switch data file, verbose, sort by group member\n"
@@ -288,7 +290,7 @@ static bool prompt(const char *label, char *buf, size_t size)
 		mvaddnstr(LINES - 1, 0, label, COLS);
 		addnstr(buf, COLS > (int)strlen(label) ? COLS - (int)strlen(label) - 1 : 0);
 		refresh();
-		int k = get_key();
+		int k = tui_get_key();
 		if (k == ERR || k == 27 || k == 3)
 			return false;
 		if (k == '\n' || k == '\r' || k == KEY_ENTER)
@@ -313,7 +315,7 @@ static void show_header(struct tui *t)
 	if (fclose(fp) || rc || !text)
 		snprintf(t->status, sizeof(t->status), "no header information");
 	else
-		view_text("perf.data header", text);
+		tui_view_text("perf.data header", text);
 	free(text);
 }
 
@@ -353,6 +355,20 @@ static int switch_section(struct tui *t, int d)
 	tui_model__free(&t->m);
 	t->sel = t->top = 0;
 	return tui_model__init(&t->m, r, sec);
+}
+
+/* a: the annotate view of the selected entry's symbol (perf: nothing without samples of it) */
+static int annotate(struct tui *t, size_t row)
+{
+	const struct pk_report_entry *e = row < t->m.nr_rows ?
+		pk_report__entry(t->m.r, t->m.section, t->m.rows[row].entry) : NULL;
+	if (!t->ann) {
+		snprintf(t->status, sizeof(t->status), "annotate: not in this browser");
+		return 0;
+	}
+	if (!e || !e->sym || !e->dso || !e->period)
+		return 0;
+	return tui_annotate(t->ann, t->m.r, t->m.section, e, t->status, sizeof(t->status));
 }
 
 /* one key of the main view: 1 to quit, 0 to go on, a negative errno */
@@ -406,7 +422,7 @@ static int key(struct tui *t, int k)
 		reselect(t, row);
 		break;
 	case 'h': case '?': case KEY_F(1):
-		view_text("Help", help_text);
+		tui_view_text("Help", help_text);
 		break;
 	case 'i':
 		show_header(t);
@@ -421,7 +437,10 @@ static int key(struct tui *t, int k)
 	case '\t': case KEY_BTAB:
 		rc = switch_section(t, k == '\t' ? 1 : -1);
 		break;
-	case 'a': case 'k': case 'S': case 'F': case 'H': case 'L': case 'm': case 'r': case 's':
+	case 'a':
+		rc = annotate(t, row);
+		break;
+	case 'k': case 'S': case 'F': case 'H': case 'L': case 'm': case 'r': case 's':
 	case 'V':
 		snprintf(t->status, sizeof(t->status),
 			 "'%c' is a perf key not supported here: press '?' for the keys", k);
@@ -440,7 +459,7 @@ static int menu(struct pk_report *r, size_t *sec)
 	char buf[512];
 	for (;;) {
 		erase();
-		bar(0, "Available samples");
+		tui_bar(0, "Available samples");
 		for (size_t i = 0; i < n && (int)i < LINES - 2; i++) {
 			const struct pk_report_section *s = pk_report__section(r, i);
 			unsigned long v;
@@ -457,7 +476,7 @@ static int menu(struct pk_report *r, size_t *sec)
 		}
 		mvaddnstr(LINES - 1, 0, "ESC: exit, ENTER|->: Browse histograms", COLS);
 		refresh();
-		switch (get_key()) {
+		switch (tui_get_key()) {
 		case ERR: case 27: case 'q': case 3:
 			return 1;
 		case KEY_UP:
@@ -511,20 +530,20 @@ static int browse_all(struct tui *t, struct pk_report *r)
 	}
 }
 
-int report_tui__run(struct pk_report *r, struct pk_session *s)
-{
-	return report_tui__run_live(r, s, NULL);
-}
-
-int report_tui__run_live(struct pk_report *r, struct pk_session *s, const struct tui_live *live)
+static int run(struct pk_report *r, struct pk_session *s, const struct tui_live *live,
+	       const struct tui_annotate_src *ann)
 {
 	struct tui *t = calloc(1, sizeof(*t));
 	if (!t)
 		return 255;
 	t->s = s;
 	t->live = live;
+	t->ann = ann;
 	if (live)
 		live_due(t);	/* the first refresh delay_ms from now */
+	/* the terminal's character set (UTF-8 line drawing in the annotate view), for the browser only */
+	char *ctype = strdup(setlocale(LC_CTYPE, NULL));
+	setlocale(LC_CTYPE, "");
 	FILE *in = fopen("/dev/tty", "r");
 	SCREEN *scr = in ? newterm(NULL, stdout, in) : NULL;
 	if (!scr) {
@@ -532,6 +551,8 @@ int report_tui__run_live(struct pk_report *r, struct pk_session *s, const struct
 		if (in)
 			fclose(in);
 		free(t);
+		setlocale(LC_CTYPE, ctype ? ctype : "C");
+		free(ctype);
 		return 255;
 	}
 	signals_set(true);
@@ -545,6 +566,8 @@ int report_tui__run_live(struct pk_report *r, struct pk_session *s, const struct
 	endwin();
 	delscreen(scr);
 	fclose(in);
+	setlocale(LC_CTYPE, ctype ? ctype : "C");
+	free(ctype);
 	signals_set(false);
 	int sig = got_signal;
 	free(t);
@@ -553,4 +576,14 @@ int report_tui__run_live(struct pk_report *r, struct pk_session *s, const struct
 	if (rc < 0)
 		fprintf(stderr, "pmukit report: the browser cannot show this report: %s\n", strerror(-rc));
 	return rc < 0 ? 255 : 0;
+}
+
+int report_tui__run(struct pk_report *r, struct pk_session *s, const struct tui_annotate_src *src)
+{
+	return run(r, s, NULL, src);
+}
+
+int report_tui__run_live(struct pk_report *r, struct pk_session *s, const struct tui_live *live)
+{
+	return run(r, s, live, NULL);
 }

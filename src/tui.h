@@ -2,8 +2,9 @@
 /*
  * tui.h — pmukit report's interactive browser (perf report's TUI): the
  * model of what it shows (tui-model.c: the report's rows, callchains folded
- * or not, zooms and the symbol filter, perf.hist.N dumps) and the ncurses
- * front end (tui-report.c: drawing, perf's keys, resize, signals).
+ * or not, zooms and the symbol filter, perf.hist.N dumps), the ncurses
+ * front end (tui-report.c: drawing, perf's keys, resize, signals) and its
+ * annotate view (tui-annotate.c: perf's annotate browser over pmukit/annotate.h).
  */
 #ifndef PMUKIT_TUI_H
 #define PMUKIT_TUI_H
@@ -83,8 +84,33 @@ int tui_model__dump(struct tui_model *m, char *name, size_t size);
  * and answers false.
  */
 bool report_tui__want(bool force, bool stdio);
-/* Browse the finished report; s for the header view (i). The exit status. */
-int report_tui__run(struct pk_report *r, struct pk_session *s);
+/* where the annotate view (a) reads the samples again: a session of its own on the same file */
+struct tui_annotate_src {
+	const char *input;		/* the perf.data path */
+	struct pk_session_opts opts;	/* report's (symfs, ...); on_event cleared */
+};
+/*
+ * Browse the finished report; s for the header view (i), src for the
+ * annotate view (a; NULL: none). The exit status.
+ */
+int report_tui__run(struct pk_report *r, struct pk_session *s, const struct tui_annotate_src *src);
+
+/* ---- shared by the views (tui-report.c) ---- */
+/* a reversed bar on row y */
+void tui_bar(int y, const char *text);
+/* a key, or ERR once a quit signal came */
+int tui_get_key(void);
+/* a scrollable text (help, header); q, ESC, ←, h, ? or Ctrl-C closes it */
+void tui_view_text(const char *title, const char *text);
+
+/*
+ * The annotate view of entry e of the section (perf's annotate browser) until
+ * q/ESC/←. 0 (a failure to annotate said in status), or -ENOMEM.
+ */
+int tui_annotate(const struct tui_annotate_src *src, struct pk_report *r, size_t section,
+		 const struct pk_report_entry *e, char *status, size_t size);
+/* the annotate browser's title: the report's with " N Hz," after the event name, as perf's */
+void tui_annotate_title(struct pk_report *r, size_t section, uint64_t freq, char *buf, size_t size);
 /*
  * A live browser (pmukit top): every delay_ms, next(ctx) hands over a newer
  * finished report (NULL: keep the one shown), shown in place of the old one
