@@ -233,6 +233,17 @@ void tui_model__zoom(struct tui_model *m, enum tui_zoom z, size_t row)
 	tui_model__rebuild(m);
 }
 
+void tui_model__zoom_dso(struct tui_model *m, const struct pk_dso *dso)
+{
+	if (m->dso || !dso) {
+		drop_zoom(m, TUI_ZOOM_DSO);	/* perf: k zooms out of a DSO zoom as d does */
+	} else {
+		m->dso = dso;
+		push_zoom(m, TUI_ZOOM_DSO);
+	}
+	tui_model__rebuild(m);
+}
+
 void tui_model__set_filter(struct tui_model *m, const char *filter)
 {
 	if (!filter || !*filter) {

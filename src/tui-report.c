@@ -371,6 +371,95 @@ static int annotate(struct tui *t, size_t row)
 	return tui_annotate(t->ann, t->m.r, t->m.section, e, t->status, sizeof(t->status));
 }
 
+static bool foldable(struct tui *t, size_t row)
+{
+	if (row >= t->m.nr_rows || !t->m.has_chains)
+		return false;
+	tui_model__read_chains(&t->m, t->sel, 1);
+	return t->m.rows[row].nr_chain > 0;
+}
+
+enum { MENU_ANNOTATE, MENU_THREAD, MENU_DSO, MENU_EXPAND, MENU_EXIT, MENU_NR };
+
+/* the menu's items for row as perf's (popup) context menu words them; *what their actions */
+static int menu_lines(struct tui *t, size_t row, char items[MENU_NR][512], int *what)
+{
+	const struct pk_report_entry *e = row < t->m.nr_rows ?
+		pk_report__entry(t->m.r, t->m.section, t->m.rows[row].entry) : NULL;
+	int n = 0;
+	if (!e)
+		return 0;
+	if (t->ann && e->sym && e->dso && e->period) {
+		snprintf(items[n], 512, "Annotate %s", e->sym->name);
+		what[n++] = MENU_ANNOTATE;
+	}
+	if (t->m.thread || (e->thread && tui_model__can_zoom(&t->m, TUI_ZOOM_THREAD))) {
+		const struct pk_thread *th = t->m.thread ? t->m.thread : e->thread;
+		char name[300];
+		if (tui_model__can_zoom(&t->m, TUI_ZOOM_THREAD) && strstr(t->m.header, "Pid:Command"))
+			snprintf(name, sizeof(name), "%s(%d)", th->comm, (int)th->tid);
+		else
+			snprintf(name, sizeof(name), "%s", th->comm);
+		snprintf(items[n], 512, "Zoom %s %s thread", t->m.thread ? "out of" : "into", name);
+		what[n++] = MENU_THREAD;
+	}
+	if (t->m.dso || (e->dso && tui_model__can_zoom(&t->m, TUI_ZOOM_DSO))) {
+		const char *d = pk_dso__short_name(t->m.dso ? t->m.dso : e->dso);
+		if (t->m.dso)
+			snprintf(items[n], 512, "Zoom out of %s DSO", d);
+		else
+			snprintf(items[n], 512, "Zoom into %s DSO (use the 'k' hotkey to zoom directly into the kernel)", d);
+		what[n++] = MENU_DSO;
+	}
+	if (foldable(t, row) && e->sym) {
+		snprintf(items[n], 512, "%s [%s] callchain (one level, same as '+' hotkey, use 'e'/'c' for the whole main level entry)",
+			 t->m.rows[row].expanded ? "Collapse" : "Expand", e->sym->name);
+		what[n++] = MENU_EXPAND;
+	}
+	snprintf(items[n], 512, "Exit");
+	what[n++] = MENU_EXIT;
+	return n;
+}
+
+/* m (and ENTER without a callchain): perf's context menu of the selected entry */
+static int context_menu(struct tui *t, size_t row)
+{
+	char items[MENU_NR][512];
+	int what[MENU_NR], n = menu_lines(t, row, items, what), sel = 0;
+	for (int done = !n; !done;) {
+		erase();
+		for (int i = 0; i < n && i < LINES - 2; i++) {
+			if (i == sel) {
+				attron(A_REVERSE);
+				mvhline(1 + i, 0, ' ', COLS);
+			}
+			mvaddnstr(1 + i, 0, items[i], COLS);
+			if (i == sel)
+				attroff(A_REVERSE);
+		}
+		refresh();
+		switch (tui_get_key()) {
+		case ERR: case 27: case 'q': case KEY_LEFT: case 3:
+			return 0;
+		case KEY_UP: sel -= sel > 0; break;
+		case KEY_DOWN: sel += sel + 1 < n; break;
+		case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT: done = 1; break;
+		default: break;
+		}
+	}
+	switch (n ? what[sel] : MENU_EXIT) {
+	case MENU_ANNOTATE: return annotate(t, row);
+	case MENU_THREAD: tui_model__zoom(&t->m, TUI_ZOOM_THREAD, row); reselect(t, row); return 0;
+	case MENU_DSO: tui_model__zoom(&t->m, TUI_ZOOM_DSO, row); reselect(t, row); return 0;
+	case MENU_EXPAND: {
+		int rc = tui_model__toggle(&t->m, row);
+		reselect(t, row);
+		return rc;
+	}
+	default: return 1;	/* perf: Exit quits */
+	}
+}
+
 /* one key of the main view: 1 to quit, 0 to go on, a negative errno */
 static int key(struct tui *t, int k)
 {
@@ -385,6 +474,11 @@ static int key(struct tui *t, int k)
 	case KEY_HOME: t->sel = 0; break;
 	case KEY_END: move_sel(t, (long)t->m.nr_lines); break;
 	case '+': case 'e': case '\n': case '\r': case KEY_ENTER:
+		/* perf: ENTER on an entry without a callchain to unfold opens the menu */
+		if ((k == '\n' || k == '\r' || k == KEY_ENTER) && !foldable(t, row)) {
+			rc = context_menu(t, row);
+			break;
+		}
 		rc = tui_model__toggle(&t->m, row);
 		reselect(t, row);
 		break;
@@ -440,8 +534,22 @@ static int key(struct tui *t, int k)
 	case 'a':
 		rc = annotate(t, row);
 		break;
-	case 'k': case 'S': case 'F': case 'H': case 'L': case 'm': case 'r': case 's':
-	case 'V':
+	case 'k':
+		if (!t->m.dso && !tui_model__can_zoom(&t->m, TUI_ZOOM_DSO)) {
+			snprintf(t->status, sizeof(t->status), "no Shared Object column (--sort dso) to zoom into");
+			break;
+		}
+		tui_model__zoom_dso(&t->m, t->m.dso ? NULL : t->s ? pk_session__kernel_dso(t->s) : NULL);
+		reselect(t, row);
+		break;
+	case 'm':
+		rc = context_menu(t, row);
+		break;
+	case 'r': case 's':
+		snprintf(t->status, sizeof(t->status), k == 'r' ? "no scripts here: pmukit script runs none" :
+			 "switching the data file is not supported here: run pmukit report -i FILE");
+		break;
+	case 'S': case 'F': case 'H': case 'L': case 'V':
 		snprintf(t->status, sizeof(t->status),
 			 "'%c' is a perf key not supported here: press '?' for the keys", k);
 		break;

@@ -64,6 +64,8 @@ bool tui_model__can_zoom(const struct tui_model *m, enum tui_zoom z);
 /* zoom into the DSO or thread of row (again: out of it), the symbol filter ("" none) */
 void tui_model__zoom(struct tui_model *m, enum tui_zoom z, size_t row);
 void tui_model__set_filter(struct tui_model *m, const char *filter);
+/* k: zoom into dso (the kernel's), or out of the DSO zoom there is */
+void tui_model__zoom_dso(struct tui_model *m, const struct pk_dso *dso);
 /* back out of the last zoom; false when there was none */
 bool tui_model__unzoom(struct tui_model *m);
 /* perf's convert_unit: n as v K, M or G (unit ' ' below 1000) */

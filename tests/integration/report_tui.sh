@@ -275,6 +275,36 @@ quit cc
 ok "q: exit status 0, the shell's screen restored" sh -c "
 	grep -qx 'EXIT-cc=0' '$T_TMP/screen' && grep -qx 'BEFORE-cc' '$T_TMP/screen'"
 
+# ---- a: the selected symbol's annotation, as perf 6.1's TUI annotate browser shows it ----
+run annr -i g.data --no-children
+keys a
+wait_for "[Percent: local period]" pkann
+ann_ok() {	# the symbol's title and its hottest line's percent: pmukit annotate --stdio's
+	sym=$(sed -n 2p "$T_TMP/pkann" | awk '{ print $1 }')
+	[ -n "$sym" ] || return 1
+	sed -n 2p "$T_TMP/pkann" | grep -qF "$sym  $(cd "$(dirname "$W")" && pwd)/report_many [Percent: local period]" ||
+		{ echo "title 2: $(sed -n 2p "$T_TMP/pkann")" >&2; return 1; }
+	hot=$("$PMUKIT" annotate --stdio -i "$T_TMP/g.data" "$sym" 2>/dev/null |
+		awk -F: '$1 ~ /^ +[0-9]+\.[0-9]+ *$/ { v = $1 + 0; if (v > m) m = v } END { printf "%6.2f", m }')
+	grep -q "^$hot │" "$T_TMP/pkann" || { echo "no line of $hot%" >&2; return 1; }
+	t="$(title_of -i "$T_TMP/g.data" --no-children | sed "s/', Event count/', 100000 Hz, Event count/")"
+	head -1 "$T_TMP/pkann" | sed 's/ *$//' | grep -qxF -- "$t"
+}
+ok "a: the annotation of the selected symbol (title, hottest line as annotate --stdio)" ann_ok
+for k in q Escape Left; do
+	keys "$k"
+	wait_for "Press '?' for help" annback
+	ok "a, then $k: back to the report's view" sh -c "sed -n 1,39p '$T_TMP/annr' > '$T_TMP/a'; sed -n 1,39p '$T_TMP/annback' | diff '$T_TMP/a' - >&2"
+	[ "$k" = Left ] || { keys a; wait_for "[Percent: local period]"; }
+done
+quit annr
+keys "clear; perf report -i g.data --no-children; echo EXIT-pann=\$?" Enter
+wait_for "Event count (approx.)" && still pann0
+keys a
+wait_for "[Percent: local period]" && still pfann
+quit pann
+ok "a: perf 6.1's TUI annotate browser shows the same screen" same_as_perf pfann pkann
+
 # ---- --no-children, --sort, -g caller: the first view is --stdio's rows and perf 6.1's TUI screen ----
 for args in "--no-children" "--sort dso,sym" "-g caller" "--sort comm,dso --no-children" "-n --percent-limit 2"; do
 	tag=$(printf '%s' "$args" | tr -c 'a-z' '_')
