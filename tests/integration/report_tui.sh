@@ -146,6 +146,10 @@ title_ok() {	# title_ok SCREEN SUFFIX ARGS...: the title is --stdio's samples an
 	t="$(title_of "$@")$suffix"
 	head -1 "$T_TMP/$f" | sed 's/ *$//' | grep -qxF -- "$t" || { echo "title: want $t" >&2; head -1 "$T_TMP/$f" >&2; return 1; }
 }
+is_first_view_of() {	# is_first_view_of FIRST FILE: lines 1-39 as those of FIRST
+	lines "$1" 1 39 > "$T_TMP/a"; lines "$2" 1 39 > "$T_TMP/b"
+	diff "$T_TMP/a" "$T_TMP/b" >&2
+}
 is_first_view() {	# is_first_view FILE: lines 1-39 as the first view's
 	lines first 1 39 > "$T_TMP/a"; lines "$1" 1 39 > "$T_TMP/b"
 	diff "$T_TMP/a" "$T_TMP/b" >&2
@@ -304,6 +308,57 @@ keys a
 wait_for "[Percent: local period]" && still pfann
 quit pann
 ok "a: perf 6.1's TUI annotate browser shows the same screen" same_as_perf pfann pkann
+
+# ---- m: perf's context menu (its lines as perf 6.1 words them), ENTER on Annotate ----
+run menr -i g.data --no-children
+keys m
+wait_for "Exit" pkmenu
+menu_sub() {	# every line of our menu is one of perf's, in the same order
+	sed -n '2,12p' "$T_TMP/pkmenu" | sed 's/ *$//' | grep -v '^$' > "$T_TMP/a"
+	sed -n '2,12p' "$T_TMP/pfmenu" | sed 's/ *[▒◆█]* *$//; s/ *$//' | grep -v '^$' > "$T_TMP/b"
+	[ "$(wc -l < "$T_TMP/a")" -ge 4 ] && grep -q '^Annotate ' "$T_TMP/a" &&
+		[ "$(grep -cxF -f "$T_TMP/a" "$T_TMP/b")" = "$(wc -l < "$T_TMP/a")" ] || { diff "$T_TMP/b" "$T_TMP/a" >&2; return 1; }
+}
+keys Enter
+wait_for "[Percent: local period]" menann
+ok "m, ENTER on 'Annotate SYM': the annotate view of that symbol" \
+	sh -c "sed -n 2p '$T_TMP/menann' | grep -q \"^\$(sed -n 2p '$T_TMP/pkmenu' | awk '{ print \$2 }')  \""
+keys q
+wait_for "Press '?' for help"
+keys k
+wait_for ", DSO: " kz
+kz_ok() {	# the kernel's rows of --stdio --no-children (none: no kernel sample, nothing to check)
+	"$PMUKIT" report --stdio -i "$T_TMP/g.data" --no-children | grep -q '\[kernel.kallsyms\]' || return 0
+	head -1 "$T_TMP/kz" | grep -q ', DSO: \[kernel.kallsyms\]$' || return 1
+	rows_screen kz > "$T_TMP/a"
+	"$PMUKIT" report --stdio -i "$T_TMP/g.data" --no-children | grep -E '^ +[0-9]+\.[0-9]+%' |
+		awk '$3 == "[kernel.kallsyms]" { $1 = $1; print }' | head -n "$(wc -l < "$T_TMP/a")" > "$T_TMP/b"
+	[ -s "$T_TMP/a" ] && diff "$T_TMP/b" "$T_TMP/a" >&2
+}
+ok "k: zoom into the kernel map (its title and rows, as --stdio's kernel rows)" kz_ok
+keys k
+wait_gone ", DSO: "
+keys Home
+kout_ok() {	# (the selection on the kernel's row scrolled the view: HOME, looked at again 5 s at most)
+	t=0
+	until wait_for "Press '?' for help" kout && is_first_view_of menr kout 2>/dev/null; do
+		t=$((t + 1)); [ $t -lt 10 ] || { is_first_view_of menr kout; return 1; }
+		sleep 0.5
+	done
+}
+ok "k again, HOME: out of the zoom, the first view" kout_ok
+keys r
+wait_for "no scripts here" rs
+keys s
+wait_for "not supported here" ss
+ok "r, s: the status line says why they do nothing here" true
+quit menr
+keys "clear; perf report -i g.data --no-children; echo EXIT-pmenu2=\$?" Enter
+wait_for "Event count (approx.)" && still pm0
+keys m
+wait_for "Exit" && still pfmenu
+quit pmenu2
+ok "m: the context menu's lines are perf 6.1's (those it has, in perf's order)" menu_sub
 
 # ---- --no-children, --sort, -g caller: the first view is --stdio's rows and perf 6.1's TUI screen ----
 for args in "--no-children" "--sort dso,sym" "-g caller" "--sort comm,dso --no-children" "-n --percent-limit 2"; do
