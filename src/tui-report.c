@@ -91,6 +91,7 @@ struct tui {
 	size_t sel, top;		/* selected line of the view, first line shown */
 	char status[512];		/* the bottom line's message */
 	bool menu;			/* more than one event: their menu first (ESC back to it) */
+	bool no_headers;		/* H: the column headers hidden */
 	const struct tui_live *live;	/* pmukit top: newer reports every live->delay_ms */
 	const struct tui_annotate_src *ann;	/* a: where to annotate from (NULL: not here) */
 	struct timespec due;		/* the next one's time */
@@ -146,9 +147,11 @@ static int live_swap(struct tui *t)
 	return tui_model__rebuild(&t->m);
 }
 
-static int page_rows(void)
+/* the rows of entries: all but the title, the column headers (unless H hid them), the status */
+static int page_rows(const struct tui *t)
 {
-	return LINES > 3 ? LINES - 3 : 1;
+	int n = LINES - (t->no_headers ? 2 : 3);
+	return n > 0 ? n : 1;
 }
 
 void tui_bar(int y, const char *text)
@@ -161,7 +164,7 @@ void tui_bar(int y, const char *text)
 
 static void fit(struct tui *t)
 {
-	size_t rows = (size_t)page_rows();
+	size_t rows = (size_t)page_rows(t);
 	if (t->m.nr_lines && t->sel >= t->m.nr_lines)
 		t->sel = t->m.nr_lines - 1;
 	if (t->sel < t->top)
@@ -176,18 +179,21 @@ static void draw(struct tui *t)
 	fit(t);
 	tui_model__title(&t->m, t->line, sizeof(t->line));
 	tui_bar(0, t->line);
-	snprintf(t->line, sizeof(t->line), "  %s", t->m.header ? t->m.header : "");
-	tui_bar(1, t->line);
-	int rows = page_rows();
+	int y0 = t->no_headers ? 1 : 2;
+	if (!t->no_headers) {
+		snprintf(t->line, sizeof(t->line), "  %s", t->m.header ? t->m.header : "");
+		tui_bar(1, t->line);
+	}
+	int rows = page_rows(t);
 	tui_model__read_chains(&t->m, t->top, (size_t)rows);	/* their fold signs */
 	for (int y = 0; y < rows && t->top + (size_t)y < t->m.nr_lines; y++) {
 		size_t i = t->top + (size_t)y;
 		tui_model__line(&t->m, i, t->line, sizeof(t->line));
 		if (i == t->sel) {
 			attron(A_REVERSE);
-			mvhline(2 + y, 0, ' ', COLS);
+			mvhline(y0 + y, 0, ' ', COLS);
 		}
-		mvaddnstr(2 + y, 0, t->line, COLS);
+		mvaddnstr(y0 + y, 0, t->line, COLS);
 		if (i == t->sel)
 			attroff(A_REVERSE);
 	}
@@ -269,6 +275,7 @@ static const char help_text[] =
 	"ESC/LEFT      back out of the last zoom or filter\n"
 	"a             annotate the selected symbol (perf's annotate browser; q/ESC/LEFT back)\n"
 	"i             the perf.data header (as report --header-only)\n"
+	"H             show or hide the column headers\n"
 	"P             write the view to perf.hist.N (the first free N)\n"
 	"TAB/UNTAB     the next or previous event\n"
 	"h/?/F1        this help\n"
@@ -276,8 +283,8 @@ static const char help_text[] =
 	"\n"
 	"perf keys not supported here:\n"
 	"S             zoom into a socket (needs --sort socket)\n"
-	"F, H, L, V    filtered percentages, hottest callchain node, percent limit, verbose\n"
-	"0-9           perf's event switch keys\n"
+	"F, L, V       filtered percentages, percent limit, verbose\n"
+	"0-9           sort by event N of a group (perf's messages without a group)\n"
 	"r, s          scripts, switch data file: the status line says why\n"
 	"\n"
 	"The rows and callchains are those of pmukit report --stdio (its callchain text\n"
@@ -358,6 +365,21 @@ static int switch_section(struct tui *t, int d)
 	tui_model__free(&t->m);
 	t->sel = t->top = 0;
 	return tui_model__init(&t->m, r, sec);
+}
+
+/* 0-9: perf's "sort by event n in group", its messages; the sort itself not here */
+static void sort_by_member(struct tui *t, int idx)
+{
+	const struct pk_report_entry *e = pk_report__entry(t->m.r, t->m.section, 0);
+	int nr = e && e->nr_group > 1 ? (int)e->nr_group : 1;
+	if (nr < 2)
+		snprintf(t->status, sizeof(t->status), "Sort by index only available with group events!");
+	else if (idx >= nr)
+		snprintf(t->status, sizeof(t->status), "Max event group index to sort is %d (index from 0 to %d)",
+			 nr - 1, nr - 1);
+	else
+		snprintf(t->status, sizeof(t->status), "sorting by group member %d is not supported here",
+			 idx);
 }
 
 /* a: the annotate view of the selected entry's symbol (perf: nothing without samples of it) */
@@ -472,8 +494,8 @@ static int key(struct tui *t, int k)
 	switch (k) {
 	case KEY_DOWN: move_sel(t, 1); break;
 	case KEY_UP: move_sel(t, -1); break;
-	case KEY_NPAGE: case ' ': move_sel(t, page_rows()); break;
-	case KEY_PPAGE: move_sel(t, -page_rows()); break;
+	case KEY_NPAGE: case ' ': move_sel(t, page_rows(t)); break;
+	case KEY_PPAGE: move_sel(t, -page_rows(t)); break;
 	case KEY_HOME: t->sel = 0; break;
 	case KEY_END: move_sel(t, (long)t->m.nr_lines); break;
 	case '+': case 'e': case '\n': case '\r': case KEY_ENTER:
@@ -552,7 +574,14 @@ static int key(struct tui *t, int k)
 		snprintf(t->status, sizeof(t->status), k == 'r' ? "no scripts here: pmukit script runs none" :
 			 "switching the data file is not supported here: run pmukit report -i FILE");
 		break;
-	case 'S': case 'F': case 'H': case 'L': case 'V':
+	case 'H':
+		t->no_headers = !t->no_headers;	/* perf: show_headers toggled */
+		break;
+	case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8':
+	case '9':
+		sort_by_member(t, k - '0');
+		break;
+	case 'S': case 'F': case 'L': case 'V':
 		snprintf(t->status, sizeof(t->status),
 			 "'%c' is a perf key not supported here: press '?' for the keys", k);
 		break;

@@ -360,6 +360,41 @@ wait_for "Exit" && still pfmenu
 quit pmenu2
 ok "m: the context menu's lines are perf 6.1's (those it has, in perf's order)" menu_sub
 
+# ---- H: the column headers hidden, 0-9 without a group: perf 6.1's screen and message ----
+run hh -i g.data --no-children
+keys H
+wait_gone "  Overhead  Command"
+still pkH
+keys 1
+wait_for "Sort by index" pk1
+quit hh
+keys "clear; perf report -i g.data --no-children; echo EXIT-phh=\$?" Enter
+wait_for "Event count (approx.)" && still phh0
+keys H
+wait_gone "  Overhead  Command"
+still pfH
+keys 1
+wait_for "Sort by index" pf1
+quit phh
+ok "H: the column headers hidden, perf 6.1's TUI shows the same screen" same_as_perf pfH pkH
+ok "0-9 without a group: perf 6.1's message" sh -c "
+	tail -1 '$T_TMP/pf1' | sed 's/ *\$//' > '$T_TMP/a' && tail -1 '$T_TMP/pk1' | sed 's/ *\$//' | diff '$T_TMP/a' - >&2 &&
+	grep -qx 'Sort by index only available with group events!' '$T_TMP/a'"
+
+# 0-9 with a group of two: an index past it gets perf's message
+run gi -i grp.data
+keys 5
+wait_for "Max event group" pk5
+quit gi
+keys "clear; perf report -i grp.data; echo EXIT-pgi=\$?" Enter
+wait_for "Event count (approx.)" && still pgi0
+keys 5
+wait_for "Max event group" pf5
+quit pgi
+ok "0-9 past a group's members: perf 6.1's message" sh -c "
+	tail -1 '$T_TMP/pf5' | sed 's/ *\$//' > '$T_TMP/a' && tail -1 '$T_TMP/pk5' | sed 's/ *\$//' | diff '$T_TMP/a' - >&2 &&
+	grep -qx 'Max event group index to sort is 1 (index from 0 to 1)' '$T_TMP/a'"
+
 # ---- --no-children, --sort, -g caller: the first view is --stdio's rows and perf 6.1's TUI screen ----
 for args in "--no-children" "--sort dso,sym" "-g caller" "--sort comm,dso --no-children" "-n --percent-limit 2"; do
 	tag=$(printf '%s' "$args" | tr -c 'a-z' '_')
