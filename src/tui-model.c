@@ -126,6 +126,12 @@ static bool shown(const struct tui_model *m, const struct tui_row *row)
 		return false;
 	if (m->filter[0] && (!e->sym || !strstr(e->sym->name, m->filter)))
 		return false;
+	if (m->min_pcnt > 0) {	/* perf's hist_entry__get_percent_limit: children's period with them */
+		const struct pk_report_section *s = pk_report__section(m->r, m->section);
+		if (!s || !s->total_period ||
+		    (double)e->period_children * 100.0 / (double)s->total_period < m->min_pcnt)
+			return false;
+	}
 	return true;
 }
 
@@ -241,6 +247,12 @@ void tui_model__zoom_dso(struct tui_model *m, const struct pk_dso *dso)
 		m->dso = dso;
 		push_zoom(m, TUI_ZOOM_DSO);
 	}
+	tui_model__rebuild(m);
+}
+
+void tui_model__set_percent_limit(struct tui_model *m, double pcnt)
+{
+	m->min_pcnt = pcnt;
 	tui_model__rebuild(m);
 }
 

@@ -276,6 +276,7 @@ static const char help_text[] =
 	"a             annotate the selected symbol (perf's annotate browser; q/ESC/LEFT back)\n"
 	"i             the perf.data header (as report --header-only)\n"
 	"H             show or hide the column headers\n"
+	"L             hide the entries under a percent of the total (perf's percent limit)\n"
 	"P             write the view to perf.hist.N (the first free N)\n"
 	"TAB/UNTAB     the next or previous event\n"
 	"h/?/F1        this help\n"
@@ -283,7 +284,7 @@ static const char help_text[] =
 	"\n"
 	"perf keys not supported here:\n"
 	"S             zoom into a socket (needs --sort socket)\n"
-	"F, L, V       filtered percentages, percent limit, verbose\n"
+	"F, V          filtered percentages, verbose\n"
 	"0-9           sort by event N of a group (perf's messages without a group)\n"
 	"r, s          scripts, switch data file: the status line says why\n"
 	"\n"
@@ -365,6 +366,21 @@ static int switch_section(struct tui *t, int d)
 	tui_model__free(&t->m);
 	t->sel = t->top = 0;
 	return tui_model__init(&t->m, r, sec);
+}
+
+/* L: perf's "Percent Limit" input; entries under it hidden (their callchains as they were) */
+static void percent_limit(struct tui *t)
+{
+	char buf[64] = "", *end;
+	if (!prompt("Percent limit: ", buf, sizeof(buf)))
+		return;
+	double p = strtod(buf, &end);	/* perf's: no number is 0 */
+	if (p < 0 || p > 100) {
+		snprintf(t->status, sizeof(t->status), "Invalid percent: %.2f", p);
+		return;
+	}
+	tui_model__set_percent_limit(&t->m, p);
+	t->sel = t->top = 0;
 }
 
 /* 0-9: perf's "sort by event n in group", its messages; the sort itself not here */
@@ -581,7 +597,10 @@ static int key(struct tui *t, int k)
 	case '9':
 		sort_by_member(t, k - '0');
 		break;
-	case 'S': case 'F': case 'L': case 'V':
+	case 'L':
+		percent_limit(t);
+		break;
+	case 'S': case 'F': case 'V':
 		snprintf(t->status, sizeof(t->status),
 			 "'%c' is a perf key not supported here: press '?' for the keys", k);
 		break;

@@ -47,6 +47,7 @@ struct tui_model {
 	const struct pk_dso *dso;
 	const struct pk_thread *thread;
 	char filter[256];
+	double min_pcnt;		/* L: entries under this percent of the total hidden (0: none) */
 	struct tui_line *view;		/* the view */
 	size_t nr_lines;
 };
@@ -64,6 +65,8 @@ bool tui_model__can_zoom(const struct tui_model *m, enum tui_zoom z);
 /* zoom into the DSO or thread of row (again: out of it), the symbol filter ("" none) */
 void tui_model__zoom(struct tui_model *m, enum tui_zoom z, size_t row);
 void tui_model__set_filter(struct tui_model *m, const char *filter);
+/* L: hide the entries under pcnt percent of the section's total (perf's percent limit) */
+void tui_model__set_percent_limit(struct tui_model *m, double pcnt);
 /* k: zoom into dso (the kernel's), or out of the DSO zoom there is */
 void tui_model__zoom_dso(struct tui_model *m, const struct pk_dso *dso);
 /* back out of the last zoom; false when there was none */

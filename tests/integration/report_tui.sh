@@ -381,6 +381,28 @@ ok "0-9 without a group: perf 6.1's message" sh -c "
 	tail -1 '$T_TMP/pf1' | sed 's/ *\$//' > '$T_TMP/a' && tail -1 '$T_TMP/pk1' | sed 's/ *\$//' | diff '$T_TMP/a' - >&2 &&
 	grep -qx 'Sort by index only available with group events!' '$T_TMP/a'"
 
+# L: perf's percent limit, the rows of --stdio --percent-limit
+run pl -i g.data
+keys L
+wait_for "Percent limit:"
+keys 3 Enter
+wait_gone "Percent limit:"
+still plim
+ok "L 3: the rows of --stdio --percent-limit 3" same_rows plim -i "$T_TMP/g.data" --percent-limit 3
+ok "L 3: fewer rows than the first view" sh -c "[ \$(sed -n '3,39p' '$T_TMP/plim' | grep -c '%') -lt \$(sed -n '3,39p' '$T_TMP/pl' | grep -c '%') ]"
+keys L
+wait_for "Percent limit:"
+keys 0 Enter
+wait_gone "Percent limit:"
+still plim0
+ok "L 0: every row again" is_first_view_of pl plim0
+keys L
+wait_for "Percent limit:"
+keys 200 Enter
+wait_for "Invalid percent: 200.00"
+ok "L 200: perf's 'Invalid percent' message" true
+quit pl
+
 # 0-9 with a group of two: an index past it gets perf's message
 run gi -i grp.data
 keys 5
