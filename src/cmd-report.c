@@ -412,7 +412,7 @@ int cmd_report(int argc, char **argv)
 	const char *input = c.d.input;
 	struct report_modes mode = c.mode;
 	/* perf's setup_browser: the browser on a terminal (tui.h), else the pager unless reading a pipe */
-	c.tui = report_tui__want(c.tui, c.stdio || c.header || c.header_only || ro.hierarchy ||
+	c.tui = report_tui__want(c.tui, c.stdio || c.header || c.header_only ||
 					mode.stats || mode.tasks || mode.dump || mode.threads);
 	if (!c.tui && strcmp(input, "-"))
 		pager_setup();

@@ -40,6 +40,44 @@ static int add_row(void *ctx, size_t entry, const char *line)
 	return 0;
 }
 
+/* a --hierarchy line: a node, or one more line of the node before (its callchain) */
+static int add_hrow(void *ctx, int depth, const char *line)
+{
+	struct tui_model *m = ctx;
+	if (depth == PK_REPORT_ROW_HEADER)
+		return add_row(ctx, (size_t)-1, line);
+	if (depth == PK_REPORT_ROW_MORE) {
+		if (!m->nr_rows)
+			return 0;
+		struct tui_row *row = &m->rows[m->nr_rows - 1];
+		if ((row->nr_chain & (row->nr_chain + 1)) == 0 || !row->chain) {	/* 0, 1, 3, 7... */
+			char **n = realloc(row->chain, (row->nr_chain * 2 + 2) * sizeof(*n));
+			if (!n)
+				return -ENOMEM;
+			row->chain = n;
+		}
+		row->chain[row->nr_chain] = strdup(line);
+		if (!row->chain[row->nr_chain])
+			return -ENOMEM;
+		row->nr_chain++;
+		return 0;
+	}
+	int rc = add_row(ctx, 0, line);
+	if (!rc) {
+		struct tui_row *row = &m->rows[m->nr_rows - 1];
+		row->entry = (size_t)-1;
+		row->depth = depth;
+		row->chain_read = true;
+	}
+	return rc;
+}
+
+/* a --hierarchy node has something to unfold: a deeper node after it, or its own lines */
+static bool hier_children(const struct tui_model *m, size_t i)
+{
+	return m->rows[i].nr_chain || (i + 1 < m->nr_rows && m->rows[i + 1].depth > m->rows[i].depth);
+}
+
 static void free_rows(struct tui_model *m)
 {
 	for (size_t i = 0; i < m->nr_rows; i++) {
@@ -96,10 +134,17 @@ static int read_chain(struct tui_model *m, struct tui_row *row)
 int tui_model__init(struct tui_model *m, struct pk_report *r, size_t section)
 {
 	*m = (struct tui_model){ .r = r, .section = section };
-	int rc = pk_report__foreach_row(r, section, add_row, m);
+	int rc = pk_report__foreach_hierarchy_row(r, section, add_hrow, m);
+	m->hier = !rc;
+	if (rc == -EINVAL)
+		rc = pk_report__foreach_row(r, section, add_row, m);
 	if (rc) {
 		tui_model__free(m);
 		return rc;
+	}
+	if (m->hier) {
+		m->has_chains = true;	/* the levels fold */
+		return tui_model__rebuild(m);
 	}
 	/* whether entries have callchains: the first one's tells */
 	if (m->nr_rows && !read_chain(m, &m->rows[0]))
@@ -117,6 +162,8 @@ void tui_model__free(struct tui_model *m)
 
 static bool shown(const struct tui_model *m, const struct tui_row *row)
 {
+	if (m->hier)
+		return true;	/* (no zoom, filter or limit there) */
 	const struct pk_report_entry *e = pk_report__entry(m->r, m->section, row->entry);
 	if (!e)
 		return false;
@@ -135,20 +182,34 @@ static bool shown(const struct tui_model *m, const struct tui_row *row)
 	return true;
 }
 
+/* --hierarchy: row i under a folded node (fold: the depth folded at, -1 none; updated) */
+static bool folded_away(const struct tui_model *m, size_t i, int *fold)
+{
+	const struct tui_row *row = &m->rows[i];
+	if (!m->hier)
+		return false;
+	if (*fold >= 0 && row->depth > *fold)
+		return true;
+	*fold = row->expanded ? -1 : row->depth;
+	return false;
+}
+
 int tui_model__rebuild(struct tui_model *m)
 {
 	size_t n = 0;
+	int fold = -1;
 	for (size_t i = 0; i < m->nr_rows; i++)
-		if (shown(m, &m->rows[i]))
+		if (shown(m, &m->rows[i]) && !folded_away(m, i, &fold))
 			n += 1 + (m->rows[i].expanded ? m->rows[i].nr_chain : 0);
 	struct tui_line *l = realloc(m->view, (n ? n : 1) * sizeof(*l));
 	if (!l)
 		return -ENOMEM;
 	m->view = l;
 	m->nr_lines = 0;
+	fold = -1;
 	for (size_t i = 0; i < m->nr_rows; i++) {
 		const struct tui_row *row = &m->rows[i];
-		if (!shown(m, row))
+		if (!shown(m, row) || folded_away(m, i, &fold))
 			continue;
 		l[m->nr_lines++] = (struct tui_line){ .row = (uint32_t)i, .chain = -1 };
 		for (size_t k = 0; row->expanded && k < row->nr_chain; k++)
@@ -164,7 +225,8 @@ int tui_model__toggle(struct tui_model *m, size_t row)
 	int rc = read_chain(m, &m->rows[row]);
 	if (rc)
 		return rc;
-	m->rows[row].expanded = !m->rows[row].expanded && m->rows[row].nr_chain;
+	m->rows[row].expanded = !m->rows[row].expanded &&
+				(m->hier ? hier_children(m, row) : m->rows[row].nr_chain > 0);
 	return tui_model__rebuild(m);
 }
 
@@ -176,7 +238,7 @@ int tui_model__set_all(struct tui_model *m, bool expanded)
 			if (rc)
 				return rc;
 		}
-		m->rows[i].expanded = expanded && m->rows[i].nr_chain;
+		m->rows[i].expanded = expanded && (m->hier ? hier_children(m, i) : m->rows[i].nr_chain > 0);
 	}
 	return tui_model__rebuild(m);
 }
@@ -216,6 +278,8 @@ static bool has_column(const struct tui_model *m, const char *name)
 bool tui_model__can_zoom(const struct tui_model *m, enum tui_zoom z)
 {
 	/* perf zooms into a DSO with the dso key, into a thread with the pid or comm key */
+	if (m->hier)
+		return false;	/* (not with --hierarchy here) */
 	if (z == TUI_ZOOM_DSO)
 		return has_column(m, "Shared Object");
 	if (z == TUI_ZOOM_THREAD)
@@ -333,10 +397,13 @@ void tui_model__line(const struct tui_model *m, size_t i, char *buf, size_t size
 					  row->chain[l->chain] : "");
 		return;
 	}
-	/* perf's fold sign in place of the line's first blank */
-	char sign = !m->has_chains || (row->chain_read && !row->nr_chain) ? ' ' :
-		    row->expanded ? '-' : '+';
-	snprintf(buf, size, "%c%s", sign, row->line[0] ? row->line + 1 : "");
+	/* perf's fold sign in place of the line's first blank (--hierarchy: at the node's indent) */
+	bool kids = m->hier ? hier_children(m, l->row) : m->has_chains && (!row->chain_read || row->nr_chain);
+	char sign = !kids ? ' ' : row->expanded ? '-' : '+';
+	size_t at = (size_t)row->depth * 3;
+	snprintf(buf, size, "%s", row->line);
+	if (at < strlen(buf))
+		buf[at] = sign;
 }
 
 int tui_model__dump(struct tui_model *m, char *name, size_t size)

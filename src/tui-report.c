@@ -539,6 +539,10 @@ static int key(struct tui *t, int k)
 		break;
 	case '/': {
 		char buf[256];
+		if (t->m.hier) {
+			snprintf(t->status, sizeof(t->status), "the symbol filter is not supported with --hierarchy here");
+			break;
+		}
 		snprintf(buf, sizeof(buf), "%s", t->m.filter);
 		if (prompt("Symbol to show: ", buf, sizeof(buf))) {
 			tui_model__set_filter(&t->m, buf);
@@ -598,7 +602,10 @@ static int key(struct tui *t, int k)
 		sort_by_member(t, k - '0');
 		break;
 	case 'L':
-		percent_limit(t);
+		if (t->m.hier)
+			snprintf(t->status, sizeof(t->status), "L is not supported with --hierarchy here");
+		else
+			percent_limit(t);
 		break;
 	case 'S': case 'F': case 'V':
 		snprintf(t->status, sizeof(t->status),

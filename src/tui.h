@@ -19,7 +19,8 @@
 
 /* one printed entry of the section */
 struct tui_row {
-	size_t entry;			/* pk_report__entry index */
+	size_t entry;			/* pk_report__entry index; (size_t)-1: a --hierarchy node */
+	int depth;			/* --hierarchy: the node's level (0 otherwise) */
 	char *line;			/* its --stdio line */
 	char **chain;			/* its callchain lines, read when first expanded */
 	size_t nr_chain;
@@ -41,6 +42,7 @@ struct tui_model {
 	struct tui_row *rows;
 	size_t nr_rows;
 	bool has_chains;		/* the section has callchains to show */
+	bool hier;			/* --hierarchy: rows are its nodes, folded per level */
 	/* zooms, in the order applied (ESC backs out of the last) */
 	enum tui_zoom zooms[3];
 	int nr_zooms;

@@ -426,6 +426,34 @@ for args in "--no-children" "--sort dso,sym" "-g caller" "--sort comm,dso --no-c
 	perf_first "p$tag" -i g.data $args
 	ok "$args: perf 6.1's TUI shows the same screen" same_as_perf "p$tag" "v$tag"
 done
+# --hierarchy: its levels folded, e and E unfold them: perf 6.1's TUI screens
+unfolded() {	# unfolded NAME: once the first entry shows '-' (its level unfolded), the still screen in NAME
+	i=0
+	until cap | sed -n 3p | grep -q '^-'; do
+		i=$((i + 1)); [ $i -lt 200 ] || { echo "not unfolded" >&2; return 1; }
+		sleep 0.05
+	done
+	still "$1"
+}
+for keys_hier in "" e E; do
+	tag=h$keys_hier
+	run "k$tag" -i g.data --hierarchy --sort comm,dso,sym -g none
+	[ -z "$keys_hier" ] || { keys "$keys_hier"; unfolded "k$tag"; }
+	quit "k$tag"
+	keys "clear; perf report -i g.data --hierarchy --sort comm,dso,sym -g none; echo EXIT-p$tag=\$?" Enter
+	wait_for "Event count (approx.)" && still "p$tag"
+	[ -z "$keys_hier" ] || { keys "$keys_hier"; unfolded "p$tag"; }
+	quit "p$tag"
+	ok "--hierarchy${keys_hier:+, $keys_hier}: perf 6.1's TUI shows the same screen" same_as_perf "p$tag" "k$tag"
+done
+hier_ok() {	# the node lines, every level unfolded, are --stdio --hierarchy's
+	"$PMUKIT" report --stdio -i "$T_TMP/g.data" --hierarchy --sort comm,dso,sym -g none | grep -E '^ +[0-9]+\.[0-9]+%' |
+		head -37 | awk '{ $1 = $1; print }' > "$T_TMP/b"
+	sed -n '3,39p' "$T_TMP/khE" | cut -c2- | awk '{ $1 = $1; print }' | sed 's/^[-+] //' | grep -v '^$' > "$T_TMP/a"
+	[ -s "$T_TMP/a" ] && diff "$T_TMP/b" "$T_TMP/a" >&2
+}
+ok "--hierarchy, E: the nodes of --stdio --hierarchy" hier_ok
+
 # a group ({cpu-clock,task-clock}:S): its description in the title, a column per member
 run grp -i grp.data
 ok "a group: the rows of --stdio (a column per member)" same_rows grp -i "$T_TMP/grp.data"
