@@ -8,7 +8,7 @@
  * target's offset with an arrow up or down, calls by the callee's name,
  * mov-like operands with the symbol of a %rip comment — the hottest line
  * selected and centred; ↑/↓, PgUp/PgDn, Home/End, TAB (next hot line), H
- * (the hottest), q/ESC/← back to the report.
+ * (the hottest), s (source lines hidden or shown), q/ESC/← back to the report.
  */
 #include <curses.h>
 #include <errno.h>
@@ -35,9 +35,13 @@ struct ann_row {
 
 struct ann_view {
 	struct ann_row *rows;
-	size_t nr, sel, top;
+	size_t nr;
+	size_t *vis, nr_vis;	/* the rows shown: all, or the instructions only (s) */
+	size_t sel, top;	/* in vis */
+	bool no_source;		/* s: the source and other text lines hidden */
 	int nr_ev;
 	char title[1024], subtitle[1024];
+	char status[128];	/* the bottom line's message, "" for perf's help line */
 };
 
 /* perf's x86 instruction table, by the ops that print them (arch/x86 instructions) */
@@ -118,18 +122,16 @@ static void mov_operand(const char *raw, size_t len, const char *comment, struct
 		pk_buf__printf(o, "%s", op);
 }
 
-/* perf's mov__parse and mov__scnprintf: "name src,dst", the comment dropped; false: no such form */
+/*
+ * perf 6.1's mov__parse and mov__scnprintf: "name src,dst" split at the first
+ * comma, the comment dropped, a %rip operand named by the comment's symbol;
+ * false: no comma (perf prints the raw text)
+ */
 static bool write_mov(const char *name, const char *ops, int w, struct pk_buf *o)
 {
 	const char *c = strchr(ops, ',');
 	if (!c)
 		return false;
-	if (strchr(ops, '(')) {	/* x86 SIB addressing: up to its ')' */
-		c = strchr(ops, ')');
-		if (!c || c[1] != ',')
-			return false;
-		c++;
-	}
 	const char *t = c + 1;
 	while (*t == ' ')
 		t++;
@@ -214,6 +216,18 @@ static void view_free(struct ann_view *v)
 		free(v->rows[i].pct);
 	}
 	free(v->rows);
+	free(v->vis);
+}
+
+#define VROW(v, p) (&(v)->rows[(v)->vis[p]])
+
+/* the rows shown: all of them, or with s only the instructions */
+static void view_filter(struct ann_view *v)
+{
+	v->nr_vis = 0;
+	for (size_t i = 0; i < v->nr; i++)
+		if (!v->no_source || v->rows[i].insn)
+			v->vis[v->nr_vis++] = i;
 }
 
 /* the rows of annotation an: events attr..attr+nr_ev, symbol at sp */
@@ -284,7 +298,11 @@ static int view_build(struct ann_view *v, const struct pk_annotation *an, int at
 	}
 	free(tot);
 	free(target);
-	return v->nr == n ? 0 : -ENOMEM;
+	v->vis = malloc((n ? n : 1) * sizeof(*v->vis));
+	if (v->nr != n || !v->vis)
+		return -ENOMEM;
+	view_filter(v);
+	return 0;
 }
 
 /* perf's annotate browser: the hottest line (the last of equals) selected, centred */
@@ -292,9 +310,9 @@ static void view_hottest(struct ann_view *v)
 {
 	double best = 0;
 	bool found = false;
-	for (size_t i = 0; i < v->nr; i++)
-		if (v->rows[i].insn && v->rows[i].max > 0 && v->rows[i].max >= best) {
-			best = v->rows[i].max;
+	for (size_t i = 0; i < v->nr_vis; i++)
+		if (VROW(v, i)->insn && VROW(v, i)->max > 0 && VROW(v, i)->max >= best) {
+			best = VROW(v, i)->max;
 			v->sel = i;
 			found = true;
 		}
@@ -327,9 +345,9 @@ static void view_draw(const struct ann_view *v)
 	erase();
 	tui_bar(0, v->title);
 	tui_bar(1, v->subtitle);
-	for (int y = 0; y < rows && v->top + (size_t)y < v->nr; y++) {
+	for (int y = 0; y < rows && v->top + (size_t)y < v->nr_vis; y++) {
 		size_t i = v->top + (size_t)y;
-		const struct ann_row *r = &v->rows[i];
+		const struct ann_row *r = VROW(v, i);
 		int n = 0;
 		if (r->insn && r->max != 0)
 			for (int e = 0; e < v->nr_ev; e++)
@@ -349,7 +367,7 @@ static void view_draw(const struct ann_view *v)
 		if (pw < COLS)
 			glyph(2 + y, pw, 'v');
 	}
-	mvaddnstr(LINES - 1, 0, "Press 'h' for help on key bindings", COLS);
+	mvaddnstr(LINES - 1, 0, v->status[0] ? v->status : "Press 'h' for help on key bindings", COLS);
 	move(0, 0);
 	refresh();
 }
@@ -360,18 +378,40 @@ static const char ann_help[] =
 	"UP/DOWN/PGUP/PGDN/SPACE  move the selection; HOME/END: first and last line\n"
 	"TAB/UNTAB     the next or previous line with samples\n"
 	"H             the hottest line\n"
+	"s             hide or show the source and other text lines\n"
 	"q/ESC/LEFT    back to the report\n"
 	"h/?/F1        this help\n";
 
 static void view_step_hot(struct ann_view *v, int d)
 {
-	for (size_t i = v->sel, k = 0; k < v->nr; k++) {
-		i = (i + v->nr + (size_t)(long)d) % v->nr;
-		if (v->rows[i].insn && v->rows[i].max > 0) {
+	for (size_t i = v->sel, k = 0; k < v->nr_vis; k++) {
+		i = (i + v->nr_vis + (size_t)(long)d) % v->nr_vis;
+		if (VROW(v, i)->insn && VROW(v, i)->max > 0) {
 			v->sel = i;
 			return;
 		}
 	}
+}
+
+/* s: the text lines hidden or shown, the selected line kept on its screen row when it can */
+static void toggle_source(struct ann_view *v)
+{
+	if (!v->nr_vis)
+		return;
+	size_t row = v->vis[v->sel], offset = v->sel - v->top;
+	if (!v->no_source && !v->rows[row].insn) {
+		snprintf(v->status, sizeof(v->status), "Only available for assembly lines.");
+		return;
+	}
+	v->no_source = !v->no_source;
+	view_filter(v);
+	size_t at = 0;
+	while (at + 1 < v->nr_vis && v->vis[at] != row)
+		at++;
+	if (at < offset)
+		offset = at;
+	v->sel = at;
+	v->top = at - offset;
 }
 
 static void view_run(struct ann_view *v)
@@ -384,6 +424,7 @@ static void view_run(struct ann_view *v)
 			v->top = v->sel - rows + 1;
 		view_draw(v);
 		int k = tui_get_key();
+		v->status[0] = 0;
 		long d = 0;
 		switch (k) {
 		case ERR: case 'q': case 27: case KEY_LEFT: case 3:
@@ -393,13 +434,14 @@ static void view_run(struct ann_view *v)
 		case KEY_NPAGE: case ' ': d = (long)rows; break;
 		case KEY_PPAGE: d = -(long)rows; break;
 		case KEY_HOME: v->sel = 0; break;
-		case KEY_END: v->sel = v->nr ? v->nr - 1 : 0; break;
+		case KEY_END: v->sel = v->nr_vis ? v->nr_vis - 1 : 0; break;
+		case 's': toggle_source(v); break;
 		case '\t': case KEY_BTAB: view_step_hot(v, k == '\t' ? 1 : -1); break;
 		case 'H': view_hottest(v); break;
 		case 'h': case '?': case KEY_F(1): tui_view_text("Help", ann_help); break;
 		default: break;
 		}
-		long s = (long)v->sel + d, n = (long)v->nr;
+		long s = (long)v->sel + d, n = (long)v->nr_vis;
 		v->sel = (size_t)(s < 0 || !n ? 0 : s >= n ? n - 1 : s);
 	}
 }

@@ -308,6 +308,30 @@ keys a
 wait_for "[Percent: local period]" && still pfann
 quit pann
 ok "a: perf 6.1's TUI annotate browser shows the same screen" same_as_perf pfann pkann
+changed() {	# changed FROM NAME: once the screen differs from FROM's, the still screen in NAME
+	i=0
+	while cap | cmp -s - "$T_TMP/$1"; do
+		i=$((i + 1)); [ $i -lt 200 ] || { echo "the screen did not change" >&2; return 1; }
+		sleep 0.05
+	done
+	still "$2"
+}
+# s in the annotate view: the source lines hidden, then shown again, as perf's
+for who in pk pf; do
+	if [ $who = pk ]; then run "${who}s0" -i g.data --no-children
+	else keys "clear; perf report -i g.data --no-children; echo EXIT-${who}s0=\$?" Enter
+		wait_for "Event count (approx.)" && still "${who}s0"
+	fi
+	keys a
+	wait_for "[Percent: local period]" && still "${who}s1"
+	keys s
+	changed "${who}s1" "${who}s2"
+	keys s
+	changed "${who}s2" "${who}s3"
+	quit "${who}s0"
+done
+ok "a, s: the source lines hidden, as perf 6.1's annotate browser" same_as_perf pfs2 pks2
+ok "a, s, s: shown again, the selection on its row, as perf 6.1's" same_as_perf pfs3 pks3
 
 # ---- m: perf's context menu (its lines as perf 6.1 words them), ENTER on Annotate ----
 run menr -i g.data --no-children
