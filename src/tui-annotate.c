@@ -31,6 +31,7 @@ struct ann_row {
 	double *pct;		/* per event (instructions) */
 	double max;		/* the highest of them */
 	bool insn;
+	char *call;		/* a call's callee by name (ENTER follows it), else NULL */
 };
 
 struct ann_view {
@@ -41,8 +42,13 @@ struct ann_view {
 	bool no_source;		/* s: the source and other text lines hidden */
 	int nr_ev;
 	char title[1024], subtitle[1024];
-	char status[128];	/* the bottom line's message, "" for perf's help line */
+	char status[512];	/* the bottom line's message, "" for perf's help line */
+	const struct ann_ctx *ctx;	/* to annotate a callee (ENTER on a call) */
 };
+
+struct ann_ctx;
+static int annotate_symbol(const struct ann_ctx *c, const char *sym, const char *dso, char *status,
+			   size_t size);
 
 /* perf's x86 instruction table, by the ops that print them (arch/x86 instructions) */
 static const char *const jump_names[] = { "ja", "jae", "jb", "jbe", "jc", "jcxz", "je", "jecxz",
@@ -201,6 +207,19 @@ static void write_insn(const char *text, int w, const struct sym_span *sp, int64
 		pk_buf__printf(o, "%-*s %s", w, name, ops);
 }
 
+/* a direct call's callee by name (perf: the symbol holding the target), else NULL */
+static char *call_target(const char *text)
+{
+	char name[64], tn[256];
+	text += strspn(text, " \t");
+	size_t n = strcspn(text, " \t");
+	snprintf(name, sizeof(name), "%.*s", (int)(n < sizeof(name) ? n : sizeof(name) - 1), text);
+	const char *ops = text + n + strspn(text + n, " \t");
+	if (ins_kind(name) != INS_CALL || !strtoull(ops, NULL, 16) || !target_name(ops, tn, sizeof(tn)))
+		return NULL;
+	return strdup(tn);
+}
+
 static int hex_width(uint64_t v)
 {
 	int n = 1;
@@ -214,6 +233,7 @@ static void view_free(struct ann_view *v)
 	for (size_t i = 0; i < v->nr; i++) {
 		free(v->rows[i].body);
 		free(v->rows[i].pct);
+		free(v->rows[i].call);
 	}
 	free(v->rows);
 	free(v->vis);
@@ -287,6 +307,7 @@ static int view_build(struct ann_view *v, const struct pk_annotation *an, int at
 			int ch;
 			size_t at = o.len;
 			write_insn(l->text, w, sp, l->offset, &o, &ch);
+			r->call = call_target(l->text);
 			if (ch) {
 				r->arrow = (int)at;
 				r->arrow_ch = ch;
@@ -379,6 +400,7 @@ static const char ann_help[] =
 	"TAB/UNTAB     the next or previous line with samples\n"
 	"H             the hottest line\n"
 	"s             hide or show the source and other text lines\n"
+	"ENTER/RIGHT   on a call: the callee's annotation (q back)\n"
 	"q/ESC/LEFT    back to the report\n"
 	"h/?/F1        this help\n";
 
@@ -414,7 +436,21 @@ static void toggle_source(struct ann_view *v)
 	v->top = at - offset;
 }
 
-static void view_run(struct ann_view *v)
+/* ENTER on a call: the callee's annotation (perf's annotate_browser__callq) */
+static int follow_call(struct ann_view *v)
+{
+	const struct ann_row *r = v->nr_vis ? VROW(v, v->sel) : NULL;
+	if (!r || !r->insn)
+		return 0;
+	if (!r->call) {
+		snprintf(v->status, sizeof(v->status), "The called function was not found.");
+		return 0;
+	}
+	return annotate_symbol(v->ctx, r->call, NULL, v->status, sizeof(v->status));
+}
+
+/* the view's keys until q/ESC/←: 0, or -ENOMEM */
+static int view_run(struct ann_view *v)
 {
 	for (;;) {
 		size_t rows = (size_t)(LINES > 3 ? LINES - 3 : 1);
@@ -428,7 +464,11 @@ static void view_run(struct ann_view *v)
 		long d = 0;
 		switch (k) {
 		case ERR: case 'q': case 27: case KEY_LEFT: case 3:
-			return;
+			return 0;
+		case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT:
+			if (follow_call(v) < 0)
+				return -ENOMEM;
+			break;
 		case KEY_DOWN: d = 1; break;
 		case KEY_UP: d = -1; break;
 		case KEY_NPAGE: case ' ': d = (long)rows; break;
@@ -446,19 +486,90 @@ static void view_run(struct ann_view *v)
 	}
 }
 
-/* the entry of e's symbol among the annotate library's: its index, or -1 */
-static long find_entry(struct pk_annotate *a, int attr, int nr, const struct pk_report_entry *e)
+/* symbol sym (of DSO dso; NULL: any) among the annotate library's entries: its index, or -1 */
+static long find_entry(struct pk_annotate *a, int attr, int nr, const char *sym, const char *dso,
+		       struct pk_annotate_entry *ae)
 {
 	size_t n = nr > 1 ? pk_annotate__nr_group_entries(a, attr, nr) : pk_annotate__nr_entries(a, attr);
 	for (size_t i = 0; i < n; i++) {
-		struct pk_annotate_entry ae = { .sz = sizeof(ae) };
-		int rc = nr > 1 ? pk_annotate__group_entry(a, attr, nr, i, &ae) :
-				  pk_annotate__entry(a, attr, i, &ae);
-		if (!rc && ae.sym && ae.dso && !strcmp(ae.sym->name, e->sym->name) &&
-		    !strcmp(pk_dso__name(ae.dso), pk_dso__name(e->dso)))
+		*ae = (struct pk_annotate_entry){ .sz = sizeof(*ae) };
+		int rc = nr > 1 ? pk_annotate__group_entry(a, attr, nr, i, ae) :
+				  pk_annotate__entry(a, attr, i, ae);
+		if (!rc && ae->sym && ae->dso && !strcmp(ae->sym->name, sym) &&
+		    (!dso || !strcmp(pk_dso__name(ae->dso), dso)))
 			return (long)i;
 	}
 	return -1;
+}
+
+/* what an annotate view needs to open another (ENTER on a call) */
+struct ann_ctx {
+	const struct tui_annotate_src *src;
+	struct pk_report *r;
+	size_t section;
+	int attr, nr_ev;
+};
+
+/* the view of annotation an (entry ae) until q/ESC/← */
+static int show(const struct ann_ctx *c, struct pk_session *s, const struct pk_annotation *an,
+		const struct pk_annotate_entry *ae)
+{
+	struct ann_view v = { .nr_ev = c->nr_ev, .ctx = c };
+	struct sym_span sp = { 0 };
+	for (size_t k = 0; k < pk_annotation__nr_lines(an); k++) {
+		const struct pk_annotation_line *l = pk_annotation__line(an, k);
+		if (l->offset >= 0) {
+			sp.start = l->addr - (uint64_t)l->offset;
+			break;
+		}
+	}
+	uint64_t symsize = ae->sym->end - ae->sym->start;
+	sp.end = sp.start + symsize;
+	const struct pk_data_attr *at = pk_session__attr(s, c->attr);
+	tui_annotate_title(c->r, c->section, at ? at->attr.sample_freq : 0, v.title, sizeof(v.title));
+	snprintf(v.subtitle, sizeof(v.subtitle), "%s  %s [Percent: local period]", ae->sym->name,
+		 pk_dso__name(ae->dso));
+	int rc = view_build(&v, an, c->attr, &sp, symsize);
+	if (!rc) {
+		view_hottest(&v);
+		rc = view_run(&v);
+	}
+	view_free(&v);
+	return rc;
+}
+
+static int annotate_symbol(const struct ann_ctx *c, const char *sym, const char *dso, char *status,
+			   size_t size)
+{
+	struct pk_session_opts so = c->src->opts;
+	so.flags |= PK_SESSION_NO_INLINE;
+	so.on_event = NULL;
+	so.on_event_ctx = NULL;
+	struct pk_annotate_opts ao = { .sz = sizeof(ao), .symbol = sym, .dsos = dso };
+	struct pk_error err = { 0 };
+	struct pk_session *s = NULL;
+	struct pk_annotate *a = NULL;
+	struct pk_annotation *an = NULL;
+	struct pk_annotate_entry ae;
+	int rc = pk_session__open(&s, c->src->input, &so, &err);
+	if (!rc)
+		rc = pk_annotate__new(&a, s, &ao, &err);
+	if (!rc)
+		rc = pk_annotate__process(a, &err);
+	long i = rc ? -1 : find_entry(a, c->attr, c->nr_ev, sym, dso, &ae);
+	if (i >= 0)
+		rc = c->nr_ev > 1 ? pk_annotation__new_group(&an, a, c->attr, c->nr_ev, (size_t)i, &err) :
+				    pk_annotation__new(&an, a, c->attr, (size_t)i, &err);
+	if (!rc && an)
+		rc = show(c, s, an, &ae);
+	else if (!rc)
+		snprintf(status, size, "annotate: no samples of %s", sym);
+	else
+		snprintf(status, size, "Couldn't annotate %s: %s", sym, err.msg[0] ? err.msg : strerror(-rc));
+	pk_annotation__free(an);
+	pk_annotate__free(a);
+	pk_session__free(s);
+	return rc == -ENOMEM ? rc : 0;
 }
 
 int tui_annotate(const struct tui_annotate_src *src, struct pk_report *r, size_t section,
@@ -471,62 +582,8 @@ int tui_annotate(const struct tui_annotate_src *src, struct pk_report *r, size_t
 		snprintf(status, size, "annotate: the samples came through a pipe, they cannot be read again");
 		return 0;
 	}
-	struct pk_session_opts so = src->opts;
-	so.flags |= PK_SESSION_NO_INLINE;
-	so.on_event = NULL;
-	so.on_event_ctx = NULL;
-	struct pk_annotate_opts ao = { .sz = sizeof(ao), .symbol = e->sym->name,
-				       .dsos = pk_dso__name(e->dso) };
-	struct pk_error err = { 0 };
-	struct pk_session *s = NULL;
-	struct pk_annotate *a = NULL;
-	struct pk_annotation *an = NULL;
-	struct ann_view v = { .nr_ev = e->nr_group > 1 ? (int)e->nr_group : 1 };
-	int rc = pk_session__open(&s, src->input, &so, &err);
-	if (!rc)
-		rc = pk_annotate__new(&a, s, &ao, &err);
-	if (!rc)
-		rc = pk_annotate__process(a, &err);
-	long i = rc ? -1 : find_entry(a, sec->attr, v.nr_ev, e);
-	if (i >= 0)
-		rc = v.nr_ev > 1 ? pk_annotation__new_group(&an, a, sec->attr, v.nr_ev, (size_t)i, &err) :
-				   pk_annotation__new(&an, a, sec->attr, (size_t)i, &err);
-	if (!rc && an) {
-		const struct pk_annotate_entry *ae = NULL;
-		struct pk_annotate_entry ent = { .sz = sizeof(ent) };
-		if (!(v.nr_ev > 1 ? pk_annotate__group_entry(a, sec->attr, v.nr_ev, (size_t)i, &ent) :
-				    pk_annotate__entry(a, sec->attr, (size_t)i, &ent)))
-			ae = &ent;
-		struct sym_span sp = { 0 };
-		for (size_t k = 0; k < pk_annotation__nr_lines(an); k++) {
-			const struct pk_annotation_line *l = pk_annotation__line(an, k);
-			if (l->offset >= 0) {
-				sp.start = l->addr - (uint64_t)l->offset;
-				break;
-			}
-		}
-		uint64_t symsize = ae ? ae->sym->end - ae->sym->start : 0;
-		sp.end = sp.start + symsize;
-		const struct pk_data_attr *at = pk_session__attr(s, sec->attr);
-		tui_annotate_title(r, section, at ? at->attr.sample_freq : 0, v.title, sizeof(v.title));
-		snprintf(v.subtitle, sizeof(v.subtitle), "%s  %s [Percent: local period]",
-			 e->sym->name, pk_dso__name(e->dso));
-		rc = view_build(&v, an, sec->attr, &sp, symsize);
-		if (!rc) {
-			view_hottest(&v);
-			view_run(&v);
-		}
-	} else if (!rc) {
-		snprintf(status, size, "annotate: no samples of %s", e->sym->name);
-	} else {
-		snprintf(status, size, "Couldn't annotate %s: %s", e->sym->name,
-			 err.msg[0] ? err.msg : strerror(-rc));
-	}
-	view_free(&v);
-	pk_annotation__free(an);
-	pk_annotate__free(a);
-	pk_session__free(s);
-	return rc == -ENOMEM ? rc : 0;
+	struct ann_ctx c = { src, r, section, sec->attr, e->nr_group > 1 ? (int)e->nr_group : 1 };
+	return annotate_symbol(&c, e->sym->name, pk_dso__name(e->dso), status, size);
 }
 
 void tui_annotate_title(struct pk_report *r, size_t section, uint64_t freq, char *buf, size_t size)

@@ -333,6 +333,50 @@ done
 ok "a, s: the source lines hidden, as perf 6.1's annotate browser" same_as_perf pfs2 pks2
 ok "a, s, s: shown again, the selection on its row, as perf 6.1's" same_as_perf pfs3 pks3
 
+# ENTER on a call in the annotate view: the callee's annotation, q back to the caller's
+# (a caller with samples of its own: not in every recording of report_many, up to 5 made)
+caller() {
+	"$PMUKIT" report --stdio -i "$T_TMP/call.data" --no-children --sort dso,sym -g none |
+		awk '$2 == "report_many" && $4 !~ /^leaf_/ && $4 != "main" { print $4; exit }'
+}
+mid= n=0
+while [ -z "$mid" ] && [ $n -lt 5 ]; do
+	perf record -q -e cpu-clock -c 100000 -g -o "$T_TMP/call.data" "$W" 3000 >/dev/null 2>&1
+	mid=$(caller); n=$((n + 1))
+done
+[ -n "$mid" ] || echo "# no recording with a caller's own samples: ENTER on a call not tried"
+if [ -n "$mid" ]; then
+	run callr -i call.data --no-children
+	keys /
+	wait_for "Symbol to show:"
+	keys "$mid" Enter
+	wait_for "Symbol filter: $mid"
+	keys a
+	wait_for "$mid  " callv
+	# from the hottest line (the selection) to the nearest call above it, else below it
+	hot=$(awk -F'│' 'NR > 2 && $1 ~ /[0-9]/ { v = $1 + 0; if (v >= m) { m = v; r = NR } } END { print r }' "$T_TMP/callv")
+	call=$(awk -v h="$hot" 'NR > 2 && NR <= h && /→ call/ { r = NR } END { print r }' "$T_TMP/callv")
+	[ -n "$call" ] || call=$(awk -v h="$hot" 'NR > h && NR < 40 && /→ call/ { print NR; exit }' "$T_TMP/callv")
+	callee=$(sed -n "${call:-1}p" "$T_TMP/callv" | sed 's/.*→ call *//; s/ *$//')
+	i=${call:-0}; while [ "$i" -lt "${hot:-0}" ]; do keys Up; i=$((i + 1)); done
+	i=${hot:-0}; while [ "$i" -lt "${call:-0}" ]; do keys Down; i=$((i + 1)); done
+	keys Enter
+	callee_ok() {	# its annotation (or the status line's "no samples of" it), then q: the caller's again
+		[ -n "$callee" ] || { echo "no call above the hottest line" >&2; return 1; }
+		i=0
+		until sed -n 2p "$T_TMP/callee" | grep -q "^$callee  " || grep -q "no samples of $callee" "$T_TMP/callee"; do
+			i=$((i + 1)); [ $i -lt 100 ] || { cat "$T_TMP/callee" >&2; return 1; }
+			sleep 0.1; cap > "$T_TMP/callee"
+		done
+	}
+	cap > "$T_TMP/callee"
+	ok "a, ENTER on a call: the callee's annotation" callee_ok
+	sed -n 2p "$T_TMP/callee" | grep -q "^$callee  " && keys q
+	wait_for "$mid  " callback
+	ok "a, ENTER on a call, q: back to the caller's annotation" sh -c "sed -n 2p '$T_TMP/callback' | grep -q '^$mid  '"
+	quit callr
+fi
+
 # ---- m: perf's context menu (its lines as perf 6.1 words them), ENTER on Annotate ----
 run menr -i g.data --no-children
 keys m
