@@ -82,6 +82,7 @@ static void free_rows(struct tui_model *m)
 {
 	for (size_t i = 0; i < m->nr_rows; i++) {
 		free(m->rows[i].line);
+		free(m->rows[i].rel_line);
 		for (size_t k = 0; k < m->rows[i].nr_chain; k++)
 			free(m->rows[i].chain[k]);
 		free(m->rows[i].chain);
@@ -160,18 +161,24 @@ void tui_model__free(struct tui_model *m)
 	*m = (struct tui_model){ 0 };
 }
 
-static bool shown(const struct tui_model *m, const struct tui_row *row)
+/* entry e is left by the zooms and the symbol filter */
+static bool zoomed_in(const struct tui_model *m, const struct pk_report_entry *e)
 {
-	if (m->hier)
-		return true;	/* (no zoom, filter or limit there) */
-	const struct pk_report_entry *e = pk_report__entry(m->r, m->section, row->entry);
-	if (!e)
-		return false;
 	if (m->dso && e->dso != m->dso)
 		return false;
 	if (m->thread && e->thread != m->thread)
 		return false;
 	if (m->filter[0] && (!e->sym || !strstr(e->sym->name, m->filter)))
+		return false;
+	return true;
+}
+
+static bool shown(const struct tui_model *m, const struct tui_row *row)
+{
+	if (m->hier)
+		return true;	/* (no zoom, filter or limit there) */
+	const struct pk_report_entry *e = pk_report__entry(m->r, m->section, row->entry);
+	if (!e || !zoomed_in(m, e))
 		return false;
 	if (m->min_pcnt > 0) {	/* perf's hist_entry__get_percent_limit: children's period with them */
 		const struct pk_report_section *s = pk_report__section(m->r, m->section);
@@ -194,8 +201,45 @@ static bool folded_away(const struct tui_model *m, size_t i, int *fold)
 	return false;
 }
 
+/* F's lines: each row's with the percentages of the total the zooms leave (perf's non-filtered one) */
+static int set_rel_line(void *ctx, size_t entry, const char *line)
+{
+	struct tui_model *m = ctx;
+	for (size_t i = 0; i < m->nr_rows; i++)	/* (rows and lines come in the same order) */
+		if (m->rows[i].entry == entry) {
+			free(m->rows[i].rel_line);
+			m->rows[i].rel_line = strdup(line);
+			return m->rows[i].rel_line ? 0 : -ENOMEM;
+		}
+	return 0;
+}
+
+static int rel_lines(struct tui_model *m)
+{
+	m->rel_samples = m->rel_total = 0;
+	if (!m->relative || m->hier)
+		return 0;
+	for (size_t i = 0; i < pk_report__nr_entries(m->r, m->section); i++) {
+		const struct pk_report_entry *e = pk_report__entry(m->r, m->section, i);
+		if (e && !e->hidden && zoomed_in(m, e)) {
+			m->rel_total += e->period;
+			m->rel_samples += e->nr_samples;
+		}
+	}
+	return m->rel_total ? pk_report__foreach_row_of(m->r, m->section, m->rel_total, set_rel_line, m) : 0;
+}
+
+int tui_model__set_relative(struct tui_model *m, bool relative)
+{
+	m->relative = relative;
+	return tui_model__rebuild(m);
+}
+
 int tui_model__rebuild(struct tui_model *m)
 {
+	int rc = rel_lines(m);
+	if (rc)
+		return rc;
 	size_t n = 0;
 	int fold = -1;
 	for (size_t i = 0; i < m->nr_rows; i++)
@@ -361,6 +405,16 @@ void tui_model__title(const struct tui_model *m, char *buf, size_t size)
 		return;
 	}
 	int n = (int)strlen(buf);
+	const char *of = strstr(buf, " of event"), *cnt = strstr(buf, "(approx.): ");
+	if (m->relative && m->rel_total && of && cnt) {	/* perf: the non-filtered samples and period */
+		char t[1024];
+		unsigned long v;
+		char unit;
+		tui_convert_unit(m->rel_samples, &v, &unit);
+		snprintf(t, sizeof(t), "Samples: %lu%c%.*s%" PRIu64, v, unit, (int)(cnt + 11 - of), of,
+			 m->rel_total);
+		n = snprintf(buf, size, "%s", t);
+	}
 	/* perf: the tid with the pid key (its "Pid:Command" column) */
 	if (n > 0 && (size_t)n < size && m->thread && has_column(m, "Pid:Command"))
 		n += snprintf(buf + n, size - (size_t)n, ", Thread: %s(%d)", m->thread->comm,
@@ -401,7 +455,7 @@ void tui_model__line(const struct tui_model *m, size_t i, char *buf, size_t size
 	bool kids = m->hier ? hier_children(m, l->row) : m->has_chains && (!row->chain_read || row->nr_chain);
 	char sign = !kids ? ' ' : row->expanded ? '-' : '+';
 	size_t at = (size_t)row->depth * 3;
-	snprintf(buf, size, "%s", row->line);
+	snprintf(buf, size, "%s", m->relative && m->rel_total && row->rel_line ? row->rel_line : row->line);
 	if (at < strlen(buf))
 		buf[at] = sign;
 }

@@ -276,6 +276,7 @@ static const char help_text[] =
 	"a             annotate the selected symbol (perf's annotate browser; q/ESC/LEFT back)\n"
 	"i             the perf.data header (as report --header-only)\n"
 	"H             show or hide the column headers\n"
+	"F             percentages of what the zooms leave, or of the total (perf's toggle)\n"
 	"L             hide the entries under a percent of the total (perf's percent limit)\n"
 	"P             write the view to perf.hist.N (the first free N)\n"
 	"TAB/UNTAB     the next or previous event\n"
@@ -284,7 +285,7 @@ static const char help_text[] =
 	"\n"
 	"perf keys not supported here:\n"
 	"S             zoom into a socket (needs --sort socket)\n"
-	"F, V          filtered percentages, verbose\n"
+	"V             verbose\n"
 	"0-9           sort by event N of a group (perf's messages without a group)\n"
 	"r, s          scripts, switch data file: the status line says why\n"
 	"\n"
@@ -381,6 +382,12 @@ static void percent_limit(struct tui *t)
 	}
 	tui_model__set_percent_limit(&t->m, p);
 	t->sel = t->top = 0;
+}
+
+static bool is_group(const struct tui *t)
+{
+	const struct pk_report_entry *e = pk_report__entry(t->m.r, t->m.section, 0);
+	return e && e->nr_group > 1;
 }
 
 /* 0-9: perf's "sort by event n in group", its messages; the sort itself not here */
@@ -607,7 +614,13 @@ static int key(struct tui *t, int k)
 		else
 			percent_limit(t);
 		break;
-	case 'S': case 'F': case 'V':
+	case 'F':
+		if (t->m.hier || is_group(t))
+			snprintf(t->status, sizeof(t->status), "F is not supported with --hierarchy or --group here");
+		else
+			rc = tui_model__set_relative(&t->m, !t->m.relative);
+		break;
+	case 'S': case 'V':
 		snprintf(t->status, sizeof(t->status),
 			 "'%c' is a perf key not supported here: press '?' for the keys", k);
 		break;

@@ -25,6 +25,7 @@ struct tui_row {
 	char **chain;			/* its callchain lines, read when first expanded */
 	size_t nr_chain;
 	bool chain_read, expanded;
+	char *rel_line;			/* F: its line with the percentages of the zoom's total */
 };
 
 /* one line of the view: an entry, or line `chain` of its callchain (-1: the entry) */
@@ -50,6 +51,8 @@ struct tui_model {
 	const struct pk_thread *thread;
 	char filter[256];
 	double min_pcnt;		/* L: entries under this percent of the total hidden (0: none) */
+	bool relative;			/* F: percentages of what the zooms leave (perf's filter_relative) */
+	uint64_t rel_samples, rel_total;	/* then: the samples and period the zooms leave */
 	struct tui_line *view;		/* the view */
 	size_t nr_lines;
 };
@@ -69,6 +72,8 @@ void tui_model__zoom(struct tui_model *m, enum tui_zoom z, size_t row);
 void tui_model__set_filter(struct tui_model *m, const char *filter);
 /* L: hide the entries under pcnt percent of the section's total (perf's percent limit) */
 void tui_model__set_percent_limit(struct tui_model *m, double pcnt);
+/* F: the percentages of what the zooms leave, or of the section's total; 0 or a negative errno */
+int tui_model__set_relative(struct tui_model *m, bool relative);
 /* k: zoom into dso (the kernel's), or out of the DSO zoom there is */
 void tui_model__zoom_dso(struct tui_model *m, const struct pk_dso *dso);
 /* back out of the last zoom; false when there was none */

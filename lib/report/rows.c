@@ -21,8 +21,9 @@ static int section_hists(const struct pk_report *r, size_t section, bool hier_ok
 	return r->sections[section];
 }
 
-int pk_report__foreach_row(struct pk_report *r, size_t section,
-			   int (*fn)(void *ctx, size_t entry, const char *line), void *ctx)
+/* the rows; total: their percentages of it (perf's filter-relative view), 0: of the section's */
+static int foreach_row(struct pk_report *r, size_t section, uint64_t total,
+		       int (*fn)(void *ctx, size_t entry, const char *line), void *ctx)
 {
 	int h = section_hists(r, section, false);
 	if (h < 0)
@@ -53,16 +54,42 @@ int pk_report__foreach_row(struct pk_report *r, size_t section,
 	char *line = malloc(size);
 	if (!line)
 		return -ENOMEM;
-	const struct rp_hists *hs = &r->hists[h];
+	struct rp_hists *hs = &r->hists[h];
+	/* the percentages' total for the lines only: filter_relative's, restored after */
+	bool rel = r->opts.filter_relative;
+	uint64_t nf = hs->total_nf_period;
 	for (size_t i = 0; i < hs->nr_out && !rc; i++) {
 		const struct rp_entry *e = rp_entry(r, hs->out[i]);
 		if (e->filtered || e->hidden)
 			continue;
+		if (total) {
+			r->opts.filter_relative = true;
+			hs->total_nf_period = total;
+		}
 		rp_entry_line(r, h, e, w, line, size);
+		r->opts.filter_relative = rel;
+		hs->total_nf_period = nf;
 		rc = fn(ctx, i, line);
 	}
 	free(line);
 	return rc;
+}
+
+int pk_report__foreach_row(struct pk_report *r, size_t section,
+			   int (*fn)(void *ctx, size_t entry, const char *line), void *ctx)
+{
+	return foreach_row(r, section, 0, fn, ctx);
+}
+
+int pk_report__foreach_row_of(struct pk_report *r, size_t section, uint64_t total,
+			      int (*fn)(void *ctx, size_t entry, const char *line), void *ctx)
+{
+	if (!total)
+		return -EINVAL;
+	int h = section_hists(r, section, false);
+	if (h < 0 || (r->group && r->hists[h].nr_members > 1))
+		return -EINVAL;
+	return foreach_row(r, section, total, fn, ctx);
 }
 
 int pk_report__fprintf_callchain(struct pk_report *r, size_t section, size_t entry, FILE *fp)

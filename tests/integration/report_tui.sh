@@ -471,6 +471,24 @@ wait_for "Invalid percent: 200.00"
 ok "L 200: perf's 'Invalid percent' message" true
 quit pl
 
+# F: the percentages of what a zoom leaves, as --dsos with --percentage relative prints them
+run fr -i g.data --no-children
+keys d
+wait_for ", DSO: report_many" fr1
+keys F
+changed fr1 fr2
+rel_ok() {
+	title_ok fr2 ", DSO: report_many" -i "$T_TMP/g.data" --no-children --dsos report_many --percentage relative || return 1
+	rows_screen fr2 | awk '{ $3 = ""; print }' | awk '{ $1 = $1; print }' > "$T_TMP/a"
+	rows_stdio "$(wc -l < "$T_TMP/a")" -i "$T_TMP/g.data" --no-children --dsos report_many --percentage relative > "$T_TMP/b"
+	[ -s "$T_TMP/a" ] && diff "$T_TMP/b" "$T_TMP/a" >&2
+}
+ok "d, F: the title and rows of --dsos report_many --percentage relative" rel_ok
+keys F
+changed fr2 fr3
+ok "d, F, F: the percentages of the whole again" sh -c "lines() { sed -n 1,39p \"\$1\" | sed 's/ *\$//'; }; lines '$T_TMP/fr1' > '$T_TMP/a'; lines '$T_TMP/fr3' | diff '$T_TMP/a' - >&2"
+quit fr
+
 # 0-9 with a group of two: an index past it gets perf's message
 run gi -i grp.data
 keys 5
