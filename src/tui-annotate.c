@@ -40,6 +40,8 @@ struct ann_view {
 	size_t *vis, nr_vis;	/* the rows shown: all, or the instructions only (s) */
 	size_t sel, top;	/* in vis */
 	bool no_source;		/* s: the source and other text lines hidden */
+	size_t *hot, nr_hot;	/* rows with samples, by percent (perf's rb tree of them) */
+	long cur_hot, nd;	/* perf's curr_hot and TAB's node in hot, -1: none */
 	int nr_ev;
 	char title[1024], subtitle[1024];
 	char status[512];	/* the bottom line's message, "" for perf's help line */
@@ -237,6 +239,7 @@ static void view_free(struct ann_view *v)
 	}
 	free(v->rows);
 	free(v->vis);
+	free(v->hot);
 }
 
 #define VROW(v, p) (&(v)->rows[(v)->vis[p]])
@@ -249,6 +252,8 @@ static void view_filter(struct ann_view *v)
 		if (!v->no_source || v->rows[i].insn)
 			v->vis[v->nr_vis++] = i;
 }
+
+static int view_hot_order(struct ann_view *v);
 
 /* the rows of annotation an: events attr..attr+nr_ev, symbol at sp */
 static int view_build(struct ann_view *v, const struct pk_annotation *an, int attr,
@@ -323,24 +328,64 @@ static int view_build(struct ann_view *v, const struct pk_annotation *an, int at
 	if (v->nr != n || !v->vis)
 		return -ENOMEM;
 	view_filter(v);
+	return view_hot_order(v);
+}
+
+/* row (of rows) selected and centred: perf's annotate_browser__set_top */
+static void view_center(struct ann_view *v, size_t row)
+{
+	size_t at = 0;
+	while (at + 1 < v->nr_vis && v->vis[at] < row)
+		at++;
+	size_t back = (size_t)(LINES > 2 ? LINES - 2 : 1) / 2;
+	v->sel = at;
+	v->top = at > back ? at - back : 0;
+}
+
+/* the lines with samples by percent, lowest first, equals in address order (perf's rb tree) */
+static int by_percent(const void *pa, const void *pb, void *arg)
+{
+	const struct ann_view *v = arg;
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	if (v->rows[a].max != v->rows[b].max)
+		return v->rows[a].max < v->rows[b].max ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+static int view_hot_order(struct ann_view *v)
+{
+	v->hot = malloc((v->nr ? v->nr : 1) * sizeof(*v->hot));
+	if (!v->hot)
+		return -ENOMEM;
+	for (size_t i = 0; i < v->nr; i++)
+		if (v->rows[i].insn && v->rows[i].max > 0)
+			v->hot[v->nr_hot++] = i;
+	qsort_r(v->hot, v->nr_hot, sizeof(*v->hot), by_percent, v);
+	v->cur_hot = v->nd = v->nr_hot ? (long)v->nr_hot - 1 : -1;
 	return 0;
 }
 
-/* perf's annotate browser: the hottest line (the last of equals) selected, centred */
+/* perf's curr_hot (at first the hottest line) selected and centred; H */
 static void view_hottest(struct ann_view *v)
 {
-	double best = 0;
-	bool found = false;
-	for (size_t i = 0; i < v->nr_vis; i++)
-		if (VROW(v, i)->insn && VROW(v, i)->max > 0 && VROW(v, i)->max >= best) {
-			best = VROW(v, i)->max;
-			v->sel = i;
-			found = true;
-		}
-	if (!found)
-		v->sel = 0;
-	size_t back = (size_t)(LINES > 2 ? LINES - 2 : 1) / 2;
-	v->top = v->sel > back ? v->sel - back : 0;
+	v->nd = v->cur_hot;
+	if (v->cur_hot >= 0)
+		view_center(v, v->hot[v->cur_hot]);
+	else
+		v->sel = v->top = 0;
+}
+
+/* TAB (d -1: the next lower percent, from the lowest to the hottest) and UNTAB (d 1) */
+static void view_step_hot(struct ann_view *v, int d)
+{
+	if (!v->nr_hot)
+		return;
+	if (v->nd < 0)
+		v->nd = v->cur_hot;
+	else
+		v->nd = (v->nd + d + (long)v->nr_hot) % (long)v->nr_hot;
+	v->cur_hot = v->nd;
+	view_center(v, v->hot[v->nd]);
 }
 
 /* a line-drawing glyph: UTF-8 where the terminal's locale is (as perf's S-Lang draws), else ACS */
@@ -397,23 +442,12 @@ static const char ann_help[] =
 	"Keys of the annotate view (perf's annotate browser):\n"
 	"\n"
 	"UP/DOWN/PGUP/PGDN/SPACE  move the selection; HOME/END: first and last line\n"
-	"TAB/UNTAB     the next or previous line with samples\n"
-	"H             the hottest line\n"
+	"TAB/UNTAB     the line with the next lower or higher percent\n"
+	"H             back to the line TAB/UNTAB last went to (at first the hottest)\n"
 	"s             hide or show the source and other text lines\n"
 	"ENTER/RIGHT   on a call: the callee's annotation (q back)\n"
 	"q/ESC/LEFT    back to the report\n"
 	"h/?/F1        this help\n";
-
-static void view_step_hot(struct ann_view *v, int d)
-{
-	for (size_t i = v->sel, k = 0; k < v->nr_vis; k++) {
-		i = (i + v->nr_vis + (size_t)(long)d) % v->nr_vis;
-		if (VROW(v, i)->insn && VROW(v, i)->max > 0) {
-			v->sel = i;
-			return;
-		}
-	}
-}
 
 /* s: the text lines hidden or shown, the selected line kept on its screen row when it can */
 static void toggle_source(struct ann_view *v)
@@ -476,7 +510,7 @@ static int view_run(struct ann_view *v)
 		case KEY_HOME: v->sel = 0; break;
 		case KEY_END: v->sel = v->nr_vis ? v->nr_vis - 1 : 0; break;
 		case 's': toggle_source(v); break;
-		case '\t': case KEY_BTAB: view_step_hot(v, k == '\t' ? 1 : -1); break;
+		case '\t': case KEY_BTAB: view_step_hot(v, k == '\t' ? -1 : 1); break;
 		case 'H': view_hottest(v); break;
 		case 'h': case '?': case KEY_F(1): tui_view_text("Help", ann_help); break;
 		default: break;

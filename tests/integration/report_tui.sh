@@ -332,6 +332,23 @@ for who in pk pf; do
 done
 ok "a, s: the source lines hidden, as perf 6.1's annotate browser" same_as_perf pfs2 pks2
 ok "a, s, s: shown again, the selection on its row, as perf 6.1's" same_as_perf pfs3 pks3
+# TAB in the annotate view: the line with the next lower percent, centred, as perf's
+for who in pk pf; do
+	if [ $who = pk ]; then run "${who}t0" -i g.data --no-children
+	else keys "clear; perf report -i g.data --no-children; echo EXIT-${who}t0=\$?" Enter
+		wait_for "Event count (approx.)" && still "${who}t0"
+	fi
+	keys a
+	wait_for "[Percent: local period]" && still "${who}t1"
+	keys Tab
+	sleep 0.3
+	keys Tab
+	changed "${who}t1" "${who}t2"
+	quit "${who}t0"
+	# (perf draws a scroll bar once a key moved: its last column left out)
+	sed 's/ *[▒◆█]$//; s/ *$//' "$T_TMP/${who}t2" > "$T_TMP/${who}t2s"
+done
+ok "a, TAB, TAB: the third hottest line centred, as perf 6.1's annotate browser" same_as_perf pft2s pkt2s
 
 # ENTER on a call in the annotate view: the callee's annotation, q back to the caller's
 # (a caller with samples of its own: not in every recording of report_many, up to 5 made)
