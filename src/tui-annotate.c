@@ -7,8 +7,9 @@
  * column, its vertical line, offsets only on jump targets, jumps as the
  * target's offset with an arrow up or down, calls by the callee's name,
  * mov-like operands with the symbol of a %rip comment — the hottest line
- * selected and centred; ↑/↓, PgUp/PgDn, Home/End, TAB (next hot line), H
- * (the hottest), s (source lines hidden or shown), q/ESC/← back to the report.
+ * selected and centred; ↑/↓, PgUp/PgDn, Home/End, TAB/UNTAB (the line of
+ * the next lower/higher percent), H (back to it), s (source lines hidden or
+ * shown), ENTER on a call (the callee's view), q/ESC/← back.
  */
 #include <curses.h>
 #include <errno.h>
