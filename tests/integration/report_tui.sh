@@ -351,14 +351,14 @@ done
 ok "a, TAB, TAB: the third hottest line centred, as perf 6.1's annotate browser" same_as_perf pft2s pkt2s
 
 # ENTER on a call in the annotate view: the callee's annotation, q back to the caller's
-# (a caller with samples of its own: not in every recording of report_many, up to 5 made)
+# (a caller with samples of its own: not in every recording of report_many, up to 3 made)
 caller() {
 	"$PMUKIT" report --stdio -i "$T_TMP/call.data" --no-children --sort dso,sym -g none |
-		awk '$2 == "report_many" && $4 !~ /^leaf_/ && $4 != "main" { print $4; exit }'
+		awk '$2 == "report_many" && $4 ~ /^(mid|top)_/ { print $4; exit }'
 }
 mid= n=0
-while [ -z "$mid" ] && [ $n -lt 5 ]; do
-	perf record -q -e cpu-clock -c 100000 -g -o "$T_TMP/call.data" "$W" 3000 >/dev/null 2>&1
+while [ -z "$mid" ] && [ $n -lt 3 ]; do	# (a short period: ten times the samples)
+	perf record -q -e cpu-clock -c 10000 -g -o "$T_TMP/call.data" "$W" 3000 >/dev/null 2>&1
 	mid=$(caller); n=$((n + 1))
 done
 [ -n "$mid" ] || echo "# no recording with a caller's own samples: ENTER on a call not tried"
