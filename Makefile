@@ -52,8 +52,8 @@ LIB_VISFLAGS := -fvisibility=hidden
 BINUTILS_LIBS := -lopcodes -lbfd -lsframe
 LDLIBS   := -ljson-c -ltraceevent $(BINUTILS_LIBS) -ldw -lelf -lprotobuf-c -liberty -lz -llzma -lbz2 -lzstd -lpthread -lm
 LDFLAGS  += $(SANFLAGS)
-# the CLI only: ncurses draws report's interactive browser (src/tui-*.c)
-CLI_LDLIBS := -lncurses -ltinfo
+# the CLI only: ncurses (wide: UTF-8 line drawing) draws report's interactive browser (src/tui-*.c)
+CLI_LDLIBS := -lncursesw -ltinfo
 
 # V=1: full commands; otherwise a short "  CC      file" line per step.
 ifeq ($(V),1)

@@ -373,7 +373,13 @@ static int profile(const struct report_cli *c, struct pk_session *s,
 		goto out;
 	}
 	if (c->tui) {
-		rc = report_tui__run(r, s);
+		/* the annotate view (a) reads the file again with report's session options */
+		struct tui_annotate_src src = { .input = c->d.input,
+			.opts = { .sz = sizeof(src.opts), .flags = c->inl ? 0 : PK_SESSION_NO_INLINE } };
+		struct pk_symbolizer_opts so = { .sz = sizeof(so),
+			.flags = c->full_path ? PK_SYMBOLIZER_FULL_SRCLINE : 0 };
+		cli_data__session_opts(&c->d, &src.opts, &so);
+		rc = report_tui__run(r, s, &src);
 		goto out;
 	}
 	if (pk_report__fprintf(r, stdout, PK_REPORT_PRINT_NO_FILTERS |
@@ -406,7 +412,7 @@ int cmd_report(int argc, char **argv)
 	const char *input = c.d.input;
 	struct report_modes mode = c.mode;
 	/* perf's setup_browser: the browser on a terminal (tui.h), else the pager unless reading a pipe */
-	c.tui = report_tui__want(c.tui, c.stdio || c.header || c.header_only || ro.hierarchy ||
+	c.tui = report_tui__want(c.tui, c.stdio || c.header || c.header_only ||
 					mode.stats || mode.tasks || mode.dump || mode.threads);
 	if (!c.tui && strcmp(input, "-"))
 		pager_setup();

@@ -40,10 +40,49 @@ static int add_row(void *ctx, size_t entry, const char *line)
 	return 0;
 }
 
+/* a --hierarchy line: a node, or one more line of the node before (its callchain) */
+static int add_hrow(void *ctx, int depth, const char *line)
+{
+	struct tui_model *m = ctx;
+	if (depth == PK_REPORT_ROW_HEADER)
+		return add_row(ctx, (size_t)-1, line);
+	if (depth == PK_REPORT_ROW_MORE) {
+		if (!m->nr_rows)
+			return 0;
+		struct tui_row *row = &m->rows[m->nr_rows - 1];
+		if ((row->nr_chain & (row->nr_chain + 1)) == 0 || !row->chain) {	/* 0, 1, 3, 7... */
+			char **n = realloc(row->chain, (row->nr_chain * 2 + 2) * sizeof(*n));
+			if (!n)
+				return -ENOMEM;
+			row->chain = n;
+		}
+		row->chain[row->nr_chain] = strdup(line);
+		if (!row->chain[row->nr_chain])
+			return -ENOMEM;
+		row->nr_chain++;
+		return 0;
+	}
+	int rc = add_row(ctx, 0, line);
+	if (!rc) {
+		struct tui_row *row = &m->rows[m->nr_rows - 1];
+		row->entry = (size_t)-1;
+		row->depth = depth;
+		row->chain_read = true;
+	}
+	return rc;
+}
+
+/* a --hierarchy node has something to unfold: a deeper node after it, or its own lines */
+static bool hier_children(const struct tui_model *m, size_t i)
+{
+	return m->rows[i].nr_chain || (i + 1 < m->nr_rows && m->rows[i + 1].depth > m->rows[i].depth);
+}
+
 static void free_rows(struct tui_model *m)
 {
 	for (size_t i = 0; i < m->nr_rows; i++) {
 		free(m->rows[i].line);
+		free(m->rows[i].rel_line);
 		for (size_t k = 0; k < m->rows[i].nr_chain; k++)
 			free(m->rows[i].chain[k]);
 		free(m->rows[i].chain);
@@ -96,10 +135,17 @@ static int read_chain(struct tui_model *m, struct tui_row *row)
 int tui_model__init(struct tui_model *m, struct pk_report *r, size_t section)
 {
 	*m = (struct tui_model){ .r = r, .section = section };
-	int rc = pk_report__foreach_row(r, section, add_row, m);
+	int rc = pk_report__foreach_hierarchy_row(r, section, add_hrow, m);
+	m->hier = !rc;
+	if (rc == -EINVAL)
+		rc = pk_report__foreach_row(r, section, add_row, m);
 	if (rc) {
 		tui_model__free(m);
 		return rc;
+	}
+	if (m->hier) {
+		m->has_chains = true;	/* the levels fold */
+		return tui_model__rebuild(m);
 	}
 	/* whether entries have callchains: the first one's tells */
 	if (m->nr_rows && !read_chain(m, &m->rows[0]))
@@ -115,11 +161,9 @@ void tui_model__free(struct tui_model *m)
 	*m = (struct tui_model){ 0 };
 }
 
-static bool shown(const struct tui_model *m, const struct tui_row *row)
+/* entry e is left by the zooms and the symbol filter */
+static bool zoomed_in(const struct tui_model *m, const struct pk_report_entry *e)
 {
-	const struct pk_report_entry *e = pk_report__entry(m->r, m->section, row->entry);
-	if (!e)
-		return false;
 	if (m->dso && e->dso != m->dso)
 		return false;
 	if (m->thread && e->thread != m->thread)
@@ -129,20 +173,87 @@ static bool shown(const struct tui_model *m, const struct tui_row *row)
 	return true;
 }
 
+static bool shown(const struct tui_model *m, const struct tui_row *row)
+{
+	if (m->hier)
+		return true;	/* (no zoom, filter or limit there) */
+	const struct pk_report_entry *e = pk_report__entry(m->r, m->section, row->entry);
+	if (!e || !zoomed_in(m, e))
+		return false;
+	if (m->min_pcnt > 0) {	/* perf's hist_entry__get_percent_limit: children's period with them */
+		const struct pk_report_section *s = pk_report__section(m->r, m->section);
+		if (!s || !s->total_period ||
+		    (double)e->period_children * 100.0 / (double)s->total_period < m->min_pcnt)
+			return false;
+	}
+	return true;
+}
+
+/* --hierarchy: row i under a folded node (fold: the depth folded at, -1 none; updated) */
+static bool folded_away(const struct tui_model *m, size_t i, int *fold)
+{
+	const struct tui_row *row = &m->rows[i];
+	if (!m->hier)
+		return false;
+	if (*fold >= 0 && row->depth > *fold)
+		return true;
+	*fold = row->expanded ? -1 : row->depth;
+	return false;
+}
+
+/* F's lines: each row's with the percentages of the total the zooms leave (perf's non-filtered one) */
+static int set_rel_line(void *ctx, size_t entry, const char *line)
+{
+	struct tui_model *m = ctx;
+	for (size_t i = 0; i < m->nr_rows; i++)	/* (rows and lines come in the same order) */
+		if (m->rows[i].entry == entry) {
+			free(m->rows[i].rel_line);
+			m->rows[i].rel_line = strdup(line);
+			return m->rows[i].rel_line ? 0 : -ENOMEM;
+		}
+	return 0;
+}
+
+static int rel_lines(struct tui_model *m)
+{
+	m->rel_samples = m->rel_total = 0;
+	if (!m->relative || m->hier)
+		return 0;
+	for (size_t i = 0; i < pk_report__nr_entries(m->r, m->section); i++) {
+		const struct pk_report_entry *e = pk_report__entry(m->r, m->section, i);
+		if (e && !e->hidden && zoomed_in(m, e)) {
+			m->rel_total += e->period;
+			m->rel_samples += e->nr_samples;
+		}
+	}
+	return m->rel_total ? pk_report__foreach_row_of(m->r, m->section, m->rel_total, set_rel_line, m) : 0;
+}
+
+int tui_model__set_relative(struct tui_model *m, bool relative)
+{
+	m->relative = relative;
+	return tui_model__rebuild(m);
+}
+
 int tui_model__rebuild(struct tui_model *m)
 {
+	int rc = rel_lines(m);
+	if (rc)
+		return rc;
 	size_t n = 0;
+	int fold = -1;
 	for (size_t i = 0; i < m->nr_rows; i++)
-		if (shown(m, &m->rows[i]))
+		if (shown(m, &m->rows[i]) && !folded_away(m, i, &fold))
 			n += 1 + (m->rows[i].expanded ? m->rows[i].nr_chain : 0);
 	struct tui_line *l = realloc(m->view, (n ? n : 1) * sizeof(*l));
 	if (!l)
 		return -ENOMEM;
 	m->view = l;
 	m->nr_lines = 0;
+	fold = -1;
 	for (size_t i = 0; i < m->nr_rows; i++) {
 		const struct tui_row *row = &m->rows[i];
-		if (!shown(m, row))
+		if (!shown(m, row) || folded_away(m, i, &fold))
 			continue;
 		l[m->nr_lines++] = (struct tui_line){ .row = (uint32_t)i, .chain = -1 };
 		for (size_t k = 0; row->expanded && k < row->nr_chain; k++)
@@ -158,7 +269,8 @@ int tui_model__toggle(struct tui_model *m, size_t row)
 	int rc = read_chain(m, &m->rows[row]);
 	if (rc)
 		return rc;
-	m->rows[row].expanded = !m->rows[row].expanded && m->rows[row].nr_chain;
+	m->rows[row].expanded = !m->rows[row].expanded &&
+				(m->hier ? hier_children(m, row) : m->rows[row].nr_chain > 0);
 	return tui_model__rebuild(m);
 }
 
@@ -170,7 +282,7 @@ int tui_model__set_all(struct tui_model *m, bool expanded)
 			if (rc)
 				return rc;
 		}
-		m->rows[i].expanded = expanded && m->rows[i].nr_chain;
+		m->rows[i].expanded = expanded && (m->hier ? hier_children(m, i) : m->rows[i].nr_chain > 0);
 	}
 	return tui_model__rebuild(m);
 }
@@ -210,6 +322,8 @@ static bool has_column(const struct tui_model *m, const char *name)
 bool tui_model__can_zoom(const struct tui_model *m, enum tui_zoom z)
 {
 	/* perf zooms into a DSO with the dso key, into a thread with the pid or comm key */
+	if (m->hier)
+		return false;	/* (not with --hierarchy here) */
 	if (z == TUI_ZOOM_DSO)
 		return has_column(m, "Shared Object");
 	if (z == TUI_ZOOM_THREAD)
@@ -230,6 +344,23 @@ void tui_model__zoom(struct tui_model *m, enum tui_zoom z, size_t row)
 	} else if (z != TUI_ZOOM_FILTER) {
 		drop_zoom(m, z);	/* perf: the same key zooms out */
 	}
+	tui_model__rebuild(m);
+}
+
+void tui_model__zoom_dso(struct tui_model *m, const struct pk_dso *dso)
+{
+	if (m->dso || !dso) {
+		drop_zoom(m, TUI_ZOOM_DSO);	/* perf: k zooms out of a DSO zoom as d does */
+	} else {
+		m->dso = dso;
+		push_zoom(m, TUI_ZOOM_DSO);
+	}
+	tui_model__rebuild(m);
+}
+
+void tui_model__set_percent_limit(struct tui_model *m, double pcnt)
+{
+	m->min_pcnt = pcnt;
 	tui_model__rebuild(m);
 }
 
@@ -274,6 +405,16 @@ void tui_model__title(const struct tui_model *m, char *buf, size_t size)
 		return;
 	}
 	int n = (int)strlen(buf);
+	const char *of = strstr(buf, " of event"), *cnt = strstr(buf, "(approx.): ");
+	if (m->relative && m->rel_total && of && cnt) {	/* perf: the non-filtered samples and period */
+		char t[1024];
+		unsigned long v;
+		char unit;
+		tui_convert_unit(m->rel_samples, &v, &unit);
+		snprintf(t, sizeof(t), "Samples: %lu%c%.*s%" PRIu64, v, unit, (int)(cnt + 11 - of), of,
+			 m->rel_total);
+		n = snprintf(buf, size, "%s", t);
+	}
 	/* perf: the tid with the pid key (its "Pid:Command" column) */
 	if (n > 0 && (size_t)n < size && m->thread && has_column(m, "Pid:Command"))
 		n += snprintf(buf + n, size - (size_t)n, ", Thread: %s(%d)", m->thread->comm,
@@ -310,10 +451,13 @@ void tui_model__line(const struct tui_model *m, size_t i, char *buf, size_t size
 					  row->chain[l->chain] : "");
 		return;
 	}
-	/* perf's fold sign in place of the line's first blank */
-	char sign = !m->has_chains || (row->chain_read && !row->nr_chain) ? ' ' :
-		    row->expanded ? '-' : '+';
-	snprintf(buf, size, "%c%s", sign, row->line[0] ? row->line + 1 : "");
+	/* perf's fold sign in place of the line's first blank (--hierarchy: at the node's indent) */
+	bool kids = m->hier ? hier_children(m, l->row) : m->has_chains && (!row->chain_read || row->nr_chain);
+	char sign = !kids ? ' ' : row->expanded ? '-' : '+';
+	size_t at = (size_t)row->depth * 3;
+	snprintf(buf, size, "%s", m->relative && m->rel_total && row->rel_line ? row->rel_line : row->line);
+	if (at < strlen(buf))
+		buf[at] = sign;
 }
 
 int tui_model__dump(struct tui_model *m, char *name, size_t size)

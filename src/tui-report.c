@@ -11,6 +11,7 @@
 #include <curses.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,7 +91,9 @@ struct tui {
 	size_t sel, top;		/* selected line of the view, first line shown */
 	char status[512];		/* the bottom line's message */
 	bool menu;			/* more than one event: their menu first (ESC back to it) */
+	bool no_headers;		/* H: the column headers hidden */
 	const struct tui_live *live;	/* pmukit top: newer reports every live->delay_ms */
+	const struct tui_annotate_src *ann;	/* a: where to annotate from (NULL: not here) */
 	struct timespec due;		/* the next one's time */
 	char line[8192];
 };
@@ -144,12 +147,14 @@ static int live_swap(struct tui *t)
 	return tui_model__rebuild(&t->m);
 }
 
-static int page_rows(void)
+/* the rows of entries: all but the title, the column headers (unless H hid them), the status */
+static int page_rows(const struct tui *t)
 {
-	return LINES > 3 ? LINES - 3 : 1;
+	int n = LINES - (t->no_headers ? 2 : 3);
+	return n > 0 ? n : 1;
 }
 
-static void bar(int y, const char *text)
+void tui_bar(int y, const char *text)
 {
 	attron(A_REVERSE);
 	mvhline(y, 0, ' ', COLS);
@@ -159,7 +164,7 @@ static void bar(int y, const char *text)
 
 static void fit(struct tui *t)
 {
-	size_t rows = (size_t)page_rows();
+	size_t rows = (size_t)page_rows(t);
 	if (t->m.nr_lines && t->sel >= t->m.nr_lines)
 		t->sel = t->m.nr_lines - 1;
 	if (t->sel < t->top)
@@ -173,19 +178,22 @@ static void draw(struct tui *t)
 	erase();
 	fit(t);
 	tui_model__title(&t->m, t->line, sizeof(t->line));
-	bar(0, t->line);
-	snprintf(t->line, sizeof(t->line), "  %s", t->m.header ? t->m.header : "");
-	bar(1, t->line);
-	int rows = page_rows();
+	tui_bar(0, t->line);
+	int y0 = t->no_headers ? 1 : 2;
+	if (!t->no_headers) {
+		snprintf(t->line, sizeof(t->line), "  %s", t->m.header ? t->m.header : "");
+		tui_bar(1, t->line);
+	}
+	int rows = page_rows(t);
 	tui_model__read_chains(&t->m, t->top, (size_t)rows);	/* their fold signs */
 	for (int y = 0; y < rows && t->top + (size_t)y < t->m.nr_lines; y++) {
 		size_t i = t->top + (size_t)y;
 		tui_model__line(&t->m, i, t->line, sizeof(t->line));
 		if (i == t->sel) {
 			attron(A_REVERSE);
-			mvhline(2 + y, 0, ' ', COLS);
+			mvhline(y0 + y, 0, ' ', COLS);
 		}
-		mvaddnstr(2 + y, 0, t->line, COLS);
+		mvaddnstr(y0 + y, 0, t->line, COLS);
 		if (i == t->sel)
 			attroff(A_REVERSE);
 	}
@@ -208,13 +216,13 @@ static int get_key_live(struct tui *t)
 	}
 }
 
-static int get_key(void)
+int tui_get_key(void)
 {
 	return get_key_live(NULL);
 }
 
 /* a scrollable text (help, header); any of q, ESC, ←, h, ? or Ctrl-C closes it */
-static void view_text(const char *title, const char *text)
+void tui_view_text(const char *title, const char *text)
 {
 	size_t n = 0, top = 0;
 	const char *ls[4096];
@@ -227,7 +235,7 @@ static void view_text(const char *title, const char *text)
 	}
 	for (;;) {
 		erase();
-		bar(0, title);
+		tui_bar(0, title);
 		int rows = LINES > 2 ? LINES - 2 : 1;
 		for (int y = 0; y < rows && top + (size_t)y < n; y++) {
 			const char *l = ls[top + (size_t)y];
@@ -237,7 +245,7 @@ static void view_text(const char *title, const char *text)
 		}
 		mvaddnstr(LINES - 1, 0, "Press 'q' or ESC to go back", COLS);
 		refresh();
-		int k = get_key();
+		int k = tui_get_key();
 		if (k == ERR || k == 'q' || k == 27 || k == KEY_LEFT || k == 'h' || k == '?' || k == 3)
 			return;
 		if (k == KEY_DOWN && top + (size_t)rows < n)
@@ -260,20 +268,26 @@ static const char help_text[] =
 	"E             unfold every callchain\n"
 	"C             fold every callchain\n"
 	"d             zoom into the selected entry's DSO (again: zoom out)\n"
+	"k             zoom into the kernel map (again: zoom out)\n"
+	"m             the context menu (annotate, zooms, expand; ENTER without a callchain)\n"
 	"t             zoom into the selected entry's thread (again: zoom out)\n"
 	"/             show only symbols whose name contains a string (empty: all)\n"
 	"ESC/LEFT      back out of the last zoom or filter\n"
+	"a             annotate the selected symbol (perf's annotate browser; q/ESC/LEFT back)\n"
 	"i             the perf.data header (as report --header-only)\n"
+	"H             show or hide the column headers\n"
+	"F             percentages of what the zooms leave, or of the total (perf's toggle)\n"
+	"L             hide the entries under a percent of the total (perf's percent limit)\n"
 	"P             write the view to perf.hist.N (the first free N)\n"
 	"TAB/UNTAB     the next or previous event\n"
 	"h/?/F1        this help\n"
 	"q/CTRL+C      back out of a zoom, or quit\n"
 	"\n"
 	"perf keys not supported here:\n"
-	"a             annotate: not in the browser yet (pmukit annotate SYMBOL prints it)\n"
-	"k, S          zoom into the kernel map or a socket\n"
-	"F, H, L, m    filtered percentages, column headers, percent limit, context menu\n"
-	"r, s, V, 0-9  scripts, switch data file, verbose, sort by group member\n"
+	"S             zoom into a socket (needs --sort socket)\n"
+	"V             verbose\n"
+	"0-9           sort by event N of a group (perf's messages without a group)\n"
+	"r, s          scripts, switch data file: the status line says why\n"
 	"\n"
 	"The rows and callchains are those of pmukit report --stdio (its callchain text\n"
 	"under an unfolded entry).\n";
@@ -288,7 +302,7 @@ static bool prompt(const char *label, char *buf, size_t size)
 		mvaddnstr(LINES - 1, 0, label, COLS);
 		addnstr(buf, COLS > (int)strlen(label) ? COLS - (int)strlen(label) - 1 : 0);
 		refresh();
-		int k = get_key();
+		int k = tui_get_key();
 		if (k == ERR || k == 27 || k == 3)
 			return false;
 		if (k == '\n' || k == '\r' || k == KEY_ENTER)
@@ -313,7 +327,7 @@ static void show_header(struct tui *t)
 	if (fclose(fp) || rc || !text)
 		snprintf(t->status, sizeof(t->status), "no header information");
 	else
-		view_text("perf.data header", text);
+		tui_view_text("perf.data header", text);
 	free(text);
 }
 
@@ -355,6 +369,145 @@ static int switch_section(struct tui *t, int d)
 	return tui_model__init(&t->m, r, sec);
 }
 
+/* L: perf's "Percent Limit" input; entries under it hidden (their callchains as they were) */
+static void percent_limit(struct tui *t)
+{
+	char buf[64] = "", *end;
+	if (!prompt("Percent limit: ", buf, sizeof(buf)))
+		return;
+	double p = strtod(buf, &end);	/* perf's: no number is 0 */
+	if (p < 0 || p > 100) {
+		snprintf(t->status, sizeof(t->status), "Invalid percent: %.2f", p);
+		return;
+	}
+	tui_model__set_percent_limit(&t->m, p);
+	t->sel = t->top = 0;
+}
+
+static bool is_group(const struct tui *t)
+{
+	const struct pk_report_entry *e = pk_report__entry(t->m.r, t->m.section, 0);
+	return e && e->nr_group > 1;
+}
+
+/* 0-9: perf's "sort by event n in group", its messages; the sort itself not here */
+static void sort_by_member(struct tui *t, int idx)
+{
+	const struct pk_report_entry *e = pk_report__entry(t->m.r, t->m.section, 0);
+	int nr = e && e->nr_group > 1 ? (int)e->nr_group : 1;
+	if (nr < 2)
+		snprintf(t->status, sizeof(t->status), "Sort by index only available with group events!");
+	else if (idx >= nr)
+		snprintf(t->status, sizeof(t->status), "Max event group index to sort is %d (index from 0 to %d)",
+			 nr - 1, nr - 1);
+	else
+		snprintf(t->status, sizeof(t->status), "sorting by group member %d is not supported here",
+			 idx);
+}
+
+/* a: the annotate view of the selected entry's symbol (perf: nothing without samples of it) */
+static int annotate(struct tui *t, size_t row)
+{
+	const struct pk_report_entry *e = row < t->m.nr_rows ?
+		pk_report__entry(t->m.r, t->m.section, t->m.rows[row].entry) : NULL;
+	if (!t->ann) {
+		snprintf(t->status, sizeof(t->status), "annotate: not in this browser");
+		return 0;
+	}
+	if (!e || !e->sym || !e->dso || !e->period)
+		return 0;
+	return tui_annotate(t->ann, t->m.r, t->m.section, e, t->status, sizeof(t->status));
+}
+
+static bool foldable(struct tui *t, size_t row)
+{
+	if (row >= t->m.nr_rows || !t->m.has_chains)
+		return false;
+	tui_model__read_chains(&t->m, t->sel, 1);
+	return t->m.rows[row].nr_chain > 0;
+}
+
+enum { MENU_ANNOTATE, MENU_THREAD, MENU_DSO, MENU_EXPAND, MENU_EXIT, MENU_NR };
+
+/* the menu's items for row as perf's (popup) context menu words them; *what their actions */
+static int menu_lines(struct tui *t, size_t row, char items[MENU_NR][512], int *what)
+{
+	const struct pk_report_entry *e = row < t->m.nr_rows ?
+		pk_report__entry(t->m.r, t->m.section, t->m.rows[row].entry) : NULL;
+	int n = 0;
+	if (!e)
+		return 0;
+	if (t->ann && e->sym && e->dso && e->period) {
+		snprintf(items[n], 512, "Annotate %s", e->sym->name);
+		what[n++] = MENU_ANNOTATE;
+	}
+	if (t->m.thread || (e->thread && tui_model__can_zoom(&t->m, TUI_ZOOM_THREAD))) {
+		const struct pk_thread *th = t->m.thread ? t->m.thread : e->thread;
+		char name[300];
+		if (tui_model__can_zoom(&t->m, TUI_ZOOM_THREAD) && strstr(t->m.header, "Pid:Command"))
+			snprintf(name, sizeof(name), "%s(%d)", th->comm, (int)th->tid);
+		else
+			snprintf(name, sizeof(name), "%s", th->comm);
+		snprintf(items[n], 512, "Zoom %s %s thread", t->m.thread ? "out of" : "into", name);
+		what[n++] = MENU_THREAD;
+	}
+	if (t->m.dso || (e->dso && tui_model__can_zoom(&t->m, TUI_ZOOM_DSO))) {
+		const char *d = pk_dso__short_name(t->m.dso ? t->m.dso : e->dso);
+		if (t->m.dso)
+			snprintf(items[n], 512, "Zoom out of %s DSO", d);
+		else
+			snprintf(items[n], 512, "Zoom into %s DSO (use the 'k' hotkey to zoom directly into the kernel)", d);
+		what[n++] = MENU_DSO;
+	}
+	if (foldable(t, row) && e->sym) {
+		snprintf(items[n], 512, "%s [%s] callchain (one level, same as '+' hotkey, use 'e'/'c' for the whole main level entry)",
+			 t->m.rows[row].expanded ? "Collapse" : "Expand", e->sym->name);
+		what[n++] = MENU_EXPAND;
+	}
+	snprintf(items[n], 512, "Exit");
+	what[n++] = MENU_EXIT;
+	return n;
+}
+
+/* m (and ENTER without a callchain): perf's context menu of the selected entry */
+static int context_menu(struct tui *t, size_t row)
+{
+	char items[MENU_NR][512];
+	int what[MENU_NR], n = menu_lines(t, row, items, what), sel = 0;
+	for (int done = !n; !done;) {
+		erase();
+		for (int i = 0; i < n && i < LINES - 2; i++) {
+			if (i == sel) {
+				attron(A_REVERSE);
+				mvhline(1 + i, 0, ' ', COLS);
+			}
+			mvaddnstr(1 + i, 0, items[i], COLS);
+			if (i == sel)
+				attroff(A_REVERSE);
+		}
+		refresh();
+		switch (tui_get_key()) {
+		case ERR: case 27: case 'q': case KEY_LEFT: case 3:
+			return 0;
+		case KEY_UP: sel -= sel > 0; break;
+		case KEY_DOWN: sel += sel + 1 < n; break;
+		case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT: done = 1; break;
+		default: break;
+		}
+	}
+	switch (n ? what[sel] : MENU_EXIT) {
+	case MENU_ANNOTATE: return annotate(t, row);
+	case MENU_THREAD: tui_model__zoom(&t->m, TUI_ZOOM_THREAD, row); reselect(t, row); return 0;
+	case MENU_DSO: tui_model__zoom(&t->m, TUI_ZOOM_DSO, row); reselect(t, row); return 0;
+	case MENU_EXPAND: {
+		int rc = tui_model__toggle(&t->m, row);
+		reselect(t, row);
+		return rc;
+	}
+	default: return 1;	/* perf: Exit quits */
+	}
+}
+
 /* one key of the main view: 1 to quit, 0 to go on, a negative errno */
 static int key(struct tui *t, int k)
 {
@@ -364,11 +517,16 @@ static int key(struct tui *t, int k)
 	switch (k) {
 	case KEY_DOWN: move_sel(t, 1); break;
 	case KEY_UP: move_sel(t, -1); break;
-	case KEY_NPAGE: case ' ': move_sel(t, page_rows()); break;
-	case KEY_PPAGE: move_sel(t, -page_rows()); break;
+	case KEY_NPAGE: case ' ': move_sel(t, page_rows(t)); break;
+	case KEY_PPAGE: move_sel(t, -page_rows(t)); break;
 	case KEY_HOME: t->sel = 0; break;
 	case KEY_END: move_sel(t, (long)t->m.nr_lines); break;
 	case '+': case 'e': case '\n': case '\r': case KEY_ENTER:
+		/* perf: ENTER on an entry without a callchain to unfold opens the menu */
+		if ((k == '\n' || k == '\r' || k == KEY_ENTER) && !foldable(t, row)) {
+			rc = context_menu(t, row);
+			break;
+		}
 		rc = tui_model__toggle(&t->m, row);
 		reselect(t, row);
 		break;
@@ -388,6 +546,10 @@ static int key(struct tui *t, int k)
 		break;
 	case '/': {
 		char buf[256];
+		if (t->m.hier) {
+			snprintf(t->status, sizeof(t->status), "the symbol filter is not supported with --hierarchy here");
+			break;
+		}
 		snprintf(buf, sizeof(buf), "%s", t->m.filter);
 		if (prompt("Symbol to show: ", buf, sizeof(buf))) {
 			tui_model__set_filter(&t->m, buf);
@@ -406,7 +568,7 @@ static int key(struct tui *t, int k)
 		reselect(t, row);
 		break;
 	case 'h': case '?': case KEY_F(1):
-		view_text("Help", help_text);
+		tui_view_text("Help", help_text);
 		break;
 	case 'i':
 		show_header(t);
@@ -421,8 +583,44 @@ static int key(struct tui *t, int k)
 	case '\t': case KEY_BTAB:
 		rc = switch_section(t, k == '\t' ? 1 : -1);
 		break;
-	case 'a': case 'k': case 'S': case 'F': case 'H': case 'L': case 'm': case 'r': case 's':
-	case 'V':
+	case 'a':
+		rc = annotate(t, row);
+		break;
+	case 'k':
+		if (!t->m.dso && !tui_model__can_zoom(&t->m, TUI_ZOOM_DSO)) {
+			snprintf(t->status, sizeof(t->status), "no Shared Object column (--sort dso) to zoom into");
+			break;
+		}
+		tui_model__zoom_dso(&t->m, t->m.dso ? NULL : t->s ? pk_session__kernel_dso(t->s) : NULL);
+		reselect(t, row);
+		break;
+	case 'm':
+		rc = context_menu(t, row);
+		break;
+	case 'r': case 's':
+		snprintf(t->status, sizeof(t->status), k == 'r' ? "no scripts here: pmukit script runs none" :
+			 "switching the data file is not supported here: run pmukit report -i FILE");
+		break;
+	case 'H':
+		t->no_headers = !t->no_headers;	/* perf: show_headers toggled */
+		break;
+	case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8':
+	case '9':
+		sort_by_member(t, k - '0');
+		break;
+	case 'L':
+		if (t->m.hier)
+			snprintf(t->status, sizeof(t->status), "L is not supported with --hierarchy here");
+		else
+			percent_limit(t);
+		break;
+	case 'F':
+		if (t->m.hier || is_group(t))
+			snprintf(t->status, sizeof(t->status), "F is not supported with --hierarchy or --group here");
+		else
+			rc = tui_model__set_relative(&t->m, !t->m.relative);
+		break;
+	case 'S': case 'V':
 		snprintf(t->status, sizeof(t->status),
 			 "'%c' is a perf key not supported here: press '?' for the keys", k);
 		break;
@@ -440,7 +638,7 @@ static int menu(struct pk_report *r, size_t *sec)
 	char buf[512];
 	for (;;) {
 		erase();
-		bar(0, "Available samples");
+		tui_bar(0, "Available samples");
 		for (size_t i = 0; i < n && (int)i < LINES - 2; i++) {
 			const struct pk_report_section *s = pk_report__section(r, i);
 			unsigned long v;
@@ -457,7 +655,7 @@ static int menu(struct pk_report *r, size_t *sec)
 		}
 		mvaddnstr(LINES - 1, 0, "ESC: exit, ENTER|->: Browse histograms", COLS);
 		refresh();
-		switch (get_key()) {
+		switch (tui_get_key()) {
 		case ERR: case 27: case 'q': case 3:
 			return 1;
 		case KEY_UP:
@@ -511,20 +709,20 @@ static int browse_all(struct tui *t, struct pk_report *r)
 	}
 }
 
-int report_tui__run(struct pk_report *r, struct pk_session *s)
-{
-	return report_tui__run_live(r, s, NULL);
-}
-
-int report_tui__run_live(struct pk_report *r, struct pk_session *s, const struct tui_live *live)
+static int run(struct pk_report *r, struct pk_session *s, const struct tui_live *live,
+	       const struct tui_annotate_src *ann)
 {
 	struct tui *t = calloc(1, sizeof(*t));
 	if (!t)
 		return 255;
 	t->s = s;
 	t->live = live;
+	t->ann = ann;
 	if (live)
 		live_due(t);	/* the first refresh delay_ms from now */
+	/* the terminal's character set (UTF-8 line drawing in the annotate view), for the browser only */
+	char *ctype = strdup(setlocale(LC_CTYPE, NULL));
+	setlocale(LC_CTYPE, "");
 	FILE *in = fopen("/dev/tty", "r");
 	SCREEN *scr = in ? newterm(NULL, stdout, in) : NULL;
 	if (!scr) {
@@ -532,6 +730,8 @@ int report_tui__run_live(struct pk_report *r, struct pk_session *s, const struct
 		if (in)
 			fclose(in);
 		free(t);
+		setlocale(LC_CTYPE, ctype ? ctype : "C");
+		free(ctype);
 		return 255;
 	}
 	signals_set(true);
@@ -545,6 +745,8 @@ int report_tui__run_live(struct pk_report *r, struct pk_session *s, const struct
 	endwin();
 	delscreen(scr);
 	fclose(in);
+	setlocale(LC_CTYPE, ctype ? ctype : "C");
+	free(ctype);
 	signals_set(false);
 	int sig = got_signal;
 	free(t);
@@ -553,4 +755,14 @@ int report_tui__run_live(struct pk_report *r, struct pk_session *s, const struct
 	if (rc < 0)
 		fprintf(stderr, "pmukit report: the browser cannot show this report: %s\n", strerror(-rc));
 	return rc < 0 ? 255 : 0;
+}
+
+int report_tui__run(struct pk_report *r, struct pk_session *s, const struct tui_annotate_src *src)
+{
+	return run(r, s, NULL, src);
+}
+
+int report_tui__run_live(struct pk_report *r, struct pk_session *s, const struct tui_live *live)
+{
+	return run(r, s, live, NULL);
 }

@@ -2,8 +2,9 @@
 /*
  * tui.h — pmukit report's interactive browser (perf report's TUI): the
  * model of what it shows (tui-model.c: the report's rows, callchains folded
- * or not, zooms and the symbol filter, perf.hist.N dumps) and the ncurses
- * front end (tui-report.c: drawing, perf's keys, resize, signals).
+ * or not, zooms and the symbol filter, perf.hist.N dumps), the ncurses
+ * front end (tui-report.c: drawing, perf's keys, resize, signals) and its
+ * annotate view (tui-annotate.c: perf's annotate browser over pmukit/annotate.h).
  */
 #ifndef PMUKIT_TUI_H
 #define PMUKIT_TUI_H
@@ -18,11 +19,13 @@
 
 /* one printed entry of the section */
 struct tui_row {
-	size_t entry;			/* pk_report__entry index */
+	size_t entry;			/* pk_report__entry index; (size_t)-1: a --hierarchy node */
+	int depth;			/* --hierarchy: the node's level (0 otherwise) */
 	char *line;			/* its --stdio line */
 	char **chain;			/* its callchain lines, read when first expanded */
 	size_t nr_chain;
 	bool chain_read, expanded;
+	char *rel_line;			/* F: its line with the percentages of the zoom's total */
 };
 
 /* one line of the view: an entry, or line `chain` of its callchain (-1: the entry) */
@@ -40,12 +43,16 @@ struct tui_model {
 	struct tui_row *rows;
 	size_t nr_rows;
 	bool has_chains;		/* the section has callchains to show */
+	bool hier;			/* --hierarchy: rows are its nodes, folded per level */
 	/* zooms, in the order applied (ESC backs out of the last) */
 	enum tui_zoom zooms[3];
 	int nr_zooms;
 	const struct pk_dso *dso;
 	const struct pk_thread *thread;
 	char filter[256];
+	double min_pcnt;		/* L: entries under this percent of the total hidden (0: none) */
+	bool relative;			/* F: percentages of what the zooms leave (perf's filter_relative) */
+	uint64_t rel_samples, rel_total;	/* then: the samples and period the zooms leave */
 	struct tui_line *view;		/* the view */
 	size_t nr_lines;
 };
@@ -63,6 +70,12 @@ bool tui_model__can_zoom(const struct tui_model *m, enum tui_zoom z);
 /* zoom into the DSO or thread of row (again: out of it), the symbol filter ("" none) */
 void tui_model__zoom(struct tui_model *m, enum tui_zoom z, size_t row);
 void tui_model__set_filter(struct tui_model *m, const char *filter);
+/* L: hide the entries under pcnt percent of the section's total (perf's percent limit) */
+void tui_model__set_percent_limit(struct tui_model *m, double pcnt);
+/* F: the percentages of what the zooms leave, or of the section's total; 0 or a negative errno */
+int tui_model__set_relative(struct tui_model *m, bool relative);
+/* k: zoom into dso (the kernel's), or out of the DSO zoom there is */
+void tui_model__zoom_dso(struct tui_model *m, const struct pk_dso *dso);
 /* back out of the last zoom; false when there was none */
 bool tui_model__unzoom(struct tui_model *m);
 /* perf's convert_unit: n as v K, M or G (unit ' ' below 1000) */
@@ -83,8 +96,33 @@ int tui_model__dump(struct tui_model *m, char *name, size_t size);
  * and answers false.
  */
 bool report_tui__want(bool force, bool stdio);
-/* Browse the finished report; s for the header view (i). The exit status. */
-int report_tui__run(struct pk_report *r, struct pk_session *s);
+/* where the annotate view (a) reads the samples again: a session of its own on the same file */
+struct tui_annotate_src {
+	const char *input;		/* the perf.data path */
+	struct pk_session_opts opts;	/* report's (symfs, ...); on_event cleared */
+};
+/*
+ * Browse the finished report; s for the header view (i), src for the
+ * annotate view (a; NULL: none). The exit status.
+ */
+int report_tui__run(struct pk_report *r, struct pk_session *s, const struct tui_annotate_src *src);
+
+/* ---- shared by the views (tui-report.c) ---- */
+/* a reversed bar on row y */
+void tui_bar(int y, const char *text);
+/* a key, or ERR once a quit signal came */
+int tui_get_key(void);
+/* a scrollable text (help, header); q, ESC, ←, h, ? or Ctrl-C closes it */
+void tui_view_text(const char *title, const char *text);
+
+/*
+ * The annotate view of entry e of the section (perf's annotate browser) until
+ * q/ESC/←. 0 (a failure to annotate said in status), or -ENOMEM.
+ */
+int tui_annotate(const struct tui_annotate_src *src, struct pk_report *r, size_t section,
+		 const struct pk_report_entry *e, char *status, size_t size);
+/* the annotate browser's title: the report's with " N Hz," after the event name, as perf's */
+void tui_annotate_title(struct pk_report *r, size_t section, uint64_t freq, char *buf, size_t size);
 /*
  * A live browser (pmukit top): every delay_ms, next(ctx) hands over a newer
  * finished report (NULL: keep the one shown), shown in place of the old one

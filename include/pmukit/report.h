@@ -250,6 +250,25 @@ PK_API const struct pk_report_entry *pk_report__entry(const struct pk_report *r,
 PK_API int pk_report__foreach_row(struct pk_report *r, size_t section,
 				  int (*fn)(void *ctx, size_t entry, const char *line), void *ctx);
 /*
+ * The same rows with their percentages of total (> 0) instead of the
+ * section's total: perf's TUI `F` view of the entries a zoom leaves, each of
+ * their total. -EINVAL as pk_report__foreach_row, and for a group (--group).
+ */
+PK_API int pk_report__foreach_row_of(struct pk_report *r, size_t section, uint64_t total,
+				     int (*fn)(void *ctx, size_t entry, const char *line), void *ctx);
+/*
+ * A --hierarchy section as rows, for a browser: fn(ctx, PK_REPORT_ROW_HEADER,
+ * the column header as perf's TUI words it), then in --stdio's order each
+ * line of its text: a node (fn's depth its level, 0 the first sort key's) or
+ * a line under the node before (PK_REPORT_ROW_MORE: its callchain, "no entry
+ * >= N%"), without newline or trailing blanks. Stops at fn's non-zero return,
+ * which it returns; -EINVAL without --hierarchy, before pk_report__finish or
+ * for no such section.
+ */
+enum { PK_REPORT_ROW_HEADER = -1, PK_REPORT_ROW_MORE = -2 };
+PK_API int pk_report__foreach_hierarchy_row(struct pk_report *r, size_t section,
+					    int (*fn)(void *ctx, int depth, const char *line), void *ctx);
+/*
  * perf's TUI title of a section: "Samples: 40K of event 'cpu-clock', Event count
  * (approx.): N" (a group: "of events 'DESC'" and its members' totals), from the
  * numbers of --stdio's "# Samples" and "# Event count" lines. 0 or -EINVAL.

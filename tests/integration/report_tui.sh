@@ -146,6 +146,10 @@ title_ok() {	# title_ok SCREEN SUFFIX ARGS...: the title is --stdio's samples an
 	t="$(title_of "$@")$suffix"
 	head -1 "$T_TMP/$f" | sed 's/ *$//' | grep -qxF -- "$t" || { echo "title: want $t" >&2; head -1 "$T_TMP/$f" >&2; return 1; }
 }
+is_first_view_of() {	# is_first_view_of FIRST FILE: lines 1-39 as those of FIRST
+	lines "$1" 1 39 > "$T_TMP/a"; lines "$2" 1 39 > "$T_TMP/b"
+	diff "$T_TMP/a" "$T_TMP/b" >&2
+}
 is_first_view() {	# is_first_view FILE: lines 1-39 as the first view's
 	lines first 1 39 > "$T_TMP/a"; lines "$1" 1 39 > "$T_TMP/b"
 	diff "$T_TMP/a" "$T_TMP/b" >&2
@@ -275,6 +279,247 @@ quit cc
 ok "q: exit status 0, the shell's screen restored" sh -c "
 	grep -qx 'EXIT-cc=0' '$T_TMP/screen' && grep -qx 'BEFORE-cc' '$T_TMP/screen'"
 
+# ---- a: the selected symbol's annotation, as perf 6.1's TUI annotate browser shows it ----
+run annr -i g.data --no-children
+keys a
+wait_for "[Percent: local period]" pkann
+ann_ok() {	# the symbol's title and its hottest line's percent: pmukit annotate --stdio's
+	sym=$(sed -n 2p "$T_TMP/pkann" | awk '{ print $1 }')
+	[ -n "$sym" ] || return 1
+	sed -n 2p "$T_TMP/pkann" | grep -qF "$sym  $(cd "$(dirname "$W")" && pwd)/report_many [Percent: local period]" ||
+		{ echo "title 2: $(sed -n 2p "$T_TMP/pkann")" >&2; return 1; }
+	hot=$("$PMUKIT" annotate --stdio -i "$T_TMP/g.data" "$sym" 2>/dev/null |
+		awk -F: '$1 ~ /^ +[0-9]+\.[0-9]+ *$/ { v = $1 + 0; if (v > m) m = v } END { printf "%6.2f", m }')
+	grep -q "^$hot │" "$T_TMP/pkann" || { echo "no line of $hot%" >&2; return 1; }
+	t="$(title_of -i "$T_TMP/g.data" --no-children | sed "s/', Event count/', 100000 Hz, Event count/")"
+	head -1 "$T_TMP/pkann" | sed 's/ *$//' | grep -qxF -- "$t"
+}
+ok "a: the annotation of the selected symbol (title, hottest line as annotate --stdio)" ann_ok
+for k in q Escape Left; do
+	keys "$k"
+	wait_for "Press '?' for help" annback
+	ok "a, then $k: back to the report's view" sh -c "sed -n 1,39p '$T_TMP/annr' > '$T_TMP/a'; sed -n 1,39p '$T_TMP/annback' | diff '$T_TMP/a' - >&2"
+	[ "$k" = Left ] || { keys a; wait_for "[Percent: local period]"; }
+done
+quit annr
+keys "clear; perf report -i g.data --no-children; echo EXIT-pann=\$?" Enter
+wait_for "Event count (approx.)" && still pann0
+keys a
+wait_for "[Percent: local period]" && still pfann
+quit pann
+ok "a: perf 6.1's TUI annotate browser shows the same screen" same_as_perf pfann pkann
+changed() {	# changed FROM NAME: once the screen differs from FROM's, the still screen in NAME
+	i=0
+	while cap | cmp -s - "$T_TMP/$1"; do
+		i=$((i + 1)); [ $i -lt 200 ] || { echo "the screen did not change" >&2; return 1; }
+		sleep 0.05
+	done
+	still "$2"
+}
+# s in the annotate view: the source lines hidden, then shown again, as perf's
+for who in pk pf; do
+	if [ $who = pk ]; then run "${who}s0" -i g.data --no-children
+	else keys "clear; perf report -i g.data --no-children; echo EXIT-${who}s0=\$?" Enter
+		wait_for "Event count (approx.)" && still "${who}s0"
+	fi
+	keys a
+	wait_for "[Percent: local period]" && still "${who}s1"
+	keys s
+	changed "${who}s1" "${who}s2"
+	keys s
+	changed "${who}s2" "${who}s3"
+	quit "${who}s0"
+done
+ok "a, s: the source lines hidden, as perf 6.1's annotate browser" same_as_perf pfs2 pks2
+ok "a, s, s: shown again, the selection on its row, as perf 6.1's" same_as_perf pfs3 pks3
+# TAB in the annotate view: the line with the next lower percent, centred, as perf's
+for who in pk pf; do
+	if [ $who = pk ]; then run "${who}t0" -i g.data --no-children
+	else keys "clear; perf report -i g.data --no-children; echo EXIT-${who}t0=\$?" Enter
+		wait_for "Event count (approx.)" && still "${who}t0"
+	fi
+	keys a
+	wait_for "[Percent: local period]" && still "${who}t1"
+	keys Tab
+	sleep 0.3
+	keys Tab
+	changed "${who}t1" "${who}t2"
+	quit "${who}t0"
+	# (perf draws a scroll bar once a key moved: its last column left out)
+	sed 's/ *[▒◆█]$//; s/ *$//' "$T_TMP/${who}t2" > "$T_TMP/${who}t2s"
+done
+ok "a, TAB, TAB: the third hottest line centred, as perf 6.1's annotate browser" same_as_perf pft2s pkt2s
+
+# ENTER on a call in the annotate view: the callee's annotation, q back to the caller's
+# (a caller with samples of its own: not in every recording of report_many, up to 3 made)
+caller() {
+	"$PMUKIT" report --stdio -i "$T_TMP/call.data" --no-children --sort dso,sym -g none |
+		awk '$2 == "report_many" && $4 ~ /^(mid|top)_/ { print $4; exit }'
+}
+mid= n=0
+while [ -z "$mid" ] && [ $n -lt 3 ]; do	# (a short period: ten times the samples)
+	perf record -q -e cpu-clock -c 10000 -g -o "$T_TMP/call.data" "$W" 3000 >/dev/null 2>&1
+	mid=$(caller); n=$((n + 1))
+done
+[ -n "$mid" ] || echo "# no recording with a caller's own samples: ENTER on a call not tried"
+if [ -n "$mid" ]; then
+	run callr -i call.data --no-children
+	keys /
+	wait_for "Symbol to show:"
+	keys "$mid" Enter
+	wait_for "Symbol filter: $mid"
+	keys a
+	wait_for "$mid  " callv
+	# from the hottest line (the selection) to the nearest call above it, else below it
+	hot=$(awk -F'│' 'NR > 2 && $1 ~ /[0-9]/ { v = $1 + 0; if (v >= m) { m = v; r = NR } } END { print r }' "$T_TMP/callv")
+	call=$(awk -v h="$hot" 'NR > 2 && NR <= h && /→ call/ { r = NR } END { print r }' "$T_TMP/callv")
+	[ -n "$call" ] || call=$(awk -v h="$hot" 'NR > h && NR < 40 && /→ call/ { print NR; exit }' "$T_TMP/callv")
+	callee=$(sed -n "${call:-1}p" "$T_TMP/callv" | sed 's/.*→ call *//; s/ *$//')
+	i=${call:-0}; while [ "$i" -lt "${hot:-0}" ]; do keys Up; i=$((i + 1)); done
+	i=${hot:-0}; while [ "$i" -lt "${call:-0}" ]; do keys Down; i=$((i + 1)); done
+	keys Enter
+	callee_ok() {	# its annotation (or the status line's "no samples of" it), then q: the caller's again
+		[ -n "$callee" ] || { echo "no call above the hottest line" >&2; return 1; }
+		i=0
+		until sed -n 2p "$T_TMP/callee" | grep -q "^$callee  " || grep -q "no samples of $callee" "$T_TMP/callee"; do
+			i=$((i + 1)); [ $i -lt 100 ] || { cat "$T_TMP/callee" >&2; return 1; }
+			sleep 0.1; cap > "$T_TMP/callee"
+		done
+	}
+	cap > "$T_TMP/callee"
+	ok "a, ENTER on a call: the callee's annotation" callee_ok
+	sed -n 2p "$T_TMP/callee" | grep -q "^$callee  " && keys q
+	wait_for "$mid  " callback
+	ok "a, ENTER on a call, q: back to the caller's annotation" sh -c "sed -n 2p '$T_TMP/callback' | grep -q '^$mid  '"
+	quit callr
+fi
+
+# ---- m: perf's context menu (its lines as perf 6.1 words them), ENTER on Annotate ----
+run menr -i g.data --no-children
+keys m
+wait_for "Exit" pkmenu
+menu_sub() {	# every line of our menu is one of perf's, in the same order
+	sed -n '2,12p' "$T_TMP/pkmenu" | sed 's/ *$//' | grep -v '^$' > "$T_TMP/a"
+	sed -n '2,12p' "$T_TMP/pfmenu" | sed 's/ *[▒◆█]* *$//; s/ *$//' | grep -v '^$' > "$T_TMP/b"
+	[ "$(wc -l < "$T_TMP/a")" -ge 4 ] && grep -q '^Annotate ' "$T_TMP/a" &&
+		[ "$(grep -cxF -f "$T_TMP/a" "$T_TMP/b")" = "$(wc -l < "$T_TMP/a")" ] || { diff "$T_TMP/b" "$T_TMP/a" >&2; return 1; }
+}
+keys Enter
+wait_for "[Percent: local period]" menann
+ok "m, ENTER on 'Annotate SYM': the annotate view of that symbol" \
+	sh -c "sed -n 2p '$T_TMP/menann' | grep -q \"^\$(sed -n 2p '$T_TMP/pkmenu' | awk '{ print \$2 }')  \""
+keys q
+wait_for "Press '?' for help"
+keys k
+wait_for ", DSO: " kz
+kz_ok() {	# the kernel's rows of --stdio --no-children (none: no kernel sample, nothing to check)
+	"$PMUKIT" report --stdio -i "$T_TMP/g.data" --no-children | grep -q '\[kernel.kallsyms\]' || return 0
+	head -1 "$T_TMP/kz" | grep -q ', DSO: \[kernel.kallsyms\]$' || return 1
+	rows_screen kz > "$T_TMP/a"
+	"$PMUKIT" report --stdio -i "$T_TMP/g.data" --no-children | grep -E '^ +[0-9]+\.[0-9]+%' |
+		awk '$3 == "[kernel.kallsyms]" { $1 = $1; print }' | head -n "$(wc -l < "$T_TMP/a")" > "$T_TMP/b"
+	[ -s "$T_TMP/a" ] && diff "$T_TMP/b" "$T_TMP/a" >&2
+}
+ok "k: zoom into the kernel map (its title and rows, as --stdio's kernel rows)" kz_ok
+keys k
+wait_gone ", DSO: "
+keys Home
+kout_ok() {	# (the selection on the kernel's row scrolled the view: HOME, looked at again 5 s at most)
+	t=0
+	until wait_for "Press '?' for help" kout && is_first_view_of menr kout 2>/dev/null; do
+		t=$((t + 1)); [ $t -lt 10 ] || { is_first_view_of menr kout; return 1; }
+		sleep 0.5
+	done
+}
+ok "k again, HOME: out of the zoom, the first view" kout_ok
+keys r
+wait_for "no scripts here" rs
+keys s
+wait_for "not supported here" ss
+ok "r, s: the status line says why they do nothing here" true
+quit menr
+keys "clear; perf report -i g.data --no-children; echo EXIT-pmenu2=\$?" Enter
+wait_for "Event count (approx.)" && still pm0
+keys m
+wait_for "Exit" && still pfmenu
+quit pmenu2
+ok "m: the context menu's lines are perf 6.1's (those it has, in perf's order)" menu_sub
+
+# ---- H: the column headers hidden, 0-9 without a group: perf 6.1's screen and message ----
+run hh -i g.data --no-children
+keys H
+wait_gone "  Overhead  Command"
+still pkH
+keys 1
+wait_for "Sort by index" pk1
+quit hh
+keys "clear; perf report -i g.data --no-children; echo EXIT-phh=\$?" Enter
+wait_for "Event count (approx.)" && still phh0
+keys H
+wait_gone "  Overhead  Command"
+still pfH
+keys 1
+wait_for "Sort by index" pf1
+quit phh
+ok "H: the column headers hidden, perf 6.1's TUI shows the same screen" same_as_perf pfH pkH
+ok "0-9 without a group: perf 6.1's message" sh -c "
+	tail -1 '$T_TMP/pf1' | sed 's/ *\$//' > '$T_TMP/a' && tail -1 '$T_TMP/pk1' | sed 's/ *\$//' | diff '$T_TMP/a' - >&2 &&
+	grep -qx 'Sort by index only available with group events!' '$T_TMP/a'"
+
+# L: perf's percent limit, the rows of --stdio --percent-limit
+run pl -i g.data
+keys L
+wait_for "Percent limit:"
+keys 3 Enter
+wait_gone "Percent limit:"
+still plim
+ok "L 3: the rows of --stdio --percent-limit 3" same_rows plim -i "$T_TMP/g.data" --percent-limit 3
+ok "L 3: fewer rows than the first view" sh -c "[ \$(sed -n '3,39p' '$T_TMP/plim' | grep -c '%') -lt \$(sed -n '3,39p' '$T_TMP/pl' | grep -c '%') ]"
+keys L
+wait_for "Percent limit:"
+keys 0 Enter
+wait_gone "Percent limit:"
+still plim0
+ok "L 0: every row again" is_first_view_of pl plim0
+keys L
+wait_for "Percent limit:"
+keys 200 Enter
+wait_for "Invalid percent: 200.00"
+ok "L 200: perf's 'Invalid percent' message" true
+quit pl
+
+# F: the percentages of what a zoom leaves, as --dsos with --percentage relative prints them
+run fr -i g.data --no-children
+keys d
+wait_for ", DSO: report_many" fr1
+keys F
+changed fr1 fr2
+rel_ok() {
+	title_ok fr2 ", DSO: report_many" -i "$T_TMP/g.data" --no-children --dsos report_many --percentage relative || return 1
+	rows_screen fr2 | awk '{ $3 = ""; print }' | awk '{ $1 = $1; print }' > "$T_TMP/a"
+	rows_stdio "$(wc -l < "$T_TMP/a")" -i "$T_TMP/g.data" --no-children --dsos report_many --percentage relative > "$T_TMP/b"
+	[ -s "$T_TMP/a" ] && diff "$T_TMP/b" "$T_TMP/a" >&2
+}
+ok "d, F: the title and rows of --dsos report_many --percentage relative" rel_ok
+keys F
+changed fr2 fr3
+ok "d, F, F: the percentages of the whole again" sh -c "lines() { sed -n 1,39p \"\$1\" | sed 's/ *\$//'; }; lines '$T_TMP/fr1' > '$T_TMP/a'; lines '$T_TMP/fr3' | diff '$T_TMP/a' - >&2"
+quit fr
+
+# 0-9 with a group of two: an index past it gets perf's message
+run gi -i grp.data
+keys 5
+wait_for "Max event group" pk5
+quit gi
+keys "clear; perf report -i grp.data; echo EXIT-pgi=\$?" Enter
+wait_for "Event count (approx.)" && still pgi0
+keys 5
+wait_for "Max event group" pf5
+quit pgi
+ok "0-9 past a group's members: perf 6.1's message" sh -c "
+	tail -1 '$T_TMP/pf5' | sed 's/ *\$//' > '$T_TMP/a' && tail -1 '$T_TMP/pk5' | sed 's/ *\$//' | diff '$T_TMP/a' - >&2 &&
+	grep -qx 'Max event group index to sort is 1 (index from 0 to 1)' '$T_TMP/a'"
+
 # ---- --no-children, --sort, -g caller: the first view is --stdio's rows and perf 6.1's TUI screen ----
 for args in "--no-children" "--sort dso,sym" "-g caller" "--sort comm,dso --no-children" "-n --percent-limit 2"; do
 	tag=$(printf '%s' "$args" | tr -c 'a-z' '_')
@@ -284,6 +529,34 @@ for args in "--no-children" "--sort dso,sym" "-g caller" "--sort comm,dso --no-c
 	perf_first "p$tag" -i g.data $args
 	ok "$args: perf 6.1's TUI shows the same screen" same_as_perf "p$tag" "v$tag"
 done
+# --hierarchy: its levels folded, e and E unfold them: perf 6.1's TUI screens
+unfolded() {	# unfolded NAME: once the first entry shows '-' (its level unfolded), the still screen in NAME
+	i=0
+	until cap | sed -n 3p | grep -q '^-'; do
+		i=$((i + 1)); [ $i -lt 200 ] || { echo "not unfolded" >&2; return 1; }
+		sleep 0.05
+	done
+	still "$1"
+}
+for keys_hier in "" e E; do
+	tag=h$keys_hier
+	run "k$tag" -i g.data --hierarchy --sort comm,dso,sym -g none
+	[ -z "$keys_hier" ] || { keys "$keys_hier"; unfolded "k$tag"; }
+	quit "k$tag"
+	keys "clear; perf report -i g.data --hierarchy --sort comm,dso,sym -g none; echo EXIT-p$tag=\$?" Enter
+	wait_for "Event count (approx.)" && still "p$tag"
+	[ -z "$keys_hier" ] || { keys "$keys_hier"; unfolded "p$tag"; }
+	quit "p$tag"
+	ok "--hierarchy${keys_hier:+, $keys_hier}: perf 6.1's TUI shows the same screen" same_as_perf "p$tag" "k$tag"
+done
+hier_ok() {	# the node lines, every level unfolded, are --stdio --hierarchy's
+	"$PMUKIT" report --stdio -i "$T_TMP/g.data" --hierarchy --sort comm,dso,sym -g none | grep -E '^ +[0-9]+\.[0-9]+%' |
+		head -37 | awk '{ $1 = $1; print }' > "$T_TMP/b"
+	sed -n '3,39p' "$T_TMP/khE" | cut -c2- | awk '{ $1 = $1; print }' | sed 's/^[-+] //' | grep -v '^$' > "$T_TMP/a"
+	[ -s "$T_TMP/a" ] && diff "$T_TMP/b" "$T_TMP/a" >&2
+}
+ok "--hierarchy, E: the nodes of --stdio --hierarchy" hier_ok
+
 # a group ({cpu-clock,task-clock}:S): its description in the title, a column per member
 run grp -i grp.data
 ok "a group: the rows of --stdio (a column per member)" same_rows grp -i "$T_TMP/grp.data"
