@@ -306,15 +306,23 @@ XO         ?= build/aarch64
 QEMU       ?= qemu-aarch64
 X_LIB_OBJS := $(LIB_SRCS:%.c=$(XO)/obj/%.o)
 X_TESTS    := $(patsubst tests/unit/%.c,$(XO)/tests/%,$(sort $(wildcard tests/unit/test_selfmon*.c))) \
-	      $(XO)/tests/test_unwind
+	      $(XO)/tests/test_unwind $(XO)/tests/test_annotate_cross
 X_EXAMPLES := $(EXAMPLE_SRCS:examples/%.c=$(XO)/examples/%)
 # the self-monitoring tests and examples need none of the symbol/export libraries
 X_LDLIBS   := -ljson-c -lzstd -lpthread -lm
-# the unwinder's test (aarch64 registers through libdw) needs all of them; binutils-dev has
-# no arm64 package beside amd64's: the aarch64 builds' annotate says it was built without
-X_ALL_LDLIBS := $(filter-out $(BINUTILS_LIBS),$(LDLIBS))
-$(XO)/obj/lib/annotate/objfile.o: BASEFLAGS += -DPK_NO_LIBOPCODES
-$(XO)/tests/test_unwind: X_LDLIBS := $(X_ALL_LDLIBS)
+# the unwinder's and annotate's tests need all of them. binutils-dev:arm64 cannot be installed
+# beside amd64's (it needs binutils:arm64, which replaces binutils): its .deb is fetched with
+# apt-get download and unpacked under $(XO)/binutils, for its headers and static libraries
+X_BINUTILS   := $(XO)/binutils/usr
+X_ALL_LDLIBS := $(subst $(BINUTILS_LIBS),$(patsubst -l%,$(X_BINUTILS)/lib/aarch64-linux-gnu/lib%.a,$(BINUTILS_LIBS)),$(LDLIBS))
+$(X_BINUTILS)/.stamp:
+	$(call msg,FETCH,binutils-dev:arm64 -> $(XO)/binutils)
+	$(Q)rm -rf $(XO)/binutils && mkdir -p $(XO)/binutils
+	$(Q)cd $(XO)/binutils && apt-get download -q binutils-dev:arm64 >/dev/null && dpkg -x binutils-dev_*_arm64.deb .
+	$(Q)touch $@
+$(XO)/obj/lib/annotate/objfile.o: BASEFLAGS += -I$(X_BINUTILS)/include
+$(XO)/obj/lib/annotate/objfile.o: | $(X_BINUTILS)/.stamp
+$(XO)/tests/test_unwind $(XO)/tests/test_annotate_cross: X_LDLIBS := $(X_ALL_LDLIBS)
 
 $(XO)/obj/lib/%.o $(XO)/obj/gen/%.o: BASEFLAGS += $(LIB_VISFLAGS)
 
@@ -362,7 +370,7 @@ check-cross:
 	$(Q)$(MAKE) --no-print-directory SANITIZE= $(X_TESTS) $(X_EXAMPLES)
 	$(call msg,RUN,$(words $(X_TESTS)) aarch64 unit test files under $(QEMU))
 	$(Q)PMUKIT_SRC=$(CURDIR) PMUKIT_STRESS_READS=1000000 CMOCKA_MESSAGE_OUTPUT=TAP \
-		prove --exec '$(QEMU)' $(X_TESTS)
+		OBJDUMP=$(CROSS)objdump prove --exec '$(QEMU)' $(X_TESTS)
 
 -include $(shell find $(XO)/obj -name '*.d' 2>/dev/null)
 

@@ -17,8 +17,8 @@
 
 #ifdef PK_NO_LIBOPCODES
 /*
- * A build without binutils' libraries (the aarch64 cross builds: Debian's
- * binutils-dev cannot be installed for two architectures): annotate says so.
+ * A build without binutils' libraries (-DPK_NO_LIBOPCODES; the aarch64
+ * cross build links binutils-dev:arm64's, see check-cross): annotate says so.
  */
 int ann_objfile__open(struct ann_objfile **out, const char *path, const char *debug,
 		      const char *style, struct pk_error *err)
