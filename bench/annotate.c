@@ -6,7 +6,10 @@
  * BUILD/bench/annotate.data): the hottest symbol alone (-s, found through
  * pmukit/annotate.h), and every symbol of the workload (-d), with --stdio
  * and with --stdio2. For each: the best wall time of a few runs, the ratio
- * pmukit/perf (< 1: faster), and whether the outputs are the same. Prints `name value` lines; nothing
+ * pmukit/perf (< 1: faster), and whether the outputs are the same. Then a
+ * large program with full debug info (annotate_big_*: bench/gen-bigbin.sh)
+ * and its hottest symbol: the speed-up perf/pmukit, the peak RSS of each and
+ * their ratio pmukit/perf. Prints `name value` lines; nothing
  * when perf or the workload is missing.
  *
  *   annotate BUILD [ARCH]
@@ -99,6 +102,79 @@ static void compare(const char *tag, char **perf, char **pmukit, const char *dir
 	printf("%s_same_output %d\n", tag, same_files(po, ko));
 }
 
+/* the best wall time (ms) and the largest peak RSS (KiB, the command and its children) of runs */
+static int measure(char *const argv[], int runs, double *ms, long *rss_kb)
+{
+	*ms = -1, *rss_kb = 0;
+	for (int i = 0; i < runs; i++) {
+		struct bench_run r;
+		if (bench_spawn(argv, NULL, 0, &r) || r.status)
+			return -1;
+		if (*ms < 0 || r.wall * 1000.0 < *ms)
+			*ms = r.wall * 1000.0;
+		if (r.rss_kb > *rss_kb)
+			*rss_kb = r.rss_kb;
+	}
+	return 0;
+}
+
+/*
+ * A large program with full debug info (bench/gen-bigbin.sh: 4000 functions, -O2
+ * -g, generated and compiled into DIR/bigbin once), recorded by perf (user samples:
+ * the comparison is about the binary, not the kernel's symbols): its hottest
+ * symbol annotated by both, the time and the peak memory of each, as ratios.
+ */
+static void annotate_big(const char *dir, const char *pmukit, int runs)
+{
+	const char *src = getenv("PMUKIT_SRC") ? getenv("PMUKIT_SRC") : ".";
+	char gen[4096], big[2100], bin[2200], data[2200];
+	snprintf(gen, sizeof(gen), "%s/bench/gen-bigbin.sh", src);
+	snprintf(big, sizeof(big), "%s/bigbin", dir);
+	snprintf(bin, sizeof(bin), "%s/bigbin", big);
+	snprintf(data, sizeof(data), "%s/big.data", big);
+	char *g[] = { "sh", gen, big, NULL };
+	struct stat st;
+	if (spawn(g, NULL) < 0 || stat(bin, &st)) {
+		printf("annotate_big_failed 1\n");
+		return;
+	}
+	printf("annotate_big_binary_mb %.1f\n", (double)st.st_size / 1048576.0);
+	if (stat(data, &st)) {
+		char *rec[] = { "perf", "record", "-q", "-e", "cpu-clock:u", "-c", "100000", "-o", data,
+				bin, "0.5", NULL };
+		if (spawn(rec, NULL) < 0) {
+			printf("annotate_big_failed 1\n");
+			return;
+		}
+	}
+	char *sym = hottest(data);
+	if (!sym) {
+		printf("annotate_big_failed 1\n");
+		return;
+	}
+	char po[2200], ko[2200];
+	snprintf(po, sizeof(po), "%s/annotate-big-perf.out", dir);
+	snprintf(ko, sizeof(ko), "%s/annotate-big-pmukit.out", dir);
+	char *p[] = { "perf", "annotate", "--stdio", "-i", data, "-s", sym, NULL };
+	char *k[] = { (char *)pmukit, "annotate", "--stdio", "-i", data, "-s", sym, NULL };
+	double pms, kms;
+	long prss, krss;
+	if (spawn(p, po) < 0 || spawn(k, ko) < 0 || measure(p, runs, &pms, &prss) ||
+	    measure(k, runs, &kms, &krss)) {
+		printf("annotate_big_failed 1\n");
+		free(sym);
+		return;
+	}
+	printf("annotate_big_ms %.3f\n", kms);
+	printf("perf_annotate_big_ms %.3f\n", pms);
+	printf("annotate_big_speedup %.2f\n", kms > 0 ? pms / kms : 0.0);
+	printf("annotate_big_rss_kb %ld\n", krss);
+	printf("perf_annotate_big_rss_kb %ld\n", prss);
+	printf("annotate_big_rss_ratio %.4f\n", prss > 0 ? (double)krss / (double)prss : 0.0);
+	printf("annotate_big_same_output %d\n", same_files(po, ko));
+	free(sym);
+}
+
 int main(int argc, char **argv)
 {
 	const char *build = argc > 1 ? argv[1] : "build";
@@ -132,5 +208,6 @@ int main(int argc, char **argv)
 	char *k3[] = { pmukit, "annotate", "--stdio2", "-i", data, "-d", "report_many", NULL };
 	compare("annotate_stdio2_all", p3, k3, dir, runs);
 	free(sym);
+	annotate_big(dir, pmukit, runs);
 	return 0;
 }
