@@ -8,8 +8,8 @@
  * and with --stdio2. For each: the best wall time of a few runs, the ratio
  * pmukit/perf (< 1: faster), and whether the outputs are the same. Then a
  * large program with full debug info (annotate_big_*: bench/gen-bigbin.sh)
- * and its hottest symbol: the speed-up perf/pmukit, the peak RSS of each and
- * their ratio pmukit/perf. Prints `name value` lines; nothing
+ * and its hottest symbol: the speed-up perf/pmukit (wall, and CPU with
+ * objdump's), the peak RSS of each and their ratio pmukit/perf. Prints `name value` lines; nothing
  * when perf or the workload is missing.
  *
  *   annotate BUILD [ARCH]
@@ -102,16 +102,18 @@ static void compare(const char *tag, char **perf, char **pmukit, const char *dir
 	printf("%s_same_output %d\n", tag, same_files(po, ko));
 }
 
-/* the best wall time (ms) and the largest peak RSS (KiB, the command and its children) of runs */
-static int measure(char *const argv[], int runs, double *ms, long *rss_kb)
+/* the best wall and CPU times (ms) and the largest peak RSS (KiB) of runs (the command and its children) */
+static int measure(char *const argv[], int runs, double *ms, double *cpu_ms, long *rss_kb)
 {
-	*ms = -1, *rss_kb = 0;
+	*ms = -1, *cpu_ms = -1, *rss_kb = 0;
 	for (int i = 0; i < runs; i++) {
 		struct bench_run r;
 		if (bench_spawn(argv, NULL, 0, &r) || r.status)
 			return -1;
 		if (*ms < 0 || r.wall * 1000.0 < *ms)
 			*ms = r.wall * 1000.0;
+		if (*cpu_ms < 0 || r.cpu * 1000.0 < *cpu_ms)
+			*cpu_ms = r.cpu * 1000.0;
 		if (r.rss_kb > *rss_kb)
 			*rss_kb = r.rss_kb;
 	}
@@ -157,10 +159,10 @@ static void annotate_big(const char *dir, const char *pmukit, int runs)
 	snprintf(ko, sizeof(ko), "%s/annotate-big-pmukit.out", dir);
 	char *p[] = { "perf", "annotate", "--stdio", "-i", data, "-s", sym, NULL };
 	char *k[] = { (char *)pmukit, "annotate", "--stdio", "-i", data, "-s", sym, NULL };
-	double pms, kms;
+	double pms, kms, pcpu, kcpu;
 	long prss, krss;
-	if (spawn(p, po) < 0 || spawn(k, ko) < 0 || measure(p, runs, &pms, &prss) ||
-	    measure(k, runs, &kms, &krss)) {
+	if (spawn(p, po) < 0 || spawn(k, ko) < 0 || measure(p, runs, &pms, &pcpu, &prss) ||
+	    measure(k, runs, &kms, &kcpu, &krss)) {
 		printf("annotate_big_failed 1\n");
 		free(sym);
 		return;
@@ -168,6 +170,9 @@ static void annotate_big(const char *dir, const char *pmukit, int runs)
 	printf("annotate_big_ms %.3f\n", kms);
 	printf("perf_annotate_big_ms %.3f\n", pms);
 	printf("annotate_big_speedup %.2f\n", kms > 0 ? pms / kms : 0.0);
+	printf("annotate_big_cpu_ms %.3f\n", kcpu);
+	printf("perf_annotate_big_cpu_ms %.3f\n", pcpu);
+	printf("annotate_big_cpu_speedup %.2f\n", kcpu > 0 ? pcpu / kcpu : 0.0);
 	printf("annotate_big_rss_kb %ld\n", krss);
 	printf("perf_annotate_big_rss_kb %ld\n", prss);
 	printf("annotate_big_rss_ratio %.4f\n", prss > 0 ? (double)krss / (double)prss : 0.0);
