@@ -36,7 +36,8 @@ struct pk_flame_ann {
 	char **why;			/* reasons: WHY_* then the annotate library's errors */
 	size_t nr_why, cap_why;
 	struct pk_strmap by_key;	/* "dso\1symbol" -> rank (the hottest first) */
-	struct pk_strmap by_name;	/* "symbol" -> rank: when the DSO's names differ */
+	/* "dso's basename\1symbol" -> rank: when the profile names the DSO by another path */
+	struct pk_strmap by_base;
 	char **keys;			/* the maps' keys (owned) */
 	size_t nr_keys, cap_keys;
 	long *val;			/* per rank: the annotation's index or -(reason + 1) */
@@ -225,10 +226,16 @@ static int annotate_all(struct pk_flame_ann *fa, struct pk_annotate *a, int attr
 		struct pk_annotate_entry e = { .sz = sizeof(e) };
 		if ((rc = pk_annotate__entry(a, attr, i, &e)))
 			break;
+		const char *dso = pk_dso__name(e.dso);
 		pk_buf__reset(&key);
-		pk_buf__printf(&key, "%s\1%s", pk_dso__name(e.dso), e.sym->name);
-		if (key.err || map_key(fa, &fa->by_key, pk_buf__str(&key), i) ||
-		    map_key(fa, &fa->by_name, e.sym->name, i)) {
+		pk_buf__printf(&key, "%s\1%s", dso, e.sym->name);
+		if (key.err || map_key(fa, &fa->by_key, pk_buf__str(&key), i)) {
+			rc = -ENOMEM;
+			break;
+		}
+		pk_buf__reset(&key);
+		pk_buf__printf(&key, "%s\1%s", pk_export__basename(dso), e.sym->name);
+		if (key.err || map_key(fa, &fa->by_base, pk_buf__str(&key), i)) {
 			rc = -ENOMEM;
 			break;
 		}
@@ -315,7 +322,7 @@ void pk_flame_ann__free(struct pk_flame_ann *fa)
 		free(fa->why[i]);
 	free(fa->why);
 	pk_strmap__free(&fa->by_key);
-	pk_strmap__free(&fa->by_name);
+	pk_strmap__free(&fa->by_base);
 	for (size_t i = 0; i < fa->nr_keys; i++)
 		free(fa->keys[i]);
 	free(fa->keys);
@@ -341,10 +348,13 @@ long pk_flame_ann__of(const struct pk_flame_ann *fa, const struct pk_profile *p,
 	pk_buf__init_spill(&key, tmp, sizeof(tmp));
 	pk_buf__printf(&key, "%s\1%s", dso ? dso : "", name);
 	int found = !key.err && !pk_strmap__get(&fa->by_key, pk_buf__str(&key), &rank);
+	if (!found) {
+		pk_buf__reset(&key);
+		pk_buf__printf(&key, "%s\1%s", pk_export__basename(dso ? dso : ""), name);
+		found = !key.err && !pk_strmap__get(&fa->by_base, pk_buf__str(&key), &rank);
+	}
 	pk_buf__free(&key);
-	if (!found && pk_strmap__get(&fa->by_name, name, &rank))
-		return -(WHY_NO_SELF + 1);
-	return fa->val[rank];
+	return found ? fa->val[rank] : -(WHY_NO_SELF + 1);
 }
 
 int pk_flame_ann__write(const struct pk_flame_ann *fa, FILE *out)
