@@ -3,7 +3,8 @@
 # records here: headless Chromium opens the page with #annotate=ID (the frame a click
 # annotates); the panel of each of the two hottest functions (perf report --no-children)
 # names it and holds what `pmukit annotate --stdio -s SYM` prints for the same file: the
-# same instruction addresses, the same hottest percent, marked on that instruction. Frames
+# same instruction addresses, the same hottest percent, marked on that instruction; a click
+# on the frame opens the same panel, Close closes it. Frames
 # without an annotation say why (a process; --annotate 1: not among the hottest;
 # --annotate-size 1: over the cap); --annotate 0 and a pipe embed none; no network.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
@@ -24,7 +25,7 @@ perf report -i "$T_TMP/g.data" --stdio --no-children --sort sym 2>/dev/null |
 	awk '/^ *[0-9.]+%/ && $2 == "[.]" { print $3 }' | head -2 >"$T_TMP/hot.txt"
 hot1=$(sed -n 1p "$T_TMP/hot.txt")
 hot2=$(sed -n 2p "$T_TMP/hot.txt")
-echo "1..16"
+echo "1..18"
 ok "perf report names two hottest functions ($hot1, $hot2)" test -n "$hot2"
 ok "flamegraph -o page.html" "$PMUKIT" flamegraph -i "$T_TMP/g.data" -o "$T_TMP/page.html"
 ok "--annotate 1 -o one.html" "$PMUKIT" flamegraph -i "$T_TMP/g.data" -o "$T_TMP/one.html" --annotate 1
@@ -50,10 +51,12 @@ chrome() {	# chrome OUT ARGS... — headless, a fresh profile, no network servic
 }
 # dump OUT URL MARK — the DOM of URL once it holds MARK (the page's script has run): a
 # loaded machine now and then dumps it first; five fresh browsers, each given more time
-dump() {
+dump() {	# dump OUT URL MARK [CHROMIUM-ARGS...]
+	d_out=$1 d_url=$2 d_mark=$3
+	shift 3
 	for try in 1 2 3 4 5; do
-		BUDGET=$((try * 10000)) chrome "$1" --dump-dom "$2"
-		grep -q "$3" "$1" && return 0
+		BUDGET=$((try * 10000)) chrome "$d_out" "$@" --dump-dom "$d_url"
+		grep -q "$d_mark" "$d_out" && return 0
 	done
 	return 1
 }
@@ -91,6 +94,32 @@ ok "#annotate=ID of $hot2: its instructions, hottest percent as pmukit annotate 
 ok "the panel interleaves source lines, the hot one with its instructions' share" \
 	awk -F'|' '$1 == "s" && $2 != "" { found = 1 } END { exit !found }' "$T_TMP/$hot1.rows"
 
+# A click, as a person gives it: a harness page (the test's, not pmukit's) holds the page in
+# a frame, clicks the frame of $hot1, then Close, and writes what the page then shows
+id1=$(id_of "$hot1")
+cat >"$T_TMP/click.html" <<EOF
+<!DOCTYPE html><html><body><iframe id="fr" src="page.html" width="1200" height="700"></iframe>
+<script>
+document.getElementById('fr').addEventListener('load', function () {
+	var d = this.contentDocument, w = this.contentWindow, el = d.querySelector('.f[data-id="$id1"]');
+	if (!el)
+		return document.body.setAttribute('data-clicked', 'no frame');
+	el.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+	var a = d.getElementById('ann');
+	document.body.setAttribute('data-clicked', [d.body.getAttribute('data-annotate'), a.hidden,
+		a.getAttribute('data-symbol'), a.getAttribute('data-hottest'), w.location.hash].join('|'));
+	d.getElementById('ann-close').click();
+	document.body.setAttribute('data-closed', [a.hidden, w.location.hash].join('|'));
+});
+</script></body></html>
+EOF
+dump "$T_TMP/click.dom" "file://$T_TMP/click.html" "data-closed=" --allow-file-access-from-files
+hottest1=$(awk '/^ +[0-9]+\.[0-9]+ : +[0-9a-f]+:/ { print $1 }' "$T_TMP/$hot1.ann" | sort -g | tail -1)
+ok "a click on $hot1's frame zooms to it and opens its annotation (hottest $hottest1)" \
+	grep -q "data-clicked=\"$id1|false|$hot1|$hottest1|#zoom=$id1&amp;annotate=$id1\"" "$T_TMP/click.dom"
+ok "Close hides the panel and takes annotate= out of the URL" \
+	grep -q "data-closed=\"true|#zoom=$id1\"" "$T_TMP/click.dom"
+
 comm_id=$(awk -F'|' '$3 == "wl" { print $2; exit }' "$T_TMP/page.frames")
 ok "the process wl is a frame of the page" test -n "$comm_id"
 dump "$T_TMP/comm.dom" "file://$T_TMP/page.html#annotate=$comm_id" "data-annotate=\"$comm_id\""
@@ -99,9 +128,20 @@ ok "#annotate=$comm_id (the process wl): no annotation, not a function" \
 dump "$T_TMP/one.dom" "file://$T_TMP/one.html#annotate=$(id_of "$hot2")" "data-annotate="
 ok "--annotate 1: $hot2 says it is not among the 1 hottest functions" \
 	grep -q "data-symbol=\"$hot2\" data-annotated=\"no\".*No annotation: not among the 1 hottest functions" "$T_TMP/one.dom"
-dump "$T_TMP/cap.dom" "file://$T_TMP/cap.html#annotate=$(id_of "$hot1")" "data-annotate="
-ok "--annotate-size 1: $hot1 says its annotation passes the cap" \
-	grep -q "data-symbol=\"$hot1\" data-annotated=\"no\".*would pass the page's cap of 1 KiB" "$T_TMP/cap.dom"
+# the hottest function page.html embeds and cap.html does not
+fns() { python3 -c '
+import json, re, sys
+html = open(sys.argv[1]).read()
+m = re.search(r"<script id=\"pk-ann\" type=\"application/json\">(.*?)</script>", html, re.S)
+for f in json.loads(m.group(1))["fn"]:
+	print(f["sym"])' "$1"; }
+fns "$T_TMP/page.html" >"$T_TMP/page.fns"
+fns "$T_TMP/cap.html" >"$T_TMP/cap.fns"
+over=$(grep -vxF -f "$T_TMP/cap.fns" "$T_TMP/page.fns" | while read -r f; do
+	[ -n "$(id_of "$f")" ] && { echo "$f"; break; }; done)
+dump "$T_TMP/cap.dom" "file://$T_TMP/cap.html#annotate=$(id_of "$over")" "data-annotate="
+ok "--annotate-size 1: $over, left out, says its annotation passes the cap" \
+	grep -q "data-symbol=\"$over\" data-annotated=\"no\".*would pass the page's cap of 1 KiB" "$T_TMP/cap.dom"
 ok "Chromium logged no network request (the page is file:// only)" \
 	sh -c "! grep -hiE 'net::ERR|http://|https://' '$T_TMP'/chrome*.err"
 [ "$T_FAIL" = 0 ]
