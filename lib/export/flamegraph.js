@@ -189,7 +189,7 @@
 		if (hotRow)
 			hotRow.className = 'i top';
 		annEl.setAttribute('data-hottest', hot >= 0 ? hot.toFixed(2) : '');
-		return table;
+		return { table: table, hot: hotRow };
 	}
 
 	function openAnn(i) {
@@ -208,7 +208,12 @@
 				(a.event || 'the event') + "'s period. Percents: of the function's period, as pmukit " +
 				'annotate --stdio prints them; on a source line, the sum of the instructions under it.\n' +
 				bounds;
-			annBody.appendChild(annTable(f));
+			var t = annTable(f);
+			annBody.appendChild(t.table);
+			annEl.hidden = false;
+			if (t.hot)	// the hottest instruction a third of the way down the panel
+				annBody.scrollTop += t.hot.getBoundingClientRect().top -
+					annBody.getBoundingClientRect().top - annBody.clientHeight / 3;
 		} else {
 			annTitle.textContent = label(i);
 			var why = v < 0 && a.why[-v - 1] ? a.why[-v - 1] : 'no annotation in this page';
