@@ -20,7 +20,8 @@
  *                    &(struct pk_export_opts){ .sz = sizeof(struct pk_export_opts) }, &err);
  *
  * The output is a function of the profile and the options only (no clock,
- * no environment), so the same profile always gives the same bytes.
+ * no environment), so the same profile always gives the same bytes (an HTML
+ * page with annotations: and the binaries its session reads).
  */
 #ifndef PMUKIT_EXPORT_H
 #define PMUKIT_EXPORT_H

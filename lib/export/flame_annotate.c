@@ -192,9 +192,16 @@ static int annotate_one(struct pk_flame_ann *fa, struct pk_annotate *a, int attr
 	if (pk_annotation__new(&an, a, attr, rank, &err)) {
 		if (err.code == -ENOMEM)
 			return -ENOMEM;
+		/*
+		 * perf's reason, without its first line when that names the function
+		 * ("Couldn't annotate SYM:"): one text for all of a DSO's functions
+		 */
+		const char *why = err.msg, *nl = strchr(why, '\n');
+		if (!strncmp(why, "Couldn't annotate ", 18) && nl && nl > why && nl[-1] == ':' && nl[1])
+			why = nl + 1;
 		char msg[sizeof(err.msg) + 40];
-		snprintf(msg, sizeof(msg), "could not be annotated: %s", err.msg);
-		fa->val[rank] = add_why(fa, msg);	/* perf's reason, naming the function */
+		snprintf(msg, sizeof(msg), "could not be annotated: %s", why);
+		fa->val[rank] = add_why(fa, msg);
 		return fa->val[rank] ? 0 : -ENOMEM;
 	}
 	pk_buf__reset(tmp);
