@@ -62,18 +62,54 @@ static void first_event_note(const char *prog, const struct pk_profile *p)
 		}
 }
 
+/*
+ * The session an HTML page's annotations are read from: the file again (as pmukit
+ * annotate opens it), NULL without one (--annotate 0, a pipe). 0, or -1 (said why).
+ */
+static int annotate_session(const char *prog, const struct export_annotate *ann,
+			    struct pk_export_opts *eo, struct pk_session **out)
+{
+	*out = NULL;
+	if (!ann || ann->max <= 0 || !strcmp(ann->d->input, "-"))
+		return 0;
+	struct pk_symbolizer_opts so = { .sz = sizeof(so) };
+	struct pk_session_opts o = { .sz = sizeof(o) };
+	cli_data__session_opts(ann->d, &o, &so);
+	o.flags |= PK_SESSION_NO_INLINE;	/* the sample's own symbol is what is annotated */
+	struct pk_error err = { 0 };
+	char buf[1024];
+	if (pk_session__open(out, ann->d->input, &o, &err)) {
+		fprintf(stderr, "%s: %s\n", prog, pk_error__format(&err, buf, sizeof(buf)));
+		return -1;
+	}
+	eo->annotate_session = *out;
+	eo->annotate_max = (unsigned)ann->max;
+	eo->annotate_bytes = (size_t)ann->kib << 10;
+	return 0;
+}
+
 int export__write(const char *prog, const struct pk_profile *p, enum pk_export_format fmt,
-		  const char *output, const struct pk_export_opts *eo)
+		  const char *output, const struct pk_export_opts *eo_in, const struct export_annotate *ann)
 {
 	struct pk_error err = { 0 };
 	char buf[1024];
+	struct pk_export_opts eo_copy = *eo_in, *eo = &eo_copy;
+	struct pk_session *as = NULL;
+	if (ann && ann->max < 0) {
+		fprintf(stderr, "%s: --annotate %d: a count of functions, 0 for none\n", prog, ann->max);
+		return -1;
+	}
+	if (fmt == PK_EXPORT_HTML && annotate_session(prog, ann, eo, &as))
+		return -1;
 	bool to_stdout = !output || !strcmp(output, "-");
 	FILE *f = to_stdout ? stdout : fopen(output, "wb");
 	if (!f) {
 		fprintf(stderr, "%s: %s: %s\n", prog, output, strerror(errno));
+		pk_session__free(as);
 		return -1;
 	}
 	int rc = pk_export__write(p, fmt, f, eo, &err);
+	pk_session__free(as);
 	if (!rc && fmt != PK_EXPORT_PPROF && !eo->event_nr)
 		first_event_note(prog, p);
 	if (rc)
@@ -129,7 +165,8 @@ static int export_format(const char *format, const struct export_push *push,
 
 /* Load, then write to -o (stdout without -o and --push) and push; the exit status. */
 static int export_run(const struct cli_data *d, unsigned prof_flags, enum pk_export_format fmt,
-		      const char *output, const struct pk_export_opts *eo, const struct export_push *push)
+		      const char *output, const struct pk_export_opts *eo, const struct export_push *push,
+		      const struct export_annotate *ann)
 {
 	struct pk_profile *p;
 	if (export__load("pmukit export", d, prof_flags, &p))
@@ -138,7 +175,7 @@ static int export_run(const struct cli_data *d, unsigned prof_flags, enum pk_exp
 		export__wall_clock(p, d->input);
 	int rc = 0;
 	if (output || !push->url)
-		rc = export__write("pmukit export", p, fmt, output, eo);
+		rc = export__write("pmukit export", p, fmt, output, eo, ann);
 	if (!rc && push->url)
 		rc = export_push__send("pmukit export", push, p, eo);
 	pk_profile__free(p);
@@ -157,6 +194,7 @@ int cmd_export(int argc, char **argv)
 	struct export_push push = { 0 };
 	int event = -1;
 	cli_data__init(&d);
+	struct export_annotate ann = { .d = &d, .max = EXPORT_ANNOTATE_MAX };
 	const struct cli_opt opts[] = {
 		CLI_STRING('f', "format", &format, "fmt",
 			   "folded, pprof, gecko (also svg, html: a flame graph)"),
@@ -172,6 +210,7 @@ int cmd_export(int argc, char **argv)
 		CLI_INT(0, "event", &event, "n", "the event to write (index; default: the first sample's)"),
 		CLI_CALLBACK(0, "value", &eo, "what", "script (perf script's periods, as stackcollapse-perf.pl; "
 			     "the default, gecko: samples), samples, count or weight", export__parse_value),
+		EXPORT_ANNOTATE_OPTIONS(&ann),
 		CLI_STRING(0, "push", &push.url, "url", "send the pprof profile to a Pyroscope-compatible "
 			   "store: POST URL/ingest (plain http://)"),
 		CLI_STRING(0, "app", &push.app, "name", "--push: the application name (default: the "
@@ -208,7 +247,7 @@ int cmd_export(int argc, char **argv)
 	else {
 		if (eo.value == no_value)
 			eo.value = fmt == PK_EXPORT_GECKO ? PK_EXPORT_VALUE_SAMPLES : PK_EXPORT_VALUE_SCRIPT;
-		rc = export_run(&d, prof_flags, fmt, output, &eo, &push);
+		rc = export_run(&d, prof_flags, fmt, output, &eo, &push, &ann);
 	}
 	export_push__free(&push);
 	return rc;

@@ -19,9 +19,28 @@ int cmd_flamegraph(int argc, char **argv);
 /* Read input into a new profile; prints its own message; 0 or -1. */
 int export__load(const char *prog, const struct cli_data *d, unsigned prof_flags,
 		 struct pk_profile **out);
-/* Write p to output ("-" or NULL: stdout); prints its own message; 0 or -1. */
+/*
+ * An HTML page's annotations: --annotate N (the hottest N functions; 0: none),
+ * --annotate-size KIB, read from a second pass over d->input (not a pipe).
+ */
+struct export_annotate {
+	const struct cli_data *d;
+	int max;
+	unsigned kib;
+};
+#define EXPORT_ANNOTATE_MAX 50
+#define EXPORT_ANNOTATE_OPTIONS(a) \
+	CLI_INT(0, "annotate", &(a)->max, "n", "html: embed the annotations (instructions and source " \
+		"lines with their percents, shown when a frame is clicked) of the n hottest functions " \
+		"by self samples (default 50; 0: none; none either when reading a pipe)"), \
+	CLI_UINT(0, "annotate-size", &(a)->kib, "kib", "html: at most this much annotation text " \
+		 "in the page (default 4096 KiB); functions past it say so")
+/*
+ * Write p to output ("-" or NULL: stdout), an HTML page with the annotations ann asks for
+ * (NULL: none); prints its own message; 0 or -1.
+ */
 int export__write(const char *prog, const struct pk_profile *p, enum pk_export_format fmt,
-		  const char *output, const struct pk_export_opts *eo);
+		  const char *output, const struct pk_export_opts *eo, const struct export_annotate *ann);
 /* --value samples|count|weight into the struct pk_export_opts at opt->value (a cli_opt callback) */
 int export__parse_value(const struct cli_opt *opt, const char *arg, bool unset);
 

@@ -13,13 +13,15 @@
  *                     the profiler upgrades it on load)
  *   PK_EXPORT_SVG     a plain SVG flame graph
  *   PK_EXPORT_HTML    a self-contained interactive flame graph: zoom, search,
- *                     tooltips, no network access
+ *                     tooltips, the hottest functions' annotations (with
+ *                     annotate_session), no network access
  *
  *   pk_export__write(profile, PK_EXPORT_PPROF, stdout,
  *                    &(struct pk_export_opts){ .sz = sizeof(struct pk_export_opts) }, &err);
  *
  * The output is a function of the profile and the options only (no clock,
- * no environment), so the same profile always gives the same bytes.
+ * no environment), so the same profile always gives the same bytes (an HTML
+ * page with annotations: and the binaries its session reads).
  */
 #ifndef PMUKIT_EXPORT_H
 #define PMUKIT_EXPORT_H
@@ -34,6 +36,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+struct pk_session;	/* pmukit/session.h */
 
 enum pk_export_format {
 	PK_EXPORT_FOLDED,
@@ -81,7 +85,20 @@ struct pk_export_opts {
 	const char *title;		/* flame graphs; NULL: "Flame Graph" / "Icicle Graph" */
 	unsigned width;			/* SVG width in pixels; 0: 1200 */
 	int gzip_level;			/* pprof; 0: 1, the fastest (as Go's runtime/pprof) */
+	/*
+	 * PK_EXPORT_HTML: a session of the same perf.data, opened and not yet
+	 * read. Its samples are annotated (pmukit/annotate.h, as pmukit
+	 * annotate does) and the page embeds the hottest functions of the
+	 * drawn event by self period: clicking a frame shows its instructions
+	 * and source lines with their percents. NULL: none embedded (the
+	 * frames say so). The caller frees it after pk_export__write.
+	 */
+	struct pk_session *annotate_session;
+	unsigned annotate_max;		/* the N hottest functions; 0: 50 */
+	size_t annotate_bytes;		/* cap on the annotations' JSON; 0: 4 MiB (PK_EXPORT_ANNOTATE_BYTES) */
 };
+#define PK_EXPORT_ANNOTATE_MAX		50
+#define PK_EXPORT_ANNOTATE_BYTES	((size_t)4 << 20)
 
 /* Write p in format to out. 0, or a negative errno with err filled. */
 PK_API int pk_export__write(const struct pk_profile *p, enum pk_export_format format, FILE *out,

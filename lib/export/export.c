@@ -101,6 +101,9 @@ int pk_export__write(const struct pk_profile *p, enum pk_export_format format, F
 		.title = OPT(opts, title, (const char *)NULL),
 		.width = OPT(opts, width, 0u),
 		.gzip_level = OPT(opts, gzip_level, 0),
+		.annotate_session = OPT(opts, annotate_session, (struct pk_session *)NULL),
+		.annotate_max = OPT(opts, annotate_max, 0u),
+		.annotate_bytes = OPT(opts, annotate_bytes, (size_t)0),
 	};
 	unsigned event_nr = OPT(opts, event_nr, 0u);
 	if (event_nr > p->nr_events)
@@ -115,6 +118,10 @@ int pk_export__write(const struct pk_profile *p, enum pk_export_format format, F
 		x.event = p->nr_samples ? pk_profile__srec(p, 0)->event : 0;
 	if (!x.width)
 		x.width = 1200;
+	if (!x.annotate_max)
+		x.annotate_max = PK_EXPORT_ANNOTATE_MAX;
+	if (!x.annotate_bytes)
+		x.annotate_bytes = PK_EXPORT_ANNOTATE_BYTES;
 	if (x.gzip_level < 0 || x.gzip_level > 9)
 		return pk_error__set(err, -EINVAL, NULL, 0, 0, "gzip level %d not in 1..9", x.gzip_level);
 

@@ -22,6 +22,9 @@ struct pk_xopts {
 	const char *title;
 	unsigned width;
 	int gzip_level;
+	struct pk_session *annotate_session;
+	unsigned annotate_max;
+	size_t annotate_bytes;
 };
 
 /* What sample i contributes to event ev under the value kind (0 when it took another event). */
@@ -80,6 +83,22 @@ int pk_export__pprof(const struct pk_profile *p, FILE *out, const struct pk_xopt
 		     struct pk_error *err);
 int pk_export__gecko(const struct pk_profile *p, FILE *out, const struct pk_xopts *x,
 		     struct pk_error *err);
+/*
+ * The flame graph page's annotations (flame_annotate.c): the hottest
+ * functions of the drawn event annotated through pmukit/annotate.h, as the
+ * JSON the page's script reads, and for each frame its annotation or why
+ * it has none.
+ */
+struct pk_flame_ann;
+/* Annotate (x->annotate_session; none: every frame says so). 0 or -ENOMEM (err filled). */
+int pk_flame_ann__new(struct pk_flame_ann **out, const struct pk_profile *p, const struct pk_xopts *x,
+		      struct pk_error *err);
+void pk_flame_ann__free(struct pk_flame_ann *fa);
+/* A frame's value in the page: its annotation's index, or -(reason + 1). UINT32_MAX: no frame. */
+long pk_flame_ann__of(const struct pk_flame_ann *fa, const struct pk_profile *p, uint32_t frame);
+/* Write the JSON of the annotations (escaped for a <script> element). 0 or -ENOMEM. */
+int pk_flame_ann__write(const struct pk_flame_ann *fa, FILE *out);
+
 int pk_export__flamegraph(const struct pk_profile *p, FILE *out, const struct pk_xopts *x,
 			  int html, struct pk_error *err);
 

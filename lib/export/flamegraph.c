@@ -5,8 +5,9 @@
  * merged by name and kind as FlameGraph's flamegraph.pl merges folded lines,
  * siblings in name order. Written as a plain SVG, or as a self-contained HTML
  * page whose script (lib/export/flamegraph.js, embedded at build time) draws
- * it and adds zoom, search and tooltips. Frame ids in the page are the
- * tree's preorder indices (URL hash: #zoom=ID&search=REGEX).
+ * it and adds zoom, search and tooltips, and the hottest functions'
+ * annotations (flame_annotate.c). Frame ids in the page are the tree's
+ * preorder indices (URL hash: #zoom=ID&search=REGEX&annotate=ID).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -32,6 +33,7 @@ struct tree {
 	struct pk_strtab labels;
 	struct pk_recset nodes;		/* struct tnode_key; node 0 = "all" */
 	uint64_t *total, *self;
+	uint32_t *frame;		/* a profile frame of the node (UINT32_MAX: all, a process) */
 	size_t cap, n;
 	/* preorder layout */
 	uint32_t *order;		/* preorder position -> node */
@@ -56,16 +58,19 @@ static uint32_t tnode(struct tree *t, uint32_t parent, uint32_t label, uint32_t 
 	}
 	uint32_t id = (uint32_t)got;
 	if (id >= t->n) {
-		if (id >= t->cap) {	/* two arrays, one capacity: the same policy, the same size */
-			size_t cap_total = t->cap, cap_self = t->cap;
+		if (id >= t->cap) {	/* three arrays, one capacity: the same policy, the same size */
+			size_t cap_total = t->cap, cap_self = t->cap, cap_frame = t->cap;
 			if (PK_GROW(t->total, cap_total, (size_t)id + 1) ||
-			    PK_GROW(t->self, cap_self, (size_t)id + 1)) {
+			    PK_GROW(t->self, cap_self, (size_t)id + 1) ||
+			    PK_GROW(t->frame, cap_frame, (size_t)id + 1)) {
 				t->oom = 1;
 				return 0;
 			}
 			t->cap = cap_total < cap_self ? cap_total : cap_self;
+			t->cap = t->cap < cap_frame ? t->cap : cap_frame;
 		}
 		t->total[id] = t->self[id] = 0;
+		t->frame[id] = UINT32_MAX;
 		t->n = id + 1;
 	}
 	return id;
@@ -143,6 +148,8 @@ static uint32_t tree_node(struct builder *b, uint32_t comm, uint32_t node)
 		struct memo_key k = { comm, nd };
 		if (t->oom || remember(b, &k, tn))
 			goto oom;
+		if (t->frame[tn] == UINT32_MAX)
+			t->frame[tn] = f;	/* the first of the frames merged into it */
 	}
 	return tn;
 oom:
@@ -284,6 +291,7 @@ static void tree_free(struct tree *t)
 	pk_recset__free(&t->nodes);
 	free(t->total);
 	free(t->self);
+	free(t->frame);
 	free(t->order);
 	free(t->depth);
 	free(t->x);
@@ -403,8 +411,18 @@ static void json_col(FILE *out, const char *name, const struct tree *t, int what
 	fputc(']', out);
 }
 
+/* per frame: its annotation's index, or -(the reason it has none + 1) */
+static void json_ann(FILE *out, const struct pk_profile *p, const struct tree *t,
+		     const struct pk_flame_ann *fa)
+{
+	fputs(",\"ann\":[", out);
+	for (size_t i = 0; i < t->n; i++)
+		fprintf(out, i ? ",%ld" : "%ld", pk_flame_ann__of(fa, p, t->frame[t->order[i]]));
+	fputc(']', out);
+}
+
 static int write_html(const struct pk_profile *p, const struct tree *t, const struct pk_xopts *x,
-		      FILE *out)
+		      const struct pk_flame_ann *fa, FILE *out)
 {
 	int inverted = !!(x->flags & PK_EXPORT_INVERTED);
 	const char *title = x->title ? x->title : inverted ? "Icicle Graph" : "Flame Graph";
@@ -421,6 +439,9 @@ static int write_html(const struct pk_profile *p, const struct tree *t, const st
 	      "<input id=\"search\" type=\"search\" placeholder=\"Search (regex)\" "
 	      "aria-label=\"Search\"><span id=\"matched\"></span></div>\n</header>\n"
 	      "<main id=\"graph\" role=\"tree\"></main>\n<div id=\"details\">&nbsp;</div>\n"
+	      "<section id=\"ann\" hidden><div id=\"ann-head\"><h2 id=\"ann-title\"></h2>"
+	      "<button id=\"ann-close\" type=\"button\" aria-label=\"Close\">Close</button></div>"
+	      "<p id=\"ann-note\"></p><div id=\"ann-body\"></div></section>\n"
 	      "<div id=\"tip\" hidden></div>\n<script id=\"pk-data\" type=\"application/json\">"
 	      "{\"title\":", out);
 	json_object *js = json_object_new_string(title);
@@ -449,7 +470,11 @@ static int write_html(const struct pk_profile *p, const struct tree *t, const st
 	json_col(out, "total", t, 3);
 	json_col(out, "self", t, 4);
 	json_col(out, "kind", t, 5);
-	fprintf(out, "}</script>\n<script>\n%s</script>\n</body>\n</html>\n", pk_flamegraph_js);
+	json_ann(out, p, t, fa);
+	fputs("}</script>\n<script id=\"pk-ann\" type=\"application/json\">", out);
+	if (pk_flame_ann__write(fa, out))
+		return -ENOMEM;
+	fprintf(out, "</script>\n<script>\n%s</script>\n</body>\n</html>\n", pk_flamegraph_js);
 	return 0;
 }
 
@@ -457,19 +482,24 @@ int pk_export__flamegraph(const struct pk_profile *p, FILE *out, const struct pk
 			  int html, struct pk_error *err)
 {
 	struct tree t = { .oom = 0 };
+	struct pk_flame_ann *fa = NULL;
 	int ret = build(p, x, &t);
 	if (!ret)
 		ret = layout(&t);
+	if (!ret && html)
+		ret = pk_flame_ann__new(&fa, p, x, err);	/* -ENOMEM only */
 	if (!ret) {
 		if (html)
-			write_html(p, &t, x, out);
+			ret = write_html(p, &t, x, fa, out);
 		else
 			write_svg(p, &t, x, out);
-		ret = ferror(out) ? -EIO : 0;
+		if (!ret)
+			ret = ferror(out) ? -EIO : 0;
 	}
 	if (ret)
 		pk_error__set(err, ret, NULL, 0, 0, ret == -EIO ? "write error" :
 			      "out of memory writing the flame graph");
+	pk_flame_ann__free(fa);
 	tree_free(&t);
 	return ret;
 }

@@ -2,8 +2,12 @@
 // lib/export/embed.awk). Click a frame to zoom to it, click an ancestor (or Reset, or Esc)
 // to zoom out; the search box takes a regular expression, highlights the matching frames
 // and shows the share of samples under them; hovering shows counts and percentages.
-// The URL hash "#zoom=ID&search=TEXT" is applied on load and when it changes, and kept up
-// to date; body[data-zoom] and body[data-matched] say what is shown.
+// Clicking a frame also opens its function's annotation (#pk-ann, written through the
+// annotate library: instructions and source lines with their percents of the function's
+// period), or says why the page holds none for it; Close (or Esc) closes it.
+// The URL hash "#zoom=ID&search=TEXT&annotate=ID" is applied on load and when it changes,
+// and kept up to date; body[data-zoom], body[data-matched] and body[data-annotate] say what
+// is shown.
 (function () {
 	'use strict';
 	var D = JSON.parse(document.getElementById('pk-data').textContent);
@@ -127,19 +131,122 @@
 		document.body.setAttribute('data-matched', share);
 	}
 
+	// ---- annotations ----
+	var annEl = document.getElementById('ann'), annTitle = document.getElementById('ann-title');
+	var annNote = document.getElementById('ann-note'), annBody = document.getElementById('ann-body');
+	var A = null, annId = -1;
+
+	function annData() {	// parsed on first use
+		if (!A) {
+			var el = document.getElementById('pk-ann');
+			try {
+				A = JSON.parse(el.textContent);
+			} catch (e) {
+				A = { max: 0, cap: 0, bytes: 0, nr: 0, why: [], fn: [] };
+			}
+		}
+		return A;
+	}
+
+	function kib(n) { return (n / 1024).toFixed(1) + ' KiB'; }
+
+	function row(cls, p, addr, text) {
+		var tr = document.createElement('tr'), cells = [['p', p ? p.toFixed(2) : ''], ['a', addr], ['t', text]];
+		tr.className = cls;
+		for (var c = 0; c < 3; c++) {
+			var td = document.createElement('td');
+			td.className = cells[c][0];
+			td.textContent = cells[c][1];
+			tr.appendChild(td);
+		}
+		if (p >= 0.5)
+			tr.style.background = 'hsla(4,90%,60%,' + Math.min(0.12 + p / 80, 0.85).toFixed(2) + ')';
+		return tr;
+	}
+
+	// The function's rows: instructions [percent, address, text], source and other text lines
+	// as strings, or [percent, text] for the line the instructions below it came from.
+	function annTable(f) {
+		var table = document.createElement('table'), hot = -1, hotRow = null, started = false;
+		for (var r = 0; r < f.rows.length; r++) {
+			var x = f.rows[r], tr;
+			if (typeof x === 'string') {
+				if (!started && !x)
+					continue;	// objdump's blank lines before the section header
+				tr = row('s', 0, '', x);
+			} else if (x.length === 2) {
+				tr = row('s', x[0], '', x[1]);
+			} else {
+				tr = row('i', x[0], x[1] + ':', x[2]);
+				if (x[0] > hot) {
+					hot = x[0];
+					hotRow = tr;
+				}
+			}
+			started = true;
+			table.appendChild(tr);
+		}
+		if (hotRow)
+			hotRow.className = 'i top';
+		annEl.setAttribute('data-hottest', hot >= 0 ? hot.toFixed(2) : '');
+		return { table: table, hot: hotRow };
+	}
+
+	function openAnn(i) {
+		var a = annData(), v = D.ann ? D.ann[i] : -1, f = v >= 0 ? a.fn[v] : null;
+		annId = i;
+		annBody.textContent = '';
+		annEl.setAttribute('data-symbol', f ? f.sym : label(i));
+		annEl.setAttribute('data-annotated', f ? 'yes' : 'no');
+		annEl.removeAttribute('data-hottest');
+		var bounds = 'The page embeds the annotations of the ' + a.max + ' hottest functions by self ' +
+			'samples, at most ' + kib(a.cap) + ' of them (here ' + a.nr + ', ' + kib(a.bytes) +
+			'): pmukit flamegraph --annotate N --annotate-size KIB.';
+		if (f) {
+			annTitle.textContent = f.sym + '  ' + f.dso;
+			annNote.textContent = num(f.samples) + ' samples of its own, ' + f.share.toFixed(2) + '% of ' +
+				(a.event || 'the event') + "'s period. Percents: of the function's period, as pmukit " +
+				'annotate --stdio prints them; on a source line, the sum of the instructions under it.\n' +
+				bounds;
+			var t = annTable(f);
+			annBody.appendChild(t.table);
+			annEl.hidden = false;
+			if (t.hot)	// the hottest instruction a third of the way down the panel
+				annBody.scrollTop += t.hot.getBoundingClientRect().top -
+					annBody.getBoundingClientRect().top - annBody.clientHeight / 3;
+		} else {
+			annTitle.textContent = label(i);
+			var why = v < 0 && a.why[-v - 1] ? a.why[-v - 1] : 'no annotation in this page';
+			annNote.textContent = 'No annotation: ' + why + (v === -5 || v === -6 ? '\n' + bounds : '');
+		}
+		annEl.hidden = false;
+		document.body.classList.add('ann-open');
+		document.body.setAttribute('data-annotate', String(i));
+	}
+
+	function closeAnn() {
+		annId = -1;
+		annEl.hidden = true;
+		annBody.textContent = '';
+		document.body.classList.remove('ann-open');
+		document.body.removeAttribute('data-annotate');
+	}
+
 	function keepHash() {
 		var parts = [];
 		if (zoom)
 			parts.push('zoom=' + zoom);
 		if (query)
 			parts.push('search=' + encodeURIComponent(query));
+		if (annId >= 0)
+			parts.push('annotate=' + annId);
 		var h = parts.length ? '#' + parts.join('&') : ' ';
 		if (h !== location.hash && !(h === ' ' && !location.hash))
 			history.replaceState(null, '', h === ' ' ? location.pathname + location.search : h);
 	}
 
 	function applyHash() {
-		var z = 0, s = '';
+		var z = 0, s = '', an = -1;
 		location.hash.slice(1).split('&').forEach(function (kv) {
 			var k = kv.indexOf('=');
 			if (k < 0)
@@ -149,11 +256,17 @@
 				z = +val;
 			else if (key === 'search')
 				s = val;
+			else if (key === 'annotate' && /^[0-9]+$/.test(val) && +val < N)
+				an = +val;
 		});
 		zoom = z;
 		searchEl.value = s;
 		setSearch(s);
 		render();
+		if (an >= 0)
+			openAnn(an);
+		else
+			closeAnn();
 	}
 
 	function frameOf(ev) {
@@ -167,6 +280,8 @@
 			return;
 		zoom = i;
 		render();
+		if (D.kind[i] !== 4)	// a function (not the whole profile, a process): its annotation
+			openAnn(i);
 		keepHash();
 	});
 	graph.addEventListener('mousemove', function (ev) {
@@ -178,7 +293,8 @@
 		var zt = D.total[zoom];
 		tip.textContent = label(i) + '\n' + num(D.total[i]) + ' ' + D.unit + ' (' + pct(D.total[i], total) +
 			(zoom ? ', ' + pct(D.total[i], zt) + ' of the zoomed frame' : '') + ')\nself: ' +
-			num(D.self[i]) + ' ' + D.unit + ' (' + pct(D.self[i], total) + ')';
+			num(D.self[i]) + ' ' + D.unit + ' (' + pct(D.self[i], total) + ')' +
+			(D.kind[i] !== 4 ? '\nclick: zoom, and show its annotation' : '');
 		tip.hidden = false;
 		var x = ev.clientX + 14, y = ev.clientY + 14;
 		if (x + tip.offsetWidth > window.innerWidth)
@@ -199,8 +315,15 @@
 		render();
 		keepHash();
 	});
+	document.getElementById('ann-close').addEventListener('click', function () {
+		closeAnn();
+		keepHash();
+	});
 	document.addEventListener('keydown', function (ev) {
-		if (ev.key === 'Escape' && zoom) {
+		if (ev.key === 'Escape' && annId >= 0) {
+			closeAnn();
+			keepHash();
+		} else if (ev.key === 'Escape' && zoom) {
 			zoom = 0;
 			render();
 			keepHash();

@@ -5,7 +5,7 @@
 # subtree and ancestors drawn, nothing else), #search= must highlight the matches and print
 # their share, the icicle must hang from the top; screenshots of the page and of the SVG
 # must show a drawn graph (decoded with python3's zlib: colours, non-background share, flame
-# reds), not a blank page.
+# reds), not a blank page; #annotate= of a page without annotations says why.
 B=${PMUKIT_BUILD:-build}
 S=${PMUKIT_SRC:-.}
 GEN=$B/tests/test_export_flamegraph
@@ -26,7 +26,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 n=0
 fail=0
-echo "1..13"
+echo "1..14"
 t() {	# t NAME COMMAND — passes when the command (eval'd in a subshell) exits 0
 	n=$((n + 1))
 	if (eval "$2") >"$T/t.out" 2>&1; then
@@ -91,6 +91,11 @@ t "#search=$query: matching frames highlighted, others not" \
 	"has '$T/search.frames' 'f match' hash_lookup && has '$T/search.frames' 'f match' sys_write &&
 	 ! grep '^f match|' '$T/search.frames' | grep -vqE '\\|(hash_lookup|sys_write)\$' &&
 	 has '$T/search.frames' f compute_hot"
+
+chrome "$T/ann.dom" --dump-dom "$page#annotate=$zoom"
+t "#annotate=$zoom, a page written without a session: the panel says no annotation is embedded" \
+	"grep -q 'data-annotate=\"$zoom\"' '$T/ann.dom' &&
+	 grep -q 'data-annotated=\"no\".*No annotation: no annotations were embedded in this page' '$T/ann.dom'"
 
 chrome "$T/icicle.dom" --dump-dom "file://$T/icicle.html"
 t "the icicle hangs from the top; the flame graph stands on the bottom" \
