@@ -60,8 +60,11 @@ ok "top -U -C 0 --sort sym: status 0" run_top 1.6 "$T_TMP/u.out" -U -C 0 --sort 
 ok "top -U -C 0: no user rows, CPU list in the header" sh -c \
 	"! grep -q '\\[\\.\\]' '$T_TMP/u.out' && grep -q '(all, CPU: 0)' '$T_TMP/u.out'"
 
+# (a loaded machine draws its first frames late: the frames are awaited, up to 15 s)
 ok "top -t TID -g: a frame with the workload's callchains" sh -c \
-	"'$PMUKIT' top --stdio -t $WP -g -E 3 -d 1 </dev/null >'$T_TMP/t.out' 2>&1 & p=\$!; sleep 1.6; kill -INT \$p; wait \$p &&
+	"'$PMUKIT' top --stdio -t $WP -g -E 3 -d 1 </dev/null >'$T_TMP/t.out' 2>&1 & p=\$!
+	 i=0; while [ \$i -lt 150 ] && ! grep -q 'round_all' '$T_TMP/t.out'; do sleep 0.1; i=\$((i + 1)); done
+	 kill -INT \$p; wait \$p &&
 	 grep -q '(target_tid: $WP)' '$T_TMP/t.out' && grep -q 'round_all' '$T_TMP/t.out'"
 
 # -p of a process that exits: the last frame, then status 0
