@@ -9,7 +9,8 @@
  *                 first screen time is the time of the last byte it wrote
  *                 before it went quiet (waiting for a key: 300 ms without
  *                 output after the title "Samples:" came), then `q`; the
- *                 peak RSS of each from wait4.
+ *                 CPU time (the browser's up to q) and peak RSS of each
+ *                 from wait4.
  *   tui_top_*     `pmukit top -F 4000 -g --stdio` and `perf top -F 4000 -g
  *                 --stdio` (system-wide, cpu-clock here) for the same N
  *                 seconds (PMUKIT_BENCH_TOP_SECONDS, default 10: the issue
@@ -21,9 +22,10 @@
  *                 ("lost: THIS/TOTAL drop: THIS/TOTAL": the TOTALs, as both
  *                 print them; perf's drop counts samples it read but threw
  *                 away, more than -d seconds behind; pmukit's is always 0).
- *                 Both run at the bench's priority beside a workload that
- *                 keeps both CPUs busy: under `nice -n 19` on a loaded
- *                 machine both fall behind and lose or drop samples.
+ *                 The workload runs at the bench's priority, as the tools
+ *                 do: a tool niced below a workload that keeps every CPU
+ *                 busy falls behind and loses (pmukit) or drops (perf)
+ *                 samples, here about half of them.
  *
  * Prints `name value` lines; ratios are pmukit's over the other's.
  *
@@ -144,6 +146,9 @@ static void bench_report(const char *b)
 	printf("tui_report_stdio_ms %.0f\n", sw);
 	printf("tui_report_first_screen_ms %.0f\n", tw);
 	printf("tui_report_first_screen_ratio %.3f\n", tw / sw);
+	/* CPU time moves less on a shared machine; the browser's is its whole run (to q) */
+	printf("tui_report_stdio_cpu_ms %.0f\n", bench_cpu_ms(&st));
+	printf("tui_report_browser_cpu_ms %.0f\n", bench_cpu_ms(&tui));
 	printf("tui_report_stdio_rss_kb %ld\n", sr);
 	printf("tui_report_browser_rss_kb %ld\n", tr);
 	printf("tui_report_rss_ratio %.3f\n", (double)tr / (double)sr);

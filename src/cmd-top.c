@@ -108,8 +108,10 @@ static size_t record_argv(const struct top_cfg *c, const char **av, char *mpages
 	av[n++] = "-q";
 	av[n++] = "-o";
 	av[n++] = "-";
-	/* small buffers: their wake-ups (at half full) come often, so frames are fresh */
-	snprintf(mpages, mlen, "%d", 16);
+	/* 256 KB buffers (perf top's are 512 KB): their wake-ups (at half full) come
+	 * often enough for fresh frames (every 0.1 s at -F 4000 -g on two busy CPUs),
+	 * and -F 4000 -g loses no samples there (64 KB ones lost some: bench/tui.c) */
+	snprintf(mpages, mlen, "%d", 64);
 	av[n++] = "-m";
 	av[n++] = mpages;
 	for (size_t i = 0; i < c->nr_events; i++) {
