@@ -10,6 +10,8 @@
  * terminal (tui-report.c, report_tui__run_live) shows the finished report in
  * place of the last. Each frame shows the samples of its own interval: perf
  * top's -z; its 7/8 decay of older samples is not done (docs/PERF-DIFFERENCES.md).
+ * The stream also goes into a file of top's own (top_keep), which the
+ * browser's annotate view (a) reads as report reads a pipe-mode perf.data.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -106,8 +108,10 @@ static size_t record_argv(const struct top_cfg *c, const char **av, char *mpages
 	av[n++] = "-q";
 	av[n++] = "-o";
 	av[n++] = "-";
-	/* small buffers: their wake-ups (at half full) come often, so frames are fresh */
-	snprintf(mpages, mlen, "%d", 16);
+	/* 256 KB buffers (perf top's are 512 KB): their wake-ups (at half full) come
+	 * often enough for fresh frames (every 0.1 s at -F 4000 -g on two busy CPUs),
+	 * and -F 4000 -g loses no samples there (64 KB ones lost some: bench/tui.c) */
+	snprintf(mpages, mlen, "%d", 64);
 	av[n++] = "-m";
 	av[n++] = mpages;
 	for (size_t i = 0; i < c->nr_events; i++) {
@@ -170,6 +174,163 @@ static pid_t start_record(const struct top_cfg *c, int *fd)
 	close(p[1]);
 	*fd = p[0];
 	return pid;
+}
+
+/*
+ * The recording top keeps for the annotate view (a): a tee thread copies the
+ * child's pipe-mode stream into the session's pipe and into an unnamed file
+ * in TMPDIR (or /tmp), counting the bytes of whole records written. At a,
+ * top_snapshot copies those bytes into a named file, read by the annotate
+ * view (tui-annotate.c) as report reads a pipe-mode perf.data: the samples
+ * of the whole session so far (perf top's annotation also counts them all).
+ * The file grows as the session goes (about what `pmukit record -o` of the
+ * same options writes) and goes away with top.
+ */
+struct top_keep {
+	int in, out;			/* the child's pipe; the session's pipe (write end) */
+	int fd;				/* the stream so far, -1: none kept */
+	int err;			/* why none is kept (errno) */
+	_Atomic uint64_t whole;		/* bytes of whole records in fd */
+	char snap[4096];		/* the annotate view's file, "" until the first a */
+	pthread_t th;
+	bool running;
+};
+
+/* the bytes of the record at off of the kept stream (header.size and what follows), 0: not yet whole */
+static uint64_t record_len(int fd, uint64_t off, uint64_t end)
+{
+	struct perf_event_header h;
+	if (off + sizeof(h) > end || pread(fd, &h, sizeof(h), (off_t)off) != (ssize_t)sizeof(h))
+		return 0;
+	uint64_t len = h.size, extra = 0;
+	if (len < sizeof(h))
+		return UINT64_MAX;	/* not a stream: nothing more counts as whole */
+	if (h.type == 66 && len >= sizeof(h) + 4) {	/* HEADER_TRACING_DATA: the data follows */
+		uint32_t n;
+		if (pread(fd, &n, sizeof(n), (off_t)(off + sizeof(h))) != (ssize_t)sizeof(n))
+			return 0;
+		extra = ((uint64_t)n + 7) & ~7ull;
+	} else if (h.type == 71 && len >= sizeof(h) + 8) {	/* AUXTRACE: its data follows */
+		if (pread(fd, &extra, sizeof(extra), (off_t)(off + sizeof(h))) != (ssize_t)sizeof(extra))
+			return 0;
+	}
+	return off + len + extra <= end ? len + extra : 0;
+}
+
+static void *tee_thread(void *arg)
+{
+	struct top_keep *k = arg;
+	static const uint64_t pipe_header = 16;	/* perf's pipe header: magic, size */
+	char buf[65536];
+	uint64_t pos = 0, next = pipe_header;
+	bool broken = false;
+	ssize_t n;
+	while ((n = read(k->in, buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (ssize_t w = 0, c; k->out >= 0 && w < n; w += c)
+			if ((c = write(k->out, buf + w, (size_t)(n - w))) < 0) {
+				if (errno == EINTR) {
+					c = 0;
+					continue;
+				}
+				close(k->out);	/* the session is gone: the child is drained still */
+				k->out = -1;
+			}
+		if (k->fd < 0 || broken)
+			continue;
+		if (write(k->fd, buf, (size_t)n) != n) {
+			broken = true;	/* a full disk: the snapshot keeps what was whole */
+			continue;
+		}
+		pos += (uint64_t)n;
+		uint64_t len;
+		while (pos >= next && (len = record_len(k->fd, next, pos)) && len != UINT64_MAX)
+			next += len;
+		if (pos >= pipe_header)
+			k->whole = next <= pos ? next : k->whole;
+	}
+	if (k->out >= 0)
+		close(k->out);
+	k->out = -1;
+	return NULL;
+}
+
+/* the tee between the child's pipe *fd and the session: *fd becomes the session's end. 0 or -1 */
+static int keep_start(struct top_keep *k, int *fd)
+{
+	const char *dir = getenv("TMPDIR");
+	k->fd = open(dir && *dir ? dir : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	k->err = k->fd < 0 ? errno : 0;
+	int p[2];
+	if (pipe2(p, O_CLOEXEC)) {
+		perror("pmukit top: pipe");
+		return -1;
+	}
+	k->in = *fd;
+	k->out = p[1];
+	if (pthread_create(&k->th, NULL, tee_thread, k)) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	k->running = true;
+	*fd = p[0];
+	return 0;
+}
+
+static void keep_end(struct top_keep *k)
+{
+	if (k->running)
+		pthread_join(k->th, NULL);
+	k->running = false;
+	if (k->in >= 0)
+		close(k->in);
+	if (k->fd >= 0)
+		close(k->fd);
+	if (k->snap[0])
+		unlink(k->snap);
+}
+
+/* a: the whole records so far into k->snap (the browser's tui_live.snapshot). 0 or -1 */
+static int top_snapshot(void *ctx, char *status, size_t size)
+{
+	struct top_keep *k = ((struct top *)ctx)->keep;
+	if (k->fd < 0) {
+		snprintf(status, size, "annotate: top keeps no recording here (%s: %s)",
+			 getenv("TMPDIR") ? "TMPDIR" : "/tmp", strerror(k->err));
+		return -1;
+	}
+	int out;
+	if (!k->snap[0]) {
+		const char *dir = getenv("TMPDIR");
+		snprintf(k->snap, sizeof(k->snap), "%s/pmukit-top-XXXXXX", dir && *dir ? dir : "/tmp");
+		out = mkostemp(k->snap, O_CLOEXEC);
+		if (out < 0)
+			k->snap[0] = 0;
+	} else {
+		out = open(k->snap, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	}
+	uint64_t end = k->whole;
+	off_t off = 0;
+	int rc = out < 0 ? -1 : 0;
+	while (!rc && (uint64_t)off < end) {
+		ssize_t c = copy_file_range(k->fd, &off, out, NULL, (size_t)(end - (uint64_t)off), 0);
+		if (c <= 0) {
+			char buf[65536];
+			size_t want = end - (uint64_t)off < sizeof(buf) ? (size_t)(end - (uint64_t)off) :
+									 sizeof(buf);
+			c = pread(k->fd, buf, want, off);
+			rc = c <= 0 || write(out, buf, (size_t)c) != c ? -1 : 0;
+			off += c > 0 ? c : 0;
+		}
+	}
+	if (rc || (out >= 0 && close(out)))
+		snprintf(status, size, "annotate: cannot copy top's recording: %s", strerror(errno));
+	return rc ? -1 : 0;
 }
 
 /* perf's symbol__is_idle: kernel idle loops, whose samples perf top leaves out */
@@ -387,8 +548,10 @@ static int top_tui(struct top *t)
 		nap();
 	}
 	t->shown = r;
+	struct tui_annotate_src ann = { .input = t->keep->snap, .opts = { .sz = sizeof(ann.opts) } };
 	struct tui_live live = { .next = top_take, .release = top_release, .ctx = t,
-				 .delay_ms = t->cfg->delay * 1000 };
+				 .delay_ms = t->cfg->delay * 1000, .ann = &ann,
+				 .snapshot = top_snapshot };
 	int rc = !top_stop && has_rows(t, r) ? report_tui__run_live(r, t->s, &live) : 0;
 	pk_report__free(t->shown);
 	return rc ? -1 : 0;
@@ -400,7 +563,14 @@ static int top_run(struct top_cfg *c)
 	pid_t child = start_record(c, &fd);
 	if (child < 0)
 		return 255;
-	struct top t = { .cfg = c, .sym_attr = 0 };
+	struct top_keep keep = { .in = -1, .out = -1, .fd = -1 };
+	if (keep_start(&keep, &fd)) {
+		kill(child, SIGTERM);
+		waitpid(child, NULL, 0);
+		close(fd);
+		return 255;
+	}
+	struct top t = { .cfg = c, .keep = &keep, .sym_attr = 0 };
 	pthread_mutex_init(&t.lock, NULL);
 	struct pk_error err = { 0 };
 	struct pk_session_opts so = { .sz = sizeof(so) };
@@ -412,6 +582,7 @@ static int top_run(struct top_cfg *c)
 		else
 			fprintf(stderr, "pmukit top: %s\n", err.msg);
 		close(fd);
+		keep_end(&keep);
 		pthread_mutex_destroy(&t.lock);
 		return rc;
 	}
@@ -432,6 +603,8 @@ out:
 	pk_report__free(t.r);
 	pk_report__free(t.ready);
 	pk_session__free(t.s);
+	close(fd);
+	keep_end(&keep);
 	pthread_mutex_destroy(&t.lock);
 	return rc;
 }

@@ -27,8 +27,11 @@ struct top_cfg {
 };
 
 /* the live state: the reader thread fills it under lock, the main thread prints it */
+struct top_keep;
+
 struct top {
 	const struct top_cfg *cfg;
+	struct top_keep *keep;		/* the recording kept for the annotate view (cmd-top.c) */
 	struct pk_session *s;
 	struct pk_report *r;		/* the current window's */
 	struct pk_report *ready;	/* the browser: the last window's, finished, not yet taken */

@@ -416,6 +416,8 @@ static int annotate(struct tui *t, size_t row)
 	}
 	if (!e || !e->sym || !e->dso || !e->period)
 		return 0;
+	if (t->live && t->live->snapshot && t->live->snapshot(t->live->ctx, t->status, sizeof(t->status)))
+		return 0;
 	return tui_annotate(t->ann, t->m.r, t->m.section, e, t->status, sizeof(t->status));
 }
 
@@ -764,5 +766,5 @@ int report_tui__run(struct pk_report *r, struct pk_session *s, const struct tui_
 
 int report_tui__run_live(struct pk_report *r, struct pk_session *s, const struct tui_live *live)
 {
-	return run(r, s, live, NULL);
+	return run(r, s, live, live->ann);
 }

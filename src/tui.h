@@ -136,6 +136,10 @@ struct tui_live {
 	void (*release)(void *ctx, struct pk_report *old);
 	void *ctx;
 	int delay_ms;
+	/* a: where to annotate from (NULL: not here); before each a, snapshot(ctx)
+	 * brings ann->input up to date: 0, or -1 with why said in status */
+	const struct tui_annotate_src *ann;
+	int (*snapshot)(void *ctx, char *status, size_t size);
 };
 int report_tui__run_live(struct pk_report *r, struct pk_session *s, const struct tui_live *live);
 

@@ -21,7 +21,7 @@ perf record -q -e cycles:P -F 4000 -o "$T_TMP/def.data" true >/dev/null 2>&1 ||
 	{ echo "1..0 # SKIP perf record failed"; exit 0; }
 HOT=$(perf report -q --stdio -i "$T_TMP/rm.data" --sort sym 2>/dev/null | awk 'NF { print $NF; exit }')
 DEF=$(perf evlist -i "$T_TMP/def.data" 2>/dev/null | head -1)
-echo "1..17"
+echo "1..19"
 
 # run_top SECS OUT ARGS...: pmukit top for SECS seconds, then SIGINT; its status
 run_top() {
@@ -108,8 +108,33 @@ if command -v tmux >/dev/null 2>&1; then
 		"head -1 '$T_TMP/s1' | grep -q '^Samples: .* of event .$DEF.' &&
 		 ! cmp -s '$T_TMP/s1' '$T_TMP/s2'"
 	ok "top (browser): q exits with status 0" contains "$T_TMP/s3" "EXIT=0"
+	# a: the selected symbol annotated from the recording top keeps (-p: the
+	# workload's own rows, -K: no kernel row first); without a writable TMPDIR
+	# the status line says why
+	shot() {	# shot TEXT FILE: the pane in FILE once it shows TEXT (10 s at most)
+		i=0
+		while [ $i -lt 100 ]; do
+			$TM capture-pane -p -t ta > "$2"
+			grep -qF -- "$1" "$2" && return 0
+			sleep 0.1; i=$((i + 1))
+		done
+		return 1
+	}
+	$TM new-session -d -s ta -x 120 -y 40 "'$PK' top -d 1 -K -p $WP; echo EXIT=\$?; sleep 60"
+	shot "[.] " "$T_TMP/a1"
+	ASYM=$(awk '/\[\.\] / { print $NF; exit }' "$T_TMP/a1")
+	$TM send-keys -t ta a
+	ok "top (browser): a annotates the selected symbol ($ASYM)" shot \
+		"$ASYM  $(cd "$(dirname "$W")" && pwd)/report_many [Percent: local period]" "$T_TMP/a2"
+	$TM kill-server 2>/dev/null
+	$TM new-session -d -s ta -x 120 -y 40 "TMPDIR=$T_TMP/none '$PK' top -d 1 -K -p $WP; sleep 60"
+	shot "[.] " "$T_TMP/a3"
+	$TM send-keys -t ta a
+	ok "top (browser): a without a writable TMPDIR says why" shot \
+		"annotate: top keeps no recording here (TMPDIR: No such file or directory)" "$T_TMP/a4"
+	$TM kill-server 2>/dev/null
 else
-	for i in 1 2 3; do T_N=$((T_N + 1)); echo "ok $T_N # SKIP no tmux"; done
+	for i in 1 2 3 4 5; do T_N=$((T_N + 1)); echo "ok $T_N # SKIP no tmux"; done
 fi
 
 [ "$T_FAIL" -eq 0 ]
