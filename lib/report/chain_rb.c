@@ -350,7 +350,7 @@ int rp_chain_replay(struct pk_report *r, struct rp_chains *c, size_t ei)
 		rc = c->jobs[j].kind == JOB_SUBTREE ? subtree_apps(&b, &c->jobs[j])
 						    : path_apps(&b, &c->jobs[j]);
 	size_t na = b.apps.len / sizeof(struct app);
-	if (!rc)
+	if (!rc && na > 1)
 		qsort(b.apps.data, na, sizeof(struct app), app_cmp);
 	/* node 0 unused, node 1 the root */
 	if (!rc && (new_node(&b, 0, 0) < 0 || new_node(&b, 0, 0) < 0))

@@ -129,7 +129,9 @@ for n, line in enumerate(lines):
         k += 1
         continue
     f = line.split()
-    if k < 0 or len(f) != 11 or "|" in line:
+    # a summary row: 10 numbers and file:line (an instruction's row has a ":" field; with
+    # an operand and its <sym+off> it is 11 fields too, as in a sanitizer's build)
+    if k < 0 or len(f) != 11 or "|" in line or ":" in f:
         continue
     sym = syms[k]["symbol"]
     s = sums.get((sym, f[10]))

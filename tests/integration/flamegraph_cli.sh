@@ -67,7 +67,9 @@ shot() {
 		python3 "$SRC/tests/fixtures/export/pngstat.py" "$T_TMP/page.png" >"$T_TMP/png.txt" ||
 			continue
 		echo "try $try: $(cat "$T_TMP/png.txt")" >&2
-		awk '{ exit !($3 >= 20 && $4 >= 100 && $5 >= 2000) }' "$T_TMP/png.txt" && return 0
+		# drawn: many colours, flame reds, some of the page (a short profile draws a
+		# small graph: 13 per mille of it in a sanitizer's run); a blank page has none
+		awk '{ exit !($3 >= 20 && $4 >= 5 && $5 >= 1000) }' "$T_TMP/png.txt" && return 0
 	done
 	return 1
 }
