@@ -7,12 +7,14 @@
  * of two DSOs beside a symbol of a third are not in one order, and the
  * in-order of perf's entries tree (hists__findnew_entry, in the order the
  * entries were made), then of its collapse tree (hists__collapse_insert_entry,
- * fed in that in-order), depends on the trees' shapes. resort.c sorts where
+ * fed in that in-order), depends on the trees' shapes. So do unresolved
+ * addresses 2^63 or more apart (wraps). resort.c sorts where
  * the comparison is an order; here the trees are built over pk_rbtree's copy
  * of the kernel's. An entry whose walk meets an equal one merges into it, as
  * perf's does; one whose walk misses it stays apart, as perf prints it.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "report/report_int.h"
@@ -31,9 +33,54 @@ static int64_t cmp_all(const struct pk_report *r, const struct rp_entry *a,
 	return 0;
 }
 
+struct span {
+	const struct pk_dso *dso;
+	uint64_t addr;
+};
+
+static int span_cmp(const void *pa, const void *pb)
+{
+	const struct span *a = pa, *b = pb;
+	if (a->dso != b->dso)
+		return (uintptr_t)a->dso < (uintptr_t)b->dso ? -1 : 1;
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/*
+ * perf's _sort__addr_cmp is the difference of two addresses as an int64_t: two
+ * unresolved addresses (of one DSO, where the DSO is a key) 2^63 or more apart
+ * compare the wrong way round, and three can make a circle (0x6ddd <
+ * 0x65702f62696c2f72 < 0x925bc10d47c41400 < 0x6ddd: a broken callchain's words).
+ */
+static bool wraps(const struct pk_report *r, const uint32_t *idx, size_t k)
+{
+	struct span *v = malloc((k ? k : 1) * sizeof(*v));
+	size_t n = 0;
+	if (!v)
+		return true;	/* no memory to tell: the trees are right either way */
+	for (size_t i = 0; i < k; i++) {
+		const struct rp_lclass *lc = rp_lclass(r, rp_entry(r, idx[i])->lclass);
+		if (!lc->sym)
+			v[n++] = (struct span){ r->has_key[RP_KEY_DSO] ? lc->dso : NULL, lc->addr };
+	}
+	qsort(v, n, sizeof(*v), span_cmp);
+	bool w = false;
+	for (size_t i = 0, j = 0; i < n && !w; i = j) {
+		for (j = i; j < n && v[j].dso == v[i].dso; j++)
+			;
+		w = v[j - 1].addr - v[i].addr > (uint64_t)INT64_MAX;
+	}
+	free(v);
+	return w;
+}
+
 bool rp_collapse_mixed(const struct pk_report *r, const uint32_t *idx, size_t k)
 {
-	if (!r->has_key[RP_KEY_SYM] || r->has_key[RP_KEY_DSO])
+	if (!r->has_key[RP_KEY_SYM])
+		return false;
+	if (wraps(r, idx, k))
+		return true;
+	if (r->has_key[RP_KEY_DSO])
 		return false;
 	const struct pk_dso *first = NULL;
 	bool unresolved = false, two = false, resolved = false;
