@@ -97,9 +97,8 @@ static int map_key(struct pk_flame_ann *fa, struct pk_strmap *m, const char *key
 }
 
 /* The last non-empty text line before each run of instructions: the run's period, else UINT64_MAX. */
-static uint64_t *anchors(const struct pk_annotation *an, int attr)
+static uint64_t *anchors(const struct pk_annotation *an, int attr, size_t n)
 {
-	size_t n = pk_annotation__nr_lines(an);
 	uint64_t *sum = malloc((n ? n : 1) * sizeof(*sum)), acc = 0;
 	bool open = false, in_run = false;
 	for (size_t i = n; sum && i-- > 0;) {
@@ -131,7 +130,8 @@ static void pct(struct pk_buf *b, uint64_t v, uint64_t total)
 static int fn_json(struct pk_buf *b, const struct pk_annotation *an, int attr,
 		   const struct pk_annotate_entry *e, uint64_t ev_period)
 {
-	uint64_t *anchor = anchors(an, attr);
+	size_t n = pk_annotation__nr_lines(an);
+	uint64_t *anchor = anchors(an, attr, n);	/* one value per line, n of them */
 	if (!anchor)
 		return -ENOMEM;
 	pk_buf__puts(b, "{\"sym\":");
@@ -142,7 +142,7 @@ static int fn_json(struct pk_buf *b, const struct pk_annotation *an, int attr,
 		       e->period);
 	pct(b, e->period, ev_period);
 	pk_buf__puts(b, ",\"rows\":[");
-	for (size_t i = 0, n = pk_annotation__nr_lines(an); i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		const struct pk_annotation_line *l = pk_annotation__line(an, i);
 		if (i)
 			pk_buf__putc(b, ',');
