@@ -91,8 +91,12 @@ ok "top --help lists every option" sh -c "'$PMUKIT' top --help > '$T_TMP/help' &
 # changes), q ends it with status 0
 PK="$(cd "$(dirname "$PMUKIT")" && pwd)/$(basename "$PMUKIT")"
 if command -v tmux >/dev/null 2>&1; then
+	# a server (socket) of its own per session: a new session on a socket whose server
+	# is still going away after kill-server dies with it ("no server running")
 	TM="tmux -L pmukit-top-$$ -f /dev/null"
-	trap 'kill $WP 2>/dev/null; $TM kill-server 2>/dev/null; rm -rf "$T_TMP"' EXIT
+	TMA="tmux -L pmukit-topa-$$ -f /dev/null"
+	TMB="tmux -L pmukit-topb-$$ -f /dev/null"
+	trap 'kill $WP 2>/dev/null; for t in "$TM" "$TMA" "$TMB"; do $t kill-server 2>/dev/null; done; rm -rf "$T_TMP"' EXIT
 	$TM new-session -d -s tt -x 120 -y 60 "'$PK' top -d 1; echo EXIT=\$?; sleep 60"
 	sleep 3
 	$TM capture-pane -p -t tt > "$T_TMP/s1"
@@ -111,28 +115,30 @@ if command -v tmux >/dev/null 2>&1; then
 	# a: the selected symbol annotated from the recording top keeps (-p: the
 	# workload's own rows, -K: no kernel row first); without a writable TMPDIR
 	# the status line says why
-	shot() {	# shot TEXT FILE: the pane in FILE once it shows TEXT (10 s at most)
+	shot() {	# shot TEXT FILE: the pane of $TX in FILE once it shows TEXT (10 s at most)
 		i=0
 		while [ $i -lt 100 ]; do
-			$TM capture-pane -p -t ta > "$2"
+			$TX capture-pane -p -t ta > "$2"
 			grep -qF -- "$1" "$2" && return 0
 			sleep 0.1; i=$((i + 1))
 		done
 		return 1
 	}
-	$TM new-session -d -s ta -x 120 -y 40 "'$PK' top -d 1 -K -p $WP; echo EXIT=\$?; sleep 60"
+	TX=$TMA
+	$TX new-session -d -s ta -x 120 -y 40 "'$PK' top -d 1 -K -p $WP; echo EXIT=\$?; sleep 60"
 	shot "[.] " "$T_TMP/a1"
 	ASYM=$(awk '/\[\.\] / { print $NF; exit }' "$T_TMP/a1")
-	$TM send-keys -t ta a
+	$TX send-keys -t ta a
 	ok "top (browser): a annotates the selected symbol ($ASYM)" shot \
 		"$ASYM  $(cd "$(dirname "$W")" && pwd)/report_many [Percent: local period]" "$T_TMP/a2"
-	$TM kill-server 2>/dev/null
-	$TM new-session -d -s ta -x 120 -y 40 "TMPDIR=$T_TMP/none '$PK' top -d 1 -K -p $WP; sleep 60"
+	$TX kill-server 2>/dev/null
+	TX=$TMB
+	$TX new-session -d -s ta -x 120 -y 40 "TMPDIR=$T_TMP/none '$PK' top -d 1 -K -p $WP; sleep 60"
 	shot "[.] " "$T_TMP/a3"
-	$TM send-keys -t ta a
+	$TX send-keys -t ta a
 	ok "top (browser): a without a writable TMPDIR says why" shot \
 		"annotate: top keeps no recording here (TMPDIR: No such file or directory)" "$T_TMP/a4"
-	$TM kill-server 2>/dev/null
+	$TX kill-server 2>/dev/null
 else
 	for i in 1 2 3 4 5; do T_N=$((T_N + 1)); echo "ok $T_N # SKIP no tmux"; done
 fi
