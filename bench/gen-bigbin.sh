@@ -81,7 +81,7 @@ int main(int argc, char **argv)
 		r += big_0_1(r, (struct big_t0_1 *)p1) + big_1_2(r, (struct big_t1_2 *)p2);
 		clock_gettime(CLOCK_MONOTONIC, &t);
 	} while (t.tv_sec - t0.tv_sec + (t.tv_nsec - t0.tv_nsec) / 1e9 < secs);
-	return (int)(r & 1) + (s.a == 42);
+	return r == 42 && s.a == 42;	/* 0: perf record passes the status on */
 }
 END
 # two compilers at a time: the large file beside the others

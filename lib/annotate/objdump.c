@@ -9,9 +9,13 @@
  * annotation is the one it shows.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <pmukit/symbol.h>
 
@@ -22,9 +26,11 @@
 
 struct src_file {
 	char *name;
-	char *data;		/* the file, its lines cut at '\n' */
-	char **lines;
-	size_t nr;
+	const char *data;	/* the file, mapped */
+	size_t mapped, size;	/* size: up to the first NUL, once cut that far */
+	size_t scanned;		/* data[0..scanned) is cut into lines[] */
+	struct src_line { size_t off, len; } *lines;
+	size_t nr, cap;
 	unsigned last_line, max_printed;
 	bool found;
 };
@@ -39,46 +45,73 @@ struct gen {
 	struct pk_buf line;
 };
 
-static int add_line(struct gen *g, const char *s)
+static int add_line_n(struct gen *g, const char *s, size_t len)
 {
 	struct ann_text *t = g->out;
 	if (PK_GROW(t->lines, t->cap, t->nr + 1))
 		return -ENOMEM;
-	if (!(t->lines[t->nr] = strdup(s)))
+	if (!(t->lines[t->nr] = strndup(s, len)))
 		return -ENOMEM;
 	t->nr++;
 	return 0;
 }
 
+static int add_line(struct gen *g, const char *s)
+{
+	return add_line_n(g, s, strlen(s));
+}
+
+/*
+ * A source file is mapped, not read: a large generated file's hot function
+ * can be its last one. Its lines are cut as far as a lookup needs them; as
+ * objdump's, the text ends at the first NUL byte.
+ */
 static void load_file(struct src_file *f)
 {
-	FILE *fp = fopen(f->name, "r");
-	if (!fp)
+	int fd = open(f->name, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
 		return;
-	struct pk_buf b = { 0 };
-	char tmp[65536];
-	size_t n;
-	while ((n = fread(tmp, 1, sizeof(tmp), fp)) > 0)
-		pk_buf__add(&b, tmp, n);
-	fclose(fp);
-	pk_buf__putc(&b, '\0');
-	if (b.err) {
-		pk_buf__free(&b);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
 		return;
 	}
-	f->data = (char *)b.data;
-	size_t cap = 0;
-	for (char *p = f->data; *p;) {
-		char *nl = strchr(p, '\n');
-		if (PK_GROW(f->lines, cap, f->nr + 1))
+	f->size = (size_t)st.st_size;
+	if (f->size) {
+		void *m = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m == MAP_FAILED) {
+			close(fd);
 			return;
-		f->lines[f->nr++] = p;
-		if (!nl)
-			break;
-		*nl = '\0';
-		p = nl + 1;
+		}
+		f->data = m;
+		f->mapped = f->size;
 	}
+	close(fd);
 	f->found = true;
+}
+
+/* lines up to n cut (fewer at the end of the text); false when out of memory */
+static bool cut_lines(struct src_file *f, size_t n)
+{
+	while (f->nr < n && f->scanned < f->size) {
+		const char *p = f->data + f->scanned;
+		size_t left = f->size - f->scanned;
+		const char *nl = memchr(p, '\n', left);
+		size_t len = nl ? (size_t)(nl - p) : left;
+		const char *nul = memchr(p, '\0', len + (nl != NULL));
+		if (nul) {
+			len = (size_t)(nul - p);
+			f->size = f->scanned;	/* the text ends there */
+			if (!len)
+				break;
+		} else {
+			f->scanned += len + (nl != NULL);
+		}
+		if (PK_GROW(f->lines, f->cap, f->nr + 1))
+			return false;
+		f->lines[f->nr++] = (struct src_line){ (size_t)(p - f->data), len };
+	}
+	return true;
 }
 
 static struct src_file *find_file(struct gen *g, const char *name)
@@ -100,8 +133,10 @@ static struct src_file *find_file(struct gen *g, const char *name)
 /* objdump's dump_lines: lines [from, to] that exist. */
 static int dump_lines(struct gen *g, struct src_file *f, unsigned from, unsigned to)
 {
+	if (!cut_lines(f, to))
+		return -ENOMEM;
 	for (unsigned l = from; l <= to && l <= f->nr; l++)
-		if (l >= 1 && add_line(g, f->lines[l - 1]))
+		if (l >= 1 && add_line_n(g, f->data + f->lines[l - 1].off, f->lines[l - 1].len))
 			return -ENOMEM;
 	return 0;
 }
@@ -297,7 +332,8 @@ int ann_objdump__text(const struct ann_objdump_args *args, struct ann_text *out)
 		rc = ann_objfile__disasm(args->obj, args->start, args->end, &cbs, &g);
 	for (size_t i = 0; i < g.nr_files; i++) {
 		free(g.files[i].name);
-		free(g.files[i].data);
+		if (g.files[i].data)
+			munmap((void *)g.files[i].data, g.files[i].mapped);
 		free(g.files[i].lines);
 	}
 	free(g.files);

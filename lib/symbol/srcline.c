@@ -296,6 +296,35 @@ static int cmp_frange(const void *a, const void *b)
 	return (x->func > y->func) - (x->func < y->func);
 }
 
+/*
+ * Whether a DIE of this tag can hold a function DIE with code: every DIE is
+ * walked, as binutils walks them, except the subtrees that cannot (a C
+ * struct's members, a parameter's or an enumeration's children...): a large
+ * program's type DIEs are most of its DIEs. C++ and other languages keep
+ * their class bodies (member functions).
+ */
+static bool may_hold_code(int tag, int lang)
+{
+	switch (tag) {
+	case DW_TAG_structure_type: case DW_TAG_union_type: case DW_TAG_class_type:
+		return !(lang == DW_LANG_C89 || lang == DW_LANG_C || lang == DW_LANG_C99 ||
+			 lang == DW_LANG_C11);
+	case DW_TAG_member: case DW_TAG_formal_parameter: case DW_TAG_variable:
+	case DW_TAG_enumeration_type: case DW_TAG_enumerator: case DW_TAG_array_type:
+	case DW_TAG_subrange_type: case DW_TAG_subroutine_type: case DW_TAG_base_type:
+	case DW_TAG_pointer_type: case DW_TAG_reference_type: case DW_TAG_rvalue_reference_type:
+	case DW_TAG_typedef: case DW_TAG_const_type: case DW_TAG_volatile_type:
+	case DW_TAG_restrict_type: case DW_TAG_atomic_type: case DW_TAG_call_site:
+	case DW_TAG_call_site_parameter: case DW_TAG_GNU_call_site:
+	case DW_TAG_GNU_call_site_parameter: case DW_TAG_unspecified_parameters:
+	case DW_TAG_template_type_parameter: case DW_TAG_template_value_parameter:
+	case DW_TAG_label:
+		return false;
+	default:
+		return true;
+	}
+}
+
 static int scan_cu(struct cu *u)
 {
 	u->scanned = true;
@@ -323,7 +352,8 @@ static int scan_cu(struct cu *u)
 			if (me < 0)
 				return me;
 		}
-		if (dwarf_haschildren(&die) && sp < (int)(sizeof(stack) / sizeof(stack[0])) &&
+		if (may_hold_code(tag, u->lang) && dwarf_haschildren(&die) &&
+		    sp < (int)(sizeof(stack) / sizeof(stack[0])) &&
 		    dwarf_child(&die, &child) == 0) {
 			stack[sp].die = child;
 			stack[sp++].func = me;
