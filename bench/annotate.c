@@ -180,6 +180,51 @@ static void annotate_big(const char *dir, const char *pmukit, int runs)
 	free(sym);
 }
 
+/*
+ * Issue 20's own case: every symbol with samples of bench/report's shared
+ * profile (bench/support/profile.h), the tools alternating, the medians of
+ * their wall and CPU times and peak RSS; killed runs (PMUKIT_BENCH_TIMEOUT)
+ * give lower bounds. Goal: at least 10 times faster, same output.
+ */
+static void annotate_profile(const char *build, const char *dir, const char *pmukit)
+{
+	char data[1200], po[2200], ko[2200];
+	long long bytes;
+	if (bench_profile(build, data, sizeof(data), &bytes)) {
+		printf("annotate_profile_failed 1\n");
+		return;
+	}
+	snprintf(po, sizeof(po), "%s/annotate-profile-perf.out", dir);
+	snprintf(ko, sizeof(ko), "%s/annotate-profile-pmukit.out", dir);
+	char *p[] = { "perf", "annotate", "--stdio", "-i", data, NULL };
+	char *k[] = { (char *)pmukit, "annotate", "--stdio", "-i", data, NULL };
+	double limit = (double)bench_env("PMUKIT_BENCH_TIMEOUT", 600);
+	struct bench_runs rs[2] = { 0 };
+	int runs = bench_nr_runs();
+	for (int i = 0; i < runs; i++) {
+		if (!bench_measure(&rs[0], p, i ? NULL : po, limit) ||
+		    !bench_measure(&rs[1], k, i ? NULL : ko, limit)) {
+			printf("annotate_profile_failed 1\n");
+			return;
+		}
+		if (rs[0].timed_out)
+			break;	/* once is enough for a lower bound */
+	}
+	double pw = bench_median(&rs[0], 0), kw = bench_median(&rs[1], 0);
+	double pc = bench_median(&rs[0], 1), kc = bench_median(&rs[1], 1);
+	printf("annotate_profile_mb %.1f\n", (double)bytes / 1048576.0);
+	printf("annotate_profile_samples %llu\n", (unsigned long long)bench_count_samples(data));
+	printf("annotate_profile_ms %.1f\n", kw * 1000.0);
+	printf("perf_annotate_profile_ms %.1f\n", pw * 1000.0);
+	printf("annotate_profile_perf_timeout %d\n", rs[0].timed_out ? 1 : 0);
+	printf("annotate_profile_speedup %.2f\n", kw > 0 ? pw / kw : 0.0);
+	printf("annotate_profile_cpu_speedup %.2f\n", kc > 0 ? pc / kc : 0.0);
+	printf("annotate_profile_rss_ratio %.4f\n",
+	       bench_median(&rs[0], 2) > 0 ? bench_median(&rs[1], 2) / bench_median(&rs[0], 2) : 0.0);
+	printf("annotate_profile_goal_speedup 10\n");
+	printf("annotate_profile_same_output %d\n", rs[0].timed_out ? 0 : bench_same_output(po, ko));
+}
+
 int main(int argc, char **argv)
 {
 	const char *build = argc > 1 ? argv[1] : "build";
@@ -214,5 +259,6 @@ int main(int argc, char **argv)
 	compare("annotate_stdio2_all", p3, k3, dir, runs);
 	free(sym);
 	annotate_big(dir, pmukit, runs);
+	annotate_profile(build, dir, pmukit);
 	return 0;
 }

@@ -41,6 +41,7 @@ void pk_annotate__free(struct pk_annotate *a)
 		return;
 	for (size_t i = 0; i < a->nr_entries; i++) {
 		free(a->entries[i].hits);
+		pk_u64map__free(&a->entries[i].by_addr);
 		free(a->entries[i].ev);
 	}
 	free(a->entries);
@@ -48,8 +49,10 @@ void pk_annotate__free(struct pk_annotate *a)
 	free(a->order);
 	pk_u64map__free(&a->by_sym);
 	pk_u64map__free(&a->read_prev);
-	ann_objfile__free(a->obj);
-	free(a->obj_path);
+	for (size_t i = 0; i < a->nr_objs; i++) {
+		ann_objfile__free(a->objs[i].obj);
+		free(a->objs[i].path);
+	}
 	free(a);
 }
 
@@ -124,13 +127,25 @@ static int add_one(struct pk_annotate *a, const struct pk_resolved *rs, int attr
 	if (!l->sym || !l->dso || l->sym->inlined)
 		return 0;
 	struct ann_entry *e = entry_of(a, l->dso, l->sym);
-	if (!e || PK_GROW(e->hits, e->cap_hits, e->nr_hits + 1))
+	if (!e)
 		return -ENOMEM;
-	e->hits[e->nr_hits++] = (struct ann_hit){
-		.rip = l->addr, .attr = attr, .period = period, .weight = smp->weight,
-		.weighted = attr == rs->attr &&
-			    (smp->sample_type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)),
-	};
+	bool weighted = attr == rs->attr &&
+			(smp->sample_type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT));
+	/* one entry's addresses share their top byte: the event goes there */
+	uint64_t key = l->addr ^ ((uint64_t)attr << 56);
+	uint64_t *ix = pk_u64map__find(&e->by_addr, key);
+	struct ann_hit *h = ix ? &e->hits[*ix] : NULL;
+	if (!h || h->rip != l->addr || h->attr != attr) {
+		if (PK_GROW(e->hits, e->cap_hits, e->nr_hits + 1) ||
+		    (!ix && pk_u64map__set(&e->by_addr, key, e->nr_hits)))
+			return -ENOMEM;
+		h = &e->hits[e->nr_hits++];
+		*h = (struct ann_hit){ .rip = l->addr, .attr = attr };
+	}
+	h->period += period;
+	h->nr_samples++;
+	h->weight += weighted ? smp->weight : 0;
+	h->nr_weighted += weighted;
 	e->ev[attr].nr_samples++;
 	e->ev[attr].period += period;
 	return 0;

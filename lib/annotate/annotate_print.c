@@ -174,9 +174,9 @@ static void print_extra(const struct pk_annotation *an, const struct pk_annotati
 	}
 }
 
-static int cmp_u64(const void *x, const void *y)
+static int cmp_hit_rip(const void *x, const void *y)
 {
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	uint64_t a = ((const struct ann_hit *)x)->rip, b = ((const struct ann_hit *)y)->rip;
 	return a < b ? -1 : a > b;
 }
 
@@ -184,20 +184,22 @@ static int cmp_u64(const void *x, const void *y)
 static int print_hits(const struct pk_annotation *an, FILE *f)
 {
 	const struct ann_entry *e = an->entry;
-	uint64_t *v = malloc((e->nr_hits ? e->nr_hits : 1) * sizeof(*v)), total = 0;
+	struct ann_hit *v = malloc((e->nr_hits ? e->nr_hits : 1) * sizeof(*v));
+	uint64_t total = 0;
 	if (!v)
 		return -ENOMEM;
 	size_t n = 0;
 	for (size_t h = 0; h < e->nr_hits; h++)
 		if (e->hits[h].attr == an->attr && e->hits[h].rip >= e->sym->start && e->hits[h].rip < e->sym->end)
-			v[n++] = e->hits[h].rip;
-	qsort(v, n, sizeof(*v), cmp_u64);
+			v[n++] = e->hits[h];
+	qsort(v, n, sizeof(*v), cmp_hit_rip);
 	for (size_t i = 0; i < n;) {
+		uint64_t nr = 0;
 		size_t j = i;
-		while (j < n && v[j] == v[i])
-			j++;
-		fprintf(f, "%32" PRIx64 ": %zu\n", v[i], j - i);
-		total += j - i;
+		for (; j < n && v[j].rip == v[i].rip; j++)
+			nr += v[j].nr_samples;
+		fprintf(f, "%32" PRIx64 ": %" PRIu64 "\n", v[i].rip, nr);
+		total += nr;
 		i = j;
 	}
 	fprintf(f, "%32s: %" PRIu64 "\n", "h->nr_samples", total);

@@ -15,11 +15,16 @@ struct ann_counts {
 	uint64_t nr_samples, period;
 };
 
+/*
+ * The samples of one event at one address (summed as they come: an entry
+ * holds about one hit per instruction, not one per sample).
+ */
 struct ann_hit {
 	uint64_t rip, period;
-	uint64_t weight;		/* PERF_SAMPLE_WEIGHT(_STRUCT)'s weight, on the sample's own event */
+	uint64_t nr_samples;
+	uint64_t weight;		/* the sum of PERF_SAMPLE_WEIGHT(_STRUCT)'s weights, on the samples' own event */
+	uint64_t nr_weighted;		/* samples with a weight (counted once: on their own event) */
 	int attr;
-	bool weighted;			/* the sample has a weight (counted once: on its own event) */
 };
 
 struct ann_entry {
@@ -28,7 +33,10 @@ struct ann_entry {
 	struct ann_counts *ev;		/* per attr */
 	struct ann_hit *hits;
 	size_t nr_hits, cap_hits;
+	struct pk_u64map by_addr;	/* address ^ event << 56 -> hit */
 };
+
+#define ANN_OBJ_CACHE	4	/* binaries kept open */
 
 struct pk_annotate {
 	struct pk_session *s;
@@ -41,14 +49,19 @@ struct pk_annotate {
 	size_t *order, nr_order;	/* entries of events [sorted_for, + sorted_nr), hottest first */
 	int sorted_for, sorted_nr;
 	struct pk_u64map read_prev;	/* PERF_SAMPLE_READ: each id's last value */
-	struct ann_objfile *obj;	/* the last binary opened, kept for its next symbol */
+	/*
+	 * The binaries opened last, kept for their next symbols (hottest first
+	 * goes back and forth between a program and its libraries), the most
+	 * recently used first.
+	 */
+	struct ann_obj_slot { char *path; struct ann_objfile *obj; } objs[ANN_OBJ_CACHE];
+	size_t nr_objs;
 	/*
 	 * -l's " // ??:0" was the last srcline printed: perf's prev_line then
 	 * still points at its static "??:0" in the next symbol (other
 	 * srclines are freed with their symbol).
 	 */
 	bool unknown_last;
-	char *obj_path;
 };
 
 struct pk_annotation {

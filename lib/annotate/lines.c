@@ -168,13 +168,13 @@ static int count_hits(struct build *b, const struct ann_entry *e, struct pk_dso 
 		if (!lo || (size_t)e->hits[h].attr >= an->nr_attrs)
 			continue;
 		struct pk_annotation_line *l = &an->lines[idx[lo - 1]];
+		const struct ann_hit *hit = &e->hits[h];
 		uint64_t *c = (uint64_t *)l->nr_samples;
-		c[e->hits[h].attr]++;
-		c[an->nr_attrs + e->hits[h].attr] += e->hits[h].period;
-		if (e->hits[h].weighted && e->hits[h].attr >= an->attr &&
-		    e->hits[h].attr < an->attr + an->nr_group) {
-			l->nr_weighted++;
-			l->avg_weight += (double)e->hits[h].weight;	/* the sum, until extra.c */
+		c[hit->attr] += hit->nr_samples;
+		c[an->nr_attrs + hit->attr] += hit->period;
+		if (hit->nr_weighted && hit->attr >= an->attr && hit->attr < an->attr + an->nr_group) {
+			l->nr_weighted += hit->nr_weighted;
+			l->avg_weight += (double)hit->weight;	/* the sum, until extra.c */
 		}
 	}
 	free(idx);
@@ -182,16 +182,35 @@ static int count_hits(struct build *b, const struct ann_entry *e, struct pk_dso 
 	return 0;
 }
 
-static int open_obj(struct pk_annotate *a, const char *path, const char *debug, struct pk_error *err)
+/* The binary at path, opened or from the cache (moved to its front); NULL with err set. */
+static struct ann_objfile *open_obj(struct pk_annotate *a, const char *path, const char *debug,
+				    struct pk_error *err)
 {
-	if (a->obj && !strcmp(a->obj_path, path))
-		return 0;
-	ann_objfile__free(a->obj);
-	a->obj = NULL;
-	free(a->obj_path);
-	if (!(a->obj_path = strdup(path)))
-		return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
-	return ann_objfile__open(&a->obj, path, debug, a->opts.disassembler_style, err);
+	size_t i = 0;
+	while (i < a->nr_objs && strcmp(a->objs[i].path, path))
+		i++;
+	if (i == a->nr_objs) {
+		struct ann_obj_slot n = { strdup(path), NULL };
+		if (!n.path) {
+			pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
+			return NULL;
+		}
+		if (ann_objfile__open(&n.obj, path, debug, a->opts.disassembler_style, err)) {
+			free(n.path);
+			return NULL;
+		}
+		if (a->nr_objs == ANN_OBJ_CACHE) {	/* the least recently used goes */
+			i = --a->nr_objs;
+			ann_objfile__free(a->objs[i].obj);
+			free(a->objs[i].path);
+		}
+		a->objs[a->nr_objs++] = n;
+		i = a->nr_objs - 1;
+	}
+	struct ann_obj_slot hit = a->objs[i];
+	memmove(&a->objs[1], &a->objs[0], i * sizeof(a->objs[0]));
+	a->objs[0] = hit;
+	return hit.obj;
 }
 
 /*
@@ -234,13 +253,14 @@ static int build(struct pk_annotation *an, struct pk_annotate *a, const struct a
 		return pk_error__set(err, -ENOENT, "", 0, 0, "Couldn't annotate %s: no binary for %s",
 				     e->sym->name, pk_dso__name(dso));
 	const char *debug = a->opts.flags & PK_ANNOTATE_NO_SOURCE ? NULL : pk_dso__symsrc(dso);
-	int rc = open_obj(a, binary, debug, err);
-	if (rc)
-		return rc;
+	struct ann_objfile *obj = open_obj(a, binary, debug, err);
+	if (!obj)
+		return err->code ? err->code : -EIO;
+	int rc;
 	uint64_t start = pk_dso__objdump_addr(dso, e->sym->start);
 	uint64_t end = pk_dso__objdump_addr(dso, e->sym->end);
 	struct ann_objdump_args args = {
-		.obj = a->obj, .dso = dso, .start = start, .end = end,
+		.obj = obj, .dso = dso, .start = start, .end = end,
 		.rip_delta = (int64_t)(start - e->sym->start), .binary = binary, .flags = a->opts.flags,
 		.debug_file = pk_dso__symsrc(dso) && strcmp(pk_dso__symsrc(dso), binary),
 		.prefix = a->opts.prefix, .prefix_strip = a->opts.prefix_strip,

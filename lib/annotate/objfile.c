@@ -67,6 +67,7 @@ struct ann_objfile {
 	long nr_dynrels;
 	struct pk_buf text;	/* the instruction being printed */
 	asection *sec;		/* the section being disassembled */
+	asection *sorted_for;	/* the section sorted is in the order for */
 	bool mapping_syms;	/* Arm: $x/$d/$a/$t symbols are not valid (the target's symbol_is_valid) */
 	long nr_syms;		/* the file's (and debug file's) own symbols: bfd's find_nearest_line's */
 };
@@ -556,12 +557,13 @@ static int disasm_section(struct ann_objfile *o, struct disassemble_info *info, 
 static int disasm_in(struct ann_objfile *o, asection *sec, bfd_vma start, bfd_vma stop,
 		     const struct ann_disasm_cbs *cbs, void *ctx)
 {
+	/* only the range's bytes: the disassembly reads forward from start, never past stop */
 	bfd_vma svma = bfd_section_vma(sec);
-	size_t len = (size_t)(stop - svma);
+	size_t len = (size_t)(stop - start);
 	uint8_t *bytes = malloc(len ? len : 1);
 	if (!bytes)
 		return -ENOMEM;
-	if (!bfd_get_section_contents(o->abfd, sec, bytes, 0, len)) {
+	if (!bfd_get_section_contents(o->abfd, sec, bytes, (file_ptr)(start - svma), len)) {
 		free(bytes);
 		return -EIO;
 	}
@@ -576,14 +578,19 @@ static int disasm_in(struct ann_objfile *o, asection *sec, bfd_vma start, bfd_vm
 	info.print_address_func = print_address;
 	info.application_data = o;
 	info.buffer = bytes;
-	info.buffer_vma = svma;
+	info.buffer_vma = start;
 	info.buffer_length = len;
 	info.section = sec;
 	info.symtab = o->sorted;
 	info.symtab_size = (int)o->nsorted;
-	o->sec = sec;
-	/* objdump sorts its symbols again for each section, that section's first among equals */
-	qsort_r(o->sorted, (size_t)o->nsorted, sizeof(*o->sorted), cmp_syms, sec);
+	/*
+	 * objdump sorts its symbols again for each section, that section's first
+	 * among equals: sorted once per section here (a stable sort of a sorted
+	 * array changes nothing).
+	 */
+	if (o->sorted_for != sec)
+		qsort_r(o->sorted, (size_t)o->nsorted, sizeof(*o->sorted), cmp_syms, sec);
+	o->sec = o->sorted_for = sec;
 	disassemble_init_for_target(&info);
 	disassembler_ftype dis = disassembler(info.arch, info.endian == BFD_ENDIAN_BIG, info.mach, o->abfd);
 	int rc = dis ? disasm_section(o, &info, dis, sec, start, stop, cbs, ctx) : -ENOTSUP;

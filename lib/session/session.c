@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "util/error.h"
 #include "util/grow.h"
@@ -63,14 +64,20 @@ static int session_start(struct pk_session *s, struct pk_error *err)
 
 /*
  * The reader's options: the caller's, or with none, the defaults and the
- * read-ahead thread when the session may use threads.
+ * read-ahead thread when the session may use threads and the file is more
+ * than one window (a smaller one is mapped at once: a thread to fetch it
+ * costs more than it saves).
  */
-static const struct pk_data_reader_opts *reader_opts(const struct pk_session *s,
-						     struct pk_data_reader_opts *def)
+static const struct pk_data_reader_opts *reader_opts(const struct pk_session *s, const char *path,
+						     int fd, struct pk_data_reader_opts *def)
 {
 	if (s->o.reader)
 		return s->o.reader;
-	*def = (struct pk_data_reader_opts){ .sz = sizeof(*def), .read_ahead = s->o.nr_threads != 1,
+	struct stat st;
+	bool small = !(fd >= 0 ? fstat(fd, &st) : stat(path, &st)) && S_ISREG(st.st_mode) &&
+		     st.st_size <= (off_t)SESSION_WINDOW;
+	*def = (struct pk_data_reader_opts){ .sz = sizeof(*def),
+					     .read_ahead = s->o.nr_threads != 1 && !small,
 					     .window_bytes = SESSION_WINDOW };
 	return def;
 }
@@ -94,7 +101,7 @@ int pk_session__open(struct pk_session **out, const char *path, const struct pk_
 	if (!s)
 		return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
 	struct pk_data_reader_opts ro;
-	int rc = pk_data_reader__open(&s->r, path, reader_opts(s, &ro), err);
+	int rc = pk_data_reader__open(&s->r, path, reader_opts(s, path, -1, &ro), err);
 	if (!rc && !(s->path = strdup(path)))
 		rc = pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
 	if (!rc) {
@@ -120,7 +127,7 @@ int pk_session__open_fd(struct pk_session **out, int fd, const char *name,
 		return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
 	s->fd = fd;
 	struct pk_data_reader_opts ro;
-	int rc = pk_data_reader__open_fd(&s->r, fd, name, reader_opts(s, &ro), err);
+	int rc = pk_data_reader__open_fd(&s->r, fd, name, reader_opts(s, NULL, fd, &ro), err);
 	if (!rc) {
 		session_warn(s);
 		rc = session_start(s, err);

@@ -555,9 +555,18 @@ int linetab__parse(struct linetab **out, const struct linetab_src *src, uint64_t
 	if (!err && !t)
 		err = -ENOMEM;
 	if (!err) {
+		/*
+		 * Every row takes at least one byte of the program: room for that
+		 * many up front (up to 4M rows), so a large unit's rows are not
+		 * copied as the array doubles (untouched room costs no memory).
+		 */
 		t->v5 = h.v5;
-		err = run_program(&r, &h, t, &files);	/* define_file may add files */
+		size_t room = (size_t)(r.end - r.p) + 1;
+		if (PK_GROW(t->rows, t->cap_rows, room < (1u << 22) ? room : (1u << 22)))
+			err = -ENOMEM;
 	}
+	if (!err)
+		err = run_program(&r, &h, t, &files);	/* define_file may add files */
 	if (!err)
 		err = name_files(t, &files, &dirs, comp_dir);
 	names_free(&dirs);

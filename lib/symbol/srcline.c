@@ -103,6 +103,7 @@ struct srcline_cache {
 	size_t nr_syms;
 	struct bsym *dsyms;	/* the separate debug file's: binutils' DWARF code looks there */
 	size_t nr_dsyms;
+	bool syms_tried;	/* syms and dsyms are indexed at their first use (index_syms) */
 	struct entry *tab;	/* open addressing on pc */
 	size_t cap, used;
 	struct pk_arena arena;
@@ -194,16 +195,11 @@ static struct srcline_cache *cache_open(struct pk_dso *d)
 	/* (perf runs addr2line on the long name itself, not under --symfs, when no symbol file was found) */
 	if ((c->err = pkelf__open(&c->file, name)))
 		return c;
-	if ((c->err = a2l__index_syms(c->file.elf, &c->syms, &c->nr_syms)))
-		return c;
 	Elf *dwelf = NULL;
 	if (a2l__has_dwarf(c->file.elf))
 		dwelf = c->file.elf;
-	else if (a2l__open_separate(&c->file, &c->dwfile, d->owner)) {
+	else if (a2l__open_separate(&c->file, &c->dwfile, d->owner))
 		dwelf = c->dwfile.elf;
-		if ((c->err = a2l__index_syms(dwelf, &c->dsyms, &c->nr_dsyms)))
-			return c;
-	}
 	if (dwelf) {
 		c->dw = dwarf_begin_elf(dwelf, DWARF_C_READ, NULL);
 		if (c->dw) {
@@ -478,6 +474,24 @@ static void add_seq_ranges(struct srcline_cache *c, struct cu *u)
 	c->seqr_dirty = true;
 }
 
+/*
+ * The symbol tables binutils asks, sorted at their first use: a C program
+ * with DWARF names its functions without them.
+ */
+static void index_syms(struct srcline_cache *c)
+{
+	if (c->syms_tried)
+		return;
+	c->syms_tried = true;
+	if (a2l__index_syms(c->file.elf, &c->syms, &c->nr_syms))
+		c->nr_syms = 0;
+	if (c->dwfile.elf && a2l__index_syms(c->dwfile.elf, &c->dsyms, &c->nr_dsyms)) {
+		free(c->dsyms);
+		c->dsyms = NULL;
+		c->nr_dsyms = 0;
+	}
+}
+
 /* the debug file's section of the main file's section shndx: the one of that name */
 static size_t dshndx(struct srcline_cache *c, size_t shndx)
 {
@@ -501,6 +515,7 @@ static size_t dshndx(struct srcline_cache *c, size_t shndx)
 static size_t stash_sym(struct srcline_cache *c, uint64_t pc, size_t shndx, struct raw_frame *out)
 {
 	const struct bsym *s = NULL;
+	index_syms(c);
 	if (c->dsyms) {
 		size_t d = dshndx(c, shndx);
 		s = d != SIZE_MAX ? a2l__find_sym(c->dsyms, c->nr_dsyms, d, pc) : a2l__find_sym(c->syms, c->nr_syms, shndx, pc);
@@ -544,6 +559,7 @@ static size_t lookup_dwarf(struct srcline_cache *c, uint64_t pc, size_t shndx,
 	if (!f || !f->is_linkage) {
 		/* binutils asks the symbol table (the debug file's, when the DWARF is there); a symbol at
 		 * the function's start renames it */
+		index_syms(c);
 		size_t dsec = c->dsyms ? dshndx(c, shndx) : SIZE_MAX;
 		const struct bsym *s = dsec != SIZE_MAX ? a2l__find_sym(c->dsyms, c->nr_dsyms, dsec, pc)
 							: a2l__find_sym(c->syms, c->nr_syms, shndx, pc);
@@ -580,6 +596,7 @@ static size_t lookup(struct srcline_cache *c, uint64_t pc, struct raw_frame *out
 		size_t n = c->dw ? lookup_dwarf(c, pc, shndx, out, max) : 0;
 		if (n)
 			return n;
+		index_syms(c);
 		const struct bsym *s = a2l__find_sym(c->syms, c->nr_syms, shndx, pc);
 		if (s) {
 			out[0] = (struct raw_frame){ s->name, s->file, 0, 0 };
