@@ -2,12 +2,14 @@
 /*
  * session/work.c — the session's worker threads (opts.nr_threads - 1 of
  * them, the caller being the last): DSO symbol tables loaded in the
- * background as soon as a map needs them, and parallel loops over
+ * background as soon as a map needs them (and debug info as soon as a
+ * caller says it will want source lines), and parallel loops over
  * independent items (pk_session__prepare_srclines). Nothing here decides
  * what the session outputs: workers only fill caches whose contents do not
  * depend on which thread fills them or when.
  */
 #include "session/session_int.h"
+#include "symbol/symbol_int.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -18,8 +20,8 @@ struct sess_workers {
 	pthread_t *tids;
 	int nr;
 	bool stop;
-	/* prefetch queue */
-	struct pk_dso **q;
+	/* prefetch queue: a DSO's address, | 1 for its source lines rather than its symbols */
+	uintptr_t *q;
 	size_t qhead, qtail, qcap;
 	struct pk_u64map queued;	/* DSOs ever queued (each is loaded once) */
 	/* the current parallel loop */
@@ -43,9 +45,13 @@ static bool work_one(struct sess_workers *w, bool loop_only)
 		return true;
 	}
 	if (!loop_only && w->qhead < w->qtail) {
-		struct pk_dso *d = w->q[w->qhead++ % w->qcap];
+		uintptr_t job = w->q[w->qhead++ % w->qcap];
+		struct pk_dso *d = (struct pk_dso *)(job & ~(uintptr_t)1);
 		pthread_mutex_unlock(&w->lock);
-		(void)pk_dso__nr_syms(d);	/* loads the symbol table once */
+		if (job & 1)
+			srcline__prepare(d);	/* opens its debug info once */
+		else
+			(void)pk_dso__nr_syms(d);	/* loads the symbol table once */
 		pthread_mutex_lock(&w->lock);
 		return true;
 	}
@@ -110,20 +116,17 @@ void workers__free(struct pk_session *s)
 	s->workers = NULL;
 }
 
-void workers__prefetch(struct pk_session *s, struct pk_dso *d)
+static void queue_job(struct pk_session *s, uintptr_t job)
 {
 	struct sess_workers *w = s->workers;
-	if (!w || !w->nr || !d || (s->o.flags & PK_SESSION_NO_SYMBOLS))
-		return;
 	pthread_mutex_lock(&w->lock);
-	if (pk_u64map__find(&w->queued, (uint64_t)(uintptr_t)d) ||
-	    pk_u64map__set(&w->queued, (uint64_t)(uintptr_t)d, 1)) {
+	if (pk_u64map__find(&w->queued, (uint64_t)job) || pk_u64map__set(&w->queued, (uint64_t)job, 1)) {
 		pthread_mutex_unlock(&w->lock);
 		return;
 	}
 	if (w->qtail - w->qhead == w->qcap) {
 		size_t ncap = w->qcap ? w->qcap * 2 : 64;
-		struct pk_dso **nq = malloc(ncap * sizeof(*nq));
+		uintptr_t *nq = malloc(ncap * sizeof(*nq));
 		if (!nq) {
 			pthread_mutex_unlock(&w->lock);
 			return;	/* the DSO loads on first use instead */
@@ -137,9 +140,23 @@ void workers__prefetch(struct pk_session *s, struct pk_dso *d)
 		w->qhead = 0;
 		w->qtail = n;
 	}
-	w->q[w->qtail++ % w->qcap] = d;
+	w->q[w->qtail++ % w->qcap] = job;
 	pthread_cond_signal(&w->wake);
 	pthread_mutex_unlock(&w->lock);
+}
+
+void workers__prefetch(struct pk_session *s, struct pk_dso *d)
+{
+	struct sess_workers *w = s->workers;
+	if (w && w->nr && d && !(s->o.flags & PK_SESSION_NO_SYMBOLS))
+		queue_job(s, (uintptr_t)d);
+}
+
+void pk_session__prefetch_srcline(struct pk_session *s, struct pk_dso *d)
+{
+	struct sess_workers *w = s ? s->workers : NULL;
+	if (w && w->nr && d && !(s->o.flags & PK_SESSION_NO_SYMBOLS))
+		queue_job(s, (uintptr_t)d | 1);
 }
 
 void workers__run(struct pk_session *s, size_t n, void (*fn)(void *arg, size_t i), void *arg)

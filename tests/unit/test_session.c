@@ -516,6 +516,33 @@ static void test_srclines(void **state)
 	}
 }
 
+/* a DSO's debug info opened on a worker first: the same answers as opened on first use */
+static void test_prefetch_srcline(void **state)
+{
+	(void)state;
+	char got[2][256];
+	for (int threads = 1; threads <= 2; threads++) {
+		struct run r;
+		struct pk_session_opts o = { .sz = sizeof(o), .nr_threads = threads };
+		open_run(&r, &o, false);
+		resolve_all(&r);
+		const struct pk_loc *l = r.rs[7].loc;
+		assert_non_null(l->dso);
+		if (threads == 2) {
+			pk_session__prefetch_srcline(r.s, l->dso);
+			pk_session__prefetch_srcline(r.s, l->dso);	/* once */
+			pk_session__prefetch_srcline(r.s, NULL);	/* nothing */
+			pk_session__prefetch_srcline(NULL, l->dso);
+		}
+		const char *sl = pk_dso__srcline_str(l->dso, l->addr);
+		assert_non_null(sl);
+		assert_non_null(strstr(sl, "test_session.c:"));
+		snprintf(got[threads - 1], sizeof(got[0]), "%s", sl);
+		close_run(&r);
+	}
+	assert_string_equal(got[0], got[1]);
+}
+
 static void test_profile(void **state)
 {
 	(void)state;
@@ -593,6 +620,7 @@ int main(void)
 		cmocka_unit_test(test_attrs),
 		cmocka_unit_test(test_max_stack),
 		cmocka_unit_test(test_srclines),
+		cmocka_unit_test(test_prefetch_srcline),
 		cmocka_unit_test(test_profile),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
