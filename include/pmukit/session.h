@@ -295,11 +295,12 @@ enum {
 PK_API int pk_session__prepare_srclines(struct pk_session *s, const struct pk_loc *const *locs,
 					size_t n, unsigned what, struct pk_error *err);
 /*
- * Open d's debug info (decompressing it, indexing its units) on a worker
- * thread now, so that the first pk_dso__srcline of d later does not wait
- * for it; each DSO once. Nothing without worker threads (nr_threads 1).
+ * Look up pk_dso__srcline(d, rip) on a worker thread now: d's debug info is
+ * opened (decompressed, its units indexed) and rip's unit read, so that
+ * lookups there later do not wait for them. Nothing without worker threads
+ * (nr_threads 1).
  */
-PK_API void pk_session__prefetch_srcline(struct pk_session *s, struct pk_dso *d);
+PK_API void pk_session__prefetch_srcline(struct pk_session *s, struct pk_dso *d, uint64_t rip);
 
 /* pk_session__resolve flags */
 enum {

@@ -107,9 +107,9 @@ static struct ann_entry *entry_of(struct pk_annotate *a, struct pk_dso *dso, con
 	}
 	a->nr_entries++;
 	a->sorted_for = -1;
-	/* its debug info opens on a worker while the samples are still read */
+	/* its source lines are read on a worker while the samples still are */
 	if (!(a->opts.flags & PK_ANNOTATE_NO_SOURCE))
-		pk_session__prefetch_srcline(a->s, dso);
+		pk_session__prefetch_srcline(a->s, dso, sym->start);
 	return e;
 }
 

@@ -9,7 +9,6 @@
  * depend on which thread fills them or when.
  */
 #include "session/session_int.h"
-#include "symbol/symbol_int.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -20,8 +19,8 @@ struct sess_workers {
 	pthread_t *tids;
 	int nr;
 	bool stop;
-	/* prefetch queue: a DSO's address, | 1 for its source lines rather than its symbols */
-	uintptr_t *q;
+	/* prefetch queue: a DSO's symbols, or the source line at an address of it */
+	struct job { struct pk_dso *d; uint64_t rip; bool srcline; } *q;
 	size_t qhead, qtail, qcap;
 	struct pk_u64map queued;	/* DSOs ever queued (each is loaded once) */
 	/* the current parallel loop */
@@ -45,13 +44,15 @@ static bool work_one(struct sess_workers *w, bool loop_only)
 		return true;
 	}
 	if (!loop_only && w->qhead < w->qtail) {
-		uintptr_t job = w->q[w->qhead++ % w->qcap];
-		struct pk_dso *d = (struct pk_dso *)(job & ~(uintptr_t)1);
+		struct job j = w->q[w->qhead++ % w->qcap];
 		pthread_mutex_unlock(&w->lock);
-		if (job & 1)
-			srcline__prepare(d);	/* opens its debug info once */
-		else
-			(void)pk_dso__nr_syms(d);	/* loads the symbol table once */
+		if (j.srcline) {
+			/* opens the debug info, reads the address's unit: cached for later */
+			struct pk_srcline sl = { .sz = sizeof(sl) };
+			(void)pk_dso__srcline(j.d, j.rip, &sl);
+		} else {
+			(void)pk_dso__nr_syms(j.d);	/* loads the symbol table once */
+		}
 		pthread_mutex_lock(&w->lock);
 		return true;
 	}
@@ -116,17 +117,20 @@ void workers__free(struct pk_session *s)
 	s->workers = NULL;
 }
 
-static void queue_job(struct pk_session *s, uintptr_t job)
+static void queue_job(struct pk_session *s, struct job job)
 {
 	struct sess_workers *w = s->workers;
+	uint64_t key = (uint64_t)(uintptr_t)job.d;
 	pthread_mutex_lock(&w->lock);
-	if (pk_u64map__find(&w->queued, (uint64_t)job) || pk_u64map__set(&w->queued, (uint64_t)job, 1)) {
+	/* a DSO's symbols once */
+	if (!job.srcline &&
+	    (pk_u64map__find(&w->queued, key) || pk_u64map__set(&w->queued, key, 1))) {
 		pthread_mutex_unlock(&w->lock);
 		return;
 	}
 	if (w->qtail - w->qhead == w->qcap) {
 		size_t ncap = w->qcap ? w->qcap * 2 : 64;
-		uintptr_t *nq = malloc(ncap * sizeof(*nq));
+		struct job *nq = malloc(ncap * sizeof(*nq));
 		if (!nq) {
 			pthread_mutex_unlock(&w->lock);
 			return;	/* the DSO loads on first use instead */
@@ -149,14 +153,14 @@ void workers__prefetch(struct pk_session *s, struct pk_dso *d)
 {
 	struct sess_workers *w = s->workers;
 	if (w && w->nr && d && !(s->o.flags & PK_SESSION_NO_SYMBOLS))
-		queue_job(s, (uintptr_t)d);
+		queue_job(s, (struct job){ d, 0, false });
 }
 
-void pk_session__prefetch_srcline(struct pk_session *s, struct pk_dso *d)
+void pk_session__prefetch_srcline(struct pk_session *s, struct pk_dso *d, uint64_t rip)
 {
 	struct sess_workers *w = s ? s->workers : NULL;
 	if (w && w->nr && d && !(s->o.flags & PK_SESSION_NO_SYMBOLS))
-		queue_job(s, (uintptr_t)d | 1);
+		queue_job(s, (struct job){ d, rip, true });
 }
 
 void workers__run(struct pk_session *s, size_t n, void (*fn)(void *arg, size_t i), void *arg)

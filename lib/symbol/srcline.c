@@ -723,15 +723,6 @@ static struct entry *get(struct pk_dso *d, uint64_t rip, int *err)
 	return e;
 }
 
-void srcline__prepare(struct pk_dso *d)
-{
-	(void)pk_dso__nr_syms(d);	/* which file, text offset */
-	pthread_mutex_lock(&d->lock);
-	if (!d->src)
-		d->src = cache_open(d);
-	pthread_mutex_unlock(&d->lock);
-}
-
 int pk_dso__srcline(struct pk_dso *d, uint64_t rip, struct pk_srcline *out)
 {
 	struct pk_srcline full = { .sz = sizeof(full) };

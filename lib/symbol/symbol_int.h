@@ -153,8 +153,6 @@ void dso__symfs_path(const struct pk_symbolizer *s, const char *path, char *buf,
 /* --- source lines (srcline.c) -------------------------------------------- */
 
 void srcline__free(struct srcline_cache *c);
-/* opens d's source-line state (its DWARF) now, for later lookups from any thread */
-void srcline__prepare(struct pk_dso *d);
 
 /* --- debuginfod (debuginfod.c) --------------------------------------------- */
 

@@ -516,7 +516,7 @@ static void test_srclines(void **state)
 	}
 }
 
-/* a DSO's debug info opened on a worker first: the same answers as opened on first use */
+/* a source line looked up on a worker first: the same answer as looked up on first use */
 static void test_prefetch_srcline(void **state)
 {
 	(void)state;
@@ -529,10 +529,10 @@ static void test_prefetch_srcline(void **state)
 		const struct pk_loc *l = r.rs[7].loc;
 		assert_non_null(l->dso);
 		if (threads == 2) {
-			pk_session__prefetch_srcline(r.s, l->dso);
-			pk_session__prefetch_srcline(r.s, l->dso);	/* once */
-			pk_session__prefetch_srcline(r.s, NULL);	/* nothing */
-			pk_session__prefetch_srcline(NULL, l->dso);
+			pk_session__prefetch_srcline(r.s, l->dso, l->addr);
+			pk_session__prefetch_srcline(r.s, l->dso, l->addr);	/* cached */
+			pk_session__prefetch_srcline(r.s, NULL, 0);	/* nothing */
+			pk_session__prefetch_srcline(NULL, l->dso, 0);
 		}
 		const char *sl = pk_dso__srcline_str(l->dso, l->addr);
 		assert_non_null(sl);
