@@ -42,6 +42,7 @@ void pk_annotate__free(struct pk_annotate *a)
 	for (size_t i = 0; i < a->nr_entries; i++) {
 		free(a->entries[i].hits);
 		pk_u64map__free(&a->entries[i].by_addr);
+		free(a->entries[i].at);
 		free(a->entries[i].ev);
 	}
 	free(a->entries);
@@ -90,9 +91,14 @@ static bool dso_listed(const char *list, struct pk_dso *d)
 
 static struct ann_entry *entry_of(struct pk_annotate *a, struct pk_dso *dso, const struct pk_sym *sym)
 {
+	if (a->nr_entries && a->last_sym == sym)	/* samples come in runs */
+		return &a->entries[a->last_entry];
 	uint64_t *v = pk_u64map__find(&a->by_sym, (uint64_t)(uintptr_t)sym);
-	if (v)
+	if (v) {
+		a->last_sym = sym;
+		a->last_entry = (size_t)*v;
 		return &a->entries[*v];
+	}
 	if (PK_GROW(a->entries, a->cap_entries, a->nr_entries + 1))
 		return NULL;
 	struct ann_entry *e = &a->entries[a->nr_entries];
@@ -105,12 +111,57 @@ static struct ann_entry *entry_of(struct pk_annotate *a, struct pk_dso *dso, con
 		free(e->ev);
 		return NULL;
 	}
-	a->nr_entries++;
+	a->last_sym = sym;
+	a->last_entry = a->nr_entries++;
 	a->sorted_for = -1;
 	/* its source lines are read on a worker while the samples still are */
 	if (!(a->opts.flags & PK_ANNOTATE_NO_SOURCE))
 		pk_session__prefetch_srcline(a->s, dso, sym->start);
 	return e;
+}
+
+/* an address's offset in its symbol, when the symbol is small enough to index directly; else -1 */
+static int64_t hit_off(const struct ann_entry *e, uint64_t addr)
+{
+	uint64_t size = e->sym->end - e->sym->start;
+	return e->sym->end > e->sym->start && size <= ANN_DIRECT_MAX && addr >= e->sym->start &&
+	       addr < e->sym->end ? (int64_t)(addr - e->sym->start) : -1;
+}
+
+/* one entry's addresses share their top byte: the event goes there */
+static uint64_t hit_key(uint64_t addr, int attr)
+{
+	return addr ^ ((uint64_t)attr << 56);
+}
+
+static struct ann_hit *find_hit(struct ann_entry *e, uint64_t addr, int attr)
+{
+	int64_t off = hit_off(e, addr);
+	if (off >= 0 && e->at && e->at[off] && e->hits[e->at[off] - 1].attr == attr)
+		return &e->hits[e->at[off] - 1];	/* the common case: no hashing */
+	uint64_t *ix = pk_u64map__find(&e->by_addr, hit_key(addr, attr));
+	struct ann_hit *h = ix ? &e->hits[*ix] : NULL;
+	return h && h->rip == addr && h->attr == attr ? h : NULL;
+}
+
+static struct ann_hit *new_hit(struct ann_entry *e, uint64_t addr, int attr)
+{
+	int64_t off = hit_off(e, addr);
+	if (off >= 0 && !e->at &&
+	    !(e->at = calloc((size_t)(e->sym->end - e->sym->start), sizeof(*e->at))))
+		return NULL;
+	if (PK_GROW(e->hits, e->cap_hits, e->nr_hits + 1))
+		return NULL;
+	if (off >= 0 && !e->at[off]) {
+		e->at[off] = (uint32_t)e->nr_hits + 1;
+	} else {
+		uint64_t key = hit_key(addr, attr);
+		if (!pk_u64map__find(&e->by_addr, key) && pk_u64map__set(&e->by_addr, key, e->nr_hits))
+			return NULL;
+	}
+	struct ann_hit *h = &e->hits[e->nr_hits++];
+	*h = (struct ann_hit){ .rip = addr, .attr = attr };
+	return h;
 }
 
 static int add_one(struct pk_annotate *a, const struct pk_resolved *rs, int attr, uint64_t period)
@@ -134,17 +185,9 @@ static int add_one(struct pk_annotate *a, const struct pk_resolved *rs, int attr
 		return -ENOMEM;
 	bool weighted = attr == rs->attr &&
 			(smp->sample_type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT));
-	/* one entry's addresses share their top byte: the event goes there */
-	uint64_t key = l->addr ^ ((uint64_t)attr << 56);
-	uint64_t *ix = pk_u64map__find(&e->by_addr, key);
-	struct ann_hit *h = ix ? &e->hits[*ix] : NULL;
-	if (!h || h->rip != l->addr || h->attr != attr) {
-		if (PK_GROW(e->hits, e->cap_hits, e->nr_hits + 1) ||
-		    (!ix && pk_u64map__set(&e->by_addr, key, e->nr_hits)))
-			return -ENOMEM;
-		h = &e->hits[e->nr_hits++];
-		*h = (struct ann_hit){ .rip = l->addr, .attr = attr };
-	}
+	struct ann_hit *h = find_hit(e, l->addr, attr);
+	if (!h && !(h = new_hit(e, l->addr, attr)))
+		return -ENOMEM;
 	h->period += period;
 	h->nr_samples++;
 	h->weight += weighted ? smp->weight : 0;

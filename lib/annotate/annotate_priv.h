@@ -33,10 +33,12 @@ struct ann_entry {
 	struct ann_counts *ev;		/* per attr */
 	struct ann_hit *hits;
 	size_t nr_hits, cap_hits;
-	struct pk_u64map by_addr;	/* address ^ event << 56 -> hit */
+	uint32_t *at;			/* by offset in sym: 1 + the first hit there (small symbols) */
+	struct pk_u64map by_addr;	/* address ^ event << 56 -> hit, for the others */
 };
 
 #define ANN_OBJ_CACHE	4	/* binaries kept open */
+#define ANN_DIRECT_MAX	(1u << 16)	/* symbols up to this size index their hits by offset */
 
 struct pk_annotate {
 	struct pk_session *s;
@@ -46,6 +48,8 @@ struct pk_annotate {
 	struct ann_entry *entries;
 	size_t nr_entries, cap_entries;
 	struct pk_u64map by_sym;	/* sym pointer -> entry */
+	const struct pk_sym *last_sym;	/* the last sample's, and its entry */
+	size_t last_entry;
 	size_t *order, nr_order;	/* entries of events [sorted_for, + sorted_nr), hottest first */
 	int sorted_for, sorted_nr;
 	struct pk_u64map read_prev;	/* PERF_SAMPLE_READ: each id's last value */
