@@ -20,7 +20,7 @@ CW="${PMUKIT_BUILD:-build}/workloads/callchain"
 VD="${PMUKIT_BUILD:-build}/workloads/vdso_time"
 export PMUKIT W T_TMP
 
-PLAN=44
+PLAN=45
 echo "1..$PLAN"
 skip_all() {
 	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - unwind_dwarf # SKIP $1"; done
@@ -57,6 +57,8 @@ for c in clang gcc; do
 		"$SRC/tests/workloads/callchain.c" 2>/dev/null && lld=1 && break
 done
 [ -n "$lld" ] && rec lld -e cpu-clock -c 100000 --call-graph dwarf "$T_TMP/cc_lld" 200
+# programs exec'd from a recorded shell (dash's vfork + exec): docs/PERF-DIFFERENCES.md
+rec ex -e cpu-clock -c 20000 --call-graph dwarf sh -c 'for i in $(seq 40); do /bin/true; done'
 "$PMUKIT" record -q -o "$T_TMP/pk.data" -e cpu-clock -c 100000 --call-graph dwarf "$W" 2000 \
 	>/dev/null 2>"$T_TMP/pk.rec" || { echo "# pmukit record: $(tail -1 "$T_TMP/pk.rec")"; rm -f "$T_TMP/pk.data"; }
 
@@ -135,4 +137,10 @@ ok "pipe mode: script -i -" $P pipe script
 ok "pipe mode: report -i -" $P pipe report --stdio
 ok "pipe mode, vdso_time: script -i -" $P vdpipe script
 ok "pipe mode, vdso_time: report -i -" $P vdpipe report --stdio
+# perf 6.1 unwinds such a program with the parent's lowest map of the DSO as its base and
+# prints 0xffffffffffffffff frames; pmukit unwinds each from its own map
+ok "exec'd children of a recorded shell: their own maps, no 0xffffffffffffffff frame" sh -c '
+	[ -f "$1/ex.data" ] || exit 1
+	"$2" report -i "$1/ex.data" --stdio --no-children > "$1/ex.out" || exit 1
+	grep -q "_dl_start" "$1/ex.out" && ! grep -q ffffffffffffffff "$1/ex.out"' sh "$T_TMP" "$PMUKIT"
 [ $T_FAIL -eq 0 ]
