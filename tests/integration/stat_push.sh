@@ -23,9 +23,7 @@ cleanup() {
 trap cleanup EXIT
 CG=
 export PMUKIT T_TMP SRC
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
+. "${PMUKIT_SRC:-.}/tests/integration/lib/servers.sh"
 # sums.sh CSV EVENT: the running sums of stat -x,'s interval counts of EVENT, one a line
 cat >"$T_TMP/sums.sh" <<'EOF'
 awk -F, -v ev="$2" '$4 == ev { s += $2; print s }' "$1"
@@ -236,24 +234,7 @@ start host_a $SWM -C 0 -M Serve
 APORT=$PORT
 start host_b $SWM -C $([ $NCPU -gt 1 ] && echo 1-$LAST || echo 0) -M Serve
 BPORT=$PORT
-PPORT=$(free_port)
-cat >"$T_TMP/prometheus.yml" <<EOF
-global:
-  scrape_interval: 1s
-  scrape_timeout: 1s
-  evaluation_interval: 1s
-rule_files:
-  - $(cd "$SRC" && pwd)/docs/prometheus-rules.yml
-scrape_configs:
-  - job_name: fleet
-    static_configs:
-      - targets: ['127.0.0.1:$APORT', '127.0.0.1:$BPORT']
-EOF
-prometheus --config.file="$T_TMP/prometheus.yml" --storage.tsdb.path="$T_TMP/tsdb" \
-	--web.listen-address=127.0.0.1:$PPORT >"$T_TMP/prometheus.log" 2>&1 &
-PROM=$!
-PIDS="$PIDS $PROM"
-export PPORT
+start_prometheus fleet 127.0.0.1:$APORT 127.0.0.1:$BPORT
 # fleet.py: once the rule has 3 samples (polled, 40 s at most), at each of its samples
 # (but the newest) the rule must equal the ratio of the summed rates Prometheus computes at
 # that time from the two hosts' series, for 2 of 3 (a scrape committed just after an

@@ -49,9 +49,7 @@ scrape() {	# scrape PORT [curl args]: GET /metrics
 	port=$1; shift
 	curl -sf --max-time 5 "$@" "http://127.0.0.1:$port/metrics"
 }
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
+. "${PMUKIT_SRC:-.}/tests/integration/lib/servers.sh"
 
 ok "examples/expose (the public API alone): promtool accepts its text, OpenMetrics ends with # EOF" sh -c '
 	B=${PMUKIT_BUILD:-build}
@@ -278,24 +276,7 @@ ok "-M: numerator and denominator are the counts: page-faults / context-switches
 		END { print n, d, pf, cs > \"/dev/stderr\"; exit !(n == pf && d == cs && d > 0) }"'
 
 # --- a real Prometheus scraping both exporters every second ------------------------------------
-PPORT=$(free_port)
-cat >"$T_TMP/prometheus.yml" <<EOF
-global:
-  scrape_interval: 1s
-  scrape_timeout: 1s
-  evaluation_interval: 1s
-rule_files:
-  - $(cd "$SRC" && pwd)/docs/prometheus-rules.yml
-scrape_configs:
-  - job_name: pmukit
-    static_configs:
-      - targets: ['127.0.0.1:$MPORT', '127.0.0.1:$RPORT']
-EOF
-prometheus --config.file="$T_TMP/prometheus.yml" --storage.tsdb.path="$T_TMP/tsdb" \
-	--web.listen-address=127.0.0.1:$PPORT >"$T_TMP/prometheus.log" 2>&1 &
-PROM=$!
-PIDS="$PIDS $PROM"
-export PPORT
+start_prometheus pmukit 127.0.0.1:$MPORT 127.0.0.1:$RPORT
 # poll.sh QUERY: until the query has a value (35 s at most); the answer on stderr
 cat >"$T_TMP/poll.sh" <<'EOF'
 i=0

@@ -57,24 +57,11 @@ static int write_file(void **state)
 	struct pk_error err = { 0 };
 	struct text_map text;
 	struct pk_buf recs = { 0 };
-	struct pk_data_writer *w;
+	struct one_proc_file f;
+	const uint64_t id = 7;
 	assert_non_null(tmp_path(data_path, sizeof(data_path), "annotate.data"));
-	int fd = open(data_path, O_RDWR | O_CREAT | O_TRUNC, 0644);
-	assert_true(fd >= 0);
-	struct pk_data_writer_opts wo = { .sz = sizeof(wo) };
-	CHECK_OK(pk_data_writer__new(&w, fd, &wo, &err), &err);
 	assert_int_equal(own_text((const void *)&at_leaf, &text), 0);
-	const uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
-			    PERF_SAMPLE_PERIOD;
-	struct perf_event_attr a = {
-		.type = PERF_TYPE_SOFTWARE, .size = sizeof(a), .config = PERF_COUNT_SW_CPU_CLOCK,
-		.sample_period = 100, .sample_type = st, .sample_id_all = 1,
-	};
-	uint64_t id = 7;
-	CHECK_OK(pk_data_writer__add_attr(w, &a, "cpu-clock", &id, 1, &err), &err);
-	CHECK_OK(pk_data_writer__begin(w, &err), &err);
-	put_comm(&recs, st, PID, "atest", 1000, id);
-	put_mmap2(&recs, st, PID, text.start, text.len, text.pgoff, text.path, 1001, id);
+	CHECK_OK(one_proc_file__begin(&f, data_path, id, PID, "atest", &text, &recs, &err), &err);
 	const struct { uint64_t ip, period; } s[] = {
 		{ FN(at_leaf, 0), 100 }, { FN(at_leaf, 0), 100 }, { FN(at_leaf, 0), 100 },
 		{ FN(at_leaf, 1), 200 }, { FN(at_mid, 0), 50 },
@@ -82,13 +69,9 @@ static int write_file(void **state)
 	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++) {
 		struct tsample t = { .ip = s[i].ip, .pid = PID, .tid = PID, .time = 2000 + i,
 				     .id = id, .period = s[i].period };
-		put_sample(&recs, st, PERF_RECORD_MISC_USER, &t);
+		put_sample(&recs, ONE_PROC_ST, PERF_RECORD_MISC_USER, &t);
 	}
-	CHECK_OK(pk_data_writer__write(w, recs.data, recs.len, &err), &err);
-	CHECK_OK(pk_data_writer__finish(w, &err), &err);
-	pk_data_writer__free(w);
-	close(fd);
-	pk_buf__free(&recs);
+	CHECK_OK(one_proc_file__end(&f, &recs, &err), &err);
 	return 0;
 }
 

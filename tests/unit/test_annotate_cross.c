@@ -92,38 +92,21 @@ static int write_file(void **state)
 	struct pk_error err = { 0 };
 	struct text_map text;
 	struct pk_buf recs = { 0 };
-	struct pk_data_writer *w;
+	struct one_proc_file f;
+	const uint64_t id = 9;
 	assert_non_null(tmp_path(data_path, sizeof(data_path), "annotate_cross.data"));
 	assert_int_equal(own_text((const void *)&ac_hot, &text), 0);
 	hot_size = fn_size(text.path, "ac_hot");
 	nr_samples = hot_size / 4 < MAX_SAMPLES ? (int)(hot_size / 4) : MAX_SAMPLES;
 	assert_true(nr_samples >= 8);
-	int fd = open(data_path, O_RDWR | O_CREAT | O_TRUNC, 0644);
-	assert_true(fd >= 0);
-	struct pk_data_writer_opts wo = { .sz = sizeof(wo) };
-	CHECK_OK(pk_data_writer__new(&w, fd, &wo, &err), &err);
-	const uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
-			    PERF_SAMPLE_PERIOD;
-	struct perf_event_attr a = {
-		.type = PERF_TYPE_SOFTWARE, .size = sizeof(a), .config = PERF_COUNT_SW_CPU_CLOCK,
-		.sample_period = 100, .sample_type = st, .sample_id_all = 1,
-	};
-	uint64_t id = 9;
-	CHECK_OK(pk_data_writer__add_attr(w, &a, "cpu-clock", &id, 1, &err), &err);
-	CHECK_OK(pk_data_writer__begin(w, &err), &err);
-	put_comm(&recs, st, PID, "across", 1000, id);
-	put_mmap2(&recs, st, PID, text.start, text.len, text.pgoff, text.path, 1001, id);
+	CHECK_OK(one_proc_file__begin(&f, data_path, id, PID, "across", &text, &recs, &err), &err);
 	for (int i = 0; i < nr_samples; i++) {
 		struct tsample t = { .ip = (uint64_t)(uintptr_t)&ac_hot + 4 * (uint64_t)i, .pid = PID,
 				     .tid = PID, .time = 2000 + (uint64_t)i, .id = id,
 				     .period = 100 + (uint64_t)i };
-		put_sample(&recs, st, PERF_RECORD_MISC_USER, &t);
+		put_sample(&recs, ONE_PROC_ST, PERF_RECORD_MISC_USER, &t);
 	}
-	CHECK_OK(pk_data_writer__write(w, recs.data, recs.len, &err), &err);
-	CHECK_OK(pk_data_writer__finish(w, &err), &err);
-	pk_data_writer__free(w);
-	close(fd);
-	pk_buf__free(&recs);
+	CHECK_OK(one_proc_file__end(&f, &recs, &err), &err);
 	return 0;
 }
 

@@ -284,4 +284,55 @@ static inline int own_text(const void *fn, struct text_map *m)
 		assert_int_equal(r_, 0);					\
 	} while (0)
 
+/* --- a file of one process's cpu-clock samples ------------------------------------------ */
+
+#define ONE_PROC_ST	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
+			 PERF_SAMPLE_PERIOD)
+
+struct one_proc_file {
+	struct pk_data_writer *w;
+	int fd;
+};
+
+/*
+ * A cpu-clock file (period 100, attr id id) at path of process pid named comm with its text
+ * mapping: the writer begun, the COMM and MMAP2 records (times 1000, 1001) in recs. The
+ * caller adds samples with put_sample(recs, ONE_PROC_ST, ...); one_proc_file__end writes.
+ */
+static inline int one_proc_file__begin(struct one_proc_file *f, const char *path, uint64_t id,
+				       uint32_t pid, const char *comm, const struct text_map *text,
+				       struct pk_buf *recs, struct pk_error *err)
+{
+	struct pk_data_writer_opts wo = { .sz = sizeof(wo) };
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(a), .config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 100, .sample_type = ONE_PROC_ST, .sample_id_all = 1,
+	};
+	int rc;
+	f->w = NULL;
+	f->fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (f->fd < 0)
+		return -errno;
+	if ((rc = pk_data_writer__new(&f->w, f->fd, &wo, err)) ||
+	    (rc = pk_data_writer__add_attr(f->w, &a, "cpu-clock", &id, 1, err)) ||
+	    (rc = pk_data_writer__begin(f->w, err)))
+		return rc;
+	put_comm(recs, ONE_PROC_ST, pid, comm, 1000, id);
+	put_mmap2(recs, ONE_PROC_ST, pid, text->start, text->len, text->pgoff, text->path, 1001, id);
+	return 0;
+}
+
+/* recs written, the file finished and closed, recs freed */
+static inline int one_proc_file__end(struct one_proc_file *f, struct pk_buf *recs,
+				     struct pk_error *err)
+{
+	int rc = pk_data_writer__write(f->w, recs->data, recs->len, err);
+	if (!rc)
+		rc = pk_data_writer__finish(f->w, err);
+	pk_data_writer__free(f->w);
+	close(f->fd);
+	pk_buf__free(recs);
+	return rc;
+}
+
 #endif
