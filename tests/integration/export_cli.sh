@@ -6,18 +6,13 @@
 # pprof read by `go tool pprof -top` has perf report --no-children's total and top functions
 # with their percentages; the Firefox Profiler JSON names the workload's functions.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
+. "${PMUKIT_SRC:-.}/tests/integration/lib/wl_pages.sh"
 
 RULES="$SRC/tests/fixtures/export/collapse-rules.pl"
 for c in perf perl cc; do
 	command -v $c >/dev/null 2>&1 || { echo "1..0 # SKIP $c is not installed"; exit 0; }
 done
-W="$T_TMP/wl"
-cc -O2 -g -fno-omit-frame-pointer -o "$W" "$SRC/tests/integration/script_wl.c" 2>/dev/null ||
-	{ echo "1..0 # SKIP the workload does not build"; exit 0; }
-if ! perf record -q -e cpu-clock -c 100000 -g -o "$T_TMP/g.data" "$W" 300 >/dev/null 2>"$T_TMP/rec.err"; then
-	echo "1..0 # SKIP perf record cannot sample cpu-clock here: $(tail -1 "$T_TMP/rec.err")"
-	exit 0
-fi
+record_wl_or_skip
 perf record -q -z -e cpu-clock -c 100000 -g -o "$T_TMP/z.data" "$W" 100 >/dev/null 2>&1
 perf record -q -e cpu-clock -c 100000 -g -o - "$W" 100 2>/dev/null >"$T_TMP/pipe.data"
 # by frequency: the periods vary from sample to sample; two events for the first-event filter

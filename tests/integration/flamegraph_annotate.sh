@@ -8,18 +8,13 @@
 # without an annotation say why (a process; --annotate 1: not among the hottest;
 # --annotate-size 1: over the cap); --annotate 0 and a pipe embed none; no network.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
+. "${PMUKIT_SRC:-.}/tests/integration/lib/wl_pages.sh"
 
 CHROMIUM=${CHROMIUM:-chromium}
 for c in perf cc "$CHROMIUM" python3; do
 	command -v "$c" >/dev/null 2>&1 || { echo "1..0 # SKIP $c is not installed"; exit 0; }
 done
-W="$T_TMP/wl"
-cc -O2 -g -fno-omit-frame-pointer -o "$W" "$SRC/tests/integration/script_wl.c" 2>/dev/null ||
-	{ echo "1..0 # SKIP the workload does not build"; exit 0; }
-if ! perf record -q -e cpu-clock -c 100000 -g -o "$T_TMP/g.data" "$W" 300 >/dev/null 2>"$T_TMP/rec.err"; then
-	echo "1..0 # SKIP perf record cannot sample cpu-clock here: $(tail -1 "$T_TMP/rec.err")"
-	exit 0
-fi
+record_wl_or_skip
 # the two hottest user functions by self samples
 perf report -i "$T_TMP/g.data" --stdio --no-children --sort sym 2>/dev/null |
 	awk '/^ *[0-9.]+%/ && $2 == "[.]" { print $3 }' | head -2 >"$T_TMP/hot.txt"
@@ -39,16 +34,6 @@ ok "a pipe as input: the page embeds no annotation" sh -c "
 	'$PMUKIT' flamegraph -i - -o '$T_TMP/pipe.html' <'$T_TMP/g.data' && grep -q '\"fn\":\[\]}</script>' '$T_TMP/pipe.html'"
 fails "--annotate -1 is refused" "$PMUKIT" flamegraph -i "$T_TMP/g.data" -o "$T_TMP/bad.html" --annotate -1
 
-run=0
-chrome() {	# chrome OUT ARGS... — headless, a fresh profile, no network services
-	out=$1; shift
-	run=$((run + 1))
-	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--disable-extensions --run-all-compositor-stages-before-draw --virtual-time-budget=${BUDGET:-10000} \
-		--user-data-dir="$T_TMP/profile$run" --window-size=1200,700 "$@" \
-		>"$out" 2>"$T_TMP/chrome$run.err"
-}
 # dump OUT URL MARK — the DOM of URL once it holds MARK (the page's script has run): a
 # loaded machine now and then dumps it first; five fresh browsers, each given more time
 dump() {	# dump OUT URL MARK [CHROMIUM-ARGS...]

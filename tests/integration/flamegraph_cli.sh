@@ -5,18 +5,13 @@
 # a drawn graph; the SVG names the hottest symbol too; --inverted and --title; the default
 # output is flamegraph.html.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
+. "${PMUKIT_SRC:-.}/tests/integration/lib/wl_pages.sh"
 
 CHROMIUM=${CHROMIUM:-chromium}
 for c in perf cc; do
 	command -v $c >/dev/null 2>&1 || { echo "1..0 # SKIP $c is not installed"; exit 0; }
 done
-W="$T_TMP/wl"
-cc -O2 -g -fno-omit-frame-pointer -o "$W" "$SRC/tests/integration/script_wl.c" 2>/dev/null ||
-	{ echo "1..0 # SKIP the workload does not build"; exit 0; }
-if ! perf record -q -e cpu-clock -c 100000 -g -o "$T_TMP/g.data" "$W" 300 >/dev/null 2>"$T_TMP/rec.err"; then
-	echo "1..0 # SKIP perf record cannot sample cpu-clock here: $(tail -1 "$T_TMP/rec.err")"
-	exit 0
-fi
+record_wl_or_skip
 hot=$(perf report -i "$T_TMP/g.data" --stdio --no-children --sort sym 2>/dev/null |
 	awk '/^ *[0-9.]+%/ && $2 ~ /^\[/ { print $3; exit }')
 echo "1..11"
@@ -33,16 +28,7 @@ if ! command -v "$CHROMIUM" >/dev/null 2>&1 || ! command -v python3 >/dev/null 2
 	[ "$T_FAIL" = 0 ]
 	exit
 fi
-run=0
-chrome() {	# chrome OUT ARGS... — headless, a fresh profile, no network services
-	out=$1; shift
-	run=$((run + 1))
-	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--disable-extensions --run-all-compositor-stages-before-draw --virtual-time-budget=${BUDGET:-10000} \
-		--user-data-dir="$T_TMP/profile$run" --window-size=1200,600 "$@" \
-		>"$out" 2>"$T_TMP/chrome$run.err"
-}
+CHROME_SIZE=1200,600
 frames() { grep -o '<div class="f[^"]*" data-id="[0-9]*" style="[^"]*">[^<]*</div>' "$1" |
 	sed 's/<div class="\([^"]*\)" data-id="\([0-9]*\)" style="[^"]*">\([^<]*\)<\/div>/\1|\2|\3/'; }
 chrome "$T_TMP/page.dom" --dump-dom "file://$T_TMP/page.html"
