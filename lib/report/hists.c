@@ -330,6 +330,14 @@ int rp_decide(struct pk_report *r, struct pk_error *err)
 	    !r->cg.order_set)
 		r->cg.caller = true;
 	int rc = rp_setup_columns(r, err);
+	/*
+	 * The symbol key without the DSO key: perf's sort__sym_cmp can be no order
+	 * (collapse_rb.c tells at finish), and its entries then come from its
+	 * trees walked at every sample (replay.c): the samples are kept in order
+	 */
+	r->replay_sym = r->has_key[RP_KEY_SYM] && !r->has_key[RP_KEY_DSO] && !r->lc_addr &&
+			!r->ctx_trace && !r->ctx_weight[0] && !r->ctx_weight[1] && !r->ctx_weight[2] &&
+			!r->has_key[RP_KEY_TIME] && !r->opts.hierarchy;
 	r->need_chain = callchains && (r->children || r->cg.enabled || r->has_key[RP_KEY_PARENT]);
 	if (!rc)
 		rc = rp_parent_setup(r, err);
@@ -507,9 +515,12 @@ static int chain_start(struct pk_report *r, uint32_t ctx, const struct pk_resolv
 	return 0;
 }
 
-/* The sample's callchain into context ctx's prefix tree: callers first, its own loc last. */
-static int chain_add(struct pk_report *r, const struct rp_hists *hs, uint32_t ctx,
-		     const struct pk_resolved *rs, uint64_t period, uint8_t hidden, uint64_t seq)
+/*
+ * The sample's callchain into context ctx's prefix tree: callers first, its
+ * own loc last (that self node into *self).
+ */
+static int chain_add(struct pk_report *r, uint32_t ctx, const struct pk_resolved *rs,
+		     uint64_t period, uint8_t hidden, uint64_t seq, uint32_t *self)
 {
 	uint32_t node;
 	size_t k, nr = rs->nr_chain;
@@ -541,15 +552,24 @@ static int chain_add(struct pk_report *r, const struct rp_hists *hs, uint32_t ct
 	}
 	t->hit += period;
 	t->count++;
-	if (r->children && hs->dwarf) {
-		/* perf's trees may not be the hash's here: the samples in order, for replay.c */
-		struct rp_replay_sample rec = { .tnode = (uint32_t)n, .comm = rs->comm, .period = period,
-						.cpumode = rs->cpumode, .hidden = hidden,
-						.thread = rs->thread ? rs->thread->id + 1 : 0 };
-		if (pk_buf__append(&r->replay_seq, &rec, sizeof(rec)) < 0)
-			return -ENOMEM;
-	}
+	*self = (uint32_t)n;
 	return 0;
+}
+
+/*
+ * perf's trees may not be the hash's: the sample in order, for replay.c (of a
+ * dwarf hists with children, or all with replay_sym); tnode its self node, 0
+ * without a callchain
+ */
+static int replay_rec(struct pk_report *r, const struct rp_hists *hs, uint32_t ctx, uint32_t tnode,
+		      const struct pk_resolved *rs, uint64_t period, uint8_t hidden)
+{
+	if (!r->replay_sym && !(r->children && hs->dwarf && tnode))
+		return 0;
+	struct rp_replay_sample rec = { .tnode = tnode, .ctx = ctx, .loc = rs->loc->id,
+					.comm = rs->comm, .period = period, .cpumode = rs->cpumode,
+					.hidden = hidden, .thread = rs->thread ? rs->thread->id + 1 : 0 };
+	return pk_buf__append(&r->replay_seq, &rec, sizeof(rec)) < 0 ? -ENOMEM : 0;
 }
 
 /* One sample for hists h with period (perf's hist_entry_iter__add). */
@@ -588,10 +608,13 @@ static int add_one(struct pk_report *r, int h, const struct pk_resolved *rs, uin
 	struct rp_hists *hs = &r->hists[h];
 	hs->nr_samples++;
 	if (!r->need_chain || !hs->has_callchain)
-		return seq_add(r, lc | RP_SELF);
+		return seq_add(r, lc | RP_SELF) ? -ENOMEM
+						: replay_rec(r, hs, (uint32_t)ctx, 0, rs, period, hidden);
 	if (r->cg.enabled)
 		hs->callchain_period += period;
-	return chain_add(r, hs, (uint32_t)ctx, rs, period, hidden, seq);
+	uint32_t self;
+	int rc = chain_add(r, (uint32_t)ctx, rs, period, hidden, seq, &self);
+	return rc ? rc : replay_rec(r, hs, (uint32_t)ctx, self, rs, period, hidden);
 }
 
 /*

@@ -94,40 +94,44 @@ static int64_t cmp_all(const struct replay *p, const struct rp_entry *a, const s
 	return 0;
 }
 
-/* insertion: left when cmp(existing, new) < 0, as perf's findnew and collapse_insert */
-static bool goes_left(void *vp, uint32_t node, uint32_t other)
+/* perf's search of its tree: cmp(existing, the entry looked up): < 0 goes left */
+static int64_t probe_cmp(void *vp, uint32_t node)
 {
 	const struct replay *p = vp;
-	return cmp_all(p, ent(p, other), ent(p, node)) < 0;
+	return cmp_all(p, ent(p, node), p->key);
 }
 
-/* perf's search of its tree: the entry equal to the key on the key's path, or UINT32_MAX */
-static uint32_t find(const struct replay *p, const struct rp_entry *key)
+/* the entry equal to key on the key's path, else PK_RB_NIL and where key's node goes */
+static uint32_t find(struct replay *p, const struct rp_entry *key, uint32_t *parent, bool *left)
 {
-	uint32_t x = p->root;
-	while (x != PK_RB_NIL) {
-		int64_t c = cmp_all(p, ent(p, x), key);
-		if (!c)
-			return x;
-		x = c < 0 ? p->rb[x].left : p->rb[x].right;
-	}
-	return UINT32_MAX;
-}
-
-static int64_t add_entry(struct replay *p, const struct rp_entry *e)
-{
-	uint32_t i = (uint32_t)(p->ents.len / sizeof(*e));
-	if (pk_buf__append(&p->ents, e, sizeof(*e)) < 0 || PK_GROW(p->rb, p->cap_rb, (size_t)i + 1))
-		return -1;
-	pk_rbtree__insert(p->rb, &p->root, i, goes_left, p);
-	return i;
+	p->key = key;
+	return pk_rbtree__find(p->rb, p->root, probe_cmp, p, parent, left);
 }
 
 /* perf's hists__findnew_entry: the entry the key finds, or a new one; -1 on ENOMEM */
 static int64_t findnew(struct replay *p, const struct rp_entry *key)
 {
-	uint32_t x = find(p, key);
-	return x != UINT32_MAX ? (int64_t)x : add_entry(p, key);
+	uint32_t parent;
+	bool left;
+	uint32_t x = find(p, key, &parent, &left);
+	if (x != PK_RB_NIL) {
+		/*
+		 * perf gives a found entry the sample's map ("out-of-date due to an
+		 * exec()"): an address without a symbol takes the new DSO, which the
+		 * symbol key compares after it without the DSO key
+		 */
+		struct rp_entry *e = ent(p, x);
+		const struct pk_report *r = p->r;
+		if (!r->has_key[RP_KEY_DSO] && !rp_lclass(r, e->lclass)->sym &&
+		    rp_lclass(r, e->lclass)->dso != rp_lclass(r, key->lclass)->dso)
+			e->lclass = key->lclass;
+		return x;
+	}
+	uint32_t i = (uint32_t)(p->ents.len / sizeof(*key));
+	if (pk_buf__append(&p->ents, key, sizeof(*key)) < 0 || PK_GROW(p->rb, p->cap_rb, (size_t)i + 1))
+		return -1;
+	pk_rbtree__link(p->rb, &p->root, i, parent, left);
+	return i;
 }
 
 static bool trip_eq(const void *a, const void *b)
@@ -165,24 +169,28 @@ static void stat_self(struct rp_stat *st, uint8_t cpumode, uint64_t period)
 }
 
 /* the callchain of self node s, callee first, into buf; its length (SIZE_MAX: ENOMEM) */
-static size_t path_of(struct pk_report *r, uint32_t s, struct pk_buf *buf, uint32_t *ctx)
+static size_t path_of(struct pk_report *r, uint32_t s, struct pk_buf *buf)
 {
 	buf->len = 0;
+	if (!s)
+		return 0;	/* a sample without a callchain */
 	uint32_t p = rp_tnode(r, s)->parent;
 	for (; rp_tnode(r, p)->parent; p = rp_tnode(r, p)->parent)
 		if (pk_buf__append(buf, &rp_tnode(r, p)->loc, sizeof(uint32_t)) < 0)
 			return SIZE_MAX;
-	*ctx = rp_tnode(r, p)->loc & ~RP_SELF;
 	return buf->len / sizeof(uint32_t);
 }
 
-/* One sample: perf's hist_entry_iter__add with the cumulative iterator. */
-static int replay_sample(struct replay *p, const struct rp_replay_sample *smp, uint32_t ctx,
+/*
+ * One sample: perf's hist_entry_iter__add, with the cumulative iterator
+ * (children) or the normal one; fr[0..n): its callchain, callee first.
+ */
+static int replay_sample(struct replay *p, const struct rp_replay_sample *smp,
 			 const uint32_t *fr, size_t n, struct pk_buf *cache)
 {
 	struct pk_report *r = p->r;
-	const struct rp_tnode *t = rp_tnode(r, smp->tnode);
-	const struct pk_loc *self = pk_session__loc_at(r->s, t->loc & ~RP_SELF);
+	uint32_t ctx = smp->ctx;
+	const struct pk_loc *self = pk_session__loc_at(r->s, smp->loc);
 	struct rp_entry key = { .ctx = ctx, .first_seq = UINT64_MAX, .comm = smp->comm,
 				.cpu = rp_ctx(r, ctx)->cpu, .level = self->level,
 				.hidden = smp->hidden,
@@ -193,13 +201,13 @@ static int replay_sample(struct replay *p, const struct rp_replay_sample *smp, u
 	if (key.lclass == UINT32_MAX)
 		return -ENOMEM;
 	int64_t e0 = findnew(p, &key);
-	if (e0 < 0 || trip_add(p, smp->tnode, 0, (uint32_t)e0, smp->period))
+	if (e0 < 0 || (smp->tnode && trip_add(p, smp->tnode, 0, (uint32_t)e0, smp->period)))
 		return -ENOMEM;
 	struct rp_entry *e = ent(p, (uint32_t)e0);
 	struct rp_hists *hs = &r->hists[rp_ctx(r, ctx)->hists];
 	if (!e->hidden) {	/* perf's hists__inc_nr_samples(he->filtered) */
 		hs->nr_nf_samples++;
-		if (r->cg.enabled)
+		if (r->cg.enabled && smp->tnode)
 			hs->callchain_nf_period += smp->period;
 	}
 	stat_self(&e->stat, smp->cpumode, smp->period);
@@ -208,6 +216,8 @@ static int replay_sample(struct replay *p, const struct rp_replay_sample *smp, u
 	e->has_self = true;
 	if (r->cg.enabled && n > e->max_depth)
 		e->max_depth = (uint32_t)n;
+	if (!r->children)
+		return 0;
 	cache->len = 0;
 	uint32_t c0 = (uint32_t)e0;
 	if (pk_buf__append(cache, &c0, sizeof(c0)) < 0)
@@ -274,18 +284,14 @@ static int collapse(struct replay *p, uint32_t *into, uint32_t *out, size_t *nou
 	struct pk_rbnode *cb = malloc((n ? n : 1) * sizeof(*cb));
 	if (!cb)
 		return -ENOMEM;
-	struct pk_rbnode *rb = p->rb;
 	uint32_t root = PK_RB_NIL;
-	p->rb = cb;	/* goes_left and find walk the collapse tree */
 	p->collapse = true;
 	for (size_t k = 0; k < m; k++) {
 		uint32_t e = out[k];
-		p->root = root;
-		uint32_t x = find(p, ent(p, e));
-		if (x == UINT32_MAX) {
-			pk_rbtree__insert(cb, &root, e, goes_left, p);
+		p->key = ent(p, e);
+		uint32_t x = pk_rbtree__find_or_link(cb, &root, e, probe_cmp, p);
+		if (x == e)
 			continue;
-		}
 		struct rp_entry *d = ent(p, x), *s = ent(p, e);
 		rp_stat_merge(&d->stat, &s->stat);
 		rp_stat_merge(&d->acc, &s->acc);
@@ -295,7 +301,6 @@ static int collapse(struct replay *p, uint32_t *into, uint32_t *out, size_t *nou
 	m = 0;
 	for (uint32_t i = pk_rbtree__first(cb, root); i != PK_RB_NIL; i = pk_rbtree__next(cb, i))
 		out[m++] = i;
-	p->rb = rb;
 	p->collapse = false;
 	free(cb);
 	*nout = m;
@@ -331,14 +336,15 @@ int rp_replay(struct pk_report *r, int h, uint32_t **out, size_t *nr_out)
 	r->hists[h].nr_nf_samples = r->hists[h].callchain_nf_period = 0;
 	for (size_t i = 0; i < ns && !rc; i++) {
 		const struct rp_replay_sample *smp = &((const struct rp_replay_sample *)r->replay_seq.data)[i];
-		uint32_t ctx;
-		size_t n = path_of(r, smp->tnode, &path, &ctx);
-		if (n == SIZE_MAX)
-			rc = -ENOMEM;
-		else if (rp_ctx(r, ctx)->hists == h)
-			rc = replay_sample(&p, smp, ctx, (const uint32_t *)path.data, n, &cache);
+		if (rp_ctx(r, smp->ctx)->hists != h)
+			continue;
+		size_t n = path_of(r, smp->tnode, &path);
+		rc = n == SIZE_MAX ? -ENOMEM
+				   : replay_sample(&p, smp, (const uint32_t *)path.data, n, &cache);
 	}
 	size_t ne = p.ents.len / sizeof(struct rp_entry), m = 0;
+	for (size_t i = 0; i < ne && !r->children; i++)
+		ent(&p, (uint32_t)i)->acc = ent(&p, (uint32_t)i)->stat;
 	if (!rc) {
 		into = malloc((ne ? ne : 1) * sizeof(*into));
 		order = malloc((ne ? ne : 1) * sizeof(*order));

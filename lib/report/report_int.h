@@ -200,9 +200,11 @@ struct rp_run {
 	uint32_t id, reps;
 };
 
-/* A sample of a dwarf hists with children, for replay.c */
+/* A sample of a hists replayed through perf's trees (replay.c), in order */
 struct rp_replay_sample {
-	uint32_t tnode;			/* its self node in the prefix tree */
+	uint32_t tnode;			/* its self node in the prefix tree (0: no callchain) */
+	uint32_t ctx;			/* its context */
+	uint32_t loc;			/* its own pk_loc id */
 	uint32_t thread;		/* pk_thread id + 1 */
 	const char *comm;
 	uint64_t period;
@@ -311,7 +313,12 @@ struct pk_report {
 	struct pk_buf srcline_seq;	/* struct rp_run[] */
 	/* with the srcline key and no children: the samples' entries (struct rp_run[]) */
 	struct pk_buf entry_seq;
-	/* replay.c: the samples of dwarf hists in order (children), the jobs it made */
+	/*
+	 * replay.c: the samples in order, of dwarf hists (children) and, where the
+	 * sort keys can make perf's comparison no order (replay_sym), of all; the
+	 * jobs it made
+	 */
+	bool replay_sym;
 	struct pk_buf replay_seq;	/* struct rp_replay_sample[] */
 	struct pk_buf replay_jobs;	/* struct rp_replay_job[] */
 	/* chain.c's trees */
@@ -404,6 +411,8 @@ void rp_ignore_callees(const struct pk_report *r, const struct pk_resolved *rs, 
 
 /* resort.c */
 int rp_finish(struct pk_report *r, struct pk_error *err);
+/* resort.c: entry si merged into entry di (perf's collapse: values, depth, first sample's bits) */
+void rp_entry_merge(struct pk_report *r, uint32_t di, uint32_t si);
 /* resort.c: perf's collapse over all sort keys (0: one entry) */
 int64_t rp_collapse_all(const struct pk_report *r, const struct rp_entry *a,
 			const struct rp_entry *b);
