@@ -254,6 +254,7 @@ void pk_report__free(struct pk_report *r)
 	pk_idmap__free(&r->cclass_ids);
 	pk_intern__free(&r->traces);
 	pk_buf__free(&r->replay_seq);
+	pk_buf__free(&r->replay_periods);
 	pk_buf__free(&r->replay_jobs);
 	pk_buf__free(&r->entries);
 	pk_idmap__free(&r->entry_map);
@@ -566,9 +567,21 @@ static int replay_rec(struct pk_report *r, const struct rp_hists *hs, uint32_t c
 {
 	if (!r->replay_sym && !(r->children && hs->dwarf && tnode))
 		return 0;
-	struct rp_replay_sample rec = { .tnode = tnode, .ctx = ctx, .loc = rs->loc->id,
-					.comm = rs->comm, .period = period, .cpumode = rs->cpumode,
-					.hidden = hidden, .thread = rs->thread ? rs->thread->id + 1 : 0 };
+	struct rp_replay_sample rec = { .node = tnode ? tnode : rs->loc->id | RP_SELF, .ctx = ctx,
+					.period = period < UINT32_MAX ? (uint32_t)period : UINT32_MAX,
+					.cpumode = rs->cpumode, .hidden = hidden, .reps = 1 };
+	size_t n = r->replay_seq.len / sizeof(rec);
+	struct rp_replay_sample *last = n ? &((struct rp_replay_sample *)r->replay_seq.data)[n - 1]
+					  : NULL;
+	if (last && last->node == rec.node && last->ctx == ctx && last->period == rec.period &&
+	    rec.period != UINT32_MAX && last->cpumode == rec.cpumode && last->hidden == hidden &&
+	    last->reps < UINT16_MAX) {
+		last->reps++;
+		return 0;
+	}
+	struct rp_replay_period big = { n, period };
+	if (rec.period == UINT32_MAX && pk_buf__append(&r->replay_periods, &big, sizeof(big)) < 0)
+		return -ENOMEM;
 	return pk_buf__append(&r->replay_seq, &rec, sizeof(rec)) < 0 ? -ENOMEM : 0;
 }
 

@@ -45,6 +45,7 @@ struct replay {
 	struct pk_idmap trip_map;
 	struct pk_buf trip_next;
 	bool collapse;			/* the collapse tree's comparison */
+	bool changed;			/* findnew made an entry or moved one to another DSO */
 };
 
 static struct rp_entry *ent(const struct replay *p, uint32_t i)
@@ -123,14 +124,17 @@ static int64_t findnew(struct replay *p, const struct rp_entry *key)
 		struct rp_entry *e = ent(p, x);
 		const struct pk_report *r = p->r;
 		if (!r->has_key[RP_KEY_DSO] && !rp_lclass(r, e->lclass)->sym &&
-		    rp_lclass(r, e->lclass)->dso != rp_lclass(r, key->lclass)->dso)
+		    rp_lclass(r, e->lclass)->dso != rp_lclass(r, key->lclass)->dso) {
 			e->lclass = key->lclass;
+			p->changed = true;
+		}
 		return x;
 	}
 	uint32_t i = (uint32_t)(p->ents.len / sizeof(*key));
 	if (pk_buf__append(&p->ents, key, sizeof(*key)) < 0 || PK_GROW(p->rb, p->cap_rb, (size_t)i + 1))
 		return -1;
 	pk_rbtree__link(p->rb, &p->root, i, parent, left);
+	p->changed = true;
 	return i;
 }
 
@@ -141,7 +145,7 @@ static bool trip_eq(const void *a, const void *b)
 }
 
 static int trip_add(struct replay *p, uint32_t tnode, uint32_t frame, uint32_t entry,
-		    uint64_t period)
+		    uint64_t period, uint32_t reps)
 {
 	struct trip t = { .tnode = tnode, .frame = frame, .entry = entry };
 	uint64_t h = pk_idmap__hash(((uint64_t)tnode << 32 | frame) ^ ((uint64_t)entry << 20));
@@ -150,14 +154,14 @@ static int trip_add(struct replay *p, uint32_t tnode, uint32_t frame, uint32_t e
 		return -ENOMEM;
 	struct trip *tp = &((struct trip *)p->trips.data)[i];
 	tp->hit += period;
-	tp->count++;
+	tp->count += reps;
 	return 0;
 }
 
-static void stat_self(struct rp_stat *st, uint8_t cpumode, uint64_t period)
+static void stat_self(struct rp_stat *st, uint8_t cpumode, uint64_t period, uint32_t reps)
 {
 	st->period += period;
-	st->nr_events++;
+	st->nr_events += reps;
 	if (cpumode == PERF_RECORD_MISC_KERNEL)
 		st->period_sys += period;
 	else if (cpumode == PERF_RECORD_MISC_USER)
@@ -184,35 +188,48 @@ static size_t path_of(struct pk_report *r, uint32_t s, struct pk_buf *buf)
 /*
  * One sample: perf's hist_entry_iter__add, with the cumulative iterator
  * (children) or the normal one; fr[0..n): its callchain, callee first.
+ * reps > 1: that many alike samples whose walks change nothing (the tree
+ * unchanged, each walks as the one before).
  */
-static int replay_sample(struct replay *p, const struct rp_replay_sample *smp,
-			 const uint32_t *fr, size_t n, struct pk_buf *cache)
+static int replay_sample(struct replay *p, const struct rp_replay_sample *smp, uint64_t period1,
+			 const uint32_t *fr, size_t n, struct pk_buf *cache, uint32_t reps)
 {
 	struct pk_report *r = p->r;
-	uint32_t ctx = smp->ctx;
-	const struct pk_loc *self = pk_session__loc_at(r->s, smp->loc);
-	struct rp_entry key = { .ctx = ctx, .first_seq = UINT64_MAX, .comm = smp->comm,
-				.cpu = rp_ctx(r, ctx)->cpu, .level = self->level,
-				.hidden = smp->hidden,
-				.thread = smp->thread ? pk_session__thread_at(r->s, smp->thread - 1)
-						      : NULL };
+	uint64_t period = period1 * reps;
+	uint32_t ctx = smp->ctx, tnode = smp->node & RP_SELF ? 0 : smp->node;
+	const struct pk_loc *self = pk_session__loc_at(r->s, tnode ? rp_tnode(r, tnode)->loc & ~RP_SELF
+								    : smp->node & ~RP_SELF);
+	struct rp_entry key = { .ctx = ctx, .first_seq = UINT64_MAX, .cpu = rp_ctx(r, ctx)->cpu,
+				.level = self->level, .hidden = smp->hidden };
 	key.lclass = rp_loc_lclass(r, self);
 	key.first_loc = self->id + 1;	/* (-v's address: a new entry's) */
 	if (key.lclass == UINT32_MAX)
 		return -ENOMEM;
+	/* the thread and comm of the hash's entry (the first sample's, or its path's) */
+	int64_t hi = pk_idmap__get(&r->entry_map, (uint64_t)ctx << 32 | key.lclass);
+	if (hi >= 0) {
+		key.comm = rp_entry(r, (uint32_t)hi)->comm;
+		key.thread = rp_entry(r, (uint32_t)hi)->thread;
+	}
+	if (tnode && rp_tnode(r, tnode)->thread)
+		key.thread = pk_session__thread_at(r->s, rp_tnode(r, tnode)->thread - 1);
+	if (r->ctx_thread)
+		key.thread = rp_ctx(r, ctx)->thread;
+	if (r->ctx_comm)
+		key.comm = rp_ctx(r, ctx)->comm;
 	int64_t e0 = findnew(p, &key);
-	if (e0 < 0 || (smp->tnode && trip_add(p, smp->tnode, 0, (uint32_t)e0, smp->period)))
+	if (e0 < 0 || (tnode && trip_add(p, tnode, 0, (uint32_t)e0, period, reps)))
 		return -ENOMEM;
 	struct rp_entry *e = ent(p, (uint32_t)e0);
 	struct rp_hists *hs = &r->hists[rp_ctx(r, ctx)->hists];
 	if (!e->hidden) {	/* perf's hists__inc_nr_samples(he->filtered) */
-		hs->nr_nf_samples++;
-		if (r->cg.enabled && smp->tnode)
-			hs->callchain_nf_period += smp->period;
+		hs->nr_nf_samples += reps;
+		if (r->cg.enabled && tnode)
+			hs->callchain_nf_period += period;
 	}
-	stat_self(&e->stat, smp->cpumode, smp->period);
-	e->acc.period += smp->period;
-	e->acc.nr_events++;
+	stat_self(&e->stat, smp->cpumode, period, reps);
+	e->acc.period += period;
+	e->acc.nr_events += reps;
 	e->has_self = true;
 	if (r->cg.enabled && n > e->max_depth)
 		e->max_depth = (uint32_t)n;
@@ -251,11 +268,11 @@ static int replay_sample(struct replay *p, const struct rp_replay_sample *smp,
 		int64_t ei = findnew(p, &key);
 		uint32_t u = (uint32_t)ei;
 		if (ei < 0 || pk_buf__append(cache, &u, sizeof(u)) < 0 ||
-		    trip_add(p, smp->tnode, (uint32_t)i + 1, u, smp->period))
+		    trip_add(p, tnode, (uint32_t)i + 1, u, period, reps))
 			return -ENOMEM;
 		e = ent(p, u);
-		e->acc.period += smp->period;
-		e->acc.nr_events++;
+		e->acc.period += period;
+		e->acc.nr_events += reps;
 		uint32_t depth = (uint32_t)(r->cg.caller ? i + 1 : n - i);
 		if (r->cg.enabled && depth > e->max_depth)
 			e->max_depth = depth;
@@ -333,14 +350,35 @@ int rp_replay(struct pk_report *r, int h, uint32_t **out, size_t *nr_out)
 	uint32_t *into = NULL, *order = NULL;
 	int rc = 0;
 	size_t ns = r->replay_seq.len / sizeof(struct rp_replay_sample);
+	const struct rp_replay_period *bigs = (const struct rp_replay_period *)r->replay_periods.data;
+	size_t nbig = r->replay_periods.len / sizeof(*bigs), big = 0;
 	r->hists[h].nr_nf_samples = r->hists[h].callchain_nf_period = 0;
 	for (size_t i = 0; i < ns && !rc; i++) {
 		const struct rp_replay_sample *smp = &((const struct rp_replay_sample *)r->replay_seq.data)[i];
 		if (rp_ctx(r, smp->ctx)->hists != h)
 			continue;
-		size_t n = path_of(r, smp->tnode, &path);
-		rc = n == SIZE_MAX ? -ENOMEM
-				   : replay_sample(&p, smp, (const uint32_t *)path.data, n, &cache);
+		uint64_t period = smp->period;
+		if (period == UINT32_MAX) {	/* its own in replay_periods */
+			while (big < nbig && bigs[big].rec < i)
+				big++;
+			period = big < nbig ? bigs[big].period : 0;
+		}
+		size_t n = path_of(r, smp->node & RP_SELF ? 0 : smp->node, &path);
+		if (n == SIZE_MAX) {
+			rc = -ENOMEM;
+			break;
+		}
+		/* a run of alike samples: one by one until a walk changes nothing */
+		for (uint32_t left = smp->reps; left && !rc;) {
+			p.changed = false;
+			rc = replay_sample(&p, smp, period, (const uint32_t *)path.data, n, &cache, 1);
+			left--;
+			if (!rc && !p.changed && left) {
+				rc = replay_sample(&p, smp, period, (const uint32_t *)path.data, n, &cache,
+						   left);
+				left = 0;
+			}
+		}
 	}
 	size_t ne = p.ents.len / sizeof(struct rp_entry), m = 0;
 	for (size_t i = 0; i < ne && !r->children; i++)

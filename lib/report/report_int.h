@@ -200,16 +200,24 @@ struct rp_run {
 	uint32_t id, reps;
 };
 
-/* A sample of a hists replayed through perf's trees (replay.c), in order */
+/*
+ * A sample of a hists replayed through perf's trees (replay.c), in order, or
+ * a run of alike ones. Its thread and comm are its entry's (the context's
+ * where a key takes them).
+ */
 struct rp_replay_sample {
-	uint32_t tnode;			/* its self node in the prefix tree (0: no callchain) */
+	uint32_t node;			/* its self node in the prefix tree, or without a
+					 * callchain its pk_loc id | RP_SELF */
 	uint32_t ctx;			/* its context */
-	uint32_t loc;			/* its own pk_loc id */
-	uint32_t thread;		/* pk_thread id + 1 */
-	const char *comm;
-	uint64_t period;
+	uint32_t period;		/* UINT32_MAX: in replay_periods */
 	uint8_t cpumode;
 	uint8_t hidden;			/* its filter bits */
+	uint16_t reps;			/* alike samples in a row (all of these fields) */
+};
+
+/* a period of UINT32_MAX or more, of replay_seq's record rec */
+struct rp_replay_period {
+	uint64_t rec, period;
 };
 
 /* A callchain job of a replayed entry (chain.c's struct job, with its owner) */
@@ -320,6 +328,7 @@ struct pk_report {
 	 */
 	bool replay_sym;
 	struct pk_buf replay_seq;	/* struct rp_replay_sample[] */
+	struct pk_buf replay_periods;	/* struct rp_replay_period[] */
 	struct pk_buf replay_jobs;	/* struct rp_replay_job[] */
 	/* chain.c's trees */
 	struct rp_chains *chains;
