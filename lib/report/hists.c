@@ -569,13 +569,14 @@ static int replay_rec(struct pk_report *r, const struct rp_hists *hs, uint32_t c
 		return 0;
 	struct rp_replay_sample rec = { .node = tnode ? tnode : rs->loc->id | RP_SELF, .ctx = ctx,
 					.period = period < UINT32_MAX ? (uint32_t)period : UINT32_MAX,
-					.cpumode = rs->cpumode, .hidden = hidden, .reps = 1 };
+					.cpumode = rs->cpumode, .hidden = hidden, .reps = 1,
+					.thread = rs->thread ? rs->thread->id + 1 : 0 };
 	size_t n = r->replay_seq.len / sizeof(rec);
 	struct rp_replay_sample *last = n ? &((struct rp_replay_sample *)r->replay_seq.data)[n - 1]
 					  : NULL;
 	if (last && last->node == rec.node && last->ctx == ctx && last->period == rec.period &&
 	    rec.period != UINT32_MAX && last->cpumode == rec.cpumode && last->hidden == hidden &&
-	    last->reps < UINT16_MAX) {
+	    last->thread == rec.thread && last->reps < UINT16_MAX) {
 		last->reps++;
 		return 0;
 	}

@@ -205,18 +205,10 @@ static int replay_sample(struct replay *p, const struct rp_replay_sample *smp, u
 	key.first_loc = self->id + 1;	/* (-v's address: a new entry's) */
 	if (key.lclass == UINT32_MAX)
 		return -ENOMEM;
-	/* the thread and comm of the hash's entry (the first sample's, or its path's) */
-	int64_t hi = pk_idmap__get(&r->entry_map, (uint64_t)ctx << 32 | key.lclass);
-	if (hi >= 0) {
-		key.comm = rp_entry(r, (uint32_t)hi)->comm;
-		key.thread = rp_entry(r, (uint32_t)hi)->thread;
-	}
-	if (tnode && rp_tnode(r, tnode)->thread)
-		key.thread = pk_session__thread_at(r->s, rp_tnode(r, tnode)->thread - 1);
-	if (r->ctx_thread)
-		key.thread = rp_ctx(r, ctx)->thread;
-	if (r->ctx_comm)
-		key.comm = rp_ctx(r, ctx)->comm;
+	key.thread = smp->thread ? pk_session__thread_at(r->s, smp->thread - 1) : NULL;
+	/* the comm of the hash's entry (its first sample's), or the context's with the key */
+	int64_t hi = r->ctx_comm ? -1 : pk_idmap__get(&r->entry_map, (uint64_t)ctx << 32 | key.lclass);
+	key.comm = hi >= 0 ? rp_entry(r, (uint32_t)hi)->comm : rp_ctx(r, ctx)->comm;
 	int64_t e0 = findnew(p, &key);
 	if (e0 < 0 || (tnode && trip_add(p, tnode, 0, (uint32_t)e0, period, reps)))
 		return -ENOMEM;

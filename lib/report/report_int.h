@@ -202,13 +202,15 @@ struct rp_run {
 
 /*
  * A sample of a hists replayed through perf's trees (replay.c), in order, or
- * a run of alike ones. Its thread and comm are its entry's (the context's
- * where a key takes them).
+ * a run of alike ones. Its comm is its entry's (the context's where a key
+ * takes it).
  */
 struct rp_replay_sample {
 	uint32_t node;			/* its self node in the prefix tree, or without a
 					 * callchain its pk_loc id | RP_SELF */
 	uint32_t ctx;			/* its context */
+	uint32_t thread;		/* pk_thread id + 1 (a new entry's: "callers first"
+					 * holds within one) */
 	uint32_t period;		/* UINT32_MAX: in replay_periods */
 	uint8_t cpumode;
 	uint8_t hidden;			/* its filter bits */
