@@ -118,12 +118,13 @@ static int64_t findnew(struct replay *p, const struct rp_entry *key)
 	if (x != PK_RB_NIL) {
 		/*
 		 * perf gives a found entry the sample's map ("out-of-date due to an
-		 * exec()"): an address without a symbol takes the new DSO, which the
-		 * symbol key compares after it without the DSO key
+		 * exec()") where sym is a sort key (not only -F's): an address
+		 * without a symbol takes the new DSO, which the symbol key compares
+		 * after it without the DSO key
 		 */
 		struct rp_entry *e = ent(p, x);
 		const struct pk_report *r = p->r;
-		if (!r->has_key[RP_KEY_DSO] && !rp_lclass(r, e->lclass)->sym &&
+		if (r->sym_sorted && !r->has_key[RP_KEY_DSO] && !rp_lclass(r, e->lclass)->sym &&
 		    rp_lclass(r, e->lclass)->dso != rp_lclass(r, key->lclass)->dso) {
 			e->lclass = key->lclass;
 			p->changed = true;

@@ -273,6 +273,7 @@ struct pk_report {
 	int sorts[32], nr_sorts;
 	bool has_key[RP_COL_NR];	/* in the sort list */
 	bool field_order;		/* -F given (perf's is_strict_order(field_order)) */
+	bool sym_sorted;		/* sym among the --sort keys (perf's hists__has(sym)) */
 	bool overhead_self;		/* the Overhead column is called Self (children) */
 	bool sort_starts_with_sym;	/* callchain printing skips the entry's own symbol */
 	bool ctx_thread, ctx_comm, ctx_cpu, ctx_weight[3], ctx_trace;
