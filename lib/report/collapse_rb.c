@@ -9,9 +9,14 @@
  * entries were made), then of its collapse tree (hists__collapse_insert_entry,
  * fed in that in-order), depends on the trees' shapes. So do unresolved
  * addresses 2^63 or more apart (wraps). resort.c sorts where
- * the comparison is an order; here the trees are built over pk_rbtree's copy
- * of the kernel's. An entry whose walk meets an equal one merges into it, as
- * perf's does; one whose walk misses it stays apart, as perf prints it.
+ * the comparison is an order. Where the report kept its samples (the symbol
+ * key without the DSO key: replay_sym), replay.c walks perf's trees at every
+ * sample, which is exact; else (wraps under the DSO key, --group, a time,
+ * weight, trace or srcline key, --hierarchy) the trees are built here over
+ * pk_rbtree's copy of the kernel's, one insertion per entry in the order perf
+ * made them (first sample, its own entry, then its frames'). An entry whose
+ * walk meets an equal one merges into it, as perf's does; one whose walk
+ * misses it stays apart, as perf prints it (a later sample's miss is not seen).
  */
 #include <errno.h>
 #include <stdint.h>

@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report/replay.c — a hists' entries as perf 6.1's red-black trees make
- * them, where perf's comparison is not an order: the inline frames of
+ * them, where perf's comparison is not an order. Two cases: the symbol key
+ * without the DSO key (sort__sym_cmp compares two unresolved addresses by
+ * address alone, a symbol and anything else by DSO first: with unresolved
+ * addresses of two DSOs beside a symbol, collapse_rb.c tells, every sample
+ * is replayed, with or without children, and a later sample can miss its
+ * entry and make a second one, as perf's does); and the inline frames of
  * unwound callchains (--call-graph dwarf). perf's _sort__sym_cmp takes an
  * inlined function as equal to another of its name whose range meets its
  * own (so one inlined into two adjacent functions is one entry or two, as
@@ -15,7 +20,10 @@
  * hists__collapse_insert_entry, over pk_rbtree's copy of perf's tree. The
  * entries, their values and their callchain jobs (chain.c) come from it.
  * With the srcline key the entries tree compares the srcline strings, as
- * perf 6.1's sort__srcline_cmp does (the collapse function).
+ * perf 6.1's sort__srcline_cmp does (the collapse function). The samples are
+ * kept by hists.c (replay_seq) in runs of alike ones: a run is replayed one
+ * sample at a time until a walk changes nothing (no entry made, none moved to
+ * another DSO), then the rest at once, as they would all walk alike.
  */
 #include <errno.h>
 #include <stdlib.h>
