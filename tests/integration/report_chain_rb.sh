@@ -23,7 +23,7 @@
 M="${PMUKIT_BUILD:-build}/tests/workloads/report_mkdata"
 export PMUKIT T_TMP
 
-PLAN=26
+PLAN=28
 echo "1..$PLAN"
 skip_all() {
 	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - report_chain_rb # SKIP $1"; done
@@ -71,4 +71,9 @@ ok "short processes: --sort sym (entries perf's sort__sym_cmp does not order)" $
 ok "short processes: --sort sym --no-children -g none" $S --sort sym --no-children -g none
 ok "short processes: --sort comm,sym" $S --sort comm,sym
 ok "short processes: -F overhead,sym" $S -F overhead,sym
+perf record -q -e cpu-clock -c 20000 -g -o "$T_TMP/lsloop.data" -- \
+	sh -c 'for i in $(seq 60); do ls /usr/bin >/dev/null; done' >/dev/null 2>&1 || rm -f "$T_TMP/lsloop.data"
+L="sh ${PMUKIT_SRC:-.}/tests/integration/lib/perf_compare.sh chain_rb report lsloop"
+ok "short ls processes: --sort sym" $L --sort sym
+ok "short ls processes: --sort comm,sym --no-children" $L --sort comm,sym --no-children
 [ $T_FAIL -eq 0 ]
