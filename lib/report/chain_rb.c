@@ -244,21 +244,28 @@ static int64_t new_node(struct build *b, uint32_t loc, uint32_t parent)
 	return i;
 }
 
+struct probe {
+	struct build *b;
+	const struct pk_loc *l;		/* the frame being added */
+};
+
+static int64_t probe_cmp(void *ctx, uint32_t node)
+{
+	const struct probe *p = ctx;
+	int m = match(p->b->r, p->l, pk_session__loc_at(p->b->r->s, xn(p->b, node)->loc));
+	return m == M_LT ? -1 : m != M_EQ;
+}
+
 /* perf's append_chain_children: the child matching loc, made where the walk ends */
 static int64_t child(struct build *b, uint32_t node, uint32_t loc)
 {
-	const struct pk_loc *l = pk_session__loc_at(b->r->s, loc);
-	struct pk_rbnode *rb = (struct pk_rbnode *)b->rb.data;
-	uint32_t cur = xn(b, node)->root, parent = PK_RB_NIL;
-	bool left = false;
-	while (cur != PK_RB_NIL) {
-		int m = match(b->r, l, pk_session__loc_at(b->r->s, xn(b, cur)->loc));
-		if (m == M_EQ)
-			return cur;
-		parent = cur;
-		left = m == M_LT;
-		cur = left ? rb[cur].left : rb[cur].right;
-	}
+	struct probe p = { b, pk_session__loc_at(b->r->s, loc) };
+	uint32_t parent;
+	bool left;
+	uint32_t x = pk_rbtree__find((const struct pk_rbnode *)b->rb.data, xn(b, node)->root,
+				     probe_cmp, &p, &parent, &left);
+	if (x != PK_RB_NIL)
+		return x;
 	int64_t i = new_node(b, loc, node);
 	if (i < 0)
 		return i;

@@ -9,9 +9,14 @@
  * entries were made), then of its collapse tree (hists__collapse_insert_entry,
  * fed in that in-order), depends on the trees' shapes. So do unresolved
  * addresses 2^63 or more apart (wraps). resort.c sorts where
- * the comparison is an order; here the trees are built over pk_rbtree's copy
- * of the kernel's. An entry whose walk meets an equal one merges into it, as
- * perf's does; one whose walk misses it stays apart, as perf prints it.
+ * the comparison is an order. Where the report kept its samples (the symbol
+ * key without the DSO key: replay_sym), replay.c walks perf's trees at every
+ * sample, which is exact; else (wraps under the DSO key, --group, a time,
+ * weight, trace or srcline key, --hierarchy) the trees are built here over
+ * pk_rbtree's copy of the kernel's, one insertion per entry in the order perf
+ * made them (first sample, its own entry, then its frames'). An entry whose
+ * walk meets an equal one merges into it, as perf's does; one whose walk
+ * misses it stays apart, as perf prints it (a later sample's miss is not seen).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -111,19 +116,18 @@ static int made_cmp(const void *pa, const void *pb, void *ctx)
 	return ia < ib ? -1 : ia > ib;
 }
 
-static void merge_into(struct rp_entry *p, struct rp_entry *e, uint32_t pi)
+struct probe {
+	const struct pk_report *r;
+	const uint32_t *idx;
+	uint32_t key;		/* the entry looked up */
+	bool collapse;
+};
+
+/* perf's search of its tree: cmp(existing, the entry looked up) */
+static int64_t probe_cmp(void *ctx, uint32_t node)
 {
-	rp_stat_merge(&p->stat, &e->stat);
-	rp_stat_merge(&p->acc, &e->acc);
-	if (e->max_depth > p->max_depth)
-		p->max_depth = e->max_depth;
-	p->has_self |= e->has_self;
-	if (e->first_seq < p->first_seq) {
-		p->hidden = e->hidden;	/* perf's entry: the first sample's */
-		p->first_loc = e->first_loc;
-		p->first_raw = e->first_raw;
-	}
-	e->merged = pi + 1;
+	const struct probe *p = ctx;
+	return cmp_all(p->r, rp_entry(p->r, p->idx[node]), rp_entry(p->r, p->key), p->collapse);
 }
 
 /*
@@ -135,24 +139,12 @@ static void tree_pass(struct pk_report *r, uint32_t *idx, size_t *k, struct pk_r
 {
 	uint32_t root = PK_RB_NIL;
 	size_t n = *k;
+	struct probe pr = { r, idx, 0, collapse };
 	for (size_t i = 0; i < n; i++) {
-		rb[i] = (struct pk_rbnode){ PK_RB_NIL, PK_RB_NIL, PK_RB_NIL, false };
-		struct rp_entry *e = rp_entry(r, idx[i]);
-		uint32_t cur = root, parent = PK_RB_NIL;
-		bool left = false, merged = false;
-		while (cur != PK_RB_NIL) {
-			int64_t c = cmp_all(r, rp_entry(r, idx[cur]), e, collapse);
-			if (!c) {
-				merge_into(rp_entry(r, idx[cur]), e, idx[cur]);
-				merged = true;
-				break;
-			}
-			parent = cur;
-			left = c < 0;
-			cur = left ? rb[cur].left : rb[cur].right;
-		}
-		if (!merged)
-			pk_rbtree__link(rb, &root, (uint32_t)i, parent, left);
+		pr.key = idx[i];
+		uint32_t x = pk_rbtree__find_or_link(rb, &root, (uint32_t)i, probe_cmp, &pr);
+		if (x != i)
+			rp_entry_merge(r, idx[x], idx[i]);
 	}
 	size_t m = 0;
 	for (uint32_t i = pk_rbtree__first(rb, root); i != PK_RB_NIL; i = pk_rbtree__next(rb, i))

@@ -254,6 +254,7 @@ void pk_report__free(struct pk_report *r)
 	pk_idmap__free(&r->cclass_ids);
 	pk_intern__free(&r->traces);
 	pk_buf__free(&r->replay_seq);
+	pk_buf__free(&r->replay_periods);
 	pk_buf__free(&r->replay_jobs);
 	pk_buf__free(&r->entries);
 	pk_idmap__free(&r->entry_map);
@@ -330,6 +331,14 @@ int rp_decide(struct pk_report *r, struct pk_error *err)
 	    !r->cg.order_set)
 		r->cg.caller = true;
 	int rc = rp_setup_columns(r, err);
+	/*
+	 * The symbol key without the DSO key: perf's sort__sym_cmp can be no order
+	 * (collapse_rb.c tells at finish), and its entries then come from its
+	 * trees walked at every sample (replay.c): the samples are kept in order
+	 */
+	r->replay_sym = r->has_key[RP_KEY_SYM] && !r->has_key[RP_KEY_DSO] && !r->lc_addr &&
+			!r->ctx_trace && !r->ctx_weight[0] && !r->ctx_weight[1] && !r->ctx_weight[2] &&
+			!r->has_key[RP_KEY_TIME] && !r->opts.hierarchy;
 	r->need_chain = callchains && (r->children || r->cg.enabled || r->has_key[RP_KEY_PARENT]);
 	if (!rc)
 		rc = rp_parent_setup(r, err);
@@ -507,9 +516,12 @@ static int chain_start(struct pk_report *r, uint32_t ctx, const struct pk_resolv
 	return 0;
 }
 
-/* The sample's callchain into context ctx's prefix tree: callers first, its own loc last. */
-static int chain_add(struct pk_report *r, const struct rp_hists *hs, uint32_t ctx,
-		     const struct pk_resolved *rs, uint64_t period, uint8_t hidden, uint64_t seq)
+/*
+ * The sample's callchain into context ctx's prefix tree: callers first, its
+ * own loc last (that self node into *self).
+ */
+static int chain_add(struct pk_report *r, uint32_t ctx, const struct pk_resolved *rs,
+		     uint64_t period, uint8_t hidden, uint64_t seq, uint32_t *self)
 {
 	uint32_t node;
 	size_t k, nr = rs->nr_chain;
@@ -541,15 +553,37 @@ static int chain_add(struct pk_report *r, const struct rp_hists *hs, uint32_t ct
 	}
 	t->hit += period;
 	t->count++;
-	if (r->children && hs->dwarf) {
-		/* perf's trees may not be the hash's here: the samples in order, for replay.c */
-		struct rp_replay_sample rec = { .tnode = (uint32_t)n, .comm = rs->comm, .period = period,
-						.cpumode = rs->cpumode, .hidden = hidden,
-						.thread = rs->thread ? rs->thread->id + 1 : 0 };
-		if (pk_buf__append(&r->replay_seq, &rec, sizeof(rec)) < 0)
-			return -ENOMEM;
-	}
+	*self = (uint32_t)n;
 	return 0;
+}
+
+/*
+ * perf's trees may not be the hash's: the sample in order, for replay.c (of a
+ * dwarf hists with children, or all with replay_sym); tnode its self node, 0
+ * without a callchain
+ */
+static int replay_rec(struct pk_report *r, const struct rp_hists *hs, uint32_t ctx, uint32_t tnode,
+		      const struct pk_resolved *rs, uint64_t period, uint8_t hidden)
+{
+	if (!r->replay_sym && !(r->children && hs->dwarf && tnode))
+		return 0;
+	struct rp_replay_sample rec = { .node = tnode ? tnode : rs->loc->id | RP_SELF, .ctx = ctx,
+					.period = period < UINT32_MAX ? (uint32_t)period : UINT32_MAX,
+					.cpumode = rs->cpumode, .hidden = hidden, .reps = 1,
+					.thread = rs->thread ? rs->thread->id + 1 : 0 };
+	size_t n = r->replay_seq.len / sizeof(rec);
+	struct rp_replay_sample *last = n ? &((struct rp_replay_sample *)r->replay_seq.data)[n - 1]
+					  : NULL;
+	if (last && last->node == rec.node && last->ctx == ctx && last->period == rec.period &&
+	    rec.period != UINT32_MAX && last->cpumode == rec.cpumode && last->hidden == hidden &&
+	    last->thread == rec.thread && last->reps < UINT16_MAX) {
+		last->reps++;
+		return 0;
+	}
+	struct rp_replay_period big = { n, period };
+	if (rec.period == UINT32_MAX && pk_buf__append(&r->replay_periods, &big, sizeof(big)) < 0)
+		return -ENOMEM;
+	return pk_buf__append(&r->replay_seq, &rec, sizeof(rec)) < 0 ? -ENOMEM : 0;
 }
 
 /* One sample for hists h with period (perf's hist_entry_iter__add). */
@@ -588,10 +622,13 @@ static int add_one(struct pk_report *r, int h, const struct pk_resolved *rs, uin
 	struct rp_hists *hs = &r->hists[h];
 	hs->nr_samples++;
 	if (!r->need_chain || !hs->has_callchain)
-		return seq_add(r, lc | RP_SELF);
+		return seq_add(r, lc | RP_SELF) ? -ENOMEM
+						: replay_rec(r, hs, (uint32_t)ctx, 0, rs, period, hidden);
 	if (r->cg.enabled)
 		hs->callchain_period += period;
-	return chain_add(r, hs, (uint32_t)ctx, rs, period, hidden, seq);
+	uint32_t self;
+	int rc = chain_add(r, (uint32_t)ctx, rs, period, hidden, seq, &self);
+	return rc ? rc : replay_rec(r, hs, (uint32_t)ctx, self, rs, period, hidden);
 }
 
 /*

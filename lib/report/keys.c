@@ -283,6 +283,10 @@ int rp_setup_columns(struct pk_report *r, struct pk_error *err)
 	int rc = parse_list(r, sort, false, err);
 	if (rc)
 		return rc;
+	/* perf's hists__has(hists, sym): a sort key, not an output field of -F */
+	r->sym_sorted = false;
+	for (int i = 0; i < r->nr_sorts; i++)
+		r->sym_sorted |= r->sorts[i] == RP_KEY_SYM;
 	/* perf's setup_sorting: -p adds the parent key */
 	if (r->opts.parent && add_to(r->sorts, &r->nr_sorts, RP_KEY_PARENT))
 		return pk_error__set(err, -E2BIG, "", 0, 0, "too many --sort keys");

@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report/replay.c — a hists' entries as perf 6.1's red-black trees make
- * them, where perf's comparison is not an order: the inline frames of
+ * them, where perf's comparison is not an order. Two cases: the symbol key
+ * without the DSO key (sort__sym_cmp compares two unresolved addresses by
+ * address alone, a symbol and anything else by DSO first: with unresolved
+ * addresses of two DSOs beside a symbol, collapse_rb.c tells, every sample
+ * is replayed, with or without children, and a later sample can miss its
+ * entry and make a second one, as perf's does); and the inline frames of
  * unwound callchains (--call-graph dwarf). perf's _sort__sym_cmp takes an
  * inlined function as equal to another of its name whose range meets its
  * own (so one inlined into two adjacent functions is one entry or two, as
@@ -15,7 +20,10 @@
  * hists__collapse_insert_entry, over pk_rbtree's copy of perf's tree. The
  * entries, their values and their callchain jobs (chain.c) come from it.
  * With the srcline key the entries tree compares the srcline strings, as
- * perf 6.1's sort__srcline_cmp does (the collapse function).
+ * perf 6.1's sort__srcline_cmp does (the collapse function). The samples are
+ * kept by hists.c (replay_seq) in runs of alike ones: a run is replayed one
+ * sample at a time until a walk changes nothing (no entry made, none moved to
+ * another DSO), then the rest at once, as they would all walk alike.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -45,6 +53,7 @@ struct replay {
 	struct pk_idmap trip_map;
 	struct pk_buf trip_next;
 	bool collapse;			/* the collapse tree's comparison */
+	bool changed;			/* findnew made an entry or moved one to another DSO */
 };
 
 static struct rp_entry *ent(const struct replay *p, uint32_t i)
@@ -94,40 +103,48 @@ static int64_t cmp_all(const struct replay *p, const struct rp_entry *a, const s
 	return 0;
 }
 
-/* insertion: left when cmp(existing, new) < 0, as perf's findnew and collapse_insert */
-static bool goes_left(void *vp, uint32_t node, uint32_t other)
+/* perf's search of its tree: cmp(existing, the entry looked up): < 0 goes left */
+static int64_t probe_cmp(void *vp, uint32_t node)
 {
 	const struct replay *p = vp;
-	return cmp_all(p, ent(p, other), ent(p, node)) < 0;
+	return cmp_all(p, ent(p, node), p->key);
 }
 
-/* perf's search of its tree: the entry equal to the key on the key's path, or UINT32_MAX */
-static uint32_t find(const struct replay *p, const struct rp_entry *key)
+/* the entry equal to key on the key's path, else PK_RB_NIL and where key's node goes */
+static uint32_t find(struct replay *p, const struct rp_entry *key, uint32_t *parent, bool *left)
 {
-	uint32_t x = p->root;
-	while (x != PK_RB_NIL) {
-		int64_t c = cmp_all(p, ent(p, x), key);
-		if (!c)
-			return x;
-		x = c < 0 ? p->rb[x].left : p->rb[x].right;
-	}
-	return UINT32_MAX;
-}
-
-static int64_t add_entry(struct replay *p, const struct rp_entry *e)
-{
-	uint32_t i = (uint32_t)(p->ents.len / sizeof(*e));
-	if (pk_buf__append(&p->ents, e, sizeof(*e)) < 0 || PK_GROW(p->rb, p->cap_rb, (size_t)i + 1))
-		return -1;
-	pk_rbtree__insert(p->rb, &p->root, i, goes_left, p);
-	return i;
+	p->key = key;
+	return pk_rbtree__find(p->rb, p->root, probe_cmp, p, parent, left);
 }
 
 /* perf's hists__findnew_entry: the entry the key finds, or a new one; -1 on ENOMEM */
 static int64_t findnew(struct replay *p, const struct rp_entry *key)
 {
-	uint32_t x = find(p, key);
-	return x != UINT32_MAX ? (int64_t)x : add_entry(p, key);
+	uint32_t parent;
+	bool left;
+	uint32_t x = find(p, key, &parent, &left);
+	if (x != PK_RB_NIL) {
+		/*
+		 * perf gives a found entry the sample's map ("out-of-date due to an
+		 * exec()") where sym is a sort key (not only -F's): an address
+		 * without a symbol takes the new DSO, which the symbol key compares
+		 * after it without the DSO key
+		 */
+		struct rp_entry *e = ent(p, x);
+		const struct pk_report *r = p->r;
+		if (r->sym_sorted && !r->has_key[RP_KEY_DSO] && !rp_lclass(r, e->lclass)->sym &&
+		    rp_lclass(r, e->lclass)->dso != rp_lclass(r, key->lclass)->dso) {
+			e->lclass = key->lclass;
+			p->changed = true;
+		}
+		return x;
+	}
+	uint32_t i = (uint32_t)(p->ents.len / sizeof(*key));
+	if (pk_buf__append(&p->ents, key, sizeof(*key)) < 0 || PK_GROW(p->rb, p->cap_rb, (size_t)i + 1))
+		return -1;
+	pk_rbtree__link(p->rb, &p->root, i, parent, left);
+	p->changed = true;
+	return i;
 }
 
 static bool trip_eq(const void *a, const void *b)
@@ -137,7 +154,7 @@ static bool trip_eq(const void *a, const void *b)
 }
 
 static int trip_add(struct replay *p, uint32_t tnode, uint32_t frame, uint32_t entry,
-		    uint64_t period)
+		    uint64_t period, uint32_t reps)
 {
 	struct trip t = { .tnode = tnode, .frame = frame, .entry = entry };
 	uint64_t h = pk_idmap__hash(((uint64_t)tnode << 32 | frame) ^ ((uint64_t)entry << 20));
@@ -146,14 +163,14 @@ static int trip_add(struct replay *p, uint32_t tnode, uint32_t frame, uint32_t e
 		return -ENOMEM;
 	struct trip *tp = &((struct trip *)p->trips.data)[i];
 	tp->hit += period;
-	tp->count++;
+	tp->count += reps;
 	return 0;
 }
 
-static void stat_self(struct rp_stat *st, uint8_t cpumode, uint64_t period)
+static void stat_self(struct rp_stat *st, uint8_t cpumode, uint64_t period, uint32_t reps)
 {
 	st->period += period;
-	st->nr_events++;
+	st->nr_events += reps;
 	if (cpumode == PERF_RECORD_MISC_KERNEL)
 		st->period_sys += period;
 	else if (cpumode == PERF_RECORD_MISC_USER)
@@ -165,49 +182,60 @@ static void stat_self(struct rp_stat *st, uint8_t cpumode, uint64_t period)
 }
 
 /* the callchain of self node s, callee first, into buf; its length (SIZE_MAX: ENOMEM) */
-static size_t path_of(struct pk_report *r, uint32_t s, struct pk_buf *buf, uint32_t *ctx)
+static size_t path_of(struct pk_report *r, uint32_t s, struct pk_buf *buf)
 {
 	buf->len = 0;
+	if (!s)
+		return 0;	/* a sample without a callchain */
 	uint32_t p = rp_tnode(r, s)->parent;
 	for (; rp_tnode(r, p)->parent; p = rp_tnode(r, p)->parent)
 		if (pk_buf__append(buf, &rp_tnode(r, p)->loc, sizeof(uint32_t)) < 0)
 			return SIZE_MAX;
-	*ctx = rp_tnode(r, p)->loc & ~RP_SELF;
 	return buf->len / sizeof(uint32_t);
 }
 
-/* One sample: perf's hist_entry_iter__add with the cumulative iterator. */
-static int replay_sample(struct replay *p, const struct rp_replay_sample *smp, uint32_t ctx,
-			 const uint32_t *fr, size_t n, struct pk_buf *cache)
+/*
+ * One sample: perf's hist_entry_iter__add, with the cumulative iterator
+ * (children) or the normal one; fr[0..n): its callchain, callee first.
+ * reps > 1: that many alike samples whose walks change nothing (the tree
+ * unchanged, each walks as the one before).
+ */
+static int replay_sample(struct replay *p, const struct rp_replay_sample *smp, uint64_t period1,
+			 const uint32_t *fr, size_t n, struct pk_buf *cache, uint32_t reps)
 {
 	struct pk_report *r = p->r;
-	const struct rp_tnode *t = rp_tnode(r, smp->tnode);
-	const struct pk_loc *self = pk_session__loc_at(r->s, t->loc & ~RP_SELF);
-	struct rp_entry key = { .ctx = ctx, .first_seq = UINT64_MAX, .comm = smp->comm,
-				.cpu = rp_ctx(r, ctx)->cpu, .level = self->level,
-				.hidden = smp->hidden,
-				.thread = smp->thread ? pk_session__thread_at(r->s, smp->thread - 1)
-						      : NULL };
+	uint64_t period = period1 * reps;
+	uint32_t ctx = smp->ctx, tnode = smp->node & RP_SELF ? 0 : smp->node;
+	const struct pk_loc *self = pk_session__loc_at(r->s, tnode ? rp_tnode(r, tnode)->loc & ~RP_SELF
+								    : smp->node & ~RP_SELF);
+	struct rp_entry key = { .ctx = ctx, .first_seq = UINT64_MAX, .cpu = rp_ctx(r, ctx)->cpu,
+				.level = self->level, .hidden = smp->hidden };
 	key.lclass = rp_loc_lclass(r, self);
 	key.first_loc = self->id + 1;	/* (-v's address: a new entry's) */
 	if (key.lclass == UINT32_MAX)
 		return -ENOMEM;
+	key.thread = smp->thread ? pk_session__thread_at(r->s, smp->thread - 1) : NULL;
+	/* the comm of the hash's entry (its first sample's), or the context's with the key */
+	int64_t hi = r->ctx_comm ? -1 : pk_idmap__get(&r->entry_map, (uint64_t)ctx << 32 | key.lclass);
+	key.comm = hi >= 0 ? rp_entry(r, (uint32_t)hi)->comm : rp_ctx(r, ctx)->comm;
 	int64_t e0 = findnew(p, &key);
-	if (e0 < 0 || trip_add(p, smp->tnode, 0, (uint32_t)e0, smp->period))
+	if (e0 < 0 || (tnode && trip_add(p, tnode, 0, (uint32_t)e0, period, reps)))
 		return -ENOMEM;
 	struct rp_entry *e = ent(p, (uint32_t)e0);
 	struct rp_hists *hs = &r->hists[rp_ctx(r, ctx)->hists];
 	if (!e->hidden) {	/* perf's hists__inc_nr_samples(he->filtered) */
-		hs->nr_nf_samples++;
-		if (r->cg.enabled)
-			hs->callchain_nf_period += smp->period;
+		hs->nr_nf_samples += reps;
+		if (r->cg.enabled && tnode)
+			hs->callchain_nf_period += period;
 	}
-	stat_self(&e->stat, smp->cpumode, smp->period);
-	e->acc.period += smp->period;
-	e->acc.nr_events++;
+	stat_self(&e->stat, smp->cpumode, period, reps);
+	e->acc.period += period;
+	e->acc.nr_events += reps;
 	e->has_self = true;
 	if (r->cg.enabled && n > e->max_depth)
 		e->max_depth = (uint32_t)n;
+	if (!r->children)
+		return 0;
 	cache->len = 0;
 	uint32_t c0 = (uint32_t)e0;
 	if (pk_buf__append(cache, &c0, sizeof(c0)) < 0)
@@ -241,11 +269,11 @@ static int replay_sample(struct replay *p, const struct rp_replay_sample *smp, u
 		int64_t ei = findnew(p, &key);
 		uint32_t u = (uint32_t)ei;
 		if (ei < 0 || pk_buf__append(cache, &u, sizeof(u)) < 0 ||
-		    trip_add(p, smp->tnode, (uint32_t)i + 1, u, smp->period))
+		    trip_add(p, tnode, (uint32_t)i + 1, u, period, reps))
 			return -ENOMEM;
 		e = ent(p, u);
-		e->acc.period += smp->period;
-		e->acc.nr_events++;
+		e->acc.period += period;
+		e->acc.nr_events += reps;
 		uint32_t depth = (uint32_t)(r->cg.caller ? i + 1 : n - i);
 		if (r->cg.enabled && depth > e->max_depth)
 			e->max_depth = depth;
@@ -274,18 +302,14 @@ static int collapse(struct replay *p, uint32_t *into, uint32_t *out, size_t *nou
 	struct pk_rbnode *cb = malloc((n ? n : 1) * sizeof(*cb));
 	if (!cb)
 		return -ENOMEM;
-	struct pk_rbnode *rb = p->rb;
 	uint32_t root = PK_RB_NIL;
-	p->rb = cb;	/* goes_left and find walk the collapse tree */
 	p->collapse = true;
 	for (size_t k = 0; k < m; k++) {
 		uint32_t e = out[k];
-		p->root = root;
-		uint32_t x = find(p, ent(p, e));
-		if (x == UINT32_MAX) {
-			pk_rbtree__insert(cb, &root, e, goes_left, p);
+		p->key = ent(p, e);
+		uint32_t x = pk_rbtree__find_or_link(cb, &root, e, probe_cmp, p);
+		if (x == e)
 			continue;
-		}
 		struct rp_entry *d = ent(p, x), *s = ent(p, e);
 		rp_stat_merge(&d->stat, &s->stat);
 		rp_stat_merge(&d->acc, &s->acc);
@@ -295,7 +319,6 @@ static int collapse(struct replay *p, uint32_t *into, uint32_t *out, size_t *nou
 	m = 0;
 	for (uint32_t i = pk_rbtree__first(cb, root); i != PK_RB_NIL; i = pk_rbtree__next(cb, i))
 		out[m++] = i;
-	p->rb = rb;
 	p->collapse = false;
 	free(cb);
 	*nout = m;
@@ -328,17 +351,39 @@ int rp_replay(struct pk_report *r, int h, uint32_t **out, size_t *nr_out)
 	uint32_t *into = NULL, *order = NULL;
 	int rc = 0;
 	size_t ns = r->replay_seq.len / sizeof(struct rp_replay_sample);
+	const struct rp_replay_period *bigs = (const struct rp_replay_period *)r->replay_periods.data;
+	size_t nbig = r->replay_periods.len / sizeof(*bigs), big = 0;
 	r->hists[h].nr_nf_samples = r->hists[h].callchain_nf_period = 0;
 	for (size_t i = 0; i < ns && !rc; i++) {
 		const struct rp_replay_sample *smp = &((const struct rp_replay_sample *)r->replay_seq.data)[i];
-		uint32_t ctx;
-		size_t n = path_of(r, smp->tnode, &path, &ctx);
-		if (n == SIZE_MAX)
+		if (rp_ctx(r, smp->ctx)->hists != h)
+			continue;
+		uint64_t period = smp->period;
+		if (period == UINT32_MAX) {	/* its own in replay_periods */
+			while (big < nbig && bigs[big].rec < i)
+				big++;
+			period = big < nbig ? bigs[big].period : 0;
+		}
+		size_t n = path_of(r, smp->node & RP_SELF ? 0 : smp->node, &path);
+		if (n == SIZE_MAX) {
 			rc = -ENOMEM;
-		else if (rp_ctx(r, ctx)->hists == h)
-			rc = replay_sample(&p, smp, ctx, (const uint32_t *)path.data, n, &cache);
+			break;
+		}
+		/* a run of alike samples: one by one until a walk changes nothing */
+		for (uint32_t left = smp->reps; left && !rc;) {
+			p.changed = false;
+			rc = replay_sample(&p, smp, period, (const uint32_t *)path.data, n, &cache, 1);
+			left--;
+			if (!rc && !p.changed && left) {
+				rc = replay_sample(&p, smp, period, (const uint32_t *)path.data, n, &cache,
+						   left);
+				left = 0;
+			}
+		}
 	}
 	size_t ne = p.ents.len / sizeof(struct rp_entry), m = 0;
+	for (size_t i = 0; i < ne && !r->children; i++)
+		ent(&p, (uint32_t)i)->acc = ent(&p, (uint32_t)i)->stat;
 	if (!rc) {
 		into = malloc((ne ? ne : 1) * sizeof(*into));
 		order = malloc((ne ? ne : 1) * sizeof(*order));

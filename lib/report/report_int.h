@@ -200,14 +200,26 @@ struct rp_run {
 	uint32_t id, reps;
 };
 
-/* A sample of a dwarf hists with children, for replay.c */
+/*
+ * A sample of a hists replayed through perf's trees (replay.c), in order, or
+ * a run of alike ones. Its comm is its entry's (the context's where a key
+ * takes it).
+ */
 struct rp_replay_sample {
-	uint32_t tnode;			/* its self node in the prefix tree */
-	uint32_t thread;		/* pk_thread id + 1 */
-	const char *comm;
-	uint64_t period;
+	uint32_t node;			/* its self node in the prefix tree, or without a
+					 * callchain its pk_loc id | RP_SELF */
+	uint32_t ctx;			/* its context */
+	uint32_t thread;		/* pk_thread id + 1 (a new entry's: "callers first"
+					 * holds within one) */
+	uint32_t period;		/* UINT32_MAX: in replay_periods */
 	uint8_t cpumode;
 	uint8_t hidden;			/* its filter bits */
+	uint16_t reps;			/* alike samples in a row (all of these fields) */
+};
+
+/* a period of UINT32_MAX or more, of replay_seq's record rec */
+struct rp_replay_period {
+	uint64_t rec, period;
 };
 
 /* A callchain job of a replayed entry (chain.c's struct job, with its owner) */
@@ -261,6 +273,7 @@ struct pk_report {
 	int sorts[32], nr_sorts;
 	bool has_key[RP_COL_NR];	/* in the sort list */
 	bool field_order;		/* -F given (perf's is_strict_order(field_order)) */
+	bool sym_sorted;		/* sym among the --sort keys (perf's hists__has(sym)) */
 	bool overhead_self;		/* the Overhead column is called Self (children) */
 	bool sort_starts_with_sym;	/* callchain printing skips the entry's own symbol */
 	bool ctx_thread, ctx_comm, ctx_cpu, ctx_weight[3], ctx_trace;
@@ -311,8 +324,14 @@ struct pk_report {
 	struct pk_buf srcline_seq;	/* struct rp_run[] */
 	/* with the srcline key and no children: the samples' entries (struct rp_run[]) */
 	struct pk_buf entry_seq;
-	/* replay.c: the samples of dwarf hists in order (children), the jobs it made */
+	/*
+	 * replay.c: the samples in order, of dwarf hists (children) and, where the
+	 * sort keys can make perf's comparison no order (replay_sym), of all; the
+	 * jobs it made
+	 */
+	bool replay_sym;
 	struct pk_buf replay_seq;	/* struct rp_replay_sample[] */
+	struct pk_buf replay_periods;	/* struct rp_replay_period[] */
 	struct pk_buf replay_jobs;	/* struct rp_replay_job[] */
 	/* chain.c's trees */
 	struct rp_chains *chains;
@@ -404,6 +423,8 @@ void rp_ignore_callees(const struct pk_report *r, const struct pk_resolved *rs, 
 
 /* resort.c */
 int rp_finish(struct pk_report *r, struct pk_error *err);
+/* resort.c: entry si merged into entry di (perf's collapse: values, depth, first sample's bits) */
+void rp_entry_merge(struct pk_report *r, uint32_t di, uint32_t si);
 /* resort.c: perf's collapse over all sort keys (0: one entry) */
 int64_t rp_collapse_all(const struct pk_report *r, const struct rp_entry *a,
 			const struct rp_entry *b);

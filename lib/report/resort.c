@@ -304,6 +304,22 @@ void rp_stat_merge(struct rp_stat *d, const struct rp_stat *s)
 		d->weight[i] += s->weight[i];
 }
 
+void rp_entry_merge(struct pk_report *r, uint32_t di, uint32_t si)
+{
+	struct rp_entry *d = rp_entry(r, di), *e = rp_entry(r, si);
+	rp_stat_merge(&d->stat, &e->stat);
+	rp_stat_merge(&d->acc, &e->acc);
+	if (e->max_depth > d->max_depth)
+		d->max_depth = e->max_depth;
+	d->has_self |= e->has_self;
+	if (e->first_seq < d->first_seq) {
+		d->hidden = e->hidden;	/* perf's entry: the first sample's */
+		d->first_loc = e->first_loc;
+		d->first_raw = e->first_raw;
+	}
+	e->merged = di + 1;
+}
+
 /* Entries of hists h in collapse order, equal ones merged; *out malloc'd. */
 static int collapse_hists(struct pk_report *r, int h, uint32_t **out, size_t *nr_out)
 {
@@ -322,8 +338,16 @@ static int collapse_hists(struct pk_report *r, int h, uint32_t **out, size_t *nr
 		if (rp_ctx(r, rp_entry(r, (uint32_t)i)->ctx)->hists == h)
 			idx[k++] = (uint32_t)i;
 	if (rp_collapse_mixed(r, idx, k)) {
-		/* perf's comparison is no order here: its trees (collapse_rb.c) */
+		/*
+		 * perf's comparison is no order here: its trees, walked at every sample
+		 * where the samples were kept (replay.c), else made in the order of the
+		 * entries' first samples (collapse_rb.c)
+		 */
 		free(tmp);
+		if (r->replay_sym && !r->group) {
+			free(idx);
+			return rp_replay(r, h, out, nr_out);
+		}
 		int rc = rp_collapse_trees(r, idx, &k);
 		if (rc) {
 			free(idx);
@@ -340,17 +364,7 @@ static int collapse_hists(struct pk_report *r, int h, uint32_t **out, size_t *nr
 		if (m) {
 			struct rp_entry *p = rp_entry(r, idx[m - 1]);
 			if (!rp_collapse_all(r, p, e)) {
-				rp_stat_merge(&p->stat, &e->stat);
-				rp_stat_merge(&p->acc, &e->acc);
-				if (e->max_depth > p->max_depth)
-					p->max_depth = e->max_depth;
-				p->has_self |= e->has_self;
-				if (e->first_seq < p->first_seq) {
-					p->hidden = e->hidden;	/* perf's entry: the first sample's */
-					p->first_loc = e->first_loc;
-					p->first_raw = e->first_raw;
-				}
-				e->merged = idx[m - 1] + 1;
+				rp_entry_merge(r, idx[m - 1], idx[i]);
 				continue;
 			}
 		}

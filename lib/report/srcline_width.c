@@ -38,6 +38,7 @@ struct walk {
 	uint8_t *known;
 	size_t nr_known;	/* entries of the hists with known[] set */
 	bool tmpl;		/* the new entry's template got its srcline */
+	uint32_t probe;		/* the entry looked up (a template) */
 };
 
 static void mark(struct walk *w, uint32_t i)
@@ -83,6 +84,13 @@ static bool goes_left(void *ctx, uint32_t node, uint32_t other)
 	return cmp_mark(ctx, other, node, false) < 0;
 }
 
+/* the search of perf's entries tree: cmp(existing, template) */
+static int64_t probe_cmp(void *ctx, uint32_t node)
+{
+	struct walk *w = ctx;
+	return cmp_mark(w, node, w->probe, true);
+}
+
 int64_t rp_sort_mark(const struct pk_report *r, uint32_t a, uint32_t b, uint8_t *known)
 {
 	const struct rp_entry *ea = rp_entry(r, a), *eb = rp_entry(r, b);
@@ -121,19 +129,12 @@ int rp_srcline_known(struct pk_report *r, int h, const uint32_t *order, size_t n
 		if (rp_ctx(r, rp_entry(r, e)->ctx)->hists != h)
 			continue;
 		for (uint32_t k = 0; k < run->reps && k < 2; k++) {
-			uint32_t x = root;
 			w.tmpl = false;
-			while (x != PK_RB_NIL) {
-				int64_t c = cmp_mark(&w, x, e, true);
-				if (!c)
-					break;
-				x = c < 0 ? nodes[x].left : nodes[x].right;
-			}
-			if (x != PK_RB_NIL)
+			w.probe = e;
+			if (pk_rbtree__find_or_link(nodes, &root, e, probe_cmp, &w) != e)
 				continue;	/* found: the sample's period went to it */
 			if (w.tmpl)	/* hist_entry__new keeps the template's srcline */
 				mark(&w, e);
-			pk_rbtree__insert(nodes, &root, e, goes_left, &w);
 			inserted++;
 		}
 	}

@@ -60,6 +60,36 @@ void pk_rbtree__insert(struct pk_rbnode *n, uint32_t *root, uint32_t idx,
 	pk_rbtree__link(n, root, idx, parent, left);
 }
 
+uint32_t pk_rbtree__find(const struct pk_rbnode *n, uint32_t root,
+			 int64_t (*cmp)(void *ctx, uint32_t node), void *ctx, uint32_t *parent,
+			 bool *left)
+{
+	uint32_t cur = root;
+	*parent = PK_RB_NIL;
+	*left = false;
+	while (cur != PK_RB_NIL) {
+		int64_t c = cmp(ctx, cur);
+		if (!c)
+			return cur;
+		*parent = cur;
+		*left = c < 0;
+		cur = *left ? n[cur].left : n[cur].right;
+	}
+	return PK_RB_NIL;
+}
+
+uint32_t pk_rbtree__find_or_link(struct pk_rbnode *n, uint32_t *root, uint32_t idx,
+				 int64_t (*cmp)(void *ctx, uint32_t node), void *ctx)
+{
+	uint32_t parent;
+	bool left;
+	uint32_t x = pk_rbtree__find(n, *root, cmp, ctx, &parent, &left);
+	if (x != PK_RB_NIL)
+		return x;
+	pk_rbtree__link(n, root, idx, parent, left);
+	return idx;
+}
+
 void pk_rbtree__link(struct pk_rbnode *n, uint32_t *root, uint32_t idx, uint32_t parent,
 		     bool left)
 {

@@ -37,6 +37,18 @@ void pk_rbtree__insert(struct pk_rbnode *nodes, uint32_t *root, uint32_t idx,
  */
 void pk_rbtree__link(struct pk_rbnode *nodes, uint32_t *root, uint32_t idx, uint32_t parent,
 		     bool left);
+/*
+ * A search as perf's (hists__findnew_entry, append_chain_children): from the
+ * root, cmp(ctx, node) of each node against the key looked up: 0 returns that
+ * node, < 0 goes left, > 0 right. PK_RB_NIL when none is equal; then *parent
+ * and *left say where the key's node goes (for pk_rbtree__link).
+ */
+uint32_t pk_rbtree__find(const struct pk_rbnode *nodes, uint32_t root,
+			 int64_t (*cmp)(void *ctx, uint32_t node), void *ctx, uint32_t *parent,
+			 bool *left);
+/* The same, and node idx linked there when none is equal: the node found, or idx. */
+uint32_t pk_rbtree__find_or_link(struct pk_rbnode *nodes, uint32_t *root, uint32_t idx,
+				 int64_t (*cmp)(void *ctx, uint32_t node), void *ctx);
 /* Take node idx out of the tree and rebalance; idx's links are reset to PK_RB_NIL. */
 void pk_rbtree__erase(struct pk_rbnode *nodes, uint32_t *root, uint32_t idx);
 /* In-order: the first node, and the one after idx (PK_RB_NIL at the end). */

@@ -10,20 +10,20 @@
 # processes, a fixed pseudo-random sequence of chains, then unresolved addresses of
 # two DSOs.
 #
-# The entries too (lib/report/collapse_rb.c): under --sort sym without the dso key,
-# perf's sort__sym_cmp compares two unresolved addresses by address alone but a symbol
-# and anything else by DSO first, and its entries and collapse trees are no sort. On
-# fresh recordings of many short processes that went from 12-229 differing lines to
-# none in most runs, but not all: perf walks its tree again at every sample, and a later
-# sample of an entry can miss it and make a second one, which the replay of each entry's
-# first sample does not see (3 runs in 8 differed, by 3-54 lines). Those comparisons are
-# therefore not tests here; the mixchain line below takes the replay's path. The fresh
-# recording checks the callchain trees, which matched in every run.
+# The entries too (lib/report/replay.c): under --sort sym without the dso key, perf's
+# sort__sym_cmp compares two unresolved addresses by address alone but a symbol and
+# anything else by DSO first, and its entries and collapse trees are no sort. perf walks
+# its entries tree at every sample, and a later sample of an entry can miss it and make a
+# second one (report_mkdata mixsym: perf prints two entries for one address); a found
+# entry takes the sample's map (its DSO) where sym is a --sort key. pmukit replays every
+# sample through the trees there. The fresh recordings of many short processes (12-229
+# differing lines before, then 3-54 in 3 runs in 8 with the replay of each entry's first
+# sample) matched perf in all 52 runs of 9 comparisons each.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
 M="${PMUKIT_BUILD:-build}/tests/workloads/report_mkdata"
 export PMUKIT T_TMP
 
-PLAN=15
+PLAN=28
 echo "1..$PLAN"
 skip_all() {
 	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - report_chain_rb # SKIP $1"; done
@@ -32,6 +32,7 @@ skip_all() {
 [ -x "$M" ] || skip_all "$M not built (make tests)"
 command -v perf >/dev/null 2>&1 && perf --version >/dev/null 2>&1 || skip_all "perf (6.1) is not installed"
 "$M" mixchain "$T_TMP/mix.data" || skip_all "report_mkdata failed"
+"$M" mixsym "$T_TMP/mixsym.data" || skip_all "report_mkdata mixsym failed"
 P="sh ${PMUKIT_SRC:-.}/tests/integration/lib/perf_compare.sh chain_rb report mix"
 
 ok "perf made two nodes of one function under one parent (the case this file is for)" sh -c "
@@ -50,9 +51,29 @@ ok "-g graph,0,caller,address (an order: no replay)" $P -g graph,0,caller,addres
 ok "mixchain: --no-children --sort sym -g none (unresolved addresses of two DSOs)" \
 	$P --no-children --sort sym -g none
 
+Q="sh ${PMUKIT_SRC:-.}/tests/integration/lib/perf_compare.sh chain_rb report mixsym"
+ok "mixsym: perf made a second entry for one address (the case these are for)" sh -c "
+	perf report --stdio --sort sym --no-children -g none -i '$T_TMP/mixsym.data' 2>/dev/null |
+	awk '/%/ { print \$3 }' | sort | uniq -d | grep -q '^0x'"
+ok "mixsym: --sort sym -g none (children)" $Q --sort sym -g none
+ok "mixsym: --sort sym --no-children -g none" $Q --sort sym --no-children -g none
+ok "mixsym: --sort comm,sym --no-children -g none (the collapse tree)" $Q --sort comm,sym --no-children -g none
+ok "mixsym: -F overhead,sym -g none (no map update: sym is no --sort key)" $Q -F overhead,sym -g none
+ok "mixsym: -F overhead,sym --no-children -g none" $Q -F overhead,sym --no-children -g none
+ok "mixsym: --sort sym --no-children (callchains of the replayed entries)" $Q --sort sym --no-children
+
 perf record -q -e cpu-clock -c 20000 -g -o "$T_TMP/short.data" -- \
 	sh -c 'for i in $(seq 120); do /bin/true; done' >/dev/null 2>&1 || rm -f "$T_TMP/short.data"
 S="sh ${PMUKIT_SRC:-.}/tests/integration/lib/perf_compare.sh chain_rb report short"
 ok "short processes: default (callchain siblings of many bases)" $S
 ok "short processes: --no-children -g graph,0,callee" $S --no-children -g graph,0,callee
+ok "short processes: --sort sym (entries perf's sort__sym_cmp does not order)" $S --sort sym
+ok "short processes: --sort sym --no-children -g none" $S --sort sym --no-children -g none
+ok "short processes: --sort comm,sym" $S --sort comm,sym
+ok "short processes: -F overhead,sym" $S -F overhead,sym
+perf record -q -e cpu-clock -c 20000 -g -o "$T_TMP/lsloop.data" -- \
+	sh -c 'for i in $(seq 60); do ls /usr/bin >/dev/null; done' >/dev/null 2>&1 || rm -f "$T_TMP/lsloop.data"
+L="sh ${PMUKIT_SRC:-.}/tests/integration/lib/perf_compare.sh chain_rb report lsloop"
+ok "short ls processes: --sort sym" $L --sort sym
+ok "short ls processes: --sort comm,sym --no-children" $L --sort comm,sym --no-children
 [ $T_FAIL -eq 0 ]

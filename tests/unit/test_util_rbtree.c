@@ -7,7 +7,10 @@
  * tree); random inserts (many equal keys) and erasures keep a valid tree
  * whose in-order walk is the sorted multiset of the keys left; erasing all
  * leaves an empty tree; pk_rbtree__check rejects a red-red link, a wrong
- * parent link and unequal black heights.
+ * parent link and unequal black heights. pk_rbtree__find_or_link with a
+ * three-way comparison returns the node of an equal key, else links the new
+ * one where pk_rbtree__insert would (the same shape), and pk_rbtree__find
+ * says where.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -158,12 +161,72 @@ static void test_check_rejects(void **state)
 	assert_int_equal(pk_rbtree__check(k.n, k.root), -1);
 }
 
+struct probe {
+	const struct keyed *k;
+	uint64_t key;
+};
+
+/* perf's cmp(existing, new): < 0 sends the new key left */
+static int64_t cmp3(void *ctx, uint32_t node)
+{
+	const struct probe *p = ctx;
+	return p->key < p->k->key[node] ? -1 : p->key > p->k->key[node];
+}
+
+/* random keys with repeats: each distinct key gets one node, shaped as insert's */
+static void test_find_or_link(void **state)
+{
+	(void)state;
+	static struct keyed a, b;
+	a.root = b.root = PK_RB_NIL;
+	uint32_t first[64], nb = 0;
+	for (int i = 0; i < 64; i++)
+		first[i] = PK_RB_NIL;
+	srand(7);
+	for (uint32_t i = 0; i < 1000; i++) {
+		a.key[i] = (uint64_t)(rand() % 64);
+		struct probe p = { &a, a.key[i] };
+		uint32_t parent;
+		bool left;
+		uint32_t f = pk_rbtree__find(a.n, a.root, cmp3, &p, &parent, &left);
+		/* not found: an empty slot, where the key's node goes */
+		assert_true(f != PK_RB_NIL || (parent == PK_RB_NIL ? a.root == PK_RB_NIL
+					       : (left ? a.n[parent].left : a.n[parent].right) == PK_RB_NIL));
+		uint32_t got = pk_rbtree__find_or_link(a.n, &a.root, i, cmp3, &p);
+		assert_int_equal(got, f == PK_RB_NIL ? i : f);
+		if (first[a.key[i]] == PK_RB_NIL) {
+			assert_int_equal(f, PK_RB_NIL);
+			first[a.key[i]] = i;
+			/* the same key into b by insert: the same tree */
+			b.key[i] = a.key[i];
+			pk_rbtree__insert(b.n, &b.root, i, goes_left, &b);
+			nb++;
+		} else {
+			assert_int_equal(got, first[a.key[i]]);
+		}
+		assert_true(pk_rbtree__check(a.n, a.root) > 0);
+	}
+	assert_int_equal(a.root, b.root);
+	uint32_t n = 0;
+	uint64_t last = 0;
+	for (uint32_t x = pk_rbtree__first(a.n, a.root); x != PK_RB_NIL; x = pk_rbtree__next(a.n, x)) {
+		assert_true(n == 0 || a.key[x] > last);
+		assert_int_equal(a.n[x].left, b.n[x].left);
+		assert_int_equal(a.n[x].right, b.n[x].right);
+		assert_int_equal(a.n[x].red, b.n[x].red);
+		last = a.key[x];
+		n++;
+	}
+	assert_int_equal(n, nb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_erase_takes_successor),
 		cmocka_unit_test(test_random_insert_erase),
 		cmocka_unit_test(test_check_rejects),
+		cmocka_unit_test(test_find_or_link),
 	};
 	return cmocka_run_group_tests_name("util_rbtree", tests, NULL, NULL);
 }

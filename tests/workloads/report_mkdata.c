@@ -64,6 +64,7 @@
  *             in $MK_ELF32): an MMAP2 of its executable PT_LOAD at its
  *             address, a sample every 4 bytes of it and one past its end.
  *   mixchain  callchains whose siblings perf does not order (report_mkdata_chain.h).
+ *   mixsym    entries perf's --sort sym does not order, a second entry for one address (same).
  *   mmap2bid  cpu-clock samples in this program, its MMAP2 in the build-id
  *             layout (PERF_RECORD_MISC_MMAP_BUILD_ID: build_id_size and the
  *             build id where maj/min/ino/ino_generation were, perf 5.12+
@@ -74,7 +75,7 @@
  *             (attr64 .. attr136: PERF_ATTR_SIZE_VER0 .. VER8), as older perf
  *             versions wrote them: the file's attr_size is SIZE.
  *
- *   report_mkdata weights|topdown|ann_td|ann_w|ann_ws|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|perf3|perf2|perf1|oldbid|armv7|armv7nog|mmap2old|mmap2v313|topo_old|topo_nodie|elf32|mmap2bid|mmap2bad|nodesc|nofeat|mixchain|attrSIZE OUT.data
+ *   report_mkdata weights|topdown|ann_td|ann_w|ann_ws|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|perf3|perf2|perf1|oldbid|armv7|armv7nog|mmap2old|mmap2v313|topo_old|topo_nodie|elf32|mmap2bid|mmap2bad|nodesc|nofeat|mixchain|mixsym|attrSIZE OUT.data
  *
  * For topdown files it prints, per function, the TopDown shares the samples
  * it wrote add up to ("td_func1 retiring=12.34 bad_spec=... [heavy_ops=...]"),
@@ -573,7 +574,7 @@ static int brstack(struct pk_data_writer *w, struct pk_buf *b)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: report_mkdata weights|topdown|ann_td|ann_w|ann_ws|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|perf3|perf2|perf1|oldbid|armv7|armv7nog|mmap2old|mmap2v313|topo_old|topo_nodie|elf32|mmap2bid|mmap2bad|nodesc|nofeat|mixchain|attrSIZE OUT.data\n");
+		fprintf(stderr, "usage: report_mkdata weights|topdown|ann_td|ann_w|ann_ws|topdown2|a2l_after|a2l_fresh|late|modules|aux|brstack|mem|lbr|old|perf3|perf2|perf1|oldbid|armv7|armv7nog|mmap2old|mmap2v313|topo_old|topo_nodie|elf32|mmap2bid|mmap2bad|nodesc|nofeat|mixchain|mixsym|attrSIZE OUT.data\n");
 		return 2;
 	}
 	int fd = open(argv[2], O_RDWR | O_CREAT | O_TRUNC, 0644);
@@ -618,6 +619,8 @@ int main(int argc, char **argv)
 		rc = mmap2_old(w, &b, !strcmp(argv[1], "mmap2v313"));
 	else if (!strcmp(argv[1], "mixchain"))
 		rc = mixchain(w, &b);
+	else if (!strcmp(argv[1], "mixsym"))
+		rc = mixsym(w, &b);
 	else if (!strcmp(argv[1], "lbr"))
 		rc = lbr(w, &b);
 	else if (!strncmp(argv[1], "mmap2b", 6))

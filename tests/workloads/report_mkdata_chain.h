@@ -110,3 +110,76 @@ static int mixchain(struct pk_data_writer *w, struct pk_buf *b)
 	}
 	return 0;
 }
+
+/*
+ * mixsym: entries that perf 6.1's sort__sym_cmp does not order (--sort sym
+ * without the DSO key, lib/report/replay.c), where its entries tree makes a
+ * second entry for one address at a later sample. Eight processes as in
+ * mixchain, each with a library that has no file (its addresses unresolved,
+ * map-relative); samples at symbols of this program, at unresolved addresses
+ * past its text, in the library and where nothing is mapped (raw), whose
+ * values overlap. Each has a callchain: itself, a frame of the same kinds and
+ * td_func3. A fixed pseudo-random sequence (the same file every run).
+ */
+#define MIXSYM_SAMPLES 600
+#define MIXSYM_LIB 0x7f1000000000ull
+
+static uint64_t mixsym_ip(uint32_t x, uint32_t p, const uint64_t *end)
+{
+	uint64_t shift = (uint64_t)p * MIX_SHIFT, off = (x >> 4) % 48;
+	switch ((x >> 12) % 4) {
+	case 0:
+		return (uint64_t)(uintptr_t)funcs[(x >> 20) % 2] + 1 + shift;
+	case 1:
+		return end[p] + 64 + 8 * off;
+	case 2:
+		return MIXSYM_LIB + shift + 0x200 * off;
+	default:
+		return 0x1000 + 0x200 * off;	/* no map */
+	}
+}
+
+static int mixsym(struct pk_data_writer *w, struct pk_buf *b)
+{
+	struct pk_error err = { 0 };
+	const uint64_t st = IP_SAMPLE_TYPE | PERF_SAMPLE_CALLCHAIN;
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(a), .config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 250000, .sample_type = st, .sample_id_all = 1,
+	};
+	uint64_t id = 96, time = 2000, end[MIX_PROCS];
+	if (pk_data_writer__add_attr(w, &a, "cpu-clock", &id, 1, &err) ||
+	    pk_data_writer__begin(w, &err))
+		return die("mixsym", &err);
+	for (uint32_t p = 0; p < MIX_PROCS; p++) {
+		if (mix_process(b, 6000 + p, (uint64_t)p * MIX_SHIFT, id, &end[p]))
+			return die("maps", NULL);
+		size_t at = begin_rec(b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+		put32(b, 6000 + p), put32(b, 6000 + p);
+		put64(b, MIXSYM_LIB + (uint64_t)p * MIX_SHIFT), put64(b, 0x10000), put64(b, 0);
+		put64(b, 0), put64(b, 0), put64(b, 0);
+		put32(b, 5), put32(b, 2);
+		put_str(b, "/nonexistent/libmixsym.so");
+		mix_trailer(b, 6000 + p, 1002, id);
+		end_rec(b, at);
+	}
+	uint32_t x = 777;	/* a fixed LCG */
+	for (int i = 0; i < MIXSYM_SAMPLES; i++) {
+		x = x * 1103515245u + 12345u;
+		uint32_t p = (x >> 16) % MIX_PROCS;
+		uint64_t self = mixsym_ip(x, p, end);
+		x = x * 1103515245u + 12345u;
+		uint64_t mid = mixsym_ip(x, p, end);
+		uint64_t root = (uint64_t)(uintptr_t)funcs[2] + 2 + (uint64_t)p * MIX_SHIFT;
+		size_t at = begin_rec(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+		put64(b, self);
+		put32(b, 6000 + p), put32(b, 6000 + p);
+		put64(b, time++);
+		put64(b, id);
+		put64(b, 250000);
+		put64(b, 4);
+		put64(b, PERF_CONTEXT_USER), put64(b, self), put64(b, mid), put64(b, root);
+		end_rec(b, at);
+	}
+	return 0;
+}
