@@ -8,7 +8,7 @@
 # are accepted; -p with -a warns and counts the process; --timeout, -D
 # and -n as perf runs them.
 . "$(dirname "$0")/lib/tap.sh"
-echo "1..46"
+echo "1..47"
 O=$T_TMP/opt
 HAVE_PERF=0
 command -v perf >/dev/null && perf stat -e task-clock true 2>/dev/null && HAVE_PERF=1
@@ -100,6 +100,9 @@ same_stderr "-o in a directory that is not there: perror's line, exit 255" \
 	-o /nonexistent-dir/out -e task-clock true
 same_stderr "-D -1: events never enabled (no --control): <not counted>" \
 	-D -1 -x, -e task-clock,page-faults true
+ok "--timeout 50: perf's warning under 100 ms first" sh -c '
+	"$PMUKIT" stat --timeout 50 -e task-clock true 2>"$O.tw" &&
+	head -1 "$O.tw" | grep -qx "timeout < 100ms. The overhead percentage could be high in some cases. Please proceed with caution."'
 same_rc "-C with a list that does not parse: exit 234 (perf's stale errno aside)" -C abc true
 ok "-r 0 repeats until interrupted, printing each run" sh -c '
 	"$PMUKIT" stat -r 0 -e task-clock sleep 0.1 2>"$O.f" & p=$!
