@@ -365,6 +365,12 @@ static int profile(const struct report_cli *c, struct pk_session *s,
 	size_t nr_entries = 0;
 	for (size_t i = 0; i < pk_report__nr_sections(r); i++)
 		nr_entries += pk_report__nr_entries(r, i);
+	/*
+	 * perf 6.1 sets up --hierarchy's levels for the events it has when it
+	 * parses the options: a pipe's come later, levelless, and nothing is added
+	 */
+	if (ro.hierarchy && pk_session__is_pipe(s))
+		nr_entries = 0;
 	if (!nr_entries) {
 		/* perf: nothing was added (every sample dropped, or none) */
 		fflush(stdout);
