@@ -23,7 +23,7 @@ struct node {
 	uint32_t first;		/* index in hs->out of its first entry (the representative) */
 	uint8_t hide;		/* perf's filter bits of the node (filter_nodes): not shown */
 	uint32_t maker;		/* the entry perf's node copies (r->entries index; filter_nodes) */
-	struct rp_entry sum;	/* the first entry with the periods of all its entries */
+	struct rp_entry sum;	/* its maker entry with the periods of all its entries */
 	size_t parent;		/* node index + 1, 0: top level */
 	int depth;
 };
@@ -179,6 +179,9 @@ static int filter_nodes(const struct pk_report *r, const struct rp_hists *hs, co
 				continue;
 			made[ni] = true;
 			n->maker = hs->out[order[k]];
+			struct rp_stat st = n->sum.stat;	/* its text is the maker's (-v: its ip) */
+			n->sum = *e;
+			n->sum.stat = st;
 			n->hide = e->hidden;
 			if (r->opts.exclude_other && !rp_ctx(r, e->ctx)->parent)
 				n->hide |= HIDE_PARENT;
