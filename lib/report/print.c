@@ -412,15 +412,28 @@ void rp_entry_line(struct pk_report *r, int h, const struct rp_entry *e, const u
 	line[off] = 0;
 }
 
+void rp_fprintf_maps(struct pk_report *r, const struct rp_entry *e, FILE *fp)
+{
+	if (r->opts.verbose < 2 || rp_lclass(r, e->lclass)->loc->map || !r->s)
+		return;
+	const struct pk_map *m;
+	for (size_t i = 0; e->thread && (m = pk_session__thread_map_at(r->s, e->thread, i)); i++)
+		fprintf(fp, "Map: %" PRIx64 "-%" PRIx64 " %" PRIx64 " %s\n", m->start, m->end, m->pgoff,
+			m->dso ? pk_dso__name(m->dso) : "");
+	fputs("---------- end\n", fp);
+}
+
 static int print_entry(struct pk_report *r, int h, const struct rp_entry *e, const unsigned *w,
 		       char *line, size_t size, FILE *fp)
 {
 	rp_entry_line(r, h, e, w, line, size);
 	fputs(line, fp);
 	fputc('\n', fp);
+	int rc = 0;
 	if (r->hists[h].has_callchain && r->cg.enabled)
-		return rp_chain_fprintf(r, e, h, fp);
-	return 0;
+		rc = rp_chain_fprintf(r, e, h, fp);
+	rp_fprintf_maps(r, e, fp);
+	return rc;
 }
 
 static void group_desc(struct pk_report *r, int h, char *buf, size_t size)

@@ -446,6 +446,11 @@ int rp_col_snprintf(struct pk_report *r, int col, const struct rp_entry *e, int 
 int rp_col_snprintf_members(struct pk_report *r, int col, const struct rp_entry *e,
 			    const struct rp_entry *mem, int h, char *buf, size_t size,
 			    unsigned width);
+/*
+ * print.c: perf's -vv after an entry without a map: its thread's maps
+ * ("Map: START-END PGOFF NAME") and "---------- end"; nothing otherwise
+ */
+void rp_fprintf_maps(struct pk_report *r, const struct rp_entry *e, FILE *fp);
 /* print.c: perf's sort__setup_elide (columns of one-entry filter lists), "# comm: X" to fp if not NULL */
 void rp_setup_elide(struct pk_report *r, FILE *fp);
 /* print.c: column widths (perf's hists__col_len) */
