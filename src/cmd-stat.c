@@ -83,7 +83,6 @@ static int perf_number(const struct cli_opt *opt, const char *arg, bool is_unsig
 	char *end;
 	if (is_unsigned && arg[0] == '-')
 		return cli_opts__error(opt, "expects an unsigned numerical value");
-	errno = 0;
 	*out = strtol(arg, &end, 10);
 	if (*end)
 		return cli_opts__error(opt, "expects a numerical value");
