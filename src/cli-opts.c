@@ -29,9 +29,19 @@ static int opt_error(const struct cli_opt *o, bool as_short, const char *what)
 {
 	char name[128];
 	opt_name(o, as_short, name, sizeof(name));
-	fprintf(stderr, " Error: %s %s\n", name, what);
+	fprintf(stderr, " Error: %s %s", name, what);	/* perf's opterror: the usage's "\n" ends it */
 	return -1;
 }
+
+/* the same for --no-NAME: perf names it "option `no-NAME'" */
+static int unset_error(const struct cli_opt *o, const char *what)
+{
+	fprintf(stderr, " Error: option `no-%s' %s", o->long_name, what);
+	return -1;
+}
+
+/* the option being applied was typed as a switch ("-I"): perf names it so in errors */
+static bool applying_short;
 
 int cli_opts__error(const struct cli_opt *opt, const char *fmt, ...)
 {
@@ -40,8 +50,8 @@ int cli_opts__error(const struct cli_opt *opt, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	opt_name(opt, !opt->long_name, name, sizeof(name));
-	fprintf(stderr, " Error: %s %s\n", name, msg);
+	opt_name(opt, applying_short || !opt->long_name, name, sizeof(name));
+	fprintf(stderr, " Error: %s %s", name, msg);
 	return -1;
 }
 
@@ -63,7 +73,11 @@ struct pos {
 	int argc;
 	char **argv;
 	int *i;
+	const char *optstr;	/* after an error: the option as typed (perf's parse_options_usage) */
+	bool short_opt;
 };
+
+#define UNKNOWN (-3)	/* parse_long/parse_short: no such option (the whole usage follows) */
 
 /*
  * The option's argument: attached (arg), else the next argument unless the
@@ -175,20 +189,21 @@ static int apply(const struct cli_opt *o, bool as_short, bool unset, const char 
 		 struct pos *p)
 {
 	const char *val = NULL;
+	applying_short = as_short;
 	if (o->type == CLI_OPT_REFUSED) {
 		char name[128];
 		opt_name(o, as_short, name, sizeof(name));
-		fprintf(stderr, " Error: %s is not supported by pmukit: %s\n", name, o->help);
+		fprintf(stderr, " Error: %s is not supported by pmukit: %s", name, o->help);
 		return -1;
 	}
 	if (unset) {
 		if (arg)
-			return opt_error(o, false, "takes no value");
+			return unset_error(o, "takes no value");
 		switch (o->type) {
 		case CLI_OPT_BOOL: *(bool *)o->value = false; return 0;
 		case CLI_OPT_STRING: *(const char **)o->value = NULL; return 0;
 		case CLI_OPT_CALLBACK: return o->cb(o, NULL, true);
-		default: return opt_error(o, false, "isn't available");
+		default: return unset_error(o, "isn't available");
 		}
 	}
 	if (!takes_arg(o)) {
@@ -228,8 +243,11 @@ static int parse_long(const struct cli_opt *opts, struct pos *p)
 	const char *a = p->argv[*p->i] + 2, *eq = strchr(a, '=');
 	size_t n = eq ? (size_t)(eq - a) : strlen(a);
 	const char *arg = eq ? eq + 1 : NULL;
-	const struct cli_opt *found = NULL, *other = NULL;
-	bool found_unset = false;
+	const struct cli_opt *last = NULL, *prev = NULL;	/* the abbreviation's last two */
+	bool last_unset = false, prev_unset = false;
+
+	p->optstr = a;	/* perf: with "=VALUE", which names no option's usage */
+	p->short_opt = false;
 
 	if (n == 4 && !strncmp(a, "help", 4))
 		return CLI_HELP;
@@ -245,21 +263,21 @@ static int parse_long(const struct cli_opt *opts, struct pos *p)
 		if (neg && strlen(o->long_name) == n - 3 && !strncmp(o->long_name, a + 3, n - 3))
 			return apply(o, false, true, arg, p);
 		if (has_prefix(o->long_name, a, n) || (neg && has_prefix(o->long_name, a + 3, n - 3))) {
-			if (found && found != o)
-				other = o;
-			else {
-				found = o;
-				found_unset = neg && !has_prefix(o->long_name, a, n);
-			}
+			prev = last;
+			prev_unset = last_unset;
+			last = o;
+			last_unset = neg && !has_prefix(o->long_name, a, n);
 		}
 	}
-	if (found && !other)
-		return apply(found, false, found_unset, arg, p);
-	if (found)
-		fprintf(stderr, "  Error: Ambiguous option: %.*s (could be --%s or --%s)\n\n", (int)n,
-			a, found->long_name, other->long_name);
-	else
+	if (last && !prev)
+		return apply(last, false, last_unset, arg, p);
+	if (!last) {
 		fprintf(stderr, "  Error: unknown option `%.*s'\n\n", (int)n, a);
+		return UNKNOWN;
+	}
+	/* perf names the last two options the abbreviation matched */
+	fprintf(stderr, " Error: Ambiguous option: %.*s (could be --%s%s or --%s%s)\n", (int)n, a,
+		prev_unset ? "no-" : "", prev->long_name, last_unset ? "no-" : "", last->long_name);
 	return -1;
 }
 
@@ -267,15 +285,17 @@ static int parse_long(const struct cli_opt *opts, struct pos *p)
 static int parse_short(const struct cli_opt *opts, struct pos *p)
 {
 	const char *a = p->argv[*p->i] + 1;
+	p->short_opt = true;
 	while (*a) {
 		const struct cli_opt *o = opts;
+		p->optstr = a;	/* perf: the usage of the bundle's switch being read */
 		while (o->type != CLI_OPT_END && o->short_name != *a)
 			o++;
 		if (o->type == CLI_OPT_END) {
 			if (*a == 'h')
 				return CLI_HELP;
 			fprintf(stderr, "  Error: unknown switch `%c'\n\n", *a);
-			return -1;
+			return UNKNOWN;
 		}
 		if (takes_arg(o))
 			return apply(o, true, false, a[1] ? a + 1 : NULL, p);
@@ -308,10 +328,12 @@ int cli_opts__parse(int argc, char **argv, const struct cli_opt *opts, const cha
 			cli_opts__usage(stdout, opts, usage);
 			return CLI_HELP;
 		}
-		if (rc) {
+		if (rc == UNKNOWN)
 			cli_opts__usage(stderr, opts, usage);
+		else if (rc)
+			cli_opts__usage_of(stderr, opts, usage, p.optstr, p.short_opt);
+		if (rc)
 			return CLI_ERROR;
-		}
 	}
 	while (i < argc)
 		argv[out++] = argv[i++];
@@ -345,36 +367,61 @@ static void help_text(FILE *f, const char *s)
 	} while (*s);
 }
 
+/* one option's usage line(s), as perf's print_option_help */
+static void option_usage(FILE *f, const struct cli_opt *o)
+{
+	if (o->flags & CLI_HIDDEN)
+		return;
+	int pos = fprintf(f, "    ");
+	if (o->short_name)
+		pos += fprintf(f, "-%c", o->short_name);
+	else
+		pos += fprintf(f, "    ");
+	if (o->long_name)
+		pos += fprintf(f, "%s--%s", o->short_name ? ", " : "", o->long_name);
+	if (takes_arg(o)) {
+		const char *argh = o->argh ? o->argh : "n";
+		bool opt = o->flags & (CLI_OPTARG | CLI_LASTARG_DEFAULT);
+		if (opt)
+			pos += fprintf(f, o->long_name ? "[=<%s>]" : "[<%s>]", argh);
+		else
+			pos += fprintf(f, " <%s>", argh);
+	}
+	if (pos <= USAGE_WIDTH)
+		fprintf(f, "%*s", USAGE_WIDTH + USAGE_GAP - pos, "");
+	else
+		fprintf(f, "\n%*s", USAGE_WIDTH + USAGE_GAP, "");
+	help_text(f, o->help ? o->help : "");
+}
+
+void cli_opts__usage_of(FILE *f, const struct cli_opt *opts, const char *usage,
+			const char *optstr, bool short_opt)
+{
+	if (usage)	/* its first line: perf's usage string */
+		fprintf(f, "\n Usage: %.*s\n\n", (int)strcspn(usage, "\n"), usage);
+	for (const struct cli_opt *o = opts; o->type != CLI_OPT_END; o++) {
+		if (o->type == CLI_OPT_GROUP)
+			continue;
+		if (short_opt) {
+			if (o->short_name && o->short_name == *optstr) {
+				option_usage(f, o);
+				break;
+			}
+			continue;
+		}
+		if (o->long_name && !strncmp(o->long_name, optstr, strlen(optstr)))
+			option_usage(f, o);
+	}
+}
+
 void cli_opts__usage(FILE *f, const struct cli_opt *opts, const char *usage)
 {
 	fprintf(f, " Usage: %s\n\n", usage);
 	for (const struct cli_opt *o = opts; o->type != CLI_OPT_END; o++) {
-		if (o->type == CLI_OPT_GROUP) {
+		if (o->type == CLI_OPT_GROUP)
 			fprintf(f, "\n%s%s", o->help ? o->help : "", o->help && *o->help ? "\n" : "");
-			continue;
-		}
-		if (o->flags & CLI_HIDDEN)
-			continue;
-		int pos = fprintf(f, "    ");
-		if (o->short_name)
-			pos += fprintf(f, "-%c", o->short_name);
 		else
-			pos += fprintf(f, "    ");
-		if (o->long_name)
-			pos += fprintf(f, "%s--%s", o->short_name ? ", " : "", o->long_name);
-		if (takes_arg(o)) {
-			const char *argh = o->argh ? o->argh : "n";
-			bool opt = o->flags & (CLI_OPTARG | CLI_LASTARG_DEFAULT);
-			if (opt)
-				pos += fprintf(f, o->long_name ? "[=<%s>]" : "[<%s>]", argh);
-			else
-				pos += fprintf(f, " <%s>", argh);
-		}
-		if (pos <= USAGE_WIDTH)
-			fprintf(f, "%*s", USAGE_WIDTH + USAGE_GAP - pos, "");
-		else
-			fprintf(f, "\n%*s", USAGE_WIDTH + USAGE_GAP, "");
-		help_text(f, o->help ? o->help : "");
+			option_usage(f, o);
 	}
 	fputc('\n', f);
 }

@@ -18,8 +18,10 @@
  * As perf: long options take "--name=value" or "--name value", and any unique
  * prefix of their name; short ones "-xvalue" or "-x value", and flags bundle
  * ("-nq"); a boolean or string option also takes "--no-name" (unset); "--"
- * ends the options. Errors print perf's " Error: ..." line and the usage on
- * stderr; -h/--help prints the usage on stdout.
+ * ends the options. Errors print perf's " Error: ..." line on stderr, then the
+ * whole usage (an unknown option) or that option's (a bad or missing value, an
+ * ambiguous abbreviation: the options it matches); -h/--help prints the usage
+ * on stdout.
  */
 #ifndef PMUKIT_CLI_OPTS_H
 #define PMUKIT_CLI_OPTS_H
@@ -141,9 +143,19 @@ int cli_opts__parse(int argc, char **argv, const struct cli_opt *opts, const cha
 void cli_opts__usage(FILE *f, const struct cli_opt *opts, const char *usage);
 
 /*
+ * perf's parse_options_usage: "\n Usage: " and usage's first line (none when
+ * usage is NULL), then the usage of the option short_opt names by optstr's
+ * first character, or of every option whose long name starts with optstr. The
+ * parser prints it after an option's error (a callback's message ends with
+ * "\n", perf's " Error: ..." lines without), commands after their own checks.
+ */
+void cli_opts__usage_of(FILE *f, const struct cli_opt *opts, const char *usage,
+			const char *optstr, bool short_opt);
+
+/*
  * perf's " Error: option `NAME' ..." line for a bad option argument, for
- * callbacks that refuse theirs (the parser prints the usage after it).
- * Returns -1.
+ * callbacks that refuse theirs (the parser prints the option's usage after
+ * it, from the line's end). Returns -1.
  */
 int cli_opts__error(const struct cli_opt *opt, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -299,21 +299,16 @@ static int keys_and_header(const struct report_cli *c, struct pk_session *s,
 }
 
 /*
- * perf refuses -g on a file recorded without callchains, and the parent key
- * (exit status 0, as perf 6.1's); not for pipes. -1 to go on, else the exit status.
+ * perf refuses the parent key and -g on a file recorded without callchains
+ * (in that order; exit status 0, as perf 6.1's); not for pipes. -1 to go on,
+ * else the exit status.
  */
 static int need_callchains(const struct report_cli *c, struct pk_session *s,
 			   const struct pk_report_opts *ro)
 {
 	if (pk_session__is_pipe(s) || pk_session__any_sample_type(s, PERF_SAMPLE_CALLCHAIN))
 		return -1;
-	if (c->cg_given && c->call_graph && strncmp(c->call_graph, "none", 1)) {
-		fflush(stdout);
-		fprintf(stderr, "Error:\nSelected -g or --branch-history.\n"
-				"But no callchain or branch data.\n"
-				"Did you call 'perf record' without -g or -b?\n");
-		return 255;
-	}
+	/* perf's report__setup_sample_type: the parent key first */
 	bool parent = ro->parent || (ro->sort && strstr(ro->sort, "parent")) ||
 		      (ro->fields && strstr(ro->fields, "parent"));
 	if (parent) {
@@ -321,6 +316,13 @@ static int need_callchains(const struct report_cli *c, struct pk_session *s,
 		fprintf(stderr, "Error:\nSelected --sort parent, but no callchain data. "
 				"Did you call 'perf record' without -g?\n");
 		return 0;
+	}
+	if (c->cg_given && c->call_graph && strncmp(c->call_graph, "none", 1)) {
+		fflush(stdout);
+		fprintf(stderr, "Error:\nSelected -g or --branch-history.\n"
+				"But no callchain or branch data.\n"
+				"Did you call 'perf record' without -g or -b?\n");
+		return 0;	/* perf 6.1's status too */
 	}
 	return -1;
 }
@@ -365,6 +367,12 @@ static int profile(const struct report_cli *c, struct pk_session *s,
 	size_t nr_entries = 0;
 	for (size_t i = 0; i < pk_report__nr_sections(r); i++)
 		nr_entries += pk_report__nr_entries(r, i);
+	/*
+	 * perf 6.1 sets up --hierarchy's levels for the events it has when it
+	 * parses the options: a pipe's come later, levelless, and nothing is added
+	 */
+	if (ro.hierarchy && pk_session__is_pipe(s))
+		nr_entries = 0;
 	if (!nr_entries) {
 		/* perf: nothing was added (every sample dropped, or none) */
 		fflush(stdout);

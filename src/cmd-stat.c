@@ -28,18 +28,8 @@
 /* perf counts CPUs (-a, -C) with cpu-clock instead of task-clock */
 #define DEFAULT_EVENTS_CPUS "cpu-clock," DEFAULT_REST
 
-/* A usage error, as perf: the reason (pmukit's prefix); the parser adds the usage. -1. */
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("pmukit stat: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputs("\n\n", stderr);
-	va_end(ap);
-	return -1;
-}
+/* perf's status after its own checks (-EINVAL) */
+#define EXIT_EINVAL 234
 
 /* -e SPEC, repeatable */
 static int opt_event(const struct cli_opt *opt, const char *arg, bool unset)
@@ -50,13 +40,20 @@ static int opt_event(const struct cli_opt *opt, const char *arg, bool unset)
 	return 0;
 }
 
-/* -G LIST: perf's cgroups are the events' defined before it */
+/*
+ * -G LIST: perf's cgroups are the events' defined before it; perf opens each
+ * while it parses (its messages; the parser adds -G's usage, status 129)
+ */
 static int opt_cgroup(const struct cli_opt *opt, const char *arg, bool unset)
 {
 	struct stat_config *cfg = opt->value;
 	(void)unset;
-	if (!cfg->nr_specs)
-		return usage_error("must define events before cgroups");
+	if (!cfg->nr_specs) {
+		fputs("must define events before cgroups\n", stderr);
+		return -1;
+	}
+	if (serve_cgroups__check(arg))
+		return -1;
 	cfg->cgroups = arg;
 	cfg->cgroup_specs = cfg->nr_specs;
 	return 0;
@@ -77,64 +74,245 @@ static int opt_aggr(const struct cli_opt *opt, const char *arg, bool unset)
 	return 0;
 }
 
-/* A number of milliseconds (or of intervals) from 0 to 4e9: -I, --interval-count, --timeout, -D */
-static int opt_ms(const struct cli_opt *opt, const char *arg, bool unset)
+/*
+ * perf's OPT_INTEGER and OPT_UINTEGER values: base 10, the whole argument
+ * (an empty one is 0), no sign for the unsigned ones; perf's messages.
+ */
+static int perf_number(const struct cli_opt *opt, const char *arg, bool is_unsigned, long *out)
+{
+	char *end;
+	if (is_unsigned && arg[0] == '-')
+		return cli_opts__error(opt, "expects an unsigned numerical value");
+	*out = strtol(arg, &end, 10);
+	if (*end)
+		return cli_opts__error(opt, "expects a numerical value");
+	return 0;
+}
+
+/* -I, --interval-count, --timeout (unsigned), -D, -r: perf's integers, checked after the parse */
+static int opt_number(const struct cli_opt *opt, const char *arg, bool unset)
 {
 	struct stat_config *cfg = opt->value;
-	double v;
+	bool is_unsigned = opt->short_name != 'D' && opt->short_name != 'r';
+	long v = 0;
 	(void)unset;
-	if (cli_value__double(arg, 0, 4e9, &v)) {
-		if (opt->short_name)
-			return usage_error("-%c: invalid value '%s'%s", opt->short_name, arg,
-					   opt->short_name == 'D' ? " (milliseconds)" : "");
-		return usage_error("--%s: invalid value '%s'", opt->long_name, arg);
-	}
+	if (perf_number(opt, arg, is_unsigned, &v))
+		return -1;
+	if (is_unsigned)
+		v = (unsigned)v;
+	else
+		v = (int)v;
 	switch (opt->short_name) {
 	case 'I': cfg->interval_ms = v; break;	/* perf: 0 is no interval */
-	case 'D': cfg->delay_ms = v; break;	/* perf: -1 waits for a control command: not here */
+	case 'D': cfg->delay_ms = v; break;
+	case 'r': cfg->runs = (int)v; break;	/* perf: 0 repeats until interrupted */
 	default:
-		if (!strcmp(opt->long_name, "timeout")) {
-			if (v > 0 && v < 10)
-				return usage_error("timeout must be >= 10ms.");
+		if (!strcmp(opt->long_name, "timeout"))
 			cfg->timeout_ms = v;
-		} else {
+		else
 			cfg->interval_count = (unsigned)v;	/* perf: 0 is no limit */
-		}
 	}
 	return 0;
 }
 
-/* -r N: perf's 0 repeats until interrupted */
-static int opt_repeat(const struct cli_opt *opt, const char *arg, bool unset)
+/* -B, --no-big-num: perf refuses an explicit -B with -x */
+static int opt_big_num(const struct cli_opt *opt, const char *arg, bool unset)
 {
 	struct stat_config *cfg = opt->value;
-	double d;
-	(void)unset;
-	if (cli_value__double(arg, -2e9, HUGE_VAL, &d) || d != (int)d)
-		return usage_error("-r: invalid value '%s'", arg);
-	if (d < 0)
-		return usage_error("Run count must be a positive number");
-	cfg->runs = (int)d;
+	(void)arg;
+	cfg->big_num = !unset;
+	cfg->big_num_given = !unset;
 	return 0;
 }
 
-/* --td-level N: 1 or 2 (perf: only with --topdown) */
+/* --td-level N: perf's unsigned; checked with --topdown after the parse */
 static int opt_td_level(const struct cli_opt *opt, const char *arg, bool unset)
 {
-	long v;
+	long v = 0;
 	(void)unset;
-	if (cli_value__long(arg, 10, 1, 2, &v))
-		return usage_error("--td-level: 1 or 2, not '%s'", arg);
-	*(int *)opt->value = (int)v;
+	if (perf_number(opt, arg, true, &v))
+		return -1;
+	*(unsigned *)opt->value = (unsigned)v;
 	return 0;
 }
 
 static const char usage_line[] = "pmukit stat [<options>] [<command>]";
 
+/* perf's parse_options_usage after a check: the usage of the option NAME ("r", "timeout") */
+static void usage_of(const struct cli_opt *opts, bool header, const char *name)
+{
+	cli_opts__usage_of(stderr, opts, header ? usage_line : NULL, name, !name[1]);
+}
+
+/* -o FILE ("-": stderr), with perf's first line; NULL after perf's message */
+static FILE *open_output(const struct stat_config *cfg)
+{
+	if (!cfg->output_path || !strcmp(cfg->output_path, "-"))
+		return stderr;	/* perf stat prints on stderr */
+	FILE *f = fopen(cfg->output_path, cfg->append ? "a" : "w");
+	if (!f) {
+		perror("failed to create output file");
+		return NULL;
+	}
+	time_t t = time(NULL);
+	fprintf(f, "# started on %s\n", ctime(&t));
+	return f;
+}
+
+/*
+ * Combinations perf resolves: -p/-t win over -a/-C (with perf's warning); no
+ * command and no target is system-wide.
+ */
+static void settle_args(struct stat_config *cfg)
+{
+	if ((cfg->pid_list || cfg->tid_list) && (cfg->system_wide || cfg->cpu_list)) {
+		fprintf(stderr, "PID/TID switch overriding %s\n", cfg->cpu_list ? "CPU" : "SYSTEM");
+		cfg->system_wide = false;
+		cfg->cpu_list = NULL;
+	}
+	if (!cfg->argv && !cfg->counts_path && !cfg->cpu_list && !cfg->pid_list && !cfg->tid_list)
+		cfg->system_wide = true;
+}
+
+/* -p's processes exist (perf's thread map, made before it counts) */
+static bool pids_exist(const char *pid_list)
+{
+	pid_t *tids = NULL;
+	size_t nr = 0;
+	struct pk_error err = { 0 };
+	int r = pk_threads__from_pids(pid_list, NULL, &tids, &nr, &err);
+	free(tids);
+	return !r;
+}
+
+/* Combinations pmukit refuses, with its reasons (after perf's checks): 0 or 129. */
+static int check_own_args(const struct stat_config *cfg)
+{
+	const char *why = NULL;
+
+	if (cfg->aggr == STAT_AGGR_THREAD && cfg->topdown_level)
+		why = "--topdown is not supported with --per-thread";
+	else if (cfg->counts_path && (cfg->argv || cfg->system_wide || cfg->cpu_list ||
+				      cfg->pid_list || cfg->tid_list || cfg->runs > 1 ||
+				      cfg->interval_ms > 0))
+		why = "--counts reads saved counts: no command, target, -r or -I";
+	if (!why)
+		return stat_serve__check(cfg) ? 129 : 0;	/* --serve: stat-serve.c */
+	fprintf(stderr, "pmukit stat: %s\n", why);
+	return 129;
+}
+
+/* -C's list parses; else pmukit's reason on stderr (perf's errno there is a stale one) */
+static bool cpus_parse(const char *cpu_list)
+{
+	struct pk_cpu_map *want = NULL;
+	struct pk_error err = { 0 };
+	if (pk_cpu_map__parse(&want, cpu_list, &err)) {
+		fprintf(stderr, "pmukit stat: -C %s: %s\n", cpu_list, err.msg);
+		return false;
+	}
+	pk_cpu_map__free(want);
+	return true;
+}
+
+/*
+ * What perf checks after its parse, in its order and words: the message, the
+ * usage of the options it names, status 234 (-EINVAL; 255 when -o cannot be
+ * created). Then pmukit's own refusals (129). Opens cfg->out. 0: go on.
+ */
+static int check_perf_args(struct stat_config *cfg, const struct cli_opt *opts)
+{
+	if (cfg->sep && cfg->json) {	/* perf 6.1 prints broken JSON lines */
+		fputs("pmukit stat: -x and -j cannot be used together\n", stderr);
+		return 129;
+	}
+	if (cfg->metric_only && cfg->aggr == STAT_AGGR_THREAD) {
+		fputs("--metric-only is not supported with --per-thread\n", stderr);
+		return EXIT_EINVAL;
+	}
+	if (cfg->metric_only && cfg->runs > 1) {
+		fputs("--metric-only is not supported with -r\n", stderr);
+		return EXIT_EINVAL;
+	}
+	cfg->out = open_output(cfg);
+	if (!cfg->out)
+		return 255;
+	if (cfg->sep) {
+		if (cfg->big_num_given) {
+			fputs("-B option not supported with -x\n", stderr);
+			usage_of(opts, true, "B");
+			usage_of(opts, false, "x");
+			return EXIT_EINVAL;
+		}
+		cfg->big_num = false;
+	}
+	settle_args(cfg);
+	if (cfg->runs < 0) {
+		fputs("Run count must be a positive number\n", stderr);
+		usage_of(opts, true, "r");
+		return EXIT_EINVAL;
+	}
+	if (cfg->aggr == STAT_AGGR_THREAD && !cfg->pid_list && !cfg->tid_list && !cfg->counts_path &&
+	    (!cfg->system_wide || cfg->cpu_list)) {
+		fputs("The --per-thread option is only available when monitoring via -p -t -a "
+		      "options or only --per-thread.\n", stderr);
+		usage_of(opts, false, "p");
+		usage_of(opts, false, "t");
+		return EXIT_EINVAL;
+	}
+	if (((cfg->aggr != STAT_AGGR_GLOBAL && cfg->aggr != STAT_AGGR_THREAD) || cfg->cgroups) &&
+	    !cfg->system_wide && !cfg->cpu_list && !cfg->counts_path) {
+		fputs("both cgroup and no-aggregation modes only available in system-wide mode\n",
+		      stderr);
+		usage_of(opts, true, "G");
+		usage_of(opts, false, "A");
+		usage_of(opts, false, "a");
+		usage_of(opts, false, "for-each-cgroup");
+		return EXIT_EINVAL;
+	}
+	if (cfg->topdown_level > 2) {	/* pmukit's TopDown has 2 levels on every CPU */
+		fputs("Invalid top-down metrics level. The max level is 2.\n", stderr);
+		return EXIT_EINVAL;
+	}
+	if (cfg->pid_list && !pids_exist(cfg->pid_list)) {
+		fputs("Problems finding threads of monitor\n", stderr);
+		usage_of(opts, true, "p");
+		usage_of(opts, false, "t");
+		return EXIT_EINVAL;
+	}
+	if (cfg->cpu_list && !cpus_parse(cfg->cpu_list)) {	/* perf: "failed to parse CPUs map: " and errno */
+		usage_of(opts, true, "C");
+		usage_of(opts, false, "a");
+		return EXIT_EINVAL;
+	}
+	if (cfg->interval_count && cfg->interval_ms <= 0) {
+		fputs("interval-count option should be used together with interval-print.\n", stderr);
+		usage_of(opts, true, "interval-count");
+		usage_of(opts, true, "I");
+		return EXIT_EINVAL;
+	}
+	if (cfg->timeout_ms > 0 && cfg->timeout_ms < 10) {
+		fputs("timeout must be >= 10ms.\n", stderr);
+		usage_of(opts, true, "timeout");
+		return EXIT_EINVAL;
+	}
+	if (cfg->timeout_ms > 0 && cfg->timeout_ms < 100)
+		fputs("timeout < 100ms. The overhead percentage could be high in some cases. "
+		      "Please proceed with caution.\n", stderr);
+	if (cfg->timeout_ms > 0 && cfg->interval_ms > 0) {
+		fputs("timeout option is not supported with interval-print.\n", stderr);
+		usage_of(opts, true, "timeout");
+		usage_of(opts, true, "I");
+		return EXIT_EINVAL;
+	}
+	return check_own_args(cfg);
+}
+
+/* The exit status of a parse that ends the command (CLI_HELP: 0), or 0 to go on. */
 static int parse_args(int argc, char **argv, struct stat_config *cfg, struct cli_env *env)
 {
 	bool topdown = false;
-	int td_level = 0;
+	unsigned td_level = 0;
 	const struct cli_opt opts[] = {
 		CLI_CALLBACK_F('e', "event", cfg, "event", "event selector, perf syntax (repeatable); "
 			       "default: task-clock, context-switches, cpu-migrations, page-faults, cycles, "
@@ -179,26 +357,26 @@ static int parse_args(int argc, char **argv, struct stat_config *cfg, struct cli
 			   "(comma list)"),
 		CLI_BOOL('i', "no-inherit", &cfg->no_inherit, "child tasks do not inherit counters"),
 		CLI_CALLBACK_F('I', "interval-print", cfg, "n", "print counts at regular interval in "
-			       "ms (>= 10; 0: none)", opt_ms, CLI_NONEG),
+			       "ms (>= 10; 0: none)", opt_number, CLI_NONEG),
 		CLI_CALLBACK_F(0, "interval-count", cfg, "n", "print counts for fixed number of times "
-			       "(0: no limit)", opt_ms, CLI_NONEG),
+			       "(0: no limit)", opt_number, CLI_NONEG),
 		CLI_CALLBACK_F('r', "repeat", cfg, "n", "repeat command and print average + stddev "
-			       "(max: 100; 0: until interrupted)", opt_repeat, CLI_NONEG),
+			       "(max: 100; 0: until interrupted)", opt_number, CLI_NONEG),
 		CLI_STRING('x', "field-separator", &cfg->sep, "separator", "print counts with custom "
 			   "separator (CSV: value, unit, event, run time, percentage running, metric "
 			   "value, metric unit)"),
 		CLI_BOOL('j', "json-output", &cfg->json, "print counts in JSON format, an object a "
 			 "line"),
-		CLI_BOOL('B', "big-num", &cfg->big_num, "print large numbers with thousands' "
-			 "separators (default; --no-big-num: none)"),
+		CLI_CALLBACK_NOARG('B', "big-num", cfg, "print large numbers with thousands' "
+				   "separators (default; --no-big-num: none)", opt_big_num),
 		CLI_STRING('o', "output", &cfg->output_path, "file", "output file name (default: "
 			   "stderr)"),
 		CLI_BOOL(0, "append", &cfg->append, "append to the output file"),
 		CLI_CALLBACK_F(0, "timeout", cfg, "n", "stop workload and print counts after a "
-			       "timeout period in ms (>= 10ms; the command gets SIGTERM)", opt_ms,
+			       "timeout period in ms (>= 10ms; the command gets SIGTERM)", opt_number,
 			       CLI_NONEG),
 		CLI_CALLBACK_F('D', "delay", cfg, "n", "ms to wait before starting measurement after "
-			       "program start", opt_ms, CLI_NONEG),
+			       "program start", opt_number, CLI_NONEG),
 		CLI_BOOL('n', "null", &cfg->null_run, "null run: no counters, the elapsed time only"),
 		CLI_STRING(0, "serve", &cfg->serve, "addr", "a Prometheus exporter on ADDR ([HOST]:PORT; "
 			   "port 0: any): GET /metrics reads the counters (OpenMetrics when asked)"),
@@ -217,75 +395,16 @@ static int parse_args(int argc, char **argv, struct stat_config *cfg, struct cli
 	};
 	int n = cli_opts__parse(argc, argv, opts, usage_line, CLI_STOP_AT_NON_OPTION);
 	if (n < 0)
-		return n;
+		return n == CLI_HELP ? CLI_HELP : 129;
 	if (topdown)	/* perf: --td-level only with --topdown */
-		cfg->topdown_level = td_level ? td_level : 1;
+		cfg->topdown_level = td_level ? (int)td_level : 1;
 	if (n > 0)
 		cfg->argv = argv;
 	/* perf: --per-thread with no command and no target is every thread of the machine */
 	if (cfg->aggr == STAT_AGGR_THREAD && !cfg->argv && !cfg->pid_list && !cfg->tid_list &&
 	    !cfg->cpu_list && !cfg->counts_path)
 		cfg->system_wide = true;
-	return 0;
-}
-
-/*
- * Combinations perf resolves: -p/-t win over -a/-C (with perf's warning); no
- * command and no target is system-wide.
- */
-static void settle_args(struct stat_config *cfg)
-{
-	if ((cfg->pid_list || cfg->tid_list) && (cfg->system_wide || cfg->cpu_list)) {
-		fprintf(stderr, "PID/TID switch overriding %s\n", cfg->cpu_list ? "CPU" : "SYSTEM");
-		cfg->system_wide = false;
-		cfg->cpu_list = NULL;
-	}
-	if (!cfg->argv && !cfg->counts_path && !cfg->cpu_list && !cfg->pid_list && !cfg->tid_list)
-		cfg->system_wide = true;
-}
-
-/* Combinations perf refuses, with its reasons. */
-static int check_args(const struct stat_config *cfg)
-{
-	const char *why = NULL;
-
-	if (cfg->sep && cfg->json)
-		why = "-x and -j cannot be used together";
-	else if (cfg->interval_count && cfg->interval_ms <= 0)
-		why = "interval-count option should be used together with interval-print.";
-	else if (cfg->timeout_ms > 0 && cfg->interval_ms > 0)
-		why = "timeout option is not supported with interval-print.";
-	else if (cfg->aggr == STAT_AGGR_THREAD && (cfg->metric_only || cfg->topdown_level))
-		why = "--metric-only is not supported with --per-thread";
-	else if (cfg->aggr == STAT_AGGR_THREAD && !cfg->pid_list && !cfg->tid_list &&
-		 !cfg->counts_path && (!cfg->system_wide || cfg->cpu_list))
-		why = "the --per-thread option is only available when monitoring via -p, -t or -a, "
-		      "or with --per-thread alone";
-	else if (cfg->aggr != STAT_AGGR_GLOBAL && cfg->aggr != STAT_AGGR_THREAD &&
-		 !cfg->system_wide && !cfg->cpu_list && !cfg->counts_path)
-		why = "-A, --per-core, --per-die and --per-socket need -a or -C";
-	else if (cfg->counts_path && (cfg->argv || cfg->system_wide || cfg->cpu_list ||
-				      cfg->pid_list || cfg->tid_list || cfg->runs > 1 ||
-				      cfg->interval_ms > 0))
-		why = "--counts reads saved counts: no command, target, -r or -I";
-	if (!why)
-		return stat_serve__check(cfg);	/* --serve: stat-serve.c */
-	fprintf(stderr, "pmukit stat: %s\n", why);
-	return -1;
-}
-
-static FILE *open_output(const struct stat_config *cfg)
-{
-	if (!cfg->output_path)
-		return stderr;	/* perf stat prints on stderr */
-	FILE *f = fopen(cfg->output_path, cfg->append ? "a" : "w");
-	if (!f) {
-		fprintf(stderr, "pmukit stat: %s: %s\n", cfg->output_path, strerror(errno));
-		return NULL;
-	}
-	time_t t = time(NULL);
-	fprintf(f, "# started on %s\n", ctime(&t));
-	return f;
+	return check_perf_args(cfg, opts);
 }
 
 static int add_specs(struct pk_evlist *el, const struct stat_config *cfg, struct cli_env *env,
@@ -428,12 +547,7 @@ int cmd_stat(int argc, char **argv)
 		return 1;
 	int prc = parse_args(argc, argv, &cfg, &env);
 	if (prc) {
-		ret = prc == CLI_HELP ? 0 : 129;
-		goto out;
-	}
-	settle_args(&cfg);
-	if (check_args(&cfg)) {
-		ret = 129;
+		ret = prc == CLI_HELP ? 0 : prc;
 		goto out;
 	}
 	if (!cfg.nr_specs && !cfg.metrics && !cfg.topdown_level && !cfg.counts_path && !cfg.null_run)
@@ -444,9 +558,6 @@ int cmd_stat(int argc, char **argv)
 			goto out;
 		cli_env__add_missing_core(&env);
 	}
-	cfg.out = open_output(&cfg);
-	if (!cfg.out)
-		goto out;
 
 	struct stat_print_opts po = {
 		.out = cfg.out, .aggr = cfg.aggr, .sep = cfg.sep, .json = cfg.json,

@@ -268,14 +268,15 @@ static int run_once(struct stat_live *st, struct stat_printer *pr, struct run_re
 	child_pid = l.pid;
 	l.t0 = now_ns();
 	l.child_done = l.pid <= 0;
-	bool delayed = cfg->delay_ms > 0;	/* -D: enabled by hand once the delay is over */
+	/* -D: enabled by hand once the delay is over; -D -1 (perf: by --control) never */
+	bool delayed = cfg->delay_ms != 0;
 	if (delayed)
 		fprintf(stderr, "Events disabled\n");
 	else if (st->enable_after_open && pk_counter__enable(st->cnt, &perr))
 		fprintf(stderr, "pmukit stat: %s\n", pk_error__format(&perr, msg, sizeof(msg)));
 	if (l.pid > 0 && pk_workload__go(l.wl, &perr))
 		rr->exec_errno = -perr.code;	/* "Workload failed: ..." below, as perf */
-	if (delayed)
+	if (cfg->delay_ms > 0)
 		delay_then_enable(st, &l);
 	count_loop(st, pr, &l, rr);
 	double t1 = now_ns();

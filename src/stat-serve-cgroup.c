@@ -100,6 +100,28 @@ int serve_cgroups__open(struct serve_cgroups *cg, const char *list, size_t nr, s
 	return 0;
 }
 
+int serve_cgroups__check(const char *list)
+{
+	char mnt[PATH_MAX], path[PATH_MAX + 256];
+	for (const char *s = list; ; s++) {
+		size_t n = strcspn(s, ",");
+		if (n) {
+			if (perf_event_mount(mnt, sizeof(mnt)))
+				return -1;
+			snprintf(path, sizeof(path), "%s/%.*s", mnt, (int)n, s);
+			int fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0) {
+				fprintf(stderr, "no access to cgroup %s\n", path);
+				return -1;
+			}
+			close(fd);
+		}
+		s += n;
+		if (!*s)
+			return 0;
+	}
+}
+
 void serve_cgroups__close(struct serve_cgroups *cg)
 {
 	for (size_t i = 0; cg->fd && i < cg->nr; i++)

@@ -25,5 +25,11 @@ struct serve_cgroups {
  */
 int serve_cgroups__open(struct serve_cgroups *cg, const char *list, size_t nr, size_t nr_named);
 void serve_cgroups__close(struct serve_cgroups *cg);
+/*
+ * perf's check of -G LIST while it parses: each name opened as MOUNT/NAME
+ * (the name as typed), "no access to cgroup PATH" on stderr for the first
+ * that cannot be; silently -1 without a mount. 0 or -1.
+ */
+int serve_cgroups__check(const char *list);
 
 #endif

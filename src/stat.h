@@ -150,6 +150,7 @@ struct stat_config {
 	const char *sep;		/* -x */
 	bool json;			/* -j */
 	bool big_num;			/* -B (default on) / --no-big-num */
+	bool big_num_given;		/* -B typed (perf refuses it with -x) */
 	bool no_inherit;		/* -i */
 	const char *output_path;	/* -o */
 	bool append;			/* --append */

@@ -16,6 +16,8 @@
  * and nodes are created only where samples land below them, as perf's
  * callchain_append would create them. In callee order the cumulative
  * callchains run from the frame to the root, so they are added per path.
+ * With the time key every frame's entry gets its callchain (perf's he_cache
+ * never matches there).
  * Trees are kept uncompressed (one node per frame); perf's compressed nodes
  * are the runs of nodes without hits of their own and with one child.
  */
@@ -471,6 +473,12 @@ static int collect(struct pk_report *r, struct rp_chains *c, uint32_t root, uint
 	stk[0].next = c->tfirst[root];
 	stk[0].cc = UINT32_MAX;
 	bool subtrees = r->children && r->cg.caller;
+	/*
+	 * the time key: perf's he_cache compares each frame's entry with a
+	 * template without the time, which never matches: every frame adds its
+	 * callchain to its entry, the sample's own frame too
+	 */
+	bool every = r->has_key[RP_KEY_TIME];
 	struct pk_buf path = { 0 }, cache = { 0 };
 	while (sp >= 0 && !rc) {
 		uint32_t n = stk[sp].node;
@@ -510,7 +518,7 @@ static int collect(struct pk_report *r, struct rp_chains *c, uint32_t root, uint
 				size_t nc = cache.len / sizeof(uint32_t), q;
 				for (q = 0; q < nc && cv[q] != cc; q++)
 					;
-				if (q < nc)
+				if (q < nc && !every)
 					continue;
 				if (pk_buf__append(&cache, &cc, sizeof(cc)) < 0) {
 					rc = -ENOMEM;
@@ -530,9 +538,11 @@ static int collect(struct pk_report *r, struct rp_chains *c, uint32_t root, uint
 				rc = -ENOMEM;
 				break;
 			}
-			if (!cnt[cc]) {
+			if (!cnt[cc] || every) {
 				uint32_t e = target(r, ctx, lc);
-				if (e != UINT32_MAX && (rc = add_job(jobs, owners, e, x, cc, JOB_SUBTREE, t)))
+				/* aux: the class whose own samples are left out (none with the time key) */
+				if (e != UINT32_MAX && (rc = add_job(jobs, owners, e, x, every ? UINT32_MAX : cc,
+								     JOB_SUBTREE, t)))
 					break;
 			}
 			cnt[cc]++;

@@ -304,7 +304,7 @@ int rp_decide(struct pk_report *r, struct pk_error *err)
 {
 	if (r->decided)
 		return 0;
-	bool callchains = false;
+	bool callchains = false, dwarf = false;
 	r->all_tracepoints = false;
 	if (r->s) {
 		size_t n = pk_session__nr_attrs(r->s);
@@ -313,6 +313,9 @@ int rp_decide(struct pk_report *r, struct pk_error *err)
 			const struct pk_data_attr *a = pk_session__attr(r->s, (int)i);
 			if (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
 				callchains = true;
+			uint64_t dw = PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+			if ((a->attr.sample_type & dw) == dw)
+				dwarf = true;
 			if (a->attr.type != PERF_TYPE_TRACEPOINT)
 				r->all_tracepoints = false;
 		}
@@ -344,11 +347,15 @@ int rp_decide(struct pk_report *r, struct pk_error *err)
 		rc = rp_parent_setup(r, err);
 	if (!rc && r->opts.hierarchy && r->children)
 		rc = pk_error__set(err, -EINVAL, "", 0, 0, "--hierarchy takes no children");
-	if (!rc && r->has_key[RP_KEY_TIME] && r->children && r->cg.enabled)
+	/*
+	 * the time key with children: perf adds every frame again (chain.c); on
+	 * unwound stacks its inlined frames and its trees' orders are not replayed
+	 */
+	if (!rc && r->has_key[RP_KEY_TIME] && r->children && dwarf)
 		rc = pk_error__set(err, -EINVAL, "", 0, 0,
-				   "The --sort key `time' with children and their callchains is not "
-				   "supported by pmukit (perf 6.1 adds each frame's callchain again); "
-				   "use --no-children or -g none");
+				   "The --sort key `time' with children on a --call-graph dwarf "
+				   "recording is not supported by pmukit (perf 6.1 adds each frame, "
+				   "inlined ones too, to the entries again); use --no-children");
 	if (!rc)
 		r->decided = true;
 	return rc;

@@ -79,18 +79,22 @@ static const char *thread_comm(const struct rp_entry *e)
 	return e->thread && e->thread->comm ? e->thread->comm : "";
 }
 
-/* perf's hists__calc_col_len (over the entries shown) and reset_sort_width */
-void rp_calc_widths(struct pk_report *r, int h, unsigned *w)
+/*
+ * perf's hists__calc_col_len (over the entries list[0..n), those a filter
+ * hides left out when skip_hidden) and reset_sort_width
+ */
+static void calc_widths(struct pk_report *r, int h, const uint32_t *list, size_t n,
+			bool skip_hidden, unsigned *w)
 {
 	memset(w, 0, RP_COL_NR * sizeof(*w));
 	const struct rp_hists *hs = &r->hists[h];
 	bool any = false;
-	for (size_t i = 0; i < hs->nr_out; i++) {
+	for (size_t i = 0; i < n; i++) {
 		/* perf's widths count the entries under --percent-limit too, not hidden ones */
-		const struct rp_entry *e = rp_entry(r, hs->out[i]);
-		if (e->hidden)
+		const struct rp_entry *e = rp_entry(r, list[i]);
+		if (skip_hidden && e->hidden)
 			continue;
-		if (r->opts.exclude_other && !rp_ctx(r, e->ctx)->parent)
+		if (skip_hidden && r->opts.exclude_other && !rp_ctx(r, e->ctx)->parent)
 			continue;	/* -x: perf's filtered entries take no width */
 		any = true;
 		const struct rp_lclass *lc = rp_lclass(r, e->lclass);
@@ -155,6 +159,16 @@ void rp_calc_widths(struct pk_report *r, int h, unsigned *w)
 	}
 }
 
+void rp_calc_widths(struct pk_report *r, int h, unsigned *w)
+{
+	calc_widths(r, h, r->hists[h].out, r->hists[h].nr_out, true, w);
+}
+
+void rp_calc_widths_of(struct pk_report *r, int h, const uint32_t *list, size_t n, unsigned *w)
+{
+	calc_widths(r, h, list, n, false, w);
+}
+
 /* the fmt->len of a value column (one member's share of its width) */
 static unsigned base_len(int c)
 {
@@ -189,8 +203,9 @@ static uint64_t stat_value(int c, const struct rp_entry *e, bool children)
 	}
 }
 
-static int value_snprintf(struct pk_report *r, int c, const struct rp_entry *e, int h, char *buf,
-			  size_t size, unsigned width)
+/* mem: the members' entries (--hierarchy's node sums), else e's pairs */
+static int value_snprintf(struct pk_report *r, int c, const struct rp_entry *e,
+			  const struct rp_entry *mem, int h, char *buf, size_t size, unsigned width)
 {
 	unsigned len = base_len(c);
 	if (rp_col__is_topdown(c))
@@ -204,7 +219,7 @@ static int value_snprintf(struct pk_report *r, int c, const struct rp_entry *e, 
 			return snprintf(buf, size, " %*s", (int)len - 1, "");
 		return snprintf(buf, size, " %*.2f%%", (int)len - 2, v);
 	}
-	int nm = r->group && e->pairs ? r->hists[h].nr_members : 1;
+	int nm = r->group && (e->pairs || mem) ? r->hists[h].nr_members : 1;
 	size_t off = 0;
 	for (int m = 0; m < nm && off < size; m++) {
 		const struct rp_entry *pe = e;
@@ -212,7 +227,7 @@ static int value_snprintf(struct pk_report *r, int c, const struct rp_entry *e, 
 		if (m) {
 			if (!r->hists[hm].nr_samples)
 				continue;	/* perf's skip_empty */
-			pe = e->pairs[m] != UINT32_MAX ? rp_entry(r, e->pairs[m]) : NULL;
+			pe = mem ? &mem[m] : e->pairs[m] != UINT32_MAX ? rp_entry(r, e->pairs[m]) : NULL;
 		}
 		uint64_t v = pe ? stat_value(c, pe, r->children) : 0;
 		int n;
@@ -230,11 +245,18 @@ static int value_snprintf(struct pk_report *r, int c, const struct rp_entry *e, 
 	return (int)(off < size ? off : size - 1);
 }
 
+int rp_col_snprintf_members(struct pk_report *r, int col, const struct rp_entry *e,
+			    const struct rp_entry *mem, int h, char *buf, size_t size,
+			    unsigned width)
+{
+	return value_snprintf(r, col, e, mem, h, buf, size, width);
+}
+
 int rp_col_snprintf(struct pk_report *r, int col, const struct rp_entry *e, int h, char *buf,
 		    size_t size, unsigned width)
 {
 	if (!rp_col__is_key(col))
-		return value_snprintf(r, col, e, h, buf, size, width);
+		return value_snprintf(r, col, e, NULL, h, buf, size, width);
 	const struct rp_lclass *lc = rp_lclass(r, e->lclass);
 	const struct pk_loc *loc = lc->loc;
 	int w = (int)width;
@@ -390,15 +412,28 @@ void rp_entry_line(struct pk_report *r, int h, const struct rp_entry *e, const u
 	line[off] = 0;
 }
 
+void rp_fprintf_maps(struct pk_report *r, const struct rp_entry *e, FILE *fp)
+{
+	if (r->opts.verbose < 2 || rp_lclass(r, e->lclass)->loc->map || !r->s)
+		return;
+	const struct pk_map *m;
+	for (size_t i = 0; e->thread && (m = pk_session__thread_map_at(r->s, e->thread, i)); i++)
+		fprintf(fp, "Map: %" PRIx64 "-%" PRIx64 " %" PRIx64 " %s\n", m->start, m->end, m->pgoff,
+			m->dso ? pk_dso__name(m->dso) : "");
+	fputs("---------- end\n", fp);
+}
+
 static int print_entry(struct pk_report *r, int h, const struct rp_entry *e, const unsigned *w,
 		       char *line, size_t size, FILE *fp)
 {
 	rp_entry_line(r, h, e, w, line, size);
 	fputs(line, fp);
 	fputc('\n', fp);
+	int rc = 0;
 	if (r->hists[h].has_callchain && r->cg.enabled)
-		return rp_chain_fprintf(r, e, h, fp);
-	return 0;
+		rc = rp_chain_fprintf(r, e, h, fp);
+	rp_fprintf_maps(r, e, fp);
+	return rc;
 }
 
 static void group_desc(struct pk_report *r, int h, char *buf, size_t size)

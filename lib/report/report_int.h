@@ -460,10 +460,24 @@ int rp_fprintf_hists(struct pk_report *r, int h, FILE *fp, unsigned flags);
 /* print.c: one entry's text for a column, padded as perf pads it (no separator) */
 int rp_col_snprintf(struct pk_report *r, int col, const struct rp_entry *e, int h, char *buf,
 		    size_t size, unsigned width);
+/*
+ * print.c: a value column's text with the group members' values taken from
+ * mem[1..nr_members) (NULL: 0) instead of e's pairs (--hierarchy's nodes)
+ */
+int rp_col_snprintf_members(struct pk_report *r, int col, const struct rp_entry *e,
+			    const struct rp_entry *mem, int h, char *buf, size_t size,
+			    unsigned width);
+/*
+ * print.c: perf's -vv after an entry without a map: its thread's maps
+ * ("Map: START-END PGOFF NAME") and "---------- end"; nothing otherwise
+ */
+void rp_fprintf_maps(struct pk_report *r, const struct rp_entry *e, FILE *fp);
 /* print.c: perf's sort__setup_elide (columns of one-entry filter lists), "# comm: X" to fp if not NULL */
 void rp_setup_elide(struct pk_report *r, FILE *fp);
 /* print.c: column widths (perf's hists__col_len) */
 void rp_calc_widths(struct pk_report *r, int h, unsigned *widths);
+/* print.c: the same over the entries list[0..n) (entry indexes), none left out (--hierarchy's nodes) */
+void rp_calc_widths_of(struct pk_report *r, int h, const uint32_t *list, size_t n, unsigned *widths);
 /* print.c: the column headers ("# " lines) and one entry's line (no callchain) as --stdio prints them */
 void rp_print_headers(struct pk_report *r, const unsigned *w, FILE *fp);
 /* "Samples: N of event 'NAME'" (group: its description, members' samples) and the event count */

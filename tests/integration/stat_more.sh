@@ -68,8 +68,9 @@ ok "-r 3: (3 runs) and the relative deviation" sh -c '
 	grep -Eq "seconds time elapsed +\( \+- +[0-9.]+% \)" "$O.r"'
 
 # --- errors -----------------------------------------------------------------------------------
-ok "-p of a process that does not exist: named, non-zero" sh -c '
-	! "$PMUKIT" stat -p 999999999 -e task-clock sleep 0.1 2>"$O.p" && grep -q 999999999 "$O.p"'
+ok "-p of a process that does not exist: perf's message, exit 234" sh -c '
+	"$PMUKIT" stat -p 999999999 -e task-clock sleep 0.1 2>"$O.p"; [ $? = 234 ] &&
+	grep -qx "Problems finding threads of monitor" "$O.p"'
 ok "-C with a bad list: non-zero, says where" sh -c '
 	! "$PMUKIT" stat -C 0-x -e cpu-clock sleep 0.1 2>"$O.C" && grep -q -- "-C" "$O.C"'
 fails "-x and -j together" "$PMUKIT" stat -x, -j -e task-clock true

@@ -1,12 +1,14 @@
 #!/bin/sh
 # stat_options.sh — perf stat's option rules, checked against perf 6.1 where it
-# runs here: usage errors exit 129 with the reason first; -r 0 repeats until
+# runs here: usage errors exit 129 with the reason first, perf's checks after its
+# parse 234, each with the usage of the options it names (stderr compared with
+# perf's, help texts aside); -r 0 repeats until
 # interrupted; -I 0 is no interval and -I below 10 ms is accepted; -I with -r,
 # --interval-count 0, --append without -o and --td-level without --topdown
 # are accepted; -p with -a warns and counts the process; --timeout, -D
 # and -n as perf runs them.
 . "$(dirname "$0")/lib/tap.sh"
-echo "1..18"
+echo "1..47"
 O=$T_TMP/opt
 HAVE_PERF=0
 command -v perf >/dev/null && perf stat -e task-clock true 2>/dev/null && HAVE_PERF=1
@@ -40,9 +42,68 @@ ok "an unknown option: perf's ' Error:' line, then the usage, exit 129" sh -c '
 	head -1 "$O.u" | grep -qx "  Error: unknown option .bogus." && grep -q "^ Usage: pmukit stat" "$O.u"'
 same_err "... the exit status and first line perf gives it" --bogus true
 same_err "a missing value: perf's line, exit 129" -e
-ok "-r -1: perf's words, exit 129" sh -c '
-	"$PMUKIT" stat -r -1 -e task-clock true 2>"$O.r"; [ $? = 129 ] &&
-	grep -q "Run count must be a positive number" "$O.r"'
+ok "-r -1: perf's words and -r's usage, exit 234 (perf's -EINVAL)" sh -c '
+	"$PMUKIT" stat -r -1 -e task-clock true 2>"$O.r"; [ $? = 234 ] &&
+	[ "$(head -1 "$O.r")" = "Run count must be a positive number" ] &&
+	grep -q "^ Usage: pmukit stat" "$O.r" && [ $(grep -c "^    -" "$O.r") = 1 ] &&
+	grep -q "^    -r, --repeat <n>" "$O.r"'
+# the same exit status and stderr as perf, help texts aside (pmukit's are its own):
+# perf's message, then the usage of only the options it names (parse_options_usage).
+# perf's --for-each-cgroup is not in pmukit.
+usage_shape() {
+	sed -e "s/perf stat/pmukit stat/" -e "/^                          /d" \
+	    -e "s/^\(    [- ][-a-zA-Z0-9], --[^ ]*\( <[^>]*>\)\{0,1\}\).*/\1/" \
+	    -e "s/^\(        --[^ ]*\( <[^>]*>\)\{0,1\}\).*/\1/" -e "/--for-each-cgroup/d" "$1"
+}
+stderr_like_perf() {
+	perf stat "$@" >/dev/null 2>"$O.pe"; p=$?
+	"$PMUKIT" stat "$@" >/dev/null 2>"$O.ke"; k=$?
+	usage_shape "$O.pe" > "$O.pn"; usage_shape "$O.ke" > "$O.kn"
+	[ $p = $k ] || { echo "perf $p, pmukit $k" >&2; cat "$O.ke" >&2; return 1; }
+	diff "$O.pn" "$O.kn" >&2
+}
+same_stderr() {
+	name=$1; shift
+	if [ $HAVE_PERF = 0 ]; then T_N=$((T_N + 1)); echo "ok $T_N # SKIP perf not usable here"; return; fi
+	ok "$name" stderr_like_perf "$@"
+}
+same_stderr "-r -1: perf's stderr and status" -r -1 -e task-clock true
+same_stderr "-r abc: 'switch \`r' expects a numerical value', -r's usage" -r abc true
+same_stderr "-r 1.5" -r 1.5 true
+same_stderr "-I -5: 'expects an unsigned numerical value'" -I -5 true
+same_stderr "-nI: the bundle's switch named, its usage" -nI
+same_stderr "--interval-print=abc: no option's usage (perf matches the text with '=abc')" \
+	--interval-print=abc true
+same_stderr "--interval-p abc: the abbreviation's option" --interval-p abc true
+same_stderr "-D abc" -D abc true
+same_stderr "--timeout -5" --timeout -5 true
+same_stderr "--interval-count=x" --interval-count=x true
+same_stderr "-e without a value" -e
+same_stderr "-G before -e: 'must define events before cgroups', exit 129" -G foo -e task-clock true
+same_stderr "-G of a cgroup that is not there: perf's 'no access to cgroup PATH', exit 129" \
+	-e cpu-clock -G pmukit-no-such-cgroup -a true
+same_stderr "-G without -a or -C: perf's message, -G/-A/-a usage, exit 234" -e cpu-clock -G / true
+same_stderr "-A without -a or -C" -A -e task-clock true
+same_stderr "--per-core without -a or -C" --per-core -e task-clock true
+same_stderr "--per-thread with a command: -p and -t lines without a usage header" \
+	--per-thread -e task-clock true
+same_stderr "--per-thread -C 0" --per-thread -C 0 -e task-clock true
+same_stderr "-B with -x" -B -x, -e task-clock true
+same_stderr "--interval-count without -I: two usages" --interval-count 2 -e task-clock true
+same_stderr "--timeout 5: 'timeout must be >= 10ms.'" --timeout 5 -e task-clock true
+same_stderr "--timeout with -I" --timeout 100 -I 100 -e task-clock true
+same_stderr "-p of a process that is not there: 'Problems finding threads of monitor'" \
+	-p 999999999 -e task-clock true
+same_stderr "--metric-only with -r 2" --metric-only -r 2 -e task-clock true
+same_stderr "--metric-only with --per-thread" --metric-only --per-thread -a -e task-clock true
+same_stderr "-o in a directory that is not there: perror's line, exit 255" \
+	-o /nonexistent-dir/out -e task-clock true
+same_stderr "-D -1: events never enabled (no --control): <not counted>" \
+	-D -1 -x, -e task-clock,page-faults true
+ok "--timeout 50: perf's warning under 100 ms first" sh -c '
+	"$PMUKIT" stat --timeout 50 -e task-clock true 2>"$O.tw" &&
+	head -1 "$O.tw" | grep -qx "timeout < 100ms. The overhead percentage could be high in some cases. Please proceed with caution."'
+same_rc "-C with a list that does not parse: exit 234 (perf's stale errno aside)" -C abc true
 ok "-r 0 repeats until interrupted, printing each run" sh -c '
 	"$PMUKIT" stat -r 0 -e task-clock sleep 0.1 2>"$O.f" & p=$!
 	sleep 0.55; kill -INT $p; wait $p

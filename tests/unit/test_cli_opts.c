@@ -193,6 +193,49 @@ static void test_errors(void **state)
 	assert_int_equal(parse(err, sizeof(err), 0, rest, "--no-verbose", (char *)NULL), CLI_ERROR);
 }
 
+/* after an option's error, perf's parse_options_usage: that option's usage only */
+static void test_error_usage(void **state)
+{
+	(void)state;
+	char *rest[8];
+	assert_int_equal(parse(err, sizeof(err), 0, rest, "--max-stack", "abc", (char *)NULL), CLI_ERROR);
+	assert_non_null(strstr(err, "numerical value\n Usage: pmukit report [<options>]\n\n"
+				    "        --max-stack <n>   callchain depth\n"));
+	assert_null(strstr(err, "--input"));
+	/* a bundle: the switch being read */
+	assert_int_equal(parse(err, sizeof(err), 0, rest, "-nj", "x", (char *)NULL), CLI_ERROR);
+	assert_non_null(strstr(err, "\n    -j, --threads <n>"));
+	assert_null(strstr(err, "show-nr-samples"));
+	/* "=VALUE" is part of the text perf matches names with: no option */
+	assert_int_equal(parse(err, sizeof(err), 0, rest, "--max-stack=x", (char *)NULL), CLI_ERROR);
+	assert_non_null(strstr(err, " Usage: pmukit report [<options>]\n\n"));
+	assert_null(strstr(err, "--max-stack <n>"));
+	/* a callback's message ends with its own line: a blank line before the usage */
+	assert_int_equal(parse(err, sizeof(err), 0, rest, "--filter", "bad", (char *)NULL), CLI_ERROR);
+	assert_null(strstr(err, "-i, --input"));
+	assert_non_null(strstr(err, "--filter <spec>"));
+	/* an ambiguous abbreviation: the last two it matched named, all it matched shown */
+	assert_int_equal(parse(err, sizeof(err), 0, rest, "--c", (char *)NULL), CLI_ERROR);
+	assert_non_null(strstr(err, " Error: Ambiguous option: c (could be --count or --call-graph)\n\n"
+				    " Usage: pmukit report [<options>]\n\n"));
+	assert_non_null(strstr(err, "--children"));
+	assert_non_null(strstr(err, "-c, --count <n>"));
+	assert_non_null(strstr(err, "-g, --call-graph"));
+	assert_null(strstr(err, "--sort"));
+	/* a command's own check: the usage string's first line, the options named */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_non_null(f);
+	cli_opts__usage_of(f, opts, "pmukit report [<options>]\n\nmore words", "s", true);
+	cli_opts__usage_of(f, opts, NULL, "percent", false);
+	fclose(f);
+	assert_non_null(strstr(text, "\n Usage: pmukit report [<options>]\n\n    -s, --sort <key[,key2...]>"));
+	assert_null(strstr(text, "more words"));
+	assert_non_null(strstr(text, "sort by key(s)\n        --percent-limit <percent>"));
+	free(text);
+}
+
 static void test_usage(void **state)
 {
 	(void)state;
@@ -258,6 +301,7 @@ int main(void)
 		cmocka_unit_test(test_long_and_short),
 		cmocka_unit_test(test_optional_arguments),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_error_usage),
 		cmocka_unit_test(test_usage),
 		cmocka_unit_test(test_values),
 	};
