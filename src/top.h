@@ -23,6 +23,7 @@ struct top_cfg {
 	const char *count, *freq, *cpu_list, *pid, *tid, *uid, *call_graph, *sort;
 	int delay, entries;
 	double percent_limit;
+	enum pk_report_switch children;	/* --children / --no-children (default: on with -g) */
 	bool all_cpus, hide_kernel, hide_user, zero, stdio, tui;
 };
 
@@ -42,6 +43,7 @@ struct top {
 	struct timespec due;		/* the next frame's time */
 	uint64_t samples, kernel_samples, exact_samples;	/* this window's */
 	uint64_t lost, lost_total, lost_records, lost_warned;
+	uint64_t lost_shown;		/* the browser: the last finished window's lost */
 	bool done, failed;
 };
 

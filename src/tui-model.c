@@ -440,11 +440,17 @@ void tui_convert_unit(uint64_t n, unsigned long *v, char *unit)
 	*v = (unsigned long)d;
 }
 
-void tui_model__title(const struct tui_model *m, char *buf, size_t size)
+void tui_model__title(const struct tui_model *m, int64_t freq, char *buf, size_t size)
 {
 	if (pk_report__snprintf_title(m->r, m->section, buf, size)) {
 		snprintf(buf, size, "no samples");
 		return;
+	}
+	char *ec = strstr(buf, "', Event count");
+	if (freq >= 0 && ec) {	/* perf top's show_freq: " N Hz," after the event's name */
+		char t[1024];
+		snprintf(t, sizeof(t), "%.*s', %" PRId64 " Hz,%s", (int)(ec - buf), buf, freq, ec + 2);
+		snprintf(buf, size, "%s", t);
 	}
 	int n = (int)strlen(buf);
 	const char *of = strstr(buf, " of event"), *cnt = strstr(buf, "(approx.): ");

@@ -178,7 +178,10 @@ static void draw(struct tui *t)
 {
 	erase();
 	fit(t);
-	tui_model__title(&t->m, t->line, sizeof(t->line));
+	tui_model__title(&t->m, t->live ? (int64_t)t->live->freq : -1, t->line, sizeof(t->line));
+	size_t tl = strlen(t->line);
+	if (t->live && t->live->tail && tl < sizeof(t->line))
+		t->live->tail(t->live->ctx, t->line + tl, sizeof(t->line) - tl);
 	tui_bar(0, t->line);
 	int y0 = t->no_headers ? 1 : 2;
 	if (!t->no_headers) {

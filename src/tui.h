@@ -90,8 +90,11 @@ void tui_model__zoom_dso(struct tui_model *m, const struct pk_dso *dso);
 bool tui_model__unzoom(struct tui_model *m);
 /* perf's convert_unit: n as v K, M or G (unit ' ' below 1000) */
 void tui_convert_unit(uint64_t n, unsigned long *v, char *unit);
-/* the title line as perf's: "Samples: ... of event '...', Event count (approx.): N[, Thread: ..][, DSO: ..]" */
-void tui_model__title(const struct tui_model *m, char *buf, size_t size);
+/*
+ * the title line as perf's: "Samples: ... of event '...'[, N Hz], Event count (approx.): N
+ * [, Thread: ..][, DSO: ..]" (freq: perf top's N Hz, -1: none)
+ */
+void tui_model__title(const struct tui_model *m, int64_t freq, char *buf, size_t size);
 /* the callchains of view lines [from, from + n) counted (their fold sign known: '+' or none) */
 int tui_model__read_chains(struct tui_model *m, size_t from, size_t n);
 /* view lines [from, from + n) ready to be shown: their rows' lines formatted, their chains counted */
@@ -154,6 +157,10 @@ struct tui_live {
 	void (*release)(void *ctx, struct pk_report *old);
 	void *ctx;
 	int delay_ms;
+	/* perf top's title: " N Hz," after the event's name (the attr's sample_freq,
+	 * as perf prints it), then tail(ctx) at its end (" lost: .. drop: ..") */
+	uint64_t freq;
+	void (*tail)(void *ctx, char *buf, size_t size);
 	/* a: where to annotate from (NULL: not here); before each a, snapshot(ctx)
 	 * brings ann->input up to date: 0, or -1 with why said in status */
 	const struct tui_annotate_src *ann;
