@@ -8,8 +8,9 @@
  * samples into the current window's pk_report and ends the window every -d
  * seconds: --stdio prints perf top's frame (top-frame.c), the browser on a
  * terminal (tui-report.c, report_tui__run_live) shows the finished report in
- * place of the last. Each frame shows the samples of its own interval: perf
- * top's -z; its 7/8 decay of older samples is not done (docs/PERF-DIFFERENCES.md).
+ * place of the last. Each frame shows the samples of its own interval over
+ * the older ones decayed by 7/8 a refresh, as perf top's (top-decay.c); with
+ * -z its own only.
  * The stream also goes into a file of top's own (top_keep), which the
  * browser's annotate view (a) reads as report reads a pipe-mode perf.data.
  */
@@ -379,7 +380,10 @@ static int top_sample(struct top *t, const struct pk_data_event *ev, struct pk_e
 				     &rs, err);
 	if (rc || is_idle(&rs))
 		return rc;
-	return pk_report__add(t->r, &rs, err);
+	rc = pk_report__add(t->r, &rs, err);
+	if (!rc && !t->cfg->zero && (rc = top_decay__sample(&t->decay, &rs)))
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+	return rc;
 }
 
 static int new_window(struct top *t);
@@ -413,7 +417,16 @@ static bool frame_due(struct top *t, bool late)
 static int window_end(struct top *t)
 {
 	struct pk_error err = { 0 };
-	int rc = 0;
+	/* perf top without -z: the older samples, decayed, under this window's */
+	int rc = t->cfg->zero ? 0 : top_decay__add_to(t->decay, t->s, t->r, &err);
+	if (!rc)
+		rc = top_decay__step(t->decay);
+	if (rc) {
+		fprintf(stderr, "pmukit top: %s\n", err.msg[0] ? err.msg : "out of memory");
+		pk_report__free(t->r);
+		t->r = NULL;
+		return -1;
+	}
 	if (!t->cfg->tui) {
 		rc = top_frame__print(t, t->r, stdout);
 		pk_report__free(t->r);
@@ -627,6 +640,7 @@ out:
 	waitpid(child, &status, 0);
 	pk_report__free(t.r);
 	pk_report__free(t.ready);
+	top_decay__free(t.decay);
 	pk_session__free(t.s);
 	close(fd);
 	keep_end(&keep);

@@ -21,7 +21,7 @@ perf record -q -e cycles:P -F 4000 -o "$T_TMP/def.data" true >/dev/null 2>&1 ||
 	{ echo "1..0 # SKIP perf record failed"; exit 0; }
 HOT=$(perf report -q --stdio -i "$T_TMP/rm.data" --sort sym 2>/dev/null | awk 'NF { print $NF; exit }')
 DEF=$(perf evlist -i "$T_TMP/def.data" 2>/dev/null | head -1)
-echo "1..23"
+echo "1..25"
 
 # run_top SECS OUT ARGS...: pmukit top for SECS seconds, then SIGINT; its status
 run_top() {
@@ -78,6 +78,28 @@ ok "top -t TID -g --no-children: one percentage a row" sh -c \
 	 grep -E '^ +[0-9]+\.[0-9]+%' '$T_TMP/n.out' > '$T_TMP/n.rows' && [ -s '$T_TMP/n.rows' ] &&
 	 ! grep -qE '^ +[0-9]+\.[0-9]+% +[0-9]+\.[0-9]+% ' '$T_TMP/n.rows'"
 
+# perf top's decay: without -z the samples of a process that ended stay in the later
+# frames (decayed by 7/8 a refresh); -z: each frame its own samples only
+decay_run() {	# decay_run OUT ARGS...: a dd of 0.8 s a second into top --sort comm
+	out=$1; shift
+	"$PMUKIT" top --stdio -d 1 -E 300 --sort comm "$@" </dev/null >"$out" 2>&1 &
+	dp=$!
+	sleep 1.5
+	timeout 0.8 dd if=/dev/zero of=/dev/null bs=64k 2>/dev/null
+	sleep 3.5
+	kill -INT $dp
+	wait $dp
+}
+last_dd() {	# last_dd FILE: dd in its last frame, after a frame with it
+	awk '/PerfTop:/ { n++ } / dd +$/ { seen = seen " " n } END {
+		k = split(seen, f, " "); if (!k || f[1] == n) exit 2; exit f[k] == n ? 0 : 1 }' "$1"
+}
+decay_run "$T_TMP/dk.out"
+decay_run "$T_TMP/dz.out" -z
+ok "top (no -z): an ended process's samples stay in the later frames (decayed)" last_dd "$T_TMP/dk.out"
+ok "top -z: they are gone from the last frame" sh -c \
+	"grep -q ' dd  *\$' '$T_TMP/dz.out' && awk '/PerfTop:/ { n++ } / dd +\$/ { l = n } END { exit l == n }' '$T_TMP/dz.out'"
+
 # -p of a process that exits: the last frame, then status 0
 "$W" 60000 >/dev/null 2>&1 &
 SP=$!
@@ -108,7 +130,9 @@ if command -v tmux >/dev/null 2>&1; then
 	TMA="tmux -L pmukit-topa-$$ -f /dev/null"
 	TMB="tmux -L pmukit-topb-$$ -f /dev/null"
 	TMC="tmux -L pmukit-topc-$$ -f /dev/null"
-	trap 'kill $WP 2>/dev/null; for t in "$TM" "$TMA" "$TMB" "$TMC"; do $t kill-server 2>/dev/null; done; rm -rf "$T_TMP"' EXIT
+	TMD="tmux -L pmukit-topd-$$ -f /dev/null"
+	TME="tmux -L pmukit-tope-$$ -f /dev/null"
+	trap 'kill $WP 2>/dev/null; for t in "$TM" "$TMA" "$TMB" "$TMC" "$TMD" "$TME"; do $t kill-server 2>/dev/null; done; rm -rf "$T_TMP"' EXIT
 	$TM new-session -d -s tt -x 120 -y 60 "'$PK' top -d 1; echo EXIT=\$?; sleep 60"
 	sleep 3
 	$TM capture-pane -p -t tt > "$T_TMP/s1"
@@ -147,15 +171,16 @@ if command -v tmux >/dev/null 2>&1; then
 	# -g: perf top's Children and Self columns (their headers as perf 6.1's)
 	for who in perf pk; do
 		[ $who = perf ] && cmd="perf top -g -d 1" || cmd="'$PK' top -g -d 1"
-		$TMC new-session -d -s tg -x 120 -y 40 "$cmd; sleep 60"
+		[ $who = perf ] && TG=$TMD || TG=$TME	# (a socket each, as above)
+		$TG new-session -d -s tg -x 120 -y 40 "$cmd; sleep 60"
 		i=0
 		while [ $i -lt 150 ]; do
 			sleep 0.1; i=$((i + 1))
-			$TMC capture-pane -p -t tg > "$T_TMP/g-$who"
+			$TG capture-pane -p -t tg > "$T_TMP/g-$who"
 			grep -q '^[-+ ] .*%.*\[' "$T_TMP/g-$who" && break
 		done
-		$TMC send-keys -t tg q
-		$TMC kill-server 2>/dev/null
+		$TG send-keys -t tg q
+		$TG kill-server 2>/dev/null
 	done
 	ok "top -g (browser): Children and Self columns, as perf 6.1's" sh -c \
 		"sed -n 2p '$T_TMP/g-perf' | awk '{ print \$1, \$2 }' > '$T_TMP/gp' &&
