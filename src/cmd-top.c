@@ -381,7 +381,10 @@ static int top_sample(struct top *t, const struct pk_data_event *ev, struct pk_e
 	if (rc || is_idle(&rs))
 		return rc;
 	rc = pk_report__add(t->r, &rs, err);
-	if (!rc && !t->cfg->zero && (rc = top_decay__sample(&t->decay, &rs)))
+	/* (the older samples by function, unless a sort key shows their addresses) */
+	bool exact = t->cfg->sort && (strstr(t->cfg->sort, "srcline") || strstr(t->cfg->sort, "srcfile") ||
+				      strstr(t->cfg->sort, "addr") || strstr(t->cfg->sort, "ip"));
+	if (!rc && !t->cfg->zero && (rc = top_decay__sample(&t->decay, &rs, exact)))
 		snprintf(err->msg, sizeof(err->msg), "out of memory");
 	return rc;
 }

@@ -5,8 +5,9 @@
  * reach 0, so that a refresh shows its own samples over the decayed older
  * ones. pmukit top makes a new pk_report each window, so the history is
  * kept here: the window's samples as classes (same thread, comm, cpumode,
- * location and callchain: what the report's entries and callchains are made
- * of) with their summed period, and each window's report gets the older
+ * function and callchain functions: what the report's entries and
+ * callchains show; with an address-level sort key such as srcline the same
+ * addresses) with their summed period and the first sample's locations, and each window's report gets the older
  * classes added back with their decayed period (one sample each) before it
  * is finished. Then every class's period (and count) becomes
  * (old + this window's) * 7 / 8, as perf's he_stat__decay.
@@ -38,7 +39,14 @@ struct top_decay {
 	size_t nr_chains, cap_chains;
 	uint32_t *slot;			/* open addressing: class index + 1, 0 empty */
 	size_t nr_slots;		/* a power of two, at least twice nr */
+	bool exact;			/* classes of addresses, not of functions */
 };
+
+/* what tells two locations apart: their function (unless exact), else the location */
+static uintptr_t key(const struct top_decay *d, const struct pk_loc *l)
+{
+	return !d->exact && l && l->sym ? (uintptr_t)l->sym : (uintptr_t)l;
+}
 
 static uint64_t mix(uint64_t h, uint64_t v)
 {
@@ -46,31 +54,33 @@ static uint64_t mix(uint64_t h, uint64_t v)
 	return h;
 }
 
-static uint64_t hash_of(const struct pk_resolved *rs)
+static uint64_t hash_of(const struct top_decay *d, int attr, const struct pk_thread *thread,
+			const char *comm, const struct pk_loc *loc, uint8_t cpumode,
+			const struct pk_loc *const *chain, size_t nr_chain)
 {
-	uint64_t h = mix((uint64_t)rs->attr, (uint64_t)(uintptr_t)rs->thread);
-	h = mix(h, (uint64_t)(uintptr_t)rs->comm);
-	h = mix(h, (uint64_t)(uintptr_t)rs->loc ^ rs->cpumode);
-	for (size_t i = 0; i < rs->nr_chain; i++)
-		h = mix(h, (uint64_t)(uintptr_t)rs->chain[i]);
+	uint64_t h = mix((uint64_t)attr, (uint64_t)(uintptr_t)thread);
+	h = mix(h, (uint64_t)(uintptr_t)comm);
+	h = mix(h, (uint64_t)key(d, loc) ^ cpumode);
+	for (size_t i = 0; i < nr_chain; i++)
+		h = mix(h, (uint64_t)key(d, chain[i]));
 	return h;
 }
 
 static uint64_t hash_cls(const struct top_decay *d, const struct cls *c)
 {
-	uint64_t h = mix((uint64_t)c->attr, (uint64_t)(uintptr_t)c->thread);
-	h = mix(h, (uint64_t)(uintptr_t)c->comm);
-	h = mix(h, (uint64_t)(uintptr_t)c->loc ^ c->cpumode);
-	for (size_t i = 0; i < c->nr_chain; i++)
-		h = mix(h, (uint64_t)(uintptr_t)d->chains[c->chain_at + i]);
-	return h;
+	return hash_of(d, c->attr, c->thread, c->comm, c->loc, c->cpumode, d->chains + c->chain_at,
+		       c->nr_chain);
 }
 
 static bool same(const struct top_decay *d, const struct cls *c, const struct pk_resolved *rs)
 {
-	return c->attr == rs->attr && c->thread == rs->thread && c->comm == rs->comm &&
-	       c->loc == rs->loc && c->cpumode == rs->cpumode && c->nr_chain == rs->nr_chain &&
-	       (!c->nr_chain || !memcmp(d->chains + c->chain_at, rs->chain, c->nr_chain * sizeof(*rs->chain)));
+	if (c->attr != rs->attr || c->thread != rs->thread || c->comm != rs->comm ||
+	    key(d, c->loc) != key(d, rs->loc) || c->cpumode != rs->cpumode || c->nr_chain != rs->nr_chain)
+		return false;
+	for (size_t i = 0; i < c->nr_chain; i++)
+		if (key(d, d->chains[c->chain_at + i]) != key(d, rs->chain[i]))
+			return false;
+	return true;
 }
 
 /* the slots again for nr_slots (a power of two above 2 * nr): 0 or -ENOMEM */
@@ -106,14 +116,16 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
-int top_decay__sample(struct top_decay **dp, const struct pk_resolved *rs)
+int top_decay__sample(struct top_decay **dp, const struct pk_resolved *rs, bool exact)
 {
 	struct top_decay *d = *dp;
 	if (!d && !(d = *dp = calloc(1, sizeof(*d))))
 		return -ENOMEM;
+	d->exact = exact;
 	if ((d->nr + 1) * 2 > d->nr_slots && rehash(d, d->nr_slots ? d->nr_slots * 2 : 1024))
 		return -ENOMEM;
-	size_t k = (size_t)hash_of(rs) & (d->nr_slots - 1);
+	size_t k = (size_t)hash_of(d, rs->attr, rs->thread, rs->comm, rs->loc, rs->cpumode, rs->chain,
+				   rs->nr_chain) & (d->nr_slots - 1);
 	for (; d->slot[k]; k = (k + 1) & (d->nr_slots - 1)) {
 		struct cls *c = &d->cls[d->slot[k] - 1];
 		if (same(d, c, rs)) {

@@ -66,7 +66,7 @@ int top_frame__print(struct top *t, struct pk_report *r, FILE *fp);
  * older ones added to its report r with their decayed periods, then every
  * period (and count) decayed by 7/8, those at 0 dropped. 0 or a negative errno.
  */
-int top_decay__sample(struct top_decay **d, const struct pk_resolved *rs);
+int top_decay__sample(struct top_decay **d, const struct pk_resolved *rs, bool exact);
 int top_decay__add_to(const struct top_decay *d, struct pk_session *s, struct pk_report *r,
 		      struct pk_error *err);
 int top_decay__step(struct top_decay *d);
