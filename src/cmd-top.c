@@ -8,8 +8,9 @@
  * samples into the current window's pk_report and ends the window every -d
  * seconds: --stdio prints perf top's frame (top-frame.c), the browser on a
  * terminal (tui-report.c, report_tui__run_live) shows the finished report in
- * place of the last. Each frame shows the samples of its own interval: perf
- * top's -z; its 7/8 decay of older samples is not done (docs/PERF-DIFFERENCES.md).
+ * place of the last. Each frame shows the samples of its own interval over
+ * the older ones decayed by 7/8 a refresh, as perf top's (top-decay.c); with
+ * -z its own only.
  * The stream also goes into a file of top's own (top_keep), which the
  * browser's annotate view (a) reads as report reads a pipe-mode perf.data.
  */
@@ -54,6 +55,14 @@ static int opt_event(const struct cli_opt *opt, const char *arg, bool unset)
 	return 0;
 }
 
+/* --children, --no-children */
+static int opt_children(const struct cli_opt *opt, const char *arg, bool unset)
+{
+	(void)arg;
+	*(enum pk_report_switch *)opt->value = unset ? PK_REPORT_OFF : PK_REPORT_ON;
+	return 0;
+}
+
 /* -g (perf top's fp callchains), --call-graph MODE */
 static int opt_callgraph(const struct cli_opt *opt, const char *arg, bool unset)
 {
@@ -80,6 +89,9 @@ static int parse_args(int argc, char **argv, struct top_cfg *c)
 			       opt_callgraph, CLI_NOARG),
 		CLI_CALLBACK_F(0, "call-graph", c, "record_mode", "setup and enables call-graph "
 			       "(stack chain/backtrace) recording: fp or dwarf", opt_callgraph, 0),
+		CLI_CALLBACK_NOARG(0, "children", &c->children,
+				   "accumulate callchains of children and show total overhead as well",
+				   opt_children),
 		CLI_BOOL('K', "hide_kernel_symbols", &c->hide_kernel, "hide kernel symbols"),
 		CLI_BOOL('U', "hide_user_symbols", &c->hide_user, "hide user symbols"),
 		CLI_STRING('s', "sort", &c->sort, "key[,key2...]",
@@ -368,7 +380,13 @@ static int top_sample(struct top *t, const struct pk_data_event *ev, struct pk_e
 				     &rs, err);
 	if (rc || is_idle(&rs))
 		return rc;
-	return pk_report__add(t->r, &rs, err);
+	rc = pk_report__add(t->r, &rs, err);
+	/* (the older samples by function, unless a sort key shows their addresses) */
+	bool exact = t->cfg->sort && (strstr(t->cfg->sort, "srcline") || strstr(t->cfg->sort, "srcfile") ||
+				      strstr(t->cfg->sort, "addr") || strstr(t->cfg->sort, "ip"));
+	if (!rc && !t->cfg->zero && (rc = top_decay__sample(&t->decay, &rs, exact)))
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+	return rc;
 }
 
 static int new_window(struct top *t);
@@ -402,13 +420,23 @@ static bool frame_due(struct top *t, bool late)
 static int window_end(struct top *t)
 {
 	struct pk_error err = { 0 };
-	int rc = 0;
+	/* perf top without -z: the older samples, decayed, under this window's */
+	int rc = t->cfg->zero ? 0 : top_decay__add_to(t->decay, t->s, t->r, &err);
+	if (!rc)
+		rc = top_decay__step(t->decay);
+	if (rc) {
+		fprintf(stderr, "pmukit top: %s\n", err.msg[0] ? err.msg : "out of memory");
+		pk_report__free(t->r);
+		t->r = NULL;
+		return -1;
+	}
 	if (!t->cfg->tui) {
 		rc = top_frame__print(t, t->r, stdout);
 		pk_report__free(t->r);
 	} else if (!(rc = pk_report__finish(t->r, &err))) {
 		pk_report__free(t->ready);	/* not taken by the browser: a newer one instead */
 		t->ready = t->r;
+		t->lost_shown = t->lost;
 		t->samples = t->kernel_samples = t->exact_samples = t->lost = 0;
 	} else {
 		fprintf(stderr, "pmukit top: %s\n", err.msg);
@@ -466,7 +494,8 @@ static int new_window(struct top *t)
 	struct pk_error err = { 0 };
 	struct pk_report_opts ro = { .sz = sizeof(ro), .sort = t->cfg->sort ? t->cfg->sort :
 							     "dso,sym",
-				     .percent_limit = t->cfg->percent_limit };
+				     .percent_limit = t->cfg->percent_limit,
+				     .children = t->cfg->children, .top = true };
 	if (!t->cfg->call_graph)
 		ro.call_graph = "none";
 	if (pk_report__new(&t->r, t->s, &ro, &err)) {
@@ -530,6 +559,16 @@ static bool has_rows(struct top *t, struct pk_report *r)
 	return false;
 }
 
+/* perf top's title ends with the lost and dropped events (perf drops none here) and [z] */
+static void top_title_tail(void *ctx, char *buf, size_t size)
+{
+	struct top *t = ctx;
+	pthread_mutex_lock(&t->lock);
+	snprintf(buf, size, " lost: %llu/%llu drop: 0/0%s", (unsigned long long)t->lost_shown,
+		 (unsigned long long)t->lost_total, t->cfg->zero ? " [z]" : "");
+	pthread_mutex_unlock(&t->lock);
+}
+
 /* The browser (tui-report.c) with the last window's report every -d seconds. 0 or -1. */
 static int top_tui(struct top *t)
 {
@@ -551,7 +590,9 @@ static int top_tui(struct top *t)
 	struct tui_annotate_src ann = { .input = t->keep->snap, .opts = { .sz = sizeof(ann.opts) } };
 	struct tui_live live = { .next = top_take, .release = top_release, .ctx = t,
 				 .delay_ms = t->cfg->delay * 1000, .ann = &ann,
-				 .snapshot = top_snapshot };
+				 .snapshot = top_snapshot, .tail = top_title_tail };
+	const struct pk_data_attr *a = pk_session__attr(t->s, t->sym_attr);
+	live.freq = a ? a->attr.sample_freq : 0;	/* (perf: the union's value, -c's period too) */
 	int rc = !top_stop && has_rows(t, r) ? report_tui__run_live(r, t->s, &live) : 0;
 	pk_report__free(t->shown);
 	return rc ? -1 : 0;
@@ -602,6 +643,7 @@ out:
 	waitpid(child, &status, 0);
 	pk_report__free(t.r);
 	pk_report__free(t.ready);
+	top_decay__free(t.decay);
 	pk_session__free(t.s);
 	close(fd);
 	keep_end(&keep);

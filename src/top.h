@@ -23,11 +23,13 @@ struct top_cfg {
 	const char *count, *freq, *cpu_list, *pid, *tid, *uid, *call_graph, *sort;
 	int delay, entries;
 	double percent_limit;
+	enum pk_report_switch children;	/* --children / --no-children (default: on with -g) */
 	bool all_cpus, hide_kernel, hide_user, zero, stdio, tui;
 };
 
 /* the live state: the reader thread fills it under lock, the main thread prints it */
 struct top_keep;
+struct top_decay;
 
 struct top {
 	const struct top_cfg *cfg;
@@ -42,6 +44,8 @@ struct top {
 	struct timespec due;		/* the next frame's time */
 	uint64_t samples, kernel_samples, exact_samples;	/* this window's */
 	uint64_t lost, lost_total, lost_records, lost_warned;
+	uint64_t lost_shown;		/* the browser: the last finished window's lost */
+	struct top_decay *decay;	/* without -z: the older windows' samples (top-decay.c) */
 	bool done, failed;
 };
 
@@ -55,6 +59,18 @@ void top_frame__event(struct top *t);
  * 0 or -1.
  */
 int top_frame__print(struct top *t, struct pk_report *r, FILE *fp);
+
+/*
+ * perf top's decay of older samples (top-decay.c; not with -z): each sample
+ * of the window recorded (*d made at the first); at the window's end the
+ * older ones added to its report r with their decayed periods, then every
+ * period (and count) decayed by 7/8, those at 0 dropped. 0 or a negative errno.
+ */
+int top_decay__sample(struct top_decay **d, const struct pk_resolved *rs, bool exact);
+int top_decay__add_to(const struct top_decay *d, struct pk_session *s, struct pk_report *r,
+		      struct pk_error *err);
+int top_decay__step(struct top_decay *d);
+void top_decay__free(struct top_decay *d);
 
 int cmd_top(int argc, char **argv);
 

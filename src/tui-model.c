@@ -5,6 +5,12 @@
  * callchains (pk_report__fprintf_callchain) folded or not, the zooms into a
  * DSO or a thread and the symbol filter as perf's TUI applies them, the
  * title line, and P's perf.hist.N dump of the view.
+ *
+ * It keeps no copy of the report's text: the rows' lines are formatted for
+ * the lines shown (tui_model__prepare: one pass of pk_report__foreach_row up
+ * to the last of them), a callchain is counted for its fold sign and its
+ * text kept only while unfolded, so that the first screen needs no more
+ * memory than --stdio's printing (bench/tui.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,11 +38,28 @@ static int add_row(void *ctx, size_t entry, const char *line)
 			return -ENOMEM;
 		m->rows = n;
 	}
-	struct tui_row *row = &m->rows[m->nr_rows];
-	*row = (struct tui_row){ .entry = entry, .line = strdup(line) };
-	if (!row->line)
+	m->rows[m->nr_rows++] = (struct tui_row){ .entry = entry };
+	(void)line;	/* formatted again when shown */
+	return 0;
+}
+
+/* one more line at the end of row's callchain block */
+static int chain_append(struct tui_row *row, const char *line)
+{
+	size_t len = strlen(line) + 1;
+	char *t = realloc(row->chain, row->chain_len + len);
+	if (!t)
 		return -ENOMEM;
-	m->nr_rows++;
+	row->chain = t;
+	if ((row->nr_chain & (row->nr_chain - 1)) == 0) {	/* grow at powers of two */
+		uint32_t *o = realloc(row->chain_off, (row->nr_chain ? row->nr_chain * 2 : 1) * sizeof(*o));
+		if (!o)
+			return -ENOMEM;
+		row->chain_off = o;
+	}
+	memcpy(t + row->chain_len, line, len);
+	row->chain_off[row->nr_chain++] = (uint32_t)row->chain_len;
+	row->chain_len += len;
 	return 0;
 }
 
@@ -49,18 +72,7 @@ static int add_hrow(void *ctx, int depth, const char *line)
 	if (depth == PK_REPORT_ROW_MORE) {
 		if (!m->nr_rows)
 			return 0;
-		struct tui_row *row = &m->rows[m->nr_rows - 1];
-		if ((row->nr_chain & (row->nr_chain + 1)) == 0 || !row->chain) {	/* 0, 1, 3, 7... */
-			char **n = realloc(row->chain, (row->nr_chain * 2 + 2) * sizeof(*n));
-			if (!n)
-				return -ENOMEM;
-			row->chain = n;
-		}
-		row->chain[row->nr_chain] = strdup(line);
-		if (!row->chain[row->nr_chain])
-			return -ENOMEM;
-		row->nr_chain++;
-		return 0;
+		return chain_append(&m->rows[m->nr_rows - 1], line);
 	}
 	int rc = add_row(ctx, 0, line);
 	if (!rc) {
@@ -68,6 +80,9 @@ static int add_hrow(void *ctx, int depth, const char *line)
 		row->entry = (size_t)-1;
 		row->depth = depth;
 		row->chain_read = true;
+		row->line = strdup(line);	/* (the nodes' text is not formatted again) */
+		if (!row->line)
+			return -ENOMEM;
 	}
 	return rc;
 }
@@ -82,19 +97,43 @@ static void free_rows(struct tui_model *m)
 {
 	for (size_t i = 0; i < m->nr_rows; i++) {
 		free(m->rows[i].line);
-		free(m->rows[i].rel_line);
-		for (size_t k = 0; k < m->rows[i].nr_chain; k++)
-			free(m->rows[i].chain[k]);
 		free(m->rows[i].chain);
+		free(m->rows[i].chain_off);
 	}
 	free(m->rows);
 	m->rows = NULL;
 	m->nr_rows = 0;
+	free(m->cached);
+	m->cached = NULL;
+	m->nr_cached = 0;
 }
 
-static int read_chain(struct tui_model *m, struct tui_row *row)
+/* the formatted lines dropped (not --hierarchy's: those are its rows) */
+static void evict_lines(struct tui_model *m)
 {
-	if (row->chain_read)
+	for (size_t i = 0; i < m->nr_cached; i++) {
+		free(m->rows[m->cached[i]].line);
+		m->rows[m->cached[i]].line = NULL;
+	}
+	m->nr_cached = 0;
+}
+
+/* a row's callchain text dropped when folded (its count kept) */
+static void chain_drop(struct tui_model *m, struct tui_row *row)
+{
+	if (m->hier || row->expanded)
+		return;
+	free(row->chain);
+	free(row->chain_off);
+	row->chain = NULL;
+	row->chain_off = NULL;
+	row->chain_len = 0;
+}
+
+/* row's callchain counted (keep: its text kept too, one line after another) */
+static int read_chain(struct tui_model *m, struct tui_row *row, bool keep)
+{
+	if (row->chain_read && (!keep || row->chain || !row->nr_chain))
 		return 0;
 	char *text = NULL;
 	size_t len = 0;
@@ -108,26 +147,32 @@ static int read_chain(struct tui_model *m, struct tui_row *row)
 		free(text);
 		return rc;
 	}
-	/* one element per line; the blank line closing the chain dropped */
+	/* one element per non-empty line; the blank line closing the chain dropped */
 	while (len && (text[len - 1] == '\n' || text[len - 1] == ' '))
 		text[--len] = 0;
-	size_t n = 0;
-	for (size_t i = 0; len && i <= len; i++)
-		n += i == len || text[i] == '\n';
-	row->chain = n ? calloc(n, sizeof(char *)) : NULL;
-	if (n && !row->chain) {
+	uint32_t n = 0;
+	for (size_t i = 0; i < len; i++)
+		n += (i == 0 || text[i - 1] == '\n') && text[i] != '\n';
+	uint32_t *off = keep && n ? malloc(n * sizeof(*off)) : NULL;
+	if (keep && n && !off) {
 		free(text);
 		return -ENOMEM;
 	}
-	char *save = NULL, *p = len ? text : NULL;
-	for (char *l = p ? strtok_r(p, "\n", &save) : NULL; l && row->nr_chain < n;
-	     l = strtok_r(NULL, "\n", &save)) {
-		row->chain[row->nr_chain] = strdup(l);
-		if (!row->chain[row->nr_chain])
-			break;
-		row->nr_chain++;
+	if (off) {
+		uint32_t k = 0;
+		for (size_t i = 0; i < len; i++) {
+			if ((i == 0 || text[i - 1] == 0) && text[i] != '\n')
+				off[k++] = (uint32_t)i;
+			if (text[i] == '\n')
+				text[i] = 0;
+		}
+		row->chain = text;
+		row->chain_off = off;
+		row->chain_len = len + 1;
+	} else {
+		free(text);
 	}
-	free(text);
+	row->nr_chain = n;
 	row->chain_read = true;
 	return 0;
 }
@@ -148,7 +193,7 @@ int tui_model__init(struct tui_model *m, struct pk_report *r, size_t section)
 		return tui_model__rebuild(m);
 	}
 	/* whether entries have callchains: the first one's tells */
-	if (m->nr_rows && !read_chain(m, &m->rows[0]))
+	if (m->nr_rows && !read_chain(m, &m->rows[0], false))
 		m->has_chains = m->rows[0].nr_chain > 0;
 	return tui_model__rebuild(m);
 }
@@ -201,24 +246,12 @@ static bool folded_away(const struct tui_model *m, size_t i, int *fold)
 	return false;
 }
 
-/* F's lines: each row's with the percentages of the total the zooms leave (perf's non-filtered one) */
-static int set_rel_line(void *ctx, size_t entry, const char *line)
-{
-	struct tui_model *m = ctx;
-	for (size_t i = 0; i < m->nr_rows; i++)	/* (rows and lines come in the same order) */
-		if (m->rows[i].entry == entry) {
-			free(m->rows[i].rel_line);
-			m->rows[i].rel_line = strdup(line);
-			return m->rows[i].rel_line ? 0 : -ENOMEM;
-		}
-	return 0;
-}
-
-static int rel_lines(struct tui_model *m)
+/* F: the total the zooms leave (perf's non-filtered one), the lines' percentages of it */
+static void rel_total(struct tui_model *m)
 {
 	m->rel_samples = m->rel_total = 0;
 	if (!m->relative || m->hier)
-		return 0;
+		return;
 	for (size_t i = 0; i < pk_report__nr_entries(m->r, m->section); i++) {
 		const struct pk_report_entry *e = pk_report__entry(m->r, m->section, i);
 		if (e && !e->hidden && zoomed_in(m, e)) {
@@ -226,7 +259,12 @@ static int rel_lines(struct tui_model *m)
 			m->rel_samples += e->nr_samples;
 		}
 	}
-	return m->rel_total ? pk_report__foreach_row_of(m->r, m->section, m->rel_total, set_rel_line, m) : 0;
+}
+
+/* the total the rows' lines are formatted with (0: the section's) */
+static uint64_t lines_total(const struct tui_model *m)
+{
+	return m->relative && !m->hier ? m->rel_total : 0;
 }
 
 int tui_model__set_relative(struct tui_model *m, bool relative)
@@ -237,9 +275,11 @@ int tui_model__set_relative(struct tui_model *m, bool relative)
 
 int tui_model__rebuild(struct tui_model *m)
 {
-	int rc = rel_lines(m);
-	if (rc)
-		return rc;
+	rel_total(m);
+	if (lines_total(m) != m->cache_total) {	/* other percentages: the lines again */
+		evict_lines(m);
+		m->cache_total = lines_total(m);
+	}
 	size_t n = 0;
 	int fold = -1;
 	for (size_t i = 0; i < m->nr_rows; i++)
@@ -266,11 +306,12 @@ int tui_model__toggle(struct tui_model *m, size_t row)
 {
 	if (row >= m->nr_rows)
 		return 0;
-	int rc = read_chain(m, &m->rows[row]);
+	struct tui_row *r = &m->rows[row];
+	int rc = read_chain(m, r, !r->expanded);
 	if (rc)
 		return rc;
-	m->rows[row].expanded = !m->rows[row].expanded &&
-				(m->hier ? hier_children(m, row) : m->rows[row].nr_chain > 0);
+	r->expanded = !r->expanded && (m->hier ? hier_children(m, row) : r->nr_chain > 0);
+	chain_drop(m, r);
 	return tui_model__rebuild(m);
 }
 
@@ -278,11 +319,12 @@ int tui_model__set_all(struct tui_model *m, bool expanded)
 {
 	for (size_t i = 0; i < m->nr_rows; i++) {
 		if (expanded && m->has_chains) {
-			int rc = read_chain(m, &m->rows[i]);
+			int rc = read_chain(m, &m->rows[i], true);
 			if (rc)
 				return rc;
 		}
 		m->rows[i].expanded = expanded && (m->hier ? hier_children(m, i) : m->rows[i].nr_chain > 0);
+		chain_drop(m, &m->rows[i]);
 	}
 	return tui_model__rebuild(m);
 }
@@ -398,11 +440,17 @@ void tui_convert_unit(uint64_t n, unsigned long *v, char *unit)
 	*v = (unsigned long)d;
 }
 
-void tui_model__title(const struct tui_model *m, char *buf, size_t size)
+void tui_model__title(const struct tui_model *m, int64_t freq, char *buf, size_t size)
 {
 	if (pk_report__snprintf_title(m->r, m->section, buf, size)) {
 		snprintf(buf, size, "no samples");
 		return;
+	}
+	char *ec = strstr(buf, "', Event count");
+	if (freq >= 0 && ec) {	/* perf top's show_freq: " N Hz," after the event's name */
+		char t[1024];
+		snprintf(t, sizeof(t), "%.*s', %" PRId64 " Hz,%s", (int)(ec - buf), buf, freq, ec + 2);
+		snprintf(buf, size, "%s", t);
 	}
 	int n = (int)strlen(buf);
 	const char *of = strstr(buf, " of event"), *cnt = strstr(buf, "(approx.): ");
@@ -430,11 +478,73 @@ void tui_model__title(const struct tui_model *m, char *buf, size_t size)
 int tui_model__read_chains(struct tui_model *m, size_t from, size_t n)
 {
 	for (size_t i = from; m->has_chains && i < m->nr_lines && i - from < n; i++) {
-		int rc = read_chain(m, &m->rows[m->view[i].row]);
+		int rc = read_chain(m, &m->rows[m->view[i].row], false);
 		if (rc)
 			return rc;
 	}
 	return 0;
+}
+
+/* tui_model__prepare's pass: the lines of the rows wanted, up to the last of them */
+struct fill {
+	struct tui_model *m;
+	size_t k, last;
+	int rc;
+};
+
+static int fill_line(void *ctx, size_t entry, const char *line)
+{
+	struct fill *f = ctx;
+	struct tui_model *m = f->m;
+	if (entry == (size_t)-1)
+		return 0;	/* (the header) */
+	size_t k = f->k++;
+	if (k >= m->nr_rows || m->rows[k].entry != entry) {	/* (rows and lines come in the same order) */
+		f->rc = -EINVAL;
+		return 1;
+	}
+	struct tui_row *row = &m->rows[k];
+	if (row->want && !row->line) {
+		row->want = false;
+		row->line = strdup(line);
+		if (!row->line) {
+			f->rc = -ENOMEM;
+			return 1;
+		}
+		m->cached[m->nr_cached++] = (uint32_t)k;
+	}
+	return k >= f->last;	/* 1: stop, the last one is there */
+}
+
+int tui_model__prepare(struct tui_model *m, size_t from, size_t n)
+{
+	int rc = tui_model__read_chains(m, from, n);
+	if (rc || m->hier)
+		return rc;
+	/* the page and its neighbours, so that moving about needs no pass */
+	size_t lo = from > n ? from - n : 0, hi = from + 2 * n, last = 0, nr = 0;
+	bool need = false;
+	for (size_t i = lo; i < hi && i < m->nr_lines; i++)
+		need |= m->view[i].chain < 0 && !m->rows[m->view[i].row].line;
+	if (!need)
+		return 0;
+	evict_lines(m);
+	for (size_t i = lo; i < hi && i < m->nr_lines; i++)
+		if (m->view[i].chain < 0 && !m->rows[m->view[i].row].want) {
+			m->rows[m->view[i].row].want = true;
+			last = m->view[i].row;
+			nr++;
+		}
+	uint32_t *c = realloc(m->cached, (nr ? nr : 1) * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	m->cached = c;
+	struct fill f = { .m = m, .last = last };
+	rc = m->cache_total ? pk_report__foreach_row_of(m->r, m->section, m->cache_total, fill_line, &f) :
+			      pk_report__foreach_row(m->r, m->section, fill_line, &f);
+	for (size_t i = 0; i < m->nr_rows; i++)
+		m->rows[i].want = false;
+	return f.rc ? f.rc : rc < 0 ? rc : 0;
 }
 
 void tui_model__line(const struct tui_model *m, size_t i, char *buf, size_t size)
@@ -447,22 +557,23 @@ void tui_model__line(const struct tui_model *m, size_t i, char *buf, size_t size
 	const struct tui_line *l = &m->view[i];
 	const struct tui_row *row = &m->rows[l->row];
 	if (l->chain >= 0) {
-		snprintf(buf, size, "%s", row->chain && (size_t)l->chain < row->nr_chain ?
-					  row->chain[l->chain] : "");
+		snprintf(buf, size, "%s", row->chain && (uint32_t)l->chain < row->nr_chain ?
+					  row->chain + row->chain_off[l->chain] : "");
 		return;
 	}
 	/* perf's fold sign in place of the line's first blank (--hierarchy: at the node's indent) */
 	bool kids = m->hier ? hier_children(m, l->row) : m->has_chains && (!row->chain_read || row->nr_chain);
 	char sign = !kids ? ' ' : row->expanded ? '-' : '+';
 	size_t at = (size_t)row->depth * 3;
-	snprintf(buf, size, "%s", m->relative && m->rel_total && row->rel_line ? row->rel_line : row->line);
+	snprintf(buf, size, "%s", row->line ? row->line : "");	/* (tui_model__prepare formats it) */
 	if (at < strlen(buf))
 		buf[at] = sign;
 }
 
 int tui_model__dump(struct tui_model *m, char *name, size_t size)
 {
-	int rc = tui_model__read_chains(m, 0, m->nr_lines);
+	evict_lines(m);
+	int rc = tui_model__prepare(m, 0, m->nr_lines);	/* every line, dropped after */
 	if (rc)
 		return rc;
 	int fd = -1;
@@ -483,5 +594,6 @@ int tui_model__dump(struct tui_model *m, char *name, size_t size)
 		tui_model__line(m, i, line, sizeof(line));
 		fprintf(fp, "%s\n", line);
 	}
+	evict_lines(m);
 	return fclose(fp) ? -EIO : 0;
 }

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <locale.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,7 +178,10 @@ static void draw(struct tui *t)
 {
 	erase();
 	fit(t);
-	tui_model__title(&t->m, t->line, sizeof(t->line));
+	tui_model__title(&t->m, t->live ? (int64_t)t->live->freq : -1, t->line, sizeof(t->line));
+	size_t tl = strlen(t->line);
+	if (t->live && t->live->tail && tl < sizeof(t->line))
+		t->live->tail(t->live->ctx, t->line + tl, sizeof(t->line) - tl);
 	tui_bar(0, t->line);
 	int y0 = t->no_headers ? 1 : 2;
 	if (!t->no_headers) {
@@ -185,7 +189,7 @@ static void draw(struct tui *t)
 		tui_bar(1, t->line);
 	}
 	int rows = page_rows(t);
-	tui_model__read_chains(&t->m, t->top, (size_t)rows);	/* their fold signs */
+	tui_model__prepare(&t->m, t->top, (size_t)rows);	/* their lines and fold signs */
 	for (int y = 0; y < rows && t->top + (size_t)y < t->m.nr_lines; y++) {
 		size_t i = t->top + (size_t)y;
 		tui_model__line(&t->m, i, t->line, sizeof(t->line));
@@ -270,6 +274,9 @@ static const char help_text[] =
 	"d             zoom into the selected entry's DSO (again: zoom out)\n"
 	"k             zoom into the kernel map (again: zoom out)\n"
 	"m             the context menu (annotate, zooms, expand; ENTER without a callchain)\n"
+	"S             zoom into the selected entry's processor socket (perf's: only with\n"
+	"              the socket sort key, which pmukit report refuses: nothing happens,\n"
+	"              as in perf without it)\n"
 	"t             zoom into the selected entry's thread (again: zoom out)\n"
 	"/             show only symbols whose name contains a string (empty: all)\n"
 	"ESC/LEFT      back out of the last zoom or filter\n"
@@ -284,8 +291,7 @@ static const char help_text[] =
 	"q/CTRL+C      back out of a zoom, or quit\n"
 	"\n"
 	"perf keys not supported here:\n"
-	"S             zoom into a socket (needs --sort socket)\n"
-	"V             verbose\n"
+	"V             verbose (DSOs in the callchains, addresses in the rows)\n"
 	"0-9           sort by event N of a group (perf's messages without a group)\n"
 	"r, s          scripts, switch data file: the status line says why\n"
 	"\n"
@@ -622,7 +628,10 @@ static int key(struct tui *t, int k)
 		else
 			rc = tui_model__set_relative(&t->m, !t->m.relative);
 		break;
-	case 'S': case 'V':
+	case 'S':
+		/* perf's do_zoom_socket: nothing without the socket sort key (pmukit has none) */
+		break;
+	case 'V':
 		snprintf(t->status, sizeof(t->status),
 			 "'%c' is a perf key not supported here: press '?' for the keys", k);
 		break;
@@ -722,6 +731,15 @@ static int run(struct pk_report *r, struct pk_session *s, const struct tui_live 
 	t->ann = ann;
 	if (live)
 		live_due(t);	/* the first refresh delay_ms from now */
+	tui_release_input(ann && !live ? ann->input : NULL);
+	/*
+	 * What reading the file freed (the reader's and the symbol workers'
+	 * scratch, resident still) back to the system before the screen is
+	 * built: the browser then stays up on what is live (the entries and
+	 * their callchains), its first screen within --stdio's memory
+	 * (bench/tui.c).
+	 */
+	malloc_trim(0);
 	/* the terminal's character set (UTF-8 line drawing in the annotate view), for the browser only */
 	char *ctype = strdup(setlocale(LC_CTYPE, NULL));
 	setlocale(LC_CTYPE, "");

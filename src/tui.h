@@ -17,15 +17,22 @@
 #include <pmukit/report.h>
 #include <pmukit/session.h>
 
-/* one printed entry of the section */
+/*
+ * One printed entry of the section. Its callchain's lines are counted when
+ * first needed (the fold sign) and their text kept only while unfolded: one
+ * block of '\0'-ended lines and their offsets (--hierarchy: a node's own
+ * lines, kept), so that the browser holds no second copy of the report.
+ */
 struct tui_row {
 	size_t entry;			/* pk_report__entry index; (size_t)-1: a --hierarchy node */
 	int depth;			/* --hierarchy: the node's level (0 otherwise) */
-	char *line;			/* its --stdio line */
-	char **chain;			/* its callchain lines, read when first expanded */
-	size_t nr_chain;
+	char *line;			/* its --stdio line (formatted when shown; --hierarchy: kept) */
+	char *chain;			/* its callchain lines while unfolded, '\0'-ended */
+	uint32_t *chain_off;		/* where each starts in chain */
+	size_t chain_len;		/* bytes used in chain */
+	uint32_t nr_chain;
 	bool chain_read, expanded;
-	char *rel_line;			/* F: its line with the percentages of the zoom's total */
+	bool want;			/* tui_model__prepare: its line to be formatted */
 };
 
 /* one line of the view: an entry, or line `chain` of its callchain (-1: the entry) */
@@ -55,6 +62,9 @@ struct tui_model {
 	uint64_t rel_samples, rel_total;	/* then: the samples and period the zooms leave */
 	struct tui_line *view;		/* the view */
 	size_t nr_lines;
+	uint32_t *cached;		/* the rows whose line is formatted (not --hierarchy's) */
+	size_t nr_cached;
+	uint64_t cache_total;		/* the total their percentages are of (0: the section's) */
 };
 
 int tui_model__init(struct tui_model *m, struct pk_report *r, size_t section);
@@ -80,10 +90,15 @@ void tui_model__zoom_dso(struct tui_model *m, const struct pk_dso *dso);
 bool tui_model__unzoom(struct tui_model *m);
 /* perf's convert_unit: n as v K, M or G (unit ' ' below 1000) */
 void tui_convert_unit(uint64_t n, unsigned long *v, char *unit);
-/* the title line as perf's: "Samples: ... of event '...', Event count (approx.): N[, Thread: ..][, DSO: ..]" */
-void tui_model__title(const struct tui_model *m, char *buf, size_t size);
-/* the callchains of view lines [from, from + n) read (their fold sign known: '+' or none) */
+/*
+ * the title line as perf's: "Samples: ... of event '...'[, N Hz], Event count (approx.): N
+ * [, Thread: ..][, DSO: ..]" (freq: perf top's N Hz, -1: none)
+ */
+void tui_model__title(const struct tui_model *m, int64_t freq, char *buf, size_t size);
+/* the callchains of view lines [from, from + n) counted (their fold sign known: '+' or none) */
 int tui_model__read_chains(struct tui_model *m, size_t from, size_t n);
+/* view lines [from, from + n) ready to be shown: their rows' lines formatted, their chains counted */
+int tui_model__prepare(struct tui_model *m, size_t from, size_t n);
 /* line i of the view as shown: fold sign, then the --stdio text */
 void tui_model__line(const struct tui_model *m, size_t i, char *buf, size_t size);
 /* P: the view written to the first free perf.hist.N; 0 (name set) or -errno */
@@ -106,6 +121,12 @@ struct tui_annotate_src {
  * annotate view (a; NULL: none). The exit status.
  */
 int report_tui__run(struct pk_report *r, struct pk_session *s, const struct tui_annotate_src *src);
+
+/*
+ * Before the screen is built (tui-mem.c): what reading left resident and
+ * unneeded given back (freed heap pages; input's mapped pages, NULL: none).
+ */
+void tui_release_input(const char *input);
 
 /* ---- shared by the views (tui-report.c) ---- */
 /* a reversed bar on row y */
@@ -136,6 +157,10 @@ struct tui_live {
 	void (*release)(void *ctx, struct pk_report *old);
 	void *ctx;
 	int delay_ms;
+	/* perf top's title: " N Hz," after the event's name (the attr's sample_freq,
+	 * as perf prints it), then tail(ctx) at its end (" lost: .. drop: ..") */
+	uint64_t freq;
+	void (*tail)(void *ctx, char *buf, size_t size);
 	/* a: where to annotate from (NULL: not here); before each a, snapshot(ctx)
 	 * brings ann->input up to date: 0, or -1 with why said in status */
 	const struct tui_annotate_src *ann;

@@ -156,6 +156,12 @@ struct pk_report_opts {
 	 * itself, '!' none, ...) before "[.] name". 0: off.
 	 */
 	int verbose;
+	/*
+	 * perf top's rules for a pipe's samples (pmukit top reads its record
+	 * child's pipe): the children (cumulative) values with callchains, which
+	 * perf report leaves out for pipes (it decides before their attrs come).
+	 */
+	bool top;
 };
 
 PK_API int pk_report__new(struct pk_report **out, struct pk_session *s,

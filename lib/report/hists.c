@@ -328,7 +328,7 @@ int rp_decide(struct pk_report *r, struct pk_error *err)
 	bool pipe = r->s && pk_session__is_pipe(r->s);
 	if (pipe)
 		r->all_tracepoints = false;
-	r->children = r->opts.children != PK_REPORT_OFF && callchains && !pipe;
+	r->children = r->opts.children != PK_REPORT_OFF && callchains && (!pipe || r->opts.top);
 	/* (perf sets the order before it turns cumulation off) */
 	if ((r->opts.children != PK_REPORT_OFF || (r->opts.hierarchy && !r->children_off)) &&
 	    !r->cg.order_set)

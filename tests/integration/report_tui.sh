@@ -254,8 +254,10 @@ resized() {	# resized W H: the screen at W x H, its status line drawn; in FILE s
 	i=0
 	while [ $i -lt 200 ]; do
 		cap > "$T_TMP/sized"
+		# (drawn whole: ncurses may write the status line before the rows)
 		[ "$(wc -l < "$T_TMP/sized")" = "$2" ] && sed -n "${2}p" "$T_TMP/sized" | grep -q Press &&
-			head -1 "$T_TMP/sized" | grep -q '^Samples:' && return 0
+			head -1 "$T_TMP/sized" | grep -q '^Samples:' && cp "$T_TMP/sized" "$T_TMP/screen" &&
+			settled && return 0
 		sleep 0.05; i=$((i + 1))
 	done
 	echo "not redrawn at $1x$2:" >&2
@@ -316,38 +318,35 @@ changed() {	# changed FROM NAME: once the screen differs from FROM's, the still 
 	done
 	still "$2"
 }
-# s in the annotate view: the source lines hidden, then shown again, as perf's
-for who in pk pf; do
-	if [ $who = pk ]; then run "${who}s0" -i g.data --no-children
-	else keys "clear; perf report -i g.data --no-children; echo EXIT-${who}s0=\$?" Enter
-		wait_for "Event count (approx.)" && still "${who}s0"
-	fi
-	keys a
-	wait_for "[Percent: local period]" && still "${who}s1"
-	keys s
-	changed "${who}s1" "${who}s2"
-	keys s
-	changed "${who}s2" "${who}s3"
-	quit "${who}s0"
-done
+# the annotate view's keys against perf 6.1's: for pmukit and perf, a on g.data's first
+# entry (--no-children), then each STEP's keys (blank-separated) typed and the screen,
+# once changed, in ${who}${tag}2, ${who}${tag}3, ...; perf draws a scroll bar once a key
+# moved: the ...s copies leave its last column out
+ann_steps() {	# ann_steps TAG STEP...
+	tag=$1; shift
+	for who in pk pf; do
+		if [ $who = pk ]; then run "${who}${tag}0" -i g.data --no-children
+		else keys "clear; perf report -i g.data --no-children; echo EXIT-${who}${tag}0=\$?" Enter
+			wait_for "Event count (approx.)" && still "${who}${tag}0"
+		fi
+		keys a
+		wait_for "[Percent: local period]" && still "${who}${tag}1"
+		n=1
+		for step in "$@"; do
+			for k in $step; do keys "$k"; sleep 0.3; done
+			changed "${who}${tag}$n" "${who}${tag}$((n + 1))"
+			n=$((n + 1))
+			sed 's/ *[▒◆█]$//; s/ *$//' "$T_TMP/${who}${tag}$n" > "$T_TMP/${who}${tag}${n}s"
+		done
+		quit "${who}${tag}0"
+	done
+}
+# s: the source lines hidden, then shown again
+ann_steps s s s
 ok "a, s: the source lines hidden, as perf 6.1's annotate browser" same_as_perf pfs2 pks2
 ok "a, s, s: shown again, the selection on its row, as perf 6.1's" same_as_perf pfs3 pks3
-# TAB in the annotate view: the line with the next lower percent, centred, as perf's
-for who in pk pf; do
-	if [ $who = pk ]; then run "${who}t0" -i g.data --no-children
-	else keys "clear; perf report -i g.data --no-children; echo EXIT-${who}t0=\$?" Enter
-		wait_for "Event count (approx.)" && still "${who}t0"
-	fi
-	keys a
-	wait_for "[Percent: local period]" && still "${who}t1"
-	keys Tab
-	sleep 0.3
-	keys Tab
-	changed "${who}t1" "${who}t2"
-	quit "${who}t0"
-	# (perf draws a scroll bar once a key moved: its last column left out)
-	sed 's/ *[▒◆█]$//; s/ *$//' "$T_TMP/${who}t2" > "$T_TMP/${who}t2s"
-done
+# TAB: the line with the next lower percent, centred
+ann_steps t "Tab Tab"
 ok "a, TAB, TAB: the third hottest line centred, as perf 6.1's annotate browser" same_as_perf pft2s pkt2s
 
 # ENTER on a call in the annotate view: the callee's annotation, q back to the caller's
@@ -465,6 +464,22 @@ ok "H: the column headers hidden, perf 6.1's TUI shows the same screen" same_as_
 ok "0-9 without a group: perf 6.1's message" sh -c "
 	tail -1 '$T_TMP/pf1' | sed 's/ *\$//' > '$T_TMP/a' && tail -1 '$T_TMP/pk1' | sed 's/ *\$//' | diff '$T_TMP/a' - >&2 &&
 	grep -qx 'Sort by index only available with group events!' '$T_TMP/a'"
+
+# ---- S: perf's socket zoom, which needs the socket sort key (pmukit report refuses it):
+# nothing happens, the screen and its bottom line as before, as perf 6.1's ----
+for who in pk pf; do
+	if [ $who = pk ]; then run "${who}S0" -i g.data
+	else keys "clear; perf report -i g.data; echo EXIT-${who}S0=\$?" Enter
+		wait_for "Event count (approx.)" && still "${who}S0"
+	fi
+	still "${who}S1"
+	keys S
+	sleep 0.3
+	still "${who}S2"
+	quit "${who}S0"
+done
+ok "S without a socket key: nothing happens (the bottom line too)" cmp "$T_TMP/pkS1" "$T_TMP/pkS2"
+ok "S: perf 6.1's TUI shows the same screen" same_as_perf pfS2 pkS2
 
 # L: perf's percent limit, the rows of --stdio --percent-limit
 run pl -i g.data

@@ -21,7 +21,7 @@ perf record -q -e cycles:P -F 4000 -o "$T_TMP/def.data" true >/dev/null 2>&1 ||
 	{ echo "1..0 # SKIP perf record failed"; exit 0; }
 HOT=$(perf report -q --stdio -i "$T_TMP/rm.data" --sort sym 2>/dev/null | awk 'NF { print $NF; exit }')
 DEF=$(perf evlist -i "$T_TMP/def.data" 2>/dev/null | head -1)
-echo "1..19"
+echo "1..25"
 
 # run_top SECS OUT ARGS...: pmukit top for SECS seconds, then SIGINT; its status
 run_top() {
@@ -67,6 +67,39 @@ ok "top -t TID -g: a frame with the workload's callchains" sh -c \
 	 kill -INT \$p; wait \$p &&
 	 grep -q '(target_tid: $WP)' '$T_TMP/t.out' && grep -q 'round_all' '$T_TMP/t.out'"
 
+# perf top -g's cumulative values: Children and Self (the rows' two percentages); --no-children: Self
+ok "top -t TID -g: Children and Self on each row" sh -c \
+	"grep -E '^ +[0-9]+\.[0-9]+%' '$T_TMP/t.out' > '$T_TMP/t.rows' && [ -s '$T_TMP/t.rows' ] &&
+	 ! grep -vqE '^ +[0-9]+\.[0-9]+% +[0-9]+\.[0-9]+% ' '$T_TMP/t.rows'"
+ok "top -t TID -g --no-children: one percentage a row" sh -c \
+	"'$PMUKIT' top --stdio -t $WP -g --no-children -E 3 -d 1 </dev/null >'$T_TMP/n.out' 2>&1 & p=\$!
+	 i=0; while [ \$i -lt 150 ] && ! grep -q '\\[\\.\\]' '$T_TMP/n.out'; do sleep 0.1; i=\$((i + 1)); done
+	 kill -INT \$p; wait \$p &&
+	 grep -E '^ +[0-9]+\.[0-9]+%' '$T_TMP/n.out' > '$T_TMP/n.rows' && [ -s '$T_TMP/n.rows' ] &&
+	 ! grep -qE '^ +[0-9]+\.[0-9]+% +[0-9]+\.[0-9]+% ' '$T_TMP/n.rows'"
+
+# perf top's decay: without -z the samples of a process that ended stay in the later
+# frames (decayed by 7/8 a refresh); -z: each frame its own samples only
+decay_run() {	# decay_run OUT ARGS...: a dd of 0.8 s a second into top --sort comm
+	out=$1; shift
+	"$PMUKIT" top --stdio -d 1 -E 300 --sort comm "$@" </dev/null >"$out" 2>&1 &
+	dp=$!
+	sleep 1.5
+	timeout 0.8 dd if=/dev/zero of=/dev/null bs=64k 2>/dev/null
+	sleep 3.5
+	kill -INT $dp
+	wait $dp
+}
+last_dd() {	# last_dd FILE: dd in its last frame, after a frame with it
+	awk '/PerfTop:/ { n++ } / dd +$/ { seen = seen " " n } END {
+		k = split(seen, f, " "); if (!k || f[1] == n) exit 2; exit f[k] == n ? 0 : 1 }' "$1"
+}
+decay_run "$T_TMP/dk.out"
+decay_run "$T_TMP/dz.out" -z
+ok "top (no -z): an ended process's samples stay in the later frames (decayed)" last_dd "$T_TMP/dk.out"
+ok "top -z: they are gone from the last frame" sh -c \
+	"grep -q ' dd  *\$' '$T_TMP/dz.out' && awk '/PerfTop:/ { n++ } / dd +\$/ { l = n } END { exit l == n }' '$T_TMP/dz.out'"
+
 # -p of a process that exits: the last frame, then status 0
 "$W" 60000 >/dev/null 2>&1 &
 SP=$!
@@ -83,7 +116,7 @@ ok "top -p PID of an idle process: a frame each second" sh -c \
 	"test \$(grep -c '(target_pid: $IP, ' '$T_TMP/i.out') -ge 2"
 
 ok "top --help lists every option" sh -c "'$PMUKIT' top --help > '$T_TMP/help' &&
-	for o in -e -c -F -a -C -p -t -u -g --call-graph -K -U -s -d -z -E --percent-limit --stdio; do
+	for o in -e -c -F -a -C -p -t -u -g --call-graph --children -K -U -s -d -z -E --percent-limit --stdio; do
 		grep -qe \"\$o[ ,=]\" '$T_TMP/help' || { echo \"missing \$o\" >&2; exit 1; }; done"
 
 # the browser on a terminal (tmux): the hottest function on the first screen
@@ -96,7 +129,10 @@ if command -v tmux >/dev/null 2>&1; then
 	TM="tmux -L pmukit-top-$$ -f /dev/null"
 	TMA="tmux -L pmukit-topa-$$ -f /dev/null"
 	TMB="tmux -L pmukit-topb-$$ -f /dev/null"
-	trap 'kill $WP 2>/dev/null; for t in "$TM" "$TMA" "$TMB"; do $t kill-server 2>/dev/null; done; rm -rf "$T_TMP"' EXIT
+	TMC="tmux -L pmukit-topc-$$ -f /dev/null"
+	TMD="tmux -L pmukit-topd-$$ -f /dev/null"
+	TME="tmux -L pmukit-tope-$$ -f /dev/null"
+	trap 'kill $WP 2>/dev/null; for t in "$TM" "$TMA" "$TMB" "$TMC" "$TMD" "$TME"; do $t kill-server 2>/dev/null; done; rm -rf "$T_TMP"' EXIT
 	$TM new-session -d -s tt -x 120 -y 60 "'$PK' top -d 1; echo EXIT=\$?; sleep 60"
 	sleep 3
 	$TM capture-pane -p -t tt > "$T_TMP/s1"
@@ -112,6 +148,44 @@ if command -v tmux >/dev/null 2>&1; then
 		"head -1 '$T_TMP/s1' | grep -q '^Samples: .* of event .$DEF.' &&
 		 ! cmp -s '$T_TMP/s1' '$T_TMP/s2'"
 	ok "top (browser): q exits with status 0" contains "$T_TMP/s3" "EXIT=0"
+	# perf top's title: the sample frequency after the event, the lost and dropped
+	# events after the count; perf 6.1's own (numbers aside) is the oracle
+	$TMC new-session -d -s tp -x 120 -y 60 "perf top -d 1; sleep 60"
+	i=0
+	while [ $i -lt 100 ]; do
+		sleep 0.1; i=$((i + 1))
+		$TMC capture-pane -p -t tp > "$T_TMP/p1"
+		grep -q '^Samples: [1-9].*drop:' "$T_TMP/p1" && break
+	done
+	$TMC send-keys -t tp q
+	$TMC kill-server 2>/dev/null
+	numbers() {	# numbers FILE: its title, each number (with perf's unit letter) N
+		head -1 "$1" | sed -E 's/ +$//; s/[0-9]+[KMG]? +of /N of /; s/[0-9]+/N/g'
+	}
+	title_as_perf() {
+		[ "$(numbers "$T_TMP/p1")" = "$(numbers "$T_TMP/s1")" ] &&
+			numbers "$T_TMP/s1" | grep -q ' Hz, Event count .* lost: N/N drop: N/N$' ||
+			{ head -1 "$T_TMP/p1" >&2; head -1 "$T_TMP/s1" >&2; return 1; }
+	}
+	ok "top (browser): perf top's title (N Hz, lost, drop), as perf 6.1's" title_as_perf
+	# -g: perf top's Children and Self columns (their headers as perf 6.1's)
+	for who in perf pk; do
+		[ $who = perf ] && cmd="perf top -g -d 1" || cmd="'$PK' top -g -d 1"
+		[ $who = perf ] && TG=$TMD || TG=$TME	# (a socket each, as above)
+		$TG new-session -d -s tg -x 120 -y 40 "$cmd; sleep 60"
+		i=0
+		while [ $i -lt 150 ]; do
+			sleep 0.1; i=$((i + 1))
+			$TG capture-pane -p -t tg > "$T_TMP/g-$who"
+			grep -q '^[-+ ] .*%.*\[' "$T_TMP/g-$who" && break
+		done
+		$TG send-keys -t tg q
+		$TG kill-server 2>/dev/null
+	done
+	ok "top -g (browser): Children and Self columns, as perf 6.1's" sh -c \
+		"sed -n 2p '$T_TMP/g-perf' | awk '{ print \$1, \$2 }' > '$T_TMP/gp' &&
+		 sed -n 2p '$T_TMP/g-pk' | awk '{ print \$1, \$2 }' | diff '$T_TMP/gp' - >&2 &&
+		 grep -qx 'Children Self' '$T_TMP/gp'"
 	# a: the selected symbol annotated from the recording top keeps (-p: the
 	# workload's own rows, -K: no kernel row first); without a writable TMPDIR
 	# the status line says why
@@ -140,7 +214,7 @@ if command -v tmux >/dev/null 2>&1; then
 		"annotate: top keeps no recording here (TMPDIR: No such file or directory)" "$T_TMP/a4"
 	$TX kill-server 2>/dev/null
 else
-	for i in 1 2 3 4 5; do T_N=$((T_N + 1)); echo "ok $T_N # SKIP no tmux"; done
+	for i in 1 2 3 4 5 6 7; do T_N=$((T_N + 1)); echo "ok $T_N # SKIP no tmux"; done
 fi
 
 [ "$T_FAIL" -eq 0 ]

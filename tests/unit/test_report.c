@@ -56,15 +56,20 @@ struct tfile {
 	struct text_map text;
 };
 
-static void tf_open(struct tfile *t, const char *name)
+static void tf_open_mode(struct tfile *t, const char *name, bool pipe)
 {
 	memset(t, 0, sizeof(*t));
 	assert_non_null(tmp_path(t->path, sizeof(t->path), name));
 	t->fd = open(t->path, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	assert_true(t->fd >= 0);
-	struct pk_data_writer_opts o = { .sz = sizeof(o) };
+	struct pk_data_writer_opts o = { .sz = sizeof(o), .pipe = pipe };
 	CHECK_OK(pk_data_writer__new(&t->w, t->fd, &o, &t->err), &t->err);
 	assert_int_equal(own_text((const void *)&rt_leaf, &t->text), 0);
+}
+
+static void tf_open(struct tfile *t, const char *name)
+{
+	tf_open_mode(t, name, false);
 }
 
 static void tf_sideband(struct tfile *t, uint64_t st, uint64_t id)
@@ -127,7 +132,8 @@ static const struct pk_report_entry *find(struct rep *p, size_t sec, const char 
  *   1 x leaf <- rec <- rec <- top    200   (rec twice: counted once)
  *   1 x mid <- top                    50
  */
-static void write_chains(struct tfile *t)
+/* the callchains' samples; pipe: in pipe mode (what pmukit top reads) */
+static void write_chains_mode(struct tfile *t, bool pipe)
 {
 	const uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
 			    PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
@@ -136,7 +142,7 @@ static void write_chains(struct tfile *t)
 		.sample_period = 100, .sample_type = st, .sample_id_all = 1,
 	};
 	uint64_t id = 9;
-	tf_open(t, "chains.data");
+	tf_open_mode(t, pipe ? "chains-pipe.data" : "chains.data", pipe);
 	CHECK_OK(pk_data_writer__add_attr(t->w, &a, "cpu-clock", &id, 1, &t->err), &t->err);
 	CHECK_OK(pk_data_writer__begin(t->w, &t->err), &t->err);
 	tf_sideband(t, st, id);
@@ -158,6 +164,38 @@ static void write_chains(struct tfile *t)
 			      .id = id, .period = 50, .callchain = c3, .nr_callchain = 3 };
 	put_sample(&t->recs, st, PERF_RECORD_MISC_USER, &s3);
 	tf_close(t);
+}
+
+static void write_chains(struct tfile *t)
+{
+	write_chains_mode(t, false);
+}
+
+/* a pipe: no children (perf report's rule), unless the top option asks (perf top's) */
+static void test_children_top(void **state)
+{
+	(void)state;
+	struct tfile t;
+	write_chains_mode(&t, true);
+	struct pk_report_opts o = { .sz = sizeof(o) };
+	struct rep p;
+	rep_open(&p, t.path, &o);
+	const struct pk_report_entry *leaf = find(&p, 0, "rt_leaf", NULL);
+	assert_non_null(leaf);
+	assert_int_equal(leaf->period_children, leaf->period);
+	assert_null(find(&p, 0, "rt_top", NULL));	/* no self samples: no entry */
+	rep_close(&p);
+	o.top = true;
+	rep_open(&p, t.path, &o);
+	const struct pk_report_entry *top = find(&p, 0, "rt_top", NULL);
+	assert_non_null(top);
+	assert_int_equal(top->period, 0);
+	assert_int_equal(top->period_children, 550);
+	rep_close(&p);
+	o.children = PK_REPORT_OFF;	/* --no-children still wins */
+	rep_open(&p, t.path, &o);
+	assert_null(find(&p, 0, "rt_top", NULL));
+	rep_close(&p);
 }
 
 static void test_children(void **state)
@@ -540,6 +578,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_children),
+		cmocka_unit_test(test_children_top),
 		cmocka_unit_test(test_callers_first),
 		cmocka_unit_test(test_graph_text),
 		cmocka_unit_test(test_percent_limit),
