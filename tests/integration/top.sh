@@ -203,8 +203,10 @@ if command -v tmux >/dev/null 2>&1; then
 	shot "[.] " "$T_TMP/a1"
 	ASYM=$(awk '/\[\.\] / { print $NF; exit }' "$T_TMP/a1")
 	$TX send-keys -t ta a
-	ok "top (browser): a annotates the selected symbol ($ASYM)" shot \
-		"$ASYM  $(cd "$(dirname "$W")" && pwd)/report_many [Percent: local period]" "$T_TMP/a2"
+	# (a symbol seen first: an empty name would match any annotation's title)
+	ann_title() { [ -n "$1" ] && shot "$1  $2/report_many [Percent: local period]" "$T_TMP/a2"; }
+	ok "top (browser): a annotates the selected symbol ($ASYM)" ann_title "$ASYM" \
+		"$(cd "$(dirname "$W")" && pwd)"
 	$TX kill-server 2>/dev/null
 	TX=$TMB
 	$TX new-session -d -s ta -x 120 -y 40 "TMPDIR=$T_TMP/none '$PK' top -d 1 -K -p $WP; sleep 60"
