@@ -249,6 +249,8 @@ static int report_tasks__print(struct pk_session *s, bool mmaps, FILE *f)
 		const struct pk_thread *t = pk_session__thread_at(s, i);
 		if (pk_session__find_thread(s, t->tid) != t)
 			continue;	/* replaced by a later thread of its tid (perf removed it) */
+		if (!mmaps && !t->task_seen)
+			continue;	/* met only by an MMAP record: perf's --tasks reads none */
 		v[n++] = (struct task){ .t = t, .pid = t->pid, .tid = t->tid, .ppid = t->ppid };
 		have_swapper |= t->tid == 0;
 	}

@@ -182,7 +182,8 @@ int top_decay__step(struct top_decay *d)
 		c.cur_period = c.cur_count = 0;
 		if (!c.period)
 			continue;	/* perf drops the entries that decayed to 0 */
-		memmove(d->chains + nc, d->chains + c.chain_at, c.nr_chain * sizeof(*d->chains));
+		if (c.nr_chain)
+			memmove(d->chains + nc, d->chains + c.chain_at, c.nr_chain * sizeof(*d->chains));
 		c.chain_at = nc;
 		nc += c.nr_chain;
 		d->cls[n++] = c;

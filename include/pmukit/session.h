@@ -196,6 +196,11 @@ struct pk_thread {
 	bool comm_set;			/* from a COMM or inherited at FORK (perf's comm_set) */
 	bool exited;
 	uint32_t id;			/* dense, in order of creation */
+	/*
+	 * Created or met by a COMM, FORK or EXIT record (perf report --tasks,
+	 * which reads no MMAP records and no samples, lists only these).
+	 */
+	bool task_seen;
 };
 
 /* A mapping of a process or of the kernel (perf's struct map). */

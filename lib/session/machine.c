@@ -217,11 +217,13 @@ struct sess_thread *machine__findnew_thread(struct pk_session *s, int32_t pid, i
 {
 	struct sess_thread *t = machine__find_thread(s, tid);
 	if (t) {
+		t->pub.task_seen |= s->in_task_record;
 		thread_update_pid(s, t, pid);
 		return t;
 	}
 	if (!(t = thread_new(s, pid, tid)))
 		return NULL;
+	t->pub.task_seen = s->in_task_record;
 	/* perf's thread__init_maps */
 	if (pid == tid || pid == -1) {
 		t->maps = maps_new(s);
@@ -654,6 +656,7 @@ int machine__init(struct pk_session *s)
 	if (!idle || !(idle->pub.comm = machine__intern_comm(s, "swapper")))
 		return -ENOMEM;
 	idle->pub.comm_set = true;
+	idle->pub.task_seen = true;
 	return 0;
 }
 
@@ -671,6 +674,8 @@ void machine__fini(struct pk_session *s)
 int machine__process(struct pk_session *s, const struct pk_data_event *ev, struct pk_error *err)
 {
 	int rc = 0;
+	s->in_task_record = ev->type == PERF_RECORD_COMM || ev->type == PERF_RECORD_FORK ||
+			    ev->type == PERF_RECORD_EXIT;
 	switch (ev->type) {
 	case PERF_RECORD_COMM:
 		rc = process_comm(s, ev);
@@ -688,6 +693,7 @@ int machine__process(struct pk_session *s, const struct pk_data_event *ev, struc
 	default:
 		break;
 	}
+	s->in_task_record = false;
 	if (rc)
 		return pk_error__set(err, rc, "", 0, 0, "offset %#llx: out of memory processing a record",
 				     (unsigned long long)ev->offset);

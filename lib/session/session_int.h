@@ -94,6 +94,7 @@ struct pk_session {
 	struct sess_maps kmaps;		/* the kernel's (host) */
 	struct pk_dso *kernel;		/* [kernel.kallsyms] once known */
 	struct sess_map *kernel_map;	/* its map in kmaps (modules have their own) */
+	bool in_task_record;		/* processing a COMM, FORK or EXIT: threads met are task_seen */
 	bool kernel_map_fixed;		/* its end moved to its symbols' (machine__kernel_map_fixup) */
 	uint32_t nr_maps;
 

@@ -61,11 +61,11 @@ wait_for() {	# wait_for TEXT [FILE]: until the screen shows TEXT, drawn whole (s
 	cat "$T_TMP/screen" >&2
 	return 1
 }
-wait_gone() {	# wait_gone TEXT: until the screen no longer shows TEXT
+wait_gone() {	# wait_gone TEXT: until the screen no longer shows TEXT, drawn whole (settled)
 	i=0
 	while [ $i -lt 200 ]; do
 		cap > "$T_TMP/screen"
-		grep -qF -- "$1" "$T_TMP/screen" || return 0
+		grep -qF -- "$1" "$T_TMP/screen" || ! settled || return 0
 		sleep 0.05; i=$((i + 1))
 	done
 	echo "still on the screen: $1" >&2

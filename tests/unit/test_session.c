@@ -516,6 +516,26 @@ static void test_srclines(void **state)
 	}
 }
 
+/* perf report --tasks' threads: those a COMM, FORK or EXIT record met, not a sample's alone */
+static void test_task_seen(void **state)
+{
+	(void)state;
+	struct run r;
+	struct pk_session_opts o = { .sz = sizeof(o), .nr_threads = 1 };
+	open_run(&r, &o, false);
+	resolve_all(&r);
+	static const int32_t seen[] = { 0, 100, 200, 201 };
+	for (size_t i = 0; i < sizeof(seen) / sizeof(seen[0]); i++) {
+		const struct pk_thread *t = pk_session__find_thread(r.s, seen[i]);
+		assert_non_null(t);
+		assert_true(t->task_seen);
+	}
+	const struct pk_thread *u = pk_session__find_thread(r.s, 999);	/* sample 6's */
+	assert_non_null(u);
+	assert_false(u->task_seen);
+	close_run(&r);
+}
+
 /* a source line looked up on a worker first: the same answer as looked up on first use */
 static void test_prefetch_srcline(void **state)
 {
@@ -621,6 +641,7 @@ int main(void)
 		cmocka_unit_test(test_max_stack),
 		cmocka_unit_test(test_srclines),
 		cmocka_unit_test(test_prefetch_srcline),
+		cmocka_unit_test(test_task_seen),
 		cmocka_unit_test(test_profile),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
