@@ -150,13 +150,18 @@ if command -v tmux >/dev/null 2>&1; then
 	ok "top (browser): q exits with status 0" contains "$T_TMP/s3" "EXIT=0"
 	# perf top's title: the sample frequency after the event, the lost and dropped
 	# events after the count; perf 6.1's own (numbers aside) is the oracle
+	# pane TMUX SESSION FILE REGEX TRIES: the pane in FILE once a line matches (0.1 s a try)
+	pane() {
+		i=0
+		while [ $i -lt "$5" ]; do
+			sleep 0.1; i=$((i + 1))
+			$1 capture-pane -p -t "$2" > "$3"
+			grep -q -- "$4" "$3" && return 0
+		done
+		return 1
+	}
 	$TMC new-session -d -s tp -x 120 -y 60 "perf top -d 1; sleep 60"
-	i=0
-	while [ $i -lt 100 ]; do
-		sleep 0.1; i=$((i + 1))
-		$TMC capture-pane -p -t tp > "$T_TMP/p1"
-		grep -q '^Samples: [1-9].*drop:' "$T_TMP/p1" && break
-	done
+	pane "$TMC" tp "$T_TMP/p1" '^Samples: [1-9].*drop:' 100
 	$TMC send-keys -t tp q
 	$TMC kill-server 2>/dev/null
 	numbers() {	# numbers FILE: its title, each number (with perf's unit letter) N
@@ -173,12 +178,7 @@ if command -v tmux >/dev/null 2>&1; then
 		[ $who = perf ] && cmd="perf top -g -d 1" || cmd="'$PK' top -g -d 1"
 		[ $who = perf ] && TG=$TMD || TG=$TME	# (a socket each, as above)
 		$TG new-session -d -s tg -x 120 -y 40 "$cmd; sleep 60"
-		i=0
-		while [ $i -lt 150 ]; do
-			sleep 0.1; i=$((i + 1))
-			$TG capture-pane -p -t tg > "$T_TMP/g-$who"
-			grep -q '^[-+ ] .*%.*\[' "$T_TMP/g-$who" && break
-		done
+		pane "$TG" tg "$T_TMP/g-$who" '^[-+ ] .*%.*\[' 150
 		$TG send-keys -t tg q
 		$TG kill-server 2>/dev/null
 	done
