@@ -19,6 +19,10 @@
  *     success): a return address read so ends the chain with a frame at
  *     0 - 1, as perf shows ("ffffffffffffffff [unknown]" where a short dump
  *     ends in the stack);
+ *   - a callee-saved register a frame's CFI does not mention keeps the
+ *     value it has in the frame inside (libunwind's rule: elfutils 0.188
+ *     loses x86_64's rbx there, and glibc's _dl_runtime_resolve keeps its
+ *     CFA in rbx, so the unwind goes on from the frame where libdw stopped);
  *   - a frame in no file the unwinder can read (no map, anonymous or JIT
  *     code, a file not found) is the last one, as libunwind finds no unwind
  *     information there; a [vdso] that is not in the build-id cache is this
@@ -47,6 +51,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <dwarf.h>
 #include <elf.h>
 #include <elfutils/libdwfl.h>
 #include <linux/perf_event.h>
@@ -69,14 +74,19 @@ struct unw_arch {
 	const int8_t *dwarf;		/* the perf_regs number of each DWARF register */
 	unsigned nr_dwarf;
 	bool pc_apart;			/* the pc is no DWARF register: set on its own */
+	uint32_t callee;		/* the callee-saved DWARF registers (bits) */
 };
+
+#define UNW_REGS 32	/* DWARF registers kept per frame, at most */
+#define UNW_RULE_CACHE 64	/* rule_regs' answers kept (direct-mapped) */
 
 /*
  * x86_64: perf_regs AX BX CX DX SI DI BP SP IP FLAGS CS SS DS ES FS GS R8..R15
  * (0..23); DWARF rax rdx rcx rbx rsi rdi rbp rsp r8..r15 rip (0..16).
  */
 static const int8_t x86_64_dwarf[17] = { 0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8 };
-static const struct unw_arch x86_64 = { .ip = 8, .sp = 7, .dwarf = x86_64_dwarf, .nr_dwarf = 17 };
+static const struct unw_arch x86_64 = { .ip = 8, .sp = 7, .dwarf = x86_64_dwarf, .nr_dwarf = 17,
+					.callee = 1u << 3 | 1u << 6 | 0xfu << 12 };
 
 /* aarch64: perf_regs x0..x30, sp, pc (0..32); DWARF x0..x30, sp (0..31) */
 static const int8_t arm64_dwarf[32] = {
@@ -84,7 +94,7 @@ static const int8_t arm64_dwarf[32] = {
 	16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
 };
 static const struct unw_arch arm64 = { .ip = 32, .sp = 31, .dwarf = arm64_dwarf, .nr_dwarf = 32,
-				       .pc_apart = true };
+				       .pc_apart = true, .callee = 0xfffu << 19 };
 
 struct unw_proc {
 	const struct sess_maps *maps;	/* the process's address space: the key */
@@ -109,6 +119,24 @@ struct sess_unwind {
 	uint64_t *pcs;
 	size_t nr_pcs, cap_pcs, max;
 	bool initial;			/* the next frame is the initial one (the ip, taken already) */
+	/*
+	 * The last frame's registers and pc, a callee-saved register no frame
+	 * saved taking its value from the frame inside (libunwind's rule;
+	 * elfutils 0.188's x86_64 ABI CFI says so of rax instead of rbx, so
+	 * libdw loses rbx at the first frame that does not save it), and
+	 * whether the next unwind starts from them instead of the sample's.
+	 */
+	Dwarf_Word regs[UNW_REGS], carry[UNW_REGS];
+	uint32_t have, carried, filled;
+	uint64_t last_pc;
+	bool capture;			/* keep each frame's registers (keep_regs) */
+	bool from_last;
+	/* the registers the CFI rules at a file's address read, by (file, address): most chains end in _start */
+	struct unw_rule_use {
+		const struct pk_dso *d;
+		uint64_t off;
+		uint32_t used;
+	} rule_use[UNW_RULE_CACHE];
 	int vdso_fd;			/* this process's vdso as a file; -1 none, -2 not made yet */
 };
 
@@ -342,6 +370,15 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 {
 	const struct sess_unwind *u = arg;
 	const struct unw_arch *a = u->arch;
+	if (u->from_last) {	/* the last frame of an unwind stopped short, pc and all */
+		for (unsigned i = 0; i < a->nr_dwarf; i++) {
+			Dwarf_Word w = u->regs[i];
+			if ((u->have & 1u << i) && !dwfl_thread_state_registers(thread, (int)i, 1, &w))
+				return false;
+		}
+		dwfl_thread_state_register_pc(thread, u->last_pc);
+		return true;
+	}
 	const struct pk_sample_regs *r = &u->smp->user_regs;
 	/* registers not recorded stay undefined (rules that need them fail) */
 	for (unsigned i = 0; i < a->nr_dwarf; i++) {
@@ -366,12 +403,93 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 	.set_initial_registers = set_initial_registers,
 };
 
+/*
+ * The frame's registers into u->regs, a callee-saved one libdw does not know
+ * filled from the frames inside (u->carry).
+ */
+static void keep_regs(struct sess_unwind *u, Dwfl_Frame *state)
+{
+	const struct unw_arch *a = u->arch;
+	u->have = u->filled = 0;
+	for (unsigned i = 0; i < a->nr_dwarf && i < UNW_REGS; i++) {
+		uint32_t bit = 1u << i;
+		if (dwfl_frame_reg(state, i, &u->regs[i]) == 0) {
+			u->have |= bit;
+			if (a->callee & bit) {
+				u->carry[i] = u->regs[i];
+				u->carried |= bit;
+			}
+		} else if (u->carried & bit) {
+			u->regs[i] = u->carry[i];
+			u->have |= bit;
+			u->filled |= bit;
+		}
+	}
+}
+
+/* the registers a DWARF expression reads (bits of those below UNW_REGS) */
+static uint32_t expr_regs(const Dwarf_Op *ops, size_t nops)
+{
+	uint32_t regs = 0;
+	for (size_t i = 0; i < nops; i++) {
+		unsigned r = UNW_REGS;
+		if (ops[i].atom >= DW_OP_reg0 && ops[i].atom <= DW_OP_reg31)
+			r = ops[i].atom - DW_OP_reg0;
+		else if (ops[i].atom >= DW_OP_breg0 && ops[i].atom <= DW_OP_breg31)
+			r = ops[i].atom - DW_OP_breg0;
+		else if (ops[i].atom == DW_OP_regx || ops[i].atom == DW_OP_bregx)
+			r = ops[i].number < UNW_REGS ? (unsigned)ops[i].number : UNW_REGS;
+		if (r < UNW_REGS)
+			regs |= 1u << r;
+	}
+	return regs;
+}
+
+/*
+ * The registers the last frame's CFA and return address rules read (glibc's
+ * _dl_runtime_resolve keeps its CFA in rbx), cached by file and address.
+ */
+static uint32_t rule_regs(struct sess_unwind *u, Dwfl *dwfl)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(dwfl, u->last_pc);
+	Dwarf_Addr start;
+	const struct pk_dso *d = mod ? module_dso(mod, &start) : NULL;
+	if (!d)
+		return 0;
+	uint64_t off = u->last_pc - start;
+	struct unw_rule_use *c = &u->rule_use[(off ^ (uintptr_t)d >> 4) % UNW_RULE_CACHE];
+	if (c->d == d && c->off == off)
+		return c->used;
+	Dwarf_Addr bias;
+	Dwarf_CFI *cfi = dwfl_module_eh_cfi(mod, &bias);
+	if (!cfi)
+		cfi = dwfl_module_dwarf_cfi(mod, &bias);
+	Dwarf_Frame *fr;
+	if (!cfi || dwarf_cfi_addrframe(cfi, u->last_pc - bias, &fr))
+		return 0;
+	Dwarf_Op *ops, ops_mem[3];
+	size_t nops;
+	uint32_t used = 0;
+	if (!dwarf_frame_cfa(fr, &ops, &nops))
+		used |= expr_regs(ops, nops);
+	Dwarf_Addr lo, hi;
+	bool signal;
+	int ra = dwarf_frame_info(fr, &lo, &hi, &signal);
+	if (ra >= 0 && !dwarf_frame_register(fr, ra, ops_mem, &ops, &nops))
+		used |= expr_regs(ops, nops);
+	free(fr);
+	*c = (struct unw_rule_use){ d, off, used };
+	return used;
+}
+
 /* One frame: perf's frame_callback, with libunwind's end where no file is mapped. */
 static int frame_cb(Dwfl_Frame *state, void *arg)
 {
 	struct sess_unwind *u = arg;
 	if (u->initial) {
-		u->initial = false;	/* the sample's ip: taken already */
+		u->initial = false;	/* the sample's ip (or the last frame): taken already */
+		if (u->capture)
+			keep_regs(u, state);
 		return DWARF_CB_OK;
 	}
 	Dwfl *dwfl = dwfl_thread_dwfl(dwfl_frame_thread(state));
@@ -393,6 +511,9 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	u->pcs[u->nr_pcs++] = pc;
 	if (u->nr_pcs >= u->max || !report_module(u, dwfl, pc))
 		return DWARF_CB_ABORT;
+	if (u->capture)
+		keep_regs(u, state);
+	u->last_pc = pc;
 	return DWARF_CB_OK;
 }
 
@@ -461,9 +582,36 @@ static void unwind_pcs(struct sess_unwind *u, uint64_t ip, int32_t pid)
 	Dwfl_Module *mod = report_module(u, p->dwfl, ip);
 	if (!mod || !proc_attach(u, p, mod, pid))
 		return;	/* libunwind: no unwind information for the ip, the ip alone */
-	u->initial = true;
-	/* an error ends the chain where it stopped (perf keeps the frames so far) */
-	(void)dwfl_getthread_frames(p->dwfl, dwfl_pid(p->dwfl), frame_cb, u);
+	u->from_last = u->capture = false;
+	u->carried = 0;
+	u->last_pc = ip;
+	/*
+	 * An error ends the chain where it stopped (perf keeps the frames so
+	 * far). Where libdw ended it for want of a callee-saved register that
+	 * libunwind would have (u->filled), the unwind goes on from the last
+	 * frame with it: when the last frame's rules read such a register, the
+	 * sample is unwound again keeping the registers of each frame.
+	 */
+	for (;;) {
+		size_t before = u->nr_pcs;
+		u->initial = true;
+		if (dwfl_getthread_frames(p->dwfl, dwfl_pid(p->dwfl), frame_cb, u) != 0 ||
+		    u->nr_pcs >= u->max || (u->from_last && u->nr_pcs == before))
+			break;
+		uint32_t used = rule_regs(u, p->dwfl) & u->arch->callee;
+		if (!used)
+			break;
+		if (!u->capture) {	/* again from the sample, keeping the registers */
+			u->capture = true;
+			u->nr_pcs = 1;
+			u->last_pc = ip;
+			continue;
+		}
+		if (!(used & u->filled))
+			break;
+		u->from_last = true;
+	}
+	u->from_last = false;
 }
 
 int unwind__append(struct pk_session *s, const struct sess_thread *t, const struct pk_sample *smp,

@@ -9,7 +9,8 @@
  * one the ip itself; max_stack cuts them (counted apart from the kernel's
  * entries); a dump cut short stops the chain (in no map: there; in the
  * stack's map: at perf's "0 - 1" frame); no ip register, no dump, no
- * frames; the Dwfl of a process serves its next samples (same locations).
+ * frames; the Dwfl of a process serves its next samples (same locations);
+ * on x86_64, a frame whose CFA is in rbx under a leaf that does not save it.
  * The registers are this arch's (x86_64 or aarch64: make check-cross runs
  * this under qemu-aarch64), named by the file's arch feature.
  */
@@ -114,6 +115,43 @@ __attribute__((noinline)) void unwind_test_top(int x)
 	unwind_test_mid(x + 1);
 	sink += x;
 }
+
+#if defined(__x86_64__)
+/*
+ * A frame whose CFA is kept in rbx (glibc's _dl_runtime_resolve: the stack
+ * realigned for xsave) above a leaf that does not save rbx: the leaf's CFI
+ * says nothing of rbx, so its value is the one the sample recorded.
+ */
+__attribute__((noinline)) void unwind_test_rbx_leaf(void)
+{
+	CAPTURE(snap.regs);
+	snap.sp = snap.regs[REG_SP];
+	snap.nr_stack = copy_stack(snap.stack, snap.sp);
+}
+
+void unwind_test_realign(void);
+__asm__(".text\n"
+	".globl unwind_test_realign\n"
+	".type unwind_test_realign, @function\n"
+	"unwind_test_realign:\n"
+	".cfi_startproc\n"
+	"push %rbx\n"
+	".cfi_adjust_cfa_offset 8\n"
+	".cfi_offset %rbx, -16\n"
+	"mov %rsp, %rbx\n"
+	".cfi_def_cfa_register %rbx\n"
+	"and $-64, %rsp\n"
+	"sub $128, %rsp\n"
+	"call unwind_test_rbx_leaf@PLT\n"
+	"mov %rbx, %rsp\n"
+	".cfi_def_cfa_register %rsp\n"
+	"pop %rbx\n"
+	".cfi_adjust_cfa_offset -8\n"
+	".cfi_restore %rbx\n"
+	"ret\n"
+	".cfi_endproc\n"
+	".size unwind_test_realign, .-unwind_test_realign\n");
+#endif
 
 /* ---- the file ------------------------------------------------------------------------- */
 
@@ -355,6 +393,40 @@ static void test_nothing(void **state)
 	run_free(&r);
 }
 
+#if defined(__x86_64__)
+__attribute__((noinline)) static void take_realign(void)
+{
+	unwind_test_realign();
+	sink++;
+}
+
+/*
+ * The caller of the rbx-framed function is found: libunwind's rule for a
+ * callee-saved register a frame does not save (its value goes on), where
+ * elfutils 0.188's x86_64 ABI CFI leaves rbx undefined.
+ */
+static void test_rbx_cfa(void **state)
+{
+	(void)state;
+	take_realign();
+	struct smp_opts o = { REGS_MASK, 0 };
+	o.dump = snap.nr_stack;
+	struct run r;
+	run(&r, &o, 1, false, 0);
+	assert_true(r.nr[0] >= 4);
+	assert_string_equal(name_of(r.chain[0][0]), "unwind_test_rbx_leaf");
+	assert_string_equal(name_of(r.chain[0][1]), "unwind_test_realign");
+	assert_string_equal(name_of(r.chain[0][2]), "take_realign");
+	assert_string_equal(name_of(r.chain[0][3]), "test_rbx_cfa");
+	run_free(&r);
+	/* max_stack still cuts the chain that went on */
+	run(&r, &o, 1, false, 3);
+	assert_int_equal(r.nr[0], 3);
+	assert_string_equal(name_of(r.chain[0][2]), "take_realign");
+	run_free(&r);
+}
+#endif
+
 int main(void)
 {
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -365,10 +437,47 @@ int main(void)
 		cmocka_unit_test(test_max_stack),
 		cmocka_unit_test(test_short_dump),
 		cmocka_unit_test(test_nothing),
+#if defined(__x86_64__)
+		cmocka_unit_test(test_rbx_cfa),
+#endif
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
 #else
+#if defined(__x86_64__)
+__attribute__((noinline)) static void take_realign(void)
+{
+	unwind_test_realign();
+	sink++;
+}
+
+/*
+ * The caller of the rbx-framed function is found: libunwind's rule for a
+ * callee-saved register a frame does not save (its value goes on), where
+ * elfutils 0.188's x86_64 ABI CFI leaves rbx undefined.
+ */
+static void test_rbx_cfa(void **state)
+{
+	(void)state;
+	take_realign();
+	struct smp_opts o = { REGS_MASK, 0 };
+	o.dump = snap.nr_stack;
+	struct run r;
+	run(&r, &o, 1, false, 0);
+	assert_true(r.nr[0] >= 4);
+	assert_string_equal(name_of(r.chain[0][0]), "unwind_test_rbx_leaf");
+	assert_string_equal(name_of(r.chain[0][1]), "unwind_test_realign");
+	assert_string_equal(name_of(r.chain[0][2]), "take_realign");
+	assert_string_equal(name_of(r.chain[0][3]), "test_rbx_cfa");
+	run_free(&r);
+	/* max_stack still cuts the chain that went on */
+	run(&r, &o, 1, false, 3);
+	assert_int_equal(r.nr[0], 3);
+	assert_string_equal(name_of(r.chain[0][2]), "take_realign");
+	run_free(&r);
+}
+#endif
+
 int main(void)
 {
 	printf("1..0 # SKIP no unwinder registers for this arch\n");
