@@ -2,13 +2,9 @@
 /*
  * data/reader/read_ahead.c — opts.read_ahead: one thread of the reader fetches the
  * file's records, expands compressed ones, orders them (dr_step, the same
- * steps as without it) and copies each into a batch, a sample's event made
- * there too (dr_parse_sample on the copy: its pointers point into the batch,
- * and the event is handed out where it is, valid as long as the record); the
- * caller's thread takes the batches in turn and decodes the other records.
- * A few batches circulate between the two, so the thread stays at most that
- * far ahead. A sample the thread cannot parse is parsed again by the
- * caller's thread, whose error it is.
+ * steps as without it) and copies each into a batch; the caller's thread
+ * takes the batches in turn and only decodes. A few batches circulate
+ * between the two, so the thread stays at most that far ahead.
  *
  * A tool record that changes the reader (attrs, ids, features, build-ids,
  * payloads) stops the thread: it is left in r->pending, the caller's thread
@@ -26,12 +22,12 @@
 #define NR_BATCHES	4
 #define BATCH_BYTES	(1u << 19)
 
-/* A record in a batch: this, then the record padded to 8 bytes, then a sample's event. */
+/* A record in a batch: this, then the record padded to 8 bytes. */
 struct item {
 	uint64_t off, pos;
 	int32_t attr;
-	uint8_t user, decompressed, parsed;
-	uint8_t pad;
+	uint8_t user, decompressed;
+	uint16_t pad;
 };
 
 struct batch {
@@ -143,9 +139,7 @@ static void *run(void *p)
 			hand_over(r, a, true);
 			return NULL;
 		}
-		bool sample = !st.user && st.h->type == PERF_RECORD_SAMPLE && st.attr >= 0;
-		size_t rec = dr_align8(st.h->size);
-		size_t need = sizeof(struct item) + rec + (sample ? sizeof(struct pk_data_event) : 0);
+		size_t need = sizeof(struct item) + dr_align8(st.h->size);
 		if (a->fill->len + need > BATCH_BYTES && !hand_over(r, a, false))
 			return NULL;
 		struct batch *b = a->fill;
@@ -153,15 +147,6 @@ static void *run(void *p)
 		*it = (struct item){ .off = st.off, .pos = st.pos, .attr = st.attr,
 				     .user = st.user, .decompressed = st.decompressed };
 		memcpy(it + 1, st.h, st.h->size);
-		if (sample) {	/* the event handed out as it is */
-			const struct perf_event_header *h = (const void *)(it + 1);
-			struct pk_data_event *ev = (struct pk_data_event *)((uint8_t *)(it + 1) + rec);
-			dr_event_start(ev, h, st.off, st.decompressed, st.attr);
-			it->parsed = !dr_parse_sample(r, r->attrs[st.attr], h, &ev->sample,
-						      st.off + r->off_bias);
-			ev->has_sample = true;
-			a->err_code = 0;	/* not parsed: the caller parses it again, its error */
-		}
 		b->len += need;
 		if (!st.user)
 			dr_queue_release(&r->q);
@@ -241,9 +226,8 @@ static struct batch *take_batch(struct dr_ahead *a)
 	return a->take;
 }
 
-int dr_ahead_next(struct pk_data_reader *r, const struct pk_data_event **out)
+int dr_ahead_next(struct pk_data_reader *r)
 {
-	*out = &r->ev;
 	struct dr_ahead *a = r->ahead;
 	if (!a || !a->running) {
 		/* start (again) where reading in this thread would go on */
@@ -268,15 +252,7 @@ int dr_ahead_next(struct pk_data_reader *r, const struct pk_data_event **out)
 	struct batch *b = a->take;
 	const struct item *it = (const struct item *)(b->data + a->take_pos);
 	const struct perf_event_header *h = (const struct perf_event_header *)(it + 1);
-	size_t rec = dr_align8(h->size);
-	a->take_pos += sizeof(*it) + rec;
-	if (!it->user && h->type == PERF_RECORD_SAMPLE && it->attr >= 0) {
-		a->take_pos += sizeof(struct pk_data_event);
-		if (it->parsed) {	/* parsed by the thread */
-			*out = (const struct pk_data_event *)((const uint8_t *)h + rec);
-			return 1;
-		}
-	}
+	a->take_pos += sizeof(*it) + dr_align8(h->size);
 	if (it->user) {
 		dr_event_start(&r->ev, h, it->off, it->decompressed, -1);
 		return dr_decode_user(r, &r->ev, it->pos) ? -1 : 1;	/* checked by the thread */

@@ -407,14 +407,13 @@ int pk_data_reader__next(struct pk_data_reader *r, const struct pk_data_event **
 	if (r->err_code)
 		return failed(r, err);
 	if (r->ahead_wanted) {
-		int rc = dr_ahead_next(r, ev);
-		if (rc < 0) {
-			*ev = NULL;
+		int rc = dr_ahead_next(r);
+		if (rc < 0)
 			return failed(r, err);
-		}
-		if (rc > 0)
+		if (rc > 0) {
+			*ev = &r->ev;
 			return 1;
-		*ev = NULL;
+		}
 		/* the thread is stopped: a record it left, or the end, is read here */
 	}
 	dr_queue_release(&r->q);

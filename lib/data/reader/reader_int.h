@@ -298,11 +298,8 @@ int dr_emit_kernel(struct pk_data_reader *r, const struct perf_event_header *h, 
 int dr_step(struct pk_data_reader *r, struct dr_step *st, struct pk_data_event *ahead);
 
 /* read_ahead.c: records read, ordered and copied in a thread while the caller decodes */
-/*
- * 1: the next event is at *out (r->ev, or a sample's in the batch the thread
- * parsed); 0: the thread is stopped (read on in the caller); < 0: error
- */
-int dr_ahead_next(struct pk_data_reader *r, const struct pk_data_event **out);
+/* 1: the next event is in r->ev; 0: the thread is stopped (read on in the caller); < 0: error */
+int dr_ahead_next(struct pk_data_reader *r);
 void dr_ahead_free(struct pk_data_reader *r);
 /* Where dr_fail writes: the read-ahead thread has its own error */
 struct pk_error *dr_err_slot(struct pk_data_reader *r, int **code);
