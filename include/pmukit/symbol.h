@@ -158,6 +158,11 @@ struct pk_sym {
 
 /* The symbol containing rip (perf's dso__find_symbol), NULL when none. Loads the symbols on first use. */
 PK_API const struct pk_sym *pk_dso__find(struct pk_dso *d, uint64_t rip);
+/*
+ * Whether the symbols are loaded: a lookup would not wait (for this thread or
+ * the one loading them, such as a session's prefetch worker).
+ */
+PK_API bool pk_dso__loaded(const struct pk_dso *d);
 /* All symbols, sorted by start (loads them). */
 PK_API size_t pk_dso__nr_syms(struct pk_dso *d);
 PK_API const struct pk_sym *pk_dso__sym(struct pk_dso *d, size_t i);

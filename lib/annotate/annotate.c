@@ -50,6 +50,7 @@ void pk_annotate__free(struct pk_annotate *a)
 	free(a->order);
 	pk_u64map__free(&a->by_sym);
 	pk_u64map__free(&a->read_prev);
+	free(a->kwait);
 	for (size_t i = 0; i < a->nr_objs; i++) {
 		ann_objfile__free(a->objs[i].obj);
 		free(a->objs[i].path);
@@ -223,6 +224,54 @@ int pk_annotate__add(struct pk_annotate *a, const struct pk_resolved *rs)
 	return 0;
 }
 
+/*
+ * A kernel sample whose map's symbols are still loading is kept for later
+ * (its map as it is now: the maps may change after it), so that the
+ * samples after it need not wait for /proc/kallsyms. Not one whose address
+ * is in no map yet (the kernel map's end is fixed up from the symbols) nor
+ * one with PERF_SAMPLE_READ values.
+ */
+static int kwait_keep(struct pk_annotate *a, const struct pk_data_event *ev, bool *kept)
+{
+	const struct pk_sample *smp = &ev->sample;
+	*kept = false;
+	if ((ev->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL || ev->attr < 0 ||
+	    (smp->sample_type & PERF_SAMPLE_READ))
+		return 0;
+	const struct pk_map *m = pk_session__find_map(a->s, NULL, PERF_RECORD_MISC_KERNEL, smp->ip);
+	if (!m || !m->dso || pk_dso__loaded(m->dso))
+		return 0;
+	if (PK_GROW(a->kwait, a->cap_kwait, a->nr_kwait + 1))
+		return -ENOMEM;
+	a->kwait[a->nr_kwait++] = (struct ann_kwait){ .map = m, .ip = smp->ip, .period = smp->period,
+						      .weight = smp->weight,
+						      .sample_type = smp->sample_type,
+						      .attr = ev->attr };
+	*kept = true;
+	return 0;
+}
+
+/* The kept kernel samples, each as its resolution would have been when it came. */
+static int kwait_flush(struct pk_annotate *a)
+{
+	for (size_t i = 0; i < a->nr_kwait; i++) {
+		const struct ann_kwait *k = &a->kwait[i];
+		struct pk_loc l = { .ip = k->ip, .addr = pk_map__map_ip(k->map, k->ip), .map = k->map,
+				    .dso = k->map->dso, .cpumode = PERF_RECORD_MISC_KERNEL,
+				    .level = 'k' };
+		l.sym = pk_dso__find(l.dso, l.addr);
+		struct pk_sample smp = { .sample_type = k->sample_type, .period = k->period,
+					 .weight = k->weight };
+		struct pk_resolved rs = { .sz = sizeof(rs), .sample = &smp, .loc = &l,
+					  .attr = k->attr, .cpumode = PERF_RECORD_MISC_KERNEL };
+		int rc = pk_annotate__add(a, &rs);
+		if (rc)
+			return rc;
+	}
+	a->nr_kwait = 0;
+	return 0;
+}
+
 int pk_annotate__process(struct pk_annotate *a, struct pk_error *err)
 {
 	const struct pk_data_event *ev;
@@ -230,12 +279,21 @@ int pk_annotate__process(struct pk_annotate *a, struct pk_error *err)
 	while ((rc = pk_session__next(a->s, &ev, err)) > 0) {
 		if (ev->type != PERF_RECORD_SAMPLE)
 			continue;
+		bool kept;
+		if (a->nr_kwait && pk_dso__loaded(a->kwait[0].map->dso) && kwait_flush(a))
+			return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
+		if (kwait_keep(a, ev, &kept))
+			return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
+		if (kept)
+			continue;
 		struct pk_resolved rs = { .sz = sizeof(rs) };
 		if ((rc = pk_session__resolve(a->s, ev, 0, &rs, err)))
 			return rc;
 		if ((rc = pk_annotate__add(a, &rs)))
 			return pk_error__set(err, rc, "", 0, 0, "out of memory");
 	}
+	if (!rc && kwait_flush(a))
+		return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
 	return rc;
 }
 

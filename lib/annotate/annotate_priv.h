@@ -66,6 +66,17 @@ struct pk_annotate {
 	 * srclines are freed with their symbol).
 	 */
 	bool unknown_last;
+	/*
+	 * Kernel samples read while the kernel's symbols were still loading
+	 * (on the session's worker): their map found as they came, their
+	 * symbol looked up once the symbols are there (ann_kwait__flush).
+	 */
+	struct ann_kwait {
+		const struct pk_map *map;
+		uint64_t ip, period, weight, sample_type;
+		int attr;
+	} *kwait;
+	size_t nr_kwait, cap_kwait;
 };
 
 struct pk_annotation {

@@ -215,10 +215,14 @@ static void thread_update_pid(struct pk_session *s, struct sess_thread *t, int32
 
 struct sess_thread *machine__findnew_thread(struct pk_session *s, int32_t pid, int32_t tid)
 {
-	struct sess_thread *t = machine__find_thread(s, tid);
+	/* samples come in runs of one thread: the last one found first */
+	struct sess_thread *t = s->last_thread;
+	if (!t || t->pub.tid != tid)
+		t = machine__find_thread(s, tid);
 	if (t) {
 		t->pub.task_seen |= s->in_task_record;
 		thread_update_pid(s, t, pid);
+		s->last_thread = t;
 		return t;
 	}
 	if (!(t = thread_new(s, pid, tid)))
@@ -239,6 +243,8 @@ static void thread_remove(struct pk_session *s, struct sess_thread *t)
 	uint64_t *v = pk_u64map__find(&s->tids, (uint64_t)(uint32_t)t->pub.tid);
 	if (v && s->threads[*v] == t)
 		*v = UINT64_MAX;	/* no thread has that tid any more */
+	if (s->last_thread == t)
+		s->last_thread = NULL;
 }
 
 /* perf's machine__find_thread(pid, tid): no creation, but the pid is learnt */

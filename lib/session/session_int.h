@@ -90,6 +90,7 @@ struct pk_session {
 	struct pk_u64map tids;		/* tid -> id in threads */
 	struct sess_thread **threads;
 	size_t nr_threads, cap_threads;
+	struct sess_thread *last_thread;	/* machine__findnew_thread's last (a live one) */
 	struct sess_maps *all_maps;	/* every address space (list) */
 	struct sess_maps kmaps;		/* the kernel's (host) */
 	struct pk_dso *kernel;		/* [kernel.kallsyms] once known */

@@ -573,6 +573,11 @@ static void ensure_loaded(struct pk_dso *d)
 	pthread_mutex_unlock(&d->lock);
 }
 
+bool pk_dso__loaded(const struct pk_dso *d)
+{
+	return d && atomic_load_explicit(&d->loaded, memory_order_acquire);
+}
+
 const struct pk_sym *pk_dso__find(struct pk_dso *d, uint64_t rip)
 {
 	if (!d)

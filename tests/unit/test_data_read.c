@@ -690,6 +690,76 @@ static void test_ids(void **state)
 	syn_free(&s);
 }
 
+/*
+ * The fields a sample does not have are zero whatever the sample before it
+ * had: the reader clears the raw data, read values and later fields only
+ * when the last sample set some.
+ */
+static void test_fields_cleared(void **state)
+{
+	(void)state;
+	struct syn s = { 0 };
+	uint64_t id[3] = { 11, 22, 33 };
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .sample_id_all = 1 };
+	a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_READ |
+			PERF_SAMPLE_RAW;
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED;
+	syn_attr(&s, &a, 128, NULL, &id[0], 1);
+	a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP;
+	a.read_format = 0;
+	a.config = 1;
+	syn_attr(&s, &a, 128, NULL, &id[1], 1);
+	/* read values without raw data: the common path's */
+	a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_READ;
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED;
+	a.config = 2;
+	syn_attr(&s, &a, 128, NULL, &id[2], 1);
+	struct rb r;
+	const int which[] = { 1, 0, 1, 1, 2, 1, 2, 0, 2, 1 };
+	const int n = (int)(sizeof(which) / sizeof(which[0]));
+	for (int i = 0; i < n; i++) {
+		rb_start(&r, PERF_RECORD_SAMPLE, 0);
+		rb_u64(&r, id[which[i]]);
+		rb_u64(&r, 0x1000 + (uint64_t)i);
+		if (which[i] != 1) {
+			rb_u64(&r, 5);		/* value */
+			rb_u64(&r, 6);		/* time_enabled */
+		}
+		if (!which[i]) {
+			rb_u32(&r, 4);		/* raw size */
+			rb_u32(&r, 0xdeadbeef);
+		}
+		syn_rec(&s, rb_end(&r));
+	}
+	struct pk_buf b;
+	syn_build(&s, &b);
+	int fd;
+	struct pk_data_reader *rd = open_bytes(&b, &fd, NULL);
+	const struct pk_data_event *ev;
+	int i = 0;
+	for (; (ev = next(rd)); i++) {
+		assert_int_equal(ev->attr, which[i]);
+		assert_int_equal(ev->sample.ip, 0x1000 + (uint64_t)i);
+		if (which[i] != 1) {
+			assert_int_equal(ev->sample.raw.size, which[i] ? 0 : 4);
+			assert_int_equal(ev->sample.read.one.value, 5);
+			assert_int_equal(ev->sample.read.time_enabled, 6);
+			continue;
+		}
+		assert_int_equal(ev->sample.raw.size, 0);
+		assert_null(ev->sample.raw.data);
+		assert_int_equal(ev->sample.read.one.value, 0);
+		assert_int_equal(ev->sample.read.time_enabled, 0);
+		assert_int_equal(ev->sample.read.read_format, 0);
+		assert_null(ev->sample.read.group);
+	}
+	assert_int_equal(i, n);
+	pk_data_reader__free(rd);
+	close(fd);
+	pk_buf__free(&b);
+	syn_free(&s);
+}
+
 /* ---- headers ----------------------------------------------------------------------------------- */
 
 static void expect_open_error(const void *p, size_t n, const char *msg_part)
@@ -784,6 +854,7 @@ int main(void)
 		cmocka_unit_test(test_larger_attrs), cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_ids),	     cmocka_unit_test(test_bad_headers),
 		cmocka_unit_test(test_file_order),   cmocka_unit_test(test_cpu_map),
+		cmocka_unit_test(test_fields_cleared),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

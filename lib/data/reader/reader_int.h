@@ -200,6 +200,7 @@ struct pk_data_reader {
 	struct dr_queue q;
 
 	struct pk_data_event ev;
+	bool ev_zeroed;			/* dr_parse_sample's *zeroed of ev.sample */
 	struct pk_data_stats stats;
 	int err_code;		/* sticky */
 	struct pk_error err;
@@ -274,8 +275,14 @@ int dr_queue_evacuate(struct pk_data_reader *r, enum dr_region region);
 void dr_queue_release(struct dr_queue *q);
 
 /* sample.c */
+/*
+ * *zeroed: on entry, whether s's read values (but read_format) and the fields
+ * from raw on are all zero already (they are not cleared again); on return,
+ * whether they are.
+ */
 int dr_parse_sample(const struct pk_data_reader *r, const struct dr_attr *a,
-		    const struct perf_event_header *h, struct pk_sample *s, uint64_t pos);
+		    const struct perf_event_header *h, struct pk_sample *s, uint64_t pos,
+		    bool *zeroed);
 int dr_parse_id_trailer(const struct dr_attr *a, const struct perf_event_header *h,
 			struct pk_sample *s);
 void dr_sample_defaults(const struct dr_attr *a, const struct perf_event_header *h,

@@ -268,8 +268,11 @@ overrun:
 }
 
 int dr_parse_sample(const struct pk_data_reader *r, const struct dr_attr *a,
-		    const struct perf_event_header *h, struct pk_sample *s, uint64_t pos)
+		    const struct perf_event_header *h, struct pk_sample *s, uint64_t pos,
+		    bool *zeroed)
 {
+	bool was_zeroed = *zeroed;
+	*zeroed = false;	/* until the end of the common path */
 	const uint64_t *p = (const uint64_t *)(h + 1);
 	const uint64_t *end = p + (h->size - sizeof(*h)) / 8;
 	uint64_t t = a->sample_type;
@@ -309,7 +312,8 @@ int dr_parse_sample(const struct pk_data_reader *r, const struct dr_attr *a,
 				    h->size);
 		p += n;
 	} else {
-		memset(&s->read, 0, sizeof(s->read));
+		if (!was_zeroed)
+			memset(&s->read, 0, sizeof(s->read));
 		s->read.read_format = a->read_format;
 	}
 	if (t & PERF_SAMPLE_CALLCHAIN) {
@@ -329,7 +333,10 @@ int dr_parse_sample(const struct pk_data_reader *r, const struct dr_attr *a,
 	}
 	if (t & RARE_BITS)
 		return parse_rare(r, a, h, s, p, end, pos);
-	memset(&s->raw, 0, TAIL_BYTES);
+	/* the tail of a sample without those fields is zero: cleared unless it is */
+	if (!was_zeroed || (t & PERF_SAMPLE_READ))
+		memset(&s->raw, 0, TAIL_BYTES);
+	*zeroed = !(t & PERF_SAMPLE_READ);
 	return 0;
 overrun:
 	return FAIL("sample of %u bytes: its fields run past its end", h->size);
@@ -532,12 +539,15 @@ int dr_decode_kernel(struct pk_data_reader *r, struct pk_data_event *ev, uint64_
 	if (h->type == PERF_RECORD_SAMPLE) {
 		if (!a)
 			return FAIL("a sample before any attr");
-		int rc = dr_parse_sample(r, a, h, &ev->sample, pos);
+		bool *zeroed = ev == &r->ev ? &r->ev_zeroed : &(bool){ false };
+		int rc = dr_parse_sample(r, a, h, &ev->sample, pos, zeroed);
 		if (rc)
 			return rc;
 		ev->has_sample = true;
 		return 0;
 	}
+	if (ev == &r->ev)
+		r->ev_zeroed = true;	/* dr_sample_defaults clears it all */
 	int tr = dr_parse_id_trailer(a, h, &ev->sample);
 	if (tr < 0)
 		return FAIL("record type %u of %u bytes is too short for its sample_id_all "
