@@ -7,6 +7,7 @@
  * the -M intel and --no-source text, the symbol filter (which drops the
  * other samples from the totals, as perf 6.1 does), the --stdio header,
  * a two-event group, no TopDown or weight column on an ordinary recording,
+ * kernel samples read before the kernel's symbols (each with its map then),
  * and the option and index errors. Every expected
  * value comes from the samples written here. And the in-process objdump
  * text (objdump.c over libopcodes and the line tables) against binutils'
@@ -295,6 +296,87 @@ static void test_no_extra_columns(void **state)
 }
 
 /* the lines, each trimmed as perf trims them, without objdump's "file format" line */
+/* A kernel MMAP of [start, start + len), pid -1. */
+static void put_kmmap(struct pk_buf *b, uint64_t start, uint64_t len, uint64_t time, uint64_t id)
+{
+	size_t at = begin_rec(b, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
+	put32(b, UINT32_MAX), put32(b, 0);
+	put64(b, start), put64(b, len), put64(b, 0xffffffff81000000);	/* pgoff: _text */
+	put_str_padded(b, "[kernel.kallsyms]_text");
+	put_id_trailer(b, ONE_PROC_ST, UINT32_MAX, time, id);
+	end_rec(b, at);
+}
+
+/*
+ * Kernel samples read before the kernel's symbols are loaded (a session
+ * without worker threads loads them only when asked) get the symbol of the
+ * map they had when they came: the first ksym_a sample's map is gone when
+ * the symbols are read, the second one is in no map.
+ */
+static void test_kernel_samples(void **state)
+{
+	(void)state;
+	char ks[256], path[256];
+	assert_non_null(tmp_path(ks, sizeof(ks), "kallsyms"));
+	assert_non_null(tmp_path(path, sizeof(path), "annotate-kernel.data"));
+	FILE *kf = fopen(ks, "w");
+	assert_non_null(kf);
+	fputs("ffffffff81000000 T _text\nffffffff81001000 T ksym_a\nffffffff81001800 T ksym_b\n"
+	      "ffffffff81002000 T ksym_c\nffffffff81003000 T _etext\n", kf);
+	fclose(kf);
+	struct pk_error err = { 0 };
+	struct text_map text;
+	struct pk_buf recs = { 0 };
+	struct one_proc_file f;
+	const uint64_t id = 7;
+	assert_int_equal(own_text((const void *)&at_leaf, &text), 0);
+	CHECK_OK(one_proc_file__begin(&f, path, id, PID, "atest", &text, &recs, &err), &err);
+	put_kmmap(&recs, 0xffffffff81000000, 0x2000, 1002, id);
+	const struct { uint64_t ip, period; uint16_t misc; } s[] = {
+		{ 0xffffffff81001010, 10, PERF_RECORD_MISC_KERNEL },	/* ksym_a */
+		{ FN(at_leaf, 0), 100, PERF_RECORD_MISC_USER },
+		{ 0xffffffff81001804, 20, PERF_RECORD_MISC_KERNEL },	/* ksym_b */
+		{ 0, 0, 0 },						/* the kernel map moves */
+		{ 0xffffffff81001010, 40, PERF_RECORD_MISC_KERNEL },	/* in no map now */
+		{ 0xffffffff81002008, 80, PERF_RECORD_MISC_KERNEL },	/* ksym_c */
+	};
+	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++) {
+		if (!s[i].ip) {
+			put_kmmap(&recs, 0xffffffff81001800, 0x1000, 2000 + i, id);
+			continue;
+		}
+		struct tsample t = { .ip = s[i].ip, .pid = PID, .tid = PID, .time = 2000 + i,
+				     .id = id, .period = s[i].period };
+		put_sample(&recs, ONE_PROC_ST, s[i].misc, &t);
+	}
+	CHECK_OK(one_proc_file__end(&f, &recs, &err), &err);
+
+	struct pk_symbolizer_opts yo = { .sz = sizeof(yo), .kallsyms = ks, .kernel_notes = "",
+					 .buildid_dir = "" };
+	struct pk_session_opts so = { .sz = sizeof(so), .nr_threads = 1, .symbolizer = &yo };
+	struct pk_session *ss;
+	struct pk_annotate *a;
+	CHECK_OK(pk_session__open(&ss, path, &so, &err), &err);
+	CHECK_OK(pk_annotate__new(&a, ss, NULL, &err), &err);
+	CHECK_OK(pk_annotate__process(a, &err), &err);
+	assert_int_equal(pk_annotate__total_samples(a, 0), 5);
+	assert_int_equal(pk_annotate__total_period(a, 0), 250);
+	static const char *const want[] = { "at_leaf", "ksym_c", "ksym_b", "ksym_a" };
+	static const uint64_t want_period[] = { 100, 80, 20, 10 };
+	assert_int_equal(pk_annotate__nr_entries(a, 0), 4);
+	for (size_t i = 0; i < 4; i++) {
+		struct pk_annotate_entry e = { .sz = sizeof(e) };
+		assert_int_equal(pk_annotate__entry(a, 0, i, &e), 0);
+		assert_string_equal(e.sym->name, want[i]);
+		assert_int_equal(e.period, want_period[i]);
+		assert_int_equal(e.nr_samples, 1);
+	}
+	pk_annotate__free(a);
+	pk_session__free(ss);
+	unlink(path);
+	unlink(ks);
+}
+
 static size_t trimmed_lines(char *text, char ***out)
 {
 	size_t n = 0, cap = 0;
@@ -398,6 +480,7 @@ int main(void)
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_group),
 		cmocka_unit_test(test_no_extra_columns),
+		cmocka_unit_test(test_kernel_samples),
 		cmocka_unit_test(test_objdump_text),
 	};
 	return cmocka_run_group_tests(tests, write_file, NULL);
