@@ -74,11 +74,17 @@ struct unw_arch {
 	const int8_t *dwarf;		/* the perf_regs number of each DWARF register */
 	unsigned nr_dwarf;
 	bool pc_apart;			/* the pc is no DWARF register: set on its own */
-	uint32_t callee;		/* the callee-saved DWARF registers (bits) */
+	/*
+	 * Callee-saved DWARF registers (bits) that libdw's ABI CFI leaves
+	 * undefined where a frame's CFI says nothing of them, while libunwind
+	 * (perf's) takes them for unchanged: elfutils 0.188's x86_64 rule
+	 * names rax (0) where rbx (3) is meant.
+	 */
+	uint32_t carried;
 };
 
 #define UNW_REGS 32	/* DWARF registers kept per frame, at most */
-#define UNW_RULE_CACHE 64	/* rule_regs' answers kept (direct-mapped) */
+#define UNW_RULE_CACHE 64	/* rules_at's answers kept (direct-mapped) */
 
 /*
  * x86_64: perf_regs AX BX CX DX SI DI BP SP IP FLAGS CS SS DS ES FS GS R8..R15
@@ -86,7 +92,7 @@ struct unw_arch {
  */
 static const int8_t x86_64_dwarf[17] = { 0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8 };
 static const struct unw_arch x86_64 = { .ip = 8, .sp = 7, .dwarf = x86_64_dwarf, .nr_dwarf = 17,
-					.callee = 1u << 3 | 1u << 6 | 0xfu << 12 };
+					.carried = 1u << 3 };
 
 /* aarch64: perf_regs x0..x30, sp, pc (0..32); DWARF x0..x30, sp (0..31) */
 static const int8_t arm64_dwarf[32] = {
@@ -94,7 +100,7 @@ static const int8_t arm64_dwarf[32] = {
 	16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
 };
 static const struct unw_arch arm64 = { .ip = 32, .sp = 31, .dwarf = arm64_dwarf, .nr_dwarf = 32,
-				       .pc_apart = true, .callee = 0xfffu << 19 };
+				       .pc_apart = true };
 
 struct unw_proc {
 	const struct sess_maps *maps;	/* the process's address space: the key */
@@ -135,7 +141,8 @@ struct sess_unwind {
 	struct unw_rule_use {
 		const struct pk_dso *d;
 		uint64_t off;
-		uint32_t used;
+		uint32_t used;		/* registers the CFA and return address rules read */
+		uint32_t unspec;	/* arch->carried registers the CFI has no rule for */
 	} rule_use[UNW_RULE_CACHE];
 	int vdso_fd;			/* this process's vdso as a file; -1 none, -2 not made yet */
 };
@@ -404,25 +411,40 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 };
 
 /*
- * The frame's registers into u->regs, a callee-saved one libdw does not know
- * filled from the frames inside (u->carry).
+ * The frame's registers into u->regs. A register of arch->carried that libdw
+ * does not know here takes its value from the frame inside (u->carry) when
+ * that frame's CFI has no rule for it (unspecified_regs): libunwind's
+ * rule; where a rule failed (a save slot below the stack pointer), it
+ * stays unknown, as in libunwind.
  */
-static void keep_regs(struct sess_unwind *u, Dwfl_Frame *state)
+static uint32_t unspecified_regs(struct sess_unwind *u, Dwfl *dwfl, uint64_t pc);
+
+static void keep_regs(struct sess_unwind *u, Dwfl_Frame *state, Dwfl *dwfl)
 {
 	const struct unw_arch *a = u->arch;
+	uint32_t inner = u->have;	/* the frame inside's, before this one's */
+	uint32_t unspec = UINT32_MAX;	/* looked up when needed */
 	u->have = u->filled = 0;
 	for (unsigned i = 0; i < a->nr_dwarf && i < UNW_REGS; i++) {
 		uint32_t bit = 1u << i;
 		if (dwfl_frame_reg(state, i, &u->regs[i]) == 0) {
 			u->have |= bit;
-			if (a->callee & bit) {
+			if (a->carried & bit) {
 				u->carry[i] = u->regs[i];
 				u->carried |= bit;
 			}
-		} else if (u->carried & bit) {
+			continue;
+		}
+		if (!(u->carried & bit) || !(inner & bit))
+			continue;
+		if (unspec == UINT32_MAX)
+			unspec = unspecified_regs(u, dwfl, u->last_pc);
+		if (unspec & bit) {
 			u->regs[i] = u->carry[i];
 			u->have |= bit;
 			u->filled |= bit;
+		} else {
+			u->carried &= ~bit;	/* unknown from here on */
 		}
 	}
 }
@@ -446,30 +468,33 @@ static uint32_t expr_regs(const Dwarf_Op *ops, size_t nops)
 }
 
 /*
- * The registers the last frame's CFA and return address rules read (glibc's
- * _dl_runtime_resolve keeps its CFA in rbx), cached by file and address.
+ * The CFI rules at pc (a frame's lookup address) of a file the unwind
+ * reached, cached by file and address (most chains end in _start): the
+ * registers its CFA and return address rules read (glibc's
+ * _dl_runtime_resolve keeps its CFA in rbx), and which of arch->carried it
+ * has no rule for. NULL when pc has no CFI.
  */
-static uint32_t rule_regs(struct sess_unwind *u, Dwfl *dwfl)
+static const struct unw_rule_use *rules_at(struct sess_unwind *u, Dwfl *dwfl, uint64_t pc)
 {
-	Dwfl_Module *mod = dwfl_addrmodule(dwfl, u->last_pc);
+	Dwfl_Module *mod = dwfl_addrmodule(dwfl, pc);
 	Dwarf_Addr start;
 	const struct pk_dso *d = mod ? module_dso(mod, &start) : NULL;
 	if (!d)
-		return 0;
-	uint64_t off = u->last_pc - start;
+		return NULL;
+	uint64_t off = pc - start;
 	struct unw_rule_use *c = &u->rule_use[(off ^ (uintptr_t)d >> 4) % UNW_RULE_CACHE];
 	if (c->d == d && c->off == off)
-		return c->used;
+		return c;
 	Dwarf_Addr bias;
 	Dwarf_CFI *cfi = dwfl_module_eh_cfi(mod, &bias);
 	if (!cfi)
 		cfi = dwfl_module_dwarf_cfi(mod, &bias);
 	Dwarf_Frame *fr;
-	if (!cfi || dwarf_cfi_addrframe(cfi, u->last_pc - bias, &fr))
-		return 0;
+	if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &fr))
+		return NULL;
 	Dwarf_Op *ops, ops_mem[3];
 	size_t nops;
-	uint32_t used = 0;
+	uint32_t used = 0, unspec = 0;
 	if (!dwarf_frame_cfa(fr, &ops, &nops))
 		used |= expr_regs(ops, nops);
 	Dwarf_Addr lo, hi;
@@ -477,9 +502,20 @@ static uint32_t rule_regs(struct sess_unwind *u, Dwfl *dwfl)
 	int ra = dwarf_frame_info(fr, &lo, &hi, &signal);
 	if (ra >= 0 && !dwarf_frame_register(fr, ra, ops_mem, &ops, &nops))
 		used |= expr_regs(ops, nops);
+	/* no rule: libdw says "undefined" (no ops) or "same value" (no ops either) */
+	for (unsigned i = 0; i < UNW_REGS; i++)
+		if ((u->arch->carried & 1u << i) &&
+		    !dwarf_frame_register(fr, (int)i, ops_mem, &ops, &nops) && !nops)
+			unspec |= 1u << i;
 	free(fr);
-	*c = (struct unw_rule_use){ d, off, used };
-	return used;
+	*c = (struct unw_rule_use){ d, off, used, unspec };
+	return c;
+}
+
+static uint32_t unspecified_regs(struct sess_unwind *u, Dwfl *dwfl, uint64_t pc)
+{
+	const struct unw_rule_use *c = rules_at(u, dwfl, pc);
+	return c ? c->unspec : 0;
 }
 
 /* One frame: perf's frame_callback, with libunwind's end where no file is mapped. */
@@ -488,8 +524,10 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	struct sess_unwind *u = arg;
 	if (u->initial) {
 		u->initial = false;	/* the sample's ip (or the last frame): taken already */
-		if (u->capture)
-			keep_regs(u, state);
+		if (u->capture) {
+			u->have = 0;	/* nothing inside it */
+			keep_regs(u, state, dwfl_thread_dwfl(dwfl_frame_thread(state)));
+		}
 		return DWARF_CB_OK;
 	}
 	Dwfl *dwfl = dwfl_thread_dwfl(dwfl_frame_thread(state));
@@ -512,7 +550,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	if (u->nr_pcs >= u->max || !report_module(u, dwfl, pc))
 		return DWARF_CB_ABORT;
 	if (u->capture)
-		keep_regs(u, state);
+		keep_regs(u, state, dwfl);
 	u->last_pc = pc;
 	return DWARF_CB_OK;
 }
@@ -598,7 +636,8 @@ static void unwind_pcs(struct sess_unwind *u, uint64_t ip, int32_t pid)
 		if (dwfl_getthread_frames(p->dwfl, dwfl_pid(p->dwfl), frame_cb, u) != 0 ||
 		    u->nr_pcs >= u->max || (u->from_last && u->nr_pcs == before))
 			break;
-		uint32_t used = rule_regs(u, p->dwfl) & u->arch->callee;
+		const struct unw_rule_use *c = u->arch->carried ? rules_at(u, p->dwfl, u->last_pc) : NULL;
+		uint32_t used = c ? c->used & u->arch->carried : 0;
 		if (!used)
 			break;
 		if (!u->capture) {	/* again from the sample, keeping the registers */

@@ -10,7 +10,8 @@
  * entries); a dump cut short stops the chain (in no map: there; in the
  * stack's map: at perf's "0 - 1" frame); no ip register, no dump, no
  * frames; the Dwfl of a process serves its next samples (same locations);
- * on x86_64, a frame whose CFA is in rbx under a leaf that does not save it.
+ * on x86_64, a frame whose CFA is in rbx under a leaf that does not save it
+ * (found) and under one whose rbx save slot is below the stack pointer (not).
  * The registers are this arch's (x86_64 or aarch64: make check-cross runs
  * this under qemu-aarch64), named by the file's arch feature.
  */
@@ -129,7 +130,8 @@ __attribute__((noinline)) void unwind_test_rbx_leaf(void)
 	snap.nr_stack = copy_stack(snap.stack, snap.sp);
 }
 
-void unwind_test_realign(void);
+/* calls leaf (rdi) with the stack realigned, its CFA in rbx */
+void unwind_test_realign(void (*leaf)(void));
 __asm__(".text\n"
 	".globl unwind_test_realign\n"
 	".type unwind_test_realign, @function\n"
@@ -142,7 +144,7 @@ __asm__(".text\n"
 	".cfi_def_cfa_register %rbx\n"
 	"and $-64, %rsp\n"
 	"sub $128, %rsp\n"
-	"call unwind_test_rbx_leaf@PLT\n"
+	"call *%rdi\n"
 	"mov %rbx, %rsp\n"
 	".cfi_def_cfa_register %rsp\n"
 	"pop %rbx\n"
@@ -151,6 +153,58 @@ __asm__(".text\n"
 	"ret\n"
 	".cfi_endproc\n"
 	".size unwind_test_realign, .-unwind_test_realign\n");
+
+/*
+ * A leaf whose CFI still names rbx's save slot after popping it: the slot
+ * is below the stack pointer, outside the dump, so rbx is unknown above it
+ * (libunwind's read fails there; its value is not carried up).
+ */
+uint64_t unwind_test_regs[33];
+void unwind_test_gone_finish(void);
+void unwind_test_gone_finish(void)
+{
+	memcpy(snap.regs, unwind_test_regs, sizeof(snap.regs));
+	snap.sp = snap.regs[REG_SP];
+	snap.nr_stack = copy_stack(snap.stack, snap.sp);
+}
+
+void unwind_test_rbx_gone(void);
+__asm__(".text\n"
+	".globl unwind_test_rbx_gone\n"
+	".type unwind_test_rbx_gone, @function\n"
+	"unwind_test_rbx_gone:\n"
+	".cfi_startproc\n"
+	"push %rbx\n"
+	".cfi_adjust_cfa_offset 8\n"
+	".cfi_offset %rbx, -16\n"
+	"pop %rbx\n"
+	".cfi_adjust_cfa_offset -8\n"
+	"movq %rax, unwind_test_regs+0(%rip)\n"
+	"movq %rbx, unwind_test_regs+8(%rip)\n"
+	"movq %rcx, unwind_test_regs+16(%rip)\n"
+	"movq %rdx, unwind_test_regs+24(%rip)\n"
+	"movq %rsi, unwind_test_regs+32(%rip)\n"
+	"movq %rdi, unwind_test_regs+40(%rip)\n"
+	"movq %rbp, unwind_test_regs+48(%rip)\n"
+	"movq %rsp, unwind_test_regs+56(%rip)\n"
+	"movq %r8, unwind_test_regs+128(%rip)\n"
+	"movq %r9, unwind_test_regs+136(%rip)\n"
+	"movq %r10, unwind_test_regs+144(%rip)\n"
+	"movq %r11, unwind_test_regs+152(%rip)\n"
+	"movq %r12, unwind_test_regs+160(%rip)\n"
+	"movq %r13, unwind_test_regs+168(%rip)\n"
+	"movq %r14, unwind_test_regs+176(%rip)\n"
+	"movq %r15, unwind_test_regs+184(%rip)\n"
+	"leaq 0(%rip), %rax\n"
+	"movq %rax, unwind_test_regs+64(%rip)\n"
+	"sub $8, %rsp\n"
+	".cfi_adjust_cfa_offset 8\n"
+	"call unwind_test_gone_finish@PLT\n"
+	"add $8, %rsp\n"
+	".cfi_adjust_cfa_offset -8\n"
+	"ret\n"
+	".cfi_endproc\n"
+	".size unwind_test_rbx_gone, .-unwind_test_rbx_gone\n");
 #endif
 
 /* ---- the file ------------------------------------------------------------------------- */
@@ -394,9 +448,9 @@ static void test_nothing(void **state)
 }
 
 #if defined(__x86_64__)
-__attribute__((noinline)) static void take_realign(void)
+__attribute__((noinline)) static void take_realign(void (*leaf)(void))
 {
-	unwind_test_realign();
+	unwind_test_realign(leaf);
 	sink++;
 }
 
@@ -408,7 +462,7 @@ __attribute__((noinline)) static void take_realign(void)
 static void test_rbx_cfa(void **state)
 {
 	(void)state;
-	take_realign();
+	take_realign(unwind_test_rbx_leaf);
 	struct smp_opts o = { REGS_MASK, 0 };
 	o.dump = snap.nr_stack;
 	struct run r;
@@ -423,6 +477,21 @@ static void test_rbx_cfa(void **state)
 	run(&r, &o, 1, false, 3);
 	assert_int_equal(r.nr[0], 3);
 	assert_string_equal(name_of(r.chain[0][2]), "take_realign");
+	run_free(&r);
+}
+
+/* rbx's save slot is gone (below sp): unknown above, the chain ends at the rbx-framed caller */
+static void test_rbx_slot_gone(void **state)
+{
+	(void)state;
+	take_realign(unwind_test_rbx_gone);
+	struct smp_opts o = { REGS_MASK, 0 };
+	o.dump = snap.nr_stack;
+	struct run r;
+	run(&r, &o, 1, false, 0);
+	assert_int_equal(r.nr[0], 2);
+	assert_string_equal(name_of(r.chain[0][0]), "unwind_test_rbx_gone");
+	assert_string_equal(name_of(r.chain[0][1]), "unwind_test_realign");
 	run_free(&r);
 }
 #endif
@@ -439,15 +508,16 @@ int main(void)
 		cmocka_unit_test(test_nothing),
 #if defined(__x86_64__)
 		cmocka_unit_test(test_rbx_cfa),
+		cmocka_unit_test(test_rbx_slot_gone),
 #endif
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
 #else
 #if defined(__x86_64__)
-__attribute__((noinline)) static void take_realign(void)
+__attribute__((noinline)) static void take_realign(void (*leaf)(void))
 {
-	unwind_test_realign();
+	unwind_test_realign(leaf);
 	sink++;
 }
 
@@ -459,7 +529,7 @@ __attribute__((noinline)) static void take_realign(void)
 static void test_rbx_cfa(void **state)
 {
 	(void)state;
-	take_realign();
+	take_realign(unwind_test_rbx_leaf);
 	struct smp_opts o = { REGS_MASK, 0 };
 	o.dump = snap.nr_stack;
 	struct run r;
@@ -474,6 +544,21 @@ static void test_rbx_cfa(void **state)
 	run(&r, &o, 1, false, 3);
 	assert_int_equal(r.nr[0], 3);
 	assert_string_equal(name_of(r.chain[0][2]), "take_realign");
+	run_free(&r);
+}
+
+/* rbx's save slot is gone (below sp): unknown above, the chain ends at the rbx-framed caller */
+static void test_rbx_slot_gone(void **state)
+{
+	(void)state;
+	take_realign(unwind_test_rbx_gone);
+	struct smp_opts o = { REGS_MASK, 0 };
+	o.dump = snap.nr_stack;
+	struct run r;
+	run(&r, &o, 1, false, 0);
+	assert_int_equal(r.nr[0], 2);
+	assert_string_equal(name_of(r.chain[0][0]), "unwind_test_rbx_gone");
+	assert_string_equal(name_of(r.chain[0][1]), "unwind_test_realign");
 	run_free(&r);
 }
 #endif
