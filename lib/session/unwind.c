@@ -19,10 +19,12 @@
  *     success): a return address read so ends the chain with a frame at
  *     0 - 1, as perf shows ("ffffffffffffffff [unknown]" where a short dump
  *     ends in the stack);
- *   - a callee-saved register a frame's CFI does not mention keeps the
- *     value it has in the frame inside (libunwind's rule: elfutils 0.188
- *     loses x86_64's rbx there, and glibc's _dl_runtime_resolve keeps its
- *     CFA in rbx, so the unwind goes on from the frame where libdw stopped);
+ *   - a callee-saved register a frame's CFI has no rule for keeps the value
+ *     it has in the frame inside, and one whose rule cannot be read (a save
+ *     slot below the stack pointer) is unknown above (libunwind's rules;
+ *     elfutils 0.188 takes x86_64's rbx for undefined there, and glibc's
+ *     _dl_runtime_resolve keeps its CFA in rbx, so the unwind goes on from
+ *     the frame where libdw stopped, with rbx carried up);
  *   - a frame in no file the unwinder can read (no map, anonymous or JIT
  *     code, a file not found) is the last one, as libunwind finds no unwind
  *     information there; a [vdso] that is not in the build-id cache is this
@@ -435,7 +437,9 @@ static void keep_regs(struct sess_unwind *u, Dwfl_Frame *state, Dwfl *dwfl)
 			}
 			continue;
 		}
-		if (!(u->carried & bit) || !(inner & bit))
+		if (!(inner & bit))
+			u->carried &= ~bit;	/* unknown inside too: no value to carry */
+		if (!(u->carried & bit))
 			continue;
 		if (unspec == UINT32_MAX)
 			unspec = unspecified_regs(u, dwfl, u->last_pc);
