@@ -236,8 +236,8 @@ static int kwait_keep(struct pk_annotate *a, const struct pk_data_event *ev, boo
 	const struct pk_sample *smp = &ev->sample;
 	*kept = false;
 	if ((ev->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL || ev->attr < 0 ||
-	    (smp->sample_type & PERF_SAMPLE_READ))
-		return 0;
+	    (smp->sample_type & PERF_SAMPLE_READ) || pk_dso__loaded(pk_session__kernel_dso(a->s)))
+		return 0;	/* the kernel's symbols are there: no map lookup on this path */
 	const struct pk_map *m = pk_session__find_map(a->s, NULL, PERF_RECORD_MISC_KERNEL, smp->ip);
 	if (!m || !m->dso || pk_dso__loaded(m->dso))
 		return 0;

@@ -514,55 +514,6 @@ int main(void)
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
 #else
-#if defined(__x86_64__)
-__attribute__((noinline)) static void take_realign(void (*leaf)(void))
-{
-	unwind_test_realign(leaf);
-	sink++;
-}
-
-/*
- * The caller of the rbx-framed function is found: libunwind's rule for a
- * callee-saved register a frame does not save (its value goes on), where
- * elfutils 0.188's x86_64 ABI CFI leaves rbx undefined.
- */
-static void test_rbx_cfa(void **state)
-{
-	(void)state;
-	take_realign(unwind_test_rbx_leaf);
-	struct smp_opts o = { REGS_MASK, 0 };
-	o.dump = snap.nr_stack;
-	struct run r;
-	run(&r, &o, 1, false, 0);
-	assert_true(r.nr[0] >= 4);
-	assert_string_equal(name_of(r.chain[0][0]), "unwind_test_rbx_leaf");
-	assert_string_equal(name_of(r.chain[0][1]), "unwind_test_realign");
-	assert_string_equal(name_of(r.chain[0][2]), "take_realign");
-	assert_string_equal(name_of(r.chain[0][3]), "test_rbx_cfa");
-	run_free(&r);
-	/* max_stack still cuts the chain that went on */
-	run(&r, &o, 1, false, 3);
-	assert_int_equal(r.nr[0], 3);
-	assert_string_equal(name_of(r.chain[0][2]), "take_realign");
-	run_free(&r);
-}
-
-/* rbx's save slot is gone (below sp): unknown above, the chain ends at the rbx-framed caller */
-static void test_rbx_slot_gone(void **state)
-{
-	(void)state;
-	take_realign(unwind_test_rbx_gone);
-	struct smp_opts o = { REGS_MASK, 0 };
-	o.dump = snap.nr_stack;
-	struct run r;
-	run(&r, &o, 1, false, 0);
-	assert_int_equal(r.nr[0], 2);
-	assert_string_equal(name_of(r.chain[0][0]), "unwind_test_rbx_gone");
-	assert_string_equal(name_of(r.chain[0][1]), "unwind_test_realign");
-	run_free(&r);
-}
-#endif
-
 int main(void)
 {
 	printf("1..0 # SKIP no unwinder registers for this arch\n");
