@@ -391,12 +391,13 @@ static int top_sample(struct top *t, const struct pk_data_event *ev, struct pk_e
 
 static int new_window(struct top *t);
 
-/* Whether the next frame is due (and then its successor's time set). */
-static bool frame_due(struct top *t, bool late)
+/* Whether the next frame is due, late_ms past its time (and then its successor's time set). */
+static bool frame_due(struct top *t, long late_ms)
 {
 	struct timespec now, due = t->due;
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (late && (due.tv_nsec += 500000000L) >= 1000000000L) {	/* half a second late */
+	due.tv_sec += late_ms / 1000;
+	if ((due.tv_nsec += late_ms % 1000 * 1000000L) >= 1000000000L) {
 		due.tv_sec++;
 		due.tv_nsec -= 1000000000L;
 	}
@@ -469,7 +470,7 @@ static void *reader(void *arg)
 			t->lost_total += ev->u.lost.lost;
 			t->lost_records++;
 		}
-		if (!rc && frame_due(t, false) && window_end(t))
+		if (!rc && frame_due(t, 0) && window_end(t))
 			rc = -EIO;
 		pthread_mutex_unlock(&t->lock);
 		if (rc)
@@ -514,7 +515,9 @@ static void nap(void)
 /*
  * --stdio: the reader prints the frames; when no record came for half a
  * second past a frame's time (an idle -p target), a frame of the header
- * alone. Until a signal or the end of the recording. 0 or -1.
+ * alone. A window that has samples is the reader's to print: it is only
+ * behind (a loaded machine), so the header alone waits 2 s for it. Until a
+ * signal or the end of the recording. 0 or -1.
  */
 static int top_loop(struct top *t)
 {
@@ -522,7 +525,8 @@ static int top_loop(struct top *t)
 		nap();
 		pthread_mutex_lock(&t->lock);
 		bool done = t->done;
-		int rc = !done && t->event[0] && frame_due(t, true) ? top_frame__print(t, NULL, stdout) : 0;
+		int rc = !done && t->event[0] && frame_due(t, t->samples ? 2000 : 500)
+			 ? top_frame__print(t, NULL, stdout) : 0;
 		pthread_mutex_unlock(&t->lock);
 		if (rc || done || top_stop)
 			return rc;
