@@ -74,8 +74,8 @@ static const struct pk_data_reader_opts *reader_opts(const struct pk_session *s,
 	if (s->o.reader)
 		return s->o.reader;
 	struct stat st;
-	bool small = !(fd >= 0 ? fstat(fd, &st) : stat(path, &st)) && S_ISREG(st.st_mode) &&
-		     st.st_size <= (off_t)SESSION_WINDOW;
+	bool got = fd >= 0 ? !fstat(fd, &st) : path && !stat(path, &st);
+	bool small = got && S_ISREG(st.st_mode) && st.st_size <= (off_t)SESSION_WINDOW;
 	*def = (struct pk_data_reader_opts){ .sz = sizeof(*def),
 					     .read_ahead = s->o.nr_threads != 1 && !small,
 					     .window_bytes = SESSION_WINDOW };
