@@ -39,6 +39,10 @@ static char *strim(char *s)
 static char *expand_tabs(const char *s)
 {
 	struct pk_buf b = { 0 };
+	size_t tabs = 0, n = 0;
+	for (; s[n]; n++)
+		tabs += s[n] == '\t';
+	pk_buf__reserve(&b, n + 7 * tabs + 1);	/* at most 8 columns a tab: one allocation */
 	for (; *s; s++) {
 		if (*s != '\t') {
 			pk_buf__putc(&b, *s);

@@ -456,11 +456,33 @@ static void print_address(bfd_vma vma, struct disassemble_info *info)
 	print_addr_sym(&o->text, o, o->sec, find_sym(o, vma, o->sec, false, &place), vma, true);
 }
 
+/*
+ * the disassembler's text: most of its calls are "%.*s" (i386's styled
+ * pieces), "%s", "%c" or a plain string, appended as they are
+ */
+static int text_vprintf(struct pk_buf *b, const char *fmt, va_list ap)
+{
+	if (!strcmp(fmt, "%.*s")) {
+		int n = va_arg(ap, int);
+		const char *s = va_arg(ap, const char *);
+		return pk_buf__add(b, s, n < 0 ? strlen(s) : strnlen(s, (size_t)n));
+	}
+	if (fmt[0] == '%' && fmt[1] && !fmt[2]) {
+		if (fmt[1] == 's')
+			return pk_buf__puts(b, va_arg(ap, const char *));
+		if (fmt[1] == 'c')
+			return pk_buf__putc(b, (char)va_arg(ap, int));
+	}
+	if (!strchr(fmt, '%'))
+		return pk_buf__puts(b, fmt);
+	return pk_buf__vprintf(b, fmt, ap);
+}
+
 static int text_printf(void *stream, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int rc = pk_buf__vprintf(stream, fmt, ap);
+	int rc = text_vprintf(stream, fmt, ap);
 	va_end(ap);
 	return rc;
 }
@@ -470,7 +492,7 @@ static int text_styled(void *stream, enum disassembler_style style, const char *
 	(void)style;
 	va_list ap;
 	va_start(ap, fmt);
-	int rc = pk_buf__vprintf(stream, fmt, ap);
+	int rc = text_vprintf(stream, fmt, ap);
 	va_end(ap);
 	return rc;
 }

@@ -114,6 +114,11 @@ int pk_buf__puts(struct pk_buf *b, const char *s)
 
 int pk_buf__putc(struct pk_buf *b, char c)
 {
+	if (!b->err && b->len + 1 < b->cap) {	/* room for it and the NUL: fixed or not */
+		b->data[b->len++] = (unsigned char)c;
+		b->data[b->len] = '\0';
+		return 0;
+	}
 	return pk_buf__add(b, &c, 1);
 }
 
