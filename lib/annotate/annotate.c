@@ -17,6 +17,7 @@
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/opts.h"
+#include "session/session_lib.h"
 
 int pk_annotate__new(struct pk_annotate **out, struct pk_session *s,
 		     const struct pk_annotate_opts *opts, struct pk_error *err)
@@ -51,6 +52,8 @@ void pk_annotate__free(struct pk_annotate *a)
 	pk_u64map__free(&a->by_sym);
 	pk_u64map__free(&a->read_prev);
 	free(a->kwait);
+	free(a->agg.v);
+	free(a->agg.used);
 	for (size_t i = 0; i < a->nr_objs; i++) {
 		ann_objfile__free(a->objs[i].obj);
 		free(a->objs[i].path);
@@ -165,10 +168,13 @@ static struct ann_hit *new_hit(struct ann_entry *e, uint64_t addr, int attr)
 	return h;
 }
 
-static int add_one(struct pk_annotate *a, const struct pk_resolved *rs, int attr, uint64_t period)
+/*
+ * nr samples of event attr at l: their period, and the sum of the weights of
+ * the nr_weighted of them that have one
+ */
+static int add_counts(struct pk_annotate *a, const struct pk_loc *l, int attr, uint64_t nr,
+		      uint64_t period, uint64_t weight, uint64_t nr_weighted)
 {
-	const struct pk_sample *smp = rs->sample;
-	const struct pk_loc *l = rs->loc;
 	if (grow_attrs(a, (size_t)attr + 1))
 		return -ENOMEM;
 	/* perf 6.1 drops the samples of other symbols (and those without one) with a filter */
@@ -177,25 +183,36 @@ static int add_one(struct pk_annotate *a, const struct pk_resolved *rs, int attr
 	if (a->opts.dsos && (!l->dso || !dso_listed(a->opts.dsos, l->dso)))
 		return 0;
 	struct ann_counts *t = &a->totals[attr];
-	t->nr_samples++;
+	t->nr_samples += nr;
 	t->period += period;
 	if (!l->sym || !l->dso || l->sym->inlined)
 		return 0;
 	struct ann_entry *e = entry_of(a, l->dso, l->sym);
 	if (!e)
 		return -ENOMEM;
-	bool weighted = attr == rs->attr &&
-			(smp->sample_type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT));
 	struct ann_hit *h = find_hit(e, l->addr, attr);
 	if (!h && !(h = new_hit(e, l->addr, attr)))
 		return -ENOMEM;
 	h->period += period;
-	h->nr_samples++;
-	h->weight += weighted ? smp->weight : 0;
-	h->nr_weighted += weighted;
-	e->ev[attr].nr_samples++;
+	h->nr_samples += nr;
+	h->weight += weight;
+	h->nr_weighted += nr_weighted;
+	e->ev[attr].nr_samples += nr;
 	e->ev[attr].period += period;
 	return 0;
+}
+
+static bool has_weight(uint64_t sample_type)
+{
+	return sample_type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT);
+}
+
+static int add_one(struct pk_annotate *a, const struct pk_resolved *rs, int attr, uint64_t period)
+{
+	const struct pk_sample *smp = rs->sample;
+	/* a weight counts on the sample's own event */
+	bool weighted = attr == rs->attr && has_weight(smp->sample_type);
+	return add_counts(a, rs->loc, attr, 1, period, weighted ? smp->weight : 0, weighted);
 }
 
 int pk_annotate__add(struct pk_annotate *a, const struct pk_resolved *rs)
@@ -225,28 +242,24 @@ int pk_annotate__add(struct pk_annotate *a, const struct pk_resolved *rs)
 }
 
 /*
- * A kernel sample whose map's symbols are still loading is kept for later
- * (its map as it is now: the maps may change after it), so that the
- * samples after it need not wait for /proc/kallsyms. Not one whose address
- * is in no map yet (the kernel map's end is fixed up from the symbols) nor
- * one with PERF_SAMPLE_READ values.
+ * Kernel samples whose map's symbols are still loading are kept for later
+ * (with their map as it is now: the maps may change after them), so that a
+ * flush need not wait for /proc/kallsyms. Not those whose address is in no
+ * map yet (the kernel map's end is fixed up from the symbols).
  */
-static int kwait_keep(struct pk_annotate *a, const struct pk_data_event *ev, bool *kept)
+static int kwait_keep(struct pk_annotate *a, const struct ann_agg_slot *sl, bool *kept)
 {
-	const struct pk_sample *smp = &ev->sample;
 	*kept = false;
-	if ((ev->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL || ev->attr < 0 ||
-	    (smp->sample_type & PERF_SAMPLE_READ) || pk_dso__loaded(pk_session__kernel_dso(a->s)))
+	if (sl->cpumode != PERF_RECORD_MISC_KERNEL || pk_dso__loaded(pk_session__kernel_dso(a->s)))
 		return 0;	/* the kernel's symbols are there: no map lookup on this path */
-	const struct pk_map *m = pk_session__find_map(a->s, NULL, PERF_RECORD_MISC_KERNEL, smp->ip);
+	const struct pk_map *m = pk_session__find_map(a->s, NULL, PERF_RECORD_MISC_KERNEL, sl->ip);
 	if (!m || !m->dso || pk_dso__loaded(m->dso))
 		return 0;
 	if (PK_GROW(a->kwait, a->cap_kwait, a->nr_kwait + 1))
 		return -ENOMEM;
-	a->kwait[a->nr_kwait++] = (struct ann_kwait){ .map = m, .ip = smp->ip, .period = smp->period,
-						      .weight = smp->weight,
-						      .sample_type = smp->sample_type,
-						      .attr = ev->attr };
+	a->kwait[a->nr_kwait++] = (struct ann_kwait){ .map = m, .ip = sl->ip, .nr_samples = sl->nr_samples,
+						      .period = sl->period, .weight = sl->weight,
+						      .sample_type = sl->sample_type, .attr = sl->attr };
 	*kept = true;
 	return 0;
 }
@@ -260,15 +273,134 @@ static int kwait_flush(struct pk_annotate *a)
 				    .dso = k->map->dso, .cpumode = PERF_RECORD_MISC_KERNEL,
 				    .level = 'k' };
 		l.sym = pk_dso__find(l.dso, l.addr);
-		struct pk_sample smp = { .sample_type = k->sample_type, .period = k->period,
-					 .weight = k->weight };
-		struct pk_resolved rs = { .sz = sizeof(rs), .sample = &smp, .loc = &l,
-					  .attr = k->attr, .cpumode = PERF_RECORD_MISC_KERNEL };
-		int rc = pk_annotate__add(a, &rs);
+		int rc = add_counts(a, &l, k->attr, k->nr_samples, k->period, k->weight,
+				    has_weight(k->sample_type) ? k->nr_samples : 0);
 		if (rc)
 			return rc;
 	}
 	a->nr_kwait = 0;
+	return 0;
+}
+
+#define AGG_MIN_SLOTS	(1u << 12)
+#define AGG_MAX_SLOTS	(1u << 20)	/* a table this full is flushed, not grown */
+
+static size_t agg_hash(uint64_t ip, int32_t tid, int attr, uint8_t cpumode)
+{
+	uint64_t x = ip ^ ((uint64_t)(uint32_t)tid << 40) ^ ((uint64_t)(uint32_t)attr << 20) ^ cpumode;
+	x *= UINT64_C(0x9e3779b97f4a7c15);
+	return (size_t)(x ^ (x >> 31));
+}
+
+/* The slot of a key (taken when new); the table has room (agg_room). */
+static struct ann_agg_slot *agg_slot(struct ann_agg *g, uint64_t ip, int32_t pid, int32_t tid, int attr,
+				     uint8_t cpumode)
+{
+	size_t mask = g->cap - 1;
+	for (size_t i = agg_hash(ip, tid, attr, cpumode) & mask;; i = (i + 1) & mask) {
+		struct ann_agg_slot *sl = &g->v[i];
+		if (!sl->used) {
+			*sl = (struct ann_agg_slot){ .ip = ip, .pid = pid, .tid = tid, .attr = attr,
+						     .cpumode = cpumode, .used = 1 };
+			g->used[g->nr++] = (uint32_t)i;
+			return sl;
+		}
+		if (sl->ip == ip && sl->tid == tid && sl->pid == pid && sl->attr == attr && sl->cpumode == cpumode)
+			return sl;
+	}
+}
+
+/* Room for one more key (at most half the slots taken): 0, 1 when the table must be flushed, or -ENOMEM. */
+static int agg_room(struct ann_agg *g)
+{
+	if (g->cap && g->nr < g->cap / 2)
+		return 0;
+	if (g->cap >= AGG_MAX_SLOTS)
+		return 1;
+	struct ann_agg old = *g;
+	size_t cap = g->cap ? g->cap * 2 : AGG_MIN_SLOTS;
+	struct ann_agg n = { .v = calloc(cap, sizeof(*n.v)), .used = malloc(cap / 2 * sizeof(*n.used)),
+			     .cap = cap };
+	if (!n.v || !n.used) {
+		free(n.v);
+		free(n.used);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < old.nr; i++) {
+		const struct ann_agg_slot *o = &old.v[old.used[i]];
+		struct ann_agg_slot *sl = agg_slot(&n, o->ip, o->pid, o->tid, o->attr, o->cpumode);
+		*sl = *o;
+	}
+	free(old.v);
+	free(old.used);
+	*g = n;
+	return 0;
+}
+
+/* One summed key: its thread and location now, its counts added (or kept: kwait_keep). */
+static int agg_resolve(struct pk_annotate *a, const struct ann_agg_slot *sl, bool final)
+{
+	bool kept = false;
+	if (!final && kwait_keep(a, sl, &kept))
+		return -ENOMEM;
+	if (kept)
+		return 0;
+	const struct pk_thread *t = pk_session__thread(a->s, sl->pid, sl->tid);
+	const struct pk_loc *l = t ? pk_session__loc(a->s, t, sl->cpumode, sl->ip) : NULL;
+	if (!l)
+		return -ENOMEM;
+	return add_counts(a, l, sl->attr, sl->nr_samples, sl->period, sl->weight,
+			  has_weight(sl->sample_type) ? sl->nr_samples : 0);
+}
+
+/*
+ * Every summed key resolved (before the session's threads or maps change,
+ * or at the end: final), and the kept kernel samples once their symbols are
+ * there (at the end, waiting for them).
+ */
+static int agg_flush(struct pk_annotate *a, bool final)
+{
+	struct ann_agg *g = &a->agg;
+	int rc = 0;
+	if (a->nr_kwait && (final || pk_dso__loaded(a->kwait[0].map->dso)))
+		rc = kwait_flush(a);
+	for (size_t i = 0; i < g->nr; i++) {
+		struct ann_agg_slot *sl = &g->v[g->used[i]];
+		if (!rc)
+			rc = agg_resolve(a, sl, final);
+		sl->used = 0;
+	}
+	g->nr = 0;
+	if (!rc && final && a->nr_kwait)
+		rc = kwait_flush(a);
+	return rc;
+}
+
+/*
+ * A sample: summed with those of its key; one with PERF_SAMPLE_READ values
+ * (deltas per id: not summed by key) or none decoded is resolved now.
+ */
+static int add_sample(struct pk_annotate *a, const struct pk_data_event *ev, struct pk_resolved *rs,
+		      struct pk_error *err)
+{
+	const struct pk_sample *smp = &ev->sample;
+	if (ev->attr < 0 || !ev->has_sample || (smp->sample_type & PERF_SAMPLE_READ)) {
+		int rc = pk_session__resolve(a->s, ev, 0, rs, err);
+		if (!rc && (rc = pk_annotate__add(a, rs)))
+			return pk_error__set(err, rc, "", 0, 0, "out of memory");
+		return rc;
+	}
+	int rc = agg_room(&a->agg);
+	if (rc > 0 && !(rc = agg_flush(a, false)))
+		rc = agg_room(&a->agg);
+	if (rc)
+		return rc == -ENOMEM ? pk_error__set(err, rc, "", 0, 0, "out of memory") : rc;
+	struct ann_agg_slot *sl = agg_slot(&a->agg, smp->ip, smp->pid, smp->tid, ev->attr,
+					   ev->misc & PERF_RECORD_MISC_CPUMODE_MASK);
+	sl->sample_type = smp->sample_type;
+	sl->nr_samples++;
+	sl->period += smp->period;
+	sl->weight += has_weight(smp->sample_type) ? smp->weight : 0;
 	return 0;
 }
 
@@ -277,22 +409,16 @@ int pk_annotate__process(struct pk_annotate *a, struct pk_error *err)
 	const struct pk_data_event *ev;
 	struct pk_resolved rs = { .sz = sizeof(rs) };	/* resolve sets every field */
 	int rc;
-	while ((rc = pk_session__next(a->s, &ev, err)) > 0) {
-		if (ev->type != PERF_RECORD_SAMPLE)
-			continue;
-		bool kept;
-		if (a->nr_kwait && pk_dso__loaded(a->kwait[0].map->dso) && kwait_flush(a))
-			return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
-		if (kwait_keep(a, ev, &kept))
-			return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
-		if (kept)
-			continue;
-		if ((rc = pk_session__resolve(a->s, ev, 0, &rs, err)))
+	while ((rc = session__read(a->s, &ev, err)) > 0) {
+		rc = 0;
+		if (ev->type == PERF_RECORD_SAMPLE)
+			rc = add_sample(a, ev, &rs, err);
+		else if (session__changes_maps(ev->type) && agg_flush(a, false))
+			rc = pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
+		if (rc || (rc = session__apply(a->s, ev, err)))
 			return rc;
-		if ((rc = pk_annotate__add(a, &rs)))
-			return pk_error__set(err, rc, "", 0, 0, "out of memory");
 	}
-	if (!rc && kwait_flush(a))
+	if (!rc && agg_flush(a, true))
 		return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
 	return rc;
 }

@@ -40,6 +40,26 @@ struct ann_entry {
 #define ANN_OBJ_CACHE	4	/* binaries kept open */
 #define ANN_DIRECT_MAX	(1u << 16)	/* symbols up to this size index their hits by offset */
 
+/*
+ * Samples summed by what resolves them (event, thread, cpumode, ip) until
+ * the session's threads or maps are about to change, or the end: each key is
+ * then resolved once (pk_annotate__process).
+ */
+struct ann_agg_slot {
+	uint64_t ip;
+	int32_t pid, tid;
+	int attr;
+	uint8_t cpumode, used;
+	uint64_t sample_type;		/* the attr's */
+	uint64_t nr_samples, period, weight;
+};
+
+struct ann_agg {
+	struct ann_agg_slot *v;
+	uint32_t *used;			/* the slots in use, in the order they were taken */
+	size_t cap, nr;			/* cap a power of two */
+};
+
 struct pk_annotate {
 	struct pk_session *s;
 	struct pk_annotate_opts opts;
@@ -73,10 +93,11 @@ struct pk_annotate {
 	 */
 	struct ann_kwait {
 		const struct pk_map *map;
-		uint64_t ip, period, weight, sample_type;
+		uint64_t ip, nr_samples, period, weight, sample_type;
 		int attr;
 	} *kwait;
 	size_t nr_kwait, cap_kwait;
+	struct ann_agg agg;
 };
 
 struct pk_annotation {

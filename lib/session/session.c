@@ -6,6 +6,7 @@
  * names events, counts.
  */
 #include "session/session_int.h"
+#include "session/session_lib.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -198,39 +199,58 @@ unsigned pk_session__aux_name_width(const struct pk_session *s)
 	return s->aux_type == 4 ? 13 : 0;
 }
 
-int pk_session__next(struct pk_session *s, const struct pk_data_event **ev, struct pk_error *err)
+int session__read(struct pk_session *s, const struct pk_data_event **ev, struct pk_error *err)
 {
 	int rc = pk_data_reader__next(s->r, ev, err);
-	if (rc <= 0) {
+	if (rc <= 0)
 		session_warn(s);
-		return rc;
-	}
-	switch ((*ev)->type) {
+	return rc;
+}
+
+bool session__changes_maps(uint32_t type)
+{
+	return type == PERF_RECORD_COMM || type == PERF_RECORD_FORK || type == PERF_RECORD_EXIT ||
+	       type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2;
+}
+
+int session__apply(struct pk_session *s, const struct pk_data_event *ev, struct pk_error *err)
+{
+	int rc;
+	switch (ev->type) {
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 		s->maps_epoch++;	/* besides maps added: the kernel's moved, a thread's replaced */
-		if ((rc = machine__process(s, *ev, err)))
+		if ((rc = machine__process(s, ev, err)))
 			return rc;
 		break;
 	case PERF_RECORD_LOST_SAMPLES:
-		if (attrs__lost_samples(s, *ev) < 0)
+		if (attrs__lost_samples(s, ev) < 0)
 			return pk_error__set(err, -ENOMEM, "", 0, 0, "out of memory");
 		break;
 	case PK_RECORD_HEADER_BUILD_ID:
 		machine__take_build_ids(s);
 		break;
 	case PK_RECORD_AUXTRACE_INFO:
-		aux_info(s, *ev);
+		aux_info(s, ev);
 		break;
 	default:
 		break;
 	}
 	if (s->o.on_event)
-		s->o.on_event(s->o.on_event_ctx, s, *ev);
-	return 1;
+		s->o.on_event(s->o.on_event_ctx, s, ev);
+	return 0;
+}
+
+int pk_session__next(struct pk_session *s, const struct pk_data_event **ev, struct pk_error *err)
+{
+	int rc = session__read(s, ev, err);
+	if (rc <= 0)
+		return rc;
+	rc = session__apply(s, *ev, err);
+	return rc ? rc : 1;
 }
 
 const char *pk_session__event_name(struct pk_session *s, int attr)

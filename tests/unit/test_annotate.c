@@ -8,6 +8,7 @@
  * other samples from the totals, as perf 6.1 does), the --stdio header,
  * a two-event group, no TopDown or weight column on an ordinary recording,
  * kernel samples read before the kernel's symbols (each with its map then),
+ * samples summed per thread and address and resolved before a map changes,
  * and the option and index errors. Every expected
  * value comes from the samples written here. And the in-process objdump
  * text (objdump.c over libopcodes and the line tables) against binutils'
@@ -449,6 +450,64 @@ static void same_as_objdump(const char *path, uint64_t start, uint64_t end, cons
 	pk_symbolizer__free(sy);
 }
 
+/*
+ * Samples are summed per event, thread, mode and address, and resolved in
+ * bulk: 3000 threads of one process (more keys than the first table holds)
+ * sampling at_leaf and at_mid in turn, each counted once; then the text
+ * mapping replaced by a file without symbols, and one more sample at
+ * at_leaf's address of a thread sampled before: it is in that file now, not
+ * in at_leaf (a sum resolved after the MMAP2 would put it there).
+ */
+static void test_summed_samples(void **state)
+{
+	(void)state;
+	char path[256];
+	assert_non_null(tmp_path(path, sizeof(path), "annotate-summed.data"));
+	struct pk_error err = { 0 };
+	struct text_map text;
+	struct pk_buf recs = { 0 };
+	struct one_proc_file f;
+	const uint64_t id = 7;
+	const uint32_t nr_threads = 3000;
+	assert_int_equal(own_text((const void *)&at_leaf, &text), 0);
+	CHECK_OK(one_proc_file__begin(&f, path, id, PID, "atest", &text, &recs, &err), &err);
+	uint64_t time = 2000;
+	for (uint32_t i = 0; i < 2 * nr_threads; i++) {
+		struct tsample t = { .ip = i % 2 ? FN(at_mid, 0) : FN(at_leaf, 0), .pid = PID,
+				     .tid = PID + i / 2, .time = time++, .id = id, .period = 1 + i % 2 };
+		put_sample(&recs, ONE_PROC_ST, PERF_RECORD_MISC_USER, &t);
+	}
+	put_mmap2(&recs, ONE_PROC_ST, PID, text.start, text.len, text.pgoff, "/nonexistent/nosyms.so",
+		  time++, id);
+	struct tsample last = { .ip = FN(at_leaf, 0), .pid = PID, .tid = PID + 1, .time = time++,
+				.id = id, .period = 1000 };
+	put_sample(&recs, ONE_PROC_ST, PERF_RECORD_MISC_USER, &last);
+	CHECK_OK(one_proc_file__end(&f, &recs, &err), &err);
+
+	struct pk_session_opts so = { .sz = sizeof(so), .nr_threads = 1 };
+	struct pk_session *ss;
+	struct pk_annotate *a;
+	CHECK_OK(pk_session__open(&ss, path, &so, &err), &err);
+	CHECK_OK(pk_annotate__new(&a, ss, NULL, &err), &err);
+	CHECK_OK(pk_annotate__process(a, &err), &err);
+	assert_int_equal(pk_annotate__total_samples(a, 0), 2 * nr_threads + 1);
+	assert_int_equal(pk_annotate__total_period(a, 0), 3 * nr_threads + 1000);
+	assert_true(pk_session__nr_threads(ss) >= nr_threads);
+	static const char *const want[] = { "at_mid", "at_leaf" };
+	static const uint64_t want_period[] = { 2 * nr_threads, nr_threads };
+	assert_int_equal(pk_annotate__nr_entries(a, 0), 2);
+	for (size_t i = 0; i < 2; i++) {
+		struct pk_annotate_entry e = { .sz = sizeof(e) };
+		assert_int_equal(pk_annotate__entry(a, 0, i, &e), 0);
+		assert_string_equal(e.sym->name, want[i]);
+		assert_int_equal(e.period, want_period[i]);
+		assert_int_equal(e.nr_samples, nr_threads);
+	}
+	pk_annotate__free(a);
+	pk_session__free(ss);
+	unlink(path);
+}
+
 static void test_objdump_text(void **state)
 {
 	(void)state;
@@ -481,6 +540,7 @@ int main(void)
 		cmocka_unit_test(test_group),
 		cmocka_unit_test(test_no_extra_columns),
 		cmocka_unit_test(test_kernel_samples),
+		cmocka_unit_test(test_summed_samples),
 		cmocka_unit_test(test_objdump_text),
 	};
 	return cmocka_run_group_tests(tests, write_file, NULL);
