@@ -207,6 +207,61 @@ static int print_hits(const struct pk_annotation *an, FILE *f)
 	return 0;
 }
 
+/* " :   %*lx:" without printf: an instruction's address after its columns */
+static void put_addr(FILE *f, int width, uint64_t addr)
+{
+	char b[96];
+	char *p = b + sizeof(b);
+	*--p = ':';
+	do
+		*--p = "0123456789abcdef"[addr & 15];
+	while ((addr >>= 4));
+	for (int n = (int)(b + sizeof(b) - 1 - p); n < width && p > b + 5; n++)
+		*--p = ' ';
+	p -= 5;
+	memcpy(p, " :   ", 5);
+	fwrite(p, 1, (size_t)(b + sizeof(b) - p), f);
+}
+
+/*
+ * " %*s: %-*d " without printf: a text line's columns and its number (the
+ * empty line: " %*s:\n")
+ */
+static void put_text_prefix(FILE *f, int width, int addr_width, bool empty, int nr)
+{
+	char b[256];
+	if (width > 128 || addr_width > 64 || nr < 0) {	/* wide groups */
+		if (empty)
+			fprintf(f, " %*s:\n", width, " ");
+		else
+			fprintf(f, " %*s: %-*d ", width, " ", addr_width, nr);
+		return;
+	}
+	size_t n = 0;
+	b[n++] = ' ';
+	for (int i = 0; i < (width > 1 ? width : 1); i++)
+		b[n++] = ' ';
+	b[n++] = ':';
+	if (empty) {
+		b[n++] = '\n';
+		fwrite(b, 1, n, f);
+		return;
+	}
+	b[n++] = ' ';
+	char d[16];
+	int k = 0;
+	unsigned v = (unsigned)nr;
+	do
+		d[k++] = (char)('0' + v % 10);
+	while ((v /= 10));
+	for (int i = k; i-- > 0;)
+		b[n++] = d[i];
+	for (int i = k; i < addr_width; i++)
+		b[n++] = ' ';
+	b[n++] = ' ';
+	fwrite(b, 1, n, f);
+}
+
 int pk_annotation__fprintf(const struct pk_annotation *an, FILE *f,
 			   const struct pk_annotation_print_opts *opts)
 {
@@ -247,15 +302,19 @@ int pk_annotation__fprintf(const struct pk_annotation *an, FILE *f,
 		const struct pk_annotation_line *l = &an->lines[i];
 		if (l->offset >= 0) {
 			for (int m = an->attr; m < an->attr + an->nr_group; m++) {
+				double pct;
 				if (period)
 					fprintf(f, " %11" PRIu64, l->period[m]);
 				else if (nr)
 					fprintf(f, " %7" PRIu64, l->nr_samples[m]);
+				else if ((pct = ann_print__percent(an, l, m, o.percent_type)) == 0.0)
+					fputs("    0.00", f);	/* most instructions: no printf */
 				else
-					fprintf(f, " %7.2f", ann_print__percent(an, l, m, o.percent_type));
+					fprintf(f, " %7.2f", pct);
 			}
 			print_extra(an, l, f);
-			fprintf(f, " :   %*" PRIx64 ":%s", addr_width, l->addr, l->text);
+			put_addr(f, addr_width, l->addr);
+			fputs(l->text, f);
 			if ((o.flags & PK_ANNOTATE_PRINT_LINES) && ann_print__max_percent(an, l, o.percent_type) > 0.5 &&
 			    strcmp(last, l->srcline)) {
 				fprintf(f, " // %s", l->srcline);
@@ -263,10 +322,12 @@ int pk_annotation__fprintf(const struct pk_annotation *an, FILE *f,
 				an->a->unknown_last = !strcmp(last, "??:0");
 			}
 			fputc('\n', f);
-		} else if (!*l->text) {
-			fprintf(f, " %*s:\n", width, " ");
 		} else {
-			fprintf(f, " %*s: %-*d %s\n", width, " ", addr_width, l->line_nr, l->text);
+			put_text_prefix(f, width, addr_width, !*l->text, l->line_nr);
+			if (*l->text) {
+				fputs(l->text, f);
+				fputc('\n', f);
+			}
 		}
 	}
 	return ferror(f) ? -EIO : 0;
