@@ -32,6 +32,7 @@ struct pk_sym_table {
 	struct pk_rbnode *rb;
 	size_t nr_nodes, cap_load, cap_rb, nr_live;
 	uint32_t root;
+	uint32_t last;			/* the node of the highest start while loading (PK_RB_NIL: unknown) */
 	/* after symtab__finish: the symbols in order, with the tree's links (indices, -1 none) */
 	struct pk_sym *syms;
 	int32_t (*links)[2];

@@ -28,6 +28,7 @@ void symtab__init(struct pk_sym_table *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->root = PK_RB_NIL;
+	t->last = PK_RB_NIL;
 	t->top = NIL;
 }
 
@@ -55,15 +56,27 @@ int symtab__add(struct pk_sym_table *t, uint64_t start, uint64_t len, uint8_t bi
 	uint32_t me = (uint32_t)t->nr_nodes++;
 	t->load[me] = (struct pk_sym){ .start = start, .end = len ? start + len : start, .name = s,
 				       .binding = binding, .type = type };
-	/* perf's __symbols__insert: smaller start to the left, else right */
+	/*
+	 * perf's __symbols__insert: smaller start to the left, else right. A start
+	 * at or above the highest (kallsyms and most symbol tables come sorted) goes
+	 * right all the way down: to the right of the highest node, without the walk.
+	 */
 	uint32_t parent = PK_RB_NIL, cur = t->root;
 	bool left = false;
-	while (cur != PK_RB_NIL) {
-		parent = cur;
-		left = start < t->load[cur].start;
-		cur = left ? t->rb[cur].left : t->rb[cur].right;
+	bool rightmost = true;
+	if (t->last != PK_RB_NIL && start >= t->load[t->last].start) {
+		parent = t->last;
+	} else {
+		while (cur != PK_RB_NIL) {
+			parent = cur;
+			left = start < t->load[cur].start;
+			rightmost &= !left;
+			cur = left ? t->rb[cur].left : t->rb[cur].right;
+		}
 	}
 	pk_rbtree__link(t->rb, &t->root, me, parent, left);
+	if (rightmost)
+		t->last = me;
 	t->nr_live++;
 	return 0;
 }
@@ -156,6 +169,7 @@ int symtab__fixup(struct pk_sym_table *t, bool kallsyms)
 	if (last->end == last->start)
 		last->end = page_roundup(last->start, 1);
 	/* symbols__fixup_duplicate: of two at one start, the loser leaves the tree */
+	t->last = PK_RB_NIL;	/* it may be one of them */
 	uint32_t curr = v[0];
 	for (size_t i = 1; i < n; i++) {
 		uint32_t next = v[i];

@@ -105,6 +105,48 @@ static void test_fixups(void **state)
 	symtab__fini(&t);
 }
 
+/*
+ * Inserts at or above the highest start skip the walk down the tree: the
+ * tree is the walk's, node for node, on runs of ascending starts (equal ones
+ * among them) broken by lower ones, and after duplicates left it.
+ */
+static void test_sorted_inserts(void **state)
+{
+	(void)state;
+	struct pk_sym_table fast, walk;
+	symtab__init(&fast);
+	symtab__init(&walk);
+	unsigned seed = 777;
+	uint64_t start = 0x1000;
+	for (int i = 0; i < 3000; i++) {
+		seed = seed * 1103515245u + 12345u;
+		/* 1 in 10 lower (some just below the highest), some equal */
+		uint64_t at = (seed >> 8) % 10 == 0 ? (seed >> 12) % 2 ? start - 16 - 1 : (seed >> 4) % start
+						      : start;
+		start += (seed >> 16) % 4 == 0 || i == 1499 ? 0 : 16;	/* 1500 is 1499's duplicate */
+		char name[32];
+		int len = snprintf(name, sizeof(name), "s%d", i);
+		assert_int_equal(symtab__add(&fast, at, 8, STB_GLOBAL, STT_FUNC, name, (size_t)len), 0);
+		walk.last = PK_RB_NIL;	/* the walk every time */
+		assert_int_equal(symtab__add(&walk, at, 8, STB_GLOBAL, STT_FUNC, name, (size_t)len), 0);
+		if (i == 1500) {	/* the highest leaves the tree */
+			assert_int_equal(symtab__fixup(&fast, false), 0);
+			assert_int_equal(symtab__fixup(&walk, false), 0);
+		}
+	}
+	assert_true(symtab__check(&fast) > 0);
+	assert_int_equal(fast.root, walk.root);
+	assert_int_equal(fast.nr_nodes, walk.nr_nodes);
+	for (size_t i = 0; i < fast.nr_nodes; i++) {
+		assert_int_equal(fast.rb[i].left, walk.rb[i].left);
+		assert_int_equal(fast.rb[i].right, walk.rb[i].right);
+		assert_int_equal(fast.rb[i].parent, walk.rb[i].parent);
+		assert_int_equal(fast.rb[i].red, walk.rb[i].red);
+	}
+	symtab__fini(&fast);
+	symtab__fini(&walk);
+}
+
 /* random inserts and duplicate erasures keep a valid red-black tree */
 static void test_rbtree(void **state)
 {
@@ -654,6 +696,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixups),
 		cmocka_unit_test(test_rbtree),
+		cmocka_unit_test(test_sorted_inserts),
 		cmocka_unit_test(test_overlap_as_perf),
 		cmocka_unit_test(test_perf_map),
 		cmocka_unit_test(test_kallsyms_parse),
