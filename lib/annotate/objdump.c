@@ -284,13 +284,26 @@ static int on_header(void *ctx, const char *header)
 	return 0;
 }
 
+/* objdump's "%lx:\t" before an instruction, without printf */
+static void put_addr(struct pk_buf *b, uint64_t addr)
+{
+	char d[18];
+	size_t k = sizeof(d);
+	d[--k] = '\t';
+	d[--k] = ':';
+	do
+		d[--k] = "0123456789abcdef"[addr & 15];
+	while ((addr >>= 4));
+	pk_buf__add(b, d + k, sizeof(d) - k);
+}
+
 static int on_insn(void *ctx, const struct ann_insn *insn)
 {
 	struct gen *g = ctx;
 	if (show_line(g, insn->addr))
 		return -ENOMEM;
 	pk_buf__reset(&g->line);
-	pk_buf__printf(&g->line, "%lx:\t", (unsigned long)insn->addr);
+	put_addr(&g->line, insn->addr);
 	if (g->args->flags & PK_ANNOTATE_ASM_RAW) {
 		unsigned i;
 		for (i = 0; i < insn->len && i < 7; i++)
@@ -306,7 +319,7 @@ static int on_insn(void *ctx, const struct ann_insn *insn)
 	/* --show-raw-insn: the bytes past 7 on lines of their own */
 	for (unsigned i = 7; (g->args->flags & PK_ANNOTATE_ASM_RAW) && i < insn->len; i += 7) {
 		pk_buf__reset(&g->line);
-		pk_buf__printf(&g->line, "%lx:\t", (unsigned long)(insn->addr + i));
+		put_addr(&g->line, insn->addr + i);
 		for (unsigned j = i; j < insn->len && j < i + 7; j++)
 			pk_buf__printf(&g->line, "%02x ", insn->bytes[j]);
 		pk_buf__putc(&g->line, '\0');

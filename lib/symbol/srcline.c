@@ -108,6 +108,8 @@ struct srcline_cache {
 	size_t cap, used;
 	struct pk_arena arena;
 	unsigned flags;
+	/* keep_memo's strings, by kind and source pointer */
+	struct { const char *src, *kept; } memo[4][16];
 };
 
 static const char *base(const char *p)
@@ -654,6 +656,55 @@ static const char *keep(struct srcline_cache *c, const char *s)
 	return s ? pk_arena__strdup(&c->arena, s) : NULL;
 }
 
+enum { KEEP_RAW, KEEP_FUNC, KEEP_FILE, KEEP_BASE };
+
+/*
+ * keep() of a string derived from src (KEEP_FUNC: demangled; KEEP_BASE: the
+ * file's base name unless full paths are asked for), remembered by src's
+ * address: the line tables' file names and the functions' names live as
+ * long as the cache, and an instruction's are mostly its neighbours'.
+ */
+static const char *keep_memo(struct srcline_cache *c, unsigned kind, const char *src)
+{
+	if (!src)
+		return NULL;
+	size_t h = ((uintptr_t)src >> 3) % (sizeof(c->memo[0]) / sizeof(c->memo[0][0]));
+	if (c->memo[kind][h].src == src)
+		return c->memo[kind][h].kept;
+	const char *kept;
+	if (kind == KEEP_FUNC) {
+		char *dm = demangle__sym(src, c->flags);
+		kept = keep(c, dm ? dm : src);
+		free(dm);
+	} else {
+		kept = keep(c, kind == KEEP_BASE && !(c->flags & PK_SYMBOLIZER_FULL_SRCLINE) ? base(src) : src);
+	}
+	if (kept) {
+		c->memo[kind][h].src = src;
+		c->memo[kind][h].kept = kept;
+	}
+	return kept;
+}
+
+/* "file:line" in the arena */
+static const char *keep_file_line(struct srcline_cache *c, const char *file, unsigned line)
+{
+	char num[16];
+	size_t k = sizeof(num);
+	do
+		num[--k] = (char)('0' + line % 10);
+	while ((line /= 10));
+	size_t n = strlen(file);
+	char *s = pk_arena__alloc(&c->arena, n + 1 + (sizeof(num) - k) + 1);
+	if (!s)
+		return NULL;
+	memcpy(s, file, n);
+	s[n] = ':';
+	memcpy(s + n + 1, num + k, sizeof(num) - k);
+	s[n + 1 + sizeof(num) - k] = '\0';
+	return s;
+}
+
 static int fill(struct srcline_cache *c, struct entry *e, uint64_t pc)
 {
 	struct raw_frame raw[1024];
@@ -661,7 +712,7 @@ static int fill(struct srcline_cache *c, struct entry *e, uint64_t pc)
 	e->pc = pc;
 	e->nr = n;
 	e->discr = n ? raw[0].discr : 0;
-	e->raw_func = n && raw[0].func ? keep(c, raw[0].func) : NULL;
+	e->raw_func = n && raw[0].func ? keep_memo(c, KEEP_RAW, raw[0].func) : NULL;
 	if (!n) {
 		e->nr = SIZE_MAX;	/* "looked up, nothing": occupies the slot */
 		return 0;
@@ -671,22 +722,16 @@ static int fill(struct srcline_cache *c, struct entry *e, uint64_t pc)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		struct pk_srcline_frame *f = &e->frames[i];
-		const char *fn = raw[i].func && *raw[i].func ? raw[i].func : "??";
-		char *dm = demangle__sym(fn, c->flags);
-		f->func = keep(c, dm ? dm : fn);
-		free(dm);
+		f->func = keep_memo(c, KEEP_FUNC, raw[i].func && *raw[i].func ? raw[i].func : "??");
 		/* addr2line prints "??" for no file; perf then reads the name "??" */
 		const char *path = raw[i].file;
-		f->file = keep(c, path);
-		const char *fb = path ? path : "??";
-		f->file_base = keep(c, c->flags & PK_SYMBOLIZER_FULL_SRCLINE ? fb : base(fb));
+		f->file = keep_memo(c, KEEP_FILE, path);
+		f->file_base = keep_memo(c, KEEP_BASE, path ? path : "??");
 		f->line = raw[i].line;
 		if (!f->func || !f->file_base || (raw[i].file && !f->file))
 			return -ENOMEM;
 	}
-	char buf[8192];
-	snprintf(buf, sizeof(buf), "%s:%u", e->frames[0].file_base, e->frames[0].line);
-	e->str = keep(c, buf);
+	e->str = keep_file_line(c, e->frames[0].file_base, e->frames[0].line);
 	return e->str ? 0 : -ENOMEM;
 }
 
