@@ -20,6 +20,7 @@
 #include "stat-metrics.h"
 #include "stat-serve-out.h"
 #include "stat-serve.h"
+#include "util/buf.h"
 #include "stat.h"
 
 #define DEFAULT_REST "context-switches,cpu-migrations,page-faults," \
@@ -48,6 +49,10 @@ static int opt_cgroup(const struct cli_opt *opt, const char *arg, bool unset)
 {
 	struct stat_config *cfg = opt->value;
 	(void)unset;
+	if (cfg->each_cgroup) {
+		fputs("--cgroup and --for-each-cgroup cannot be used together\n", stderr);
+		return -1;
+	}
 	if (!cfg->nr_specs) {
 		fputs("must define events before cgroups\n", stderr);
 		return -1;
@@ -260,8 +265,8 @@ static int check_perf_args(struct stat_config *cfg, const struct cli_opt *opts)
 		usage_of(opts, false, "t");
 		return EXIT_EINVAL;
 	}
-	if (((cfg->aggr != STAT_AGGR_GLOBAL && cfg->aggr != STAT_AGGR_THREAD) || cfg->cgroups) &&
-	    !cfg->system_wide && !cfg->cpu_list && !cfg->counts_path) {
+	if (((cfg->aggr != STAT_AGGR_GLOBAL && cfg->aggr != STAT_AGGR_THREAD) || cfg->cgroups ||
+	     cfg->each_cgroup) && !cfg->system_wide && !cfg->cpu_list && !cfg->counts_path) {
 		fputs("both cgroup and no-aggregation modes only available in system-wide mode\n",
 		      stderr);
 		usage_of(opts, true, "G");
@@ -273,6 +278,23 @@ static int check_perf_args(struct stat_config *cfg, const struct cli_opt *opts)
 	if (cfg->topdown_level > 2) {	/* pmukit's TopDown has 2 levels on every CPU */
 		fputs("Invalid top-down metrics level. The max level is 2.\n", stderr);
 		return EXIT_EINVAL;
+	}
+	if (cfg->each_cgroup) {	/* perf's evlist__expand_cgroup, after the events are known */
+		if (cfg->cgroups) {
+			fputs("--cgroup and --for-each-cgroup cannot be used together\n", stderr);
+			usage_of(opts, true, "G");
+			usage_of(opts, false, "for-each-cgroup");
+			return EXIT_EINVAL;
+		}
+		if (cfg->metrics || cfg->topdown_level) {
+			fputs("pmukit stat: --for-each-cgroup with -M or --topdown: not in pmukit yet "
+			      "(-e events are)\n", stderr);
+			return 129;
+		}
+		if (serve_cgroups__expand(cfg->each_cgroup, &cfg->each_names, &cfg->nr_each)) {
+			usage_of(opts, true, "for-each-cgroup");
+			return EXIT_EINVAL;
+		}
 	}
 	if (cfg->pid_list && !pids_exist(cfg->pid_list)) {
 		fputs("Problems finding threads of monitor\n", stderr);
@@ -383,6 +405,9 @@ static int parse_args(int argc, char **argv, struct stat_config *cfg, struct cli
 		CLI_CALLBACK_F('G', "cgroup", cfg, "name", "with -a/-C, after -e: count the i-th event "
 			       "in the i-th cgroup (comma list, empty: all tasks; one: every event "
 			       "before it)", opt_cgroup, CLI_NONEG),
+		CLI_STRING(0, "for-each-cgroup", &cfg->each_cgroup, "name", "with -a/-C: every event "
+			   "once in each cgroup (comma list of names, or of regular expressions matched "
+			   "below the perf_event cgroup mount)"),
 		CLI_STRING(0, "openmetrics", &cfg->openmetrics_path, "file", "with -I: each interval's "
 			   "counts as --serve's families, timestamped, in one OpenMetrics file ('-': "
 			   "stdout) for promtool tsdb create-blocks-from openmetrics"),
@@ -467,6 +492,44 @@ static bool needs_env(const struct stat_config *cfg, const struct cli_env *env)
 	return false;
 }
 
+/*
+ * perf's evlist__expand_cgroup: the evlist's events (one copy, nr) once more
+ * for each further cgroup of --for-each-cgroup, cgroup by cgroup; *list the
+ * -G list naming each event's cgroup (malloc'd), given to cfg as -G's.
+ */
+static int expand_cgroups(struct pk_evlist *el, struct stat_config *cfg, struct cli_env *env, char **list)
+{
+	size_t nr = pk_evlist__nr(el);
+	for (size_t k = 1; k < cfg->nr_each; k++)
+		if (add_specs(el, cfg, env, cfg->specs, cfg->nr_specs))
+			return -1;
+	if (pk_evlist__nr(el) != nr * cfg->nr_each) {
+		fputs("pmukit stat: --for-each-cgroup: the events did not expand alike\n", stderr);
+		return -1;
+	}
+	struct pk_buf b = { 0 };
+	const char *name = cfg->each_names;
+	for (size_t k = 0; k < cfg->nr_each; k++) {
+		size_t n = strcspn(name, ",");
+		for (size_t i = 0; i < nr; i++) {
+			if (b.len)
+				pk_buf__putc(&b, ',');
+			pk_buf__add(&b, name, n);
+		}
+		name += n + (name[n] == ',');
+	}
+	pk_buf__putc(&b, '\0');
+	if (b.err) {
+		pk_buf__free(&b);
+		fputs("pmukit stat: out of memory\n", stderr);
+		return -1;
+	}
+	*list = (char *)b.data;
+	cfg->cgroups = *list;
+	cfg->cgroup_nr_ev = pk_evlist__nr(el);
+	return 0;
+}
+
 /* Count (stat-live.c) the events of cfg and sm's metrics, and print them with pr. The exit status. */
 static int count_and_print(struct stat_config *cfg, struct cli_env *env, struct stat_metrics *sm,
 			   struct stat_printer *pr)
@@ -474,6 +537,7 @@ static int count_and_print(struct stat_config *cfg, struct cli_env *env, struct 
 	struct pk_evlist *el = pk_evlist__new();
 	struct stat_live st = { 0 };
 	struct serve_out *so = NULL;
+	char *each = NULL;	/* --for-each-cgroup's -G list */
 	int ret = 1, code;
 	char target[1024];
 	if (!el) {
@@ -485,6 +549,9 @@ static int count_and_print(struct stat_config *cfg, struct cli_env *env, struct 
 		goto out;
 	cfg->cgroup_nr_ev = pk_evlist__nr(el);
 	if (add_specs(el, cfg, env, cfg->specs + cfg->cgroup_specs, cfg->nr_specs - cfg->cgroup_specs))
+		goto out;
+	/* --for-each-cgroup: the events again for each cgroup, then each one's name */
+	if (cfg->nr_each && expand_cgroups(el, cfg, env, &each))
 		goto out;
 	size_t serve_first = pk_evlist__nr(el);	/* --serve: the metric events follow */
 	if (sm) {
@@ -523,6 +590,7 @@ out:
 		ret = 1;
 	stat_live__fini(&st);
 	pk_evlist__free(el);
+	free(each);
 	return ret;
 }
 
@@ -580,6 +648,7 @@ out:
 	if (cfg.out && cfg.out != stderr)
 		fclose(cfg.out);
 	free(cfg.specs);
+	free(cfg.each_names);
 	cli_env__close(&env);
 	return ret;
 }

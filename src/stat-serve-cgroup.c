@@ -3,17 +3,24 @@
  * stat-serve-cgroup.c — -G/--cgroup for `stat` and `stat --serve`: the perf_event
  * cgroup mount (as perf finds it: a cgroup v1 hierarchy with the perf_event
  * controller, else the cgroup2 mount), and each event's cgroup directory
- * opened there, for pk_count_opts.cgroups.
+ * opened there, for pk_count_opts.cgroups; --for-each-cgroup's list of
+ * cgroups (names, or regular expressions matched over the mount's tree).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <fts.h>
+#include <regex.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "stat-serve-cgroup.h"
+#include "util/buf.h"
 
 /* the mount point into buf; 0 or -1 */
 static int perf_event_mount(char *buf, size_t len)
@@ -131,4 +138,133 @@ void serve_cgroups__close(struct serve_cgroups *cg)
 	free(cg->name);
 	free(cg->list);
 	memset(cg, 0, sizeof(*cg));
+}
+
+/* perf's name of a directory found under the mount: the path below it, without its first '/' */
+static const char *below_mount(const char *path, size_t prefix)
+{
+	const char *n = path + prefix;
+	return n[0] == '/' && n[1] ? n + 1 : n;
+}
+
+/* every directory under mnt whose name matches one of list's expressions, into b */
+static int match_dirs(const char *mnt, const char *list, struct pk_buf *b, size_t *nr)
+{
+	/* the directories in perf's order: its nftw's, a walk in directory order, parents first */
+	struct pk_buf dirs = { 0 };
+	char *roots[] = { (char *)mnt, NULL };
+	FTS *fts = fts_open(roots, FTS_PHYSICAL | FTS_NOCHDIR, NULL);
+	if (!fts)
+		return -1;
+	for (FTSENT *e; (e = fts_read(fts));)
+		if (e->fts_info == FTS_D)
+			pk_buf__add(&dirs, e->fts_path, strlen(e->fts_path) + 1);
+	fts_close(fts);
+	int rc = 0;
+	if (dirs.err) {
+		pk_buf__free(&dirs);
+		return -1;
+	}
+	size_t nr_dirs = 0;
+	for (size_t o = 0; o < dirs.len; o += strlen((const char *)dirs.data + o) + 1)
+		nr_dirs++;
+	bool *used = calloc(nr_dirs ? nr_dirs : 1, sizeof(*used));
+	if (!used) {
+		pk_buf__free(&dirs);
+		return -1;
+	}
+	size_t prefix = strlen(mnt);
+	for (const char *s = list;; s++) {
+		size_t n = strcspn(s, ",");
+		if (!n) {
+			used[0] = nr_dirs > 0;	/* an empty one: the mount's root */
+		} else {
+			char *re = strndup(s, n);
+			regex_t reg;
+			if (!re || regcomp(&reg, re, REG_NOSUB)) {
+				free(re);
+				rc = -1;
+				break;
+			}
+			size_t i = 0;
+			for (size_t o = 0; o < dirs.len; o += strlen((const char *)dirs.data + o) + 1, i++)
+				used[i] |= !regexec(&reg, below_mount((const char *)dirs.data + o, prefix), 0,
+						    NULL, 0);
+			regfree(&reg);
+			free(re);
+		}
+		s += n;
+		if (!*s)
+			break;
+	}
+	size_t i = 0;
+	for (size_t o = 0; !rc && o < dirs.len; o += strlen((const char *)dirs.data + o) + 1, i++) {
+		if (!used[i])
+			continue;
+		const char *name = below_mount((const char *)dirs.data + o, prefix);
+		if (strchr(name, ',')) {
+			fprintf(stderr, "pmukit stat: --for-each-cgroup: cgroup %s: a name with a comma\n",
+				name);
+			rc = -1;
+			break;
+		}
+		pk_buf__printf(b, "%s%s", *nr ? "," : "", *name ? name : "/");
+		(*nr)++;
+	}
+	free(used);
+	pk_buf__free(&dirs);
+	return rc;
+}
+
+int serve_cgroups__expand(const char *list, char **out, size_t *nr)
+{
+	struct pk_buf b = { 0 };
+	*out = NULL;
+	*nr = 0;
+	if (strpbrk(list, "{}[]()|*+?^$")) {	/* perf's has_pattern_string */
+		char mnt[PATH_MAX];
+		if (perf_event_mount(mnt, sizeof(mnt)) || match_dirs(mnt, list, &b, nr)) {
+			pk_buf__free(&b);
+			return -1;
+		}
+	} else {
+		for (const char *s = list;; s++) {
+			size_t n = strcspn(s, ",");
+			const char *name = n ? s : "/";
+			size_t len = n ? n : 1;
+			/* each once: perf's check_and_add_cgroup_name */
+			bool seen = false;
+			for (const char *p = (const char *)b.data; p && !seen && *p;) {
+				size_t k = strcspn(p, ",");
+				seen = k == len && !strncmp(p, name, len);
+				p += k + (p[k] == ',');
+			}
+			if (!seen) {
+				if (b.len)
+					pk_buf__putc(&b, ',');
+				pk_buf__add(&b, name, len);
+				(*nr)++;
+			}
+			s += n;
+			if (!*s)
+				break;
+		}
+		if (!b.err && b.len && serve_cgroups__check((const char *)b.data)) {
+			pk_buf__free(&b);
+			return -1;
+		}
+	}
+	if (!*nr && !b.err) {
+		fprintf(stderr, "no cgroup matched: %s\n", list);
+		pk_buf__free(&b);
+		return -1;
+	}
+	pk_buf__putc(&b, '\0');
+	if (b.err) {
+		fprintf(stderr, "pmukit stat: out of memory\n");
+		pk_buf__free(&b);
+		return -1;
+	}
+	*out = (char *)b.data;
+	return 0;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stat-serve-cgroup.h — perf stat's -G/--cgroup LIST, for `stat` (its
+ * stat-serve-cgroup.h — perf stat's -G/--cgroup LIST (and --for-each-cgroup's
+ * expansion), for `stat` (its
  * cgroup column) and `stat --serve` (a label): the cgroup each event is
  * counted in (stat-serve-cgroup.c).
  */
@@ -31,5 +32,15 @@ void serve_cgroups__close(struct serve_cgroups *cg);
  * that cannot be; silently -1 without a mount. 0 or -1.
  */
 int serve_cgroups__check(const char *list);
+/*
+ * perf's --for-each-cgroup LIST: the cgroups to expand the events for, as a
+ * comma list in *out (malloc'd) and their number in *nr. Without a regular
+ * expression character, LIST's names in their order, each once (an empty
+ * one: "/"), each checked as serve_cgroups__check does; with one, every
+ * directory of the perf_event cgroup mount (its walk's order) whose path
+ * below the mount matches one of LIST's expressions (an empty one: the
+ * mount itself). Errors on stderr as perf's; 0 or -1.
+ */
+int serve_cgroups__expand(const char *list, char **out, size_t *nr);
 
 #endif

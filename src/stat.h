@@ -164,6 +164,9 @@ struct stat_config {
 	const char *cgroups;		/* -G LIST (stat-serve-cgroup.c) */
 	size_t cgroup_specs;		/* -G names the events of the -e before it: how many -e */
 	size_t cgroup_nr_ev;		/* and their events (set before stat_live__init) */
+	const char *each_cgroup;	/* --for-each-cgroup LIST */
+	char *each_names;		/* its cgroups, a comma list (serve_cgroups__expand) */
+	size_t nr_each;			/* how many */
 	const char *openmetrics_path;	/* -I --openmetrics FILE: each interval's families (stat-serve-out.c) */
 	const char *push_url;		/* -I --push URL: each interval's samples POSTed there */
 	char **argv;			/* the workload, NULL without */

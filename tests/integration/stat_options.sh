@@ -6,9 +6,10 @@
 # interrupted; -I 0 is no interval and -I below 10 ms is accepted; -I with -r,
 # --interval-count 0, --append without -o and --td-level without --topdown
 # are accepted; -p with -a warns and counts the process; --timeout, -D
-# and -n as perf runs them.
+# and -n as perf runs them; --for-each-cgroup's expansion, lines and errors
+# as perf's, on two cgroups made for the test.
 . "$(dirname "$0")/lib/tap.sh"
-echo "1..47"
+echo "1..56"
 O=$T_TMP/opt
 HAVE_PERF=0
 command -v perf >/dev/null && perf stat -e task-clock true 2>/dev/null && HAVE_PERF=1
@@ -49,11 +50,10 @@ ok "-r -1: perf's words and -r's usage, exit 234 (perf's -EINVAL)" sh -c '
 	grep -q "^    -r, --repeat <n>" "$O.r"'
 # the same exit status and stderr as perf, help texts aside (pmukit's are its own):
 # perf's message, then the usage of only the options it names (parse_options_usage).
-# perf's --for-each-cgroup is not in pmukit.
 usage_shape() {
 	sed -e "s/perf stat/pmukit stat/" -e "/^                          /d" \
 	    -e "s/^\(    [- ][-a-zA-Z0-9], --[^ ]*\( <[^>]*>\)\{0,1\}\).*/\1/" \
-	    -e "s/^\(        --[^ ]*\( <[^>]*>\)\{0,1\}\).*/\1/" -e "/--for-each-cgroup/d" "$1"
+	    -e "s/^\(        --[^ ]*\( <[^>]*>\)\{0,1\}\).*/\1/" "$1"
 }
 stderr_like_perf() {
 	perf stat "$@" >/dev/null 2>"$O.pe"; p=$?
@@ -83,6 +83,15 @@ same_stderr "-G before -e: 'must define events before cgroups', exit 129" -G foo
 same_stderr "-G of a cgroup that is not there: perf's 'no access to cgroup PATH', exit 129" \
 	-e cpu-clock -G pmukit-no-such-cgroup -a true
 same_stderr "-G without -a or -C: perf's message, -G/-A/-a usage, exit 234" -e cpu-clock -G / true
+same_stderr "--for-each-cgroup without -a or -C: the same message, its usage too" \
+	--for-each-cgroup / -e cpu-clock true
+same_stderr "--for-each-cgroup of a cgroup that is not there: 'no access', exit 234" \
+	--for-each-cgroup /,pmukit-no-such-cgroup -a -e cpu-clock true
+same_stderr "--for-each-cgroup of an expression nothing matches: 'no cgroup matched'" \
+	--for-each-cgroup 'pmukit-no-such-.*' -a -e cpu-clock true
+same_stderr "--for-each-cgroup after -G: both usages, exit 234" -a -e cpu-clock -G / --for-each-cgroup / true
+same_stderr "-G after --for-each-cgroup: refused while parsing, exit 129" \
+	--for-each-cgroup / -G / -a -e cpu-clock true
 same_stderr "-A without -a or -C" -A -e task-clock true
 same_stderr "--per-core without -a or -C" --per-core -e task-clock true
 same_stderr "--per-thread with a command: -p and -t lines without a usage header" \
@@ -142,6 +151,48 @@ ok "--counts of a -r 5 capture: the noise, and no run count (the file has none)"
 	"$PMUKIT" stat -r 5 -j -e task-clock true 2>"$O.r5" &&
 	"$PMUKIT" stat --counts "$O.r5" 2>"$O.r5o" &&
 	grep -q "(saved counts):" "$O.r5o" && ! grep -q "runs)" "$O.r5o" && grep -q "( +-" "$O.r5o"'
+# --for-each-cgroup over two cgroups made for it (root, under the perf_event
+# cgroup mount): perf's lines, numbers aside; a spinning process in the first
+# one counts there, the second counts nothing.
+CGM=$(awk '$3 == "cgroup" && $4 ~ /(^|,)perf_event(,|$)/ { print $2; exit }' /proc/self/mounts)
+[ -n "$CGM" ] || CGM=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+CGA=pmukit-each-$$-a CGB=pmukit-each-$$-b
+if [ $HAVE_PERF = 1 ] && [ -n "$CGM" ] && mkdir "$CGM/$CGA" "$CGM/$CGB" 2>/dev/null; then
+	export CGM CGA CGB
+	numbers_aside() {
+		sed -E -e 's/[0-9]+\.[0-9]+ seconds time elapsed/T seconds time elapsed/' \
+		    -e 's/^ +[0-9][0-9.,]* (msec )?/ N \1/' -e 's/[0-9.]+ CPUs utilized/N CPUs utilized/' \
+		    -e 's/[0-9.]+ (K|M|G)?\/sec/N \/sec/' "$1"
+	}
+	each_like_perf() {
+		perf stat "$@" sleep 0.1 2>"$O.pe" >/dev/null; p=$?
+		"$PMUKIT" stat "$@" sleep 0.1 2>"$O.ke" >/dev/null; k=$?
+		[ $p = $k ] || { echo "perf $p, pmukit $k" >&2; exit 1; }
+		numbers_aside "$O.pe" > "$O.pn"; numbers_aside "$O.ke" > "$O.kn"
+		diff "$O.pn" "$O.kn" >&2
+	}
+	ok "--for-each-cgroup A,B: each event per cgroup, cgroup by cgroup, as perf" \
+		each_like_perf --for-each-cgroup "$CGA,$CGB" -a -e cpu-clock,task-clock
+	ok "--for-each-cgroup A,/,A,: each once, an empty name the root, in the order given" \
+		each_like_perf --for-each-cgroup "$CGA,/,$CGA," -a -e cpu-clock
+	ok "--for-each-cgroup of an expression: the matching directories, in perf's walk order" \
+		each_like_perf --for-each-cgroup "pmukit-each-$$-.*" -a -e cpu-clock
+	ok "--for-each-cgroup with the default events and -x," \
+		each_like_perf --for-each-cgroup "$CGB" -a -x,
+	ok "--for-each-cgroup: a process in A counts in A only" sh -c '
+		sh -c "echo \$\$ > $CGM/$CGA/cgroup.procs; exec timeout 2 sh -c \"while :; do :; done\"" &
+		spin=$!
+		sleep 0.3
+		"$PMUKIT" stat --for-each-cgroup "$CGA,$CGB" -a -x, -e task-clock sleep 0.5 2>"$O.spin"
+		kill $spin 2>/dev/null; wait $spin 2>/dev/null
+		awk -F, -v a="$CGA" -v b="$CGB" "
+			\$4 == a && \$1 + 0 > 100 { ga = 1 }
+			\$4 == b && \$1 == \"<not counted>\" { gb = 1 }
+			END { exit !(ga && gb) }" "$O.spin" || { cat "$O.spin" >&2; exit 1; }'
+	rmdir "$CGM/$CGA" "$CGM/$CGB" 2>/dev/null
+else
+	for i in 1 2 3 4 5; do T_N=$((T_N + 1)); echo "ok $T_N # SKIP no perf, no perf_event cgroup mount or no right to make cgroups there"; done
+fi
 if [ $HAVE_PERF = 1 ]; then
 ok "-n: no counters, perf's shape (digits aside)" sh -c '
 	perf stat -n true 2>&1 | sed "s/[0-9]/N/g" > "$O.pn"
