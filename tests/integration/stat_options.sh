@@ -9,7 +9,7 @@
 # and -n as perf runs them; --for-each-cgroup's expansion, lines and errors
 # as perf's, on two cgroups made for the test.
 . "$(dirname "$0")/lib/tap.sh"
-echo "1..56"
+echo "1..57"
 O=$T_TMP/opt
 HAVE_PERF=0
 command -v perf >/dev/null && perf stat -e task-clock true 2>/dev/null && HAVE_PERF=1
