@@ -138,9 +138,8 @@ static uint64_t hit_key(uint64_t addr, int attr)
 	return addr ^ ((uint64_t)attr << 56);
 }
 
-static struct ann_hit *find_hit(struct ann_entry *e, uint64_t addr, int attr)
+static struct ann_hit *find_hit(struct ann_entry *e, uint64_t addr, int64_t off, int attr)
 {
-	int64_t off = hit_off(e, addr);
 	if (off >= 0 && e->at && e->at[off] && e->hits[e->at[off] - 1].attr == attr)
 		return &e->hits[e->at[off] - 1];	/* the common case: no hashing */
 	uint64_t *ix = pk_u64map__find(&e->by_addr, hit_key(addr, attr));
@@ -148,9 +147,8 @@ static struct ann_hit *find_hit(struct ann_entry *e, uint64_t addr, int attr)
 	return h && h->rip == addr && h->attr == attr ? h : NULL;
 }
 
-static struct ann_hit *new_hit(struct ann_entry *e, uint64_t addr, int attr)
+static struct ann_hit *new_hit(struct ann_entry *e, uint64_t addr, int64_t off, int attr)
 {
-	int64_t off = hit_off(e, addr);
 	if (off >= 0 && !e->at &&
 	    !(e->at = calloc((size_t)(e->sym->end - e->sym->start), sizeof(*e->at))))
 		return NULL;
@@ -190,8 +188,9 @@ static int add_counts(struct pk_annotate *a, const struct pk_loc *l, int attr, u
 	struct ann_entry *e = entry_of(a, l->dso, l->sym);
 	if (!e)
 		return -ENOMEM;
-	struct ann_hit *h = find_hit(e, l->addr, attr);
-	if (!h && !(h = new_hit(e, l->addr, attr)))
+	int64_t off = hit_off(e, l->addr);
+	struct ann_hit *h = find_hit(e, l->addr, off, attr);
+	if (!h && !(h = new_hit(e, l->addr, off, attr)))
 		return -ENOMEM;
 	h->period += period;
 	h->nr_samples += nr;
