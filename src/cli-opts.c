@@ -436,6 +436,7 @@ void cli_data__session_opts(const struct cli_data *d, struct pk_session_opts *so
 {
 	if (!d->demangle)
 		yo->flags |= PK_SYMBOLIZER_NO_DEMANGLE;
+	yo->vmlinux = d->vmlinux;
 	so->symbolizer = yo;
 	so->symfs = d->symfs;
 	so->max_stack = d->max_stack;

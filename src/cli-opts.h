@@ -106,6 +106,7 @@ struct cli_data {
 	bool demangle;		/* --demangle (default), --no-demangle */
 	unsigned max_stack;	/* --max-stack (0: perf's 127) */
 	int jobs;		/* -j, --jobs: worker threads (0: 2) */
+	const char *vmlinux;	/* -k, --vmlinux (CLI_VMLINUX_OPTION) */
 };
 void cli_data__init(struct cli_data *d);
 #define CLI_DATA_OPTIONS(d) \
@@ -116,6 +117,11 @@ void cli_data__init(struct cli_data *d);
 	CLI_UINT(0, "max-stack", &(d)->max_stack, "n", \
 		 "set the maximum stack depth when parsing the callchain (default 127)"), \
 	CLI_INT('j', "jobs", &(d)->jobs, "n", "threads for symbols and source lines (default 2)")
+
+/* perf's -k/--vmlinux, for the commands that read kernel symbols as perf's report does */
+#define CLI_VMLINUX_OPTION(d) \
+	CLI_STRING('k', "vmlinux", &(d)->vmlinux, "file", \
+		   "vmlinux pathname: the kernel's symbols, source lines and code from it")
 
 /* A session's options from the shared ones (yo: its symbolizer's, flags kept). */
 struct pk_session_opts;

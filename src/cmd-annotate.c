@@ -57,7 +57,7 @@ struct annotate_cli {
 	bool stdio, stdio2, nr_samples, total_period, source, asm_raw, skip_missing, full_path, print_line;
 	int verbose;
 	bool tui, group, json, quiet, force, ignore_vmlinux, modules, demangle_kernel;
-	const char *vmlinux, *stdio_color, *objdump, *cpus;
+	const char *stdio_color, *objdump, *cpus;
 	double percent_limit;
 };
 
@@ -184,13 +184,12 @@ static int check_args(struct annotate_cli *c)
 		return 234;
 	}
 	/* perf's symbol__validate_sym_arguments */
-	if (c->vmlinux && access(c->vmlinux, R_OK)) {
-		fprintf(stderr, "Invalid file: %s\n", c->vmlinux);
+	if (c->d.vmlinux && access(c->d.vmlinux, R_OK)) {
+		fprintf(stderr, "Invalid file: %s\n", c->d.vmlinux);
 		return 234;
 	}
-	if (c->vmlinux && !c->quiet)
-		fprintf(stderr, "pmukit annotate: --vmlinux %s: pmukit reads no vmlinux yet, "
-			"kernel symbols are not annotated\n", c->vmlinux);
+	if (c->ignore_vmlinux)
+		c->d.vmlinux = NULL;	/* perf's --ignore-vmlinux: the kernel's symbols as without -k */
 	if (c->stdio_color && strcmp(c->stdio_color, "never") && strcmp(c->stdio_color, "auto")) {
 		fprintf(stderr, "pmukit annotate: --stdio-color %s: only 'never' and 'auto' (pmukit prints no colors)\n",
 			c->stdio_color);
@@ -259,8 +258,7 @@ int cmd_annotate(int argc, char **argv)
 		CLI_INCR('v', "verbose", &c.verbose, "be more verbose (--stdio: the samples per address)"),
 		CLI_BOOL('q', "quiet", &c.quiet, "do not show any warnings or messages (perf's pr_err ones)"),
 		CLI_BOOL('f', "force", &c.force, "don't complain, do it"),
-		CLI_STRING('k', "vmlinux", &c.vmlinux, "file", "vmlinux pathname (checked as perf does; "
-			   "pmukit reads no vmlinux yet: kernel symbols are not annotated)"),
+		CLI_VMLINUX_OPTION(&c.d),
 		CLI_BOOL(0, "ignore-vmlinux", &c.ignore_vmlinux, "don't load vmlinux even if found"),
 		CLI_BOOL('m', "modules", &c.modules, "load module symbols - WARNING: use only with -k and LIVE kernel"),
 		CLI_BOOL(0, "demangle-kernel", &c.demangle_kernel, "Enable kernel symbol demangling"),

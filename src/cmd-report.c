@@ -143,6 +143,7 @@ static int parse_args(int argc, char **argv, struct report_cli *c)
 	struct pk_sample_filter_opts *fo = &c->fo;
 	const struct cli_opt opts[] = {
 		CLI_DATA_OPTIONS(&c->d),
+		CLI_VMLINUX_OPTION(&c->d),
 		CLI_BOOL(0, "stdio", &c->stdio, "use the stdio interface (on a terminal too)"),
 		CLI_BOOL(0, "tui", &c->tui, "use the interactive browser (the default on a terminal)"),
 		CLI_REFUSED(0, "gtk", "only --stdio output is available"),
@@ -413,6 +414,10 @@ int cmd_report(int argc, char **argv)
 	int n = parse_args(argc, argv, &c);
 	if (n < 0)
 		return n == CLI_HELP ? 0 : 129;
+	if (c.d.vmlinux && access(c.d.vmlinux, R_OK)) {	/* perf's symbol__validate_sym_arguments */
+		fprintf(stderr, "Invalid file: %s\n", c.d.vmlinux);
+		return 234;
+	}
 	int prc = prepare(&c, n, argv, cg_inv, sizeof(cg_inv), sort_ipc, sizeof(sort_ipc));
 	if (prc >= 0)
 		return prc;

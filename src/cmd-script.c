@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <linux/perf_event.h>
 
@@ -298,6 +299,7 @@ static int parse_args(int argc, char **argv, struct script *sc, struct script_cl
 {
 	const struct cli_opt opts[] = {
 		CLI_DATA_OPTIONS(&c->d),
+		CLI_VMLINUX_OPTION(&c->d),
 		CLI_CALLBACK('F', "fields", sc, "str",
 			     "fields to print: comm,tid,pid,time,cpu,event,trace,ip,sym,symoff,dso,"
 			     "addr,period,srcline,misc,weight,phys_addr,brstack,brstacksym; TYPE:LIST "
@@ -353,6 +355,10 @@ int cmd_script(int argc, char **argv)
 	if (n) {
 		fprintf(stderr, "pmukit script: scripts (%s) are not supported\n", argv[0]);
 		return 129;
+	}
+	if (c.d.vmlinux && access(c.d.vmlinux, R_OK)) {	/* perf's symbol__validate_sym_arguments */
+		fprintf(stderr, "Invalid file: %s\n", c.d.vmlinux);
+		return 255;
 	}
 	sc.use_callchain = !sc.hide_callchain;
 	const char *input = c.d.input;

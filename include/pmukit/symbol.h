@@ -94,6 +94,12 @@ struct pk_symbolizer_opts {
 	int debuginfod_timeout;
 	void (*progress)(void *ctx, const char *line);
 	void *progress_ctx;
+	/*
+	 * perf's -k/--vmlinux: the kernel's symbols (those of .text), source
+	 * lines and code from this ELF file instead of kallsyms; under symfs.
+	 * NULL: none.
+	 */
+	const char *vmlinux;
 };
 
 PK_API int pk_symbolizer__new(struct pk_symbolizer **out, const struct pk_symbolizer_opts *opts,

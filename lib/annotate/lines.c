@@ -246,11 +246,12 @@ static int build(struct pk_annotation *an, struct pk_annotate *a, const struct a
 		 struct pk_error *err)
 {
 	struct pk_dso *dso = e->dso;
-	if (pk_dso__kind(dso) == PK_DSO_KERNEL)
-		return no_vmlinux(a, e, err);
-	/* the vdso from the build-id cache, as perf disassembles it (not pmukit's own copy in memory) */
 	enum pk_dso_kind kind = pk_dso__kind(dso);
-	const char *binary = kind == PK_DSO_USER || kind == PK_DSO_VDSO ? pk_dso__runtime(dso) : NULL;
+	if (kind == PK_DSO_KERNEL && !pk_dso__runtime(dso))
+		return no_vmlinux(a, e, err);	/* the kernel's is -k's vmlinux, or none */
+	/* the vdso from the build-id cache, as perf disassembles it (not pmukit's own copy in memory) */
+	const char *binary = kind == PK_DSO_USER || kind == PK_DSO_VDSO || kind == PK_DSO_KERNEL
+			     ? pk_dso__runtime(dso) : NULL;
 	if (binary && kind == PK_DSO_VDSO && binary[0] != '/')
 		binary = NULL;
 	if (!binary)
@@ -342,8 +343,11 @@ int pk_annotation__new_group(struct pk_annotation **out, struct pk_annotate *a, 
 		const char *ev = pk_session__event_name(a->s, leader);
 		an->event = strdup(ev ? ev : "");
 	}
-	an->dso_long = strdup(pk_dso__name(e->dso));
-	an->dso_short = strdup(pk_dso__short_name(e->dso));
+	/* perf names the kernel by its vmlinux once it read it (dso__load_vmlinux's long name) */
+	const char *vml = pk_dso__kind(e->dso) == PK_DSO_KERNEL ? pk_dso__runtime(e->dso) : NULL;
+	const char *slash = vml ? strrchr(vml, '/') : NULL;
+	an->dso_long = strdup(vml ? vml : pk_dso__name(e->dso));
+	an->dso_short = strdup(vml ? (slash ? slash + 1 : vml) : pk_dso__short_name(e->dso));
 	an->sym_name = strdup(e->sym->name);
 	bool names = (an->event_names = calloc((size_t)nr, sizeof(*an->event_names))) != NULL;
 	for (int m = 0; names && m < nr; m++) {

@@ -48,6 +48,10 @@ int pk_symbolizer__new(struct pk_symbolizer **out, const struct pk_symbolizer_op
 	s->kallsyms = dup_or(s->o.kallsyms, "/proc/kallsyms");
 	s->kernel_notes = dup_or(s->o.kernel_notes, "/sys/kernel/notes");
 	s->perf_map_dir = dup_or(s->o.perf_map_dir, "/tmp");
+	if (s->o.vmlinux && !(s->vmlinux = strdup(s->o.vmlinux))) {
+		pk_symbolizer__free(s);
+		return pk_error__set(err, -ENOMEM, NULL, 0, 0, "out of memory");
+	}
 	s->nr_tab = 256;
 	s->tab = calloc(s->nr_tab, sizeof(*s->tab));
 	if (!s->symfs || !s->buildid_dir || !s->debug_dir || !s->kallsyms || !s->kernel_notes ||
@@ -94,6 +98,7 @@ void pk_symbolizer__free(struct pk_symbolizer *s)
 	free(s->kallsyms);
 	free(s->kernel_notes);
 	free(s->perf_map_dir);
+	free(s->vmlinux);
 	free(s);
 }
 
@@ -645,7 +650,8 @@ int pk_dso__load_error(struct pk_dso *d)
 
 uint64_t pk_dso__objdump_addr(struct pk_dso *d, uint64_t rip)
 {
-	if (!d || (d->kind != PK_DSO_USER && d->kind != PK_DSO_VDSO))
+	/* the kernel's: 0, or a vmlinux's relocation taken back */
+	if (!d || (d->kind != PK_DSO_USER && d->kind != PK_DSO_VDSO && d->kind != PK_DSO_KERNEL))
 		return rip;
 	ensure_loaded(d);
 	return rip + d->text_offset;

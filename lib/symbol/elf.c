@@ -377,6 +377,61 @@ static int synthesize_plt(struct pk_sym_table *t, struct pk_elf *rt, unsigned fl
 	return (int)added;
 }
 
+int pkelf__load_vmlinux_syms(struct pk_sym_table *t, struct pk_elf *e, const char *ref_sym,
+			     uint64_t ref_addr, unsigned flags, uint64_t *reloc, uint64_t *text_start,
+			     uint64_t *text_end)
+{
+	Elf *elf = e->elf;
+	GElf_Shdr tsh, text;
+	size_t text_idx, shstr;
+	*reloc = 0;
+	Elf_Scn *scn = sym_section(elf, ".symtab", SHT_SYMTAB, &tsh, NULL);
+	if (!scn || !pkelf__section(elf, ".text", &text, &text_idx) || elf_getshdrstrndx(elf, &shstr))
+		return -ENODATA;
+	*text_start = text.sh_addr;
+	*text_end = text.sh_addr + text.sh_size;
+	Elf_Data *data = elf_getdata(scn, NULL);
+	if (!data)
+		return -EINVAL;
+	size_t nr = tsh.sh_size / tsh.sh_entsize, added = 0;
+	GElf_Sym sym;
+	/* perf finds the relocation symbol first: the kernel map is moved by it */
+	for (size_t i = 0; ref_sym && ref_addr && i < nr && gelf_getsym(data, (int)i, &sym); i++) {
+		const char *name = sym.st_name ? elf_strptr(elf, tsh.sh_link, sym.st_name) : NULL;
+		if (name && !strcmp(name, ref_sym)) {
+			*reloc = ref_addr - sym.st_value;
+			break;
+		}
+	}
+	for (size_t i = 0; i < nr; i++) {
+		if (!gelf_getsym(data, (int)i, &sym))
+			break;
+		int type = GELF_ST_TYPE(sym.st_info), vis = GELF_ST_VISIBILITY(sym.st_other);
+		if (!sym.st_name || sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS ||
+		    sym.st_shndx != text_idx)
+			continue;
+		bool is_label = type == STT_NOTYPE && vis != STV_HIDDEN && vis != STV_INTERNAL;
+		if (!is_label && type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT)
+			continue;
+		const char *name = elf_strptr(elf, tsh.sh_link, sym.st_name);
+		if (!name)
+			continue;
+		if ((e->ehdr.e_machine == EM_ARM || e->ehdr.e_machine == EM_AARCH64) && name[0] == '$' &&
+		    name[1] && strchr("adtx", name[1]) && (name[2] == '\0' || name[2] == '.'))
+			continue;
+		/* perf demangles kernel symbols only with --demangle-kernel */
+		int r = add_demangled(t, sym.st_value + *reloc, sym.st_size, GELF_ST_BIND(sym.st_info),
+				      (uint8_t)type, name, NULL, flags | PK_SYMBOLIZER_NO_DEMANGLE);
+		if (r)
+			return r;
+		added++;
+	}
+	int r = added ? symtab__fixup(t, false) : 0;
+	if (!r)
+		r = symtab__finish(t);
+	return r ? r : (int)added;
+}
+
 int pkelf__load_syms(struct pk_sym_table *t, struct pk_elf *syms, struct pk_elf *rt,
 		     unsigned flags)
 {

@@ -297,11 +297,44 @@ static int notes_build_id(const char *path, uint8_t *out)
 	return r;
 }
 
+/*
+ * perf's dso__load_vmlinux: the symbols of -k's file (under --symfs), which
+ * is then the kernel's symbol, source and code file; the kernel map ends
+ * where its .text does (perf remaps it to .text).
+ */
+static int load_vmlinux(struct pk_dso *d)
+{
+	struct pk_symbolizer *s = d->owner;
+	char path[4096];
+	struct pk_elf e;
+	dso__symfs_path(s, s->vmlinux, path, sizeof(path));
+	int r = pkelf__open(&e, path);
+	if (r)
+		return r;
+	uint64_t reloc, start, end;
+	r = pkelf__load_vmlinux_syms(&d->syms, &e, d->ref_sym, d->ref_addr, s->o.flags, &reloc, &start,
+				     &end);
+	pkelf__close(&e);
+	if (r < 0)
+		return r;
+	free(d->symsrc);
+	free(d->runtime);
+	d->symsrc = strdup(path);
+	d->runtime = strdup(path);
+	if (!d->symsrc || !d->runtime)
+		return -ENOMEM;
+	d->text_offset = (uint64_t)0 - reloc;	/* an address in the file: rip - reloc */
+	d->kernel_end = end + reloc;
+	return r ? 0 : -ENODATA;
+}
+
 int dso__load_kernel(struct pk_dso *d)
 {
 	struct pk_symbolizer *s = d->owner;
 	char path[4096];
 	const char *file = s->kallsyms;
+	if (s->vmlinux)
+		return load_vmlinux(d);
 	/* perf: "do not try local files if a symfs was given" (vmlinux is not read here) */
 	if (s->symfs[0])
 		return -ENOENT;

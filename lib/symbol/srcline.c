@@ -190,7 +190,8 @@ static struct srcline_cache *cache_open(struct pk_dso *d)
 	}
 	/* perf's dso__name(): no addr2line for [..] and /tmp/perf- names */
 	const char *name = d->symsrc ? d->symsrc : d->name;
-	if (d->kind != PK_DSO_USER || name[0] == '[' || !strncmp(name, "/tmp/perf-", 10)) {
+	bool vmlinux = d->kind == PK_DSO_KERNEL && d->runtime;	/* -k's file */
+	if ((d->kind != PK_DSO_USER && !vmlinux) || name[0] == '[' || !strncmp(name, "/tmp/perf-", 10)) {
 		c->err = -ENOENT;
 		return c;
 	}

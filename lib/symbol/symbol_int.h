@@ -93,6 +93,17 @@ int pkelf__minidebuginfo(struct pk_elf *e, struct pk_elf *out);
  */
 int pkelf__load_syms(struct pk_sym_table *t, struct pk_elf *syms, struct pk_elf *runtime,
 		     unsigned flags);
+/*
+ * A vmlinux's symbols for the kernel map, as perf's dso__load_sym for it:
+ * those of .text (perf gives other sections' symbols maps of their own:
+ * pmukit leaves them out), at their addresses moved by *reloc, the recorded
+ * address of ref_sym (when there is one) minus the file's (KASLR); .text's
+ * addresses in the file into *text_start, *text_end. The number of symbols,
+ * or a negative errno.
+ */
+int pkelf__load_vmlinux_syms(struct pk_sym_table *t, struct pk_elf *e, const char *ref_sym,
+			     uint64_t ref_addr, unsigned flags, uint64_t *reloc, uint64_t *text_start,
+			     uint64_t *text_end);
 /* .text's sh_addr - sh_offset of the runtime file (perf's dso->text_offset). */
 uint64_t pkelf__text_offset(struct pk_elf *e);
 
@@ -132,6 +143,7 @@ struct pk_dso {
 struct pk_symbolizer {
 	struct pk_symbolizer_opts o;
 	char *symfs, *buildid_dir, *debug_dir, *kallsyms, *kernel_notes, *perf_map_dir;
+	char *vmlinux;			/* -k: the kernel's file, or NULL */
 	pthread_mutex_t lock;
 	struct pk_dso **tab;
 	size_t nr_tab, nr_dsos;

@@ -5,7 +5,8 @@
 # tests build it (-O1, frame pointers) with callchains; every symbol, one
 # (-s, or as an argument), each --percent-type, -M intel, --no-source, -n,
 # --show-total-period, --asm-raw, -l, --percent-limit, -d, --full-path, a
-# file with two events (alone and --group), a recorded :S group; --stdio2.
+# file with two events (alone and --group), a recorded :S group; --stdio2; -k of a
+# vmlinux the test makes (annotate, report and script).
 # stdout and the exit status must be perf's.
 . "${PMUKIT_SRC:-.}/tests/integration/lib/tap.sh"
 W="${PMUKIT_BUILD:-build}/tests/workloads/report_many"
@@ -13,7 +14,7 @@ SRC_C="${PMUKIT_SRC:-.}/tests/workloads/report_many.c"
 PMUKIT=$(cd "$(dirname "$PMUKIT")" && pwd)/pmukit
 export PMUKIT T_TMP
 
-PLAN=67
+PLAN=75
 echo "1..$PLAN"
 skip_all() {
 	i=0; while [ $i -lt $PLAN ]; do i=$((i + 1)); echo "ok $i - annotate # SKIP $1"; done
@@ -185,20 +186,83 @@ else
 	ok "--stdio2 C++ # SKIP no C++ compiler" true
 fi
 ok "--stdio2, a shared library's function" $C2 shl -d libshl.so
-# kernel symbols: perf 6.1 needs a vmlinux or a readable /proc/kcore; pmukit reads neither
-# yet, and gives perf's message (stderr) and exit status where perf has none either
+# kernel symbols without -k: perf 6.1 needs a vmlinux or a readable /proc/kcore; where it
+# has neither, pmukit gives perf's message (stderr) and exit status
 rec k -e cpu-clock -c 100000 dd if=/dev/zero of=/dev/null bs=1k count=200000
 KSYM=$(perf report --stdio -i "$T_TMP/k.data" -s sym -q 2>/dev/null | awk '$2 == "[k]" { print $3; exit }')
 perf annotate --stdio -i "$T_TMP/k.data" "$KSYM" 2>"$T_TMP/k.perf.err" >/dev/null
 if [ -z "$KSYM" ]; then
 	for t in 1 2 3; do ok "kernel symbol # SKIP no kernel samples recorded here" true; done
 elif ! grep -q "No vmlinux file" "$T_TMP/k.perf.err"; then
-	for t in 1 2 3; do ok "kernel symbol # SKIP perf finds a vmlinux or kcore here (pmukit reads neither yet)" true; done
+	for t in 1 2 3; do ok "kernel symbol # SKIP perf finds a vmlinux or kcore here by itself" true; done
 else
 	ok "a kernel symbol without vmlinux: stdout and exit status (every symbol)" $C k
 	"$PMUKIT" annotate --stdio -i "$T_TMP/k.data" "$KSYM" 2>"$T_TMP/k.pmukit.err" >/dev/null
 	ok "a kernel symbol without vmlinux: perf's message" diff "$T_TMP/k.perf.err" "$T_TMP/k.pmukit.err"
 	ok "--stdio2, a kernel symbol without vmlinux" sh -c "EMPTY_OK=1 $C2 k '$KSYM'"
+fi
+# -k/--vmlinux: a vmlinux of the test's making (two functions at the x86_64 kernel's
+# address, -O2 -g) and kernel samples in them (report_mkdata vmlinux), recorded at its
+# address and at one moved 256 MiB (KASLR: perf relocates the symbols by _text); perf
+# 6.1 annotates them from the file, and report and script name them and their lines.
+MK="${PMUKIT_BUILD:-build}/tests/workloads/report_mkdata"
+cat > "$T_TMP/kv.c" <<'EOF_KV'
+__attribute__((noinline)) long kfunc_a(long x)
+{
+	long s = 0;
+	for (long i = 0; i < x; i++)
+		s += i * i;
+	return s;
+}
+__attribute__((noinline)) long kfunc_b(long x)
+{
+	return kfunc_a(x) + 1;
+}
+void _start(void)
+{
+	kfunc_b(10);
+	for (;;)
+		;
+}
+EOF_KV
+KT=ffffffff81000000
+if [ "$(uname -m)" = x86_64 ] && [ -x "$MK" ] &&
+   $CC -O2 -g -mcmodel=kernel -fno-pie -no-pie -nostdlib -static -ffreestanding \
+	-Wl,-Ttext=0x$KT -Wl,--defsym=_text=0x$KT -Wl,--build-id=0x5eed0301 \
+	-o "$T_TMP/vmlinux" "$T_TMP/kv.c" 2>/dev/null; then
+	# the functions' offsets from _text (the low 32 bits: the shell's numbers are signed)
+	A=$(nm "$T_TMP/vmlinux" | awk '$3 == "kfunc_a" { print substr($1, 9) }')
+	B=$(nm "$T_TMP/vmlinux" | awk '$3 == "kfunc_b" { print substr($1, 9) }')
+	KS=$(printf '%x,%x,%x,%x' $((0x$A - 0x81000000 + 0x10)) $((0x$A - 0x81000000 + 0x10)) \
+		$((0x$A - 0x81000000 + 0x18)) $((0x$B - 0x81000000 + 4)))
+	PMUKIT_KTEXT=$KT PMUKIT_KSAMPLES=$KS "$MK" vmlinux "$T_TMP/kv.data" >/dev/null 2>&1
+	PMUKIT_KTEXT=ffffffff91000000 PMUKIT_KSAMPLES=$KS "$MK" vmlinux "$T_TMP/kvr.data" >/dev/null 2>&1
+	ok "-k vmlinux: the kernel's symbols from it, source interleaved" \
+		sh -c "$C kv -k vmlinux && grep -q 'Disassembly of vmlinux' '$T_TMP/pmukit.out'"
+	ok "-k vmlinux, the kernel moved (KASLR): the file's addresses" $C kvr -k vmlinux
+	ok "-k vmlinux -l kfunc_b" $C kv -k vmlinux -l kfunc_b
+	ok "-k vmlinux --stdio2" $C2 kv -k vmlinux
+	ok "-k vmlinux of a file without debug information: no source" \
+		sh -c "strip -g -o '$T_TMP/vml_nodbg' '$T_TMP/vmlinux' && $C kv -k vml_nodbg"
+	ok "-k vmlinux --ignore-vmlinux: as without it" sh -c "EMPTY_OK=1 $C kv -k vmlinux --ignore-vmlinux"
+	ok "report and script -k vmlinux: its symbols and source lines, as perf's" sh -c '
+		cd "$T_TMP" || exit 1
+		for d in kv kvr; do
+			perf report --stdio -i $d.data -k vmlinux --sort sym,srcline 2>/dev/null | grep -v "^# (Tip" > r.p
+			"$PMUKIT" report --stdio -i $d.data -k vmlinux --sort sym,srcline 2>/dev/null | grep -v "^# (Tip" > r.k
+			grep -q "kfunc_a" r.k && diff r.p r.k >&2 || exit 1
+			perf script -F ip,sym,srcline,dso -i $d.data -k vmlinux > s.p 2>/dev/null
+			"$PMUKIT" script -F ip,sym,srcline,dso -i $d.data -k vmlinux > s.k 2>/dev/null
+			diff s.p s.k >&2 || exit 1
+		done'
+	ok "report -k and script -k of a missing file: perf's 'Invalid file' and statuses" sh -c '
+		for c in report script; do
+			perf $c -i "$T_TMP/kv.data" -k "$T_TMP/no-vmlinux" >/dev/null 2>"$T_TMP/i.p"; p=$?
+			"$PMUKIT" $c -i "$T_TMP/kv.data" -k "$T_TMP/no-vmlinux" >/dev/null 2>"$T_TMP/i.k"; k=$?
+			[ $p = $k ] && diff "$T_TMP/i.p" "$T_TMP/i.k" >&2 || { echo "$c: perf $p, pmukit $k" >&2; exit 1; }
+		done'
+else
+	for t in 1 2 3 4 5 6 7 8; do ok "-k vmlinux # SKIP not x86_64, or no report_mkdata, or cannot link a kernel-model file" true; done
 fi
 # the vdso: perf disassembles its copy in the build-id cache (perf record puts it there)
 printf '%s\n' '#include <stdio.h>' '#include <time.h>' \

@@ -33,6 +33,9 @@
  *   modules   samples in two kernel modules this machine has not loaded (a
  *             module map named by its .ko path, one by "[name]"), in the
  *             kernel and in this program (foreign_files.sh);
+ *   vmlinux   kernel samples at PMUKIT_KSAMPLES' offsets (hex, comma list) in a
+ *             kernel map at PMUKIT_KTEXT, for a vmlinux the test makes, and
+ *             one in this program (annotate.sh, --vmlinux);
  *   aux       an Arm SPE recording's AUX records (AUXTRACE_INFO, AUX,
  *             AUXTRACE) beside cpu-clock samples (foreign_files.sh).
  *   brstack   a cycles:u event with PERF_SAMPLE_BRANCH_STACK (LBR-like): samples whose
@@ -397,6 +400,39 @@ static int modules(struct pk_data_writer *w, struct pk_buf *b)
 }
 
 /*
+ * Kernel samples for a vmlinux of the test's own making: the kernel's map
+ * ("[kernel.kallsyms]_text" at PMUKIT_KTEXT, pgoff the same, as perf records
+ * it), a sample at each offset from it of PMUKIT_KSAMPLES (hexadecimal, comma
+ * separated), and one in this program.
+ */
+static int kvmlinux(struct pk_data_writer *w, struct pk_buf *b)
+{
+	const uint64_t st = IP_SAMPLE_TYPE;
+	uint64_t id = 97, time = 2000;
+	const char *tx = getenv("PMUKIT_KTEXT"), *list = getenv("PMUKIT_KSAMPLES");
+	if (!tx || !list) {
+		fprintf(stderr, "report_mkdata: vmlinux: PMUKIT_KTEXT and PMUKIT_KSAMPLES\n");
+		return 1;
+	}
+	uint64_t text = strtoull(tx, NULL, 16);
+	if (cpu_clock_file(w, id, "vmlinux"))
+		return 1;
+	put_kernel_mmap(b, st, id, text, 0x1000000, text, "[kernel.kallsyms]_text");
+	if (put_sideband(b, st, id))
+		return die("maps", NULL);
+	for (const char *p = list; *p;) {
+		char *end;
+		uint64_t ip = strtoull(p, &end, 16);
+		if (end == p)
+			break;
+		put_kernel_sample(b, text + ip, time++, id);
+		p = *end == ',' ? end + 1 : end;
+	}
+	put_ip_sample(b, (uint64_t)(uintptr_t)funcs[0] + 1, time++, id);
+	return 0;
+}
+
+/*
  * An Arm SPE recording as perf makes one on arm64, beside cpu-clock: the SPE
  * event (PMU type 10), AUXTRACE_INFO naming it, an AUX record and an
  * AUXTRACE record with 64 bytes of trace (PAD packets: nothing to
@@ -603,6 +639,8 @@ int main(int argc, char **argv)
 		rc = late(w, &b);
 	else if (!strcmp(argv[1], "modules"))
 		rc = modules(w, &b);
+	else if (!strcmp(argv[1], "vmlinux"))
+		rc = kvmlinux(w, &b);
 	else if (!strcmp(argv[1], "aux"))
 		rc = aux(w, &b);
 	else if (!strcmp(argv[1], "brstack"))
