@@ -471,16 +471,16 @@ static void test_summed_samples(void **state)
 	const uint32_t nr_threads = 3000;
 	assert_int_equal(own_text((const void *)&at_leaf, &text), 0);
 	CHECK_OK(one_proc_file__begin(&f, path, id, PID, "atest", &text, &recs, &err), &err);
-	uint64_t time = 2000;
+	const uint64_t time = 2000;	/* the samples', then the MMAP2's and the last sample's */
 	for (uint32_t i = 0; i < 2 * nr_threads; i++) {
 		struct tsample t = { .ip = i % 2 ? FN(at_mid, 0) : FN(at_leaf, 0), .pid = PID,
-				     .tid = PID + i / 2, .time = time++, .id = id, .period = 1 + i % 2 };
+				     .tid = PID + i / 2, .time = time + i, .id = id, .period = 1 + i % 2 };
 		put_sample(&recs, ONE_PROC_ST, PERF_RECORD_MISC_USER, &t);
 	}
 	put_mmap2(&recs, ONE_PROC_ST, PID, text.start, text.len, text.pgoff, "/nonexistent/nosyms.so",
-		  time++, id);
-	struct tsample last = { .ip = FN(at_leaf, 0), .pid = PID, .tid = PID + 1, .time = time++,
-				.id = id, .period = 1000 };
+		  time + 2 * nr_threads, id);
+	struct tsample last = { .ip = FN(at_leaf, 0), .pid = PID, .tid = PID + 1,
+				.time = time + 2 * nr_threads + 1, .id = id, .period = 1000 };
 	put_sample(&recs, ONE_PROC_ST, PERF_RECORD_MISC_USER, &last);
 	CHECK_OK(one_proc_file__end(&f, &recs, &err), &err);
 
