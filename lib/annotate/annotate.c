@@ -282,7 +282,7 @@ static int kwait_flush(struct pk_annotate *a)
 }
 
 #define AGG_MIN_SLOTS	(1u << 12)
-#define AGG_MAX_SLOTS	(1u << 20)	/* a table this full is flushed, not grown */
+#define AGG_MAX_SLOTS	(1u << 16)	/* a table this full is flushed, not grown (3.5 MiB) */
 
 static size_t agg_hash(uint64_t ip, int32_t tid, int attr, uint8_t cpumode)
 {

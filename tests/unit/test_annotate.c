@@ -452,7 +452,7 @@ static void same_as_objdump(const char *path, uint64_t start, uint64_t end, cons
 
 /*
  * Samples are summed per event, thread, mode and address, and resolved in
- * bulk: 3000 threads of one process (more keys than the first table holds)
+ * bulk: 20,000 threads of one process (more keys than the largest table holds)
  * sampling at_leaf and at_mid in turn, each counted once; then the text
  * mapping replaced by a file without symbols, and one more sample at
  * at_leaf's address of a thread sampled before: it is in that file now, not
@@ -468,7 +468,7 @@ static void test_summed_samples(void **state)
 	struct pk_buf recs = { 0 };
 	struct one_proc_file f;
 	const uint64_t id = 7;
-	const uint32_t nr_threads = 3000;
+	const uint32_t nr_threads = 20000;	/* 40,000 keys: past the largest table, flushed when full */
 	assert_int_equal(own_text((const void *)&at_leaf, &text), 0);
 	CHECK_OK(one_proc_file__begin(&f, path, id, PID, "atest", &text, &recs, &err), &err);
 	const uint64_t time = 2000;	/* the samples', then the MMAP2's and the last sample's */
